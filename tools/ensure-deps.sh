@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# ensure-deps.sh: make sure the host tools a make target needs are installed.
+#
+#   tools/ensure-deps.sh [-n] [tool ...]      (no tool: all of them)
+#
+# Each tool name below stands for the commands (and files) a target uses and
+# the Debian packages that provide them. Missing packages are installed from
+# Debian's archive with apt-get: directly as root, through `sudo -n` otherwise;
+# when neither is possible (or with -n, "don't install") the script prints the
+# apt-get line to run and exits 1. It prints nothing when everything is there.
+set -euo pipefail
+
+all_tools="cc nasm qemu iso python gdb hostcc"
+
+usage() {
+    echo "usage: tools/ensure-deps.sh [-n] [tool ...]   tools: $all_tools" >&2
+    exit 2
+}
+
+dry_run=0
+if [ "${1:-}" = "-n" ]; then
+    dry_run=1
+    shift
+fi
+[ "$#" -gt 0 ] || set -- $all_tools
+
+missing_pkgs=()
+missing_what=()
+
+# need PACKAGE WHAT: WHAT (a command or path) is missing; PACKAGE provides it.
+need() {
+    local p
+    for p in "${missing_pkgs[@]+"${missing_pkgs[@]}"}"; do
+        [ "$p" = "$1" ] && { missing_what+=("$2"); return; }
+    done
+    missing_pkgs+=("$1")
+    missing_what+=("$2")
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# cmd COMMAND PACKAGE: require COMMAND on PATH.
+cmd() { have "$1" || need "$2" "$1"; }
+
+check() {
+    case "$1" in
+    cc)
+        # A bare i686-elf cross compiler is the textbook choice; Debian ships
+        # the i686-linux-gnu one, which builds freestanding code just as well.
+        if ! have i686-elf-gcc; then
+            cmd i686-linux-gnu-gcc gcc-i686-linux-gnu
+            cmd i686-linux-gnu-ld binutils-i686-linux-gnu
+        fi ;;
+    nasm)   cmd nasm nasm ;;
+    qemu)   cmd qemu-system-i386 qemu-system-x86 ;;
+    iso)
+        cmd grub-mkrescue grub-common
+        cmd xorriso xorriso
+        cmd mformat mtools
+        # grub-mkrescue silently builds a non-BIOS ISO without these modules.
+        [ -d /usr/lib/grub/i386-pc ] || need grub-pc-bin /usr/lib/grub/i386-pc ;;
+    python) cmd python3 python3 ;;
+    gdb)    cmd gdb gdb ;;
+    hostcc)
+        cmd gcc gcc
+        cmd make make ;;
+    *)
+        echo "ensure-deps: unknown tool '$1'" >&2
+        usage ;;
+    esac
+}
+
+for t in "$@"; do check "$t"; done
+
+[ "${#missing_pkgs[@]}" -eq 0 ] && exit 0
+
+install_line="apt-get install -y --no-install-recommends ${missing_pkgs[*]}"
+echo "ensure-deps: missing: ${missing_what[*]}" >&2
+
+if [ "$dry_run" -eq 1 ]; then
+    echo "ensure-deps: install them with: $install_line" >&2
+    exit 1
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif have sudo && sudo -n true 2>/dev/null; then
+    as_root=(sudo -n)
+else
+    echo "ensure-deps: not root and no password-less sudo; run as root:" >&2
+    echo "  apt-get update && $install_line" >&2
+    exit 1
+fi
+
+echo "ensure-deps: installing ${missing_pkgs[*]}" >&2
+"${as_root[@]+"${as_root[@]}"}" apt-get update -q >&2
+"${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}" >&2
+
+# Check again: a package that installed but did not bring the tool is an error.
+missing_pkgs=()
+missing_what=()
+for t in "$@"; do check "$t"; done
+if [ "${#missing_pkgs[@]}" -ne 0 ]; then
+    echo "ensure-deps: still missing after install: ${missing_what[*]}" >&2
+    exit 1
+fi
