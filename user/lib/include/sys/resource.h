@@ -1,0 +1,30 @@
+/* sys/resource.h - nice values and resource usage (Linux i386 layout). */
+#ifndef _SYS_RESOURCE_H
+#define _SYS_RESOURCE_H
+
+#include <sys/types.h>
+#include <sys/time.h>
+
+#define PRIO_PROCESS 0
+#define PRIO_PGRP    1
+#define PRIO_USER    2
+
+#define RUSAGE_SELF      0
+#define RUSAGE_CHILDREN  (-1)
+
+struct rusage {
+	struct timeval ru_utime;
+	struct timeval ru_stime;
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals;
+	long ru_nvcsw, ru_nivcsw;
+};
+
+/* The libc value: the nice value (-20..19), not the raw 20 - nice. */
+int getpriority(int which, id_t who);
+int setpriority(int which, id_t who, int nice);
+int getrusage(int who, struct rusage *usage);
+
+#endif

@@ -1,0 +1,20 @@
+/* sys/types.h - the Linux i386 sizes of the basic system types. */
+#ifndef _SYS_TYPES_H
+#define _SYS_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int pid_t;
+typedef unsigned int uid_t;
+typedef unsigned int gid_t;
+typedef long ssize_t;
+typedef long off_t;
+typedef long time_t;
+typedef long clock_t;
+typedef long suseconds_t;
+typedef int clockid_t;
+typedef unsigned int id_t;
+typedef unsigned int mode_t;
+
+#endif

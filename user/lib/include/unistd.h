@@ -1,0 +1,37 @@
+/* unistd.h - processes, file descriptors, identity, memory. */
+#ifndef _UNISTD_H
+#define _UNISTD_H
+
+#include <sys/types.h>
+
+#define STDIN_FILENO  0
+#define STDOUT_FILENO 1
+#define STDERR_FILENO 2
+
+extern char **environ;
+
+pid_t fork(void);		/* flushes stdout first */
+int execve(const char *path, char *const argv[], char *const envp[]);
+void _exit(int status) __attribute__((noreturn));
+
+ssize_t read(int fd, void *buf, size_t n);
+ssize_t write(int fd, const void *buf, size_t n);
+int close(int fd);
+int pipe(int fds[2]);
+int dup2(int oldfd, int newfd);
+
+pid_t getpid(void);
+pid_t getppid(void);
+pid_t gettid(void);
+uid_t getuid(void);		/* the 32-bit calls: 199, 201, 213 */
+uid_t geteuid(void);
+int setuid(uid_t uid);
+int nice(int inc);		/* returns the new nice value, like glibc */
+
+int brk(void *addr);
+void *sbrk(long inc);
+
+unsigned int sleep(unsigned int seconds);
+int usleep(unsigned long usec);
+
+#endif

@@ -1,0 +1,49 @@
+/* kernel_calls.c - wrappers for our kernel's own calls (kernel_calls.h). */
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "kernel_calls.h"
+#include "syscall.h"
+
+int sched_stat(pid_t pid, struct sched_stat *st)
+{
+	st->size = sizeof(*st);
+	return __syscall_ret(syscall2(SYS_sched_stat, pid, (long)st));
+}
+
+int sched_cpustat(int cpu, struct sched_cpustat *st)
+{
+	st->size = sizeof(*st);
+	return __syscall_ret(syscall2(SYS_sched_cpustat, cpu, (long)st));
+}
+
+int sched_tunable_get(int id)
+{
+	return __syscall_ret(syscall3(SYS_sched_tunable, id,
+				      SCHED_TUNABLE_GET, 0));
+}
+
+int sched_tunable_set(int id, int value)
+{
+	return __syscall_ret(syscall3(SYS_sched_tunable, id,
+				      SCHED_TUNABLE_SET, value));
+}
+
+int test_mutex(int op, int arg)
+{
+	return __syscall_ret(syscall2(SYS_test_mutex, op, arg));
+}
+
+int trace_ctl(int op, int arg)
+{
+	return __syscall_ret(syscall2(SYS_trace, op, arg));
+}
+
+int kernel_is_ours(void)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return 0;
+	return strcmp(u.sysname, "Linux") != 0;
+}

@@ -1,0 +1,91 @@
+# user/user.mk - builds the user library, programs and boot tests.
+#
+# Included by the top-level Makefile (which sets CROSS and BUILD), or run
+# alone from the repository root:  make -f user/user.mk user
+#
+# Interface for the rest of the build:
+#   USER_PROGS   every program, as build/user/bin/<name> (installed as /bin/<name>)
+#   USER_TESTS   the subset that are boot tests (also in USER_PROGS)
+#   user         phony: build them all
+#   user-clean   phony: remove build/user
+#
+# Every program is one .c file in user/bin/ or user/tests/, linked with
+# crt0.o and libc.a (and testlib.o for tests).  To add one: drop the file in
+# and add its name to USER_BIN_NAMES or USER_TEST_NAMES below.
+
+CROSS ?= i686-linux-gnu-
+BUILD ?= build
+
+USER_CC := $(CROSS)gcc
+USER_AR := $(CROSS)ar
+USER_OUT := $(BUILD)/user
+
+# -nostdinc keeps host headers out; gcc's own directory still gives us
+# stddef.h, stdint.h and stdarg.h.
+USER_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-stack-protector \
+	-march=i686 -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
+	-nostdinc -Iuser/lib/include -Iuser/lib \
+	-isystem $(shell $(USER_CC) -print-file-name=include) \
+	-MMD -MP
+USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none
+USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name)
+
+USER_BIN_NAMES := init sh hello fault_null fault_kwrite fault_cli fault_div \
+	forktree pipetest sleeptest forkloop abicheck
+USER_TEST_NAMES := posix_sched faults sched_nice sched_batch sched_fifo \
+	sched_rr sched_yield sched_interactive sched_iso
+
+USER_LIB_SRCS := $(wildcard user/lib/*.c)
+USER_LIB_OBJS := $(USER_LIB_SRCS:user/lib/%.c=$(USER_OUT)/lib/%.o)
+USER_CRT0 := $(USER_OUT)/lib/crt0.o
+USER_LIBC := $(USER_OUT)/lib/libc.a
+USER_TESTLIB := $(USER_OUT)/tests/testlib.o
+
+USER_TESTS := $(USER_TEST_NAMES:%=$(USER_OUT)/bin/%)
+USER_PROGS := $(USER_BIN_NAMES:%=$(USER_OUT)/bin/%) $(USER_TESTS)
+
+.PHONY: user user-clean
+user: $(USER_PROGS)
+
+user-clean:
+	rm -rf $(USER_OUT)
+
+$(USER_OUT)/lib/%.o: user/lib/%.c
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_OUT)/lib/%.o: user/lib/%.S
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+
+$(USER_OUT)/obj/%.o: user/bin/%.c
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_OUT)/obj/%.o: user/tests/%.c
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_TESTLIB): user/tests/testlib.c
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_LIBC): $(USER_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(USER_AR) rcs $@ $^
+
+# crt0.o first; libc.a and libgcc last so they resolve everything above.
+$(USER_BIN_NAMES:%=$(USER_OUT)/bin/%): $(USER_OUT)/bin/%: \
+		$(USER_OUT)/obj/%.o $(USER_CRT0) $(USER_LIBC)
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBC) $(USER_LIBGCC)
+
+$(USER_TESTS): $(USER_OUT)/bin/%: $(USER_OUT)/obj/%.o $(USER_TESTLIB) \
+		$(USER_CRT0) $(USER_LIBC)
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_TESTLIB) \
+		$(USER_LIBC) $(USER_LIBGCC)
+
+-include $(shell find $(USER_OUT) -name '*.d' 2>/dev/null)
