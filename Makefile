@@ -1,0 +1,160 @@
+# Makefile - build, run and test the staircase teaching kernel.
+#
+#   make            kernel (build/kernel.elf) and initrd (build/initrd.tar)
+#   make run        boot it in QEMU; quit with Ctrl-A X
+#   make test       everything: host unit tests, then QEMU cases
+#   make test-quick the edit-run loop subset (under 2 minutes)
+#   make iso        a GRUB rescue ISO (build/staircase.iso); make run-iso
+#   make gdb        QEMU stopped, waiting for gdb (see README)
+#   make clean
+#
+# Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
+#   SOCKETS CORES THREADS  topology; CPUS alone means CPUS cores of 1 socket
+#   MEM=128M  APPEND="hz=100 ..."  CPU_MODEL=max  KVM=0|1  GUI=1  DEBUG=0|1
+#   CROSS=i686-elf-  (default: i686-elf- if installed, else i686-linux-gnu-)
+
+CROSS ?= $(shell command -v i686-elf-gcc >/dev/null 2>&1 && echo i686-elf- || echo i686-linux-gnu-)
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+NM      := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+NASM    ?= nasm
+HOSTCC  ?= gcc
+PYTHON  ?= python3
+BUILD   := build
+DEBUG   ?= 1
+
+KERNEL_CFLAGS := -std=gnu11 -m32 -march=i686 -mgeneral-regs-only \
+	-ffreestanding -fno-pie -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
+	-Wall -Wextra -Werror -g -O2 -MMD -MP
+ifeq ($(DEBUG),1)
+KERNEL_CFLAGS += -DLOCK_DEBUG -DSCHED_DEBUG
+endif
+LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
+
+KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c) $(KERNEL_SCHED_SRCS)
+KERNEL_ASM  := $(wildcard boot/entry.asm kernel/*.asm drivers/*.asm)
+KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
+
+.PHONY: all kernel initrd run run-iso iso gdb test test-quick test-unit clean deps-build deps-run
+all: deps-build kernel initrd
+
+deps-build:
+	@tools/ensure-deps.sh cc nasm
+
+kernel: $(BUILD)/kernel.elf
+
+# Flags live here: a change to the Makefile rebuilds everything.
+$(KERNEL_OBJS): Makefile
+
+-include user/user.mk
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@echo "  NASM    $<"
+	@$(NASM) -f elf32 -g -F dwarf -I$(dir $<) -MD $(@:.o=.d) $< -o $@
+
+# Two link passes: the first finds every function's address, the second
+# adds that list as the symbol table for backtraces (kernel/ksyms.c). The
+# table sits after .data (linker.ld), so the second pass moves no function;
+# the cmp below proves it.
+$(BUILD)/ksyms0.asm:
+	@mkdir -p $(BUILD)
+	tools/mksyms.sh $(NM) > $@
+$(BUILD)/kernel0.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o linker.ld
+	$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o $(LIBGCC)
+$(BUILD)/ksyms.asm: $(BUILD)/kernel0.elf tools/mksyms.sh
+	tools/mksyms.sh $(NM) $< > $@
+$(BUILD)/ksyms0.o $(BUILD)/ksyms.o: $(BUILD)/%.o: $(BUILD)/%.asm
+	$(NASM) -f elf32 $< -o $@
+$(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
+	$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o $(LIBGCC)
+	@$(NM) -n $(BUILD)/kernel0.elf | grep ' [tT] ' > $(BUILD)/syms0.txt
+	@$(NM) -n $@ | grep ' [tT] ' > $(BUILD)/syms1.txt
+	@cmp -s $(BUILD)/syms0.txt $(BUILD)/syms1.txt || { echo "ksyms: second link moved functions"; rm -f $@; exit 1; }
+
+# The initrd: a ustar archive of build/initrd/ (user programs in /bin).
+initrd: $(BUILD)/initrd.tar
+$(BUILD)/initrd.tar: $(USER_PROGS)
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin
+	@for p in $(USER_PROGS); do cp $$p $(BUILD)/initrd/bin/; done
+	tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin
+
+# ---- running ---------------------------------------------------------------
+SOCKETS ?= 1
+THREADS ?= 1
+ifeq ($(origin CPUS),undefined)
+CORES ?= 1
+CPUS := $(shell echo $$(( $(SOCKETS) * $(CORES) * $(THREADS) )))
+else
+CORES ?= $(shell echo $$(( $(CPUS) / ($(SOCKETS) * $(THREADS)) )))
+endif
+SMP     ?= $(CPUS),sockets=$(SOCKETS),cores=$(CORES),threads=$(THREADS)
+MEM     ?= 128M
+APPEND  ?=
+KVM     ?= $(shell test -d /sys/module/kvm_intel -o -d /sys/module/kvm_amd && echo 1 || echo 0)
+ACCEL   := $(if $(filter 1,$(KVM)),-accel kvm,-accel tcg)
+DISPLAY_FLAGS := $(if $(filter 1,$(GUI)),,-display none)
+QEMU_FLAGS = -m $(MEM) -smp $(SMP) $(ACCEL) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
+	-serial mon:stdio $(DISPLAY_FLAGS) -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+# isa-debug-exit makes QEMU exit with (status << 1) | 1: 1 means "init exited 0".
+QEMU_STATUS = code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || { echo "qemu exit code $$code"; exit $$code; }
+
+deps-run:
+	@tools/ensure-deps.sh cc nasm qemu
+
+run: deps-run
+	@$(MAKE) --no-print-directory kernel initrd
+	qemu-system-i386 $(QEMU_FLAGS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
+		-append "$(APPEND)"; $(QEMU_STATUS)
+
+gdb: deps-run
+	@$(MAKE) --no-print-directory kernel initrd
+	@echo "QEMU is stopped at the first instruction. In another terminal: gdb -x tools/gdbinit"
+	qemu-system-i386 $(QEMU_FLAGS) -s -S -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
+		-append "$(APPEND)"; $(QEMU_STATUS)
+
+# ---- the GRUB ISO ----------------------------------------------------------
+ISO_APPEND ?=
+iso: $(BUILD)/staircase.iso
+$(BUILD)/%.iso: $(BUILD)/kernel.elf $(BUILD)/initrd.tar tools/grub.cfg.in
+	@tools/ensure-deps.sh iso
+	@rm -rf $(BUILD)/iso-$* && mkdir -p $(BUILD)/iso-$*/boot/grub
+	cp $(BUILD)/kernel.elf $(BUILD)/initrd.tar $(BUILD)/iso-$*/boot/
+	sed 's|@APPEND@|$(ISO_APPEND)|g' tools/grub.cfg.in > $(BUILD)/iso-$*/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso-$* 2>$(BUILD)/grub-mkrescue.log || { cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+run-iso: deps-run $(BUILD)/staircase.iso
+	qemu-system-i386 $(QEMU_FLAGS) -cdrom $(BUILD)/staircase.iso; $(QEMU_STATUS)
+
+# ---- tests -----------------------------------------------------------------
+HARNESS = $(PYTHON) tests/harness.py --kernel $(BUILD)/kernel.elf \
+	--initrd $(BUILD)/initrd.tar --iso $(BUILD)/test.iso
+
+test:
+	@tools/ensure-deps.sh cc nasm qemu iso python hostcc
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="then=poweroff"
+	@tests/run-all.sh full "$(HARNESS)"
+
+test-quick:
+	@tools/ensure-deps.sh cc nasm qemu python hostcc
+	@$(MAKE) --no-print-directory all
+	@tests/run-all.sh quick "$(HARNESS)"
+
+test-unit:
+	@tests/run-all.sh unit
+
+clean:
+	rm -rf $(BUILD)
+	@$(MAKE) --no-print-directory -C tests/unit clean 2>/dev/null || true
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

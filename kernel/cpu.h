@@ -1,0 +1,63 @@
+/*
+ * cpu.h - per-CPU data.
+ *
+ * Every CPU has one struct cpu. Its own GDT gives the %fs segment a base
+ * of &cpus[i], and the struct's first field points at itself, so
+ * "movl %fs:0" yields this CPU's struct cpu in one instruction: no search
+ * by APIC ID, and it stays right however the CPUs are numbered. Trap entry
+ * (kernel/trapentry.asm) reloads %fs on every way into the kernel.
+ */
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "gdt.h"
+
+#define MAX_CPUS 32
+
+struct proc;
+
+struct cpu {
+	struct cpu *self;		/* must stay first: %fs:0 */
+	int id;				/* 0..ncpus-1, dense; the scheduler's CPU number */
+	uint32_t apic_id;
+	int package, core, thread;	/* topology (drivers/topology.c) */
+
+	int ncli;			/* depth of spin_lock/push_cli nesting */
+	bool intena;			/* were interrupts on before the first push_cli? */
+
+	struct proc *current;		/* task running here (kernel/proc.c) */
+	struct proc *prev;		/* task we just switched away from */
+	volatile int need_resched;	/* set by the scheduler, read on the way to user mode */
+	volatile uint64_t ticks;	/* timer interrupts taken on this CPU */
+	volatile bool online;
+
+	uint64_t gdt[GDT_ENTRIES];
+	struct tss tss;
+	void *boot_stack;		/* the kernel stack this CPU booted on */
+};
+
+extern struct cpu cpus[MAX_CPUS];
+extern int ncpus;			/* CPUs online */
+
+static inline struct cpu *mycpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movl %%fs:0, %0" : "=r"(c));
+	return c;
+}
+
+static inline int cpu_id(void)
+{
+	return mycpu()->id;
+}
+
+/* Give this CPU its GDT, TSS and %fs per-CPU segment. */
+void cpu_setup(struct cpu *c);
+
+/* Interrupt-disable nesting, as xv6's pushcli/popcli. */
+void push_cli(void);
+void pop_cli(void);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * format.c - the kernel's printf engine, used by printk and by anything
+ * that builds a string (panic messages, /proc-like text).
+ */
+#include <stdint.h>
+#include <stdbool.h>
+#include "format.h"
+
+struct out {
+	char *buf;
+	size_t n;	/* capacity */
+	size_t len;	/* chars produced so far (may exceed n) */
+};
+
+static void put(struct out *o, char c)
+{
+	if (o->len + 1 < o->n)
+		o->buf[o->len] = c;
+	o->len++;
+}
+
+static void put_padded(struct out *o, const char *s, size_t len, int width,
+		       bool left, char pad)
+{
+	int fill = width > (int)len ? width - (int)len : 0;
+	if (!left)
+		while (fill-- > 0)
+			put(o, pad);
+	while (len--)
+		put(o, *s++);
+	if (left)
+		while (fill-- > 0)
+			put(o, ' ');
+}
+
+static void put_number(struct out *o, unsigned long long v, bool negative,
+		       unsigned base, bool upper, int width, bool left, char pad)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[24];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = digits[v % base];
+		v /= base;
+	} while (v);
+	if (negative) {
+		if (pad == '0') {	/* sign goes before the zeros: -0042 */
+			put(o, '-');
+			width--;
+		} else {
+			tmp[--i] = '-';
+		}
+	}
+	put_padded(o, tmp + i, sizeof(tmp) - i, width, left, pad);
+}
+
+int kvsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
+{
+	struct out o = { buf, n, 0 };
+
+	for (; *fmt; fmt++) {
+		if (*fmt != '%') {
+			put(&o, *fmt);
+			continue;
+		}
+		bool left = false;
+		char pad = ' ';
+		int width = 0, prec = -1, lng = 0;
+
+		for (fmt++; *fmt == '-' || *fmt == '0'; fmt++) {
+			if (*fmt == '-')
+				left = true;
+			else
+				pad = '0';
+		}
+		if (*fmt == '*') {
+			width = va_arg(ap, int);
+			fmt++;
+		}
+		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
+			width = width * 10 + (*fmt - '0');
+		if (*fmt == '.') {
+			prec = 0;
+			for (fmt++; *fmt >= '0' && *fmt <= '9'; fmt++)
+				prec = prec * 10 + (*fmt - '0');
+		}
+		for (; *fmt == 'l'; fmt++)
+			lng++;
+		if (left)
+			pad = ' ';
+
+		switch (*fmt) {
+		case 'd':
+		case 'i': {
+			long long v = lng >= 2 ? va_arg(ap, long long)
+				    : lng ? va_arg(ap, long) : va_arg(ap, int);
+			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+			put_number(&o, u, v < 0, 10, false, width, left, pad);
+			break;
+		}
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o': {
+			unsigned long long v = lng >= 2 ? va_arg(ap, unsigned long long)
+					     : lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
+			unsigned base = *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16;
+			put_number(&o, v, false, base, *fmt == 'X', width, left, pad);
+			break;
+		}
+		case 'p':
+			put(&o, '0');
+			put(&o, 'x');
+			put_number(&o, (uintptr_t)va_arg(ap, void *), false, 16, false, 8, false, '0');
+			break;
+		case 'c': {
+			char c = (char)va_arg(ap, int);
+			put_padded(&o, &c, 1, width, left, ' ');
+			break;
+		}
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			size_t len = 0;
+			if (!s)
+				s = "(null)";
+			while (s[len] && (prec < 0 || (int)len < prec))
+				len++;
+			put_padded(&o, s, len, width, left, ' ');
+			break;
+		}
+		case '%':
+			put(&o, '%');
+			break;
+		case 0:
+			fmt--;	/* a lone '%' at the end */
+			break;
+		default:	/* unknown conversion: show it as written */
+			put(&o, '%');
+			put(&o, *fmt);
+		}
+	}
+	if (n)
+		o.buf[o.len < n ? o.len : n - 1] = 0;
+	return (int)o.len;
+}
+
+int ksnprintf(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = kvsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	return r;
+}

@@ -1,0 +1,13 @@
+/*
+ * kmalloc.h - the kernel heap.
+ */
+#ifndef KERNEL_KMALLOC_H
+#define KERNEL_KMALLOC_H
+
+#include <stddef.h>
+
+void *kmalloc(size_t size);	/* 16-byte aligned; NULL when memory is out */
+void *kzalloc(size_t size);	/* the same, zeroed */
+void kfree(void *p);		/* NULL is fine; a bad or double free panics */
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * main.c - kmain(), the order in which the kernel comes up.
+ *
+ * Read this file top to bottom to see boot: per-CPU data first (locks need
+ * it), then the console, traps, memory, boot parameters; later steps bring
+ * up interrupt controllers, timers and the other CPUs, the scheduler and
+ * the first user process.
+ */
+#include <stdint.h>
+#include "bootinfo.h"
+#include "bootparam.h"
+#include "console.h"
+#include "cpu.h"
+#include "panic.h"
+#include "pmm.h"
+#include "power.h"
+#include "printk.h"
+#include "string.h"
+#include "trap.h"
+#include "vm.h"
+#include "x86.h"
+
+static void cpu_vendor(char out[13])
+{
+	uint32_t a, b, c, d;
+	cpuid(0, 0, &a, &b, &c, &d);
+	memcpy(out, &b, 4);
+	memcpy(out + 4, &d, 4);
+	memcpy(out + 8, &c, 4);
+	out[12] = 0;
+}
+
+/* test=panic: a deliberate kernel page fault, so the harness can check
+ * that a kernel bug produces "panic:" and a symbolized backtrace. */
+static __attribute__((noinline)) void test_panic_fault(void)
+{
+	volatile uint32_t *unmapped = (uint32_t *)0x40000000;
+	printk("test: writing to unmapped address %p from kernel mode\n", unmapped);
+	*unmapped = 0xdead;
+}
+
+static void boot_self_tests(void)
+{
+	const char *t = bootparam_str("test");
+	if (!t)
+		return;
+	if (strcmp(t, "panic") == 0)
+		test_panic_fault();
+	else
+		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
+}
+
+void kmain(uint32_t magic, uint32_t mbi_pa)
+{
+	char vendor[13];
+
+	cpu_setup(&cpus[0]);
+	console_init();
+	idt_init();
+	idt_load();
+
+	const char *cmdline = bootinfo_init(magic, mbi_pa);
+	bootparam_parse(cmdline);
+	printk_loglevel = bootparam_int("loglevel", LOG_INFO, 0, 7);
+
+	cpu_vendor(vendor);
+	printk("boot: staircase kernel, cpu vendor %s, memory %u MiB, cmdline \"%s\"\n",
+	       vendor, boot_mem_kib / 1024, bootparam_cmdline());
+	printk("mem: %u KiB usable, %u frames free, loader %s\n",
+	       boot_mem_kib, pmm_free_count(), boot_loader_name);
+
+	boot_self_tests();
+
+	bootparam_claim("run");
+	bootparam_claim("tests");
+	const char *then = bootparam_str("then");
+	bootparam_report_unknown();
+	printk("boot: done\n");
+	if (then && strcmp(then, "poweroff") == 0)
+		power_off(0);
+	for (;;)
+		hlt();
+}

@@ -1,0 +1,34 @@
+/*
+ * panic.h - stopping the machine when the kernel finds itself wrong.
+ */
+#ifndef KERNEL_PANIC_H
+#define KERNEL_PANIC_H
+
+#include <stdint.h>
+
+struct trapframe;
+
+/* Print "panic: <message>", a backtrace with symbol names, halt all CPUs. */
+__attribute__((noreturn, format(printf, 1, 2)))
+void panic(const char *fmt, ...);
+
+/* The same for a CPU exception taken in kernel mode: registers, CR2. */
+__attribute__((noreturn)) void panic_trap(struct trapframe *tf);
+
+/* Print the call chain starting at frame pointer ebp. */
+void backtrace_from(uint32_t ebp, uint32_t eip);
+
+/* Symbol lookup in the table linked into the kernel (kernel/ksyms.c). */
+const char *ksym_lookup(uint32_t addr, uint32_t *offset);
+
+/* drivers/ipi.c sets this so panic can stop the other CPUs. */
+extern void (*panic_halt_others_hook)(void);
+
+#ifdef NDEBUG
+#define KASSERT(x) ((void)0)
+#else
+#define KASSERT(x) \
+	((x) ? (void)0 : panic("assertion \"%s\" failed at %s:%d", #x, __FILE__, __LINE__))
+#endif
+
+#endif

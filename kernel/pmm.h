@@ -1,0 +1,26 @@
+/*
+ * pmm.h - the physical frame allocator.
+ *
+ * Frames are 4 KiB. Only frames inside the direct map are handed out, so
+ * the kernel can always reach a frame at P2V(pa). pmm_free_count() is what
+ * leak tests compare before and after.
+ */
+#ifndef KERNEL_PMM_H
+#define KERNEL_PMM_H
+
+#include <stdint.h>
+
+/* Boot: everything starts reserved; free the usable RAM, then reserve
+ * what is already in use (kernel image, modules, low memory). */
+void pmm_add_free(uint64_t pa, uint64_t len);
+void pmm_reserve(uint64_t pa, uint64_t len);
+
+uint32_t pmm_alloc(void);			/* one frame, or 0 when none is left */
+uint32_t pmm_alloc_contig(uint32_t n);	/* n adjacent frames, or 0 */
+void pmm_free(uint32_t pa);
+void pmm_free_contig(uint32_t pa, uint32_t n);
+
+uint32_t pmm_free_count(void);
+uint32_t pmm_total_count(void);		/* frames of usable RAM we manage */
+
+#endif

@@ -1,0 +1,14 @@
+/*
+ * power.h - turning the machine off.
+ */
+#ifndef KERNEL_POWER_H
+#define KERNEL_POWER_H
+
+/* Under QEMU with isa-debug-exit, QEMU exits with (status << 1) | 1;
+ * otherwise ACPI soft-off. Never returns. */
+__attribute__((noreturn)) void power_off(int status);
+
+/* drivers/acpi.c sets this to the FADT-based S5 sequence when it can. */
+extern void (*power_off_acpi_hook)(void);
+
+#endif

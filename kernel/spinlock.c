@@ -1,0 +1,69 @@
+/*
+ * spinlock.c - the x86 implementation of kernel/spinlock.h.
+ *
+ * A lock is one word swapped with xchg. Interrupts stay off while any lock
+ * is held on this CPU (push_cli), so an interrupt handler that takes the
+ * same lock cannot deadlock against the code it interrupted.
+ * Mistakes are caught, not tolerated: taking a lock this CPU already holds
+ * panics (it would spin for ever), as does releasing one it does not hold.
+ * With LOCK_DEBUG (the default build) a lock spun on for more than
+ * LOCKUP_NS is reported as a lockup, naming the CPU that holds it.
+ */
+#include "spinlock.h"
+#include "cpu.h"
+#include "panic.h"
+#include "time.h"
+#include "x86.h"
+
+#define LOCKUP_NS (5ull * 1000 * 1000 * 1000)
+
+void spin_init(struct spinlock *l, const char *name)
+{
+	l->locked = 0;
+	l->cpu = -1;
+	l->name = name;
+	l->acquired_ns = 0;
+}
+
+bool spin_held(const struct spinlock *l)
+{
+	bool held;
+	push_cli();
+	held = l->locked && l->cpu == cpu_id();
+	pop_cli();
+	return held;
+}
+
+void spin_lock(struct spinlock *l)
+{
+	push_cli();
+	if (l->locked && l->cpu == cpu_id())
+		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
+#ifdef LOCK_DEBUG
+	uint64_t start = clock_ns();
+#endif
+	while (xchg(&l->locked, 1) != 0) {
+		pause();
+#ifdef LOCK_DEBUG
+		if (clock_ns() - start > LOCKUP_NS)
+			panic("lockup: cpu%d waited 5 s for %s (held by cpu%d)",
+			      cpu_id(), l->name, l->cpu);
+#endif
+	}
+	__sync_synchronize();
+	l->cpu = cpu_id();
+#ifdef LOCK_DEBUG
+	l->acquired_ns = clock_ns();
+#endif
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	if (!l->locked || l->cpu != cpu_id())
+		panic("spin_unlock: cpu%d releases %s held by cpu%d",
+		      cpu_id(), l->name, l->locked ? l->cpu : -1);
+	l->cpu = -1;
+	__sync_synchronize();
+	xchg(&l->locked, 0);
+	pop_cli();
+}

@@ -1,0 +1,20 @@
+/*
+ * time.h - the kernel's clocks.
+ *
+ * clock_ns() is a monotonic nanosecond clock built on the TSC, which
+ * drivers/timer.c calibrates against the PIT at boot. It reads 0 until
+ * then. The TSC is invariant and synchronised across CPUs on the machines
+ * we run on (QEMU gives every vCPU the same TSC), so it is monotonic
+ * across CPUs too.
+ */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include <stdint.h>
+
+uint64_t clock_ns(void);
+void clock_set_tsc_khz(uint64_t khz);	/* after calibration */
+uint64_t clock_tsc_khz(void);
+void udelay(uint32_t us);		/* busy-wait; needs a calibrated TSC */
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * trap.c - the IDT and the one C function every trap goes through.
+ *
+ * trap() sorts traps into three kinds: CPU exceptions (a fault in the
+ * kernel is a bug: panic; a fault in user mode kills that process only),
+ * device and inter-processor interrupts (a handler registered with
+ * trap_register), and system calls (vector 0x80, also a registered
+ * handler). On the way back to user mode it calls the return hook, which
+ * is where the scheduler gets its chance to switch tasks: the kernel is
+ * not preemptible in kernel mode (staircase-spec.md §7 relies on it).
+ */
+#include "trap.h"
+#include "cpu.h"
+#include "gdt.h"
+#include "panic.h"
+#include "printk.h"
+#include "x86.h"
+
+struct gate {
+	uint16_t off_lo, sel;
+	uint8_t zero, type;	/* present | DPL | 0xE interrupt gate / 0xF trap gate */
+	uint16_t off_hi;
+} __attribute__((packed));
+
+static struct gate idt[256];
+static irq_handler_t handlers[256];
+extern uint32_t trap_vectors[256];
+
+void (*trap_eoi_hook)(void);
+void (*trap_user_fault_hook)(struct trapframe *tf);
+void (*trap_return_to_user_hook)(struct trapframe *tf);
+
+static void set_gate(int v, uint32_t addr, int dpl, bool trap_gate)
+{
+	idt[v].off_lo = addr & 0xFFFF;
+	idt[v].off_hi = addr >> 16;
+	idt[v].sel = KCODE_SEL;
+	idt[v].zero = 0;
+	idt[v].type = 0x80 | (dpl << 5) | (trap_gate ? 0xF : 0xE);
+}
+
+void idt_init(void)
+{
+	for (int v = 0; v < 256; v++)
+		set_gate(v, trap_vectors[v], 0, false);
+	/* int 0x80 may be raised from ring 3; as a trap gate it leaves
+	 * interrupts on, so a long system call does not hold off the timer. */
+	set_gate(T_SYSCALL, trap_vectors[T_SYSCALL], 3, true);
+}
+
+void idt_load(void)
+{
+	struct { uint16_t limit; uint32_t base; } __attribute__((packed)) desc = {
+		sizeof(idt) - 1, (uint32_t)idt
+	};
+	lidt(&desc);
+}
+
+void trap_register(int vector, irq_handler_t h)
+{
+	handlers[vector] = h;
+}
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow",
+	"bound range exceeded", "invalid opcode", "device not available",
+	"double fault", "coprocessor segment overrun", "invalid TSS",
+	"segment not present", "stack-segment fault", "general protection fault",
+	"page fault", "reserved", "x87 floating-point error", "alignment check",
+	"machine check", "SIMD floating-point error",
+};
+
+const char *trap_name(int vector)
+{
+	if (vector < 32)
+		return exception_names[vector] ? exception_names[vector] : "reserved exception";
+	if (vector == T_SYSCALL)
+		return "system call";
+	return "interrupt";
+}
+
+static void exception(struct trapframe *tf)
+{
+	if (trap_from_user(tf) && trap_user_fault_hook) {
+		trap_user_fault_hook(tf);	/* kills the process; may not return */
+		return;
+	}
+	panic_trap(tf);
+}
+
+void trap(struct trapframe *tf)
+{
+	if (tf->trapno < 32) {
+		exception(tf);
+	} else if (handlers[tf->trapno]) {
+		handlers[tf->trapno](tf);
+		if (tf->trapno != T_SYSCALL && trap_eoi_hook)
+			trap_eoi_hook();
+	} else if (tf->trapno != T_SPURIOUS) {
+		pr_warn("trap: unexpected vector %u on cpu%d\n", tf->trapno, cpu_id());
+		if (trap_eoi_hook)
+			trap_eoi_hook();
+	}
+	if (trap_from_user(tf) && trap_return_to_user_hook)
+		trap_return_to_user_hook(tf);
+}

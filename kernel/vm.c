@@ -1,0 +1,139 @@
+/*
+ * vm.c - page directories and page tables.
+ *
+ * The kernel half of every page directory holds 4 MiB pages only (the
+ * direct map and ioremap windows), set up at boot and never changed after
+ * the first process exists, so copying those entries into a new directory
+ * once is enough: no later synchronisation between address spaces.
+ */
+#include "vm.h"
+#include "panic.h"
+#include "pmm.h"
+#include "string.h"
+#include "x86.h"
+
+extern pde_t boot_pgdir[];
+pde_t *kernel_pgdir = boot_pgdir;
+
+#define KERNEL_PDE_FIRST PDX(KERNEL_OFFSET)
+#define IOREMAP_BASE     (KERNEL_OFFSET + DIRECT_MAP_SIZE)
+
+static uint32_t ioremap_next = IOREMAP_BASE;
+static bool kernel_half_frozen;		/* set once the first address space is made */
+
+void vm_init(void)
+{
+	/* Nothing to build: boot/entry.asm already made the direct map. */
+}
+
+void *ioremap(uint32_t pa, uint32_t size)
+{
+	uint32_t big = 4u << 20;
+	uint32_t first = pa & ~(big - 1);
+	uint32_t last = (pa + size - 1) & ~(big - 1);
+
+	if (pa + size <= DIRECT_MAP_SIZE && pa + size > pa)
+		return P2V(pa);
+	/* Already mapped by an earlier call? Reuse that window. */
+	for (uint32_t va = IOREMAP_BASE; va < ioremap_next; va += big) {
+		if (PTE_ADDR(kernel_pgdir[PDX(va)]) == first && last == first)
+			return (void *)(va + (pa - first));
+	}
+	KASSERT(!kernel_half_frozen);
+	uint32_t va0 = ioremap_next;
+	for (uint32_t p = first;; p += big) {
+		if (ioremap_next >= 0xFFC00000u)
+			panic("ioremap: out of kernel address space");
+		kernel_pgdir[PDX(ioremap_next)] = p | PTE_PS | PTE_PCD | PTE_PWT | PTE_W | PTE_P;
+		invlpg(ioremap_next);
+		ioremap_next += big;
+		if (p == last)
+			break;
+	}
+	return (void *)(va0 + (pa - first));
+}
+
+void vm_drop_identity_map(void)
+{
+	for (uint32_t i = 0; i < KERNEL_PDE_FIRST; i++)
+		kernel_pgdir[i] = 0;
+	write_cr3(read_cr3());
+}
+
+pde_t *vm_new_pgdir(void)
+{
+	uint32_t pa = pmm_alloc();
+	if (!pa)
+		return NULL;
+	pde_t *pd = P2V(pa);
+	memset(pd, 0, PAGE_SIZE);
+	kernel_half_frozen = true;
+	for (uint32_t i = KERNEL_PDE_FIRST; i < 1024; i++)
+		pd[i] = kernel_pgdir[i];
+	return pd;
+}
+
+pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create)
+{
+	KASSERT(va < KERNEL_OFFSET);
+	pde_t *pde = &pgdir[PDX(va)];
+	if (!(*pde & PTE_P)) {
+		if (!create)
+			return NULL;
+		uint32_t pa = pmm_alloc();
+		if (!pa)
+			return NULL;
+		memset(P2V(pa), 0, PAGE_SIZE);
+		/* The directory entry allows everything; each PTE decides. */
+		*pde = pa | PTE_P | PTE_W | PTE_U;
+	}
+	pte_t *table = P2V(PTE_ADDR(*pde));
+	return &table[PTX(va)];
+}
+
+int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
+{
+	pte_t *pte = vm_walk(pgdir, va, true);
+	if (!pte)
+		return -1;
+	KASSERT(!(*pte & PTE_P));
+	*pte = pa | flags | PTE_P;
+	return 0;
+}
+
+uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write)
+{
+	if (va >= KERNEL_OFFSET)
+		return 0;
+	pte_t *pte = vm_walk(pgdir, va, false);
+	if (!pte || !(*pte & PTE_P) || !(*pte & PTE_U))
+		return 0;
+	if (write && !(*pte & PTE_W))
+		return 0;
+	return PTE_ADDR(*pte) | (va & 0xFFF);
+}
+
+void vm_free_user(pde_t *pgdir)
+{
+	for (uint32_t i = 0; i < KERNEL_PDE_FIRST; i++) {
+		if (!(pgdir[i] & PTE_P))
+			continue;
+		pte_t *table = P2V(PTE_ADDR(pgdir[i]));
+		for (int j = 0; j < 1024; j++)
+			if (table[j] & PTE_P)
+				pmm_free(PTE_ADDR(table[j]));
+		pmm_free(PTE_ADDR(pgdir[i]));
+		pgdir[i] = 0;
+	}
+}
+
+void vm_free_pgdir(pde_t *pgdir)
+{
+	vm_free_user(pgdir);
+	pmm_free(V2P(pgdir));
+}
+
+void vm_switch(pde_t *pgdir)
+{
+	write_cr3(V2P(pgdir));
+}

@@ -1,0 +1,61 @@
+/*
+ * vm.h - virtual memory: the kernel's direct map and page tables.
+ *
+ * Every address space maps the kernel the same way above KERNEL_OFFSET:
+ * physical 0..DIRECT_MAP_SIZE appears at KERNEL_OFFSET.. (4 MiB pages),
+ * and device registers are mapped above that by ioremap(). User pages
+ * live below KERNEL_OFFSET, in 4 KiB pages with the U/S bit set.
+ */
+#ifndef KERNEL_VM_H
+#define KERNEL_VM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define KERNEL_OFFSET   0xC0000000u
+#define DIRECT_MAP_SIZE (896u << 20)	/* must match boot/entry.asm */
+#define PAGE_SIZE       4096u
+#define PAGE_ROUND_UP(x)   (((uint32_t)(x) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+#define PAGE_ROUND_DOWN(x) ((uint32_t)(x) & ~(PAGE_SIZE - 1))
+
+#define P2V(pa) ((void *)((uint32_t)(pa) + KERNEL_OFFSET))
+#define V2P(va) ((uint32_t)(va) - KERNEL_OFFSET)
+
+/* Page-table entry bits (Intel SDM vol. 3 §4.3). */
+#define PTE_P   0x001	/* present */
+#define PTE_W   0x002	/* writable */
+#define PTE_U   0x004	/* user may access */
+#define PTE_PWT 0x008
+#define PTE_PCD 0x010	/* cache disable: for device registers */
+#define PTE_PS  0x080	/* 4 MiB page (in a directory entry) */
+#define PTE_ADDR(e) ((e) & ~0xFFFu)
+
+#define PDX(va) (((uint32_t)(va) >> 22) & 0x3FF)
+#define PTX(va) (((uint32_t)(va) >> 12) & 0x3FF)
+
+typedef uint32_t pde_t;
+typedef uint32_t pte_t;
+
+extern pde_t *kernel_pgdir;
+
+void vm_init(void);
+/* Map physical [pa, pa+size) for the kernel; uncached. Boot time only:
+ * address spaces made later copy the kernel's mappings once. */
+void *ioremap(uint32_t pa, uint32_t size);
+/* Remove the identity map of low memory that booting needed. */
+void vm_drop_identity_map(void);
+
+/* A new address space: the kernel half shared, the user half empty. */
+pde_t *vm_new_pgdir(void);
+/* Free the user half (its pages and page tables) and the directory. */
+void vm_free_pgdir(pde_t *pgdir);
+void vm_free_user(pde_t *pgdir);
+
+pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create);
+int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags);
+/* Physical address behind a user virtual address, or 0 if none; checks
+ * that the page is user-accessible (and writable when write is set). */
+uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write);
+void vm_switch(pde_t *pgdir);
+
+#endif
