@@ -30,7 +30,7 @@ USER_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-stack-protector \
 USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none
 USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name)
 
-USER_BIN_NAMES := init sh hello fault_null fault_kwrite fault_cli fault_div \
+USER_BIN_NAMES := init sh hello fault_null fault_kwrite fault_cli fault_div fault_ill \
 	forktree pipetest sleeptest forkloop abicheck
 USER_TEST_NAMES := posix_sched faults sched_nice sched_batch sched_fifo \
 	sched_rr sched_yield sched_interactive sched_iso

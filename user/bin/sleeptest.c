@@ -1,0 +1,65 @@
+/*
+ * sleeptest [hz] - how accurately does nanosleep(10 ms) sleep?
+ *
+ * 100 sleeps, each timed with CLOCK_MONOTONIC.  A sleep may end late (the
+ * timer fires on ticks, and the task must then be scheduled) but never
+ * early.  Passes if no sleep ended early, the average lateness is within 2
+ * ticks, and at most 5 of the 100 sleeps were later than 2 ticks (one
+ * hiccup of a virtual machine should not fail the test; the max is printed).
+ * The tick is 1/hz: hz from the argument, else the hz environment variable,
+ * else the kernel's tunable, else 1000.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "kernel_calls.h"
+#include "ktap.h"
+
+#define SLEEPS 100
+#define SLEEP_NS 10000000LL
+#define MAX_OUTLIERS 5
+
+static int tick_hz(int argc, char **argv)
+{
+	int hz = 0;
+
+	if (argc > 1)
+		hz = atoi(argv[1]);
+	else if (getenv("hz"))
+		hz = atoi(getenv("hz"));
+	else if (kernel_is_ours())
+		hz = sched_tunable_get(SCHED_TUNABLE_HZ);
+	return hz > 0 ? hz : 1000;
+}
+
+int main(int argc, char **argv)
+{
+	int hz = tick_hz(argc, argv), outliers = 0;
+	long long limit = 2 * 1000000000LL / hz, sum = 0, worst = 0;
+	long long least = SLEEP_NS * 10;
+	struct timespec ts = { 0, SLEEP_NS };
+
+	for (int i = 0; i < SLEEPS; i++) {
+		long long t0 = monotonic_ns(), late;
+
+		nanosleep(&ts, NULL);
+		late = monotonic_ns() - t0 - SLEEP_NS;
+		if (late + SLEEP_NS < least)
+			least = late + SLEEP_NS;
+		if (late > worst)
+			worst = late;
+		if (late > limit)
+			outliers++;
+		sum += late;
+	}
+	ktap_plan(2);
+	ktap_ok(least >= SLEEP_NS, "sleep_never_early",
+		"shortest %lld us of %lld us", least / 1000, SLEEP_NS / 1000);
+	ktap_ok(sum / SLEEPS <= limit && outliers <= MAX_OUTLIERS,
+		"sleep_late_by_at_most_2_ticks",
+		"avg %lld us, max %lld us, %d of %d over %lld us (hz=%d)",
+		sum / SLEEPS / 1000, worst / 1000, outliers, SLEEPS,
+		limit / 1000, hz);
+	return ktap_done();
+}
