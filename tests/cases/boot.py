@@ -1,0 +1,90 @@
+"""Boot: the banner, boot parameters, memory sizes, panics, the GRUB ISO.
+
+The kernel prints (docs/abi.md, docs/testing.md):
+    boot: staircase kernel, cpu vendor <V>, memory <N> MiB, cmdline "<...>"
+    bootparam: <key>: bad value "<value>"      bootparam: unknown key "<key>"
+    boot: done
+and with then=poweroff powers off after "boot: done" as if init exited with
+status 0, so QEMU exits with 1 (isa-debug-exit: (0 << 1) | 1).
+"""
+import re
+
+from harness import Case
+
+BANNER = (r'^boot: staircase kernel, cpu vendor (GenuineIntel|AuthenticAMD), '
+          r'memory (\d+) MiB, cmdline "([^"]*)"')
+DONE = r"^boot: done\b"
+
+# SeaBIOS needs a little over 1 MiB (-m 1040K hangs in the BIOS, 1056K
+# boots); the kernel and initrd must fit too, or the kernel can't even say it
+# is short of memory. 4 MiB leaves ~2.5 MiB for them and is still far below
+# what the kernel needs.
+TOO_SMALL = "4M"
+
+
+def mebibytes(size):
+    """QEMU -m value ("128M", "1G") in MiB."""
+    number, unit = re.fullmatch(r"(\d+)([MG])", size).groups()
+    return int(number) * (1024 if unit == "G" else 1)
+
+
+def banner_check(memory, append=None):
+    """The banner reports about the RAM QEMU was given and the command line.
+
+    The reported memory may leave out the first MiB and firmware areas, so
+    anything from 90 % of -m up to -m passes. QEMU and GRUB put the kernel's
+    path before the arguments, so the command line must *end* with append.
+    """
+    want = mebibytes(memory)
+
+    def check(log):
+        m = re.search(BANNER, log, re.M)
+        vendor, mib, cmdline = m.group(1), int(m.group(2)), m.group(3)
+        if not 0.9 * want <= mib <= want:
+            return False, f"banner says {mib} MiB, QEMU has -m {memory}"
+        if append is not None and not (cmdline == append or
+                                       cmdline.endswith(" " + append)):
+            return False, f"banner cmdline {cmdline!r} doesn't end in {append!r}"
+        return True, f"{vendor}, {mib} MiB"
+    return check
+
+
+def boots(name, memory="128M", append="then=poweroff", tags=("quick",)):
+    return Case(name, memory=memory, append=append, tags=tags,
+                expect_order=[BANNER, DONE],
+                check=banner_check(memory, append))
+
+
+def memory_panic_check(log):
+    have, need = map(int, re.search(r"have (\d+) KiB, need (\d+) KiB", log)
+                     .groups())
+    if have >= need:
+        return False, f"panicked although have {have} KiB >= need {need} KiB"
+    if have > mebibytes(TOO_SMALL) * 1024:
+        return False, f"have {have} KiB is more than -m {TOO_SMALL}"
+    return True, f"have {have} KiB < need {need} KiB"
+
+
+CASES = [
+    boots("boot_banner"),
+    Case("boot_iso", iso=True, timeout=60,
+         # The GRUB menu's command line is fixed; whether it powers off after
+         # "boot: done" or starts init is the ISO's business: stop there.
+         expect_order=[BANNER, DONE], until=DONE, exit_code=None),
+    Case("panic_backtrace", append="test=panic then=poweroff",
+         tags=("quick",), expect_panic=True,
+         expect_order=[r"^panic: ", r"^backtrace:",
+                       r"^\s+#\d+ 0x[0-9a-f]{8} kmain\+0x[0-9a-f]+\b"]),
+    Case("bad_params", append="hz=abc nosuchkey=1 then=poweroff",
+         tags=("quick",),
+         expect_order=[BANNER,
+                       r'^bootparam: hz: bad value "abc"',
+                       r'^bootparam: unknown key "nosuchkey"',
+                       DONE]),
+    boots("mem_32M", memory="32M"),
+    boots("mem_1G", memory="1G", tags=()),
+    Case("mem_too_small", memory=TOO_SMALL, append="then=poweroff",
+         expect_panic=True,
+         expect=[r"^panic: not enough memory \(have \d+ KiB, need \d+ KiB\)"],
+         forbid=[DONE], check=memory_panic_check),
+]

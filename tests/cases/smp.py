@@ -1,0 +1,125 @@
+"""SMP bring-up, the per-CPU timer, and console input.
+
+Tagged "smp" so that `make test` can leave them out until SMP lands. The
+kernel prints one summary line and one line per CPU (docs/abi.md):
+    smp: N CPUs online: P packages x C cores x T threads
+    cpuK: apic A package P core C thread T
+QEMU numbers APIC IDs by fields, thread bits lowest, then core, then package,
+each field as wide as the next power of two (so cores=3 leaves gaps).
+"""
+import re
+
+from harness import Case, parse_smp
+
+TOPOLOGIES = [
+    "1,sockets=1,cores=1,threads=1",
+    "2,sockets=2,cores=1,threads=1",
+    "4,sockets=1,cores=2,threads=2",
+    "8,sockets=2,cores=2,threads=2",
+    "16,sockets=1,cores=8,threads=2",
+    "6,sockets=1,cores=3,threads=2",      # APIC IDs with gaps
+]
+# Under hardware KVM only -cpu qemu64,+topoext (or EPYC) reports the
+# split into cores and threads through CPUID (docs/hardware-notes.md).
+KVM_TOPOLOGIES = TOPOLOGIES[2:4] + TOPOLOGIES[5:]
+
+CPU_LINE = (r"^cpu(\d+): apic (0x[0-9a-fA-F]+|\d+) package (\d+) "
+            r"core (\d+) thread (\d+)\b")
+
+
+def field_bits(count):
+    """Width of a topology field in the APIC ID: log2 rounded up."""
+    return (count - 1).bit_length()
+
+
+def expected_apic_ids(sockets, cores, threads):
+    """{apic id: (package, core, thread)} for QEMU's layout."""
+    tbits, cbits = field_bits(threads), field_bits(cores)
+    return {(p << (cbits + tbits)) | (c << tbits) | t: (p, c, t)
+            for p in range(sockets) for c in range(cores)
+            for t in range(threads)}
+
+
+def topology_check(smp):
+    cpus, sockets, cores, threads = parse_smp(smp)
+    expected = expected_apic_ids(sockets, cores, threads)
+
+    def check(log):
+        lines = re.findall(CPU_LINE, log, re.M)
+        if len(lines) != cpus:
+            return False, f"{len(lines)} cpuK lines, expected {cpus}"
+        numbers = sorted(int(k) for k, *_ in lines)
+        if numbers != list(range(cpus)):
+            return False, f"CPU numbers {numbers}, expected 0..{cpus - 1}"
+        seen = {}
+        for k, apic, p, c, t in lines:
+            apic = int(apic, 16) if apic.lower().startswith("0x") else int(apic)
+            place = (int(p), int(c), int(t))
+            if apic not in expected:
+                return False, (f"cpu{k}: apic {apic} is not an ID QEMU gives "
+                               f"{smp} (expected {sorted(expected)})")
+            if place != expected[apic]:
+                return False, (f"cpu{k}: apic {apic} is package/core/thread "
+                               f"{expected[apic]}, kernel says {place}")
+            if apic in seen:
+                return False, f"cpu{k} and cpu{seen[apic]} both have apic {apic}"
+            seen[apic] = k
+        return True, f"{cpus} CPUs, APIC IDs {sorted(seen)}"
+    return check
+
+
+def smp_case(smp, cpu, accel="tcg"):
+    cpus, sockets, cores, threads = parse_smp(smp)
+    label = "kvm" if accel == "kvm" else cpu
+    return Case(f"smp_{sockets}x{cores}x{threads}_{label}", smp=smp, cpu=cpu,
+                accel=accel, append="then=poweroff",
+                timeout=60 if cpus >= 8 else 30,
+                tags=("smp", "kvm") if accel == "kvm" else ("smp",),
+                expect=[rf"^smp: {cpus} CPUs online: {sockets} packages x "
+                        rf"{cores} cores x {threads} threads\b"],
+                check=topology_check(smp))
+
+
+# The kernel counts each CPU's timer interrupts over a window it measures
+# itself. The brief's line is "timer: cpuK T ticks in M ms"; "timer: cpuK
+# ticks T in M ms" is accepted too.
+TIMER_LINE = (r"^timer: cpu(\d+):? (?:(\d+) ticks|ticks (\d+)) "
+              r"in (\d+) ms\b")
+TIMER_TOLERANCE = 0.02
+
+
+def timer_check(hz, cpus):
+    def check(log):
+        lines = re.findall(TIMER_LINE, log, re.M)
+        if len({k for k, *_ in lines}) != cpus:
+            return False, f"timer lines for {len(lines)} CPUs, expected {cpus}"
+        notes = []
+        for k, t1, t2, ms in lines:
+            ticks, ms = int(t1 or t2), int(ms)
+            want = hz * ms / 1000
+            if ms <= 0 or abs(ticks - want) > TIMER_TOLERANCE * want:
+                return False, (f"cpu{k}: {ticks} ticks in {ms} ms, expected "
+                               f"{want:.0f} +/- {TIMER_TOLERANCE:.0%}")
+            notes.append(f"cpu{k} {ticks / want - 1:+.2%}")
+        return True, ", ".join(notes)
+    return check
+
+
+def timer_case(hz, smp="2,sockets=1,cores=2,threads=1"):
+    cpus = parse_smp(smp)[0]
+    return Case(f"timer_hz{hz}", smp=smp, cpu="max",
+                append=f"hz={hz} test=timer then=poweroff",
+                tags=("smp", "timer"), retry=True, exclusive=True,
+                expect=[TIMER_LINE], check=timer_check(hz, cpus))
+
+
+CASES = (
+    [smp_case(smp, cpu) for smp in TOPOLOGIES for cpu in ("qemu32", "max")]
+    + [smp_case(smp, "qemu64,+topoext", accel="kvm")
+       for smp in KVM_TOPOLOGIES]
+    + [timer_case(100), timer_case(1000)]
+    + [Case("serial_echo", append="test=echo then=poweroff",
+            tags=("console", "quick"),
+            send=[(r"^echo: ready\b", b"ping\r")],
+            expect_order=[r"^echo: ready\b", r'^echo: got "ping"'])]
+)
