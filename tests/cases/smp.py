@@ -17,7 +17,7 @@ TOPOLOGIES = [
     "4,sockets=1,cores=2,threads=2",
     "8,sockets=2,cores=2,threads=2",
     "16,sockets=1,cores=8,threads=2",
-    "6,sockets=1,cores=3,threads=2",      # APIC IDs with gaps
+    "12,sockets=2,cores=3,threads=2",     # package 1 starts at APIC ID 8
 ]
 # Under hardware KVM only -cpu qemu64,+topoext (or EPYC) reports the
 # split into cores and threads through CPUID (docs/hardware-notes.md).
