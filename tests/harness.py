@@ -43,6 +43,8 @@ CASES_DIR = os.path.join(REPO, "tests", "cases")
 # isa-debug-exit turns "kernel wrote N to port 0xf4" into QEMU exit (N<<1)|1.
 DEBUG_EXIT = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 PANIC = r"panic:"
+# GRUB (ISO cases) draws its menu with ANSI escapes on the serial line.
+ANSI_ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 TAIL_LINES = 30
 
 # "N,sockets=S,cores=C,threads=T": since QEMU 6.2 a bare "-smp N" means N
@@ -238,7 +240,7 @@ class Run:
         self.last_output = time.monotonic()
         self.sends_done = 0
         self.send_from = 0          # search for the next trigger from here
-        self.until_seen = False
+        self.stop_on = None         # the `until` or forbid regex that matched
         self.exit_code = None       # QEMU's own exit status, if it exited
         self.stopped = None         # "timeout" or "until" when we killed it
         self.stderr = b""
@@ -247,7 +249,7 @@ class Run:
 
     def text(self):
         with self.lock:
-            data = bytes(self.raw)
+            data = ANSI_ESCAPE.sub(b"", bytes(self.raw))
         return data.decode("utf-8", "replace").replace("\r\n", "\n") \
                    .replace("\r", "\n")
 
@@ -264,11 +266,13 @@ class Run:
             self._react(proc)
 
     def _react(self, proc):
-        """Send queued input whose trigger appeared; notice `until`."""
+        """Send input whose trigger appeared; notice `until` and forbid.
+
+        A forbidden line ends the run like `until` does: no point waiting
+        for the timeout after an unexpected panic or a GRUB error.
+        """
         case = self.case
-        if self.sends_done < len(case.send) or \
-                (case.until and not self.until_seen):
-            text = self.text()
+        text = self.text()
         while self.sends_done < len(case.send):
             rx, data = case.send[self.sends_done]
             m = rx.search(text, self.send_from)
@@ -281,9 +285,12 @@ class Run:
                 return
             self.send_from = m.end()
             self.sends_done += 1
-        if case.until and not self.until_seen and \
-                re.search(case.until, text, re.M):
-            self.until_seen = True
+        if self.stop_on is None:
+            enders = ([case.until] if case.until else []) + case.forbid
+            for rx in enders:
+                if re.search(rx, text, re.M):
+                    self.stop_on = rx
+                    break
 
     def run(self):
         start = time.monotonic()
@@ -300,7 +307,7 @@ class Run:
                 now = time.monotonic()
                 if now >= deadline:
                     self.stopped = "timeout"
-                elif self.until_seen and \
+                elif self.stop_on is not None and \
                         now - self.last_output >= self.case.settle:
                     self.stopped = "until"
                 if self.stopped:
@@ -348,13 +355,14 @@ def judge(case, run):
         rx = case.send[run.sends_done][0].pattern
         problems.append(f"never sent input #{run.sends_done + 1} "
                         f"(/{rx}/ did not appear)")
-    if case.exit_code is not None and run.stopped != "timeout":
-        if run.stopped == "until":
-            problems.append(f"QEMU still running after /{case.until}/; "
-                            f"expected exit code {case.exit_code}")
-        elif run.exit_code != case.exit_code:
+    # A timeout or a forbidden line that stopped QEMU is reported above.
+    if case.exit_code is not None:
+        if run.stopped is None and run.exit_code != case.exit_code:
             problems.append(f"exit code {run.exit_code}, expected "
                             f"{case.exit_code}{describe_exit(case.exit_code)}")
+        elif run.stopped == "until" and run.stop_on == case.until:
+            problems.append(f"QEMU still running after /{case.until}/; "
+                            f"expected exit code {case.exit_code}")
     if case.check and not problems:
         try:
             result = case.check(text)
@@ -378,7 +386,8 @@ def describe_exit(code):
 def tail(path, n=TAIL_LINES):
     try:
         with open(path, "rb") as f:
-            lines = f.read().decode("utf-8", "replace").splitlines()
+            data = ANSI_ESCAPE.sub(b"", f.read())
+            lines = data.decode("utf-8", "replace").splitlines()
     except OSError:
         return []
     return lines[-n:]
@@ -443,6 +452,8 @@ def report(result, out=sys.stdout):
             log = os.path.abspath(result.log)
         print(f"    log: {log}", file=out)
         for text in tail(result.log):
+            if len(text) > 160:
+                text = text[:160] + "..."
             print(f"    | {text}", file=out)
         if result.stderr:
             print("    qemu stderr:", file=out)

@@ -70,7 +70,8 @@ CASES = [
     Case("boot_iso", iso=True, timeout=60,
          # The GRUB menu's command line is fixed; whether it powers off after
          # "boot: done" or starts init is the ISO's business: stop there.
-         expect_order=[BANNER, DONE], until=DONE, exit_code=None),
+         expect_order=[BANNER, DONE], until=DONE, exit_code=None,
+         forbid=[r"^error: ", r"Failed to boot"]),       # GRUB's complaints
     Case("panic_backtrace", append="test=panic then=poweroff",
          tags=("quick",), expect_panic=True,
          expect_order=[r"^panic: ", r"^backtrace:",
