@@ -21,14 +21,6 @@
 
 #define KERNEL_ADDR ((void *)0xC0100000)
 
-/* errno after a call that should fail: -1 and the errno, else 0. */
-#define ERR(call) ((call) == -1 ? errno : 0)
-
-static int expect_errno(const char *name, int got, int want)
-{
-	return ktap_ok(got == want, name, "errno=%d want %d", got, want);
-}
-
 static void check_processes(void)
 {
 	pid_t me = getpid(), pid;
@@ -58,8 +50,8 @@ static void check_processes(void)
 	waitpid(pid, &status, 0);
 	ktap_ok(status == SIGKILL, "sigkill_gives_status_9", "status=0x%x",
 		status);
-	expect_errno("kill_reaped_pid_esrch", ERR(kill(pid, SIGKILL)), ESRCH);
-	expect_errno("wait_without_children_echild", ERR(wait(&status)),
+	ktap_errno("kill_reaped_pid_esrch", ERRNO_OF(kill(pid, SIGKILL)), ESRCH);
+	ktap_errno("wait_without_children_echild", ERRNO_OF(wait(&status)),
 		     ECHILD);
 	ktap_ok(getuid() == geteuid(), "getuid_equals_geteuid", "same=%s",
 		getuid() == geteuid() ? "yes" : "no");
@@ -72,35 +64,35 @@ static void check_errors(void)
 	int fds[2], r;
 	char c = 'x';
 
-	expect_errno("write_fd_99_ebadf", ERR(write(99, "x", 1)), EBADF);
-	expect_errno("close_minus_1_ebadf", ERR(close(-1)), EBADF);
-	expect_errno("dup2_bad_fd_ebadf", ERR(dup2(99, 5)), EBADF);
-	expect_errno("syscall_499_enosys",
-		     ERR(__syscall_ret(syscall0(499))), ENOSYS);
-	expect_errno("open_missing_file_enoent",
-		     ERR(open("/no/such/file", O_RDONLY)), ENOENT);
-	expect_errno("execve_missing_file_enoent",
-		     ERR(execve("/no/such/file", NULL, NULL)), ENOENT);
+	ktap_errno("write_fd_99_ebadf", ERRNO_OF(write(99, "x", 1)), EBADF);
+	ktap_errno("close_minus_1_ebadf", ERRNO_OF(close(-1)), EBADF);
+	ktap_errno("dup2_bad_fd_ebadf", ERRNO_OF(dup2(99, 5)), EBADF);
+	ktap_errno("syscall_499_enosys",
+		     ERRNO_OF(__syscall_ret(syscall0(499))), ENOSYS);
+	ktap_errno("open_missing_file_enoent",
+		     ERRNO_OF(open("/no/such/file", O_RDONLY)), ENOENT);
+	ktap_errno("execve_missing_file_enoent",
+		     ERRNO_OF(execve("/no/such/file", NULL, NULL)), ENOENT);
 
 	pipe(fds);
-	expect_errno("write_to_pipe_read_end_ebadf", ERR(write(fds[0], &c, 1)),
+	ktap_errno("write_to_pipe_read_end_ebadf", ERRNO_OF(write(fds[0], &c, 1)),
 		     EBADF);
 	write(fds[1], &c, 1);
-	expect_errno("read_pipe_into_null_efault", ERR(read(fds[0], NULL, 1)),
+	ktap_errno("read_pipe_into_null_efault", ERRNO_OF(read(fds[0], NULL, 1)),
 		     EFAULT);
-	expect_errno("read_pipe_into_kernel_address_efault",
-		     ERR(read(fds[0], KERNEL_ADDR, 1)), EFAULT);
+	ktap_errno("read_pipe_into_kernel_address_efault",
+		     ERRNO_OF(read(fds[0], KERNEL_ADDR, 1)), EFAULT);
 	close(fds[0]);
 	close(fds[1]);
 
-	expect_errno("sched_setscheduler_pid_minus_1_einval",
-		     ERR(sched_setscheduler(-1, SCHED_OTHER, &sp)), EINVAL);
-	expect_errno("nanosleep_nsec_2e9_einval", ERR(nanosleep(&ts, NULL)),
+	ktap_errno("sched_setscheduler_pid_minus_1_einval",
+		     ERRNO_OF(sched_setscheduler(-1, SCHED_OTHER, &sp)), EINVAL);
+	ktap_errno("nanosleep_nsec_2e9_einval", ERRNO_OF(nanosleep(&ts, NULL)),
 		     EINVAL);
-	expect_errno("clock_gettime_clock_99_einval",
-		     ERR(clock_gettime(99, &ts)), EINVAL);
-	expect_errno("clock_gettime_kernel_address_efault",
-		     ERR(clock_gettime(CLOCK_MONOTONIC, KERNEL_ADDR)), EFAULT);
+	ktap_errno("clock_gettime_clock_99_einval",
+		     ERRNO_OF(clock_gettime(99, &ts)), EINVAL);
+	ktap_errno("clock_gettime_kernel_address_efault",
+		     ERRNO_OF(clock_gettime(CLOCK_MONOTONIC, KERNEL_ADDR)), EFAULT);
 	r = clock_nanosleep(99, 0, &ts, NULL);
 	ktap_ok(r == EINVAL, "clock_nanosleep_clock_99_returns_einval",
 		"returned %d want %d", r, EINVAL);

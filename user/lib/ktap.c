@@ -33,6 +33,11 @@ int ktap_ok(int cond, const char *name, const char *fmt, ...)
 	return cond;
 }
 
+int ktap_errno(const char *name, int got, int want)
+{
+	return ktap_ok(got == want, name, "errno=%d want %d", got, want);
+}
+
 void ktap_skip(const char *name, const char *why)
 {
 	printf("ok %d - %s # SKIP %s\n", ++count, name, why);

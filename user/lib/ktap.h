@@ -19,6 +19,10 @@ int ktap_ok(int cond, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ktap_skip(const char *name, const char *why);
 void ktap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The errno a call left if it failed (returned -1), else 0. */
+#define ERRNO_OF(call) ((call) == -1 ? errno : 0)
+/* "ok N - name # errno=G want W" */
+int ktap_errno(const char *name, int got, int want);
 /* The whole program does not apply here: "1..0 # SKIP why", exit 0. */
 void ktap_skip_all(const char *why) __attribute__((noreturn));
 /* Run fn(arg) in a forked child whose results continue our numbering (for

@@ -1,0 +1,205 @@
+/*
+ * testlib.c - see testlib.h.
+ *
+ * How a hog measures its own CPU time without help from the kernel: it
+ * reads CLOCK_MONOTONIC in a tight loop.  While it has the CPU, successive
+ * reads are microseconds apart; when it was preempted, the step is at least
+ * a tick.  Summing the small steps gives the CPU time it got, and the large
+ * ones are the gaps.  This needs a clock much finer than a tick (the kernel
+ * reads the TSC); gap_threshold() checks and adapts.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+void test_require_our_kernel(int argc, char **argv, int allow_force)
+{
+	if (kernel_is_ours())
+		return;
+	if (allow_force && argc > 1 && strcmp(argv[1], "--force") == 0) {
+		printf("# not our kernel: running anyway (--force)\n");
+		return;
+	}
+	ktap_skip_all("not this kernel");
+}
+
+int test_kernel_specific_skip(const char *name)
+{
+	if (kernel_is_ours())
+		return 0;
+	ktap_skip(name, "kernel-specific");
+	return 1;
+}
+
+pid_t test_reaped_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+int test_retry_once(int (*measure)(void *arg, char *detail, size_t n),
+		    void *arg, char *detail, size_t n)
+{
+	if (measure(arg, detail, n))
+		return 1;
+	printf("# first try failed (%s); retrying once\n", detail);
+	return measure(arg, detail, n);
+}
+
+int permille(long long part, long long whole)
+{
+	return whole > 0 ? (int)(part * 1000 / whole) : 0;
+}
+
+const char *pct(int pm, char buf[16])
+{
+	snprintf(buf, 16, "%d.%d%%", pm / 10, pm % 10);
+	return buf;
+}
+
+/* ---- hogs ---- */
+
+/* A step between two clock reads longer than this means "not running". */
+static long long gap_threshold(void)
+{
+	long long a = monotonic_ns(), b, step = 0;
+
+	for (int i = 0; i < 1000 && step == 0; i++) {	/* smallest step */
+		b = monotonic_ns();
+		step = b - a;
+	}
+	return step * 4 > 200000 ? step * 4 : 200000;	/* >= 200 us */
+}
+
+static void hog_setup(const struct hog_spec *s, struct hog_report *r)
+{
+	struct sched_param sp = { s->priority };
+	struct timespec ts;
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) < 0 ||
+	    setpriority(PRIO_PROCESS, 0, s->nice) < 0 ||
+	    sched_setscheduler(0, s->policy, &sp) < 0)
+		r->error = errno;
+	if (sched_rr_get_interval(0, &ts) == 0)
+		r->rr_interval_ns = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void hog_sleep(const struct hog_spec *s, struct hog_report *r)
+{
+	struct timespec ts = { s->sleep_us / 1000000,
+			       (s->sleep_us % 1000000) * 1000L };
+	long long t0 = monotonic_ns(), late;
+
+	nanosleep(&ts, NULL);
+	late = monotonic_ns() - t0 - s->sleep_us * 1000LL;
+	r->wakeups++;
+	r->late_sum_ns += late;
+	if (late > r->late_max_ns)
+		r->late_max_ns = late;
+}
+
+/* The measuring loop: see the comment at the top of this file. */
+static void hog_loop(const struct hog_spec *s, struct hog_report *r,
+		     long long start, long long window_ns, long long bucket_ns,
+		     long long gap)
+{
+	long long last = start, burst = 0;
+
+	for (;;) {
+		long long now = monotonic_ns(), d = now - last;
+		int b = (now - start) / bucket_ns;
+
+		if (now >= start + window_ns)
+			break;
+		if (d >= gap || r->stints == 0)
+			r->stints++;
+		if (d < gap) {
+			r->run_ns += d;
+			r->bucket_ns[b < HOG_BUCKETS ? b : HOG_BUCKETS - 1] += d;
+			burst += d;
+		} else if (d > r->max_gap_ns) {
+			r->max_gap_ns = d;
+		}
+		if (s->yield)
+			sched_yield();
+		if (s->sleep_us && burst >= s->run_us * 1000LL) {
+			hog_sleep(s, r);
+			burst = 0;
+			r->stints++;
+			now = monotonic_ns();
+		}
+		last = now;
+	}
+}
+
+int hogs_run(const struct hog_spec *spec, int n, int window_ms,
+	     int bucket_ms, struct hog_report *out)
+{
+	long long gap = gap_threshold(), start[16];
+	int go[2], result[16][2], failed = 0;
+	pid_t pid[16];
+
+	if (n > 16 || pipe(go) < 0)
+		return -1;
+	memset(out, 0, n * sizeof(*out));
+	for (int i = 0; i < n; i++) {
+		pipe(result[i]);
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			struct hog_report r = { 0 };
+			long long t0;
+
+			hog_setup(&spec[i], &r);
+			read(go[0], &t0, sizeof(t0));	/* wait for the start */
+			if (!r.error)
+				hog_loop(&spec[i], &r, t0, window_ms * 1000000LL,
+					 bucket_ms * 1000000LL, gap);
+			write(result[i][1], &r, sizeof(r));
+			_exit(0);
+		}
+		close(result[i][1]);
+	}
+	/* one write, so every hog becomes runnable at the same moment */
+	start[0] = monotonic_ns();
+	for (int i = 1; i < n; i++)
+		start[i] = start[0];
+	write(go[1], start, n * sizeof(start[0]));
+	for (int i = 0; i < n; i++) {
+		if (read(result[i][0], &out[i], sizeof(out[i])) !=
+		    sizeof(out[i]))
+			out[i].error = -1;
+		close(result[i][0]);
+		waitpid(pid[i], NULL, 0);
+		if (out[i].error) {
+			printf("# hog %d (policy %d nice %d) failed: error %d\n",
+			       i, spec[i].policy, spec[i].nice, out[i].error);
+			failed = 1;
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	return failed ? -1 : 0;
+}
+
+int hog_share_pm(const struct hog_report *r, int bucket_ms, int from, int to)
+{
+	long long sum = 0;
+
+	for (int b = from; b < to && b < HOG_BUCKETS; b++)
+		sum += r->bucket_ns[b];
+	return permille(sum, (to - from) * bucket_ms * 1000000LL);
+}

@@ -1,0 +1,76 @@
+/*
+ * testlib.h - shared helpers for the tests in user/tests/.
+ *
+ * Besides KTAP printing (ktap.h, in libc) tests need three things:
+ *   - to know whether they run on our kernel (most scheduler rules only
+ *     hold here; on Linux they skip);
+ *   - "hogs": child processes with a chosen policy and nice that burn CPU
+ *     (or run/sleep in a pattern) on CPU 0 for a fixed window and report
+ *     back what CPU time they got, and when;
+ *   - a way to repeat a measurement once before calling it a failure.
+ */
+#ifndef USER_TESTS_TESTLIB_H
+#define USER_TESTS_TESTLIB_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "kernel_calls.h"
+#include "ktap.h"
+
+/* On Linux print "1..0 # SKIP not this kernel" and exit 0.  With
+ * allow_force, "--force" as argv[1] runs anyway (for trying the measuring
+ * code on the host; never allowed for tests that use real-time policies). */
+void test_require_our_kernel(int argc, char **argv, int allow_force);
+
+/* On Linux print "ok N - name # SKIP kernel-specific" and return 1. */
+int test_kernel_specific_skip(const char *name);
+
+/* A pid that surely names no process: a child already reaped. */
+pid_t test_reaped_pid(void);
+
+/* Run measure() (which returns 1 = pass and describes what it saw in
+ * detail); on failure print a note and run it once more. */
+int test_retry_once(int (*measure)(void *arg, char *detail, size_t n),
+		    void *arg, char *detail, size_t n);
+
+/* ---- hogs ---- */
+
+#define HOG_BUCKETS 64
+
+struct hog_spec {
+	int policy;		/* SCHED_* */
+	int priority;		/* 1..99 for FIFO/RR, else 0 */
+	int nice;
+	int run_us;		/* with sleep_us: run this much CPU, then */
+	int sleep_us;		/* sleep this long; 0 = never sleep */
+	int yield;		/* 1: sched_yield() after every clock read */
+};
+
+struct hog_report {
+	int error;		/* errno if it could not take its policy */
+	long long run_ns;	/* CPU time it saw itself get in the window */
+	long long bucket_ns[HOG_BUCKETS];	/* ... per time bucket */
+	long stints;		/* separate stretches of running */
+	long long max_gap_ns;	/* longest time without the CPU (not asleep) */
+	long wakeups;		/* sleeps that ended */
+	long long late_sum_ns;	/* how late it ran after each sleep ended */
+	long long late_max_ns;
+	long long rr_interval_ns;	/* sched_rr_get_interval, after setup */
+};
+
+/* Fork one hog per spec, all pinned to CPU 0, start them together and let
+ * them run window_ms; fill out[i].  bucket_ms is the width of the time
+ * buckets.  Returns 0, or -1 if a hog could not be set up (reported). */
+int hogs_run(const struct hog_spec *spec, int n, int window_ms,
+	     int bucket_ms, struct hog_report *out);
+
+/* CPU time in buckets [from, to) as per mille of that span. */
+int hog_share_pm(const struct hog_report *r, int bucket_ms, int from,
+		 int to);
+
+/* part / whole in per mille, and "12.3%" for printing it. */
+int permille(long long part, long long whole);
+const char *pct(int pm, char buf[16]);
+
+#endif
