@@ -1,0 +1,22 @@
+/*
+ * balance.h - SMP: scheduling domains, wake-up placement and load
+ * balancing (spec section 8).
+ */
+#ifndef SCHED_BALANCE_H
+#define SCHED_BALANCE_H
+
+#include "runqueue.h"
+
+void balance_init(int ncpus, const struct sched_topology *topo);
+/* Where to put t when it wakes; reads queues without locks (a hint). */
+int select_task_cpu(struct sched_task *t);
+/* Called by schedule() with no lock held when this CPU has nothing to run. */
+void idle_balance(struct runqueue *rq);
+/* Called by sched_tick() with no lock held: the periodic rebalance. */
+void balance_tick(struct runqueue *rq, bool idle);
+/* Move t (queued, not running) to a CPU it is allowed on; no lock held. */
+void migrate_queued_task(struct sched_task *t);
+/* Finish an SF_MIGRATE move after prev left its CPU; no lock held. */
+void migrate_switched_out(struct sched_task *p);
+
+#endif

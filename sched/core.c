@@ -1,0 +1,605 @@
+/*
+ * core.c - the staircase scheduler's core: wake-up, tick, schedule(),
+ * yield, fork and nice (spec sections 3 to 6).
+ *
+ * Every policy difference is behind the hooks of policy.h; SMP placement
+ * and balancing are in balance.c, the SMT rule in smt.c. What is left here
+ * is the life of a task: it is activated (woken), it runs and is ticked
+ * down the stairs, it sleeps or yields, and schedule() picks the next one.
+ */
+#include "core.h"
+#include "policy.h"
+#include "balance.h"
+#include "smt.h"
+#include "tunables.h"
+#include "errno.h"
+
+/* ---------- small helpers ---------- */
+
+uint64_t ns_to_ticks(uint64_t ns)
+{
+	return ns * (uint64_t)tunables.hz / 1000000000ull;
+}
+
+static uint32_t cpu_bit(int cpu)
+{
+	return 1u << cpu;
+}
+
+uint32_t sched_online_mask(void)
+{
+	return sched_ncpus >= 32 ? ~0u : (1u << sched_ncpus) - 1;
+}
+
+int sched_task_nice(const struct sched_task *t)
+{
+	return PRIO_TO_NICE(t->static_prio);
+}
+
+struct sched_task *sched_current(void)
+{
+	return cpu_rq(this_cpu())->curr;
+}
+
+/* ---------- boot ---------- */
+
+void sched_set_hz(int hz)
+{
+	tunables.hz = hz;
+}
+
+void sched_init(int ncpus, const struct sched_topology *topo)
+{
+	KASSERT(ncpus >= 1 && ncpus <= SCHED_MAX_CPUS);
+	sched_ncpus = ncpus;
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		rq_init(cpu_rq(cpu), cpu);
+	balance_init(ncpus, topo);
+}
+
+/* The idle task is rq->curr when nothing else runs; it is never queued. */
+void sched_init_idle(int cpu, struct sched_task *idle)
+{
+	struct runqueue *rq = cpu_rq(cpu);
+
+	sched_task_init(idle, true);
+	idle->is_idle = true;
+	idle->prio = idle->static_prio = MAX_PRIO;
+	idle->cpu = cpu;
+	idle->cpus_allowed = cpu_bit(cpu);
+	idle->on_cpu = 1;
+	rq->idle = rq->curr = idle;
+}
+
+void sched_task_init(struct sched_task *t, bool kthread)
+{
+	t->run_list.next = t->run_list.prev = &t->run_list;
+	t->policy = SCHED_NORMAL;
+	t->rt_priority = 0;
+	t->static_prio = t->prio = NICE_TO_PRIO(0);
+	t->burst = 0;
+	t->slice = full_slice(t);
+	t->time_slice = rr_interval(t);
+	t->runtime = t->totalrun = t->timestamp = 0;
+	t->flags = 0;
+	t->state = TASK_RUNNING;
+	t->cpu = this_cpu();
+	t->cpus_allowed = sched_online_mask();
+	t->on_rq = t->on_cpu = 0;
+	t->migrate_to = -1;
+	t->is_kthread = kthread;
+	t->is_idle = false;
+	t->stats = (struct sched_task_stats){ 0 };
+}
+
+/* ---------- activation (spec section 6, wake-up) ---------- */
+
+/*
+ * recalc: a task that ran less than a tick (or any task, without the
+ * interactive mode) and whose run + sleep was shorter than one quantum
+ * did not really sleep: it continues its old slice. Otherwise its sleep
+ * earns one more burst (not after an uninterruptible sleep).
+ */
+static void recalc_task_prio(struct sched_task *p, uint64_t now)
+{
+	uint64_t sleep = now > p->timestamp ? now - p->timestamp : 0;
+	uint64_t total = p->totalrun + p->runtime;
+	bool brief = ns_to_ticks(p->runtime) == 0 || !tunables.interactive ||
+		     tunables.compute;
+
+	if ((p->flags & SF_FORKED) ||
+	    (brief && ns_to_ticks(p->runtime + sleep) < (uint64_t)rr_interval(p))) {
+		int64_t total_ticks = (int64_t)ns_to_ticks(total);
+		p->flags &= ~SF_FORKED;
+		if (p->slice - total_ticks < 1) {
+			p->totalrun = 0;
+			dec_burst(p);
+		} else {
+			p->totalrun = total;
+			p->slice -= (int)total_ticks;
+		}
+	} else {
+		if (!(p->flags & SF_UISLEEP))
+			inc_burst(p);
+		p->runtime = p->totalrun = 0;
+	}
+}
+
+/* Everything activation decides about p, without touching a queue. */
+static void prepare_activation(struct sched_task *p, uint64_t now)
+{
+	p->slice = full_slice(p);
+	recalc_task_prio(p, now);
+	p->prio = effective_prio(p);
+	p->flags &= ~SF_UISLEEP;	/* after effective_prio: BATCH reads it */
+	p->time_slice = policy_of(p)->first_quantum(p);
+	p->timestamp = now;
+}
+
+static void activate_task(struct runqueue *rq, struct sched_task *p, uint64_t now)
+{
+	prepare_activation(p, now);
+	p->stats.queued_ns = now;
+	enqueue_task(rq, p);
+}
+
+void predict_activation(const struct sched_task *t, struct sched_task *copy)
+{
+	*copy = *t;
+	prepare_activation(copy, clock_ns());
+}
+
+/* ---------- preemption (spec section 6) ---------- */
+
+enum preempt_decision preempt_decision(const struct runqueue *rq,
+				       const struct sched_task *p)
+{
+	const struct sched_task *curr = rq->curr;
+
+	/* Not in the spec: an idle CPU has no cache worth protecting. */
+	if (curr->is_idle)
+		return PREEMPT_NOW;
+	if (p->prio > curr->prio)
+		return PREEMPT_NO;
+	if (p->prio == curr->prio &&
+	    (p->slice < full_slice(p) || p->time_slice <= curr->time_slice ||
+	     task_is_rt(curr)))
+		return PREEMPT_NO;
+	/* Compute mode: let curr use its cache for cache_delay first. */
+	if (!tunables.compute || rq->cache_ticks >= cache_delay_ticks() ||
+	    p->is_kthread || task_is_rt(p))
+		return PREEMPT_NOW;
+	return PREEMPT_DELAYED;
+}
+
+void check_preempt(struct runqueue *rq, struct sched_task *p)
+{
+	enum preempt_decision d = preempt_decision(rq, p);
+
+	if (d == PREEMPT_NO)
+		return;
+	sched_trace(rq->cpu, TRACE_PREEMPT, p, d == PREEMPT_DELAYED);
+	if (d == PREEMPT_DELAYED)
+		rq->preempted = true;
+	else
+		resched_cpu(rq->cpu);
+}
+
+/* ---------- moving between CPUs (spec section 8) ---------- */
+
+/*
+ * A moved task's timestamp is rebased onto the new CPU's clock and its
+ * stair recomputed there (ISO may be throttled on one CPU, not another).
+ * A YIELDED task keeps its list; its prio is recomputed when picked.
+ */
+void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *p)
+{
+	KASSERT(spin_held(&src->lock) && spin_held(&dst->lock));
+	KASSERT(!p->on_rq && !p->on_cpu);
+	p->timestamp = p->timestamp - src->last_tick_ns + dst->last_tick_ns;
+	p->cpu = dst->cpu;
+	if (!(p->flags & SF_YIELDED))
+		p->prio = effective_prio(p);
+	enqueue_task(dst, p);
+	sched_trace(dst->cpu, TRACE_MIGRATE, p, src->cpu);
+	check_preempt(dst, p);
+}
+
+/* ---------- waking (Linux try_to_wake_up) ---------- */
+
+/*
+ * The protocol that loses no wake-up: if t is still queued (its CPU has
+ * not reached schedule() yet), marking it RUNNING is enough: schedule()
+ * will keep it. Otherwise t left the queue in schedule(): we claim it
+ * (TASK_WAKING), wait until its CPU is off its stack, and activate it on
+ * the CPU chosen by select_task_cpu().
+ */
+bool sched_wake_up(struct sched_task *t)
+{
+	struct runqueue *rq = task_rq_lock(t);
+	int src, dst;
+	uint32_t locked;
+
+	if (t->state != TASK_INTERRUPTIBLE && t->state != TASK_UNINTERRUPTIBLE) {
+		spin_unlock(&rq->lock);
+		return false;
+	}
+	if (t->on_rq) {
+		t->state = TASK_RUNNING;
+		spin_unlock(&rq->lock);
+		return true;
+	}
+	t->state = TASK_WAKING;		/* other wakers now leave t alone */
+	spin_unlock(&rq->lock);
+
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
+
+	src = t->cpu;
+	for (;;) {
+		dst = select_task_cpu(t);
+		locked = cpu_bit(src) | cpu_bit(dst);
+		lock_rqs(locked);
+		if (t->cpus_allowed & cpu_bit(dst))
+			break;
+		unlock_rqs(locked);	/* affinity changed meanwhile: again */
+	}
+	rq = cpu_rq(dst);
+	if (dst != src) {
+		t->timestamp = t->timestamp - cpu_rq(src)->last_tick_ns + rq->last_tick_ns;
+		t->cpu = dst;
+		sched_trace(dst, TRACE_MIGRATE, t, src);
+	}
+	activate_task(rq, t, clock_ns());
+	t->state = TASK_RUNNING;
+	sched_trace(dst, TRACE_WAKEUP, t, t->prio);
+	check_preempt(rq, t);
+	unlock_rqs(locked);
+	return true;
+}
+
+void sched_set_current_state(int state)
+{
+	struct sched_task *t = sched_current();
+
+	KASSERT(state == TASK_RUNNING || state == TASK_INTERRUPTIBLE ||
+		state == TASK_UNINTERRUPTIBLE || state == TASK_DEAD);
+	__atomic_store_n(&t->state, state, __ATOMIC_SEQ_CST);
+}
+
+/* ---------- fork (spec section 6) ---------- */
+
+/*
+ * The child copies the parent's stair, slice and quantum and starts with
+ * no burst; the parent is marked FORKED so that its next wake-up continues
+ * its slice rather than earning a burst.
+ */
+void sched_fork(struct sched_task *parent, struct sched_task *child)
+{
+	struct runqueue *rq;
+
+	sched_task_init(child, parent->is_kthread);
+	child->policy = parent->policy;
+	child->rt_priority = parent->rt_priority;
+	child->static_prio = parent->static_prio;
+	child->cpus_allowed = parent->cpus_allowed;
+
+	rq = task_rq_lock(parent);
+	child->cpu = parent->cpu;
+	child->prio = parent->prio;
+	child->slice = parent->slice;
+	child->time_slice = parent->time_slice;
+	child->burst = 0;
+	parent->flags |= SF_FORKED;
+	spin_unlock(&rq->lock);
+}
+
+/* Queue a new task at the tail on its CPU (no child-runs-first). */
+void sched_wake_new(struct sched_task *t)
+{
+	struct runqueue *rq;
+	uint64_t now;
+
+	if (!(t->cpus_allowed & cpu_bit(t->cpu)))
+		t->cpu = __builtin_ctz(t->cpus_allowed);
+	rq = task_rq_lock(t);
+	now = clock_ns();
+	t->timestamp = now;
+	t->stats.queued_ns = now;
+	t->state = TASK_RUNNING;
+	enqueue_task(rq, t);
+	sched_trace(rq->cpu, TRACE_FORK, t, t->prio);
+	check_preempt(rq, t);
+	spin_unlock(&rq->lock);
+}
+
+/* ---------- the tick (spec section 6) ---------- */
+
+/* BATCH and nice > 0 time is "nice" time, the rest "user" (seed 002). */
+static void account_tick(struct runqueue *rq, struct sched_task *p, bool user_mode)
+{
+	if (p->is_idle) {
+		rq->idle_ticks++;
+	} else if (!user_mode) {
+		p->stats.stime++;
+		rq->system_ticks++;
+	} else {
+		p->stats.utime++;
+		if (policy_of(p)->nice_time || sched_task_nice(p) > 0)
+			rq->nice_ticks++;
+		else
+			rq->user_ticks++;
+	}
+}
+
+void sched_tick(bool user_mode)
+{
+	struct runqueue *rq = cpu_rq(this_cpu());
+	struct sched_task *p;
+	bool idle;
+
+	KASSERT(irqs_disabled());
+	spin_lock(&rq->lock);
+	p = rq->curr;
+	rq->ticks++;
+	rq->last_tick_ns = clock_ns();
+	account_tick(rq, p, user_mode);
+	iso_update_share(rq, p);
+	idle = p->is_idle;
+	if (idle) {
+		/* Work held back by the SMT rule: look again every tick. */
+		if (rq->nr_running)
+			resched_cpu(rq->cpu);
+	} else {
+		KASSERT(p->on_rq);
+		rq->cache_ticks++;
+		policy_of(p)->tick(rq, p);
+		/* Compute mode: a preemption held back until cache_delay. */
+		if (rq->preempted && rq->cache_ticks >= cache_delay_ticks()) {
+			rq->preempted = false;
+			resched_cpu(rq->cpu);
+		}
+	}
+	spin_unlock(&rq->lock);
+	balance_tick(rq, idle);
+}
+
+/* ---------- schedule() (spec section 6) ---------- */
+
+/* Should prev leave this CPU (affinity change, or an active balance)? */
+static bool must_migrate(struct runqueue *rq, struct sched_task *prev)
+{
+	if (!(prev->cpus_allowed & cpu_bit(rq->cpu))) {
+		prev->migrate_to = -1;
+		return true;
+	}
+	if (rq->push_cpu >= 0 && (prev->cpus_allowed & cpu_bit(rq->push_cpu))) {
+		prev->migrate_to = rq->push_cpu;
+		rq->push_cpu = -1;
+		return true;
+	}
+	rq->push_cpu = -1;
+	return false;
+}
+
+/* Record prev's stint; a sleeping (or moving) prev leaves the queue. */
+static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t now)
+{
+	if (prev->is_idle)
+		return;
+	prev->runtime = now - prev->timestamp;
+	if (prev->state != TASK_RUNNING) {
+		if (prev->state == TASK_UNINTERRUPTIBLE)
+			prev->flags |= SF_UISLEEP;
+		dequeue_task(rq, prev);
+		prev->timestamp = now;
+		sched_trace(rq->cpu, TRACE_SLEEP, prev, prev->state);
+	} else if (must_migrate(rq, prev)) {
+		dequeue_task(rq, prev);
+		prev->flags |= SF_MIGRATE;
+	}
+}
+
+/*
+ * The head of the highest non-empty list, unless the SMT rule says to
+ * idle. A YIELDED task, once picked, gets its real stair back and goes to
+ * the head of that list, so it runs now and then continues normally.
+ */
+static struct sched_task *pick_next_task(struct runqueue *rq)
+{
+	struct sched_task *next = pick_first_task(rq);
+
+	if (next->is_idle) {
+		wake_sleeping_siblings(rq);
+		return next;
+	}
+	if (dependent_sleeper(rq, next)) {
+		sched_trace(rq->cpu, TRACE_SMT_IDLE, next, next->prio);
+		return rq->idle;
+	}
+	if (next->flags & SF_YIELDED) {
+		next->flags &= ~SF_YIELDED;
+		dequeue_task(rq, next);
+		next->prio = effective_prio(next);
+		enqueue_task_head(rq, next);
+	}
+	return next;
+}
+
+static void switch_to_next(struct runqueue *rq, struct sched_task *prev,
+			   struct sched_task *next, uint64_t now)
+{
+	rq->cache_ticks = 0;
+	rq->preempted = false;
+	if (!prev->is_idle) {
+		prev->stats.last_ran_ns = now;
+		prev->stats.queued_ns = now;
+	}
+	if (!next->is_idle) {
+		next->stats.wait_ns += now - next->stats.queued_ns;
+		next->stats.nr_runs++;
+	}
+	next->timestamp = now;
+	next->on_cpu = 1;
+	rq->curr = next;
+	sched_trace(rq->cpu, TRACE_SWITCH, next, next->prio);
+}
+
+struct sched_task *sched_schedule(void)
+{
+	struct runqueue *rq = cpu_rq(this_cpu());
+	struct sched_task *prev, *next;
+	uint64_t now;
+
+	KASSERT(irqs_disabled());
+	lock_rqs(rq->siblings);		/* the SMT rule looks at siblings */
+	now = clock_ns();
+	prev = rq->curr;
+	KASSERT(prev->on_cpu);
+	put_prev_task(rq, prev, now);
+	if (rq->nr_running == 0) {
+		unlock_rqs(rq->siblings);
+		idle_balance(rq);
+		lock_rqs(rq->siblings);
+	}
+	next = pick_next_task(rq);
+	if (next != prev)
+		switch_to_next(rq, prev, next, now);
+	KASSERT(rq_bitmap_ok(rq));
+	unlock_rqs(rq->siblings);
+	return next;
+}
+
+/* After the stack switch: prev's CPU is off its stack. */
+void sched_finish_switch(struct sched_task *prev)
+{
+	bool migrate = prev->flags & SF_MIGRATE;
+
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	if (migrate)
+		migrate_switched_out(prev);
+}
+
+/* ---------- yield, nice, policy, affinity ---------- */
+
+/*
+ * Spec section 6, sched_yield: a fresh slice and quantum, no burst; the
+ * policy decides where it waits (NORMAL/ISO: 139, YIELDED; RT: its own
+ * list; BATCH: 140), always at the tail.
+ */
+void sched_do_yield(void)
+{
+	struct runqueue *rq = cpu_rq(this_cpu());
+	struct sched_task *p;
+
+	spin_lock(&rq->lock);
+	p = rq->curr;
+	if (!p->is_idle) {
+		KASSERT(p->on_rq);
+		dequeue_task(rq, p);
+		p->slice = full_slice(p);
+		p->time_slice = rr_interval(p);
+		policy_of(p)->yield(p);
+		p->burst = 0;
+		enqueue_task(rq, p);
+		sched_trace(rq->cpu, TRACE_YIELD, p, p->prio);
+		resched_cpu(rq->cpu);
+	}
+	spin_unlock(&rq->lock);
+}
+
+/* On the stairs the prio moves with nice; off them (BATCH, throttled ISO)
+ * it stays. */
+static int prio_after_nice(const struct sched_task *p, int delta)
+{
+	int prio = p->prio + delta;
+
+	if (p->prio < MAX_RT_PRIO || p->prio > LOWEST_STAIR)
+		return p->prio;
+	if (prio < MAX_RT_PRIO)
+		return MAX_RT_PRIO;
+	return prio > LOWEST_STAIR ? LOWEST_STAIR : prio;
+}
+
+/* Spec section 6, nice change; seed 002 adds the BATCH resched. */
+void sched_set_user_nice(struct sched_task *t, int nice)
+{
+	struct runqueue *rq = task_rq_lock(t);
+	int delta = NICE_TO_PRIO(nice) - t->static_prio;
+	bool queued = t->on_rq, running = (rq->curr == t);
+
+	if (delta == 0 || task_is_rt(t)) {
+		t->static_prio = NICE_TO_PRIO(nice);
+		spin_unlock(&rq->lock);
+		return;
+	}
+	if (queued)
+		dequeue_task(rq, t);
+	t->static_prio = NICE_TO_PRIO(nice);
+	t->prio = prio_after_nice(t, delta);
+	if (queued) {
+		enqueue_task(rq, t);
+		if (delta < 0 || ((delta > 0 || task_is_batch(t)) && running))
+			resched_cpu(rq->cpu);
+	}
+	sched_trace(rq->cpu, TRACE_NICE, t, t->prio);
+	spin_unlock(&rq->lock);
+}
+
+/* A new policy starts with a fresh slice on its top stair. */
+void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
+{
+	struct runqueue *rq = task_rq_lock(t);
+	bool queued = t->on_rq, running = (rq->curr == t);
+	int old_prio = t->prio;
+
+	if (queued)
+		dequeue_task(rq, t);
+	t->policy = policy;
+	t->flags &= ~SF_YIELDED;
+	t->rt_priority = task_is_rt(t) ? rt_priority : 0;
+	if (task_is_rt(t))
+		t->prio = MAX_RT_PRIO - 1 - rt_priority;
+	t->slice = full_slice(t);
+	t->prio = effective_prio(t);
+	t->time_slice = policy_of(t)->first_quantum(t);
+	if (queued) {
+		enqueue_task(rq, t);
+		if (running) {
+			if (t->prio > old_prio)
+				resched_cpu(rq->cpu);
+		} else {
+			check_preempt(rq, t);
+		}
+	}
+	sched_trace(rq->cpu, TRACE_NICE, t, t->prio);
+	spin_unlock(&rq->lock);
+}
+
+/*
+ * A task whose CPU leaves its mask moves at once: queued, it is moved
+ * now; running, its CPU is told to reschedule and schedule() hands it to
+ * sched_finish_switch(), which queues it on an allowed CPU; asleep, its
+ * wake-up will place it.
+ */
+int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask)
+{
+	struct runqueue *rq;
+
+	mask &= sched_online_mask();
+	if (!mask)
+		return -EINVAL;
+	rq = task_rq_lock(t);
+	t->cpus_allowed = mask;
+	if (!(mask & cpu_bit(t->cpu))) {
+		if (rq->curr == t) {
+			resched_cpu(rq->cpu);
+		} else if (t->on_rq) {
+			spin_unlock(&rq->lock);
+			migrate_queued_task(t);
+			return 0;
+		}
+	}
+	spin_unlock(&rq->lock);
+	return 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * machine.h - everything the scheduler needs from the machine.
+ *
+ * sched/ is plain C with no hardware access. It is compiled three times:
+ * into the kernel, into the host unit tests (tests/unit/fake_machine.c) and
+ * into the host simulator (tools/sim). Each of them provides the functions
+ * below; nothing else in sched/ may reach outside this directory. If a file
+ * here needs an x86 header, the boundary has leaked.
+ *
+ * Context rules: every function here may be called with interrupts off and
+ * with run-queue locks held, so none of them may sleep or take an rq lock.
+ */
+#ifndef SCHED_MACHINE_H
+#define SCHED_MACHINE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "../kernel/spinlock.h"	/* struct spinlock, spin_lock/unlock/held */
+
+struct sched_task;
+
+/* Monotonic time in nanoseconds, comparable across CPUs. */
+uint64_t clock_ns(void);
+
+/* Index of the CPU we are running on, 0..ncpus-1. */
+int this_cpu(void);
+
+/* True if interrupts are disabled on this CPU (used only in assertions). */
+bool irqs_disabled(void);
+
+/*
+ * Ask CPU cpu to call schedule() at its next chance: set its need_resched
+ * flag, and send it an IPI if it is not this CPU. Safe with rq locks held.
+ */
+void resched_cpu(int cpu);
+
+/* Be polite inside a spin-wait loop (x86: pause). */
+void cpu_relax(void);
+
+/*
+ * The kernel's process table. sched_find_task(pid) returns the task with
+ * that pid (never called with pid 0, which sched/ reads as "current"), or
+ * NULL. The task must stay valid until the calling syscall returns.
+ * The credentials live in the kernel's struct proc, around struct sched_task.
+ */
+struct sched_task *sched_find_task(int pid);
+int sched_task_pid(struct sched_task *t);
+int sched_task_uid(struct sched_task *t);
+int sched_task_euid(struct sched_task *t);
+
+/* Copy to or from user memory: 0, or -EFAULT if any byte is unreachable. */
+int copy_from_user(void *dst, const void *usrc, uint32_t n);
+int copy_to_user(void *udst, const void *src, uint32_t n);
+
+/* Report a failed assertion and stop (kernel: panic; host: fail the test). */
+__attribute__((noreturn))
+void kassert_fail(const char *expr, const char *file, int line);
+
+#ifndef KASSERT
+#ifdef NDEBUG
+#define KASSERT(x) ((void)0)
+#else
+#define KASSERT(x) ((x) ? (void)0 : kassert_fail(#x, __FILE__, __LINE__))
+#endif
+#endif
+
+/*
+ * Trace hook: called at every scheduling event below, with the rq lock of
+ * cpu held. Must be cheap and must not call back into sched/. The kernel
+ * may stub it; the trace viewer records (time, cpu, event, pid, arg).
+ */
+enum sched_trace_event {
+	TRACE_SWITCH,		/* t starts running on cpu; arg = prio */
+	TRACE_WAKEUP,		/* t woken onto cpu; arg = prio */
+	TRACE_SLEEP,		/* t left the queue to sleep; arg = state */
+	TRACE_STAIR_DROP,	/* t used a quantum; arg = new prio */
+	TRACE_SLICE_END,	/* t used its whole slice; arg = new prio */
+	TRACE_PREEMPT,		/* t (just woken) will preempt cpu; arg = 1 if delayed */
+	TRACE_YIELD,		/* t yielded; arg = prio */
+	TRACE_FORK,		/* t (the child) queued; arg = prio */
+	TRACE_MIGRATE,		/* t moved to cpu; arg = the CPU it left */
+	TRACE_NICE,		/* t changed nice or policy; arg = new prio */
+	TRACE_ISO_THROTTLE,	/* cpu entered (arg 1) or left (arg 0) ISO throttling */
+	TRACE_SMT_IDLE,		/* cpu runs idle instead of t (dependent sleeper) */
+	TRACE_NR_EVENTS
+};
+void sched_trace(int cpu, int event, struct sched_task *t, int arg);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * policy.c - the policy table and the staircase shared by NORMAL, ISO and
+ * BATCH (spec sections 4 to 6).
+ */
+#include "policy.h"
+#include "tunables.h"
+
+const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
+	[SCHED_NORMAL]	= &policy_normal,
+	[SCHED_FIFO]	= &policy_fifo,
+	[SCHED_RR]	= &policy_rr,
+	[SCHED_BATCH]	= &policy_batch,
+	[SCHED_ISO]	= &policy_iso,
+};
+
+int rr_quantum(const struct sched_task *p)
+{
+	(void)p;
+	return rr_ticks();
+}
+
+int rr_first_quantum(const struct sched_task *p)
+{
+	return rr_interval(p);
+}
+
+int full_slice_interval(const struct sched_task *p)
+{
+	return full_slice(p);
+}
+
+void dec_burst(struct sched_task *p)
+{
+	if (p->burst > 0)
+		p->burst--;
+}
+
+void inc_burst(struct sched_task *p)
+{
+	if (p->burst < max_burst(p))
+		p->burst++;
+}
+
+/*
+ * Spec section 5: where on the staircase the task stands. The top stair
+ * is 139 - max_burst; the task stays there for one quantum (burst + 1 of
+ * them with the interactive extension) and then drops one stair per
+ * quantum used, never below 139.
+ */
+int staircase_prio(struct sched_task *p, bool burst_extends_top)
+{
+	int best_burst = max_burst(p);
+	int rr = rr_interval(p);
+	int used = full_slice(p) - p->slice;
+	int first = rr;
+	int prio = LOWEST_STAIR - best_burst;
+
+	if (p->burst > best_burst)
+		p->burst = best_burst;
+	if (burst_extends_top && tunables.interactive && !tunables.compute)
+		first *= p->burst + 1;
+	if (used < first)
+		return prio;
+	prio += 1 + (used - first) / rr;
+	return prio > LOWEST_STAIR ? LOWEST_STAIR : prio;
+}
+
+/*
+ * Spec section 6, tick: the whole slice used sends the task back to its
+ * top stair with one less burst; a quantum used sends it one stair down.
+ * Either way it goes to the tail of its new list and gives up the CPU.
+ */
+void staircase_tick(struct runqueue *rq, struct sched_task *p)
+{
+	if (--p->slice <= 0) {
+		dec_burst(p);
+		p->slice = full_slice(p);
+		requeue_task(rq, p, effective_prio(p));
+		p->time_slice = rr_interval(p);
+		sched_trace(rq->cpu, TRACE_SLICE_END, p, p->prio);
+		resched_cpu(rq->cpu);
+	} else if (--p->time_slice <= 0) {
+		requeue_task(rq, p, effective_prio(p));
+		p->time_slice = rr_interval(p);
+		sched_trace(rq->cpu, TRACE_STAIR_DROP, p, p->prio);
+		resched_cpu(rq->cpu);
+	}
+}

@@ -1,0 +1,63 @@
+/*
+ * policy_batch.c - SCHED_BATCH, "idle" scheduling (seed 002).
+ *
+ * A BATCH task sits at 140, below every stair, so it runs only when
+ * nothing else on its CPU wants to. Its quantum is 10 RR and its slice
+ * RR * (40 - user_prio), so nice still orders batch tasks among themselves.
+ * One exception guards against priority inversion: after an uninterruptible
+ * sleep (a kernel mutex, disk I/O) it is queued once at 139 with YIELDED
+ * set, so that when picked it drops straight back to 140.
+ */
+#include "policy.h"
+
+static int batch_rr_interval(const struct sched_task *p)
+{
+	(void)p;
+	return rr_ticks() * 10;
+}
+
+static int batch_max_burst(const struct sched_task *p)
+{
+	return 39 - USER_PRIO(p);
+}
+
+static int batch_full_slice(const struct sched_task *p)
+{
+	return rr_ticks() * (40 - USER_PRIO(p));
+}
+
+/* Spec section 5: 139 once after uninterruptible sleep, else 140. */
+static int batch_effective_prio(struct sched_task *p)
+{
+	if (p->flags & SF_UISLEEP) {
+		p->flags |= SF_YIELDED;
+		return LOWEST_STAIR;
+	}
+	return BATCH_PRIO;
+}
+
+/* Seed 002: a woken batch task gets its whole slice as its first quantum. */
+static int batch_first_quantum(const struct sched_task *p)
+{
+	return p->slice;
+}
+
+/* Spec section 6: BATCH yields to the tail of 140. */
+static void batch_yield(struct sched_task *p)
+{
+	p->prio = BATCH_PRIO;
+}
+
+const struct sched_policy policy_batch = {
+	.name = "SCHED_BATCH",
+	.user_only = true, .nice_time = true,
+	.prio_min = 0, .prio_max = 0,
+	.rr_interval = batch_rr_interval,
+	.max_burst = batch_max_burst,
+	.full_slice = batch_full_slice,
+	.effective_prio = batch_effective_prio,
+	.first_quantum = batch_first_quantum,
+	.tick = staircase_tick,
+	.yield = batch_yield,
+	.rr_get_interval = full_slice_interval,
+};

@@ -1,0 +1,79 @@
+/*
+ * policy_rt.c - SCHED_FIFO and SCHED_RR (spec section 7).
+ *
+ * Real-time tasks do not move on the staircase: prio = 99 - rt_priority.
+ * The running task stays at the head of its list, so a preempted FIFO task
+ * is the first of its priority to run again; a woken one goes to the tail.
+ * RR adds a quantum of RR ticks, after which the task goes to the tail.
+ */
+#include "policy.h"
+
+/* Spec section 4: an RT task's max_burst is its current burst. */
+static int rt_max_burst(const struct sched_task *p)
+{
+	return p->burst;
+}
+
+static int rt_effective_prio(struct sched_task *p)
+{
+	return p->prio;
+}
+
+/* FIFO: the tick only accounts time (done by the core). */
+static void fifo_tick(struct runqueue *rq, struct sched_task *p)
+{
+	(void)rq;
+	(void)p;
+}
+
+static void rr_tick(struct runqueue *rq, struct sched_task *p)
+{
+	p->slice--;
+	if (--p->time_slice > 0)
+		return;
+	p->time_slice = rr_interval(p);
+	p->slice = full_slice(p);
+	requeue_task(rq, p, p->prio);
+	sched_trace(rq->cpu, TRACE_SLICE_END, p, p->prio);
+	resched_cpu(rq->cpu);
+}
+
+/* POSIX: a yielding RT task goes to the tail of its own list. */
+static void rt_yield(struct sched_task *p)
+{
+	(void)p;
+}
+
+static int fifo_rr_get_interval(const struct sched_task *p)
+{
+	(void)p;
+	return 0;
+}
+
+const struct sched_policy policy_fifo = {
+	.name = "SCHED_FIFO",
+	.rt = true, .needs_privilege = true,
+	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.rr_interval = rr_quantum,
+	.max_burst = rt_max_burst,
+	.full_slice = rr_quantum,
+	.effective_prio = rt_effective_prio,
+	.first_quantum = rr_first_quantum,
+	.tick = fifo_tick,
+	.yield = rt_yield,
+	.rr_get_interval = fifo_rr_get_interval,
+};
+
+const struct sched_policy policy_rr = {
+	.name = "SCHED_RR",
+	.rt = true, .needs_privilege = true,
+	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.rr_interval = rr_quantum,
+	.max_burst = rt_max_burst,
+	.full_slice = rr_quantum,
+	.effective_prio = rt_effective_prio,
+	.first_quantum = rr_first_quantum,
+	.tick = rr_tick,
+	.yield = rt_yield,
+	.rr_get_interval = rr_quantum,
+};

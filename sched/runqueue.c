@@ -1,0 +1,175 @@
+/*
+ * runqueue.c - the per-CPU priority lists, their bitmap and rq locking.
+ *
+ * Nothing here knows about policies or stairs: a task is put on the list
+ * of its t->prio, and the first set bit of the bitmap names the list to
+ * take the next task from (spec section 2).
+ */
+#include "runqueue.h"
+
+struct runqueue runqueues[SCHED_MAX_CPUS];
+int sched_ncpus = 1;
+
+static void list_init(struct sched_list *l)
+{
+	l->next = l->prev = l;
+}
+
+static bool list_empty(const struct sched_list *l)
+{
+	return l->next == l;
+}
+
+static void list_insert(struct sched_list *n, struct sched_list *prev,
+			struct sched_list *next)
+{
+	n->prev = prev;
+	n->next = next;
+	prev->next = n;
+	next->prev = n;
+}
+
+static void list_remove(struct sched_list *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = n->prev = n;
+}
+
+struct sched_task *list_task(struct sched_list *node)
+{
+	return (struct sched_task *)((char *)node - offsetof(struct sched_task, run_list));
+}
+
+static void set_bit(struct runqueue *rq, int prio)
+{
+	rq->bitmap[prio / 32] |= 1u << (prio % 32);
+}
+
+static void clear_bit(struct runqueue *rq, int prio)
+{
+	rq->bitmap[prio / 32] &= ~(1u << (prio % 32));
+}
+
+void rq_init(struct runqueue *rq, int cpu)
+{
+	spin_init(&rq->lock, "runqueue");
+	rq->cpu = cpu;
+	for (int i = 0; i < BITMAP_WORDS; i++)
+		rq->bitmap[i] = 0;
+	for (int i = 0; i < NR_PRIO_LISTS; i++)
+		list_init(&rq->queue[i]);
+	set_bit(rq, MAX_PRIO);		/* the search stop */
+	rq->nr_running = 0;
+	rq->curr = rq->idle = NULL;
+	rq->ticks = rq->last_tick_ns = 0;
+	rq->user_ticks = rq->nice_ticks = rq->system_ticks = rq->idle_ticks = 0;
+	rq->iso_avg = 0;
+	rq->iso_throttled = false;
+	rq->cache_ticks = 0;
+	rq->preempted = false;
+	rq->siblings = 1u << cpu;
+	rq->nr_domains = 0;
+	rq->push_cpu = -1;
+}
+
+static void enqueue(struct runqueue *rq, struct sched_task *t, bool head)
+{
+	KASSERT(spin_held(&rq->lock));
+	KASSERT(!t->on_rq && !t->is_idle);
+	KASSERT(t->prio >= 0 && t->prio < MAX_PRIO);
+	struct sched_list *q = &rq->queue[t->prio];
+	if (head)
+		list_insert(&t->run_list, q, q->next);
+	else
+		list_insert(&t->run_list, q->prev, q);
+	set_bit(rq, t->prio);
+	t->on_rq = 1;
+	rq->nr_running++;
+}
+
+void enqueue_task(struct runqueue *rq, struct sched_task *t)
+{
+	enqueue(rq, t, false);
+}
+
+void enqueue_task_head(struct runqueue *rq, struct sched_task *t)
+{
+	enqueue(rq, t, true);
+}
+
+void dequeue_task(struct runqueue *rq, struct sched_task *t)
+{
+	KASSERT(spin_held(&rq->lock));
+	KASSERT(t->on_rq && t->cpu == rq->cpu);
+	list_remove(&t->run_list);
+	if (list_empty(&rq->queue[t->prio]))
+		clear_bit(rq, t->prio);
+	t->on_rq = 0;
+	rq->nr_running--;
+}
+
+void requeue_task(struct runqueue *rq, struct sched_task *t, int prio)
+{
+	dequeue_task(rq, t);
+	t->prio = prio;
+	enqueue_task(rq, t);
+}
+
+struct sched_task *pick_first_task(struct runqueue *rq)
+{
+	KASSERT(spin_held(&rq->lock));
+	for (int w = 0; w < BITMAP_WORDS; w++) {
+		if (rq->bitmap[w]) {
+			int prio = w * 32 + __builtin_ctz(rq->bitmap[w]);
+			if (prio == MAX_PRIO)
+				return rq->idle;
+			return list_task(rq->queue[prio].next);
+		}
+	}
+	KASSERT(!"bit MAX_PRIO cleared");
+	return rq->idle;
+}
+
+bool rq_bitmap_ok(struct runqueue *rq)
+{
+	for (int prio = 0; prio < MAX_PRIO; prio++) {
+		bool bit = rq->bitmap[prio / 32] & (1u << (prio % 32));
+		if (bit == list_empty(&rq->queue[prio]))
+			return false;
+	}
+	return rq->bitmap[MAX_PRIO / 32] & (1u << (MAX_PRIO % 32));
+}
+
+/*
+ * The lock-ordering rule: whoever holds more than one rq lock took them
+ * here, in ascending CPU order, and held none of them before. So two CPUs
+ * can never each hold a lock the other wants.
+ */
+void lock_rqs(uint32_t mask)
+{
+	for (int cpu = 0; cpu < sched_ncpus; cpu++)
+		KASSERT(!spin_held(&cpu_rq(cpu)->lock));
+	for (int cpu = 0; cpu < sched_ncpus; cpu++)
+		if (mask & (1u << cpu))
+			spin_lock(&cpu_rq(cpu)->lock);
+}
+
+void unlock_rqs(uint32_t mask)
+{
+	for (int cpu = sched_ncpus - 1; cpu >= 0; cpu--)
+		if (mask & (1u << cpu))
+			spin_unlock(&cpu_rq(cpu)->lock);
+}
+
+/* t->cpu changes only under its rq lock, so re-check after locking. */
+struct runqueue *task_rq_lock(struct sched_task *t)
+{
+	for (;;) {
+		struct runqueue *rq = task_rq(t);
+		spin_lock(&rq->lock);
+		if (rq == task_rq(t))
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}

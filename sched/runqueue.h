@@ -1,0 +1,92 @@
+/*
+ * runqueue.h - one run queue per CPU (spec section 2).
+ *
+ * A run queue is 142 FIFO lists indexed by priority and a bitmap of the
+ * non-empty ones; bit 141 (MAX_PRIO) is always set, so "find the first set
+ * bit" always stops, at the idle task at worst. Picking the next task is
+ * O(1) in the number of runnable tasks. The running task stays on its list
+ * (at the head, where it was picked from) while it runs.
+ *
+ * Every field is protected by rq->lock unless its comment says otherwise.
+ * To hold several rq locks at once, use lock_rqs() (ascending CPU order).
+ */
+#ifndef SCHED_RUNQUEUE_H
+#define SCHED_RUNQUEUE_H
+
+#include "sched.h"
+#include "machine.h"
+
+#define BITMAP_WORDS	((NR_PRIO_LISTS + 31) / 32)
+
+enum sd_level { SD_SMT, SD_CORE, SD_PACKAGE, SD_NR_LEVELS };
+
+/* A scheduling domain (balance.c): a set of CPUs split into groups. */
+struct sched_domain {
+	int level;			/* enum sd_level */
+	uint32_t span;			/* CPUs in this domain */
+	int ngroups;
+	uint32_t groups[SCHED_MAX_CPUS];	/* each a child domain's span */
+	unsigned busy_interval;		/* ticks between balances when busy */
+	uint64_t cache_hot_ns;		/* ran this recently = cache-hot */
+	int cache_nice_tries;		/* failures before hot tasks may move */
+	int nr_balance_failed;
+	uint64_t next_balance;		/* rq->ticks of the next balance */
+};
+
+struct runqueue {
+	struct spinlock lock;
+	int cpu;
+	uint32_t bitmap[BITMAP_WORDS];
+	struct sched_list queue[NR_PRIO_LISTS];
+	int nr_running;			/* queued tasks incl. curr, never idle; read unlocked by balancers */
+	struct sched_task *curr;	/* read unlocked by wake placement */
+	struct sched_task *idle;
+	uint64_t ticks;			/* sched_tick() calls on this CPU */
+	uint64_t last_tick_ns;		/* clock at the last tick, to rebase timestamps */
+
+	/* per-CPU accounting in ticks (BATCH and nice > 0 count as nice) */
+	uint64_t user_ticks, nice_ticks, system_ticks, idle_ticks;
+
+	/* ISO cap [beyond]: decaying share of ticks spent on ISO tasks */
+	uint64_t iso_avg;		/* fraction of ISO_ONE (policy_iso.c) */
+	bool iso_throttled;		/* ISO tasks here run as BATCH */
+
+	/* compute mode: delayed preemption (spec section 6) */
+	int cache_ticks;		/* ticks since the last switch */
+	bool preempted;			/* a preemption is being held back */
+
+	/* SMP balancing (balance.c) */
+	uint32_t siblings;		/* SMT siblings, this CPU included */
+	int nr_domains;
+	struct sched_domain sd[SD_NR_LEVELS];
+	int push_cpu;			/* active balance: move curr there, or -1 */
+};
+
+extern struct runqueue runqueues[SCHED_MAX_CPUS];
+extern int sched_ncpus;
+
+static inline struct runqueue *cpu_rq(int cpu)
+{
+	return &runqueues[cpu];
+}
+
+static inline struct runqueue *task_rq(const struct sched_task *t)
+{
+	return &runqueues[t->cpu];
+}
+
+void rq_init(struct runqueue *rq, int cpu);
+void enqueue_task(struct runqueue *rq, struct sched_task *t);		/* tail */
+void enqueue_task_head(struct runqueue *rq, struct sched_task *t);
+void dequeue_task(struct runqueue *rq, struct sched_task *t);
+void requeue_task(struct runqueue *rq, struct sched_task *t, int prio);	/* tail of prio */
+struct sched_task *pick_first_task(struct runqueue *rq);	/* idle if none */
+struct sched_task *list_task(struct sched_list *node);
+bool rq_bitmap_ok(struct runqueue *rq);	/* bitmap matches lists (assertions) */
+
+/* Lock several run queues, lowest CPU first: the one lock-ordering rule. */
+void lock_rqs(uint32_t mask);
+void unlock_rqs(uint32_t mask);
+struct runqueue *task_rq_lock(struct sched_task *t);	/* lock t's rq, stable */
+
+#endif

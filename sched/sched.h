@@ -1,0 +1,163 @@
+/*
+ * sched.h - the staircase scheduler: what the kernel sees.
+ *
+ * The behaviour is docs/staircase-spec.md (v7.F staircase plus the seeds'
+ * BATCH and ISO policies); docs/scheduler.md walks through the code.
+ *
+ * HOW THE KERNEL DRIVES THE SCHEDULER
+ *
+ *   Boot (one CPU, before other CPUs start):
+ *     sched_set_hz(hz); sched_setup_param(key, value) for each sched_* key;
+ *     sched_init(ncpus, &topology);
+ *     sched_init_idle(cpu, &idle_proc[cpu].se) for every CPU (the idle
+ *       task is rq->curr until something else runs; it is never queued);
+ *     sched_task_init(&init.se, false); sched_wake_new(&init.se).
+ *
+ *   Task creation: sched_task_init(&p->se, kthread) for a new kernel
+ *     thread, or sched_fork(&parent->se, &child->se) for fork (parent =
+ *     current); finish building the child, then sched_wake_new(&child->se).
+ *
+ *   Sleeping (in process context, no sched lock held):
+ *     sched_set_current_state(TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE);
+ *     if (!condition) schedule();  else sched_set_current_state(TASK_RUNNING);
+ *   Exit: sched_set_current_state(TASK_DEAD); schedule(); (never returns).
+ *
+ *   The kernel's schedule() (interrupts OFF from before sched_schedule()
+ *   until after sched_finish_switch(), no sched lock held):
+ *     cpu->need_resched = 0;
+ *     prev = current; next = sched_schedule();
+ *     if (next != prev) { switch stacks to next;
+ *                         sched_finish_switch(prev);  (in next's context) }
+ *   A new task's first return from the switch must also call
+ *   sched_finish_switch(prev) before it enables interrupts.
+ *   After sched_finish_switch(prev) returns, a TASK_DEAD prev may be freed.
+ *
+ *   Waking: sched_wake_up(t) from any CPU, any context (interrupt handlers
+ *     included), no sched lock held. It calls resched_cpu() when t should
+ *     preempt; the kernel then schedules on its way back to user mode (the
+ *     kernel itself is not preemptible).
+ *
+ *   Timer: sched_tick(user_mode) on every CPU, HZ times a second, from the
+ *     timer interrupt (interrupts off, no sched lock held). user_mode says
+ *     whether the interrupted code was in user mode (for accounting).
+ *
+ *   Syscalls: see sched/syscalls.h (called in process context, interrupts
+ *     on, no lock held). Afterwards the kernel must honour need_resched on
+ *     the way back to user mode, as after any interrupt.
+ */
+#ifndef SCHED_SCHED_H
+#define SCHED_SCHED_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define SCHED_MAX_CPUS	32
+
+/* Policies: the Linux i386 numbers plus the -ck ones (spec section 1). */
+#define SCHED_NORMAL	0
+#define SCHED_FIFO	1
+#define SCHED_RR	2
+#define SCHED_BATCH	3
+#define SCHED_ISO	4
+#define SCHED_NR_POLICIES 5
+
+/* Priorities (spec section 1): lower number = more urgent. */
+#define MAX_RT_PRIO	100		/* 0..99 real time */
+#define MAX_USER_RT_PRIO 100		/* rt_priority is 1..99 */
+#define LOWEST_STAIR	139		/* the bottom of the staircase */
+#define BATCH_PRIO	140		/* SCHED_BATCH: below every stair */
+#define MAX_PRIO	141		/* the idle task; bitmap search stop */
+#define NR_PRIO_LISTS	142		/* lists 0..141 */
+#define NICE_TO_PRIO(nice)	(MAX_RT_PRIO + 20 + (nice))
+#define PRIO_TO_NICE(prio)	((prio) - MAX_RT_PRIO - 20)
+#define USER_PRIO(p)		((p)->static_prio - MAX_RT_PRIO)	/* 0..39 */
+
+/* Task states. Only sched/ and the sleep helper write them. */
+#define TASK_RUNNING		0
+#define TASK_INTERRUPTIBLE	1
+#define TASK_UNINTERRUPTIBLE	2
+#define TASK_DEAD		4
+#define TASK_WAKING		8	/* transient: a waker owns the task */
+
+/* Task flags (spec section 3), plus one for affinity moves. */
+#define SF_FORKED	0x1	/* set on the parent at fork */
+#define SF_YIELDED	0x2	/* set by yield (and BATCH's run at 139) */
+#define SF_UISLEEP	0x4	/* went to uninterruptible sleep; cleared on wake */
+#define SF_MIGRATE	0x8	/* leave this CPU at the next schedule() */
+
+/* A doubly linked list node; the run-queue lists are made of these. */
+struct sched_list {
+	struct sched_list *next, *prev;
+};
+
+/* Per-task statistics, read through sched_task_stats(). */
+struct sched_task_stats {
+	uint32_t utime, stime;		/* ticks charged in user / kernel mode */
+	uint32_t nr_runs;		/* times switched in */
+	uint64_t wait_ns;		/* total time runnable but not running */
+	uint64_t queued_ns;		/* when it last became runnable-waiting */
+	uint64_t last_ran_ns;		/* when it last stopped running */
+};
+
+/*
+ * The scheduler's part of a process. The kernel embeds one in struct proc
+ * and never writes its fields: sched/ owns all of them.
+ */
+struct sched_task {
+	struct sched_list run_list;	/* link in rq->queue[prio] */
+	int policy;			/* SCHED_* */
+	int rt_priority;		/* 1..99 for FIFO/RR, else 0 */
+	int static_prio;		/* 120 + nice */
+	int prio;			/* current stair / list index */
+	int burst;			/* extra RR intervals on the top stair */
+	int slice;			/* ticks left of the whole slice */
+	int time_slice;			/* ticks left of the current quantum */
+	uint64_t runtime;		/* ns: the last on-CPU stint */
+	uint64_t totalrun;		/* ns: run time across continued wake-ups */
+	uint64_t timestamp;		/* ns: became runnable / started running */
+	volatile uint32_t flags;	/* SF_*; written under the task's rq lock */
+	volatile int state;		/* TASK_* */
+	volatile int cpu;		/* the CPU whose queue it is (or was) on */
+	uint32_t cpus_allowed;		/* bit i = may run on CPU i */
+	volatile int on_rq;		/* on cpu's run queue (running or waiting) */
+	volatile int on_cpu;		/* some CPU is still on its stack */
+	int migrate_to;			/* SF_MIGRATE target, or -1 = any allowed */
+	bool is_kthread;		/* a kernel thread: no user mode, not BATCH */
+	bool is_idle;			/* a per-CPU idle task */
+	struct sched_task_stats stats;
+};
+
+/* Topology from CPUID/ACPI: which package, core and thread each CPU is. */
+struct sched_topology {
+	struct {
+		int package, core, thread;
+	} cpu[SCHED_MAX_CPUS];
+};
+
+/* ---- boot ---- */
+void sched_set_hz(int hz);	/* the timer frequency; default 1000 */
+void sched_init(int ncpus, const struct sched_topology *topo);	/* topo may be NULL */
+void sched_init_idle(int cpu, struct sched_task *idle);
+
+/* ---- tasks ---- */
+void sched_task_init(struct sched_task *t, bool kthread);
+void sched_fork(struct sched_task *parent, struct sched_task *child);
+void sched_wake_new(struct sched_task *t);
+struct sched_task *sched_current(void);
+void sched_set_current_state(int state);
+
+/* ---- the core ---- */
+struct sched_task *sched_schedule(void);
+void sched_finish_switch(struct sched_task *prev);
+bool sched_wake_up(struct sched_task *t);
+void sched_tick(bool user_mode);
+
+/* ---- kernel-level changes (syscalls.c checks permissions first) ---- */
+void sched_set_user_nice(struct sched_task *t, int nice);
+int sched_task_nice(const struct sched_task *t);
+void sched_set_policy(struct sched_task *t, int policy, int rt_priority);
+int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask);	/* 0 / -EINVAL */
+void sched_do_yield(void);
+uint32_t sched_online_mask(void);	/* bit i set for each CPU 0..ncpus-1 */
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * syscalls.c - the scheduler's system calls (spec section 7).
+ *
+ * Checks come in Linux's order, because programs (and the tests that run
+ * the same binary on Linux) see which error comes first:
+ *   negative policy or pid, or NULL param        -> EINVAL
+ *   unreadable / unwritable user memory          -> EFAULT
+ *   no such pid                                  -> ESRCH
+ *   unknown policy, bad priority for the policy  -> EINVAL
+ *   not allowed                                  -> EPERM
+ * The actual changes are made by core.c (sched_set_policy and friends).
+ *
+ * getpriority/setpriority: PRIO_PROCESS works fully. PRIO_PGRP and
+ * PRIO_USER are reduced to the caller: who = 0 (and, for PRIO_USER, the
+ * caller's own uid) means the calling task; anything else is -ESRCH.
+ */
+#include "syscalls.h"
+#include "sched.h"
+#include "policy.h"
+#include "tunables.h"
+#include "errno.h"
+
+static bool privileged(struct sched_task *me)
+{
+	return sched_task_euid(me) == 0;
+}
+
+/* pid 0 is the caller; a negative pid finds nothing. */
+static struct sched_task *find_task(int pid)
+{
+	if (pid == 0)
+		return sched_current();
+	if (pid < 0)
+		return NULL;
+	return sched_find_task(pid);
+}
+
+/* Linux: same euid, or our euid is its uid, or privileged. */
+static bool may_change(struct sched_task *me, struct sched_task *p)
+{
+	int euid = sched_task_euid(me);
+
+	return euid == 0 || euid == sched_task_euid(p) || euid == sched_task_uid(p);
+}
+
+static int setscheduler(int pid, int policy, const void *uparam)
+{
+	struct sched_task *me = sched_current(), *p;
+	struct sched_param lp;
+
+	if (!uparam || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&lp, uparam, sizeof(lp)))
+		return -EFAULT;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	if (policy < 0)
+		policy = p->policy;		/* sched_setparam */
+	else if (!valid_policy(policy))
+		return -EINVAL;
+	if (lp.sched_priority < 0 || lp.sched_priority > MAX_USER_RT_PRIO - 1)
+		return -EINVAL;
+	if (sched_policies[policy]->rt != (lp.sched_priority != 0))
+		return -EINVAL;
+	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO. */
+	if (sched_policies[policy]->needs_privilege && !privileged(me)) {
+		policy = SCHED_ISO;
+		lp.sched_priority = 0;
+	}
+	if (!may_change(me, p))
+		return -EPERM;
+	/* Seed 002: kernel threads may not be BATCH. */
+	if (p->is_kthread && sched_policies[policy]->user_only)
+		return -EPERM;
+	sched_set_policy(p, policy, lp.sched_priority);
+	return 0;
+}
+
+int sys_sched_setscheduler(int pid, int policy, const void *uparam)
+{
+	if (policy < 0)
+		return -EINVAL;
+	return setscheduler(pid, policy, uparam);
+}
+
+int sys_sched_setparam(int pid, const void *uparam)
+{
+	return setscheduler(pid, -1, uparam);
+}
+
+int sys_sched_getscheduler(int pid)
+{
+	struct sched_task *p;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	return p->policy;
+}
+
+int sys_sched_getparam(int pid, void *uparam)
+{
+	struct sched_param lp;
+	struct sched_task *p;
+
+	if (!uparam || pid < 0)
+		return -EINVAL;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	lp.sched_priority = p->rt_priority;
+	if (copy_to_user(uparam, &lp, sizeof(lp)))
+		return -EFAULT;
+	return 0;
+}
+
+int sys_sched_get_priority_max(int policy)
+{
+	if (!valid_policy(policy))
+		return -EINVAL;
+	return sched_policies[policy]->prio_max;
+}
+
+int sys_sched_get_priority_min(int policy)
+{
+	if (!valid_policy(policy))
+		return -EINVAL;
+	return sched_policies[policy]->prio_min;
+}
+
+/* FIFO 0; RR its quantum; NORMAL/ISO/BATCH their full slice. */
+int sys_sched_rr_get_interval(int pid, void *utimespec)
+{
+	struct sched_task *p;
+	struct timespec32 ts;
+	uint64_t ns;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	ns = (uint64_t)policy_of(p)->rr_get_interval(p) * 1000000000ull / tunables.hz;
+	ts.tv_sec = (int32_t)(ns / 1000000000ull);
+	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
+	if (copy_to_user(utimespec, &ts, sizeof(ts)))
+		return -EFAULT;
+	return 0;
+}
+
+int sys_sched_yield(void)
+{
+	sched_do_yield();
+	return 0;
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int sys_nice(int increment)
+{
+	struct sched_task *me = sched_current();
+
+	if (increment < 0 && !privileged(me))
+		return -EPERM;
+	increment = clamp(increment, -40, 40);
+	sched_set_user_nice(me, clamp(sched_task_nice(me) + increment, -20, 19));
+	return 0;
+}
+
+static struct sched_task *prio_target(int which, int who)
+{
+	struct sched_task *me = sched_current();
+
+	if (which == PRIO_PROCESS)
+		return find_task(who);
+	if (who == 0 || (which == PRIO_USER && who == sched_task_uid(me)))
+		return me;
+	return NULL;
+}
+
+int sys_getpriority(int which, int who)
+{
+	struct sched_task *p;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	p = prio_target(which, who);
+	if (!p)
+		return -ESRCH;
+	return 20 - sched_task_nice(p);
+}
+
+int sys_setpriority(int which, int who, int niceval)
+{
+	struct sched_task *me = sched_current(), *p;
+	int uid;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = clamp(niceval, -20, 19);
+	p = prio_target(which, who);
+	if (!p)
+		return -ESRCH;
+	uid = sched_task_uid(p);
+	if (uid != sched_task_euid(me) && uid != sched_task_uid(me) && !privileged(me))
+		return -EPERM;
+	if (niceval < sched_task_nice(p) && !privileged(me))
+		return -EACCES;
+	sched_set_user_nice(p, niceval);
+	return 0;
+}
+
+int sys_sched_setaffinity(int pid, uint32_t len, const void *umask)
+{
+	struct sched_task *me = sched_current(), *p;
+	uint32_t mask;
+
+	if (len < sizeof(mask))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	if (!may_change(me, p))
+		return -EPERM;
+	return sched_set_cpus_allowed(p, mask);	/* -EINVAL: no online CPU */
+}
+
+int sys_sched_getaffinity(int pid, uint32_t len, void *umask)
+{
+	struct sched_task *p;
+	uint32_t mask;
+
+	if (len < sizeof(mask))
+		return -EINVAL;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	mask = p->cpus_allowed & sched_online_mask();
+	if (copy_to_user(umask, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+
+int sys_sched_task_stats(int pid, void *uinfo)
+{
+	struct sched_task *p;
+	struct sched_task_info info;
+	struct runqueue *rq;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	rq = task_rq_lock(p);
+	info = (struct sched_task_info){
+		.pid = sched_task_pid(p), .policy = p->policy,
+		.rt_priority = p->rt_priority, .nice = sched_task_nice(p),
+		.prio = p->prio, .static_prio = p->static_prio,
+		.burst = p->burst, .slice = p->slice,
+		.time_slice = p->time_slice, .cpu = p->cpu,
+		.state = p->state, .flags = (int32_t)p->flags,
+		.utime = p->stats.utime, .stime = p->stats.stime,
+		.nr_runs = p->stats.nr_runs, .cpus_allowed = p->cpus_allowed,
+		.wait_ns = p->stats.wait_ns,
+		.max_burst = max_burst(p), .full_slice = full_slice(p),
+	};
+	spin_unlock(&rq->lock);
+	if (copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+int sys_sched_cpu_stats(int cpu, void *uinfo)
+{
+	struct sched_cpu_info info;
+	struct runqueue *rq;
+
+	if (cpu < 0 || cpu >= sched_ncpus)
+		return -EINVAL;
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	info = (struct sched_cpu_info){
+		.user_ticks = rq->user_ticks, .nice_ticks = rq->nice_ticks,
+		.system_ticks = rq->system_ticks, .idle_ticks = rq->idle_ticks,
+		.cpu = cpu, .nr_running = rq->nr_running,
+		.iso_share_permille = iso_share_permille(rq),
+		.iso_throttled = rq->iso_throttled,
+		.curr_pid = rq->curr->is_idle ? 0 : sched_task_pid(rq->curr),
+	};
+	spin_unlock(&rq->lock);
+	if (copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+int sys_sched_get_tunable(int id)
+{
+	return sched_tunable_get(id);
+}
+
+int sys_sched_set_tunable(int id, int value)
+{
+	if (!sched_tunable_name(id))
+		return -EINVAL;
+	if (!privileged(sched_current()))
+		return -EPERM;
+	return sched_tunable_set(id, value);
+}

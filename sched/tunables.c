@@ -1,0 +1,123 @@
+/*
+ * tunables.c - the table of scheduler tunables (spec section 9).
+ *
+ * One row per tunable: its boot-parameter name, where it lives, its range
+ * and its default. Changing one at run time is a plain store: the numbers
+ * that depend on it are recomputed at their next use.
+ */
+#include "tunables.h"
+#include "errno.h"
+#include <stddef.h>
+
+/* Initialised statically so that boot parameters can be set before sched_init(). */
+struct sched_tunables tunables = {
+	.hz = 1000, .interactive = 1, .compute = 0, .rr_interval_ms = 10,
+	.per_cpu_gain = 25, .iso_cpu = 70, .cache_delay_ms = 10,
+};
+
+static const struct {
+	const char *name;
+	int *value;
+	int min, max, dflt;
+	bool read_only;		/* set through another path (hz: sched_set_hz) */
+} table[TUNABLE_NR] = {
+	[TUNABLE_HZ]		= { "hz", &tunables.hz, 10, 10000, 1000, true },
+	[TUNABLE_INTERACTIVE]	= { "sched_interactive", &tunables.interactive, 0, 1, 1, false },
+	[TUNABLE_COMPUTE]	= { "sched_compute", &tunables.compute, 0, 1, 0, false },
+	[TUNABLE_RR_INTERVAL]	= { "rr_interval", &tunables.rr_interval_ms, 1, 1000, 10, false },
+	[TUNABLE_PER_CPU_GAIN]	= { "per_cpu_gain", &tunables.per_cpu_gain, 0, 100, 25, false },
+	[TUNABLE_ISO_CPU]	= { "iso_cpu", &tunables.iso_cpu, 0, 100, 70, false },
+	[TUNABLE_CACHE_DELAY]	= { "cache_delay", &tunables.cache_delay_ms, 0, 1000, 10, false },
+};
+
+void sched_tunables_defaults(void)
+{
+	for (int i = 0; i < TUNABLE_NR; i++)
+		*table[i].value = table[i].dflt;
+}
+
+const char *sched_tunable_name(int id)
+{
+	if (id < 0 || id >= TUNABLE_NR)
+		return NULL;
+	return table[id].name;
+}
+
+int sched_tunable_get(int id)
+{
+	if (id < 0 || id >= TUNABLE_NR)
+		return -EINVAL;
+	return *table[id].value;
+}
+
+static int set_checked(int id, int value)
+{
+	if (value < table[id].min || value > table[id].max)
+		return -EINVAL;
+	*table[id].value = value;
+	return 0;
+}
+
+int sched_tunable_set(int id, int value)
+{
+	if (id < 0 || id >= TUNABLE_NR || table[id].read_only)
+		return -EINVAL;
+	return set_checked(id, value);
+}
+
+/* The kernel has no libc here: two small string helpers. */
+static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+static bool str_to_int(const char *s, int *out)
+{
+	bool neg = (*s == '-');
+	long v = 0;
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 1000000000L)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = (int)(neg ? -v : v);
+	return true;
+}
+
+/* Boot parameters: every tunable, hz included, by its table name. */
+int sched_setup_param(const char *key, const char *value)
+{
+	for (int id = 0; id < TUNABLE_NR; id++) {
+		if (!str_eq(key, table[id].name))
+			continue;
+		int v;
+		if (!value || !str_to_int(value, &v))
+			return -EINVAL;
+		return set_checked(id, v);
+	}
+	return -ENOENT;
+}
+
+int ms_to_ticks(int ms)
+{
+	int ticks = (int)((int64_t)ms * tunables.hz / 1000);
+	return ticks ? ticks : 1;
+}
+
+/* Spec section 4: RR = (10 * HZ / 1000) ?: 1, times 10 in compute mode. */
+int rr_ticks(void)
+{
+	int rr = ms_to_ticks(tunables.rr_interval_ms);
+	return tunables.compute ? rr * 10 : rr;
+}
+
+int cache_delay_ticks(void)
+{
+	return (int)((int64_t)tunables.cache_delay_ms * tunables.hz / 1000);
+}

@@ -1,0 +1,50 @@
+/*
+ * tunables.h - the scheduler's knobs (spec section 9), in one place.
+ *
+ * Every tunable is a boot parameter (sched_setup_param) and can be read and
+ * changed at run time (sched_tunable_get/set, by id). A bad value returns
+ * -EINVAL and leaves the old one. The derived numbers (RR in ticks, the
+ * compute-mode delay in ticks) are computed from these on every use, so a
+ * change takes effect at the next tick.
+ */
+#ifndef SCHED_TUNABLES_H
+#define SCHED_TUNABLES_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+enum sched_tunable {
+	TUNABLE_HZ,			/* timer Hz, owned by the kernel: read-only here */
+	TUNABLE_INTERACTIVE,		/* sched_interactive: 0..1, default 1 */
+	TUNABLE_COMPUTE,		/* sched_compute: 0..1, default 0 */
+	TUNABLE_RR_INTERVAL,		/* rr_interval: 1..1000 ms, default 10 */
+	TUNABLE_PER_CPU_GAIN,		/* per_cpu_gain: 0..100 %, default 25 */
+	TUNABLE_ISO_CPU,		/* iso_cpu: 0..100 %, default 70 [beyond] */
+	TUNABLE_CACHE_DELAY,		/* cache_delay: 0..1000 ms, default 10 */
+	TUNABLE_NR
+};
+
+struct sched_tunables {
+	int hz;
+	int interactive;
+	int compute;
+	int rr_interval_ms;
+	int per_cpu_gain;
+	int iso_cpu;
+	int cache_delay_ms;
+};
+
+extern struct sched_tunables tunables;
+
+void sched_tunables_defaults(void);
+int sched_tunable_get(int id);			/* value, or -EINVAL */
+int sched_tunable_set(int id, int value);	/* 0, or -EINVAL (unchanged) */
+int sched_setup_param(const char *key, const char *value);	/* 0 / -EINVAL / -ENOENT */
+const char *sched_tunable_name(int id);		/* NULL if no such id */
+
+/* Derived numbers, in ticks (spec section 4). */
+int rr_ticks(void);		/* RR: (rr_interval * HZ / 1000 ?: 1), x10 in compute mode */
+int cache_delay_ticks(void);
+int ms_to_ticks(int ms);	/* at least 1 */
+
+#endif
