@@ -6,7 +6,9 @@
  * reads are microseconds apart; when it was preempted, the step is at least
  * a tick.  Summing the small steps gives the CPU time it got, and the large
  * ones are the gaps.  This needs a clock much finer than a tick (the kernel
- * reads the TSC); gap_threshold() checks and adapts.
+ * reads the TSC); gap_threshold() checks and adapts.  It cannot see a
+ * switch that lasts less than the threshold (two tasks yielding to each
+ * other), which is why the report also counts loops.
  */
 #include <errno.h>
 #include <sched.h>
@@ -125,6 +127,7 @@ static void hog_loop(const struct hog_spec *s, struct hog_report *r,
 
 		if (now >= start + window_ns)
 			break;
+		r->loops++;
 		if (d >= gap || r->stints == 0)
 			r->stints++;
 		if (d < gap) {

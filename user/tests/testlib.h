@@ -51,6 +51,7 @@ struct hog_report {
 	int error;		/* errno if it could not take its policy */
 	long long run_ns;	/* CPU time it saw itself get in the window */
 	long long bucket_ns[HOG_BUCKETS];	/* ... per time bucket */
+	long loops;		/* clock reads (and yields) it made */
 	long stints;		/* separate stretches of running */
 	long long max_gap_ns;	/* longest time without the CPU (not asleep) */
 	long wakeups;		/* sleeps that ended */
