@@ -124,12 +124,13 @@ gdb: deps-run
 
 # ---- the GRUB ISO ----------------------------------------------------------
 ISO_APPEND ?=
+ISO_TIMEOUT ?= 3
 iso: $(BUILD)/staircase.iso
 $(BUILD)/%.iso: $(BUILD)/kernel.elf $(BUILD)/initrd.tar tools/grub.cfg.in
 	@tools/ensure-deps.sh iso
 	@rm -rf $(BUILD)/iso-$* && mkdir -p $(BUILD)/iso-$*/boot/grub
 	cp $(BUILD)/kernel.elf $(BUILD)/initrd.tar $(BUILD)/iso-$*/boot/
-	sed 's|@APPEND@|$(ISO_APPEND)|g' tools/grub.cfg.in > $(BUILD)/iso-$*/boot/grub/grub.cfg
+	sed -e 's|@APPEND@|$(ISO_APPEND)|g' -e 's|@TIMEOUT@|$(ISO_TIMEOUT)|g' tools/grub.cfg.in > $(BUILD)/iso-$*/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso-$* 2>$(BUILD)/grub-mkrescue.log || { cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 run-iso: deps-run $(BUILD)/staircase.iso
@@ -137,12 +138,12 @@ run-iso: deps-run $(BUILD)/staircase.iso
 
 # ---- tests -----------------------------------------------------------------
 HARNESS = $(PYTHON) tests/harness.py --kernel $(BUILD)/kernel.elf \
-	--initrd $(BUILD)/initrd.tar --iso $(BUILD)/test.iso
+	--initrd $(BUILD)/initrd.tar --iso $(BUILD)/test.iso --exclude-tag smp
 
 test:
 	@tools/ensure-deps.sh cc nasm qemu iso python hostcc
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="then=poweroff"
+	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="then=poweroff" ISO_TIMEOUT=0
 	@tests/run-all.sh full "$(HARNESS)"
 
 test-quick:

@@ -20,13 +20,13 @@ align 4
 	dd MB_FLAGS
 	dd -(MB_MAGIC + MB_FLAGS)
 
-section .text
+section .boot
 global kernel_entry
 extern kmain
 kernel_entry:
 	; Our own flat GDT at once: the loader's is undefined (Multiboot 3.2).
 	lgdt [boot_gdt_desc - KERNEL_OFFSET]
-	jmp 0x08:(.flat - KERNEL_OFFSET)
+	jmp 0x08:.flat
 .flat:
 	mov cx, 0x10
 	mov ds, cx
@@ -45,9 +45,11 @@ kernel_entry:
 	or ecx, 0x80010000		; CR0.PG | CR0.WP
 	mov cr0, ecx
 
-	mov ecx, .higher_half
+	mov ecx, higher_half
 	jmp ecx
-.higher_half:
+
+section .text
+higher_half:
 	mov esp, boot_stack_top
 	xor ebp, ebp			; backtraces stop here
 	push ebx			; Multiboot info (physical)

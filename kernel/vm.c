@@ -137,3 +137,59 @@ void vm_switch(pde_t *pgdir)
 {
 	write_cr3(V2P(pgdir));
 }
+
+pde_t *vm_copy_user(pde_t *src)
+{
+	pde_t *dst = vm_new_pgdir();
+	if (!dst)
+		return NULL;
+	for (uint32_t i = 0; i < KERNEL_PDE_FIRST; i++) {
+		if (!(src[i] & PTE_P))
+			continue;
+		pte_t *table = P2V(PTE_ADDR(src[i]));
+		for (uint32_t j = 0; j < 1024; j++) {
+			if (!(table[j] & PTE_P))
+				continue;
+			uint32_t pa = pmm_alloc();
+			if (!pa || vm_map_page(dst, (i << 22) | (j << 12), pa, table[j] & 0xFFF & ~PTE_P) < 0) {
+				if (pa)
+					pmm_free(pa);
+				vm_free_pgdir(dst);
+				return NULL;
+			}
+			memcpy(P2V(pa), P2V(PTE_ADDR(table[j])), PAGE_SIZE);
+		}
+	}
+	return dst;
+}
+
+int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags)
+{
+	for (uint32_t a = PAGE_ROUND_DOWN(va); a < va + n; a += PAGE_SIZE) {
+		pte_t *pte = vm_walk(pgdir, a, true);
+		if (!pte)
+			return -1;
+		if (*pte & PTE_P) {
+			*pte |= flags;		/* e.g. a data segment sharing a text page */
+			continue;
+		}
+		uint32_t pa = pmm_alloc();
+		if (!pa)
+			return -1;
+		memset(P2V(pa), 0, PAGE_SIZE);
+		*pte = pa | flags | PTE_U | PTE_P;
+	}
+	return 0;
+}
+
+void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
+{
+	for (uint32_t a = PAGE_ROUND_UP(va); a < va + n; a += PAGE_SIZE) {
+		pte_t *pte = vm_walk(pgdir, a, false);
+		if (pte && (*pte & PTE_P)) {
+			pmm_free(PTE_ADDR(*pte));
+			*pte = 0;
+			invlpg(a);
+		}
+	}
+}

@@ -57,5 +57,13 @@ int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags);
  * that the page is user-accessible (and writable when write is set). */
 uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write);
 void vm_switch(pde_t *pgdir);
+/* A new address space with a private copy of every user page of pgdir
+ * (fork); NULL when memory runs out. */
+pde_t *vm_copy_user(pde_t *pgdir);
+/* Map n bytes of fresh zeroed user pages at [va, va+n); flags PTE_W etc.
+ * Pages already mapped are left alone. 0 or -1 when memory runs out. */
+int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags);
+/* Unmap and free the user pages in [va, va+n). */
+void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n);
 
 #endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# run-all.sh MODE [HARNESS-COMMAND] - run the test stages of `make test`
+# (MODE full), `make test-quick` (quick) or `make test-unit` (unit), print
+# each stage's own results, and end with the combined line
+# "N passed, N failed" (plus ", N skipped"). Exit non-zero if anything
+# failed, or if a stage could not run at all.
+#
+# Stages: host unit tests of sched/ (tests/unit) and of the kernel's pure C
+# (tests/host), then the QEMU cases (tests/harness.py), then the
+# differential run of the conformance programs against Linux.
+mode=${1:-full}
+harness=$2
+passed=0 failed=0 skipped=0 broken=0
+log=build/test-logs
+mkdir -p "$log"
+
+# stage NAME COMMAND...: run it, echo its output, add up its closing line.
+stage() {
+	name=$1; shift
+	echo "=== $name"
+	"$@" 2>&1 | tee "$log/stage-$name.out"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log/stage-$name.out" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "--- $name: no result line (exit status $rc): counted as 1 failure"
+		failed=$((failed + 1)); broken=1
+		return
+	fi
+	p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
+	f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+	s=$(echo "$line" | grep -oE '[0-9]+ skipped' | grep -oE '[0-9]+')
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "--- $name: exit status $rc with no failed case: counted as 1 failure"
+		failed=$((failed + 1))
+	fi
+}
+
+[ -f tests/unit/Makefile ] && stage sched-unit make --no-print-directory -C tests/unit
+[ -f tests/host/Makefile ] && stage kernel-unit make --no-print-directory -C tests/host
+
+case $mode in
+quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
+full)
+	[ -n "$harness" ] && stage qemu $harness
+	[ -x tests/linux-diff.sh ] && stage linux-diff tests/linux-diff.sh
+	;;
+esac
+
+echo "==="
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ] && [ "$broken" -eq 0 ]
