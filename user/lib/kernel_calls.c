@@ -5,16 +5,14 @@
 #include "kernel_calls.h"
 #include "syscall.h"
 
-int sched_stat(pid_t pid, struct sched_stat *st)
+int sched_stat(pid_t pid, struct sched_task_info *info)
 {
-	st->size = sizeof(*st);
-	return __syscall_ret(syscall2(SYS_sched_stat, pid, (long)st));
+	return __syscall_ret(syscall2(SYS_sched_stat, pid, (long)info));
 }
 
-int sched_cpustat(int cpu, struct sched_cpustat *st)
+int sched_cpustat(int cpu, struct sched_cpu_info *info)
 {
-	st->size = sizeof(*st);
-	return __syscall_ret(syscall2(SYS_sched_cpustat, cpu, (long)st));
+	return __syscall_ret(syscall2(SYS_sched_cpustat, cpu, (long)info));
 }
 
 int sched_tunable_get(int id)

@@ -5,9 +5,9 @@
  * table in kernel/.  On Linux every one of these fails with errno ENOSYS, so
  * a program calls kernel_is_ours() first and prints "# SKIP" otherwise.
  *
- * The struct layouts are a PROPOSAL to settle with the kernel team: plain
- * 32/64-bit fields, no padding surprises, and a leading `size` so either side
- * can grow the struct later (the kernel fills min(size, its size) bytes).
+ * The two structs mirror sched/syscalls.h (struct sched_task_info, 80 bytes,
+ * and struct sched_cpu_info, 56 bytes); the static asserts catch a drift.
+ * The argument convention of 502 (id, op, value) is ours to agree on.
  */
 #ifndef USER_KERNEL_CALLS_H
 #define USER_KERNEL_CALLS_H
@@ -15,50 +15,36 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SYS_sched_stat     500	/* (pid, struct sched_stat *)        */
-#define SYS_sched_cpustat  501	/* (cpu, struct sched_cpustat *)     */
-#define SYS_sched_tunable  502	/* (id, op, value) -> value          */
+#define SYS_sched_stat     500	/* (pid, struct sched_task_info *)   */
+#define SYS_sched_cpustat  501	/* (cpu, struct sched_cpu_info *)    */
+#define SYS_sched_tunable  502	/* (id, op, value)                   */
 #define SYS_test_mutex     503	/* (op, arg)                         */
 #define SYS_trace          504	/* (op, arg)                         */
 
-/* Per-task statistics (500).  Times are nanoseconds since the task began. */
-struct sched_stat {
-	uint32_t size;		/* in: sizeof(struct sched_stat) */
-	int32_t pid;
-	int32_t policy;		/* SCHED_* */
-	int32_t nice;		/* -20..19 */
-	int32_t rt_priority;	/* 0..99 */
-	int32_t prio;		/* current stair, 0..141 (spec section 1) */
-	int32_t static_prio;
-	int32_t burst;
-	int32_t slice;		/* ticks left of the whole slice */
-	int32_t time_slice;	/* ticks left of the current quantum */
-	int32_t cpu;		/* CPU it last ran on */
-	int32_t iso_demoted;	/* 1 while its CPU runs ISO as BATCH */
-	uint64_t run_ns;	/* time on a CPU */
-	uint64_t wait_ns;	/* time runnable but waiting */
-	uint64_t nr_switches;	/* times switched in */
-	uint64_t nr_wakeups;	/* sleeps that ended */
+/* One task as the scheduler sees it (500).  Ticks are 1/hz s. */
+struct sched_task_info {
+	int32_t pid, policy, rt_priority, nice;
+	int32_t prio, static_prio, burst, slice;	/* slice: ticks left */
+	int32_t time_slice, cpu, state, flags;		/* ticks left */
+	uint32_t utime, stime, nr_runs, cpus_allowed;	/* times in ticks */
+	uint64_t wait_ns;				/* runnable, waiting */
+	int32_t max_burst, full_slice;
 };
+_Static_assert(sizeof(struct sched_task_info) == 80, "matches the kernel");
 
-/* Per-CPU statistics (501). */
-struct sched_cpustat {
-	uint32_t size;		/* in: sizeof(struct sched_cpustat) */
-	int32_t cpu;
-	int32_t nr_running;
-	int32_t iso_share;	/* decaying ISO share, per mille */
-	int32_t iso_demoting;	/* 1 while ISO tasks run as BATCH */
+/* One CPU (501). */
+struct sched_cpu_info {
+	uint64_t user_ticks, nice_ticks, system_ticks, idle_ticks;
+	int32_t cpu, nr_running;
+	int32_t iso_share_permille;	/* decaying share of ISO ticks */
+	int32_t iso_throttled;		/* 1: ISO tasks run as BATCH here */
+	int32_t curr_pid;		/* 0 when idle */
 	int32_t pad;
-	uint64_t user_ns;	/* time in user tasks, not nice */
-	uint64_t nice_ns;	/* BATCH and nice > 0 time */
-	uint64_t system_ns;
-	uint64_t idle_ns;
-	uint64_t nr_switches;
-	uint64_t nr_migrations;	/* tasks pulled to this CPU */
 };
+_Static_assert(sizeof(struct sched_cpu_info) == 56, "matches the kernel");
 
-/* Tunables (502), spec section 9.  op GET returns the value; op SET stores
- * `value` (root only) and returns the old value. */
+/* Tunables (502), spec section 9; ids as sched/tunables.h.  op GET returns
+ * the value; op SET stores `value` (root only) and returns 0. */
 enum sched_tunable_id {
 	SCHED_TUNABLE_HZ = 0,		/* read only */
 	SCHED_TUNABLE_INTERACTIVE = 1,
@@ -82,10 +68,10 @@ enum sched_tunable_id {
 #define TRACE_DUMP   3	/* print the buffer on the console */
 
 /* Wrappers: 0 (or the value) on success, -1 and errno on failure. */
-int sched_stat(pid_t pid, struct sched_stat *st);
-int sched_cpustat(int cpu, struct sched_cpustat *st);
+int sched_stat(pid_t pid, struct sched_task_info *info);
+int sched_cpustat(int cpu, struct sched_cpu_info *info);
 int sched_tunable_get(int id);
-int sched_tunable_set(int id, int value);	/* returns the old value */
+int sched_tunable_set(int id, int value);
 int test_mutex(int op, int arg);
 int trace_ctl(int op, int arg);
 

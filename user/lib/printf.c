@@ -2,7 +2,7 @@
  * printf.c - the one formatter behind printf, fprintf and snprintf.
  *
  * Supports %d %i %u %x %X %p %s %c %% with the l and ll length modifiers,
- * flags '-' and '0', a width and a precision (both may be '*').  Output goes
+ * flags '-', '0' and '+', a width and a precision (both may be '*').  Output goes
  * through a small "sink" so the same code fills a buffer or a FILE.
  */
 #include <stdarg.h>
@@ -79,7 +79,7 @@ static int utoa(unsigned long long v, unsigned base, int upper, char *out)
 static void format(struct sink *s, const char *fmt, va_list ap)
 {
 	for (; *fmt; fmt++) {
-		int left = 0, zero = 0, width = 0, prec = -1, lng = 0;
+		int left = 0, zero = 0, plus = 0, width = 0, prec = -1, lng = 0;
 		char num[24];
 		const char *prefix = "";
 		unsigned long long u;
@@ -90,8 +90,14 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 			s->put(s, *fmt);
 			continue;
 		}
-		for (fmt++; *fmt == '-' || *fmt == '0'; fmt++)
-			*fmt == '-' ? (left = 1) : (zero = 1);
+		for (fmt++; *fmt == '-' || *fmt == '0' || *fmt == '+'; fmt++) {
+			if (*fmt == '-')
+				left = 1;
+			else if (*fmt == '0')
+				zero = 1;
+			else
+				plus = 1;
+		}
 		if (*fmt == '*') {
 			width = va_arg(ap, int);
 			if (width < 0)
@@ -120,7 +126,7 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 			v = lng >= 2 ? va_arg(ap, long long)
 			    : lng ? va_arg(ap, long) : va_arg(ap, int);
 			u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-			prefix = v < 0 ? "-" : "";
+			prefix = v < 0 ? "-" : plus ? "+" : "";
 			n = (prec == 0 && v == 0) ? 0 : utoa(u, 10, 0, num);
 			field(s, prefix, num, n, width, prec, left, zero);
 			break;
