@@ -35,7 +35,7 @@ endif
 LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
 KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c) $(KERNEL_SCHED_SRCS)
-KERNEL_ASM  := $(wildcard boot/entry.asm kernel/*.asm drivers/*.asm)
+KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
 .PHONY: all kernel initrd run run-iso iso gdb test test-quick test-unit clean deps-build deps-run

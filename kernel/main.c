@@ -15,10 +15,19 @@
 #include "pmm.h"
 #include "power.h"
 #include "printk.h"
+#include "smp.h"
 #include "string.h"
 #include "trap.h"
 #include "vm.h"
 #include "x86.h"
+#include "../drivers/acpi.h"
+#include "../drivers/ioapic.h"
+#include "../drivers/keyboard.h"
+#include "../drivers/lapic.h"
+#include "../drivers/pic.h"
+#include "../drivers/serial_irq.h"
+#include "../drivers/timer.h"
+#include "../drivers/topology.h"
 
 static void cpu_vendor(char out[13])
 {
@@ -46,6 +55,10 @@ static void boot_self_tests(void)
 		return;
 	if (strcmp(t, "panic") == 0)
 		test_panic_fault();
+	else if (strcmp(t, "timer") == 0)
+		timer_selftest();
+	else if (strcmp(t, "echo") == 0)
+		serial_echo_test();
 	else
 		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }
@@ -68,6 +81,20 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	       vendor, boot_mem_kib / 1024, bootparam_cmdline());
 	printk("mem: %u KiB usable, %u frames free, loader %s\n",
 	       boot_mem_kib, pmm_free_count(), boot_loader_name);
+
+	/* Interrupt controllers, clocks, the other CPUs (issue 3). */
+	acpi_init();
+	pic_init();
+	lapic_init(acpi_lapic_pa);
+	ioapic_init();
+	timer_calibrate();
+	timer_start();
+	topology_detect();
+	smp_boot_aps();
+	topology_report();
+	serial_irq_init(cpus[0].apic_id);
+	keyboard_init(cpus[0].apic_id);
+	sti();
 
 	boot_self_tests();
 

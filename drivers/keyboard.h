@@ -1,0 +1,13 @@
+/*
+ * keyboard.h - the PS/2 keyboard, as console input.
+ */
+#ifndef DRIVERS_KEYBOARD_H
+#define DRIVERS_KEYBOARD_H
+
+#include <stdint.h>
+
+/* Route IRQ 1 to the CPU with APIC ID apic_id; keys then arrive as
+ * console_input_byte() calls. */
+void keyboard_init(uint32_t apic_id);
+
+#endif

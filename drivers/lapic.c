@@ -1,0 +1,138 @@
+/*
+ * lapic.c - local APIC registers, timer and IPIs (Intel SDM vol. 3 ch. 10).
+ *
+ * The registers are 32-bit words 16 bytes apart in one 4 KiB page; the page
+ * sits above the direct map, so lapic_init() ioremap()s it. All CPUs use
+ * the same virtual address: the hardware routes each access to the APIC of
+ * the CPU making it.
+ */
+#include "lapic.h"
+#include "../kernel/trap.h"
+#include "../kernel/vm.h"
+#include "../kernel/x86.h"
+
+/* Register offsets (SDM vol. 3 table 10-1). */
+enum {
+	LAPIC_ID = 0x20, LAPIC_TPR = 0x80, LAPIC_EOI = 0xB0, LAPIC_SVR = 0xF0,
+	LAPIC_ESR = 0x280, LAPIC_ICR_LO = 0x300, LAPIC_ICR_HI = 0x310,
+	LAPIC_LVT_TIMER = 0x320, LAPIC_LVT_LINT0 = 0x350, LAPIC_LVT_LINT1 = 0x360,
+	LAPIC_LVT_ERROR = 0x370, LAPIC_TIMER_INIT = 0x380, LAPIC_TIMER_CUR = 0x390,
+	LAPIC_TIMER_DIV = 0x3E0,
+};
+
+#define SVR_ENABLE      0x100
+#define LVT_MASKED      0x10000
+#define LVT_PERIODIC    0x20000
+#define TIMER_DIV_16    0x3		/* divide configuration 0011 (§10.5.4) */
+
+/* ICR fields (§10.6.1). */
+#define ICR_FIXED       0x000
+#define ICR_INIT        0x500
+#define ICR_STARTUP     0x600
+#define ICR_PENDING     0x1000		/* delivery status: send pending */
+#define ICR_ASSERT      0x4000
+#define ICR_LEVEL       0x8000
+#define ICR_ALL_BUT_SELF 0xC0000
+
+#define APIC_BASE_MSR    0x1B
+#define APIC_BASE_ENABLE 0x800		/* global enable (§10.4.3) */
+
+static volatile uint32_t *lapic;
+
+static uint32_t rd(uint32_t reg)
+{
+	return lapic[reg / 4];
+}
+
+static void wr(uint32_t reg, uint32_t v)
+{
+	lapic[reg / 4] = v;
+	(void)lapic[LAPIC_ID / 4];	/* read back: wait for the write to land */
+}
+
+void lapic_init(uint32_t pa)
+{
+	lapic = ioremap(pa, PAGE_SIZE);
+	lapic_enable();
+	trap_eoi_hook = lapic_eoi;
+}
+
+void lapic_enable(void)
+{
+	wrmsr(APIC_BASE_MSR, rdmsr(APIC_BASE_MSR) | APIC_BASE_ENABLE);
+	wr(LAPIC_SVR, SVR_ENABLE | T_SPURIOUS);
+	/* LINT0 would carry the 8259's ExtINT, LINT1 NMI: we use neither. */
+	wr(LAPIC_LVT_LINT0, LVT_MASKED);
+	wr(LAPIC_LVT_LINT1, LVT_MASKED);
+	wr(LAPIC_LVT_TIMER, LVT_MASKED);
+	wr(LAPIC_LVT_ERROR, LVT_MASKED);
+	wr(LAPIC_ESR, 0);		/* back-to-back writes clear it (§10.5.3) */
+	wr(LAPIC_ESR, 0);
+	wr(LAPIC_EOI, 0);		/* acknowledge anything left over */
+	wr(LAPIC_TPR, 0);		/* accept every priority */
+}
+
+uint32_t lapic_id(void)
+{
+	return rd(LAPIC_ID) >> 24;
+}
+
+void lapic_eoi(void)
+{
+	wr(LAPIC_EOI, 0);
+}
+
+void lapic_timer_oneshot_max(void)
+{
+	wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	wr(LAPIC_LVT_TIMER, LVT_MASKED | T_LAPIC_TIMER);
+	wr(LAPIC_TIMER_INIT, 0xFFFFFFFF);
+}
+
+uint32_t lapic_timer_current(void)
+{
+	return rd(LAPIC_TIMER_CUR);
+}
+
+void lapic_timer_periodic(uint32_t count, uint8_t vector)
+{
+	wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	wr(LAPIC_LVT_TIMER, LVT_PERIODIC | vector);
+	wr(LAPIC_TIMER_INIT, count);
+}
+
+static void send(uint32_t apic_id, uint32_t low)
+{
+	uint32_t flags = read_eflags();
+	cli();			/* ICR high then low must not be split by an IPI of ours */
+	while (rd(LAPIC_ICR_LO) & ICR_PENDING)
+		pause();
+	wr(LAPIC_ICR_HI, apic_id << 24);
+	wr(LAPIC_ICR_LO, low);
+	while (rd(LAPIC_ICR_LO) & ICR_PENDING)
+		pause();
+	if (flags & EFLAGS_IF)
+		sti();
+}
+
+/* INIT assert, then INIT de-assert, which older (82489DX) APICs need (§8.4.4.1). */
+void lapic_send_init(uint32_t apic_id)
+{
+	send(apic_id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);
+	send(apic_id, ICR_INIT | ICR_LEVEL);
+}
+
+void lapic_send_startup(uint32_t apic_id, uint32_t page)
+{
+	send(apic_id, ICR_STARTUP | (page & 0xFF));
+}
+
+void lapic_send_ipi(uint32_t apic_id, uint8_t vector)
+{
+	send(apic_id, ICR_FIXED | vector);
+}
+
+void lapic_send_ipi_all_but_self(uint8_t vector)
+{
+	send(0, ICR_ALL_BUT_SELF | ICR_FIXED | vector);
+}

@@ -1,0 +1,18 @@
+/*
+ * serial_irq.h - console input from COM1 by interrupt.
+ */
+#ifndef DRIVERS_SERIAL_IRQ_H
+#define DRIVERS_SERIAL_IRQ_H
+
+#include <stdint.h>
+
+/* Route COM1's IRQ 4 to the CPU with APIC ID apic_id and turn on the
+ * UART's receive interrupt: each byte becomes a console_input_byte(). */
+void serial_irq_init(uint32_t apic_id);
+
+/* test=echo: print "echo: ready", read one line from console input
+ * (sleeping in hlt between interrupts), print `echo: got "<line>"`.
+ * Needs interrupts on. */
+void serial_echo_test(void);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * timer.c - calibrate the local APIC timer and the TSC, then tick.
+ *
+ * Neither the APIC timer's input clock nor the TSC's rate is written
+ * anywhere we can read portably, so we time both against the PIT, whose
+ * input clock is a fixed 1.193182 MHz: start a PIT countdown, read the TSC
+ * and the APIC timer's count at its start and end. We do it a few times
+ * and keep the median, which shrugs off one run disturbed by (on QEMU) the
+ * host descheduling us.
+ */
+#include "timer.h"
+#include "lapic.h"
+#include "pit.h"
+#include "../kernel/bootparam.h"
+#include "../kernel/cpu.h"
+#include "../kernel/printk.h"
+#include "../kernel/time.h"
+#include "../kernel/trap.h"
+#include "../kernel/x86.h"
+
+#define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
+#define CALIBRATE_RUNS 5
+#define SELFTEST_MS    2000
+
+int timer_hz = 1000;
+void (*timer_tick_hook)(void);
+static uint32_t lapic_count;		/* APIC timer counts per tick */
+
+static void tick(struct trapframe *tf)
+{
+	(void)tf;
+	mycpu()->ticks++;
+	if (timer_tick_hook)
+		timer_tick_hook();
+}
+
+/* One PIT countdown: how far the TSC advanced and the APIC timer fell. */
+static void measure(uint64_t *tsc, uint32_t *apic)
+{
+	lapic_timer_oneshot_max();
+	pit_countdown_start(CALIBRATE_US);
+	uint64_t t0 = rdtsc();
+	uint32_t a0 = lapic_timer_current();
+	while (!pit_countdown_done())
+		pause();
+	*tsc = rdtsc() - t0;
+	*apic = a0 - lapic_timer_current();
+}
+
+static void sort64(uint64_t *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+void timer_calibrate(void)
+{
+	uint64_t tsc[CALIBRATE_RUNS], apic[CALIBRATE_RUNS];
+
+	timer_hz = bootparam_int("hz", 1000, 100, 1000);
+	for (int i = 0; i < CALIBRATE_RUNS; i++) {
+		uint32_t a;
+		measure(&tsc[i], &a);
+		apic[i] = a;
+	}
+	sort64(tsc, CALIBRATE_RUNS);
+	sort64(apic, CALIBRATE_RUNS);
+	/* The countdown is a whole number of PIT clocks, not exactly 50 ms. */
+	uint64_t pit_clocks = (uint64_t)PIT_HZ * CALIBRATE_US / 1000000;
+	uint64_t tsc_hz = tsc[CALIBRATE_RUNS / 2] * PIT_HZ / pit_clocks;
+	uint64_t apic_hz = apic[CALIBRATE_RUNS / 2] * PIT_HZ / pit_clocks;
+
+	clock_set_tsc_khz(tsc_hz / 1000);
+	lapic_count = apic_hz / timer_hz;
+	trap_register(T_LAPIC_TIMER, tick);
+	printk("timer: lapic %d Hz (timer clock %llu Hz, %u per tick), tsc %llu.%03llu MHz\n",
+	       timer_hz, apic_hz, lapic_count, tsc_hz / 1000000, tsc_hz / 1000 % 1000);
+}
+
+void timer_start(void)
+{
+	lapic_timer_periodic(lapic_count, T_LAPIC_TIMER);
+}
+
+/* ticks is 64 bits, written by its own CPU: re-read until both halves agree. */
+static uint64_t ticks_of(int cpu)
+{
+	uint64_t a, b;
+	do {
+		a = cpus[cpu].ticks;
+		b = cpus[cpu].ticks;
+	} while (a != b);
+	return a;
+}
+
+void timer_selftest(void)
+{
+	uint64_t before[MAX_CPUS];
+
+	uint64_t start = clock_ns();
+	for (int i = 0; i < ncpus; i++)
+		before[i] = ticks_of(i);
+	while (clock_ns() - start < SELFTEST_MS * 1000000ull)
+		hlt();
+	uint64_t ms = (clock_ns() - start) / 1000000;
+	for (int i = 0; i < ncpus; i++)
+		printk("timer: cpu%d %llu ticks in %llu ms\n", i, ticks_of(i) - before[i], ms);
+}

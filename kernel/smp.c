@@ -1,0 +1,226 @@
+/*
+ * smp.c - AP bring-up (INIT-SIPI-SIPI) and inter-processor interrupts.
+ *
+ * The start-up sequence is the one in Intel SDM vol. 3 §8.4.4.1: an INIT
+ * IPI, 10 ms, a STARTUP IPI naming the trampoline page, 200 us, and a
+ * second STARTUP in case the first was missed. The delays are real: udelay
+ * runs on the TSC that drivers/timer.c calibrated. The APs start one at a
+ * time because they share the trampoline and its parameter block.
+ */
+#include "smp.h"
+#include "cpu.h"
+#include "panic.h"
+#include "pmm.h"
+#include "printk.h"
+#include "string.h"
+#include "time.h"
+#include "trap.h"
+#include "vm.h"
+#include "x86.h"
+#include "../drivers/acpi.h"
+#include "../drivers/lapic.h"
+#include "../drivers/timer.h"
+#include "../drivers/topology.h"
+
+#define TRAMPOLINE_PA      0x8000	/* boot/trampoline.asm; below 1 MiB, pmm-reserved */
+#define AP_STACK_PAGES     4
+#define INIT_DELAY_US      10000
+#define STARTUP_DELAY_US   200
+#define AP_ANSWER_US       100000
+
+/* boot/trampoline.asm */
+extern char trampoline_start[], trampoline_end[], trampoline_params[];
+struct trampoline_params {
+	uint32_t cr3, stack, entry;
+	struct cpu *cpu;
+};
+
+void (*cpu_idle_hook)(void);
+
+/* One mailbox per target CPU for smp_call_function. */
+struct call_slot {
+	volatile uint32_t busy;		/* a caller owns the slot */
+	volatile bool pending;		/* fn not run yet */
+	bool target_releases;		/* caller is not waiting: target frees busy */
+	void (*fn)(void *);
+	void *arg;
+};
+static struct call_slot call_slots[MAX_CPUS];
+
+void cpu_idle_loop(void)
+{
+	for (;;) {
+		cli();
+		if (cpu_idle_hook)
+			cpu_idle_hook();
+		sti();
+		hlt();
+	}
+}
+
+static __attribute__((noreturn)) void ap_main(struct cpu *c)
+{
+	cpu_setup(c);			/* first: mycpu() and locks need %fs */
+	idt_load();
+	lapic_enable();
+	timer_start();
+	__sync_synchronize();
+	c->online = true;		/* the boot CPU is waiting for this */
+	cpu_idle_loop();
+}
+
+static struct trampoline_params *params(void)
+{
+	return (void *)((char *)P2V(TRAMPOLINE_PA) + (trampoline_params - trampoline_start));
+}
+
+static bool start_ap(struct cpu *c)
+{
+	uint32_t stack = pmm_alloc_contig(AP_STACK_PAGES);
+	if (!stack)
+		panic("smp: no memory for cpu%d's stack", c->id);
+	c->boot_stack = P2V(stack);
+	struct trampoline_params *p = params();
+	p->cr3 = V2P(kernel_pgdir);
+	p->stack = (uint32_t)P2V(stack) + AP_STACK_PAGES * PAGE_SIZE;
+	p->entry = (uint32_t)ap_main;
+	p->cpu = c;
+	__sync_synchronize();
+
+	lapic_send_init(c->apic_id);
+	udelay(INIT_DELAY_US);
+	for (int i = 0; i < 2 && !c->online; i++) {
+		lapic_send_startup(c->apic_id, TRAMPOLINE_PA >> 12);
+		udelay(STARTUP_DELAY_US);
+	}
+	uint64_t deadline = clock_ns() + AP_ANSWER_US * 1000ull;
+	while (!c->online && clock_ns() < deadline)
+		pause();
+	if (c->online)
+		return true;
+	/* Park it in wait-for-SIPI so it cannot wake up later on a stack
+	 * and a struct cpu we are about to give to someone else. */
+	lapic_send_init(c->apic_id);
+	pmm_free_contig(stack, AP_STACK_PAGES);
+	c->boot_stack = NULL;
+	return false;
+}
+
+/* ---- IPI handlers ---------------------------------------------------- */
+
+static void run_pending_call(void)
+{
+	struct call_slot *s = &call_slots[cpu_id()];
+	if (!s->pending)
+		return;
+	bool release = s->target_releases;
+	s->fn(s->arg);
+	__sync_synchronize();
+	s->pending = false;
+	if (release)
+		xchg(&s->busy, 0);
+}
+
+static void ipi_resched(struct trapframe *tf)
+{
+	(void)tf;
+	mycpu()->need_resched = 1;
+}
+
+static void ipi_call(struct trapframe *tf)
+{
+	(void)tf;
+	run_pending_call();
+}
+
+static void ipi_halt(struct trapframe *tf)
+{
+	(void)tf;
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
+/* panic: stop the others. A CPU spinning with interrupts off will not
+ * hear this; panic prints without locks, so it does not need to. */
+static void halt_others(void)
+{
+	if (ncpus > 1)
+		lapic_send_ipi_all_but_self(T_IPI_HALT);
+}
+
+/* ---- the public API -------------------------------------------------- */
+
+void smp_boot_aps(void)
+{
+	struct cpu *bsp = &cpus[0];
+	bsp->apic_id = lapic_id();
+	topology_assign(bsp);
+	bsp->online = true;
+
+	trap_register(T_IPI_RESCHED, ipi_resched);
+	trap_register(T_IPI_CALL, ipi_call);
+	trap_register(T_IPI_HALT, ipi_halt);
+	panic_halt_others_hook = halt_others;
+
+	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, trampoline_end - trampoline_start);
+	for (int i = 0; i < acpi_ncpus; i++) {
+		uint32_t apic = acpi_cpu_apic_ids[i];
+		if (apic == bsp->apic_id)
+			continue;
+		if (ncpus == MAX_CPUS) {
+			pr_warn("smp: MAX_CPUS is %d: apic %u not started\n", MAX_CPUS, apic);
+			continue;
+		}
+		struct cpu *c = &cpus[ncpus];
+		memset(c, 0, sizeof(*c));
+		c->id = ncpus;
+		c->apic_id = apic;
+		topology_assign(c);
+		if (start_ap(c))
+			ncpus++;
+		else
+			pr_warn("smp: cpu with apic %u did not answer in %u ms; skipped\n",
+				apic, AP_ANSWER_US / 1000);
+	}
+	vm_drop_identity_map();		/* the trampoline was its last user */
+}
+
+void smp_resched(int cpu)
+{
+	KASSERT(cpu >= 0 && cpu < ncpus);
+	cpus[cpu].need_resched = 1;
+	if (cpu != cpu_id())
+		lapic_send_ipi(cpus[cpu].apic_id, T_IPI_RESCHED);
+}
+
+void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
+{
+	KASSERT(cpu >= 0 && cpu < ncpus);
+	push_cli();
+	if (cpu == cpu_id()) {
+		fn(arg);
+		pop_cli();
+		return;
+	}
+	struct call_slot *s = &call_slots[cpu];
+	while (xchg(&s->busy, 1) != 0) {
+		run_pending_call();
+		pause();
+	}
+	s->fn = fn;
+	s->arg = arg;
+	s->target_releases = !wait;
+	__sync_synchronize();
+	s->pending = true;
+	lapic_send_ipi(cpus[cpu].apic_id, T_IPI_CALL);
+	if (wait) {
+		while (s->pending) {
+			run_pending_call();
+			pause();
+		}
+		xchg(&s->busy, 0);
+	}
+	pop_cli();
+}

@@ -1,0 +1,37 @@
+/*
+ * smp.h - starting the other CPUs, and making them do things (IPIs).
+ *
+ * The boot CPU (cpus[0]) starts every other enabled CPU the MADT lists.
+ * Each AP sets up its own GDT/TSS/per-CPU segment, local APIC and timer,
+ * marks itself online, and enters cpu_idle_loop(). CPU indexes are dense,
+ * 0..ncpus-1, in the order the APs answered.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <stdbool.h>
+
+/* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
+ * the APs. A CPU that does not answer within 100 ms is reported, parked
+ * with an INIT and skipped. Also installs the IPI handlers and the panic
+ * halt-all hook. Leaves ncpus = the number online. */
+void smp_boot_aps(void);
+
+/* Ask cpu to reschedule: set its need_resched and, if it is another CPU,
+ * send it T_IPI_RESCHED so it notices now. Safe with interrupts off. */
+void smp_resched(int cpu);
+
+/* Run fn(arg) on cpu, in interrupt context there (interrupts off: fn must
+ * not sleep). On this CPU it is a plain call. With wait, return only when
+ * fn has finished. Safe to call with interrupts off: while waiting we run
+ * calls other CPUs send us, so two CPUs calling each other cannot deadlock. */
+void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
+
+/* What every AP does once it is up, and the boot CPU may do too: halt with
+ * interrupts on, waking for each interrupt. Once cpu_idle_hook is set (the
+ * process code's idle task: it must not return), the next wake-up calls it
+ * instead. */
+extern void (*cpu_idle_hook)(void);
+__attribute__((noreturn)) void cpu_idle_loop(void);
+
+#endif
