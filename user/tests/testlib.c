@@ -149,6 +149,21 @@ static void hog_loop(const struct hog_spec *s, struct hog_report *r,
 	}
 }
 
+/* A pipe may hand a report over in pieces; collect all of it. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r <= 0)
+			return -1;
+		got += r;
+	}
+	return 0;
+}
+
 int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	     int bucket_ms, struct hog_report *out)
 {
@@ -167,7 +182,7 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 			long long t0;
 
 			hog_setup(&spec[i], &r);
-			read(go[0], &t0, sizeof(t0));	/* wait for the start */
+			read_full(go[0], &t0, sizeof(t0));	/* wait for go */
 			if (!r.error)
 				hog_loop(&spec[i], &r, t0, window_ms * 1000000LL,
 					 bucket_ms * 1000000LL, gap);
@@ -182,8 +197,7 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 		start[i] = start[0];
 	write(go[1], start, n * sizeof(start[0]));
 	for (int i = 0; i < n; i++) {
-		if (read(result[i][0], &out[i], sizeof(out[i])) !=
-		    sizeof(out[i]))
+		if (read_full(result[i][0], &out[i], sizeof(out[i])) < 0)
 			out[i].error = -1;
 		close(result[i][0]);
 		waitpid(pid[i], NULL, 0);
