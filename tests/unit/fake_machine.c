@@ -1,0 +1,270 @@
+/*
+ * fake_machine.c - the host implementation of sched/machine.h and
+ * kernel/spinlock.h (see fake_machine.h).
+ */
+#include "fake_machine.h"
+#include "../../sched/tunables.h"
+#include "../../sched/runqueue.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+uint64_t fake_now_ns;
+int fake_cpu;
+int fake_ncpus = 1;
+bool fake_need_resched[SCHED_MAX_CPUS];
+int fake_irq_off[SCHED_MAX_CPUS];
+struct fake_proc fake_procs[FAKE_MAX_PROCS];
+struct fake_proc fake_idle[SCHED_MAX_CPUS];
+struct fake_trace_rec fake_trace[FAKE_TRACE_MAX];
+int fake_trace_len;
+jmp_buf *fake_assert_jmp;
+char fake_assert_msg[256];
+uint8_t fake_user_mem[FAKE_USER_SIZE];
+
+/* ---- machine.h ---- */
+
+uint64_t clock_ns(void)
+{
+	return fake_now_ns;
+}
+
+int this_cpu(void)
+{
+	return fake_cpu;
+}
+
+bool irqs_disabled(void)
+{
+	return fake_irq_off[fake_cpu] > 0;
+}
+
+void resched_cpu(int cpu)
+{
+	if (cpu < 0 || cpu >= fake_ncpus)
+		kassert_fail("resched_cpu: bad cpu", __FILE__, __LINE__);
+	fake_need_resched[cpu] = true;
+}
+
+void cpu_relax(void)
+{
+	/* Single-threaded: a spin-wait here would never end. */
+	kassert_fail("cpu_relax: would spin for ever on the host", __FILE__, __LINE__);
+}
+
+struct sched_task *sched_find_task(int pid)
+{
+	for (int i = 0; i < FAKE_MAX_PROCS; i++)
+		if (fake_procs[i].used && fake_procs[i].pid == pid)
+			return &fake_procs[i].se;
+	return NULL;
+}
+
+struct fake_proc *fake_of(struct sched_task *t)
+{
+	return (struct fake_proc *)t;	/* se is the first member */
+}
+
+int fake_pid(struct sched_task *t)
+{
+	return (!t || t->is_idle) ? 0 : fake_of(t)->pid;
+}
+
+int sched_task_pid(struct sched_task *t)
+{
+	return fake_of(t)->pid;
+}
+
+int sched_task_uid(struct sched_task *t)
+{
+	return fake_of(t)->uid;
+}
+
+int sched_task_euid(struct sched_task *t)
+{
+	return fake_of(t)->euid;
+}
+
+static bool user_range_ok(const void *p, uint32_t n)
+{
+	const uint8_t *b = p;
+	return b >= fake_user_mem && b + n <= fake_user_mem + FAKE_USER_SIZE;
+}
+
+int copy_from_user(void *dst, const void *usrc, uint32_t n)
+{
+	if (!user_range_ok(usrc, n))
+		return -14;
+	memcpy(dst, usrc, n);
+	return 0;
+}
+
+int copy_to_user(void *udst, const void *src, uint32_t n)
+{
+	if (!user_range_ok(udst, n))
+		return -14;
+	memcpy(udst, src, n);
+	return 0;
+}
+
+void kassert_fail(const char *expr, const char *file, int line)
+{
+	snprintf(fake_assert_msg, sizeof(fake_assert_msg), "KASSERT %s at %s:%d", expr, file, line);
+	if (fake_assert_jmp)
+		longjmp(*fake_assert_jmp, 1);
+	fprintf(stderr, "%s\n", fake_assert_msg);
+	abort();
+}
+
+void sched_trace(int cpu, int event, struct sched_task *t, int arg)
+{
+	if (fake_trace_len < FAKE_TRACE_MAX)
+		fake_trace[fake_trace_len++] = (struct fake_trace_rec){
+			fake_now_ns, cpu, event, fake_pid(t), arg };
+}
+
+int fake_trace_count(int event, int pid)
+{
+	int n = 0;
+	for (int i = 0; i < fake_trace_len; i++)
+		if (fake_trace[i].event == event && (pid < 0 || fake_trace[i].pid == pid))
+			n++;
+	return n;
+}
+
+/* ---- spinlock.h: no spinning, but misuse is caught ---- */
+
+void spin_init(struct spinlock *l, const char *name)
+{
+	l->locked = 0;
+	l->cpu = -1;
+	l->name = name;
+	l->acquired_ns = 0;
+}
+
+void spin_lock(struct spinlock *l)
+{
+	if (l->locked)
+		kassert_fail(l->cpu == fake_cpu ? "spin_lock: lock already held by this CPU"
+						: "spin_lock: lock held by another CPU (would deadlock)",
+			     __FILE__, __LINE__);
+	fake_irq_off[fake_cpu]++;
+	l->locked = 1;
+	l->cpu = fake_cpu;
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	if (!l->locked || l->cpu != fake_cpu)
+		kassert_fail("spin_unlock: lock not held by this CPU", __FILE__, __LINE__);
+	l->locked = 0;
+	l->cpu = -1;
+	fake_irq_off[fake_cpu]--;
+}
+
+bool spin_held(const struct spinlock *l)
+{
+	return l->locked && l->cpu == fake_cpu;
+}
+
+/* ---- the fake kernel ---- */
+
+void fake_boot(int ncpus, const struct sched_topology *topo)
+{
+	fake_now_ns = 0;
+	fake_cpu = 0;
+	fake_ncpus = ncpus;
+	fake_trace_len = 0;
+	memset(fake_need_resched, 0, sizeof(fake_need_resched));
+	memset(fake_irq_off, 0, sizeof(fake_irq_off));
+	memset(fake_procs, 0, sizeof(fake_procs));
+	memset(fake_idle, 0, sizeof(fake_idle));
+	memset(fake_user_mem, 0, sizeof(fake_user_mem));
+	sched_tunables_defaults();
+	sched_set_hz(FAKE_HZ);
+	sched_init(ncpus, topo);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		fake_cpu = cpu;
+		sched_init_idle(cpu, &fake_idle[cpu].se);
+	}
+	fake_cpu = 0;
+}
+
+struct fake_proc *fake_new_task(int cpu, int uid, int euid)
+{
+	for (int i = 0; i < FAKE_MAX_PROCS; i++) {
+		struct fake_proc *p = &fake_procs[i];
+		if (p->used)
+			continue;
+		p->used = true;
+		p->pid = i + 1;
+		p->uid = uid;
+		p->euid = euid;
+		int saved = fake_cpu;
+		fake_cpu = cpu;
+		sched_task_init(&p->se, false);
+		fake_cpu = saved;
+		return p;
+	}
+	kassert_fail("fake_new_task: table full", __FILE__, __LINE__);
+}
+
+struct fake_proc *fake_spawn(int cpu, int uid, int euid)
+{
+	struct fake_proc *p = fake_new_task(cpu, uid, euid);
+	int saved = fake_cpu;
+	fake_cpu = cpu;
+	sched_wake_new(&p->se);
+	fake_cpu = saved;
+	return p;
+}
+
+struct sched_task *fake_curr(int cpu)
+{
+	return cpu_rq(cpu)->curr;
+}
+
+struct sched_task *fake_schedule(int cpu)
+{
+	int saved = fake_cpu;
+	struct sched_task *prev, *next;
+
+	fake_cpu = cpu;
+	fake_need_resched[cpu] = false;
+	fake_irq_off[cpu]++;
+	prev = cpu_rq(cpu)->curr;
+	next = sched_schedule();
+	if (next != prev)
+		sched_finish_switch(prev);
+	fake_irq_off[cpu]--;
+	fake_cpu = saved;
+	return next;
+}
+
+void fake_tick(int cpu, bool user_mode)
+{
+	int saved = fake_cpu;
+
+	fake_cpu = cpu;
+	fake_irq_off[cpu]++;
+	sched_tick(user_mode);
+	fake_irq_off[cpu]--;
+	fake_cpu = saved;
+}
+
+void fake_resched_pending(void)
+{
+	for (int cpu = 0; cpu < fake_ncpus; cpu++)
+		if (fake_need_resched[cpu])
+			fake_schedule(cpu);
+}
+
+void fake_sleep(int cpu, int state)
+{
+	int saved = fake_cpu;
+
+	fake_cpu = cpu;
+	sched_set_current_state(state);
+	fake_cpu = saved;
+	fake_schedule(cpu);
+}
