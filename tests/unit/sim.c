@@ -42,6 +42,7 @@ static struct sim_task *sim_of(struct sched_task *se)
 
 void sim_step(void)
 {
+	fake_resched_pending();		/* requests made between steps */
 	now_ticks++;
 	fake_now_ns += TICK_NS;
 	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
