@@ -1,0 +1,299 @@
+/*
+ * test_syscalls.c - spec section 7: the calls, their values and every
+ * error case, in Linux's order.
+ */
+#include "test.h"
+#include "../../sched/syscalls.h"
+#include "../../sched/errno.h"
+#include "../../sched/tunables.h"
+#include "../../sched/runqueue.h"
+
+static struct fake_proc *me, *other, *mine;
+
+/* The caller (uid 1000) runs on CPU 0; other belongs to uid 2000, mine to 1000. */
+static void setup(int ncpus)
+{
+	if (ncpus != 1)
+		fake_boot(ncpus, NULL);
+	me = fake_spawn(0, 1000, 1000);
+	fake_schedule(0);
+	other = fake_new_task(0, 2000, 2000);
+	mine = fake_new_task(0, 1000, 1000);
+}
+
+static struct sched_param *param(int prio)
+{
+	struct sched_param *p = (void *)fake_user_mem;
+	p->sched_priority = prio;
+	return p;
+}
+
+TEST(setscheduler_errors_in_linux_order)
+{
+	setup(1);
+	/* EINVAL first: negative policy or pid, or NULL param ... */
+	CHECK_EQ(sys_sched_setscheduler(0, -1, FAKE_BAD_PTR), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(-1, SCHED_NORMAL, FAKE_BAD_PTR), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(9999, SCHED_NORMAL, NULL), -EINVAL);
+	/* ... then EFAULT before ESRCH ... */
+	CHECK_EQ(sys_sched_setscheduler(9999, SCHED_NORMAL, FAKE_BAD_PTR), -EFAULT);
+	/* ... then ESRCH before the policy and priority checks ... */
+	CHECK_EQ(sys_sched_setscheduler(9999, 77, param(5)), -ESRCH);
+	/* ... then EINVAL for policy and priority ... */
+	CHECK_EQ(sys_sched_setscheduler(other->pid, 5, param(0)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(100)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(-1)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(0)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_NORMAL, param(1)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_ISO, param(1)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_BATCH, param(1)), -EINVAL);
+	/* ... and EPERM last */
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_NORMAL, param(0)), -EPERM);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(5)), -EPERM);
+	/* allowed: own task, and root on anyone's */
+	CHECK_EQ(sys_sched_setscheduler(mine->pid, SCHED_BATCH, param(0)), 0);
+	CHECK_EQ(mine->se.policy, SCHED_BATCH);
+	me->euid = 0;
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_RR, param(5)), 0);
+	CHECK_EQ(other->se.policy, SCHED_RR);
+	CHECK_EQ(other->se.prio, 94);
+}
+
+TEST(setparam_keeps_policy_and_checks_priority)
+{
+	setup(1);
+	CHECK_EQ(sys_sched_setparam(0, NULL), -EINVAL);
+	CHECK_EQ(sys_sched_setparam(-3, param(0)), -EINVAL);
+	CHECK_EQ(sys_sched_setparam(0, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_setparam(9999, param(0)), -ESRCH);
+	CHECK_EQ(sys_sched_setparam(0, param(3)), -EINVAL);	/* NORMAL needs 0 */
+	CHECK_EQ(sys_sched_setparam(other->pid, param(0)), -EPERM);
+	CHECK_EQ(sys_sched_setparam(0, param(0)), 0);
+	me->euid = 0;
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, param(10)), 0);
+	CHECK_EQ(sys_sched_setparam(0, param(20)), 0);
+	CHECK_EQ(me->se.prio, 79);
+	CHECK_EQ(sys_sched_setparam(0, param(0)), -EINVAL);	/* FIFO needs 1..99 */
+}
+
+TEST(getscheduler_and_getparam)
+{
+	setup(1);
+	CHECK_EQ(sys_sched_getscheduler(-1), -EINVAL);
+	CHECK_EQ(sys_sched_getscheduler(9999), -ESRCH);
+	CHECK_EQ(sys_sched_getscheduler(0), SCHED_NORMAL);
+	CHECK_EQ(sys_sched_getscheduler(other->pid), SCHED_NORMAL);
+	struct sched_param *p = param(42);
+	CHECK_EQ(sys_sched_getparam(0, NULL), -EINVAL);
+	CHECK_EQ(sys_sched_getparam(-1, p), -EINVAL);
+	CHECK_EQ(sys_sched_getparam(9999, FAKE_BAD_PTR), -ESRCH);	/* ESRCH before EFAULT */
+	CHECK_EQ(sys_sched_getparam(0, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_getparam(0, p), 0);
+	CHECK_EQ(p->sched_priority, 0);
+	me->euid = 0;
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_RR, param(33)), 0);
+	CHECK_EQ(sys_sched_getparam(0, p), 0);
+	CHECK_EQ(p->sched_priority, 33);
+}
+
+TEST(priority_max_min_per_policy)
+{
+	CHECK_EQ(sys_sched_get_priority_max(SCHED_FIFO), 99);
+	CHECK_EQ(sys_sched_get_priority_min(SCHED_FIFO), 1);
+	CHECK_EQ(sys_sched_get_priority_max(SCHED_RR), 99);
+	CHECK_EQ(sys_sched_get_priority_min(SCHED_RR), 1);
+	for (int pol = 0; pol < 5; pol += (pol == 0 ? 3 : 1)) {
+		CHECK_EQ(sys_sched_get_priority_max(pol), 0);
+		CHECK_EQ(sys_sched_get_priority_min(pol), 0);
+	}
+	CHECK_EQ(sys_sched_get_priority_max(5), -EINVAL);
+	CHECK_EQ(sys_sched_get_priority_min(-1), -EINVAL);
+}
+
+TEST(rr_get_interval_per_policy)
+{
+	setup(1);
+	struct timespec32 *ts = (void *)fake_user_mem;
+	CHECK_EQ(sys_sched_rr_get_interval(-1, ts), -EINVAL);
+	CHECK_EQ(sys_sched_rr_get_interval(9999, FAKE_BAD_PTR), -ESRCH);
+	CHECK_EQ(sys_sched_rr_get_interval(0, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_rr_get_interval(0, ts), 0);		/* NORMAL: full slice */
+	CHECK_EQ(ts->tv_sec, 0);
+	CHECK_EQ(ts->tv_nsec, 200000000);
+	me->euid = 0;
+	sys_sched_setscheduler(0, SCHED_ISO, param(0));
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_nsec, 300000000);
+	sys_sched_setscheduler(0, SCHED_BATCH, param(0));
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_nsec, 200000000);
+	sys_sched_setscheduler(0, SCHED_RR, param(1));
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_nsec, 10000000);
+	sys_sched_setscheduler(0, SCHED_FIFO, param(1));
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_sec, 0);
+	CHECK_EQ(ts->tv_nsec, 0);
+	tunables.compute = 1;
+	sys_sched_setscheduler(0, SCHED_NORMAL, param(0));
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_sec, 2);
+	CHECK_EQ(ts->tv_nsec, 0);
+}
+
+TEST(nice_needs_privilege_to_lower_and_returns_0)
+{
+	setup(1);
+	CHECK_EQ(sys_nice(-1), -EPERM);
+	CHECK_EQ(sys_nice(5), 0);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 0), 15);
+	CHECK_EQ(sys_nice(100), 0);			/* clamped at 19 */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 0), 1);
+	me->euid = 0;
+	CHECK_EQ(sys_nice(-100), 0);			/* clamped at -20 */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 0), 40);
+	CHECK_EQ(me->se.static_prio, 100);
+}
+
+TEST(getpriority_setpriority_errors)
+{
+	setup(1);
+	CHECK_EQ(sys_getpriority(3, 0), -EINVAL);
+	CHECK_EQ(sys_getpriority(-1, 0), -EINVAL);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 9999), -ESRCH);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, other->pid), 20);
+	CHECK_EQ(sys_getpriority(PRIO_PGRP, 0), 20);
+	CHECK_EQ(sys_getpriority(PRIO_USER, 1000), 20);
+	CHECK_EQ(sys_getpriority(PRIO_USER, 2000), -ESRCH);	/* documented limit */
+	CHECK_EQ(sys_setpriority(7, 0, 0), -EINVAL);
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, 9999, 0), -ESRCH);
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, other->pid, 5), -EPERM);
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, mine->pid, 5), 0);
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, mine->pid, 4), -EACCES);	/* lower nice */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, mine->pid), 15);
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, mine->pid, 50), 0);	/* clamped */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, mine->pid), 1);
+	me->euid = 0;
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, other->pid, -20), 0);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, other->pid), 40);
+}
+
+TEST(affinity_errors_in_linux_order)
+{
+	setup(2);
+	uint32_t *m = (void *)fake_user_mem;
+	*m = 1;
+	CHECK_EQ(sys_sched_setaffinity(0, 3, FAKE_BAD_PTR), -EINVAL);	/* len < 4 */
+	CHECK_EQ(sys_sched_setaffinity(0, 4, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_setaffinity(9999, 4, m), -ESRCH);
+	CHECK_EQ(sys_sched_setaffinity(-1, 4, m), -ESRCH);
+	CHECK_EQ(sys_sched_setaffinity(other->pid, 4, m), -EPERM);
+	*m = 0;
+	CHECK_EQ(sys_sched_setaffinity(0, 4, m), -EINVAL);		/* empty */
+	*m = 0xc;
+	CHECK_EQ(sys_sched_setaffinity(0, 4, m), -EINVAL);		/* offline only */
+	*m = 0x6;
+	CHECK_EQ(sys_sched_setaffinity(mine->pid, 8, m), 0);
+	CHECK_EQ(mine->se.cpus_allowed, 0x2);
+	CHECK_EQ(sys_sched_getaffinity(0, 3, m), -EINVAL);
+	CHECK_EQ(sys_sched_getaffinity(9999, 4, m), -ESRCH);
+	CHECK_EQ(sys_sched_getaffinity(0, 4, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_getaffinity(mine->pid, 64, m), 4);	/* bytes written */
+	CHECK_EQ(*m, 0x2);
+	CHECK_EQ(sys_sched_getaffinity(0, 4, m), 4);
+	CHECK_EQ(*m, 0x3);
+}
+
+TEST(task_and_cpu_stats_calls)
+{
+	setup(1);
+	struct sched_task_info *ti = (void *)fake_user_mem;
+	CHECK_EQ(sizeof(struct sched_task_info), 80);
+	CHECK_EQ(sizeof(struct sched_cpu_info), 56);
+	for (int i = 0; i < 12; i++) {
+		fake_now_ns += TICK_NS;
+		fake_tick(0, true);
+	}
+	CHECK_EQ(sys_sched_task_stats(-1, ti), -EINVAL);
+	CHECK_EQ(sys_sched_task_stats(9999, ti), -ESRCH);
+	CHECK_EQ(sys_sched_task_stats(0, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_task_stats(0, ti), 0);
+	CHECK_EQ(ti->pid, me->pid);
+	CHECK_EQ(ti->policy, SCHED_NORMAL);
+	CHECK_EQ(ti->prio, 121);
+	CHECK_EQ(ti->slice, 188);
+	CHECK_EQ(ti->time_slice, 8);
+	CHECK_EQ(ti->utime, 12);
+	CHECK_EQ(ti->nr_runs, 1);
+	CHECK_EQ(ti->full_slice, 200);
+	struct sched_cpu_info *ci = (void *)fake_user_mem;
+	CHECK_EQ(sys_sched_cpu_stats(1, ci), -EINVAL);
+	CHECK_EQ(sys_sched_cpu_stats(0, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_cpu_stats(0, ci), 0);
+	CHECK_EQ(ci->user_ticks, 12);
+	CHECK_EQ(ci->nr_running, 1);
+	CHECK_EQ(ci->curr_pid, me->pid);
+}
+
+TEST(tunables_range_checks_keep_old_value)
+{
+	struct { int id, bad_lo, bad_hi, good; } cases[] = {
+		{ TUNABLE_INTERACTIVE, -1, 2, 0 },
+		{ TUNABLE_COMPUTE, -1, 2, 1 },
+		{ TUNABLE_RR_INTERVAL, 0, 1001, 20 },
+		{ TUNABLE_PER_CPU_GAIN, -1, 101, 50 },
+		{ TUNABLE_ISO_CPU, -1, 101, 100 },
+		{ TUNABLE_CACHE_DELAY, -1, 1001, 5 },
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int old = sched_tunable_get(cases[i].id);
+		CHECK_EQ(sched_tunable_set(cases[i].id, cases[i].bad_lo), -EINVAL);
+		CHECK_EQ(sched_tunable_set(cases[i].id, cases[i].bad_hi), -EINVAL);
+		CHECK_EQ(sched_tunable_get(cases[i].id), old);
+		CHECK_EQ(sched_tunable_set(cases[i].id, cases[i].good), 0);
+		CHECK_EQ(sched_tunable_get(cases[i].id), cases[i].good);
+	}
+	CHECK_EQ(sched_tunable_get(TUNABLE_NR), -EINVAL);
+	CHECK_EQ(sched_tunable_set(-1, 0), -EINVAL);
+	CHECK_EQ(sched_tunable_set(TUNABLE_HZ, 100), -EINVAL);	/* the kernel owns hz */
+	CHECK_EQ(sched_tunable_get(TUNABLE_HZ), 1000);
+}
+
+TEST(tunables_defaults_match_spec9)
+{
+	CHECK_EQ(sched_tunable_get(TUNABLE_HZ), 1000);
+	CHECK_EQ(sched_tunable_get(TUNABLE_INTERACTIVE), 1);
+	CHECK_EQ(sched_tunable_get(TUNABLE_COMPUTE), 0);
+	CHECK_EQ(sched_tunable_get(TUNABLE_RR_INTERVAL), 10);
+	CHECK_EQ(sched_tunable_get(TUNABLE_PER_CPU_GAIN), 25);
+	CHECK_EQ(sched_tunable_get(TUNABLE_ISO_CPU), 70);
+	CHECK_EQ(sched_tunable_get(TUNABLE_CACHE_DELAY), 10);
+}
+
+TEST(tunables_boot_parameters_by_name)
+{
+	CHECK_EQ(sched_setup_param("iso_cpu", "100"), 0);
+	CHECK_EQ(tunables.iso_cpu, 100);
+	CHECK_EQ(sched_setup_param("iso_cpu", "abc"), -EINVAL);
+	CHECK_EQ(sched_setup_param("iso_cpu", "200"), -EINVAL);
+	CHECK_EQ(sched_setup_param("iso_cpu", ""), -EINVAL);
+	CHECK_EQ(tunables.iso_cpu, 100);
+	CHECK_EQ(sched_setup_param("sched_compute", "1"), 0);
+	CHECK_EQ(tunables.compute, 1);
+	CHECK_EQ(sched_setup_param("rr_interval", "-5"), -EINVAL);
+	CHECK_EQ(sched_setup_param("no_such_knob", "1"), -ENOENT);
+	CHECK_EQ(sched_setup_param("hz", "250"), 0);
+	CHECK_EQ(tunables.hz, 250);
+}
+
+TEST(tunables_syscall_needs_root)
+{
+	setup(1);
+	CHECK_EQ(sys_sched_get_tunable(TUNABLE_ISO_CPU), 70);
+	CHECK_EQ(sys_sched_set_tunable(99, 1), -EINVAL);
+	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 50), -EPERM);
+	me->euid = 0;
+	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 500), -EINVAL);
+	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 50), 0);
+	CHECK_EQ(sys_sched_get_tunable(TUNABLE_ISO_CPU), 50);
+}
