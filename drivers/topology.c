@@ -6,9 +6,10 @@
  *   1. leaf 0xB (extended topology): each level gives its shift directly;
  *   2. Intel leaf 4 EAX[31:26] (cores per package) with leaf 1 EBX[23:16]
  *      (logical CPUs per package): threads per core = logical / cores;
- *   3. AMD leaf 0x80000008 ECX (core ID bits), with 0x8000001E EBX[15:8]
- *      (threads per core) when TOPOEXT is set;
- *   4. leaf 1 alone: the package width, but not how a package splits into
+ *   3. AMD leaf 0x80000008 ECX[15:12] (APIC ID bits per package) with
+ *      0x8000001E EBX[15:8] (threads per core), which needs TOPOEXT;
+ *   4. otherwise only the package width is known (AMD 0x80000008 without
+ *      TOPOEXT, or leaf 1's logical count), not how a package splits into
  *      cores and threads. We then say so instead of guessing.
  */
 #include "topology.h"
@@ -77,24 +78,30 @@ static bool from_intel_leaf_4(uint32_t max_leaf)
 	return true;
 }
 
+/* Returns false if AMD's leaves are absent; sets topology_known = false
+ * when they give the package width but not threads per core. */
 static bool from_amd_leaves(void)
 {
-	uint32_t a, b, c, d, ext_max, threads = 1;
+	uint32_t a, b, c, d, ext_max;
 	cpuid(0x80000000, 0, &ext_max, &b, &c, &d);
 	if (ext_max < 0x80000008)
 		return false;
 	cpuid(0x80000008, 0, &a, &b, &c, &d);
-	uint32_t id_bits = (c >> 12) & 0xF;	/* ApicIdCoreIdSize; 0 = legacy */
+	int id_bits = (c >> 12) & 0xF;		/* ApicIdCoreIdSize; 0 = legacy */
 	if (id_bits == 0)
 		id_bits = bits_for((c & 0xFF) + 1);
 	cpuid(0x80000001, 0, &a, &b, &c, &d);
-	if ((c & (1u << 22)) && ext_max >= 0x8000001E) {	/* TOPOEXT */
-		cpuid(0x8000001E, 0, &a, &b, &c, &d);
-		threads = ((b >> 8) & 0xFF) + 1;
+	if (!(c & (1u << 22)) || ext_max < 0x8000001E) {	/* no TOPOEXT */
+		topology_known = false;
+		smt_bits = 0;
+		core_bits = id_bits;
+		source = "cpuid leaf 0x80000008 only";
+		return true;
 	}
-	smt_bits = bits_for(threads);
-	core_bits = id_bits > (uint32_t)smt_bits ? id_bits - smt_bits : 0;
-	source = "cpuid leaves 0x80000008/0x8000001e";
+	cpuid(0x8000001E, 0, &a, &b, &c, &d);
+	smt_bits = bits_for(((b >> 8) & 0xFF) + 1);
+	core_bits = id_bits > smt_bits ? id_bits - smt_bits : 0;
+	source = "cpuid leaves 0x80000008 and 0x8000001e";
 	return true;
 }
 
