@@ -116,8 +116,13 @@ void kassert_fail(const char *expr, const char *file, int line)
 	abort();
 }
 
+int fake_migrated_running;
+
 void sched_trace(int cpu, int event, struct sched_task *t, int arg)
 {
+	/* invariant: a task is never moved while it runs (spec section 8) */
+	if (event == TRACE_MIGRATE && (t->on_cpu || cpu_rq(arg)->curr == t))
+		fake_migrated_running++;
 	if (fake_trace_len < FAKE_TRACE_MAX)
 		fake_trace[fake_trace_len++] = (struct fake_trace_rec){
 			fake_now_ns, cpu, event, fake_pid(t), arg };
@@ -175,6 +180,7 @@ void fake_boot(int ncpus, const struct sched_topology *topo)
 	fake_cpu = 0;
 	fake_ncpus = ncpus;
 	fake_trace_len = 0;
+	fake_migrated_running = 0;
 	memset(fake_need_resched, 0, sizeof(fake_need_resched));
 	memset(fake_irq_off, 0, sizeof(fake_irq_off));
 	memset(fake_procs, 0, sizeof(fake_procs));

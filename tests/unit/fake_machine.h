@@ -46,6 +46,7 @@ struct fake_trace_rec {
 extern struct fake_trace_rec fake_trace[FAKE_TRACE_MAX];
 extern int fake_trace_len;
 int fake_trace_count(int event, int pid);	/* pid -1 = any */
+extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task */
 
 /* Assertion failures jump here when set (the test runner sets it). */
 extern jmp_buf *fake_assert_jmp;

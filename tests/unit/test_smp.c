@@ -1,0 +1,392 @@
+/*
+ * test_smp.c - spec section 8: the SMT dependent-sleeper rule, wake-up
+ * placement, load balancing and affinity, on fake topologies.
+ */
+#include "test.h"
+#include "../../sched/policy.h"
+#include "../../sched/tunables.h"
+#include "../../sched/runqueue.h"
+#include "../../sched/balance.h"
+#include "../../sched/syscalls.h"
+#include "../../sched/errno.h"
+#include <string.h>
+
+/* packages x cores x threads, CPUs numbered thread-fastest */
+static void boot_topology(int packages, int cores, int threads)
+{
+	static struct sched_topology topo;
+	int n = 0;
+	for (int p = 0; p < packages; p++)
+		for (int c = 0; c < cores; c++)
+			for (int t = 0; t < threads; t++, n++) {
+				topo.cpu[n].package = p;
+				topo.cpu[n].core = c;
+				topo.cpu[n].thread = t;
+			}
+	fake_boot(n, &topo);
+}
+
+/* A task pinned to CPU cpu, queued there. */
+static struct sched_task *pinned(int cpu, int policy, int nice)
+{
+	struct fake_proc *p = fake_new_task(cpu, 0, 0);
+	p->se.cpus_allowed = 1u << cpu;
+	sched_set_policy(&p->se, policy, policy == SCHED_FIFO ? 10 : 0);
+	p->se.static_prio = NICE_TO_PRIO(nice);
+	p->se.slice = full_slice(&p->se);
+	p->se.prio = effective_prio(&p->se);
+	int saved = fake_cpu;
+	fake_cpu = cpu;
+	sched_wake_new(&p->se);
+	fake_cpu = saved;
+	return &p->se;
+}
+
+static int core_of(int cpu)	/* for boot_topology(1, cores, 2) */
+{
+	return cpu / 2;
+}
+
+/* ---- SMT rule (spec section 8) ---- */
+
+TEST(smt_topology_builds_domains)
+{
+	boot_topology(1, 2, 2);
+	CHECK_EQ(cpu_rq(0)->siblings, 0x3);
+	CHECK_EQ(cpu_rq(3)->siblings, 0xc);
+	CHECK_EQ(cpu_rq(0)->nr_domains, 2);		/* SMT, cores; one package */
+	CHECK_EQ(cpu_rq(0)->sd[0].level, SD_SMT);
+	CHECK_EQ(cpu_rq(0)->sd[1].level, SD_CORE);
+	CHECK_EQ(cpu_rq(0)->sd[1].ngroups, 2);
+	CHECK_EQ(cpu_rq(0)->sd[1].groups[1], 0xc);
+	boot_topology(2, 2, 2);
+	CHECK_EQ(cpu_rq(5)->nr_domains, 3);
+	CHECK_EQ(cpu_rq(5)->sd[2].groups[0], 0x0f);
+	CHECK_EQ(cpu_rq(5)->sd[2].groups[1], 0xf0);
+}
+
+TEST(smt_batch_never_shares_a_core_with_normal_work)
+{
+	boot_topology(1, 1, 2);
+	pinned(0, SCHED_NORMAL, 0);
+	struct sched_task *b = pinned(1, SCHED_BATCH, 0);
+	for (int i = 0; i < 300; i++)
+		sim_step();
+	CHECK_EQ(b->stats.nr_runs, 0);
+	CHECK(fake_curr(1)->is_idle);
+	CHECK(fake_trace_count(TRACE_SMT_IDLE, -1) > 0);
+}
+
+TEST(smt_two_batch_siblings_both_run)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *a = pinned(0, SCHED_BATCH, 0);
+	struct sched_task *b = pinned(1, SCHED_BATCH, 0);
+	sim_run(10);
+	CHECK(fake_curr(0) == a);
+	CHECK(fake_curr(1) == b);
+}
+
+TEST(smt_normal_waits_while_sibling_runs_rt)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *rt = pinned(0, SCHED_FIFO, 0);
+	struct sched_task *n = pinned(1, SCHED_NORMAL, 0);
+	sim_run(100);
+	CHECK(fake_curr(0) == rt);
+	CHECK_EQ(n->stats.nr_runs, 0);
+}
+
+TEST(smt_rt_task_runs_and_makes_normal_sibling_reschedule)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *n = pinned(1, SCHED_NORMAL, 0);
+	sim_run(5);
+	CHECK(fake_curr(1) == n);
+	struct sched_task *rt = pinned(0, SCHED_FIFO, 0);
+	fake_schedule(0);
+	CHECK(fake_curr(0) == rt);		/* RT never waits */
+	CHECK(fake_need_resched[1]);		/* the NORMAL sibling is told */
+	fake_schedule(1);
+	CHECK(fake_curr(1)->is_idle);
+}
+
+TEST(smt_task_with_much_less_slice_waits)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *a = pinned(0, SCHED_NORMAL, 0);	/* full slice 200 */
+	struct sched_task *b = pinned(1, SCHED_NORMAL, 19);	/* full slice 10 */
+	fake_schedule(0);
+	CHECK(fake_curr(0) == a);
+	CHECK_EQ(a->slice, 200);
+	fake_schedule(1);			/* 200 * 75 / 100 > 10: b waits */
+	CHECK(fake_curr(1)->is_idle);
+	a->slice = 15;				/* 11 > 10: still waits */
+	fake_schedule(1);
+	CHECK(fake_curr(1)->is_idle);
+	a->slice = 14;				/* 10 > 10 is false: b runs */
+	fake_schedule(1);
+	CHECK(fake_curr(1) == b);
+	tunables.per_cpu_gain = 100;		/* a second thread is a whole CPU */
+	a->slice = 200;
+	fake_schedule(1);
+	CHECK(fake_curr(1) == b);
+}
+
+TEST(smt_sibling_with_little_slice_is_made_to_reschedule)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *b = pinned(1, SCHED_NORMAL, 19);
+	fake_schedule(1);
+	CHECK(fake_curr(1) == b);
+	struct sched_task *a = pinned(0, SCHED_NORMAL, 0);
+	fake_need_resched[1] = false;
+	fake_schedule(0);
+	CHECK(fake_curr(0) == a);
+	CHECK(fake_need_resched[1]);		/* 200 * 75 / 100 > full_slice(b) = 10 */
+}
+
+TEST(smt_idle_sibling_with_queued_work_is_woken)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *a = pinned(0, SCHED_NORMAL, 0);
+	pinned(1, SCHED_NORMAL, 19);
+	fake_schedule(0);
+	fake_schedule(1);
+	CHECK(fake_curr(1)->is_idle);		/* held back by the rule */
+	fake_need_resched[1] = false;
+	cpu_rq(0)->curr = a;
+	fake_sleep(0, TASK_INTERRUPTIBLE);	/* a sleeps: cpu0 goes idle ... */
+	CHECK(fake_curr(0)->is_idle);
+	CHECK(fake_need_resched[1]);		/* ... and wakes its sibling */
+	fake_schedule(1);
+	CHECK(!fake_curr(1)->is_idle);
+}
+
+TEST(smt_rule_is_for_user_tasks_only)
+{
+	boot_topology(1, 1, 2);
+	struct sched_task *a = pinned(0, SCHED_FIFO, 0);
+	struct sched_task *k = pinned(1, SCHED_NORMAL, 0);
+	k->is_kthread = true;
+	fake_schedule(0);
+	CHECK(fake_curr(0) == a);
+	fake_schedule(1);
+	CHECK(fake_curr(1) == k);
+}
+
+/* ---- wake-up placement ---- */
+
+TEST(wake_prefers_a_fully_idle_core_over_an_idle_sibling)
+{
+	boot_topology(1, 2, 2);
+	struct fake_proc *a = fake_spawn(0, 0, 0);
+	struct fake_proc *b = fake_spawn(0, 0, 0);
+	sched_set_user_nice(&a->se, -5);		/* a: 115 */
+	fake_schedule(0);
+	CHECK(fake_curr(0) == &a->se);
+	/* b: take it off cpu0's queue as if it had run there and slept */
+	cpu_rq(0)->curr = &b->se; b->se.on_cpu = 1; a->se.on_cpu = 0;
+	fake_sleep(0, TASK_INTERRUPTIBLE);
+	CHECK(fake_curr(0) == &a->se);
+	fake_now_ns += 50 * TICK_NS;
+	sched_wake_up(&b->se);			/* 120 would not preempt 115 */
+	CHECK_EQ(core_of(b->se.cpu), 1);
+}
+
+TEST(wake_stays_on_last_cpu_when_it_would_preempt)
+{
+	boot_topology(1, 2, 2);
+	struct fake_proc *a = fake_spawn(0, 0, 0);
+	struct fake_proc *b = fake_spawn(0, 0, 0);
+	sched_set_user_nice(&b->se, -5);		/* b wakes at 115 */
+	fake_schedule(0);
+	cpu_rq(0)->curr = &b->se; b->se.on_cpu = 1; a->se.on_cpu = 0;
+	fake_sleep(0, TASK_INTERRUPTIBLE);
+	CHECK(fake_curr(0) == &a->se);
+	for (int i = 0; i < 5; i++) {
+		fake_now_ns += TICK_NS;
+		fake_tick(0, true);
+	}
+	fake_now_ns += 50 * TICK_NS;
+	sched_wake_up(&b->se);
+	CHECK_EQ(b->se.cpu, 0);
+	CHECK(fake_need_resched[0]);
+}
+
+/* ---- load balancing ---- */
+
+static bool on_different_cores(struct sched_task *a, struct sched_task *b)
+{
+	return core_of(a->cpu) != core_of(b->cpu);
+}
+
+TEST(balance_two_hogs_queued_on_one_cpu_end_on_different_cores)
+{
+	boot_topology(1, 2, 2);
+	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
+	sim_run(200);
+	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK_EQ(fake_migrated_running, 0);
+	sim_run(1000);
+	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK_RANGE(a->ran, 1150, 1200);
+	CHECK_RANGE(b->ran, 1150, 1200);
+}
+
+TEST(balance_two_hogs_on_sibling_threads_spread_to_idle_core)
+{
+	boot_topology(1, 2, 2);
+	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(1, 0, 0);
+	fake_resched_pending();
+	CHECK(fake_curr(0) == &a->proc->se);	/* both running, one core */
+	CHECK(fake_curr(1) == &b->proc->se);
+	sim_run(100);
+	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 1);	/* one move, no ping-pong */
+	sim_run(1000);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 1);
+	CHECK_EQ(fake_migrated_running, 0);
+}
+
+TEST(balance_four_hogs_on_4_cores_x_2_threads_one_per_core)
+{
+	boot_topology(1, 4, 2);
+	struct sim_task *t[4];
+	for (int i = 0; i < 4; i++)
+		t[i] = sim_add(0, 0, 0);
+	sim_run(500);
+	int per_core[4] = { 0 };
+	for (int i = 0; i < 4; i++)
+		per_core[core_of(t[i]->proc->se.cpu)]++;
+	for (int c = 0; c < 4; c++)
+		CHECK_EQ(per_core[c], 1);
+	CHECK_EQ(fake_migrated_running, 0);
+}
+
+TEST(balance_two_packages_spread_across_packages)
+{
+	boot_topology(2, 1, 1);
+	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
+	sim_run(100);
+	CHECK(a->proc->se.cpu != b->proc->se.cpu);
+}
+
+TEST(balance_pinned_tasks_are_never_moved)
+{
+	fake_boot(2, NULL);
+	for (int i = 0; i < 3; i++)
+		sim_add_task(fake_of(pinned(0, SCHED_NORMAL, 0)), 0, 0);
+	sim_run(1000);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 0);
+	CHECK_EQ(cpu_rq(1)->idle_ticks, 1000);
+	CHECK_EQ(cpu_rq(0)->nr_running, 3);
+}
+
+TEST(balance_never_moves_a_running_task)
+{
+	fake_boot(4, NULL);
+	for (int i = 0; i < 6; i++)
+		sim_add(0, 0, 0);
+	for (int i = 0; i < 6; i++)
+		sim_add(i % 4, 3 + i, 2 + i);
+	sim_run(3000);
+	CHECK(fake_trace_count(TRACE_MIGRATE, -1) > 0);
+	CHECK_EQ(fake_migrated_running, 0);
+	/* the hog on a CPU alone stays: 1 running task vs idle is balanced */
+	for (int cpu = 0; cpu < 4; cpu++)
+		CHECK(rq_bitmap_ok(cpu_rq(cpu)));
+}
+
+TEST(balance_single_running_task_is_left_alone)
+{
+	fake_boot(2, NULL);
+	struct sim_task *a = sim_add(0, 0, 0);
+	sim_run(500);
+	CHECK_EQ(a->proc->se.cpu, 0);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 0);
+}
+
+TEST(balance_cache_hot_task_moves_only_after_failures)
+{
+	fake_boot(2, NULL);		/* one package, two cores: cache_nice_tries 1 */
+	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
+	fake_schedule(0);
+	CHECK(fake_curr(0) == &a->se);
+	fake_now_ns += 10 * TICK_NS;
+	b->se.stats.last_ran_ns = fake_now_ns - TICK_NS;	/* ran 1 ms ago: hot */
+	fake_schedule(1);		/* idle balance: hot, refused (failed 1) */
+	CHECK_EQ(b->se.cpu, 0);
+	fake_schedule(1);		/* refused again (failed 2) */
+	CHECK_EQ(b->se.cpu, 0);
+	fake_schedule(1);		/* balancing keeps failing: move it */
+	CHECK_EQ(b->se.cpu, 1);
+	CHECK(fake_curr(1) == &b->se);
+}
+
+/* ---- affinity (sched_setaffinity semantics) ---- */
+
+TEST(affinity_running_task_leaves_its_cpu_at_once)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(0, 0, 0);
+	fake_schedule(0);
+	CHECK(fake_curr(0) == &a->se);
+	uint32_t *m = (void *)fake_user_mem;
+	*m = 0x2;
+	CHECK_EQ(sys_sched_setaffinity(0, 4, m), 0);
+	CHECK(fake_need_resched[0]);
+	fake_schedule(0);		/* schedule() hands it over ... */
+	CHECK(fake_curr(0)->is_idle);
+	CHECK_EQ(a->se.cpu, 1);		/* ... finish_switch queued it on cpu1 */
+	CHECK(a->se.on_rq);
+	CHECK(fake_need_resched[1]);
+	fake_schedule(1);
+	CHECK(fake_curr(1) == &a->se);
+	CHECK_EQ(fake_migrated_running, 0);
+}
+
+TEST(affinity_queued_task_moves_at_once)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
+	fake_schedule(0);
+	CHECK(fake_curr(0) == &a->se);
+	CHECK_EQ(sched_set_cpus_allowed(&b->se, 0x2), 0);
+	CHECK_EQ(b->se.cpu, 1);
+	CHECK(b->se.on_rq);
+	CHECK_EQ(sched_set_cpus_allowed(&b->se, 0x4), -EINVAL);	/* offline only */
+	CHECK_EQ(b->se.cpus_allowed, 0x2);
+}
+
+TEST(affinity_sleeping_task_is_placed_by_its_wakeup)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(0, 0, 0);
+	fake_schedule(0);
+	fake_sleep(0, TASK_INTERRUPTIBLE);
+	CHECK_EQ(sched_set_cpus_allowed(&a->se, 0x2), 0);
+	CHECK_EQ(a->se.cpu, 0);
+	fake_now_ns += 5 * TICK_NS;
+	sched_wake_up(&a->se);
+	CHECK_EQ(a->se.cpu, 1);
+}
+
+/* ---- locking ---- */
+
+TEST(double_lock_must_start_with_no_rq_lock_held)
+{
+	static jmp_buf jb;
+	jmp_buf *saved = fake_assert_jmp;
+	fake_boot(2, NULL);
+	spin_lock(&cpu_rq(1)->lock);
+	fake_assert_jmp = &jb;
+	if (setjmp(jb) == 0) {
+		lock_rqs(0x3);		/* would take rq0 after rq1: refused */
+		fake_assert_jmp = saved;
+		test_fail(__FILE__, __LINE__, "lock_rqs did not assert");
+		return;
+	}
+	fake_assert_jmp = saved;
+	CHECK(strstr(fake_assert_msg, "spin_held") != NULL);
+}
