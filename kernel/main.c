@@ -59,6 +59,8 @@ static void boot_self_tests(void)
 		timer_selftest();
 	else if (strcmp(t, "echo") == 0)
 		serial_echo_test();
+	else if (strcmp(t, "ipi") == 0)
+		smp_selftest();
 	else
 		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }

@@ -40,8 +40,9 @@ void (*cpu_idle_hook)(void);
 /* One mailbox per target CPU for smp_call_function. */
 struct call_slot {
 	volatile uint32_t busy;		/* a caller owns the slot */
-	volatile bool pending;		/* fn not run yet */
-	bool target_releases;		/* caller is not waiting: target frees busy */
+	volatile bool pending;		/* fn waiting to be run */
+	volatile bool done;		/* fn has returned (when the caller waits) */
+	bool wait;			/* the caller waits, and frees busy after */
 	void (*fn)(void *);
 	void *arg;
 };
@@ -108,22 +109,32 @@ static bool start_ap(struct cpu *c)
 
 /* ---- IPI handlers ---------------------------------------------------- */
 
+/* Run the call waiting in this CPU's slot, if any. The slot is emptied
+ * before fn runs, so fn may make calls of its own (and run ours). */
 static void run_pending_call(void)
 {
 	struct call_slot *s = &call_slots[cpu_id()];
 	if (!s->pending)
 		return;
-	bool release = s->target_releases;
-	s->fn(s->arg);
-	__sync_synchronize();
+	void (*fn)(void *) = s->fn;
+	void *arg = s->arg;
+	bool wait = s->wait;
 	s->pending = false;
-	if (release)
+	if (!wait)
 		xchg(&s->busy, 0);
+	fn(arg);
+	if (wait) {
+		__sync_synchronize();
+		s->done = true;
+	}
 }
+
+static volatile uint32_t resched_ipis[MAX_CPUS];	/* for smp_selftest */
 
 static void ipi_resched(struct trapframe *tf)
 {
 	(void)tf;
+	resched_ipis[cpu_id()]++;
 	mycpu()->need_resched = 1;
 }
 
@@ -211,16 +222,70 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 	}
 	s->fn = fn;
 	s->arg = arg;
-	s->target_releases = !wait;
+	s->wait = wait;
+	s->done = false;
 	__sync_synchronize();
 	s->pending = true;
 	lapic_send_ipi(cpus[cpu].apic_id, T_IPI_CALL);
 	if (wait) {
-		while (s->pending) {
+		while (!s->done) {
 			run_pending_call();
 			pause();
 		}
 		xchg(&s->busy, 0);
 	}
 	pop_cli();
+}
+
+/* ---- test=ipi ---------------------------------------------------------- */
+
+static volatile uint32_t calls_taken[MAX_CPUS];
+
+static void count_call(void *arg)
+{
+	(void)arg;
+	__sync_fetch_and_add(&calls_taken[cpu_id()], 1);
+}
+
+/* Runs in interrupt context on CPU i and calls CPU i+1, waiting: all of
+ * them at once form a ring of CPUs each waiting for the next. */
+static void call_next(void *arg)
+{
+	(void)arg;
+	smp_call_function((cpu_id() + 1) % ncpus, count_call, NULL, true);
+}
+
+static bool wait_until(volatile uint32_t *counter, uint32_t want)
+{
+	uint64_t deadline = clock_ns() + 1000000000ull;
+	while (*counter < want && clock_ns() < deadline)
+		pause();
+	return *counter >= want;
+}
+
+void smp_selftest(void)
+{
+	int ok = 0;
+	for (int i = 0; i < ncpus; i++) {
+		smp_call_function(i, count_call, NULL, true);
+		ok += calls_taken[i] == 1;
+	}
+	printk("ipi: call-function (wait) reached %d of %d CPUs\n", ok, ncpus);
+
+	for (int i = 0; i < ncpus; i++)
+		smp_call_function(i, call_next, NULL, false);
+	ok = 0;
+	for (int i = 0; i < ncpus; i++)
+		ok += wait_until(&calls_taken[i], 2);
+	printk("ipi: call-function ring (no wait, nested) reached %d of %d CPUs\n", ok, ncpus);
+
+	ok = 0;
+	for (int i = 0; i < ncpus; i++) {
+		uint32_t before = resched_ipis[i];
+		cpus[i].need_resched = 0;
+		smp_resched(i);
+		/* smp_resched sets the flag itself; the IPI counts only elsewhere */
+		ok += cpus[i].need_resched && (i == cpu_id() || wait_until(&resched_ipis[i], before + 1));
+	}
+	printk("ipi: resched reached %d of %d CPUs\n", ok, ncpus);
 }

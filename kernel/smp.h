@@ -34,4 +34,8 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
 extern void (*cpu_idle_hook)(void);
 __attribute__((noreturn)) void cpu_idle_loop(void);
 
+/* test=ipi: exercise call-function (waiting, and a ring of nested calls)
+ * and the resched IPI on every CPU; prints "ipi: ... reached N of N CPUs". */
+void smp_selftest(void);
+
 #endif

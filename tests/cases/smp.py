@@ -80,9 +80,53 @@ def smp_case(smp, cpu, accel="tcg"):
                 check=topology_check(smp))
 
 
+# CPU models whose CPUID cannot tell cores from threads: qemu32 limited to
+# leaf 1, and qemu32 posing as AMD without TOPOEXT (no leaf 4 on AMD, no
+# 0x80000008: like KVM's default model on an AMD host). The kernel must
+# boot every CPU, know the packages, and admit "? cores x ? threads",
+# treating each CPU as a core of its own (thread 0).
+HIDDEN_TOPOLOGY_CPUS = ("qemu32,level=1", "qemu32,vendor=AuthenticAMD")
+
+
+def unknown_split_check(smp):
+    cpus, sockets, cores, threads = parse_smp(smp)
+    expected = expected_apic_ids(sockets, cores, threads)
+
+    def check(log):
+        lines = re.findall(CPU_LINE, log, re.M)
+        if len(lines) != cpus:
+            return False, f"{len(lines)} cpuK lines, expected {cpus}"
+        places = set()
+        for k, apic, p, c, t in lines:
+            apic = int(apic, 16) if apic.lower().startswith("0x") else int(apic)
+            if apic not in expected:
+                return False, f"cpu{k}: apic {apic} is not an ID QEMU gives {smp}"
+            if int(p) != expected[apic][0] or int(t) != 0:
+                return False, (f"cpu{k}: apic {apic} should be package "
+                               f"{expected[apic][0]} thread 0, kernel says "
+                               f"package {p} thread {t}")
+            places.add((int(p), int(c)))
+        if len(places) != cpus:
+            return False, "two CPUs share a core although the split is unknown"
+        return True, f"{cpus} CPUs, each its own core"
+    return check
+
+
+def unknown_split_case(smp, cpu):
+    cpus, sockets, _, _ = parse_smp(smp)
+    label = cpu.replace(",", "_").replace("=", "")
+    return Case(f"smp_unknown_split_{cpus}_{label}", smp=smp, cpu=cpu,
+                append="then=poweroff", tags=("smp",),
+                expect=[rf"^smp: {cpus} CPUs online: {sockets} packages x "
+                        r"\? cores x \? threads"],
+                check=unknown_split_check(smp))
+
+
 # The kernel counts each CPU's timer interrupts over a window it measures
 # itself. The brief's line is "timer: cpuK T ticks in M ms"; "timer: cpuK
-# ticks T in M ms" is accepted too.
+# ticks T in M ms" is accepted too. The kernel appends "(I interrupts, L
+# lost)": ticks QEMU dropped while the host did not run a vCPU are credited
+# from the TSC (drivers/timer.c), so L shows how loaded the host was.
 TIMER_LINE = (r"^timer: cpu(\d+):? (?:(\d+) ticks|ticks (\d+)) "
               r"in (\d+) ms\b")
 TIMER_TOLERANCE = 0.02
@@ -117,6 +161,15 @@ CASES = (
     [smp_case(smp, cpu) for smp in TOPOLOGIES for cpu in ("qemu32", "max")]
     + [smp_case(smp, "qemu64,+topoext", accel="kvm")
        for smp in KVM_TOPOLOGIES]
+    + [unknown_split_case(smp, cpu) for cpu in HIDDEN_TOPOLOGY_CPUS
+       for smp in ("4,sockets=1,cores=2,threads=2",
+                   "8,sockets=2,cores=2,threads=2")]
+    + [smp_case("32,sockets=2,cores=8,threads=2", "qemu32")]
+    + [Case("ipi", smp="8,sockets=2,cores=2,threads=2",
+            append="test=ipi then=poweroff", tags=("smp",),
+            expect=[r"^ipi: call-function \(wait\) reached 8 of 8 CPUs",
+                    r"^ipi: call-function ring .* reached 8 of 8 CPUs",
+                    r"^ipi: resched reached 8 of 8 CPUs"])]
     + [timer_case(100), timer_case(1000)]
     + [Case("serial_echo", append="test=echo then=poweroff",
             tags=("console", "quick"),
