@@ -46,6 +46,7 @@ protected:
 	mov eax, [ABS(p_cr3)]
 	mov cr3, eax
 	mov eax, cr0
+	and eax, ~0x60000000		; INIT left caching off: clear CR0.CD, CR0.NW
 	or eax, 0x80010000		; CR0.PG | CR0.WP, as boot/entry.asm
 	mov cr0, eax
 
