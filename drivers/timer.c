@@ -13,9 +13,12 @@
  * do that at 1000 Hz, but QEMU does when the host leaves a vCPU thread
  * unscheduled for over a period. So mycpu()->ticks counts like Linux's
  * jiffies: one per interrupt, but never less than the whole periods the
- * TSC says have passed since this CPU's timer started, less one (one
- * period of slack, so a late interrupt followed by an on-time one is not
- * counted three times). The hook still runs once per interrupt.
+ * TSC says have passed since this CPU's timer started, less one. That one
+ * period of slack keeps a late interrupt followed at once by the next from
+ * being counted three times; the price is that ticks may trail the TSC by
+ * one. The hook still runs once per interrupt, as Linux's scheduler_tick. A
+ * timer that runs too fast still shows up as too many ticks; one too slow
+ * shows up in the interrupt count that test=timer prints.
  */
 #include "timer.h"
 #include "lapic.h"
@@ -32,7 +35,7 @@
 #define SELFTEST_MS    2000
 
 int timer_hz = 1000;
-void (*timer_tick_hook)(void);
+void (*timer_tick_hook)(bool user_mode);
 static uint32_t lapic_count;		/* APIC timer counts per tick */
 static uint64_t tsc_per_tick;		/* the same period in TSC cycles */
 static uint64_t tsc_start[MAX_CPUS];	/* when each CPU's timer started */
@@ -42,11 +45,13 @@ static void tick(struct trapframe *tf)
 {
 	(void)tf;
 	struct cpu *c = mycpu();
-	uint64_t periods = (rdtsc() - tsc_start[c->id]) / tsc_per_tick;
+	uint64_t due = (rdtsc() - tsc_start[c->id]) / tsc_per_tick;
 	interrupts[c->id]++;
-	c->ticks = periods > c->ticks + 1 ? periods : c->ticks + 1;
+	c->ticks++;
+	if (due > c->ticks + 1)
+		c->ticks = due - 1;
 	if (timer_tick_hook)
-		timer_tick_hook();
+		timer_tick_hook(trap_from_user(tf));
 }
 
 /* One PIT countdown: how far the TSC advanced and the APIC timer fell. */
