@@ -30,7 +30,7 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
 /* What every AP does once it is up, and the boot CPU may do too: halt with
  * interrupts on, waking for each interrupt. Once cpu_idle_hook is set (the
  * process code's idle task: it must not return), the next wake-up calls it
- * instead. */
+ * instead, with interrupts off, on the CPU's boot stack. */
 extern void (*cpu_idle_hook)(void);
 __attribute__((noreturn)) void cpu_idle_loop(void);
 
