@@ -34,7 +34,7 @@ KERNEL_CFLAGS += -DLOCK_DEBUG -DSCHED_DEBUG
 endif
 LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c) $(KERNEL_SCHED_SRCS)
+KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 

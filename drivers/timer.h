@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 extern int timer_hz;			/* boot parameter hz=, 100..1000 */
-extern void (*timer_tick_hook)(void);
+#include <stdbool.h>
+/* user_mode: the tick interrupted user code (for CPU-time accounting). */
+extern void (*timer_tick_hook)(bool user_mode);
 
 /* Boot CPU, once, interrupts off: read hz=, measure the local APIC timer
  * and the TSC against the PIT, start clock_ns(). Prints "timer: lapic H Hz". */

@@ -20,6 +20,13 @@
 #include "trap.h"
 #include "vm.h"
 #include "x86.h"
+#include "fault.h"
+#include "format.h"
+#include "file.h"
+#include "initrd.h"
+#include "proc.h"
+#include "sched_glue.h"
+#include "syscall.h"
 #include "../drivers/acpi.h"
 #include "../drivers/ioapic.h"
 #include "../drivers/keyboard.h"
@@ -65,6 +72,62 @@ static void boot_self_tests(void)
 		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }
 
+/* Every CPU's scheduler start: this CPU's boot stack becomes its idle
+ * task, and the idle loop takes over. */
+static volatile int cpus_in_scheduler;
+
+static void enter_scheduler(void)
+{
+	proc_init_idle();
+	__sync_fetch_and_add(&cpus_in_scheduler, 1);
+	cpu_idle();
+}
+
+static void start_scheduler(void)
+{
+	struct sched_topology topo;
+	for (int i = 0; i < ncpus; i++) {
+		topo.cpu[i].package = cpus[i].package;
+		topo.cpu[i].core = cpus[i].core;
+		topo.cpu[i].thread = cpus[i].thread;
+	}
+	sched_glue_init(timer_hz, &topo);
+	proc_init_idle();
+	cpus_in_scheduler = 1;
+	timer_tick_hook = kernel_tick;
+	cpu_idle_hook = enter_scheduler;	/* the APs join at their next tick */
+	while (cpus_in_scheduler < ncpus)
+		pause();
+}
+
+/* Boot parameters that belong to init reach it as environment variables,
+ * as on Linux (abi.md): run=, then=, tests=. */
+static char *init_envp[8] = { "HOME=/", "TERM=linux" };
+
+static void prepare_init_env(void)
+{
+	static char env[3][160];
+	static const char *const keys[] = { "run", "then", "tests" };
+	int n = 2;
+	for (int i = 0; i < 3; i++) {
+		const char *v = bootparam_str(keys[i]);
+		if (v) {
+			ksnprintf(env[i], sizeof(env[i]), "%s=%s", keys[i], v);
+			init_envp[n++] = env[i];
+		}
+	}
+	init_envp[n] = NULL;
+}
+
+static void start_init(const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	int err = proc_start_init(path, argv, init_envp);
+	if (err < 0)
+		panic("cannot start init %s (error %d); try init=/bin/sh", path, err);
+	printk("init: started %s\n", path);
+}
+
 void kmain(uint32_t magic, uint32_t mbi_pa)
 {
 	char vendor[13];
@@ -98,15 +161,19 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	keyboard_init(cpus[0].apic_id);
 	sti();
 
-	boot_self_tests();
+	/* Processes and the scheduler (issues 4 and 5). */
+	initrd_init();
+	tty_init();
+	fault_init();
+	syscall_init();
+	proc_init();
+	start_scheduler();
 
-	bootparam_claim("run");
-	bootparam_claim("tests");
-	const char *then = bootparam_str("then");
+	boot_self_tests();
+	prepare_init_env();
+	const char *init = bootparam_str("init");
 	bootparam_report_unknown();
 	printk("boot: done\n");
-	if (then && strcmp(then, "poweroff") == 0)
-		power_off(0);
-	for (;;)
-		hlt();
+	start_init(init ? init : "/bin/init");
+	cpu_idle();
 }

@@ -24,11 +24,14 @@ const char *ksym_lookup(uint32_t addr, uint32_t *offset);
 /* drivers/ipi.c sets this so panic can stop the other CPUs. */
 extern void (*panic_halt_others_hook)(void);
 
+/* sched/machine.h defines the same macro through kassert_fail(). */
+#ifndef KASSERT
 #ifdef NDEBUG
 #define KASSERT(x) ((void)0)
 #else
 #define KASSERT(x) \
 	((x) ? (void)0 : panic("assertion \"%s\" failed at %s:%d", #x, __FILE__, __LINE__))
+#endif
 #endif
 
 #endif

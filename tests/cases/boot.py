@@ -49,7 +49,7 @@ def banner_check(memory, append=None):
     return check
 
 
-def boots(name, memory="128M", append="then=poweroff", tags=("quick",)):
+def boots(name, memory="128M", append="tests=none then=poweroff", tags=("quick",)):
     return Case(name, memory=memory, append=append, tags=tags,
                 expect_order=[BANNER, DONE],
                 check=banner_check(memory, append))
@@ -72,11 +72,11 @@ CASES = [
          # "boot: done" or starts init is the ISO's business: stop there.
          expect_order=[BANNER, DONE], until=DONE, exit_code=None,
          forbid=[r"^error: ", r"Failed to boot"]),       # GRUB's complaints
-    Case("panic_backtrace", append="test=panic then=poweroff",
+    Case("panic_backtrace", append="test=panic tests=none then=poweroff",
          tags=("quick",), expect_panic=True,
          expect_order=[r"^panic: ", r"^backtrace:",
                        r"^\s+#\d+ 0x[0-9a-f]{8} kmain\+0x[0-9a-f]+\b"]),
-    Case("bad_params", append="hz=abc nosuchkey=1 then=poweroff",
+    Case("bad_params", append="hz=abc nosuchkey=1 tests=none then=poweroff",
          tags=("quick",),
          expect_order=[BANNER,
                        r'^bootparam: hz: bad value "abc"',
@@ -84,7 +84,7 @@ CASES = [
                        DONE]),
     boots("mem_32M", memory="32M"),
     boots("mem_1G", memory="1G", tags=()),
-    Case("mem_too_small", memory=TOO_SMALL, append="then=poweroff",
+    Case("mem_too_small", memory=TOO_SMALL, append="tests=none then=poweroff",
          expect_panic=True,
          expect=[r"^panic: not enough memory \(have \d+ KiB, need \d+ KiB\)"],
          forbid=[DONE], check=memory_panic_check),

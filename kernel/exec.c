@@ -1,0 +1,228 @@
+/*
+ * exec.c - execve: replace a process's program with an ELF file.
+ *
+ * The new address space is built completely aside (segments, then the
+ * stack with argc/argv/envp/auxv exactly as Linux lays it out) and only
+ * then swapped in, so a failing execve leaves the caller untouched and
+ * returns an error.
+ *
+ * Stack at entry (lowest address first), as the i386 ABI and Linux have it:
+ *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
+ *	then the 16 AT_RANDOM bytes and the strings themselves.
+ */
+#include "elf.h"
+#include "errno.h"
+#include "exec.h"
+#include "file.h"
+#include "initrd.h"
+#include "kmalloc.h"
+#include "proc.h"
+#include "string.h"
+#include "time.h"
+#include "uaccess.h"
+#include "x86.h"
+
+#define ARG_MAX_BYTES 8192
+#define ARG_MAX_COUNT 64
+#define USER_HZ 100
+
+/* Check the header and program headers; the entry point or -ENOEXEC. */
+static int elf_check(const struct initrd_file *f, const struct elf_header **out)
+{
+	const struct elf_header *eh = (const void *)f->data;
+	if (f->size < sizeof(*eh) || eh->magic != ELF_MAGIC || eh->class != 1 ||
+	    eh->data != 1 || eh->type != ET_EXEC || eh->machine != EM_386 ||
+	    eh->phentsize != sizeof(struct elf_phdr) || eh->phnum == 0 || eh->phnum > 32 ||
+	    eh->phoff > f->size || eh->phoff + eh->phnum * sizeof(struct elf_phdr) > f->size)
+		return -ENOEXEC;
+	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
+	for (int i = 0; i < eh->phnum; i++) {
+		if (ph[i].type != PT_LOAD)
+			continue;
+		if (ph[i].filesz > ph[i].memsz || ph[i].offset > f->size ||
+		    ph[i].filesz > f->size - ph[i].offset ||
+		    ph[i].vaddr + ph[i].memsz < ph[i].vaddr ||
+		    ph[i].vaddr + ph[i].memsz > USER_STACK_LOW || ph[i].vaddr < PAGE_SIZE)
+			return -ENOEXEC;
+	}
+	*out = eh;
+	return 0;
+}
+
+/* Map and fill the PT_LOAD segments; returns the end of the highest. */
+static int load_segments(pde_t *pd, const struct initrd_file *f,
+			 const struct elf_header *eh, uint32_t *end)
+{
+	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
+	*end = 0;
+	for (int i = 0; i < eh->phnum; i++) {
+		if (ph[i].type != PT_LOAD || ph[i].memsz == 0)
+			continue;
+		uint32_t flags = (ph[i].flags & PF_W) ? PTE_W : 0;
+		if (vm_alloc_user(pd, ph[i].vaddr, ph[i].memsz, flags) < 0)
+			return -ENOMEM;
+		/* Copy the file bytes; the rest (bss) is already zero. The
+		 * pages may be read-only for the user, so copy to the frames. */
+		for (uint32_t off = 0; off < ph[i].filesz;) {
+			uint32_t va = ph[i].vaddr + off;
+			uint32_t n = PAGE_SIZE - (va & (PAGE_SIZE - 1));
+			if (n > ph[i].filesz - off)
+				n = ph[i].filesz - off;
+			pte_t *pte = vm_walk(pd, va, false);
+			memcpy((char *)P2V(PTE_ADDR(*pte)) + (va & (PAGE_SIZE - 1)),
+			       f->data + ph[i].offset + off, n);
+			off += n;
+		}
+		if (ph[i].vaddr + ph[i].memsz > *end)
+			*end = ph[i].vaddr + ph[i].memsz;
+	}
+	return 0;
+}
+
+/* Push argv/envp strings, pointers and auxv onto the new stack. */
+static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
+		       char *const argv[], int argc, char *const envp[], int envc,
+		       uint32_t *sp_out)
+{
+	uint32_t sp = USER_STACK_TOP;
+	uint32_t uargv[ARG_MAX_COUNT + 1], uenvp[ARG_MAX_COUNT + 1];
+
+	if (vm_alloc_user(pd, USER_STACK_TOP - 4 * PAGE_SIZE, 4 * PAGE_SIZE, PTE_W) < 0)
+		return -ENOMEM;
+	for (int i = envc - 1; i >= -argc; i--) {	/* strings: envp, then argv */
+		const char *s = i >= 0 ? envp[i] : argv[i + argc];
+		uint32_t len = strlen(s) + 1;
+		sp -= len;
+		copy_to_pgdir(pd, sp, s, len);
+		if (i >= 0)
+			uenvp[i] = sp;
+		else
+			uargv[i + argc] = sp;
+	}
+	uint8_t random[16];
+	uint64_t t = rdtsc();
+	for (int i = 0; i < 16; i++)
+		random[i] = (uint8_t)(t >> (8 * (i % 8))) ^ (uint8_t)(i * 37);
+	sp -= sizeof(random);
+	uint32_t urandom = sp;
+	copy_to_pgdir(pd, sp, random, sizeof(random));
+	sp &= ~15u;
+
+	uint32_t auxv[] = {
+		AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->entry, AT_PHNUM, eh->phnum,
+		AT_PHENT, sizeof(struct elf_phdr), AT_UID, p->uid, AT_EUID, p->euid,
+		AT_GID, 0, AT_EGID, 0, AT_CLKTCK, USER_HZ, AT_SECURE, 0,
+		AT_RANDOM, urandom, AT_NULL, 0,
+	};
+	uint32_t words = 1 + argc + 1 + envc + 1 + sizeof(auxv) / 4;
+	sp -= words * 4;
+	sp &= ~15u;
+	uint32_t w = sp, zero = 0, uargc = argc;
+	copy_to_pgdir(pd, w, &uargc, 4), w += 4;
+	copy_to_pgdir(pd, w, uargv, argc * 4), w += argc * 4;
+	copy_to_pgdir(pd, w, &zero, 4), w += 4;
+	copy_to_pgdir(pd, w, uenvp, envc * 4), w += envc * 4;
+	copy_to_pgdir(pd, w, &zero, 4), w += 4;
+	copy_to_pgdir(pd, w, auxv, sizeof(auxv));
+	*sp_out = sp;
+	return 0;
+}
+
+static int count(char *const v[])
+{
+	int n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
+{
+	const struct initrd_file *f = initrd_lookup(path);
+	const struct elf_header *eh;
+	uint32_t end, sp;
+	int argc = count(argv), envc = count(envp);
+
+	if (!f)
+		return -ENOENT;
+	if (f->is_dir)
+		return -EACCES;
+	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
+		return -E2BIG;
+	int err = elf_check(f, &eh);
+	if (err < 0)
+		return err;
+	pde_t *pd = vm_new_pgdir();
+	if (!pd)
+		return -ENOMEM;
+	err = load_segments(pd, f, eh, &end);
+	if (!err)
+		err = build_stack(pd, eh, p, argv, argc, envp, envc, &sp);
+	if (err < 0) {
+		vm_free_pgdir(pd);
+		return err;
+	}
+
+	/* The point of no return: swap in the new program. */
+	pde_t *old = p->pgdir;
+	p->pgdir = pd;
+	if (p == current())
+		vm_switch(pd);
+	if (old)
+		vm_free_pgdir(old);
+	p->brk_start = p->brk = PAGE_ROUND_UP(end);
+	proc_set_name(p, path);
+	struct trapframe *tf = p->tf;
+	memset(tf, 0, sizeof(*tf));
+	tf->cs = UCODE_SEL;
+	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = UDATA_SEL;
+	tf->eflags = EFLAGS_IF;
+	tf->esp = sp;
+	tf->eip = eh->entry;
+	return 0;
+}
+
+/* Copy a user vector of strings (argv or envp) into one kernel buffer. */
+static int copy_vector(char *const *uvec, char **vec, char **buf, uint32_t *room)
+{
+	int n = 0;
+	for (; uvec; n++) {
+		uint32_t uptr;
+		if (n == ARG_MAX_COUNT)
+			return -E2BIG;
+		if (copy_from_user(&uptr, &uvec[n], 4) < 0)
+			return -EFAULT;
+		if (!uptr)
+			break;
+		int len = strncpy_from_user(*buf, (const char *)uptr, *room);
+		if (len < 0)
+			return len == -ENAMETOOLONG ? -E2BIG : len;
+		vec[n] = *buf;
+		*buf += len + 1;
+		*room -= len + 1;
+	}
+	vec[n] = NULL;
+	return n;
+}
+
+int sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
+{
+	char path[INITRD_PATH_MAX];
+	char *argv[ARG_MAX_COUNT + 1], *envp[ARG_MAX_COUNT + 1];
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	char *strings = kmalloc(ARG_MAX_BYTES);
+	if (!strings)
+		return -ENOMEM;
+	char *cursor = strings;
+	uint32_t room = ARG_MAX_BYTES;
+	err = copy_vector(uargv, argv, &cursor, &room);
+	if (err >= 0)
+		err = copy_vector(uenvp, envp, &cursor, &room);
+	if (err >= 0)
+		err = exec_into(current(), path, argv, envp);
+	kfree(strings);
+	/* On success the trap frame now starts the new program; eax = 0. */
+	return err < 0 ? err : 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * file.h - open files: what a file descriptor points at.
+ *
+ * Three kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, and a
+ * read-only file of the initrd. A struct file is shared between
+ * descriptors after fork and dup2, and freed when the last one closes.
+ */
+#ifndef KERNEL_FILE_H
+#define KERNEL_FILE_H
+
+#include <stdint.h>
+#include "initrd.h"
+
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD };
+
+struct pipe;
+
+struct file {
+	enum file_type type;
+	int ref;			/* descriptors pointing here */
+	struct pipe *pipe;		/* FT_PIPE_* */
+	const struct initrd_file *node;	/* FT_INITRD */
+	uint32_t offset;		/* FT_INITRD */
+};
+
+struct file *file_alloc(enum file_type type);
+struct file *file_dup(struct file *f);
+void file_close(struct file *f);
+/* Read/write n bytes to/from user memory: bytes moved, or -errno. */
+int file_read(struct file *f, void *ubuf, uint32_t n);
+int file_write(struct file *f, const void *ubuf, uint32_t n);
+
+/* Pipes (kernel/pipe.c). */
+int pipe_create(struct file **rd, struct file **wr);
+int pipe_read(struct pipe *p, void *ubuf, uint32_t n);
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n);
+void pipe_close(struct pipe *p, int writable);
+
+/* The console as a file (kernel/tty.c). */
+int tty_read(void *ubuf, uint32_t n);
+int tty_write(const void *ubuf, uint32_t n);
+void tty_init(void);
+
+#endif

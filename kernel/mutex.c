@@ -1,0 +1,96 @@
+/*
+ * mutex.c - sleeping locks, and the test hook that exercises them.
+ */
+#include <stddef.h>
+#include "mutex.h"
+#include "errno.h"
+#include "panic.h"
+#include "proc.h"
+#include "sleep.h"
+#include "time.h"
+
+void mutex_init(struct mutex *m, const char *name)
+{
+	spin_init(&m->lock, name);
+	waitq_init(&m->wait, name);
+	m->owner = NULL;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	struct waiter w;
+	spin_lock(&m->lock);
+	KASSERT(m->owner != current());
+	while (m->owner) {
+		waitq_prepare(&m->wait, &w, TASK_UNINTERRUPTIBLE);
+		spin_unlock(&m->lock);
+		schedule();
+		waitq_finish(&m->wait, &w);
+		spin_lock(&m->lock);
+	}
+	m->owner = current();
+	spin_unlock(&m->lock);
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	spin_lock(&m->lock);
+	KASSERT(m->owner == current());
+	m->owner = NULL;
+	spin_unlock(&m->lock);
+	waitq_wake_all(&m->wait);
+}
+
+/*
+ * sys_test_mutex(op, arg) - system call 503, exists for tests only.
+ *   0 LOCK(index)       take test mutex index (0..3), sleeping
+ *                       uninterruptibly while another task holds it
+ *   1 UNLOCK(index)     release it (-EPERM if not the owner)
+ *   2 HOLD_SLEEP(ms)    take mutex 0, sleep uninterruptibly for ms
+ *                       (as if waiting for a disk), release it: all in
+ *                       kernel mode, which is where the BATCH rule matters
+ * Returns 0, or -EINVAL for a bad op, index or ms.
+ */
+#define TEST_MUTEXES 4
+static struct mutex test_mutexes[TEST_MUTEXES];
+static bool test_mutexes_ready;
+static struct spinlock init_lock = SPINLOCK_INIT("test mutex init");
+
+int sys_test_mutex(int op, int arg)
+{
+	spin_lock(&init_lock);
+	if (!test_mutexes_ready) {
+		for (int i = 0; i < TEST_MUTEXES; i++)
+			mutex_init(&test_mutexes[i], "test mutex");
+		test_mutexes_ready = true;
+	}
+	spin_unlock(&init_lock);
+
+	switch (op) {
+	case 0:
+	case 1:
+		if (arg < 0 || arg >= TEST_MUTEXES)
+			return -EINVAL;
+		if (op == 0) {
+			if (test_mutexes[arg].owner == current())
+				return -EINVAL;	/* would deadlock */
+			mutex_lock(&test_mutexes[arg]);
+		} else {
+			if (test_mutexes[arg].owner != current())
+				return -EPERM;
+			mutex_unlock(&test_mutexes[arg]);
+		}
+		return 0;
+	case 2:
+		if (arg < 0 || arg > 10000)
+			return -EINVAL;
+		if (test_mutexes[0].owner == current())
+			return -EINVAL;
+		mutex_lock(&test_mutexes[0]);
+		sleep_until(clock_ns() + (uint64_t)arg * 1000000, TASK_UNINTERRUPTIBLE);
+		mutex_unlock(&test_mutexes[0]);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,29 @@
+/*
+ * mutex.h - sleeping locks for the kernel.
+ *
+ * A task that finds the mutex taken sleeps UNINTERRUPTIBLY (it cannot be
+ * killed out of it), which is what sets the scheduler's UISLEEP flag and,
+ * for a BATCH task, earns it one run at priority 139 when it wakes
+ * (staircase-spec.md §7: the cure for priority inversion).
+ */
+#ifndef KERNEL_MUTEX_H
+#define KERNEL_MUTEX_H
+
+#include "waitq.h"
+
+struct proc;
+
+struct mutex {
+	struct spinlock lock;
+	struct proc *owner;
+	struct waitq wait;
+};
+
+void mutex_init(struct mutex *m, const char *name);
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+
+/* System call 503, for the priority-inversion test (abi.md: test hooks). */
+int sys_test_mutex(int op, int arg);
+
+#endif

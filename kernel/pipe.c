@@ -1,0 +1,143 @@
+/*
+ * pipe.c - pipes: a 4 KiB ring buffer between a reading and a writing end.
+ *
+ * read blocks while the pipe is empty and a writer exists, and returns 0
+ * (end of file) once all writers have closed. write blocks while the pipe
+ * is full; with no reader left it fails with -EPIPE (Linux would also send
+ * SIGPIPE; we have no signal handlers, so the error alone tells).
+ * Data moves through a small kernel bounce buffer so that no user memory is
+ * touched while the pipe's lock is held.
+ */
+#include "errno.h"
+#include "file.h"
+#include "kmalloc.h"
+#include "proc.h"
+#include "uaccess.h"
+#include "waitq.h"
+
+#define PIPE_SIZE 4096
+#define CHUNK 256
+
+struct pipe {
+	struct spinlock lock;
+	char buf[PIPE_SIZE];
+	uint32_t nread, nwrite;		/* bytes ever read / written */
+	int readers, writers;		/* open ends */
+	struct waitq wait;		/* readers and writers both sleep here */
+};
+
+int pipe_create(struct file **rd, struct file **wr)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	*rd = file_alloc(FT_PIPE_READ);
+	*wr = file_alloc(FT_PIPE_WRITE);
+	if (!p || !*rd || !*wr) {
+		kfree(p);
+		kfree(*rd);
+		kfree(*wr);
+		return -ENOMEM;
+	}
+	spin_init(&p->lock, "pipe");
+	waitq_init(&p->wait, "pipe wait");
+	p->readers = p->writers = 1;
+	(*rd)->pipe = (*wr)->pipe = p;
+	return 0;
+}
+
+void pipe_close(struct pipe *p, int writable)
+{
+	spin_lock(&p->lock);
+	if (writable)
+		p->writers--;
+	else
+		p->readers--;
+	bool last = p->readers == 0 && p->writers == 0;
+	spin_unlock(&p->lock);
+	waitq_wake_all(&p->wait);
+	if (last)
+		kfree(p);
+}
+
+/* Sleep on the pipe until woken; called and returns with p->lock held. */
+static void pipe_sleep(struct pipe *p)
+{
+	struct waiter w;
+	waitq_prepare(&p->wait, &w, TASK_INTERRUPTIBLE);
+	spin_unlock(&p->lock);
+	schedule();
+	waitq_finish(&p->wait, &w);
+	spin_lock(&p->lock);
+}
+
+int pipe_read(struct pipe *p, void *ubuf, uint32_t n)
+{
+	char tmp[CHUNK];
+	uint32_t got = 0;
+
+	if (n == 0)
+		return 0;
+	spin_lock(&p->lock);
+	while (p->nread == p->nwrite && p->writers > 0) {
+		if (current()->killed) {
+			spin_unlock(&p->lock);
+			return -EINTR;
+		}
+		pipe_sleep(p);
+	}
+	/* As Linux: a bad buffer fails with EFAULT and leaves the data in the
+	 * pipe, so check it before taking anything out. */
+	uint32_t avail = p->nwrite - p->nread;
+	if (!user_range_ok(ubuf, n < avail ? n : avail, true)) {
+		spin_unlock(&p->lock);
+		return -EFAULT;
+	}
+	while (got < n && p->nread != p->nwrite) {
+		uint32_t k = 0;
+		while (k < CHUNK && got + k < n && p->nread != p->nwrite)
+			tmp[k++] = p->buf[p->nread++ % PIPE_SIZE];
+		spin_unlock(&p->lock);
+		int err = copy_to_user((char *)ubuf + got, tmp, k);
+		spin_lock(&p->lock);
+		if (err < 0) {
+			got = got ? got : (uint32_t)-EFAULT;
+			break;
+		}
+		got += k;
+	}
+	spin_unlock(&p->lock);
+	waitq_wake_all(&p->wait);
+	return (int)got;
+}
+
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n)
+{
+	char tmp[CHUNK];
+	uint32_t done = 0;
+
+	while (done < n) {
+		uint32_t k = n - done < CHUNK ? n - done : CHUNK;
+		if (copy_from_user(tmp, (const char *)ubuf + done, k) < 0)
+			return done ? (int)done : -EFAULT;
+		spin_lock(&p->lock);
+		for (uint32_t i = 0; i < k;) {
+			if (p->readers == 0 || current()->killed) {
+				spin_unlock(&p->lock);
+				done += i;
+				return done ? (int)done : p->readers == 0 ? -EPIPE : -EINTR;
+			}
+			if (p->nwrite - p->nread == PIPE_SIZE) {
+				spin_unlock(&p->lock);
+				waitq_wake_all(&p->wait);	/* let a reader drain it */
+				spin_lock(&p->lock);
+				if (p->nwrite - p->nread == PIPE_SIZE)
+					pipe_sleep(p);
+				continue;
+			}
+			p->buf[p->nwrite++ % PIPE_SIZE] = tmp[i++];
+		}
+		spin_unlock(&p->lock);
+		waitq_wake_all(&p->wait);
+		done += k;
+	}
+	return (int)done;
+}

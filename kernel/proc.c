@@ -1,0 +1,479 @@
+/*
+ * proc.c - the process table, context switching, fork, exit and wait.
+ *
+ * Locking: ptable_lock guards every process's pstate, parent and the
+ * table itself. The scheduler has its own per-CPU locks inside sched/;
+ * the two are never held together except ptable_lock -> sched (wake-ups).
+ * The kernel is not preemptible: a task switches only inside schedule(),
+ * which it calls to sleep, to exit, or on its way back to user mode when
+ * its CPU's need_resched flag is set.
+ */
+#include "proc.h"
+#include "errno.h"
+#include "exec.h"
+#include "file.h"
+#include "kmalloc.h"
+#include "panic.h"
+#include "pmm.h"
+#include "power.h"
+#include "printk.h"
+#include "string.h"
+#include "time.h"
+#include "uaccess.h"
+#include "x86.h"
+
+static struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
+static struct proc ptable[NPROC];
+static struct proc idle_procs[MAX_CPUS];
+static int next_pid = 1;
+static struct proc *initproc;
+
+void swtch(struct context **old, struct context *new);
+extern char trapret[];
+
+void proc_init(void)
+{
+	trap_return_to_user_hook = proc_return_to_user;
+}
+
+void proc_set_name(struct proc *p, const char *path)
+{
+	const char *base = path;
+	for (const char *s = path; *s; s++)
+		if (*s == '/' && s[1])
+			base = s + 1;
+	strlcpy(p->name, base, sizeof(p->name));
+}
+
+/* ---- switching ------------------------------------------------------- */
+
+/* Point the CPU at next's kernel stack (for traps from user mode) and
+ * address space. */
+static void switch_space(struct cpu *c, struct proc *next)
+{
+	if (next->pgdir)
+		c->tss.esp0 = (uint32_t)next->kstack + KSTACK_SIZE;
+	pde_t *pd = next->pgdir ? next->pgdir : kernel_pgdir;
+	if (read_cr3() != V2P(pd))
+		vm_switch(pd);
+}
+
+/*
+ * Give up the CPU: ask the scheduler for the next task and switch to it.
+ * Returns when this task is picked again, possibly on another CPU.
+ * Must be called with no spinlock held (interrupts may be on or off).
+ */
+void schedule(void)
+{
+	push_cli();
+	struct cpu *c = mycpu();
+	KASSERT(c->ncli == 1);
+	c->need_resched = 0;
+	struct proc *prev = c->current;
+	struct proc *next = proc_of(sched_schedule());
+	if (next != prev) {
+		c->current = next;
+		c->prev = prev;
+		switch_space(c, next);
+		bool intena = c->intena;
+		swtch(&prev->context, next->context);
+		/* We are prev again, perhaps on another CPU. */
+		c = mycpu();
+		c->intena = intena;
+		sched_finish_switch(&c->prev->se);
+	}
+	pop_cli();
+}
+
+/* A new task's first instructions (from swtch's ret): finish the switch
+ * that schedule() began on the other task's stack, then return to user
+ * mode through trapret. */
+static void proc_first_return(void)
+{
+	struct cpu *c = mycpu();
+	sched_finish_switch(&c->prev->se);
+	c->intena = false;	/* the iret to user mode turns interrupts on */
+	pop_cli();
+}
+
+void proc_return_to_user(struct trapframe *tf)
+{
+	(void)tf;
+	struct proc *p = current();
+	while (mycpu()->need_resched && !p->killed)
+		schedule();
+	if (p->killed)
+		proc_exit(p->killed);
+}
+
+/* ---- idle ------------------------------------------------------------ */
+
+void proc_init_idle(void)
+{
+	struct cpu *c = mycpu();
+	struct proc *p = &idle_procs[c->id];
+	memset(p, 0, sizeof(*p));
+	p->pid = 0;
+	p->pstate = P_LIVE;
+	strlcpy(p->name, "idle", sizeof(p->name));
+	c->current = p;
+	sched_init_idle(c->id, &p->se);
+}
+
+void cpu_idle(void)
+{
+	for (;;) {
+		cli();
+		if (mycpu()->need_resched) {
+			sti();
+			schedule();
+			continue;
+		}
+		/* sti takes effect after the next instruction, so an interrupt
+		 * cannot slip in between the check and the hlt. */
+		__asm__ volatile("sti; hlt" ::: "memory");
+	}
+}
+
+/* ---- allocation ------------------------------------------------------- */
+
+struct proc *proc_alloc(void)
+{
+	struct proc *p = NULL;
+
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC; i++) {
+		if (ptable[i].pstate == P_UNUSED) {
+			p = &ptable[i];
+			p->pstate = P_EMBRYO;
+			p->pid = next_pid++;
+			break;
+		}
+	}
+	spin_unlock(&ptable_lock);
+	if (!p)
+		return NULL;
+
+	uint32_t pa = pmm_alloc_contig(KSTACK_SIZE / PAGE_SIZE);
+	if (!pa) {
+		spin_lock(&ptable_lock);
+		p->pstate = P_UNUSED;
+		spin_unlock(&ptable_lock);
+		return NULL;
+	}
+	int pid = p->pid;
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->pstate = P_EMBRYO;
+	p->kstack = P2V(pa);
+	p->start_ns = clock_ns();
+	waitq_init(&p->child_exit, "child_exit");
+
+	/* The new kernel stack, from the top: the user trap frame, then a
+	 * return address into trapret, then a context whose eip is
+	 * proc_first_return: swtch() "returns" into it, and it returns
+	 * into trapret, which irets to user mode. */
+	char *sp = (char *)p->kstack + KSTACK_SIZE;
+	sp -= sizeof(struct trapframe);
+	p->tf = (struct trapframe *)sp;
+	memset(p->tf, 0, sizeof(*p->tf));
+	sp -= 4;
+	*(uint32_t *)sp = (uint32_t)trapret;
+	sp -= sizeof(struct context);
+	p->context = (struct context *)sp;
+	memset(p->context, 0, sizeof(*p->context));
+	p->context->eip = (uint32_t)proc_first_return;
+	return p;
+}
+
+/* Give back everything but the slot (caller holds no lock). */
+static void proc_release(struct proc *p)
+{
+	if (p->pgdir)
+		vm_free_pgdir(p->pgdir);
+	p->pgdir = NULL;
+	pmm_free_contig(V2P(p->kstack), KSTACK_SIZE / PAGE_SIZE);
+	p->kstack = NULL;
+	spin_lock(&ptable_lock);
+	p->pstate = P_UNUSED;
+	spin_unlock(&ptable_lock);
+}
+
+struct proc *proc_find(int pid)
+{
+	struct proc *found = NULL;
+	if (pid <= 0)
+		return NULL;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].pstate != P_UNUSED && ptable[i].pstate != P_EMBRYO &&
+		    ptable[i].pid == pid)
+			found = &ptable[i];
+	spin_unlock(&ptable_lock);
+	return found;
+}
+
+int proc_count(void)
+{
+	int n = 0;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].pstate != P_UNUSED)
+			n++;
+	spin_unlock(&ptable_lock);
+	return n;
+}
+
+/* ---- init -------------------------------------------------------------- */
+
+int proc_start_init(const char *path, char *const argv[], char *const envp[])
+{
+	struct proc *p = proc_alloc();
+	if (!p)
+		panic("no process slot for init");
+	p->pgdir = vm_new_pgdir();
+	if (!p->pgdir)
+		panic("no memory for init");
+	sched_task_init(&p->se, false);
+	struct file *console = file_alloc(FT_CONSOLE);
+	if (!console)
+		panic("no memory for init");
+	for (int fd = 0; fd < 3; fd++)		/* stdin, stdout, stderr */
+		p->files[fd] = fd ? file_dup(console) : console;
+	int err = exec_into(p, path, argv, envp);
+	if (err < 0) {
+		for (int fd = 0; fd < 3; fd++)
+			file_close(p->files[fd]);
+		proc_release(p);
+		return err;
+	}
+	initproc = p;
+	spin_lock(&ptable_lock);
+	p->pstate = P_LIVE;
+	spin_unlock(&ptable_lock);
+	sched_wake_new(&p->se);
+	return 0;
+}
+
+/* ---- fork -------------------------------------------------------------- */
+
+int proc_fork(void)
+{
+	struct proc *parent = current();
+	struct proc *child = proc_alloc();
+	if (!child)
+		return -EAGAIN;
+	child->pgdir = vm_copy_user(parent->pgdir);
+	if (!child->pgdir) {
+		proc_release(child);
+		return -ENOMEM;
+	}
+	*child->tf = *parent->tf;
+	child->tf->eax = 0;		/* fork returns 0 in the child */
+	child->brk_start = parent->brk_start;
+	child->brk = parent->brk;
+	child->uid = parent->uid;
+	child->euid = parent->euid;
+	child->parent = parent;
+	memcpy(child->name, parent->name, sizeof(child->name));
+	for (int fd = 0; fd < NOFILE; fd++)
+		if (parent->files[fd])
+			child->files[fd] = file_dup(parent->files[fd]);
+
+	sched_fork(&parent->se, &child->se);
+	int pid = child->pid;
+	spin_lock(&ptable_lock);
+	child->pstate = P_LIVE;
+	spin_unlock(&ptable_lock);
+	sched_wake_new(&child->se);
+	return pid;
+}
+
+/* ---- exit and wait ------------------------------------------------------ */
+
+static int status_code(int status)
+{
+	return (status & 0x7F) ? 128 + (status & 0x7F) : (status >> 8) & 0xFF;
+}
+
+void proc_exit(int status)
+{
+	struct proc *p = current();
+
+	if (p == initproc) {
+		printk("init exited: status %d\n", status_code(status));
+		power_off(status_code(status));
+	}
+	for (int fd = 0; fd < NOFILE; fd++) {
+		if (p->files[fd]) {
+			file_close(p->files[fd]);
+			p->files[fd] = NULL;
+		}
+	}
+	/* Leave the address space before freeing it. */
+	vm_switch(kernel_pgdir);
+	pde_t *pd = p->pgdir;
+	p->pgdir = NULL;
+	if (pd)
+		vm_free_pgdir(pd);
+
+	spin_lock(&ptable_lock);
+	bool wake_init = false;
+	for (int i = 0; i < NPROC; i++) {
+		if (ptable[i].parent == p && ptable[i].pstate != P_UNUSED) {
+			ptable[i].parent = initproc;
+			if (ptable[i].pstate == P_ZOMBIE)
+				wake_init = true;
+		}
+	}
+	p->exit_status = status;
+	p->pstate = P_ZOMBIE;
+	sched_set_current_state(TASK_DEAD);
+	struct proc *parent = p->parent;
+	spin_unlock(&ptable_lock);
+
+	if (parent)
+		waitq_wake_all(&parent->child_exit);
+	if (wake_init)
+		waitq_wake_all(&initproc->child_exit);
+	schedule();
+	panic("zombie %d ran again", p->pid);
+}
+
+static bool wait_matches(struct proc *q, struct proc *parent, int pid)
+{
+	return q->parent == parent && q->pstate != P_UNUSED && q->pstate != P_EMBRYO &&
+	       (pid == -1 || pid == 0 || pid < -1 || q->pid == pid);
+}
+
+/* Linux's struct rusage on i386: two timevals, then 14 longs. */
+struct linux_rusage {
+	int32_t utime_sec, utime_usec, stime_sec, stime_usec;
+	int32_t rest[14];
+};
+
+void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec);
+
+static void fill_rusage(struct linux_rusage *ru, uint32_t utime, uint32_t stime)
+{
+	memset(ru, 0, sizeof(*ru));
+	ticks_to_timeval(utime, &ru->utime_sec, &ru->utime_usec);
+	ticks_to_timeval(stime, &ru->stime_sec, &ru->stime_usec);
+}
+
+/* Collect a zombie child's status and free it. It may still be on its
+ * CPU's stack for a moment (between exit's schedule() and the switch),
+ * so wait for that before freeing the stack. */
+static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
+{
+	int pid = z->pid;
+	uint32_t utime = z->se.stats.utime + z->cutime;
+	uint32_t stime = z->se.stats.stime + z->cstime;
+
+	while (z->se.on_cpu)
+		pause();
+	parent->cutime += utime;
+	parent->cstime += stime;
+	if (ustatus)
+		copy_to_user(ustatus, &z->exit_status, sizeof(int));
+	if (urusage) {
+		struct linux_rusage ru;
+		fill_rusage(&ru, z->se.stats.utime, z->se.stats.stime);
+		copy_to_user(urusage, &ru, sizeof(ru));
+	}
+	proc_release(z);
+	return pid;
+}
+
+#define WNOHANG 1
+#define WUNTRACED 2
+
+int proc_wait4(int pid, int *ustatus, int options, void *urusage)
+{
+	struct proc *p = current();
+	struct waiter w;
+
+	if (options & ~(WNOHANG | WUNTRACED))
+		return -EINVAL;
+	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
+	    (urusage && !user_range_ok(urusage, sizeof(struct linux_rusage), true)))
+		return -EFAULT;
+
+	spin_lock(&ptable_lock);
+	for (;;) {
+		struct proc *zombie = NULL;
+		bool have = false;
+		for (int i = 0; i < NPROC && !zombie; i++) {
+			if (!wait_matches(&ptable[i], p, pid))
+				continue;
+			have = true;
+			if (ptable[i].pstate == P_ZOMBIE)
+				zombie = &ptable[i];
+		}
+		if (zombie) {
+			zombie->pstate = P_EMBRYO;	/* ours now: no other waiter takes it */
+			spin_unlock(&ptable_lock);
+			return reap(p, zombie, ustatus, urusage);
+		}
+		if (!have || (options & WNOHANG) || p->killed) {
+			spin_unlock(&ptable_lock);
+			return !have ? -ECHILD : p->killed ? -EINTR : 0;
+		}
+		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
+		spin_unlock(&ptable_lock);
+		schedule();
+		waitq_finish(&p->child_exit, &w);
+		spin_lock(&ptable_lock);
+	}
+}
+
+/* ---- signals (kill, faults) ---------------------------------------------- */
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case 4:  return "SIGILL";
+	case 5:  return "SIGTRAP";
+	case 8:  return "SIGFPE";
+	case 9:  return "SIGKILL";
+	case 11: return "SIGSEGV";
+	case 15: return "SIGTERM";
+	default: return "signal";
+	}
+}
+
+void proc_fault_kill(struct trapframe *tf, int sig)
+{
+	struct proc *p = current();
+	printk("pid %d (%s): %s at eip=0x%08x addr=0x%08x (%s)\n", p->pid, p->name,
+	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
+	       trap_name(tf->trapno));
+	proc_exit(sig);
+}
+
+/*
+ * kill(pid, sig): there are no signal handlers here, so every signal but 0
+ * ends the target with that signal as its status, at its next return to
+ * user mode (at once if it sleeps interruptibly). Only pid > 0 is
+ * supported (no process groups). Permission as Linux: root, or the same
+ * real or effective uid. init ignores signals, as on Linux.
+ */
+int proc_kill(int pid, int sig)
+{
+	struct proc *me = current();
+	if (sig < 0 || sig > 64)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL;
+	struct proc *t = proc_find(pid);
+	if (!t || t->pstate == P_ZOMBIE)
+		return t ? 0 : -ESRCH;
+	if (me->euid != 0 && me->uid != t->uid && me->euid != t->uid)
+		return -EPERM;
+	if (sig == 0 || t == initproc)
+		return 0;
+	t->killed = sig;
+	if (t->se.state == TASK_INTERRUPTIBLE)
+		sched_wake_up(&t->se);
+	return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * proc.h - processes: the kernel's unit of execution.
+ *
+ * A process is an address space (pgdir, NULL for a kernel thread), a
+ * kernel stack, open files, credentials and a place in the family tree.
+ * Its scheduling state is the embedded struct sched_task, which only
+ * sched/ writes. Every process is also a single thread of control: there
+ * are no user threads.
+ *
+ * Lifecycle: fork (or proc_kthread) -> runnable -> ... -> exit leaves a
+ * ZOMBIE holding its exit status -> the parent's wait4 reaps it, freeing
+ * the rest. Orphans are re-parented to init (pid 1), which reaps them.
+ */
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "../sched/sched.h"
+#include "cpu.h"
+#include "trap.h"
+#include "vm.h"
+#include "waitq.h"
+
+#define NPROC		256
+#define NOFILE		16
+#define KSTACK_SIZE	8192
+#define PROC_NAME_MAX	16
+
+/* User address-space layout (below KERNEL_OFFSET). */
+#define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
+#define USER_STACK_MAX	(8u << 20)	/* grows on demand down to here */
+#define USER_STACK_LOW	(USER_STACK_TOP - USER_STACK_MAX)
+
+/* Callee-saved registers, as kernel/switch.asm pushes them. */
+struct context {
+	uint32_t edi, esi, ebx, ebp, eip;
+};
+
+enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE };
+
+struct file;
+
+struct proc {
+	struct sched_task se;		/* scheduler state: owned by sched/ */
+	int pid;
+	char name[PROC_NAME_MAX];
+	enum proc_state pstate;		/* guarded by the process table lock */
+	int uid, euid;
+	struct proc *parent;
+
+	pde_t *pgdir;			/* NULL for kernel threads */
+	uint32_t brk_start, brk;	/* user heap: [brk_start, brk) */
+	void *kstack;			/* KSTACK_SIZE bytes */
+	struct trapframe *tf;		/* user registers, at the top of kstack */
+	struct context *context;	/* saved by swtch() */
+
+	struct file *files[NOFILE];
+	volatile int killed;		/* signal number that will end it, or 0 */
+	int exit_status;		/* wait4 status encoding (abi.md) */
+	uint32_t cutime, cstime;	/* ticks of reaped children */
+	struct waitq child_exit;	/* the parent sleeps here in wait4 */
+	uint64_t start_ns;
+	uint64_t sleep_until;		/* nanosleep deadline (kernel/sleep.c) */
+	struct proc *sleep_next;
+};
+
+/* The process running on this CPU. */
+static inline struct proc *current(void)
+{
+	return mycpu()->current;
+}
+
+#define proc_of(task) ((struct proc *)((char *)(task) - __builtin_offsetof(struct proc, se)))
+
+void proc_init(void);
+/* Make the code running on this CPU (its boot stack) the CPU's idle task. */
+void proc_init_idle(void);
+/* The idle loop: halt until there is something to schedule. Never returns. */
+__attribute__((noreturn)) void cpu_idle(void);
+/* Start the first user process from path (abi.md: init=). */
+int proc_start_init(const char *path, char *const argv[], char *const envp[]);
+
+void schedule(void);
+/* Called on every return to user mode: reschedule, or die if killed. */
+void proc_return_to_user(struct trapframe *tf);
+
+struct proc *proc_find(int pid);	/* a live or zombie process, or NULL */
+int proc_fork(void);
+__attribute__((noreturn)) void proc_exit(int status);
+int proc_wait4(int pid, int *ustatus, int options, void *urusage);
+int proc_kill(int pid, int sig);
+/* A fault in user mode: report it and kill the process with sig. */
+__attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
+/* Count of processes that are not UNUSED (for leak tests and ps). */
+int proc_count(void);
+
+/* Allocate a process slot with a kernel stack; NULL when full. */
+struct proc *proc_alloc(void);
+void proc_set_name(struct proc *p, const char *path);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * sched_glue.c - the kernel's side of sched/machine.h.
+ *
+ * sched/ is hardware-free; everything it needs from the machine (which CPU
+ * this is, the clock, poking another CPU, the process table, assertions,
+ * the trace hook) is implemented here for the real kernel, and in
+ * tests/unit/fake_machine.c for the host tests and the simulator.
+ * clock_ns() lives in kernel/time.c and copy_{from,to}_user in
+ * kernel/uaccess.c under the same names.
+ */
+#include "../sched/machine.h"
+#include "../sched/sched.h"
+#include "../sched/tunables.h"
+#include "bootparam.h"
+#include "cpu.h"
+#include "panic.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched_glue.h"
+#include "sleep.h"
+#include "smp.h"
+#include "x86.h"
+
+int this_cpu(void)
+{
+	return cpu_id();
+}
+
+bool irqs_disabled(void)
+{
+	return !(read_eflags() & EFLAGS_IF);
+}
+
+void resched_cpu(int cpu)
+{
+	smp_resched(cpu);
+}
+
+void cpu_relax(void)
+{
+	pause();
+}
+
+struct sched_task *sched_find_task(int pid)
+{
+	struct proc *p = proc_find(pid);
+	return p && p->pstate == P_LIVE ? &p->se : NULL;
+}
+
+int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
+int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
+int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
+
+void kassert_fail(const char *expr, const char *file, int line)
+{
+	panic("assertion \"%s\" failed at %s:%d", expr, file, line);
+}
+
+/* The trace hook: nothing records events yet (a later trace viewer will
+ * keep a per-CPU ring buffer here). */
+void sched_trace(int cpu, int event, struct sched_task *t, int arg)
+{
+	(void)cpu, (void)event, (void)t, (void)arg;
+}
+
+/* Each tunable of spec §9 is also a boot parameter under its own name. */
+static void read_sched_params(void)
+{
+	for (int id = 0; id < TUNABLE_NR; id++) {
+		const char *name = sched_tunable_name(id);
+		const char *value = name ? bootparam_str(name) : NULL;
+		if (!value || id == TUNABLE_HZ)
+			continue;
+		if (sched_setup_param(name, value) < 0)
+			pr_warn("bootparam: %s: bad value \"%s\", keeping %d\n",
+				name, value, sched_tunable_get(id));
+	}
+}
+
+void sched_glue_init(int hz, const struct sched_topology *topo)
+{
+	sched_set_hz(hz);
+	read_sched_params();
+	sched_init(ncpus, topo);
+}
+
+void kernel_tick(bool user_mode)
+{
+	if (!mycpu()->current)		/* this CPU has not joined the scheduler yet */
+		return;
+	sched_tick(user_mode);
+	sleep_tick();
+}

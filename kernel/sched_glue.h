@@ -1,0 +1,14 @@
+/*
+ * sched_glue.h - starting the scheduler and feeding it ticks.
+ */
+#ifndef KERNEL_SCHED_GLUE_H
+#define KERNEL_SCHED_GLUE_H
+
+#include <stdbool.h>
+#include "../sched/sched.h"
+
+void sched_glue_init(int hz, const struct sched_topology *topo);
+/* Every timer interrupt on every CPU. */
+void kernel_tick(bool user_mode);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * systime.c - the time system calls.
+ *
+ * CLOCK_MONOTONIC is clock_ns(), the calibrated TSC. This machine has no
+ * battery clock driver, so CLOCK_REALTIME counts from boot as well (a
+ * program that prints the date would say 1970: a known shortcut).
+ * CPU times come from the scheduler's per-task tick counts.
+ */
+#include "systime.h"
+#include "errno.h"
+#include "proc.h"
+#include "string.h"
+#include "time.h"
+#include "uaccess.h"
+#include "../sched/tunables.h"
+
+static uint32_t hz(void)
+{
+	return (uint32_t)tunables.hz;
+}
+
+void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec)
+{
+	*sec = (int32_t)(ticks / hz());
+	*usec = (int32_t)((uint64_t)(ticks % hz()) * 1000000 / hz());
+}
+
+int sys_clock_gettime(int clock, void *uts)
+{
+	uint64_t ns;
+	struct proc *p = current();
+
+	switch (clock) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+		ns = clock_ns();
+		break;
+	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_THREAD_CPUTIME_ID:
+		ns = (uint64_t)(p->se.stats.utime + p->se.stats.stime) * 1000000000ull / hz();
+		break;
+	default:
+		return -EINVAL;
+	}
+	struct timespec32 ts = { (int32_t)(ns / 1000000000ull), (int32_t)(ns % 1000000000ull) };
+	return copy_to_user(uts, &ts, sizeof(ts));
+}
+
+static uint32_t to_user_hz(uint32_t ticks)
+{
+	return (uint32_t)((uint64_t)ticks * USER_HZ / hz());
+}
+
+int sys_times(void *utms)
+{
+	struct proc *p = current();
+	uint32_t tms[4] = {
+		to_user_hz(p->se.stats.utime), to_user_hz(p->se.stats.stime),
+		to_user_hz(p->cutime), to_user_hz(p->cstime),
+	};
+	if (utms && copy_to_user(utms, tms, sizeof(tms)) < 0)
+		return -EFAULT;
+	return (int)(clock_ns() / (1000000000ull / USER_HZ));
+}
+
+#define RUSAGE_SELF 0
+#define RUSAGE_CHILDREN (-1)
+
+int sys_getrusage(int who, void *uru)
+{
+	struct proc *p = current();
+	int32_t ru[18];
+	uint32_t u, s;
+
+	if (who == RUSAGE_SELF) {
+		u = p->se.stats.utime;
+		s = p->se.stats.stime;
+	} else if (who == RUSAGE_CHILDREN) {
+		u = p->cutime;
+		s = p->cstime;
+	} else {
+		return -EINVAL;
+	}
+	memset(ru, 0, sizeof(ru));
+	ticks_to_timeval(u, &ru[0], &ru[1]);
+	ticks_to_timeval(s, &ru[2], &ru[3]);
+	return copy_to_user(uru, ru, sizeof(ru));
+}

@@ -1,0 +1,72 @@
+/*
+ * uaccess.c - copy to and from user space, one page at a time, through
+ * the page tables (see uaccess.h for why).
+ */
+#include "uaccess.h"
+#include "errno.h"
+#include "proc.h"
+#include "string.h"
+
+/* Walk [u, u+n) page by page; fn copies each piece. Returns 0 or -EFAULT. */
+static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
+		     void (*fn)(void *kaddr, uint32_t off, uint32_t len, void *arg), void *arg)
+{
+	uint32_t off = 0;
+
+	if (!pgdir || u + n < u || u + n > KERNEL_OFFSET)
+		return -EFAULT;
+	while (off < n) {
+		uint32_t va = u + off;
+		uint32_t len = PAGE_SIZE - (va & (PAGE_SIZE - 1));
+		if (len > n - off)
+			len = n - off;
+		uint32_t pa = vm_user_phys(pgdir, va, write);
+		if (!pa)
+			return -EFAULT;
+		if (fn)
+			fn(P2V(pa), off, len, arg);
+		off += len;
+	}
+	return 0;
+}
+
+static void from_user(void *kaddr, uint32_t off, uint32_t len, void *dst)
+{
+	memcpy((char *)dst + off, kaddr, len);
+}
+
+static void to_user(void *kaddr, uint32_t off, uint32_t len, void *src)
+{
+	memcpy(kaddr, (const char *)src + off, len);
+}
+
+int copy_from_user(void *dst, const void *usrc, uint32_t n)
+{
+	return walk_user(current()->pgdir, (uint32_t)usrc, n, false, from_user, dst);
+}
+
+int copy_to_user(void *udst, const void *src, uint32_t n)
+{
+	return walk_user(current()->pgdir, (uint32_t)udst, n, true, to_user, (void *)src);
+}
+
+int copy_to_pgdir(pde_t *pgdir, uint32_t uva, const void *src, uint32_t n)
+{
+	return walk_user(pgdir, uva, n, true, to_user, (void *)src);
+}
+
+bool user_range_ok(const void *u, uint32_t n, bool write)
+{
+	return walk_user(current()->pgdir, (uint32_t)u, n, write, NULL, NULL) == 0;
+}
+
+int strncpy_from_user(char *dst, const char *usrc, uint32_t max)
+{
+	for (uint32_t i = 0; i < max; i++) {
+		if (copy_from_user(&dst[i], usrc + i, 1) < 0)
+			return -EFAULT;
+		if (dst[i] == 0)
+			return (int)i;
+	}
+	return -ENAMETOOLONG;
+}
