@@ -9,6 +9,11 @@
  *
  * Context rules: every function here may be called with interrupts off and
  * with run-queue locks held, so none of them may sleep or take an rq lock.
+ * Run-queue locks are innermost: sched/ calls nothing else while holding
+ * one, and nobody outside sched/ ever holds one.
+ *
+ * sched/ calls no libc function. GCC may still emit memcpy/memset for a
+ * struct copy even with -ffreestanding; the kernel provides both.
  */
 #ifndef SCHED_MACHINE_H
 #define SCHED_MACHINE_H

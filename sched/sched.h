@@ -20,6 +20,9 @@
  *   Sleeping (in process context, no sched lock held):
  *     sched_set_current_state(TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE);
  *     if (!condition) schedule();  else sched_set_current_state(TASK_RUNNING);
+ *   (UISLEEP is set by sched_schedule() when an uninterruptible task really
+ *   leaves the queue, as in the seed, so a wake-up that comes first leaves
+ *   no stale flag.)
  *   Exit: sched_set_current_state(TASK_DEAD); schedule(); (never returns).
  *
  *   The kernel's schedule() (interrupts OFF from before sched_schedule()
