@@ -43,7 +43,6 @@ static uint64_t interrupts[MAX_CPUS];	/* timer interrupts actually taken */
 
 static void tick(struct trapframe *tf)
 {
-	(void)tf;
 	struct cpu *c = mycpu();
 	uint64_t due = (rdtsc() - tsc_start[c->id]) / tsc_per_tick;
 	interrupts[c->id]++;

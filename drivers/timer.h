@@ -9,10 +9,10 @@
 #ifndef DRIVERS_TIMER_H
 #define DRIVERS_TIMER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 extern int timer_hz;			/* boot parameter hz=, 100..1000 */
-#include <stdbool.h>
 /* user_mode: the tick interrupted user code (for CPU-time accounting). */
 extern void (*timer_tick_hook)(bool user_mode);
 
