@@ -168,10 +168,11 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	     int bucket_ms, struct hog_report *out)
 {
 	long long gap = gap_threshold(), start[16];
-	int go[2], result[16][2], failed = 0;
+	int go[2], ready[2], result[16][2], failed = 0;
 	pid_t pid[16];
+	char c;
 
-	if (n > 16 || pipe(go) < 0)
+	if (n > 16 || pipe(go) < 0 || pipe(ready) < 0)
 		return -1;
 	memset(out, 0, n * sizeof(*out));
 	for (int i = 0; i < n; i++) {
@@ -182,6 +183,7 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 			long long t0;
 
 			hog_setup(&spec[i], &r);
+			write(ready[1], "r", 1);		/* set up: policy, nice, CPU */
 			read_full(go[0], &t0, sizeof(t0));	/* wait for go */
 			if (!r.error)
 				hog_loop(&spec[i], &r, t0, window_ms * 1000000LL,
@@ -191,6 +193,13 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 		}
 		close(result[i][1]);
 	}
+	/* Wait until every hog has its policy: the staircase has no
+	 * child-runs-first, so a child may not have run at all yet, and a
+	 * FIFO sibling that starts early would starve it. */
+	for (int i = 0; i < n; i++)
+		read_full(ready[0], &c, 1);
+	close(ready[0]);
+	close(ready[1]);
 	/* one write, so every hog becomes runnable at the same moment */
 	start[0] = monotonic_ns();
 	for (int i = 1; i < n; i++)
