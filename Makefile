@@ -67,15 +67,17 @@ $(BUILD)/obj/%.o: %.asm
 # the cmp below proves it.
 $(BUILD)/ksyms0.asm:
 	@mkdir -p $(BUILD)
-	tools/mksyms.sh $(NM) > $@
+	@tools/mksyms.sh $(NM) > $@
 $(BUILD)/kernel0.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o linker.ld
-	$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o $(LIBGCC)
+	@echo "  LD      $@"
+	@$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o $(LIBGCC)
 $(BUILD)/ksyms.asm: $(BUILD)/kernel0.elf tools/mksyms.sh
-	tools/mksyms.sh $(NM) $< > $@
+	@tools/mksyms.sh $(NM) $< > $@
 $(BUILD)/ksyms0.o $(BUILD)/ksyms.o: $(BUILD)/%.o: $(BUILD)/%.asm
-	$(NASM) -f elf32 $< -o $@
+	@$(NASM) -f elf32 $< -o $@
 $(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
-	$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o $(LIBGCC)
+	@echo "  LD      $@"
+	@$(LD) -m elf_i386 -T linker.ld -nostdlib -z noexecstack -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o $(LIBGCC)
 	@$(NM) -n $(BUILD)/kernel0.elf | grep ' [tT] ' > $(BUILD)/syms0.txt
 	@$(NM) -n $@ | grep ' [tT] ' > $(BUILD)/syms1.txt
 	@cmp -s $(BUILD)/syms0.txt $(BUILD)/syms1.txt || { echo "ksyms: second link moved functions"; rm -f $@; exit 1; }
@@ -85,7 +87,8 @@ initrd: $(BUILD)/initrd.tar
 $(BUILD)/initrd.tar: $(USER_PROGS)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin
 	@for p in $(USER_PROGS); do cp $$p $(BUILD)/initrd/bin/; done
-	tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin
+	@echo "  TAR     $@"
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin
 
 # ---- running ---------------------------------------------------------------
 SOCKETS ?= 1

@@ -30,10 +30,10 @@ USER_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-stack-protector \
 USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none
 USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name)
 
-USER_BIN_NAMES := init sh hello fault_null fault_kwrite fault_cli fault_div fault_ill \
-	forktree pipetest sleeptest forkloop abicheck
-USER_TEST_NAMES := posix_sched faults sched_nice sched_batch sched_fifo \
-	sched_rr sched_yield sched_interactive sched_iso
+# Every .c file in user/bin and user/tests is one program: adding a file
+# adds a program (installed as /bin/<name>).
+USER_BIN_NAMES := $(basename $(notdir $(wildcard user/bin/*.c)))
+USER_TEST_NAMES := $(filter-out testlib,$(basename $(notdir $(wildcard user/tests/*.c))))
 
 USER_LIB_SRCS := $(wildcard user/lib/*.c)
 USER_LIB_OBJS := $(USER_LIB_SRCS:user/lib/%.c=$(USER_OUT)/lib/%.o)
@@ -52,24 +52,29 @@ user-clean:
 
 $(USER_OUT)/lib/%.o: user/lib/%.c
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
 $(USER_OUT)/lib/%.o: user/lib/%.S
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
 
 $(USER_OUT)/obj/%.o: user/bin/%.c
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
 $(USER_OUT)/obj/%.o: user/tests/%.c
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
 $(USER_TESTLIB): user/tests/testlib.c
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(USER_CC) $(USER_CFLAGS) -c -o $@ $<
 
 $(USER_LIBC): $(USER_LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -80,12 +85,14 @@ $(USER_LIBC): $(USER_LIB_OBJS)
 $(USER_BIN_NAMES:%=$(USER_OUT)/bin/%): $(USER_OUT)/bin/%: \
 		$(USER_OUT)/obj/%.o $(USER_CRT0) $(USER_LIBC)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBC) $(USER_LIBGCC)
+	@echo "  LD      $@"
+	@$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIBC) $(USER_LIBGCC)
 
 $(USER_TESTS): $(USER_OUT)/bin/%: $(USER_OUT)/obj/%.o $(USER_TESTLIB) \
 		$(USER_CRT0) $(USER_LIBC)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_TESTLIB) \
+	@echo "  LD      $@"
+	@$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_TESTLIB) \
 		$(USER_LIBC) $(USER_LIBGCC)
 
 -include $(shell find $(USER_OUT) -name '*.d' 2>/dev/null)
