@@ -12,6 +12,7 @@
 #include "exec.h"
 #include "file.h"
 #include "mutex.h"
+#include "pmm.h"
 #include "power.h"
 #include "proc.h"
 #include "sleep.h"
@@ -242,9 +243,15 @@ static int sys_sched_tunable(int id, int op, int value)
 	return -EINVAL;
 }
 
+/* 505: free_frames() - the frame allocator's free count, for leak tests. */
+static int sys_free_frames(void)
+{
+	return (int)pmm_free_count();
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
-#define NSYSCALLS 505
+#define NSYSCALLS 506
 #define SYSCALL(nr, fn) [nr] = { (syscall_fn)(void *)(fn), #fn }
 
 static const struct {
@@ -300,6 +307,8 @@ static const struct {
 	SYSCALL(501, sys_sched_cpu_stats),
 	SYSCALL(502, sys_sched_tunable),
 	SYSCALL(503, sys_test_mutex),
+	/* 504 is reserved for trace control (user/lib/kernel_calls.h). */
+	SYSCALL(505, sys_free_frames),
 };
 
 static void syscall_trap(struct trapframe *tf)

@@ -45,3 +45,8 @@ int kernel_is_ours(void)
 		return 0;
 	return strcmp(u.sysname, "Linux") != 0;
 }
+
+int free_frames(void)
+{
+	return __syscall_ret(syscall0(SYS_free_frames));
+}

@@ -19,7 +19,8 @@
 #define SYS_sched_cpustat  501	/* (cpu, struct sched_cpu_info *)    */
 #define SYS_sched_tunable  502	/* (id, op, value)                   */
 #define SYS_test_mutex     503	/* (op, arg)                         */
-#define SYS_trace          504	/* (op, arg)                         */
+#define SYS_trace          504	/* (op, arg)  (reserved: not yet in the kernel) */
+#define SYS_free_frames    505	/* ()  free physical frames, for leak tests */
 
 /* One task as the scheduler sees it (500).  Ticks are 1/hz s. */
 struct sched_task_info {
@@ -57,9 +58,11 @@ enum sched_tunable_id {
 #define SCHED_TUNABLE_GET 0
 #define SCHED_TUNABLE_SET 1
 
-/* The kernel mutex of the priority-inversion test (503). */
-#define TEST_MUTEX_LOCK    0	/* arg: mutex index; sleeps uninterruptibly */
+/* The kernel mutexes of the priority-inversion test (503). */
+#define TEST_MUTEX_LOCK    0	/* arg: mutex index 0..3; sleeps uninterruptibly */
 #define TEST_MUTEX_UNLOCK  1	/* arg: mutex index */
+#define TEST_MUTEX_HOLD_SLEEP 2	/* arg: ms; in one call: lock mutex 0, sleep
+				 * uninterruptibly ms, unlock (all in kernel mode) */
 
 /* Trace control (504). */
 #define TRACE_STOP   0
@@ -74,6 +77,7 @@ int sched_tunable_get(int id);
 int sched_tunable_set(int id, int value);
 int test_mutex(int op, int arg);
 int trace_ctl(int op, int arg);
+int free_frames(void);
 
 /* 1 when running on our kernel (uname sysname is not "Linux"). */
 int kernel_is_ours(void);
