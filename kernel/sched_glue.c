@@ -86,8 +86,17 @@ void sched_glue_init(int hz, const struct sched_topology *topo)
 
 void kernel_tick(bool user_mode)
 {
-	if (!mycpu()->current)		/* this CPU has not joined the scheduler yet */
+	static uint64_t seen[MAX_CPUS];	/* mycpu()->ticks at the last call */
+	struct cpu *c = mycpu();
+	uint64_t lost;
+
+	if (!c->current)		/* this CPU has not joined the scheduler yet */
 		return;
+	/* The timer credits ticks it lost (drivers/timer.c): account them. */
+	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;
+	seen[c->id] = c->ticks;
 	sched_tick(user_mode);
+	if (lost)
+		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
 	sleep_tick();
 }

@@ -249,9 +249,32 @@ static int sys_free_frames(void)
 	return (int)pmm_free_count();
 }
 
+/* 506: sched_topology(cpu, struct) - where CPU cpu sits in the machine,
+ * for tests that must know which CPUs are hyperthread siblings. */
+struct sched_topology_info {
+	int32_t ncpus, package, core, thread;
+	uint32_t siblings;		/* CPUs on the same core, cpu included */
+};
+
+static int sys_sched_topology(int cpu, void *uinfo)
+{
+	struct sched_topology_info info;
+
+	if (cpu < 0 || cpu >= ncpus)
+		return -EINVAL;
+	info = (struct sched_topology_info){
+		.ncpus = ncpus, .package = cpus[cpu].package,
+		.core = cpus[cpu].core, .thread = cpus[cpu].thread,
+	};
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i].package == info.package && cpus[i].core == info.core)
+			info.siblings |= 1u << i;
+	return copy_to_user(uinfo, &info, sizeof(info));
+}
+
 /* ---- the table --------------------------------------------------------------- */
 
-#define NSYSCALLS 506
+#define NSYSCALLS 507
 #define SYSCALL(nr, fn) [nr] = { (syscall_fn)(void *)(fn), #fn }
 
 static const struct {
@@ -309,6 +332,7 @@ static const struct {
 	SYSCALL(503, sys_test_mutex),
 	/* 504 is reserved for trace control (user/lib/kernel_calls.h). */
 	SYSCALL(505, sys_free_frames),
+	SYSCALL(506, sys_sched_topology),
 };
 
 static void syscall_trap(struct trapframe *tf)

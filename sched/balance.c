@@ -261,6 +261,56 @@ static void request_push(struct runqueue *src, int this_cpu_id)
 }
 
 /*
+ * Rotation: a split one task apart (2:1, 3:2) is within the threshold, so
+ * nothing above moves, and the task that happens to have a CPU alone would
+ * get 100 % while the others share. So when src runs exactly one task
+ * more than this CPU, a task waiting there that could run here soon (at
+ * least as urgent as our current task; so never BATCH behind NORMAL) is
+ * pulled, unless it was itself rotated and has not run since (moved to
+ * the tail of an equal list, it could otherwise bounce for ever unrun): the one left
+ * alone on src changes, and over time every task gets its fair turn (three
+ * hogs on two CPUs: about 2/3 each). It is rate-limited by the domain's
+ * balance interval and follows the usual rules (waiting, allowed here,
+ * not cache-hot); a failed rotation does not count as a failed balance.
+ */
+static int rotate(struct runqueue *this_rq, int src, struct sched_domain *sd)
+{
+	struct runqueue *s = cpu_rq(src);
+	uint32_t locked = bit(this_rq->cpu) | bit(src);
+	uint64_t now = clock_ns();
+	int moved = 0;
+
+	if (src == this_rq->cpu || s->nr_running < 2 ||
+	    this_rq->nr_running != s->nr_running - 1)
+		return 0;
+	lock_rqs(locked);
+	if (s->nr_running >= 2 && this_rq->nr_running == s->nr_running - 1) {
+		int limit = this_rq->curr->is_idle || this_rq->curr->prio <= LOWEST_STAIR ?
+			    LOWEST_STAIR : this_rq->curr->prio;
+		for (int prio = 0; prio <= limit && !moved; prio++) {
+			struct sched_list *q = &s->queue[prio];
+			for (struct sched_list *n = q->prev; n != q; n = n->prev) {
+				struct sched_task *p = list_task(n);
+				if (p->stats.nr_runs == p->rotated_runs ||
+				    !can_migrate(p, s, this_rq->cpu, sd, now))
+					continue;
+				p->rotated_runs = p->stats.nr_runs;
+				dequeue_task(s, p);
+				attach_task(s, this_rq, p);
+				moved = 1;
+				break;
+			}
+		}
+	}
+	unlock_rqs(locked);
+	if (moved)
+		sd->nr_balance_failed = 0;
+	else
+		sd->nr_balance_failed++;
+	return moved;
+}
+
+/*
  * Balance one domain from this CPU's point of view: find the busiest
  * group, and in it the busiest CPU, and pull half the difference. Group
  * sizes are assumed equal at each level (true for x86 topologies).
@@ -279,8 +329,10 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 			busiest_group = sd->groups[i];
 		}
 	}
-	if (!busiest_group || !imbalanced(sd, busiest, local))
+	if (!busiest_group)
 		return 0;
+	if (!imbalanced(sd, busiest, local))
+		return busiest - local == 1 ? rotate(this_rq, busiest_cpu(busiest_group), sd) : 0;
 	src = busiest_cpu(busiest_group);
 	locked = bit(this) | bit(src);
 	lock_rqs(locked);

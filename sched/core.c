@@ -87,6 +87,7 @@ void sched_task_init(struct sched_task *t, bool kthread)
 	t->cpus_allowed = sched_online_mask();
 	t->on_rq = t->on_cpu = 0;
 	t->migrate_to = -1;
+	t->rotated_runs = ~0u;
 	t->is_kthread = kthread;
 	t->is_idle = false;
 	t->stats = (struct sched_task_stats){ 0 };
@@ -330,6 +331,25 @@ static void account_tick(struct runqueue *rq, struct sched_task *p, bool user_mo
 		else
 			rq->user_ticks++;
 	}
+}
+
+/*
+ * Ticks the timer counted but never delivered (the kernel's jiffies moved
+ * on by more than one since the last interrupt: QEMU drops timer
+ * interrupts while the host leaves a vCPU unscheduled). The time passed
+ * all the same, on whatever this CPU was running: charge it to that, for
+ * the statistics only (no stair drop, no balancing). So per-CPU ticks add
+ * up to elapsed time, and a task's share = its ticks / elapsed ticks.
+ */
+void sched_account_lost_ticks(unsigned n, bool user_mode)
+{
+	struct runqueue *rq = cpu_rq(this_cpu());
+
+	KASSERT(irqs_disabled());
+	spin_lock(&rq->lock);
+	while (n--)
+		account_tick(rq, rq->curr, user_mode);
+	spin_unlock(&rq->lock);
 }
 
 void sched_tick(bool user_mode)

@@ -43,6 +43,8 @@
  *   Timer: sched_tick(user_mode) on every CPU, HZ times a second, from the
  *     timer interrupt (interrupts off, no sched lock held). user_mode says
  *     whether the interrupted code was in user mode (for accounting).
+ *     Periods that passed without an interrupt (the timer lost them) go to
+ *     sched_account_lost_ticks(n, user_mode) from the same place.
  *
  *   Syscalls: see sched/syscalls.h (called in process context, interrupts
  *     on, no lock held). Afterwards the kernel must honour need_resched on
@@ -125,6 +127,7 @@ struct sched_task {
 	volatile int on_rq;		/* on cpu's run queue (running or waiting) */
 	volatile int on_cpu;		/* some CPU is still on its stack */
 	int migrate_to;			/* SF_MIGRATE target, or -1 = any allowed */
+	uint32_t rotated_runs;		/* stats.nr_runs when balance.c last rotated it */
 	bool is_kthread;		/* a kernel thread: no user mode, not BATCH */
 	bool is_idle;			/* a per-CPU idle task */
 	struct sched_task_stats stats;
@@ -154,6 +157,7 @@ struct sched_task *sched_schedule(void);
 void sched_finish_switch(struct sched_task *prev);
 bool sched_wake_up(struct sched_task *t);
 void sched_tick(bool user_mode);
+void sched_account_lost_ticks(unsigned n, bool user_mode);	/* statistics only */
 
 /* ---- kernel-level changes (syscalls.c checks permissions first) ---- */
 void sched_set_user_nice(struct sched_task *t, int nice);

@@ -50,3 +50,8 @@ int free_frames(void)
 {
 	return __syscall_ret(syscall0(SYS_free_frames));
 }
+
+int sched_topology(int cpu, struct sched_topology_info *info)
+{
+	return __syscall_ret(syscall2(SYS_sched_topology, cpu, (long)info));
+}

@@ -21,6 +21,7 @@
 #define SYS_test_mutex     503	/* (op, arg)                         */
 #define SYS_trace          504	/* (op, arg)  (reserved: not yet in the kernel) */
 #define SYS_free_frames    505	/* ()  free physical frames, for leak tests */
+#define SYS_sched_topology 506	/* (cpu, struct sched_topology_info *) */
 
 /* One task as the scheduler sees it (500).  Ticks are 1/hz s. */
 struct sched_task_info {
@@ -43,6 +44,14 @@ struct sched_cpu_info {
 	int32_t pad;
 };
 _Static_assert(sizeof(struct sched_cpu_info) == 56, "matches the kernel");
+
+/* Where a CPU sits (506): CPUs with the same package and core are
+ * hyperthread siblings; siblings is that set as a mask. */
+struct sched_topology_info {
+	int32_t ncpus, package, core, thread;
+	uint32_t siblings;
+};
+_Static_assert(sizeof(struct sched_topology_info) == 20, "matches the kernel");
 
 /* Tunables (502), spec section 9; ids as sched/tunables.h.  op GET returns
  * the value; op SET stores `value` (root only) and returns 0. */
@@ -78,6 +87,7 @@ int sched_tunable_set(int id, int value);
 int test_mutex(int op, int arg);
 int trace_ctl(int op, int arg);
 int free_frames(void);
+int sched_topology(int cpu, struct sched_topology_info *info);
 
 /* 1 when running on our kernel (uname sysname is not "Linux"). */
 int kernel_is_ours(void);

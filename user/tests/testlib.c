@@ -88,11 +88,14 @@ static void hog_setup(const struct hog_spec *s, struct hog_report *r)
 {
 	struct sched_param sp = { s->priority };
 	struct timespec ts;
-	cpu_set_t cpu0;
+	cpu_set_t cpus;
+	unsigned mask = s->cpus ? s->cpus : 1;
 
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) < 0 ||
+	CPU_ZERO(&cpus);
+	for (int i = 0; i < 32; i++)
+		if (mask & (1u << i))
+			CPU_SET(i, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) < 0 ||
 	    setpriority(PRIO_PROCESS, 0, s->nice) < 0 ||
 	    sched_setscheduler(0, s->policy, &sp) < 0)
 		r->error = errno;
@@ -112,6 +115,31 @@ static void hog_sleep(const struct hog_spec *s, struct hog_report *r)
 	r->late_sum_ns += late;
 	if (late > r->late_max_ns)
 		r->late_max_ns = late;
+}
+
+/* Ticks charged to the caller so far (call 500), or -1. */
+static long own_ticks(void)
+{
+	struct sched_task_info info;
+
+	if (!kernel_is_ours() || sched_stat(getpid(), &info) < 0)
+		return -1;
+	return info.utime + info.stime;
+}
+
+long hogs_window_ticks;
+
+long long test_cpu_ticks(void)
+{
+	struct sched_cpu_info info;
+	long long sum = 0;
+
+	if (!kernel_is_ours())
+		return -1;
+	for (int cpu = 0; sched_cpustat(cpu, &info) == 0; cpu++)
+		sum += info.user_ticks + info.nice_ticks + info.system_ticks +
+		       info.idle_ticks;
+	return sum;
 }
 
 /* The measuring loop: see the comment at the top of this file. */
@@ -136,6 +164,16 @@ static void hog_loop(const struct hog_spec *s, struct hog_report *r,
 			burst += d;
 		} else if (d > r->max_gap_ns) {
 			r->max_gap_ns = d;
+		}
+		if (s->sample_cpu) {
+			int cpu = test_getcpu();
+			if (cpu >= 0 && cpu < 32) {
+				if (r->cpu_seen && cpu != r->last_cpu)
+					r->moves++;
+				r->cpu_seen |= 1u << cpu;
+				r->bucket_cpus[b < HOG_BUCKETS ? b : HOG_BUCKETS - 1] |= 1u << cpu;
+				r->last_cpu = cpu;
+			}
 		}
 		if (s->yield)
 			sched_yield();
@@ -167,7 +205,7 @@ static int read_full(int fd, void *buf, size_t n)
 int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	     int bucket_ms, struct hog_report *out)
 {
-	long long gap = gap_threshold(), start[16];
+	long long gap = gap_threshold(), start[16], ticks0, ticks1;
 	int go[2], ready[2], result[16][2], failed = 0;
 	pid_t pid[16];
 	char c;
@@ -185,9 +223,12 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 			hog_setup(&spec[i], &r);
 			write(ready[1], "r", 1);		/* set up: policy, nice, CPU */
 			read_full(go[0], &t0, sizeof(t0));	/* wait for go */
+			long t0_ticks = own_ticks();
+
 			if (!r.error)
 				hog_loop(&spec[i], &r, t0, window_ms * 1000000LL,
 					 bucket_ms * 1000000LL, gap);
+			r.ticks = t0_ticks < 0 ? -1 : own_ticks() - t0_ticks;
 			write(result[i][1], &r, sizeof(r));
 			_exit(0);
 		}
@@ -204,6 +245,7 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	start[0] = monotonic_ns();
 	for (int i = 1; i < n; i++)
 		start[i] = start[0];
+	ticks0 = test_cpu_ticks();
 	write(go[1], start, n * sizeof(start[0]));
 	for (int i = 0; i < n; i++) {
 		if (read_full(result[i][0], &out[i], sizeof(out[i])) < 0)
@@ -216,9 +258,32 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 			failed = 1;
 		}
 	}
+	ticks1 = test_cpu_ticks();
+	hogs_window_ticks = ticks0 < 0 ? 0 : (ticks1 - ticks0) / test_ncpus();
 	close(go[0]);
 	close(go[1]);
 	return failed ? -1 : 0;
+}
+
+int test_getcpu(void)
+{
+	return sched_getcpu();
+}
+
+int test_ncpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+int hog_pm(const struct hog_report *r, int window_ms)
+{
+	if (r->ticks >= 0 && hogs_window_ticks > 0)
+		return permille(r->ticks, hogs_window_ticks);
+	return permille(r->run_ns, window_ms * 1000000LL);
 }
 
 int hog_share_pm(const struct hog_report *r, int bucket_ms, int from, int to)

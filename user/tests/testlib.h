@@ -5,7 +5,7 @@
  *   - to know whether they run on our kernel (most scheduler rules only
  *     hold here; on Linux they skip);
  *   - "hogs": child processes with a chosen policy and nice that burn CPU
- *     (or run/sleep in a pattern) on CPU 0 for a fixed window and report
+ *     (or run/sleep in a pattern) on CPU 0 (or given CPUs) for a fixed window and report
  *     back what CPU time they got, and when;
  *   - a way to repeat a measurement once before calling it a failure.
  */
@@ -45,6 +45,8 @@ struct hog_spec {
 	int run_us;		/* with sleep_us: run this much CPU, then */
 	int sleep_us;		/* sleep this long; 0 = never sleep */
 	int yield;		/* 1: sched_yield() after every clock read */
+	unsigned cpus;		/* affinity mask; 0 = CPU 0 only (the default) */
+	int sample_cpu;		/* 1: getcpu() on every loop (cpu_seen, moves) */
 };
 
 struct hog_report {
@@ -58,17 +60,45 @@ struct hog_report {
 	long long late_sum_ns;	/* how late it ran after each sleep ended */
 	long long late_max_ns;
 	long long rr_interval_ns;	/* sched_rr_get_interval, after setup */
+	/* with sample_cpu: */
+	unsigned cpu_seen;		/* every CPU it saw itself on */
+	unsigned bucket_cpus[HOG_BUCKETS];	/* ... per time bucket */
+	long moves;			/* samples on a CPU other than the last one */
+	int last_cpu;
+	/* our kernel only: ticks the scheduler charged it in the window
+	 * (utime + stime from call 500), -1 elsewhere */
+	long ticks;
 };
 
-/* Fork one hog per spec, all pinned to CPU 0, start them together and let
+/* After hogs_run on our kernel: the timer ticks each CPU took during the
+ * window, averaged over the CPUs (call 501: user + nice + system + idle),
+ * or 0. A hog's CPU share is ticks / hogs_window_ticks: both count in
+ * the guest's own ticks, so a vCPU that the host leaves unscheduled for a
+ * while (QEMU on a busy host) does not make its tasks look starved. */
+extern long hogs_window_ticks;
+
+/* Fork one hog per spec, each pinned to spec->cpus (default CPU 0), start them together and let
  * them run window_ms; fill out[i].  bucket_ms is the width of the time
  * buckets.  Returns 0, or -1 if a hog could not be set up (reported). */
 int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	     int bucket_ms, struct hog_report *out);
 
+/* The CPU the caller runs on: getcpu (318), or -1. */
+int test_getcpu(void);
+
+/* Sum of user + nice + system + idle ticks over every CPU (501), or -1. */
+long long test_cpu_ticks(void);
+
+/* Number of CPUs online: the bits of the caller's initial affinity mask. */
+int test_ncpus(void);
+
 /* CPU time in buckets [from, to) as per mille of that span. */
 int hog_share_pm(const struct hog_report *r, int bucket_ms, int from,
 		 int to);
+
+/* A hog's share of a CPU in per mille: ticks / hogs_window_ticks on our
+ * kernel, else the CPU time it saw on the clock over window_ms. */
+int hog_pm(const struct hog_report *r, int window_ms);
 
 /* part / whole in per mille, and "12.3%" for printing it. */
 int permille(long long part, long long whole);
