@@ -281,11 +281,15 @@ void smp_selftest(void)
 
 	ok = 0;
 	for (int i = 0; i < ncpus; i++) {
+		/* Another CPU's scheduler may clear need_resched at once, so
+		 * what we check there is that the IPI arrived. */
 		uint32_t before = resched_ipis[i];
-		cpus[i].need_resched = 0;
+		push_cli();
 		smp_resched(i);
-		/* smp_resched sets the flag itself; the IPI counts only elsewhere */
-		ok += cpus[i].need_resched && (i == cpu_id() || wait_until(&resched_ipis[i], before + 1));
+		bool arrived = i == cpu_id() ? mycpu()->need_resched
+					     : wait_until(&resched_ipis[i], before + 1);
+		pop_cli();
+		ok += arrived;
 	}
 	printk("ipi: resched reached %d of %d CPUs\n", ok, ncpus);
 }
