@@ -1,0 +1,41 @@
+"""Processes in ring 3 (issue 4): user programs, faults, leaks.
+
+Each case boots with tests=none and runs programs through init's run=
+list; then=exit makes init exit with the number of programs that failed,
+so a clean run ends with "init exited: status 0" and QEMU exit code 1.
+"""
+from harness import Case
+
+ONE = "1,sockets=1,cores=1,threads=1"
+SMT4 = "4,sockets=1,cores=2,threads=2"
+CLEAN_EXIT = r"^init exited: status 0$"
+
+
+def programs(name, smp, run, expect=(), tags=("quick",), timeout=90):
+    return Case(name, smp=smp, append=f"tests=none run={run} then=exit",
+                expect=[CLEAN_EXIT, *expect], tags=tags, timeout=timeout)
+
+
+BASICS = "/bin/hello,/bin/forktree,/bin/pipetest,/bin/sleeptest"
+BASICS_EXPECT = [r"^hello from pid \d+", r"^ok \d+ - .*"]
+
+CASES = [
+    # A hello program, a 50-process fork/exec/wait tree, a pipe and
+    # nanosleep accuracy, on one CPU and on two cores x two threads.
+    programs("proc_basics_1cpu", ONE, BASICS, BASICS_EXPECT),
+    programs("proc_basics_smt4", SMT4, BASICS, BASICS_EXPECT),
+    # Each faulting program is killed with Linux's signal, seen by its
+    # parent through wait4; the kernel reports it in one line and goes on.
+    programs("proc_faults", ONE, "/bin/faults", [
+        r"^pid \d+ \(fault_null\): SIGSEGV at eip=0x[0-9a-f]+ addr=0x00000000",
+        r"^pid \d+ \(fault_kwrite\): SIGSEGV at eip=0x[0-9a-f]+ addr=0xc0100000",
+        r"^pid \d+ \(fault_cli\): SIGSEGV at eip=",
+        r"^pid \d+ \(fault_div\): SIGFPE at eip=",
+        r"^pid \d+ \(fault_ill\): SIGILL at eip=",
+    ]),
+    # 1,000 fork+exit cycles leave the free-frame count where it started.
+    programs("proc_no_leaks", SMT4, "/bin/leak",
+             [r"^ok 1 - fork_exit_1000_cycles_free_no_frames"]),
+    # The same binaries' ABI results (abicheck is also diffed against Linux).
+    programs("proc_abicheck", SMT4, "/bin/abicheck"),
+]
