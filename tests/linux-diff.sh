@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# linux-diff.sh - run the conformance programs on Linux and on our kernel and
+# diff the two KTAP transcripts (issue 7; docs/testing.md).
+#
+#   tests/linux-diff.sh [PROGRAM...]     default: posix_sched abicheck faults
+#                                        and every other build/user/bin/posix_*
+#
+# The programs are static i386 Linux binaries. The Linux side is the host,
+# when it can execute i386 ELF files (we try build/user/bin/hello) and we
+# are root (posix_sched checks unprivileged rules after setuid(1000));
+# otherwise the transcript recorded on a Linux host,
+# user/tests/expected/NAME.linux.ktap, with a note saying so; a program with
+# neither is skipped. (Booting Debian's linux-image-686 in QEMU as the Linux
+# side, as issue 7 suggests, is not done yet.) Our side boots QEMU with
+# "tests=none run=/bin/NAME then=exit" and cuts the program's lines out of
+# the serial log.
+#
+# Compared: the KTAP lines ("KTAP version", "1..N", "ok/not ok N - name #
+# ...") and the exit status. Dropped before the diff: lines that say
+# "kernel-specific" (rules only our kernel has, e.g. BATCH/ISO; Linux prints
+# "# SKIP kernel-specific" there) and comment lines ("# ..."); lines that
+# say "run-dependent" are compared without their "# ..." numbers.
+#
+# Output: one line per program, "ok N - NAME # ..." or "not ok N - NAME #
+# ..." followed by the diff (-linux +ours), then "N passed, N failed" (plus
+# ", N skipped"). Exit status 1 if anything failed.
+# FIFO/RR: posix_sched only sets and reads back real-time priorities in
+# short-lived children; nothing spins at real-time priority on the host.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-build/user/bin}
+KERNEL=${KERNEL:-build/kernel.elf}
+INITRD=${INITRD:-build/initrd.tar}
+QEMU=${QEMU:-qemu-system-i386}
+SMP=${SMP:-2,sockets=1,cores=2,threads=1}
+TIMEOUT=${TIMEOUT:-120}
+out=build/test-logs/linux-diff
+mkdir -p "$out"
+
+if [ $# -gt 0 ]; then
+	progs="$*"
+else
+	progs="posix_sched abicheck faults"
+	for f in "$BIN"/posix_*; do
+		[ -x "$f" ] || continue
+		n=$(basename "$f")
+		case " $progs " in *" $n "*) ;; *) progs="$progs $n" ;; esac
+	done
+fi
+for f in "$KERNEL" "$INITRD"; do
+	[ -f "$f" ] || { echo "linux-diff: $f not found: run make first"; exit 2; }
+done
+
+# Can the host run i386 programs (and as root)?
+host=1
+if ! out_hello=$(timeout 10 "$BIN/hello" 2>&1) ||
+   ! echo "$out_hello" | grep -q '^hello from pid'; then
+	host=0
+	echo "# NOTE: this host cannot execute i386 ELF files ($BIN/hello:" \
+	     "${out_hello:-no output}): the Linux side is the recorded" \
+	     "transcript (user/tests/expected/*.linux.ktap)"
+elif [ "$(id -u)" != 0 ]; then
+	host=0
+	echo "# NOTE: not root, so posix_sched's setuid cases would differ:" \
+	     "the Linux side is the recorded transcript"
+else
+	echo "# Linux side: this host, $(uname -sr)"
+fi
+
+# The lines that are compared, from a transcript on stdin.
+normalize() {
+	tr -d '\r' |
+	grep -E '^(KTAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+ - |exit status )' |
+	grep -v 'kernel-specific' |
+	sed -E '/run-dependent/s/ # .*$/ # (numbers not compared)/'
+}
+
+# Boot our kernel once per program, in parallel.
+pids=
+for p in $progs; do
+	(timeout "$TIMEOUT" "$QEMU" -display none -monitor none -serial stdio \
+		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-accel tcg -smp "$SMP" -m 128M -kernel "$KERNEL" \
+		-initrd "$INITRD" -append "tests=none run=/bin/$p then=exit" \
+		</dev/null >"$out/$p.serial.log" 2>"$out/$p.qemu.stderr"
+	 echo $? >"$out/$p.qemu.rc") &
+	pids="$pids $!"
+done
+
+# Meanwhile, the Linux side.
+for p in $progs; do
+	rm -f "$out/$p.linux.ktap"
+	if [ $host = 1 ] && [ -x "$BIN/$p" ]; then
+		timeout 120 "$BIN/$p" >"$out/$p.linux.raw" 2>"$out/$p.linux.stderr"
+		echo "exit status $?" >>"$out/$p.linux.raw"
+		normalize <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
+		echo "host" >"$out/$p.linux.source"
+	elif [ -f "user/tests/expected/$p.linux.ktap" ]; then
+		# recorded from programs that exited 0
+		{ cat "user/tests/expected/$p.linux.ktap"; echo "exit status 0"; } |
+			normalize >"$out/$p.linux.ktap"
+		echo "recorded" >"$out/$p.linux.source"
+	fi
+done
+wait $pids
+
+n=0 passed=0 failed=0 skipped=0
+for p in $progs; do
+	n=$((n + 1))
+	log="$out/$p.serial.log"
+	# our side: the program's own lines, and its exit status from init
+	tr -d '\r' <"$log" |
+		sed -n "\|^init: running /bin/$p\$|,\|^init: /bin/$p \(exited\|killed\)|p" \
+		>"$out/$p.ours.raw"
+	st=$(sed -n "s|^init: /bin/$p exited with status \([0-9]*\).*|\1|p" \
+		"$out/$p.ours.raw")
+	[ -n "$st" ] && echo "exit status $st" >>"$out/$p.ours.raw"
+	normalize <"$out/$p.ours.raw" >"$out/$p.ours.ktap"
+
+	if [ ! -f "$out/$p.linux.ktap" ]; then
+		echo "ok $n - $p # SKIP no Linux transcript (host can't run it," \
+		     "none recorded)"
+		skipped=$((skipped + 1))
+		continue
+	fi
+	src=$(cat "$out/$p.linux.source")
+	if ! grep -q '^init: running' "$out/$p.ours.raw"; then
+		echo "not ok $n - $p # our kernel never ran it (QEMU exit" \
+		     "$(cat "$out/$p.qemu.rc"); see $log)"
+		tail -n 15 "$log" | sed 's/^/    | /'
+		failed=$((failed + 1))
+		continue
+	fi
+	if [ -z "$st" ]; then
+		echo "not ok $n - $p # did not exit normally on our kernel (see $log)"
+		tail -n 15 "$log" | sed 's/^/    | /'
+		failed=$((failed + 1))
+		continue
+	fi
+	lines=$(wc -l <"$out/$p.ours.ktap")
+	if diff -u --label "linux ($src)" --label "ours" "$out/$p.linux.ktap" \
+		"$out/$p.ours.ktap" >"$out/$p.diff"; then
+		echo "ok $n - $p # $lines lines identical (Linux: $src)"
+		passed=$((passed + 1))
+	else
+		d=$(grep -c '^[-+][^-+]' "$out/$p.diff")
+		echo "not ok $n - $p # $d lines differ (Linux: $src; -linux +ours)"
+		sed 's/^/    /' "$out/$p.diff"
+		failed=$((failed + 1))
+	fi
+done
+
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
