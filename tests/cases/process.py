@@ -39,3 +39,18 @@ CASES = [
     # The same binaries' ABI results (abicheck is also diffed against Linux).
     programs("proc_abicheck", SMT4, "/bin/abicheck"),
 ]
+
+CASES += [
+    # init=/bin/prog starts that program as the first process, as on Linux.
+    Case("proc_init_override", smp=ONE, append="init=/bin/hello",
+         expect_order=[r"^init: started /bin/hello", r"^hello from pid 1$",
+                       CLEAN_EXIT], tags=("quick",)),
+    # The shell, driven over the serial line: a program by name, a bad
+    # line that gets a clear error, then exit (sh is pid 1 by then).
+    Case("proc_shell", smp=ONE, append="tests=none",
+         send=[(r"^\$ ", b"hello\r"),
+               (r"^hello from pid \d+", b"nosuchprogram\r"),
+               (r"nosuchprogram", b"exit\r")],
+         expect_order=[r"^hello from pid \d+", r"nosuchprogram: (not found|.*No such)",
+                       CLEAN_EXIT], tags=("quick",), timeout=60),
+]
