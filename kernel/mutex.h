@@ -25,5 +25,7 @@ void mutex_unlock(struct mutex *m);
 
 /* System call 503, for the priority-inversion test (abi.md: test hooks). */
 int sys_test_mutex(int op, int arg);
+/* Called by exit: release the test mutexes the current process holds. */
+void test_mutex_release_all(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include "exec.h"
 #include "file.h"
 #include "kmalloc.h"
+#include "mutex.h"
 #include "panic.h"
 #include "pmm.h"
 #include "power.h"
@@ -310,6 +311,7 @@ void proc_exit(int status)
 			p->files[fd] = NULL;
 		}
 	}
+	test_mutex_release_all();
 	/* Leave the address space before freeing it. */
 	vm_switch(kernel_pgdir);
 	pde_t *pd = p->pgdir;
