@@ -167,6 +167,8 @@ static int sys_waitpid(int pid, int *ustatus, int options)
 	return proc_wait4(pid, ustatus, options, NULL);
 }
 
+#define BRK_RESERVE_FRAMES 1024	/* 4 MiB */
+
 static int sys_brk(uint32_t addr)
 {
 	struct proc *p = current();
@@ -174,6 +176,10 @@ static int sys_brk(uint32_t addr)
 
 	/* Linux returns the current break when it cannot move it. */
 	if (addr < p->brk_start || addr >= USER_STACK_LOW)
+		return (int)old;
+	/* Keep BRK_RESERVE_FRAMES for everyone else: one process must not
+	 * be able to take the last free memory (Linux would say ENOMEM). */
+	if (addr > old && (PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old)) / PAGE_SIZE + BRK_RESERVE_FRAMES > pmm_free_count())
 		return (int)old;
 	if (addr > old) {
 		if (vm_alloc_user(p->pgdir, PAGE_ROUND_UP(old), PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old), PTE_W) < 0) {

@@ -54,3 +54,12 @@ CASES += [
          expect_order=[r"^hello from pid \d+", r"nosuchprogram: (not found|.*No such)",
                        CLEAN_EXIT], tags=("quick",), timeout=60),
 ]
+
+CASES += [
+    # Bad input never hurts the kernel: 50,000 random system calls with
+    # random arguments from unprivileged children, on two CPUs.
+    programs("proc_syscall_fuzz", "2,sockets=1,cores=2,threads=1",
+             "/bin/fuzz_syscalls:50000",
+             [r"^ok 1 - random_syscalls_leave_kernel_running",
+              r"^ok 2 - random_syscalls_leak_no_memory"]),
+]
