@@ -38,8 +38,12 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all kernel initrd run run-iso iso gdb test test-quick test-unit clean deps-build deps-run
-all: deps-build kernel initrd
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit clean deps-build deps-run
+# make first installs missing tools, then builds in a fresh make: paths
+# such as the cross compiler's libgcc are looked up when make starts.
+all: deps-build
+	@$(MAKE) --no-print-directory build
+build: kernel initrd
 
 deps-build:
 	@tools/ensure-deps.sh cc nasm
@@ -115,12 +119,12 @@ deps-run:
 	@tools/ensure-deps.sh cc nasm qemu
 
 run: deps-run
-	@$(MAKE) --no-print-directory kernel initrd
+	@$(MAKE) --no-print-directory build
 	qemu-system-i386 $(QEMU_FLAGS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
 		-append "$(APPEND)"; $(QEMU_STATUS)
 
 gdb: deps-run
-	@$(MAKE) --no-print-directory kernel initrd
+	@$(MAKE) --no-print-directory build
 	@echo "QEMU is stopped at the first instruction. In another terminal: gdb -x tools/gdbinit"
 	qemu-system-i386 $(QEMU_FLAGS) -s -S -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
 		-append "$(APPEND)"; $(QEMU_STATUS)
@@ -156,7 +160,7 @@ test:
 
 test-quick:
 	@tools/ensure-deps.sh cc nasm qemu python hostcc
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory build
 	@tests/run-all.sh quick "$(HARNESS)"
 
 test-unit:
