@@ -22,12 +22,13 @@
 #define NCLASSES (MAX_SHIFT - MIN_SHIFT + 1)
 #define LARGE_CLASS 0xFF
 
+/* Aligned to 16 so that the block after it is too (16 bytes on i386). */
 struct header {
 	uint32_t magic;
 	uint32_t class;		/* size class index, or LARGE_CLASS */
 	uint32_t npages;	/* LARGE_CLASS only */
 	struct header *next;	/* free list link while free */
-};
+} __attribute__((aligned(16)));
 
 static struct spinlock lock = SPINLOCK_INIT("kmalloc");
 static struct header *free_list[NCLASSES];

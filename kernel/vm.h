@@ -18,8 +18,15 @@
 #define PAGE_ROUND_UP(x)   (((uint32_t)(x) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
 #define PAGE_ROUND_DOWN(x) ((uint32_t)(x) & ~(PAGE_SIZE - 1))
 
+#ifndef HOST_TEST
 #define P2V(pa) ((void *)((uint32_t)(pa) + KERNEL_OFFSET))
 #define V2P(va) ((uint32_t)(va) - KERNEL_OFFSET)
+#else
+/* tests/host: "physical memory" is a buffer of the test program's. */
+extern char *host_phys_base;
+#define P2V(pa) ((void *)(host_phys_base + (uint32_t)(pa)))
+#define V2P(va) ((uint32_t)((char *)(va) - host_phys_base))
+#endif
 
 /* Page-table entry bits (Intel SDM vol. 3 §4.3). */
 #define PTE_P   0x001	/* present */

@@ -1,0 +1,27 @@
+/*
+ * fakes.h - what the kernel files under test need from the rest of the
+ * kernel, replaced for the host: locks that only check their use, a
+ * panic that the tests can catch, printk into a buffer, and physical
+ * memory in a plain array.
+ */
+#ifndef TESTS_HOST_FAKES_H
+#define TESTS_HOST_FAKES_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#define HOST_PHYS_SIZE (64u << 20)	/* 64 MiB of fake RAM */
+
+extern jmp_buf panic_jump;
+extern bool panic_armed;		/* set: panic() longjmps to panic_jump */
+extern char panic_message[256];
+extern char printk_log[8192];		/* everything printk printed */
+
+void fakes_reset(void);
+
+/* Run stmt; true if it panicked. */
+#define PANICS(stmt) ({ bool _p = false; panic_armed = true; \
+	if (setjmp(panic_jump) == 0) { stmt; } else { _p = true; } \
+	panic_armed = false; _p; })
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * main.c - host unit tests of the kernel's pure-C parts.
+ *
+ * One test per behaviour, named after it; each prints "ok N - name" or
+ * "not ok N - name # why". The run ends with "N passed, N failed".
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakes.h"
+#include "../../kernel/bootinfo.h"
+#include "../../kernel/bootparam.h"
+#include "../../kernel/format.h"
+#include "../../kernel/initrd.h"
+#include "../../kernel/kmalloc.h"
+#include "../../kernel/pmm.h"
+#include "../../kernel/vm.h"
+
+static int passed, failed, current_failed;
+static const char *current_why;
+
+#define CHECK(cond) do { if (!(cond) && !current_failed) { \
+	current_failed = 1; current_why = #cond; } } while (0)
+
+static void run(const char *name, void (*fn)(void))
+{
+	current_failed = 0;
+	current_why = "";
+	fakes_reset();
+	fn();
+	if (current_failed)
+		printf("not ok %d - %s # failed: %s\n", passed + failed + 1, name, current_why), failed++;
+	else
+		printf("ok %d - %s\n", passed + failed + 1, name), passed++;
+}
+
+/* ---- format.c ---- */
+
+static int fmt_is(const char *want, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	va_start(ap, fmt);
+	kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (strcmp(buf, want) != 0)
+		fprintf(stderr, "# format \"%s\": got \"%s\", want \"%s\"\n", fmt, buf, want);
+	return strcmp(buf, want) == 0;
+}
+
+static void test_format_conversions(void)
+{
+	CHECK(fmt_is("42 -7 ff FF 17", "%d %i %x %X %o", 42, -7, 255, 255, 15));
+	CHECK(fmt_is("4294967295", "%u", 0xFFFFFFFFu));
+	CHECK(fmt_is("-9223372036854775808", "%lld", (long long)INT64_MIN));
+	CHECK(fmt_is("18446744073709551615", "%llu", (unsigned long long)UINT64_MAX));
+	CHECK(fmt_is("[  abc][abc  ][ab]", "[%5s][%-5s][%.2s]", "abc", "abc", "abc"));
+	CHECK(fmt_is("00042 -0042 x %", "%05d %05d %c %%", 42, -42, 'x'));
+	CHECK(fmt_is("(null)", "%s", (char *)NULL));
+}
+
+static void test_format_truncates_and_reports_full_length(void)
+{
+	char buf[8];
+	int n = ksnprintf(buf, sizeof(buf), "%s", "0123456789");
+	CHECK(n == 10);
+	CHECK(strcmp(buf, "0123456") == 0);
+	CHECK(ksnprintf(NULL, 0, "%d", 12345) == 5);
+}
+
+/* ---- bootparam.c ---- */
+
+static void test_parse_int_accepts_only_whole_decimal_numbers(void)
+{
+	int v;
+	CHECK(parse_int("123", &v) && v == 123);
+	CHECK(parse_int("-5", &v) && v == -5);
+	CHECK(parse_int("+7", &v) && v == 7);
+	CHECK(parse_int("2147483647", &v) && v == 2147483647);
+	CHECK(parse_int("-2147483648", &v) && v == INT32_MIN);
+	CHECK(!parse_int("2147483648", &v));
+	CHECK(!parse_int("abc", &v));
+	CHECK(!parse_int("12abc", &v));
+	CHECK(!parse_int("", &v));
+	CHECK(!parse_int("-", &v));
+}
+
+static void test_bootparam_skips_image_path_and_reads_values(void)
+{
+	bootparam_parse("/boot/kernel.elf hz=100 init=/bin/sh hz=250");
+	CHECK(strcmp(bootparam_cmdline(), "hz=100 init=/bin/sh hz=250") == 0);
+	CHECK(bootparam_int("hz", 1000, 100, 1000) == 250);	/* the last one wins */
+	CHECK(strcmp(bootparam_str("init"), "/bin/sh") == 0);
+	CHECK(bootparam_str("missing") == NULL);
+	CHECK(bootparam_int("missing", 7, 0, 10) == 7);
+	bootparam_parse("hz=300");				/* no image path */
+	CHECK(bootparam_int("hz", 1000, 100, 1000) == 300);
+}
+
+static void test_bootparam_bad_value_keeps_default_and_says_so(void)
+{
+	bootparam_parse("kernel hz=abc loglevel=99");
+	CHECK(bootparam_int("hz", 1000, 100, 1000) == 1000);
+	CHECK(strstr(printk_log, "bootparam: hz: bad value \"abc\" (want 100..1000), keeping 1000"));
+	CHECK(bootparam_int("loglevel", 6, 0, 7) == 6);
+	CHECK(strstr(printk_log, "loglevel: bad value \"99\""));
+}
+
+static void test_bootparam_reports_unknown_keys_and_stray_words(void)
+{
+	bootparam_parse("kernel nosuchkey=1 quiet hz=100 =x");
+	CHECK(strstr(printk_log, "\"quiet\" is not key=value"));
+	CHECK(strstr(printk_log, "\"=x\" is not key=value"));
+	bootparam_int("hz", 1000, 100, 1000);
+	printk_log[0] = 0;
+	bootparam_report_unknown();
+	CHECK(strstr(printk_log, "unknown key \"nosuchkey\""));
+	CHECK(!strstr(printk_log, "\"hz\""));
+}
+
+/* ---- pmm.c ---- */
+
+/* The frame allocator is one global bitmap: give every test 16 MiB of
+ * fresh RAM with the first MiB reserved, as at boot. */
+static void fresh_memory(void)
+{
+	pmm_add_free(0, 16u << 20);
+	pmm_reserve(0, 1u << 20);
+}
+
+static void test_pmm_hands_out_distinct_aligned_frames_and_counts(void)
+{
+	fresh_memory();					/* 16 MiB, 4096 frames */
+	uint32_t before = pmm_free_count();
+	CHECK(before == 4096 - 256);
+	uint32_t a = pmm_alloc(), b = pmm_alloc();
+	CHECK(a && b && a != b);
+	CHECK(a % 4096 == 0 && b % 4096 == 0 && a >= (1u << 20));
+	CHECK(pmm_free_count() == before - 2);
+	pmm_free(a);
+	pmm_free(b);
+	CHECK(pmm_free_count() == before);
+}
+
+static void test_pmm_contiguous_runs_and_exhaustion(void)
+{
+	fresh_memory();
+	uint32_t start = pmm_free_count();
+	uint32_t run = pmm_alloc_contig(8);
+	CHECK(run != 0);
+	for (int i = 0; i < 8; i++)	/* the run is really 8 adjacent frames */
+		CHECK(pmm_alloc() != run + i * 4096);
+	uint32_t n = 0;
+	while (pmm_alloc())
+		n++;
+	CHECK(n == start - 16);
+	CHECK(pmm_free_count() == 0);
+	CHECK(pmm_alloc_contig(1) == 0);		/* empty: 0, no panic */
+}
+
+static void test_pmm_double_free_panics(void)
+{
+	fresh_memory();
+	uint32_t a = pmm_alloc();
+	pmm_free(a);
+	CHECK(PANICS(pmm_free(a)));
+	CHECK(strstr(panic_message, "is not allocated"));
+	CHECK(PANICS(pmm_free(0)));			/* frame 0 is never handed out */
+}
+
+/* ---- kmalloc.c ---- */
+
+static void test_kmalloc_blocks_are_aligned_and_disjoint(void)
+{
+	static const size_t sizes[] = { 1, 15, 16, 17, 100, 1000, 2000, 2032, 5000, 20000 };
+	void *p[10];
+	fresh_memory();
+	for (int i = 0; i < 10; i++) {
+		p[i] = kmalloc(sizes[i]);
+		CHECK(p[i] != NULL);
+		CHECK((uintptr_t)p[i] % 16 == 0);
+		memset(p[i], i + 1, sizes[i]);
+	}
+	for (int i = 0; i < 10; i++)
+		for (size_t j = 0; j < sizes[i]; j++)
+			if (((unsigned char *)p[i])[j] != i + 1) {
+				CHECK(!"a block was overwritten by another");
+				break;
+			}
+	for (int i = 0; i < 10; i++)
+		kfree(p[i]);
+	/* Large blocks go back to the frame allocator at once. */
+	void *big = kmalloc(64 * 1024);
+	uint32_t during = pmm_free_count();
+	kfree(big);
+	CHECK(pmm_free_count() == during + 17);		/* 64 KiB + header: 17 frames */
+}
+
+static void test_kmalloc_reuses_freed_blocks(void)
+{
+	fresh_memory();
+	void *a = kmalloc(100);
+	kfree(a);
+	void *b = kmalloc(100);
+	CHECK(a == b);
+	kfree(b);
+	CHECK(kmalloc(0) == NULL);
+	kfree(NULL);					/* allowed, does nothing */
+}
+
+static void test_kmalloc_bad_and_double_free_panic(void)
+{
+	fresh_memory();
+	void *a = kmalloc(64);
+	kfree(a);
+	CHECK(PANICS(kfree(a)));
+	char local[64] = { 0 };
+	CHECK(PANICS(kfree(local + 32)));
+}
+
+/* ---- initrd.c ---- */
+
+/* Write a ustar header for a file or directory at memory p. */
+static void ustar_entry(uint8_t *p, const char *name, const char *data, char type)
+{
+	memset(p, 0, 512);
+	strcpy((char *)p, name);
+	snprintf((char *)p + 124, 12, "%011o", data ? (unsigned)strlen(data) : 0u);
+	p[156] = type;
+	memcpy(p + 257, "ustar", 6);
+	memcpy(p + 263, "00", 2);
+	if (data)
+		memcpy(p + 512, data, strlen(data));
+}
+
+static void test_ustar_octal_fields(void)
+{
+	CHECK(ustar_octal("0000644 ", 8) == 0644);
+	CHECK(ustar_octal("00000001750", 12) == 01750);
+	CHECK(ustar_octal("        ", 8) == 0);
+}
+
+static void test_initrd_unpacks_ustar_and_installs_elf_modules(void)
+{
+	uint8_t *tar = P2V(0x200000);
+	ustar_entry(tar, "bin/", NULL, '5');
+	ustar_entry(tar + 512, "bin/hello", "hi there", '0');
+	ustar_entry(tar + 1536, "./etc/motd", "welcome", '0');
+	/* then two zero blocks (the buffer is zeroed) */
+	uint8_t *elf = P2V(0x300000);
+	memcpy(elf, "\177ELF rest of it", 16);
+	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 4096, "initrd.tar" };
+	boot_modules[1] = (struct boot_module){ 0x300000, 0x300000 + 16, "/boot/myprog arg" };
+	boot_modules[2] = (struct boot_module){ 0x400000, 0x400000 + 600, "junk" };
+	boot_nmodules = 3;
+	initrd_init();
+	const struct initrd_file *f = initrd_lookup("/bin/hello");
+	CHECK(f && f->size == 8 && memcmp(f->data, "hi there", 8) == 0);
+	CHECK(initrd_lookup("/etc/motd") && initrd_lookup("/etc/motd")->size == 7);
+	CHECK(initrd_lookup("/bin") && initrd_lookup("/bin")->is_dir);
+	CHECK(initrd_lookup("/bin/myprog") && initrd_lookup("/bin/myprog")->size == 16);
+	CHECK(initrd_lookup("/bin/nothing") == NULL);
+	CHECK(strstr(printk_log, "module junk is neither ustar nor ELF"));
+}
+
+static void test_initrd_rejects_truncated_archive(void)
+{
+	uint8_t *tar = P2V(0x500000);
+	ustar_entry(tar, "big", "0123456789", '0');
+	snprintf((char *)tar + 124, 12, "%011o", 100000u);	/* claims 100000 bytes */
+	boot_modules[0] = (struct boot_module){ 0x500000, 0x500000 + 1024, "bad.tar" };
+	boot_nmodules = 1;
+	initrd_init();
+	CHECK(strstr(printk_log, "runs past the archive end"));
+}
+
+int main(void)
+{
+	printf("KTAP version 1\n1..15\n");
+	run("format_conversions", test_format_conversions);
+	run("format_truncates_and_reports_full_length", test_format_truncates_and_reports_full_length);
+	run("parse_int_accepts_only_whole_decimal_numbers", test_parse_int_accepts_only_whole_decimal_numbers);
+	run("bootparam_skips_image_path_and_reads_values", test_bootparam_skips_image_path_and_reads_values);
+	run("bootparam_bad_value_keeps_default_and_says_so", test_bootparam_bad_value_keeps_default_and_says_so);
+	run("bootparam_reports_unknown_keys_and_stray_words", test_bootparam_reports_unknown_keys_and_stray_words);
+	run("pmm_hands_out_distinct_aligned_frames_and_counts", test_pmm_hands_out_distinct_aligned_frames_and_counts);
+	run("pmm_contiguous_runs_and_exhaustion", test_pmm_contiguous_runs_and_exhaustion);
+	run("pmm_double_free_panics", test_pmm_double_free_panics);
+	run("kmalloc_blocks_are_aligned_and_disjoint", test_kmalloc_blocks_are_aligned_and_disjoint);
+	run("kmalloc_reuses_freed_blocks", test_kmalloc_reuses_freed_blocks);
+	run("kmalloc_bad_and_double_free_panic", test_kmalloc_bad_and_double_free_panic);
+	run("ustar_octal_fields", test_ustar_octal_fields);
+	run("initrd_unpacks_ustar_and_installs_elf_modules", test_initrd_unpacks_ustar_and_installs_elf_modules);
+	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
