@@ -55,91 +55,114 @@ static void put_number(struct out *o, unsigned long long v, bool negative,
 	put_padded(o, tmp + i, sizeof(tmp) - i, width, left, pad);
 }
 
+/* One conversion, "%-08.3lld" say, taken apart. */
+struct spec {
+	bool left;	/* '-' */
+	char pad;	/* '0' or ' ' */
+	int width, prec, lng;
+	char conv;	/* the conversion letter, or 0 at the end of the string */
+};
+
+/* Read the flags, width, precision and length of a conversion; fmt points
+ * just past the '%'. Returns where the conversion letter is. */
+static const char *parse_spec(const char *fmt, struct spec *sp, va_list *ap)
+{
+	*sp = (struct spec){ .pad = ' ', .prec = -1 };
+	for (; *fmt == '-' || *fmt == '0'; fmt++) {
+		if (*fmt == '-')
+			sp->left = true;
+		else
+			sp->pad = '0';
+	}
+	if (*fmt == '*') {
+		sp->width = va_arg(*ap, int);
+		fmt++;
+	}
+	for (; *fmt >= '0' && *fmt <= '9'; fmt++)
+		sp->width = sp->width * 10 + (*fmt - '0');
+	if (*fmt == '.') {
+		sp->prec = 0;
+		for (fmt++; *fmt >= '0' && *fmt <= '9'; fmt++)
+			sp->prec = sp->prec * 10 + (*fmt - '0');
+	}
+	for (; *fmt == 'l'; fmt++)
+		sp->lng++;
+	if (sp->left)
+		sp->pad = ' ';	/* C: '-' overrides '0' */
+	sp->conv = *fmt;
+	return fmt;
+}
+
+static void convert(struct out *o, const struct spec *sp, va_list *ap)
+{
+	switch (sp->conv) {
+	case 'd':
+	case 'i': {
+		long long v = sp->lng >= 2 ? va_arg(*ap, long long)
+			    : sp->lng ? va_arg(*ap, long) : va_arg(*ap, int);
+		unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+		put_number(o, u, v < 0, 10, false, sp->width, sp->left, sp->pad);
+		break;
+	}
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o': {
+		unsigned long long v = sp->lng >= 2 ? va_arg(*ap, unsigned long long)
+				     : sp->lng ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
+		unsigned base = sp->conv == 'u' ? 10 : sp->conv == 'o' ? 8 : 16;
+		put_number(o, v, false, base, sp->conv == 'X', sp->width, sp->left, sp->pad);
+		break;
+	}
+	case 'p':
+		put(o, '0');
+		put(o, 'x');
+		put_number(o, (uintptr_t)va_arg(*ap, void *), false, 16, false, 8, false, '0');
+		break;
+	case 'c': {
+		char c = (char)va_arg(*ap, int);
+		put_padded(o, &c, 1, sp->width, sp->left, ' ');
+		break;
+	}
+	case 's': {
+		const char *s = va_arg(*ap, const char *);
+		size_t len = 0;
+		if (!s)
+			s = "(null)";
+		while (s[len] && (sp->prec < 0 || (int)len < sp->prec))
+			len++;
+		put_padded(o, s, len, sp->width, sp->left, ' ');
+		break;
+	}
+	case '%':
+		put(o, '%');
+		break;
+	default:	/* unknown conversion: show it as written */
+		put(o, '%');
+		put(o, sp->conv);
+	}
+}
+
 int kvsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 {
 	struct out o = { buf, n, 0 };
+	struct spec sp;
+	va_list args;
 
+	va_copy(args, ap);	/* so helpers can take arguments through a pointer */
 	for (; *fmt; fmt++) {
 		if (*fmt != '%') {
 			put(&o, *fmt);
 			continue;
 		}
-		bool left = false;
-		char pad = ' ';
-		int width = 0, prec = -1, lng = 0;
-
-		for (fmt++; *fmt == '-' || *fmt == '0'; fmt++) {
-			if (*fmt == '-')
-				left = true;
-			else
-				pad = '0';
+		fmt = parse_spec(fmt + 1, &sp, &args);
+		if (!sp.conv) {	/* a lone '%' at the end */
+			fmt--;
+			continue;
 		}
-		if (*fmt == '*') {
-			width = va_arg(ap, int);
-			fmt++;
-		}
-		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
-			width = width * 10 + (*fmt - '0');
-		if (*fmt == '.') {
-			prec = 0;
-			for (fmt++; *fmt >= '0' && *fmt <= '9'; fmt++)
-				prec = prec * 10 + (*fmt - '0');
-		}
-		for (; *fmt == 'l'; fmt++)
-			lng++;
-		if (left)
-			pad = ' ';
-
-		switch (*fmt) {
-		case 'd':
-		case 'i': {
-			long long v = lng >= 2 ? va_arg(ap, long long)
-				    : lng ? va_arg(ap, long) : va_arg(ap, int);
-			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-			put_number(&o, u, v < 0, 10, false, width, left, pad);
-			break;
-		}
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			unsigned long long v = lng >= 2 ? va_arg(ap, unsigned long long)
-					     : lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
-			unsigned base = *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16;
-			put_number(&o, v, false, base, *fmt == 'X', width, left, pad);
-			break;
-		}
-		case 'p':
-			put(&o, '0');
-			put(&o, 'x');
-			put_number(&o, (uintptr_t)va_arg(ap, void *), false, 16, false, 8, false, '0');
-			break;
-		case 'c': {
-			char c = (char)va_arg(ap, int);
-			put_padded(&o, &c, 1, width, left, ' ');
-			break;
-		}
-		case 's': {
-			const char *s = va_arg(ap, const char *);
-			size_t len = 0;
-			if (!s)
-				s = "(null)";
-			while (s[len] && (prec < 0 || (int)len < prec))
-				len++;
-			put_padded(&o, s, len, width, left, ' ');
-			break;
-		}
-		case '%':
-			put(&o, '%');
-			break;
-		case 0:
-			fmt--;	/* a lone '%' at the end */
-			break;
-		default:	/* unknown conversion: show it as written */
-			put(&o, '%');
-			put(&o, *fmt);
-		}
+		convert(&o, &sp, &args);
 	}
+	va_end(args);
 	if (n)
 		o.buf[o.len < n ? o.len : n - 1] = 0;
 	return (int)o.len;
