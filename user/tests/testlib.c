@@ -84,18 +84,23 @@ static long long gap_threshold(void)
 	return step * 4 > 200000 ? step * 4 : 200000;	/* >= 200 us */
 }
 
-static void hog_setup(const struct hog_spec *s, struct hog_report *r)
+static int set_mask(unsigned mask)
 {
-	struct sched_param sp = { s->priority };
-	struct timespec ts;
 	cpu_set_t cpus;
-	unsigned mask = s->cpus ? s->cpus : 1;
 
 	CPU_ZERO(&cpus);
 	for (int i = 0; i < 32; i++)
 		if (mask & (1u << i))
 			CPU_SET(i, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus) < 0 ||
+	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+static void hog_setup(const struct hog_spec *s, struct hog_report *r)
+{
+	struct sched_param sp = { s->priority };
+	struct timespec ts;
+
+	if (set_mask(s->cpus ? s->cpus : 1) < 0 ||
 	    setpriority(PRIO_PROCESS, 0, s->nice) < 0 ||
 	    sched_setscheduler(0, s->policy, &sp) < 0)
 		r->error = errno;
@@ -224,6 +229,9 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 			write(ready[1], "r", 1);		/* set up: policy, nice, CPU */
 			read_full(go[0], &t0, sizeof(t0));	/* wait for go */
 			long t0_ticks = own_ticks();
+
+			if (spec[i].cpus_at_go)
+				set_mask(spec[i].cpus_at_go);
 
 			if (!r.error)
 				hog_loop(&spec[i], &r, t0, window_ms * 1000000LL,

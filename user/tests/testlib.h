@@ -47,6 +47,7 @@ struct hog_spec {
 	int yield;		/* 1: sched_yield() after every clock read */
 	unsigned cpus;		/* affinity mask; 0 = CPU 0 only (the default) */
 	int sample_cpu;		/* 1: getcpu() on every loop (cpu_seen, moves) */
+	unsigned cpus_at_go;	/* if set: the affinity mask from "go" on */
 };
 
 struct hog_report {
