@@ -134,7 +134,7 @@ static bool wake_would_preempt(const struct sched_task *t, int cpu)
 	bool yes;
 
 	predict_activation(t, &woken);
-	spin_lock(&rq->lock);
+	rq_lock(rq);
 	yes = preempt_decision(rq, &woken) != PREEMPT_NO;
 	spin_unlock(&rq->lock);
 	return yes;

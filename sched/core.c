@@ -346,7 +346,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode)
 	struct runqueue *rq = cpu_rq(this_cpu());
 
 	KASSERT(irqs_disabled());
-	spin_lock(&rq->lock);
+	rq_lock(rq);
 	while (n--)
 		account_tick(rq, rq->curr, user_mode);
 	spin_unlock(&rq->lock);
@@ -359,7 +359,7 @@ void sched_tick(bool user_mode)
 	bool idle;
 
 	KASSERT(irqs_disabled());
-	spin_lock(&rq->lock);
+	rq_lock(rq);
 	p = rq->curr;
 	rq->ticks++;
 	rq->last_tick_ns = clock_ns();
@@ -512,7 +512,7 @@ void sched_do_yield(void)
 	struct runqueue *rq = cpu_rq(this_cpu());
 	struct sched_task *p;
 
-	spin_lock(&rq->lock);
+	rq_lock(rq);
 	p = rq->curr;
 	if (!p->is_idle) {
 		KASSERT(p->on_rq);

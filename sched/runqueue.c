@@ -142,14 +142,39 @@ bool rq_bitmap_ok(struct runqueue *rq)
 }
 
 /*
- * The lock-ordering rule: whoever holds more than one rq lock took them
- * here, in ascending CPU order, and held none of them before. So two CPUs
- * can never each hold a lock the other wants.
+ * THE LOCK-ORDERING RULE for run-queue locks (the one place it is written;
+ * docs/scheduler.md repeats it):
+ *
+ *   1. Whoever holds more than one rq lock took them all at once with
+ *      lock_rqs(mask), which takes them in ascending CPU order.
+ *   2. Nobody takes an rq lock (one with rq_lock()/task_rq_lock(), or
+ *      several with lock_rqs()) while already holding one.
+ *   3. rq locks are innermost: nothing else is locked while one is held
+ *      (machine.h), and the caller holds no other sched lock.
+ *
+ * So the order between any two rq locks is always "lower CPU first", and
+ * two CPUs can never each hold a lock the other waits for. Both rules are
+ * asserted (KASSERT) at every acquisition below; to drop one lock and
+ * take two, unlock first (sched_schedule() does this around
+ * idle_balance()).
  */
-void lock_rqs(uint32_t mask)
+static void assert_no_rq_lock_held(void)
 {
+#ifndef NDEBUG
 	for (int cpu = 0; cpu < sched_ncpus; cpu++)
 		KASSERT(!spin_held(&cpu_rq(cpu)->lock));
+#endif
+}
+
+void rq_lock(struct runqueue *rq)
+{
+	assert_no_rq_lock_held();
+	spin_lock(&rq->lock);
+}
+
+void lock_rqs(uint32_t mask)
+{
+	assert_no_rq_lock_held();
 	for (int cpu = 0; cpu < sched_ncpus; cpu++)
 		if (mask & (1u << cpu))
 			spin_lock(&cpu_rq(cpu)->lock);
@@ -167,7 +192,7 @@ struct runqueue *task_rq_lock(struct sched_task *t)
 {
 	for (;;) {
 		struct runqueue *rq = task_rq(t);
-		spin_lock(&rq->lock);
+		rq_lock(rq);
 		if (rq == task_rq(t))
 			return rq;
 		spin_unlock(&rq->lock);

@@ -84,7 +84,10 @@ struct sched_task *pick_first_task(struct runqueue *rq);	/* idle if none */
 struct sched_task *list_task(struct sched_list *node);
 bool rq_bitmap_ok(struct runqueue *rq);	/* bitmap matches lists (assertions) */
 
-/* Lock several run queues, lowest CPU first: the one lock-ordering rule. */
+/* Run-queue locking; the ordering rule is written and asserted in
+ * runqueue.c: several locks only through lock_rqs() (lowest CPU first),
+ * and never a second rq lock while holding one. */
+void rq_lock(struct runqueue *rq);	/* one rq; asserts none held */
 void lock_rqs(uint32_t mask);
 void unlock_rqs(uint32_t mask);
 struct runqueue *task_rq_lock(struct sched_task *t);	/* lock t's rq, stable */

@@ -287,7 +287,7 @@ int sys_sched_cpu_stats(int cpu, void *uinfo)
 	if (cpu < 0 || cpu >= sched_ncpus)
 		return -EINVAL;
 	rq = cpu_rq(cpu);
-	spin_lock(&rq->lock);
+	rq_lock(rq);
 	info = (struct sched_cpu_info){
 		.user_ticks = rq->user_ticks, .nice_ticks = rq->nice_ticks,
 		.system_ticks = rq->system_ticks, .idle_ticks = rq->idle_ticks,

@@ -460,3 +460,25 @@ TEST(double_lock_must_start_with_no_rq_lock_held)
 	CHECK(strstr(fake_assert_msg, "spin_held") != NULL);
 #endif
 }
+
+/* The same rule for one lock: no rq lock may be taken while one is held,
+ * whatever the CPU order (runqueue.c, "THE LOCK-ORDERING RULE"). */
+TEST(single_rq_lock_must_start_with_no_rq_lock_held)
+{
+#ifndef NDEBUG
+	static jmp_buf jb;
+	jmp_buf *saved = fake_assert_jmp;
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(1, 0, 0);
+	spin_lock(&cpu_rq(0)->lock);
+	fake_assert_jmp = &jb;
+	if (setjmp(jb) == 0) {
+		task_rq_lock(&a->se);	/* rq1 while holding rq0: refused */
+		fake_assert_jmp = saved;
+		test_fail(__FILE__, __LINE__, "task_rq_lock did not assert");
+		return;
+	}
+	fake_assert_jmp = saved;
+	CHECK(strstr(fake_assert_msg, "spin_held") != NULL);
+#endif
+}
