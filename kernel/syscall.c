@@ -18,6 +18,7 @@
 #include "sleep.h"
 #include "string.h"
 #include "systime.h"
+#include "trace.h"
 #include "trap.h"
 #include "uaccess.h"
 #include "x86.h"
@@ -336,7 +337,7 @@ static const struct {
 	SYSCALL(501, sys_sched_cpu_stats),
 	SYSCALL(502, sys_sched_tunable),
 	SYSCALL(503, sys_test_mutex),
-	/* 504 is reserved for trace control (user/lib/kernel_calls.h). */
+	SYSCALL(504, sys_trace),		/* kernel/trace.c */
 	SYSCALL(505, sys_free_frames),
 	SYSCALL(506, sys_sched_topology),
 };

@@ -1,0 +1,40 @@
+/*
+ * trace.h - a recorder of scheduler events, so students can see the
+ * scheduler work (docs/trace.md).
+ *
+ * sched/ reports every event through sched_trace() (sched/machine.h); the
+ * kernel's sched_trace() tests one flag and, when tracing is on, calls
+ * trace_record(), which appends a fixed-size record to that CPU's ring
+ * buffer. System call 504 starts, stops, clears and dumps the buffers; a
+ * dump prints them merged in time order on the console, for
+ * tools/traceview.py to draw.
+ */
+#ifndef KERNEL_TRACE_H
+#define KERNEL_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../sched/machine.h"
+
+#define TRACE_BUF_EVENTS 4096		/* per CPU; the oldest are overwritten */
+#define TRACE_ALL_EVENTS ((1u << TRACE_NR_EVENTS) - 1)
+
+/* The ops of system call 504, as user/lib/kernel_calls.h numbers them. */
+enum trace_op { TRACE_OP_STOP, TRACE_OP_START, TRACE_OP_CLEAR, TRACE_OP_DUMP };
+
+/* Bit e set: event e is recorded. 0 = tracing is off. */
+extern uint32_t trace_mask;
+
+static inline bool trace_wanted(int event)
+{
+	return __atomic_load_n(&trace_mask, __ATOMIC_RELAXED) & (1u << event);
+}
+
+/* Boot: the parameter trace=1 starts recording every event at once. */
+void trace_init(void);
+/* Append one event to cpu's buffer. Caller holds cpu's run-queue lock. */
+void trace_record(int cpu, int event, struct sched_task *t, int arg);
+/* 504: sys_trace(op, arg); START's arg is an event mask, 0 = all. */
+int sys_trace(int op, int arg);
+
+#endif
