@@ -19,7 +19,7 @@
 #define SYS_sched_cpustat  501	/* (cpu, struct sched_cpu_info *)    */
 #define SYS_sched_tunable  502	/* (id, op, value)                   */
 #define SYS_test_mutex     503	/* (op, arg)                         */
-#define SYS_trace          504	/* (op, arg)  (reserved: not yet in the kernel) */
+#define SYS_trace          504	/* (op, arg)  kernel/trace.c, docs/trace.md */
 #define SYS_free_frames    505	/* ()  free physical frames, for leak tests */
 #define SYS_sched_topology 506	/* (cpu, struct sched_topology_info *) */
 
