@@ -5,9 +5,10 @@
 # "N passed, N failed" (plus ", N skipped"). Exit non-zero if anything
 # failed, or if a stage could not run at all.
 #
-# Stages: host unit tests of sched/ (tests/unit) and of the kernel's pure C
-# (tests/host), then the QEMU cases (tests/harness.py), then the
-# differential run of the conformance programs against Linux.
+# Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
+# (tests/host) and of the host tools (tests/host-tools), then the QEMU
+# cases (tests/harness.py), then the differential run of the conformance
+# programs against Linux.
 mode=${1:-full}
 harness=$2
 passed=0 failed=0 skipped=0 broken=0
@@ -38,6 +39,7 @@ stage() {
 
 [ -f tests/unit/Makefile ] && stage sched-unit make --no-print-directory -C tests/unit
 [ -f tests/host/Makefile ] && stage kernel-unit make --no-print-directory -C tests/host
+[ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
 
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
