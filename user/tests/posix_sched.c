@@ -174,7 +174,7 @@ static void setters(void *unused)
 static void setparam_cases(void *unused)
 {
 	struct sched_param sp = { 10 }, other = { 0 };
-	int r;
+	int r, e, got;
 
 	(void)unused;
 	sched_setscheduler(0, SCHED_FIFO, &sp);
@@ -198,6 +198,20 @@ static void setparam_cases(void *unused)
 		   ERRNO_OF(sched_setparam(0, BAD_PTR)), EFAULT);
 	ktap_errno("setparam_reaped_child_esrch",
 		   ERRNO_OF(sched_setparam(gone, &other)), ESRCH);
+
+	/* A bad priority for the current policy changes nothing. */
+	sp.sched_priority = 30;
+	sched_setscheduler(0, SCHED_RR, &sp);
+	sp.sched_priority = 100;
+	r = sched_setparam(0, &sp);
+	e = errno;
+	got = sched_getscheduler(0);
+	sched_getparam(0, &sp);
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	ktap_ok(r == -1 && e == EINVAL && got == SCHED_RR &&
+		sp.sched_priority == 30, "setparam_rr_100_rejected_unchanged",
+		"errno=%d want %d, still policy=%d prio=%d", r ? e : 0, EINVAL,
+		got, sp.sched_priority);
 }
 
 static long long ts_ns(const struct timespec *ts)
@@ -308,6 +322,8 @@ static void unprivileged(void *unused)
 	ktap_errno("unprivileged_setscheduler_root_task_eperm",
 		   ERRNO_OF(sched_setscheduler(parent, SCHED_OTHER, &sp)),
 		   EPERM);
+	ktap_errno("unprivileged_setparam_root_task_eperm",
+		   ERRNO_OF(sched_setparam(parent, &sp)), EPERM);
 	if (!test_kernel_specific_skip("unprivileged_fifo_granted_as_iso")) {
 		/* spec 7, seed 003: not refused, granted as ISO */
 		sp.sched_priority = 10;
@@ -373,7 +389,7 @@ int main(void)
 	struct rusage ru;
 	cpu_set_t set;
 
-	ktap_plan(78);
+	ktap_plan(80);
 	ktap_ok(start_errno == 0, "errno_starts_at_0", "errno=%d", start_errno);
 	gone = test_reaped_pid();
 	parent = getpid();
