@@ -180,12 +180,15 @@ static int trace_dump(void)
 	return (int)total;
 }
 
-/* Any user may trace: the events say no more than sched_stat (500) does.
- * A dump is long, though; see docs/trace.md. */
+/* Root only, as setting a tunable is: reading events would be harmless,
+ * but every op changes what all users share (the recording, its memory,
+ * the console a dump floods). docs/trace.md. */
 int sys_trace(int op, int arg)
 {
 	int ret = 0;
 
+	if (current()->euid != 0)
+		return -EPERM;
 	mutex_lock(&ctl_lock);
 	switch (op) {
 	case TRACE_OP_STOP:	trace_quiesce(); break;

@@ -9,7 +9,8 @@
  *   trace run PROG [ARGS]  clear, start, run PROG and wait, stop, dump
  *
  * The kernel prints the dump, one "trace: ..." line per event; save the
- * serial log and draw it with tools/traceview.py. System call 504.
+ * serial log and draw it with tools/traceview.py. System call 504, which
+ * only root may make.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -77,7 +78,8 @@ static int ctl(int op, int arg)
 	ret = trace_ctl(op, arg);
 	if (ret < 0) {
 		fprintf(stderr, "trace: %s%s\n", strerror(errno),
-			errno == ENOSYS ? " (this kernel cannot trace)" : "");
+			errno == ENOSYS ? " (this kernel cannot trace)" :
+			errno == EPERM ? " (only root may trace)" : "");
 		exit(1);
 	}
 	return ret;
