@@ -165,8 +165,11 @@ int main(int argc, char **argv)
 			policy = SCHED_RR;
 		if (argc == 1 && !is_rt(policy))
 			argc = 2, argv[1] = argv[0], argv[0] = "0";
-		if (argc != 2)
+		if (argc != 2) {
+			fprintf(stderr, "chrt: -p %s\n", argc < 2 ?
+				"needs PRIO and PID" : "takes one PID");
 			return usage();
+		}
 		if (!parse_int(argv[0], &prio)) {
 			fprintf(stderr, "chrt: bad priority '%s'\n", argv[0]);
 			return usage();
