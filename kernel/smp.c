@@ -26,7 +26,7 @@
 #define AP_STACK_PAGES     4
 #define INIT_DELAY_US      10000
 #define STARTUP_DELAY_US   200
-#define AP_ANSWER_US       100000
+#define AP_ANSWER_US (1000 * 1000)	/* 1 s: a busy host may not run a vCPU for a while */
 
 /* boot/trampoline.asm */
 extern char trampoline_start[], trampoline_end[], trampoline_params[];
