@@ -146,8 +146,10 @@ static uint32_t ring_start(int cpu)
 /*
  * Print every CPU's ring merged in time order: at each step the CPU whose
  * next record is oldest. Tracing stays off afterwards (and is off during
- * the dump: the rings must not move while we read them). Returns the
- * number of events printed.
+ * the dump: the rings must not move while we read them). The kernel is
+ * not preemptible, so this CPU runs nothing else until the last line is
+ * out; a full dump is a few seconds of console output. Returns the number
+ * of events printed.
  */
 static int trace_dump(void)
 {
