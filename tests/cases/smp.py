@@ -72,7 +72,7 @@ def smp_case(smp, cpu, accel="tcg"):
     cpus, sockets, cores, threads = parse_smp(smp)
     label = "kvm" if accel == "kvm" else cpu
     return Case(f"smp_{sockets}x{cores}x{threads}_{label}", smp=smp, cpu=cpu,
-                accel=accel, append="then=poweroff",
+                accel=accel, append="tests=none then=poweroff",
                 timeout=60 if cpus >= 8 else 30,
                 tags=("smp", "kvm") if accel == "kvm" else ("smp",),
                 expect=[rf"^smp: {cpus} CPUs online: {sockets} packages x "
@@ -116,7 +116,7 @@ def unknown_split_case(smp, cpu):
     cpus, sockets, _, _ = parse_smp(smp)
     label = cpu.replace(",", "_").replace("=", "")
     return Case(f"smp_unknown_split_{cpus}_{label}", smp=smp, cpu=cpu,
-                append="then=poweroff", tags=("smp",),
+                append="tests=none then=poweroff", tags=("smp",),
                 expect=[rf"^smp: {cpus} CPUs online: {sockets} packages x "
                         r"\? cores x \? threads"],
                 check=unknown_split_check(smp))
@@ -152,7 +152,7 @@ def timer_check(hz, cpus):
 def timer_case(hz, smp="2,sockets=1,cores=2,threads=1"):
     cpus = parse_smp(smp)[0]
     return Case(f"timer_hz{hz}", smp=smp, cpu="max",
-                append=f"hz={hz} test=timer then=poweroff",
+                append=f"hz={hz} test=timer tests=none then=poweroff",
                 tags=("smp", "timer"), retry=True, exclusive=True,
                 expect=[TIMER_LINE], check=timer_check(hz, cpus))
 
@@ -166,12 +166,12 @@ CASES = (
                    "8,sockets=2,cores=2,threads=2")]
     + [smp_case("32,sockets=2,cores=8,threads=2", "qemu32")]
     + [Case("ipi", smp="8,sockets=2,cores=2,threads=2",
-            append="test=ipi then=poweroff", tags=("smp",),
+            append="test=ipi tests=none then=poweroff", tags=("smp",),
             expect=[r"^ipi: call-function \(wait\) reached 8 of 8 CPUs",
                     r"^ipi: call-function ring .* reached 8 of 8 CPUs",
                     r"^ipi: resched reached 8 of 8 CPUs"])]
     + [timer_case(100), timer_case(1000)]
-    + [Case("serial_echo", append="test=echo then=poweroff",
+    + [Case("serial_echo", append="test=echo tests=none then=poweroff",
             tags=("console", "quick"),
             send=[(r"^echo: ready\b", b"ping\r")],
             expect_order=[r"^echo: ready\b", r'^echo: got "ping"'])]
