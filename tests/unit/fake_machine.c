@@ -117,15 +117,20 @@ void kassert_fail(const char *expr, const char *file, int line)
 }
 
 int fake_migrated_running;
+void (*fake_trace_hook)(const struct fake_trace_rec *r);
 
 void sched_trace(int cpu, int event, struct sched_task *t, int arg)
 {
+	struct fake_trace_rec r = { fake_now_ns, cpu, event, fake_pid(t), arg,
+		!t ? FAKE_POLICY_NONE : t->is_idle ? FAKE_POLICY_IDLE : t->policy };
+
 	/* invariant: a task is never moved while it runs (spec section 8) */
 	if (event == TRACE_MIGRATE && (t->on_cpu || cpu_rq(arg)->curr == t))
 		fake_migrated_running++;
 	if (fake_trace_len < FAKE_TRACE_MAX)
-		fake_trace[fake_trace_len++] = (struct fake_trace_rec){
-			fake_now_ns, cpu, event, fake_pid(t), arg };
+		fake_trace[fake_trace_len++] = r;
+	if (fake_trace_hook)
+		fake_trace_hook(&r);
 }
 
 int fake_trace_count(int event, int pid)
@@ -173,6 +178,11 @@ bool spin_held(const struct spinlock *l)
 }
 
 /* ---- the fake kernel ---- */
+
+uint64_t fake_tick_ns(void)
+{
+	return 1000000000ull / (uint64_t)tunables.hz;
+}
 
 void fake_boot(int ncpus, const struct sched_topology *topo)
 {

@@ -41,16 +41,26 @@ extern struct fake_proc fake_idle[SCHED_MAX_CPUS];
 struct fake_trace_rec {
 	uint64_t ns;
 	int cpu, event, pid, arg;
+	int policy;		/* SCHED_*, FAKE_POLICY_IDLE or FAKE_POLICY_NONE, as kernel/trace.c */
 };
+#define FAKE_POLICY_IDLE SCHED_NR_POLICIES
+#define FAKE_POLICY_NONE (-1)
 #define FAKE_TRACE_MAX 200000
 extern struct fake_trace_rec fake_trace[FAKE_TRACE_MAX];
 extern int fake_trace_len;
 int fake_trace_count(int event, int pid);	/* pid -1 = any */
 extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task */
+/* If set, also called with every record, even once fake_trace[] is full
+ * (the simulator prints them). Not reset by fake_boot(). */
+extern void (*fake_trace_hook)(const struct fake_trace_rec *r);
 
 /* Assertion failures jump here when set (the test runner sets it). */
 extern jmp_buf *fake_assert_jmp;
 extern char fake_assert_msg[256];
+
+/* Length of a tick: 1 s / the scheduler's hz (FAKE_HZ unless the
+ * simulator called sched_set_hz() after fake_boot()). */
+uint64_t fake_tick_ns(void);
 
 /* Reset the machine and boot the scheduler on ncpus CPUs (topo may be NULL). */
 void fake_boot(int ncpus, const struct sched_topology *topo);

@@ -6,11 +6,35 @@
 static struct sim_task tasks[SIM_MAX];
 static int ntasks;
 static uint64_t now_ticks;
+static uint64_t rng;
+
+void sim_seed(uint64_t seed)
+{
+	rng = seed;
+}
 
 void sim_reset(void)
 {
 	ntasks = 0;
 	now_ticks = 0;
+	sim_seed(1);
+}
+
+/* splitmix64: small, and the same numbers on every host */
+static uint64_t sim_random(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A length in ticks from min..max, or min if there is no range. */
+static int draw(int min, int max)
+{
+	if (max <= min)
+		return min;
+	return min + (int)(sim_random() % (uint64_t)(max - min + 1));
 }
 
 uint64_t sim_now_ticks(void)
@@ -25,6 +49,13 @@ struct sim_task *sim_add_task(struct fake_proc *p, int run_ticks, int sleep_tick
 	*t = (struct sim_task){ .proc = p, .run_ticks = run_ticks,
 				.sleep_ticks = sleep_ticks, .left = run_ticks };
 	return t;
+}
+
+void sim_set_ranges(struct sim_task *t, int run_max, int sleep_max)
+{
+	t->run_max = run_max;
+	t->sleep_max = sleep_max;
+	t->left = draw(t->run_ticks, t->run_max);
 }
 
 struct sim_task *sim_add(int cpu, int run_ticks, int sleep_ticks)
@@ -44,7 +75,7 @@ void sim_step(void)
 {
 	fake_resched_pending();		/* requests made between steps */
 	now_ticks++;
-	fake_now_ns += TICK_NS;
+	fake_now_ns += fake_tick_ns();
 	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
 		struct sim_task *t = sim_of(fake_curr(cpu));
 		if (t) {
@@ -58,7 +89,7 @@ void sim_step(void)
 		struct sim_task *t = &tasks[i];
 		if (t->asleep && t->wake_at <= now_ticks) {
 			t->asleep = false;
-			t->left = t->run_ticks;
+			t->left = draw(t->run_ticks, t->run_max);
 			fake_cpu = t->proc->se.cpu;
 			sched_wake_up(&t->proc->se);
 			fake_cpu = 0;
@@ -68,7 +99,7 @@ void sim_step(void)
 		struct sim_task *t = sim_of(fake_curr(cpu));
 		if (t && t->run_ticks > 0 && t->left <= 0) {
 			t->asleep = true;
-			t->wake_at = now_ticks + t->sleep_ticks;
+			t->wake_at = now_ticks + draw(t->sleep_ticks, t->sleep_max);
 			fake_sleep(cpu, t->uninterruptible ? TASK_UNINTERRUPTIBLE
 							   : TASK_INTERRUPTIBLE);
 		} else if (fake_need_resched[cpu]) {

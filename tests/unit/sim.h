@@ -7,6 +7,9 @@
  * the running tasks use up the tick, every CPU takes its timer tick,
  * sleepers whose time has come are woken, and then each CPU whose task
  * has finished its run goes to sleep, or which was asked to, reschedules.
+ * With sim_set_ranges(), each run and each sleep instead lasts a number of
+ * ticks drawn from a range, by a generator that sim_seed() starts, so the
+ * same seed gives the same run.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -16,6 +19,7 @@
 struct sim_task {
 	struct fake_proc *proc;
 	int run_ticks, sleep_ticks;
+	int run_max, sleep_max;		/* above run/sleep_ticks: drawn from the range */
 	bool uninterruptible;		/* sleeps as TASK_UNINTERRUPTIBLE */
 	/* driver state */
 	int left;			/* ticks left of the current run */
@@ -30,6 +34,9 @@ void sim_reset(void);
 /* A task on CPU cpu (queued with sched_wake_new); returns its record. */
 struct sim_task *sim_add(int cpu, int run_ticks, int sleep_ticks);
 struct sim_task *sim_add_task(struct fake_proc *p, int run_ticks, int sleep_ticks);
+/* Runs last run_ticks..run_max, sleeps sleep_ticks..sleep_max (inclusive). */
+void sim_set_ranges(struct sim_task *t, int run_max, int sleep_max);
+void sim_seed(uint64_t seed);		/* sim_reset() seeds with 1 */
 void sim_step(void);
 void sim_run(int ticks);
 uint64_t sim_now_ticks(void);
