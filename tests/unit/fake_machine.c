@@ -186,6 +186,12 @@ uint64_t fake_tick_ns(void)
 
 void fake_boot(int ncpus, const struct sched_topology *topo)
 {
+	fake_boot_hz(ncpus, topo, FAKE_HZ);
+}
+
+/* As the kernel boots: hz first, since sched_init() derives tick counts from it. */
+void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz)
+{
 	fake_now_ns = 0;
 	fake_cpu = 0;
 	fake_ncpus = ncpus;
@@ -197,7 +203,7 @@ void fake_boot(int ncpus, const struct sched_topology *topo)
 	memset(fake_idle, 0, sizeof(fake_idle));
 	memset(fake_user_mem, 0, sizeof(fake_user_mem));
 	sched_tunables_defaults();
-	sched_set_hz(FAKE_HZ);
+	sched_set_hz(hz);
 	sched_init(ncpus, topo);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		fake_cpu = cpu;

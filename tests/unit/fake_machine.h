@@ -58,12 +58,12 @@ extern void (*fake_trace_hook)(const struct fake_trace_rec *r);
 extern jmp_buf *fake_assert_jmp;
 extern char fake_assert_msg[256];
 
-/* Length of a tick: 1 s / the scheduler's hz (FAKE_HZ unless the
- * simulator called sched_set_hz() after fake_boot()). */
-uint64_t fake_tick_ns(void);
-
 /* Reset the machine and boot the scheduler on ncpus CPUs (topo may be NULL). */
 void fake_boot(int ncpus, const struct sched_topology *topo);
+/* ... with a timer of hz instead of FAKE_HZ (the simulator's 'hz'). */
+void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz);
+/* Length of a tick: 1 s / the scheduler's hz. */
+uint64_t fake_tick_ns(void);
 /* A new task (not yet runnable) on CPU cpu; uid/euid for permission tests. */
 struct fake_proc *fake_new_task(int cpu, int uid, int euid);
 /* ... and make it runnable there (sched_wake_new). */

@@ -1,0 +1,413 @@
+/*
+ * main.c - staircase-sim: the scheduler of sched/, unchanged, on simulated
+ * CPUs (LinSched-style; docs/simulator.md).
+ *
+ * The machine is the unit tests' fake one (tests/unit/fake_machine.c: a
+ * clock we advance, CPUs that are numbers, a trace hook) and the workload
+ * driver is theirs too (tests/unit/sim.c: each task runs, sleeps, runs...
+ * one tick at a time). This file reads a workload file (workload.c),
+ * creates its tasks as the kernel would (policy, nice, affinity, then
+ * queue), runs the clock, and prints what each task got. With --trace it
+ * prints the scheduler's events in the kernel's dump format (docs/trace.md)
+ * so that tools/traceview.py draws a simulated run like a real one.
+ */
+#include "workload.h"
+#include "../../tests/unit/sim.h"
+#include "../../sched/runqueue.h"
+#include "../../sched/tunables.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_KEEP	1000000		/* --trace keeps the first million events */
+#define MAX_CLI_TUNABLES 16
+
+/* The kernel's names (kernel/trace.c): the event, and what its arg is. */
+static const char *const event_names[TRACE_NR_EVENTS][2] = {
+	[TRACE_SWITCH]       = { "switch", "prio" },
+	[TRACE_WAKEUP]       = { "wakeup", "prio" },
+	[TRACE_SLEEP]        = { "sleep", "state" },
+	[TRACE_STAIR_DROP]   = { "stair_drop", "prio" },
+	[TRACE_SLICE_END]    = { "slice_end", "prio" },
+	[TRACE_PREEMPT]      = { "preempt", "delayed" },
+	[TRACE_YIELD]        = { "yield", "prio" },
+	[TRACE_FORK]         = { "fork", "prio" },
+	[TRACE_MIGRATE]      = { "migrate", "from" },
+	[TRACE_NICE]         = { "nice", "prio" },
+	[TRACE_ISO_THROTTLE] = { "iso_throttle", "on" },
+	[TRACE_SMT_IDLE]     = { "smt_idle", "prio" },
+};
+
+/* What the report needs per task beyond sched_task_stats. */
+struct task_report {
+	const struct wl_task *w;
+	struct sim_task *sim;		/* NULL until it starts */
+	uint64_t start_tick;
+	bool woken;			/* woken, not yet switched in */
+	uint64_t max_wait_ns;		/* longest time runnable but not running */
+	uint64_t wakeups, wake_latency_ns, max_wake_latency_ns;
+};
+
+static struct task_report reports[WL_MAX_TASKS];
+static int nreports;
+static struct task_report *by_pid[FAKE_MAX_PROCS + 1];
+
+static bool tracing;
+static struct fake_trace_rec *trace_buf;
+static size_t trace_len, trace_lost;
+
+/* ---- the trace hook: latencies, and the events for --trace ---- */
+
+static void on_event(const struct fake_trace_rec *r)
+{
+	struct task_report *t = r->pid > 0 && r->pid <= FAKE_MAX_PROCS ? by_pid[r->pid] : NULL;
+
+	if (t && r->event == TRACE_WAKEUP)
+		t->woken = true;
+	if (t && r->event == TRACE_SWITCH) {
+		/* queued_ns: when it last became runnable-waiting (core.c) */
+		uint64_t wait = r->ns - t->sim->proc->se.stats.queued_ns;
+		if (wait > t->max_wait_ns)
+			t->max_wait_ns = wait;
+		if (t->woken) {
+			t->woken = false;
+			t->wakeups++;
+			t->wake_latency_ns += wait;
+			if (wait > t->max_wake_latency_ns)
+				t->max_wake_latency_ns = wait;
+		}
+	}
+	if (!tracing)
+		return;
+	if (trace_len == TRACE_KEEP) {
+		trace_lost++;
+		return;
+	}
+	if (trace_len % 65536 == 0) {
+		trace_buf = realloc(trace_buf, (trace_len + 65536) * sizeof(*trace_buf));
+		if (!trace_buf) {
+			fprintf(stderr, "staircase-sim: out of memory for the trace\n");
+			exit(1);
+		}
+	}
+	trace_buf[trace_len++] = *r;
+}
+
+static const char *trace_policy_name(int policy)
+{
+	if (policy == FAKE_POLICY_IDLE)
+		return "idle";
+	if (policy < 0 || policy >= SCHED_NR_POLICIES)
+		return "-";
+	return wl_policy_name(policy);
+}
+
+/* The kernel's dump (kernel/trace.c trace_dump), line for line. */
+static void print_trace(void)
+{
+	printf("trace: begin %zu events, %zu lost, %d cpus\n", trace_len, trace_lost, fake_ncpus);
+	for (size_t i = 0; i < trace_len; i++) {
+		const struct fake_trace_rec *e = &trace_buf[i];
+		printf("trace: %llu cpu%d %s pid %d %s %s %d\n", (unsigned long long)e->ns,
+		       e->cpu, event_names[e->event][0], e->pid, trace_policy_name(e->policy),
+		       event_names[e->event][1], e->arg);
+	}
+	printf("trace: end\n");
+}
+
+/* ---- building the machine and the tasks ---- */
+
+static uint64_t ns_to_whole_ticks(uint64_t ns, int hz)
+{
+	uint64_t ticks = (ns * (uint64_t)hz + 500000000ull) / 1000000000ull;
+	return ticks ? ticks : 1;
+}
+
+/* CPUs numbered thread-fastest, as the kernel's topology code numbers them. */
+static void boot(const struct workload *wl)
+{
+	static struct sched_topology topo;
+
+	for (int n = 0; n < wl->ncpus; n++) {
+		topo.cpu[n].thread = n % wl->threads;
+		topo.cpu[n].core = (n / wl->threads) % wl->cores;
+		topo.cpu[n].package = n / (wl->threads * wl->cores);
+	}
+	fake_boot_hz(wl->ncpus, &topo, wl->hz);
+}
+
+/* One tunable, by its boot-parameter name; where says who asked. */
+static bool set_tunable(const char *name, const char *value, const char *where)
+{
+	int r;
+
+	if (strcmp(name, "hz") == 0) {
+		fprintf(stderr, "%s: hz is not a tunable here: write 'hz %s' as a line of its own\n",
+			where, value);
+		return false;
+	}
+	r = sched_setup_param(name, value);
+	if (r == -ENOENT) {
+		fprintf(stderr, "%s: no tunable '%s' (there are:", where, name);
+		for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+			fprintf(stderr, " %s", sched_tunable_name(id));
+		fprintf(stderr, ")\n");
+		return false;
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s: bad value '%s' for %s\n", where, value, name);
+		return false;
+	}
+	return true;
+}
+
+/* The file's tunable lines, then the command line's: the number of errors. */
+static int apply_tunables(const char *file, const struct workload *wl,
+			  const char *const *cli, int ncli)
+{
+	int errors = 0;
+
+	for (int i = 0; i < wl->ntunables; i++) {
+		char where[300], value[16];
+		snprintf(where, sizeof(where), "%s:%d", file, wl->tunables[i].line);
+		snprintf(value, sizeof(value), "%d", wl->tunables[i].value);
+		errors += !set_tunable(wl->tunables[i].name, value, where);
+	}
+	for (int i = 0; i < ncli; i++) {
+		char name[64];
+		const char *eq = strchr(cli[i], '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - cli[i]), cli[i]);
+		errors += !set_tunable(name, eq + 1, "--tunable");
+	}
+	return errors;
+}
+
+/*
+ * As the kernel does for a new process that sets its policy, nice and
+ * affinity before it first runs: build the task, then queue it
+ * (sched_wake_new) on the first CPU it may use.
+ */
+static void start_task(struct task_report *t, int hz)
+{
+	const struct wl_task *w = t->w;
+	int cpu = __builtin_ctz(w->cpus);
+	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
+	int run = 0, run_max = 0, sleep = 0, sleep_max = 0;
+
+	sched_set_cpus_allowed(&p->se, w->cpus);
+	sched_set_user_nice(&p->se, w->nice);
+	sched_set_policy(&p->se, w->policy, w->rt_priority);
+	if (!w->hog) {
+		run = (int)ns_to_whole_ticks(w->run_ns, hz);
+		run_max = (int)ns_to_whole_ticks(w->run_max_ns, hz);
+		sleep = (int)ns_to_whole_ticks(w->sleep_ns, hz);
+		sleep_max = (int)ns_to_whole_ticks(w->sleep_max_ns, hz);
+	}
+	by_pid[p->pid] = t;
+	t->sim = sim_add_task(p, run, sleep);
+	t->sim->uninterruptible = w->uninterruptible;
+	sim_set_ranges(t->sim, run_max, sleep_max);
+	fake_cpu = cpu;
+	sched_wake_new(&p->se);
+	fake_cpu = 0;
+}
+
+/* ---- the report ---- */
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void format_cpus(uint32_t mask, int ncpus, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (mask == (ncpus >= 32 ? ~0u : (1u << ncpus) - 1)) {
+		snprintf(buf, size, "all");
+		return;
+	}
+	buf[0] = 0;
+	for (int lo = 0; lo < ncpus; lo++) {
+		int hi = lo;
+		if (!(mask & (1u << lo)))
+			continue;
+		while (hi + 1 < ncpus && (mask & (1u << (hi + 1))))
+			hi++;
+		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, n ? ",%d" : "%d", lo);
+		if (hi > lo)
+			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "-%d", hi);
+		lo = hi;
+	}
+}
+
+static void print_report(const char *file, const struct workload *wl, uint64_t ticks,
+			 uint64_t seed)
+{
+	uint64_t now = fake_now_ns;
+
+	printf("staircase-sim: %s: %d CPU%s (%d package%s x %d core%s x %d thread%s), "
+	       "hz %d, %.3f s, seed %llu\n", file,
+	       wl->ncpus, wl->ncpus > 1 ? "s" : "", wl->ncpus / (wl->cores * wl->threads),
+	       wl->ncpus / (wl->cores * wl->threads) > 1 ? "s" : "", wl->cores,
+	       wl->cores > 1 ? "s" : "", wl->threads, wl->threads > 1 ? "s" : "",
+	       wl->hz, (double)now / 1e9, (unsigned long long)seed);
+	printf("tunables:");
+	for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+		printf(" %s=%d", sched_tunable_name(id), sched_tunable_get(id));
+	printf("\n\n");
+	printf("%-12s %4s %-6s %4s %-5s %7s %7s %9s %9s %9s %9s %5s %5s\n",
+	       "task", "pid", "policy", "nice", "cpus", "cpu%", "runs", "avg wait",
+	       "max wait", "wake avg", "wake max", "stair", "burst");
+	for (int i = 0; i < nreports; i++) {
+		struct task_report *t = &reports[i];
+		const struct wl_task *w = t->w;
+		char cpus[64];
+		format_cpus(w->cpus, wl->ncpus, cpus, sizeof(cpus));
+		if (!t->sim) {
+			printf("%-12s %4s %-6s %4d %-5s (not started)\n", w->name, "-",
+			       wl_policy_name(w->policy),
+			       w->policy == SCHED_FIFO || w->policy == SCHED_RR ? w->rt_priority : w->nice,
+			       cpus);
+			continue;
+		}
+		struct sched_task *se = &t->sim->proc->se;
+		uint64_t max_wait = t->max_wait_ns;
+		/* still waiting at the end: that wait counts too */
+		if (se->on_rq && fake_curr(se->cpu) != se && now - se->stats.queued_ns > max_wait)
+			max_wait = now - se->stats.queued_ns;
+		printf("%-12s %4d %-6s %4d %-5s %6.1f%% %7u %9.3f %9.3f %9.3f %9.3f %5d %5d\n",
+		       w->name, t->sim->proc->pid, wl_policy_name(w->policy),
+		       w->policy == SCHED_FIFO || w->policy == SCHED_RR ? w->rt_priority : w->nice,
+		       cpus, 100.0 * sim_share(t->sim, ticks), se->stats.nr_runs,
+		       se->stats.nr_runs ? ms(se->stats.wait_ns) / se->stats.nr_runs : 0.0,
+		       ms(max_wait), t->wakeups ? ms(t->wake_latency_ns) / (double)t->wakeups : 0.0,
+		       ms(t->max_wake_latency_ns), se->prio, se->burst);
+	}
+	printf("(nice: or the real-time priority for fifo and rr; cpu%%: of one CPU over the whole run; times in ms; wake: from wake-up to "
+	       "running; stair, burst: at the end)\n\n");
+	printf("%-5s %-9s %7s %7s %7s\n", "cpu", "pkg/core/thr", "busy%", "user%", "nice%");
+	for (int cpu = 0; cpu < wl->ncpus; cpu++) {
+		const struct runqueue *rq = cpu_rq(cpu);
+		double total = rq->ticks ? (double)rq->ticks : 1.0;
+		char where[32];
+		snprintf(where, sizeof(where), "%d/%d/%d", cpu / (wl->threads * wl->cores),
+			 (cpu / wl->threads) % wl->cores, cpu % wl->threads);
+		printf("cpu%-2d %-12s %6.1f%% %6.1f%% %6.1f%%\n", cpu, where,
+		       100.0 * (double)(rq->ticks - rq->idle_ticks) / total,
+		       100.0 * (double)rq->user_ticks / total, 100.0 * (double)rq->nice_ticks / total);
+	}
+}
+
+/* ---- the command line ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: staircase-sim [options] WORKLOAD   (- reads standard input)\n"
+		"  --trace              print the scheduler's events in the kernel's dump\n"
+		"                       format first (view: tools/traceview.py)\n"
+		"  --seed N             seed for lengths given as ranges (default 1)\n"
+		"  --duration LENGTH    override the file's duration (e.g. 2s, 500ms)\n"
+		"  --tunable NAME=VALUE override a tunable (e.g. iso_cpu=100); may repeat\n"
+		"The format of WORKLOAD is in docs/simulator.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = NULL, *cli_tunables[MAX_CLI_TUNABLES];
+	int ncli = 0, errors = 0;
+	uint64_t seed = 1, duration = 0, ticks;
+	static struct workload wl;
+	FILE *f;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--trace")) {
+			tracing = true;
+		} else if (!strcmp(a, "--seed") && v) {
+			char *end;
+			errno = 0;
+			seed = strtoull(v, &end, 0);
+			if (errno || !*v || *end || *v == '-') {
+				fprintf(stderr, "staircase-sim: --seed wants a number, not '%s'\n", v);
+				return 1;
+			}
+			i++;
+		} else if (!strcmp(a, "--duration") && v) {
+			if (!wl_parse_length(v, &duration) || duration > 3600 * 1000000000ull) {
+				fprintf(stderr, "staircase-sim: --duration wants a length such as 2s or "
+					"500ms (at most 1 hour), not '%s'\n", v);
+				return 1;
+			}
+			i++;
+		} else if (!strcmp(a, "--tunable") && v) {
+			if (ncli == MAX_CLI_TUNABLES || !strchr(v, '=')) {
+				fprintf(stderr, "staircase-sim: --tunable wants NAME=VALUE (at most %d), "
+					"not '%s'\n", MAX_CLI_TUNABLES, v);
+				return 1;
+			}
+			cli_tunables[ncli++] = v;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "staircase-sim: unknown option or missing value: %s\n", a);
+			usage(stderr);
+			return 1;
+		} else if (file) {
+			fprintf(stderr, "staircase-sim: one workload file only\n");
+			return 1;
+		} else {
+			file = a;
+		}
+	}
+	if (!file) {
+		usage(stderr);
+		return 1;
+	}
+
+	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "staircase-sim: %s: %s\n", file, strerror(errno));
+		return 2;
+	}
+	errors = wl_parse(f, file, &wl, stderr);
+	if (f != stdin)
+		fclose(f);
+	if (duration)
+		wl.duration_ns = duration;
+	/* Check the tunables now, to report them with the other errors; they
+	 * are set for real after the boot, which starts from the defaults. */
+	errors += apply_tunables(file, &wl, cli_tunables, ncli);
+	if (errors)
+		return 2;
+	boot(&wl);
+	apply_tunables(file, &wl, cli_tunables, ncli);
+
+	sim_reset();
+	sim_seed(seed);
+	fake_trace_hook = on_event;
+	ticks = ns_to_whole_ticks(wl.duration_ns, wl.hz);
+	for (int i = 0; i < wl.ntasks; i++) {
+		reports[i].w = &wl.tasks[i];
+		reports[i].start_tick = wl.tasks[i].start_ns ?
+			ns_to_whole_ticks(wl.tasks[i].start_ns, wl.hz) : 0;
+	}
+	nreports = wl.ntasks;
+
+	for (uint64_t tick = 0; tick < ticks; tick++) {
+		for (int i = 0; i < nreports; i++)
+			if (!reports[i].sim && reports[i].start_tick == tick)
+				start_task(&reports[i], wl.hz);
+		sim_step();
+	}
+
+	if (tracing)
+		print_trace();
+	print_report(file, &wl, ticks, seed);
+	free(trace_buf);
+	return 0;
+}
