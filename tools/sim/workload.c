@@ -18,6 +18,7 @@
 
 #define LINE_MAX_CHARS	512
 #define MAX_WORDS	32
+#define MAX_ERRORS	20	/* then stop: it is probably not a workload */
 
 /* What the parser of one line needs to report an error. */
 struct ctx {
@@ -362,6 +363,10 @@ int wl_parse(FILE *f, const char *name, struct workload *wl, FILE *err)
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		int n;
 
+		if (c.errors >= MAX_ERRORS) {
+			fprintf(err, "%s: %d errors; not reading further\n", name, c.errors);
+			break;
+		}
 		c.line++;
 		if (len > LINE_MAX_CHARS) {
 			error(&c, "line longer than %d characters", LINE_MAX_CHARS);

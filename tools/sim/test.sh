@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# test.sh - run the simulator's example workloads and check their headline
+# numbers against the spec (docs/simulator.md says where each comes from).
+# Prints "ok N - what" or "not ok N - what # why", then "P passed, F failed".
+# Run by `make -C tools/sim test` and by `make test` (stage sim).
+cd "$(dirname "$0")/../.." || exit 1
+sim=build/sim/staircase-sim
+ex=tools/sim/examples
+out=build/sim/test
+n=0 passed=0 failed=0
+mkdir -p "$out"
+
+# check WHAT CONDITION-EXIT-STATUS [WHY]
+check() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $n - $1"; passed=$((passed + 1))
+	else
+		echo "not ok $n - $1 # ${3:-}"; failed=$((failed + 1))
+	fi
+}
+
+# share FILE TASK: the task's cpu% (column 6 of its row), without the %
+share() { awk -v t="$2" '$1 == t { sub("%", "", $6); print $6 }' "$1"; }
+# busy FILE CPU: that CPU's busy%
+busy() { awk -v c="cpu$2" '$1 == c { sub("%", "", $3); print $3 }' "$1"; }
+# within X LO HI: LO <= X <= HI (exit status)
+within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x >= lo && x <= hi) }'; }
+# ratio A B: A / B (empty if B is 0 or missing)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b }'; }
+
+# run NAME ARGS...: the simulator's report in $out/NAME.out
+run() {
+	local name=$1; shift
+	"$sim" "$@" > "$out/$name.out" 2> "$out/$name.err"
+}
+
+if [ ! -x "$sim" ]; then
+	echo "not ok 1 - $sim is built # run make -C tools/sim"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# Spec section 10: two "run 4 ms, sleep 1 ms" tasks starve a hog (model: 0 % over 60 s).
+run ingo $ex/ingo.wl; check "ingo.wl runs" $?
+h=$(share $out/ingo.out hog)
+within "$h" 0 2; check "ingo.wl: the hog gets under 2 % over 60 s (got $h %; spec model 0 %)" $?
+
+# Spec section 7: iso_cpu 70 leaves the hog ~31 %; iso_cpu 100 (the seed) leaves it 0 %.
+run iso70 $ex/iso_cap.wl; check "iso_cap.wl runs" $?
+h=$(share $out/iso70.out hog)
+i=$(awk -v a="$(share $out/iso70.out iso1)" -v b="$(share $out/iso70.out iso2)" 'BEGIN { print a + b }')
+within "$h" 25 37; check "iso_cap.wl, iso_cpu 70: hog 25-37 % (got $h %; spec model 31 %)" $?
+within "$i" 63 75; check "iso_cap.wl, iso_cpu 70: ISO tasks together 63-75 % (got $i %; spec model 69 %)" $?
+grep -q 'iso_cpu=70' $out/iso70.out; check "iso_cap.wl: the report shows iso_cpu=70" $?
+run iso100 --tunable iso_cpu=100 $ex/iso_cap.wl; check "iso_cap.wl --tunable iso_cpu=100 runs" $?
+h=$(share $out/iso100.out hog)
+within "$h" 0 2; check "iso_cap.wl, iso_cpu 100: hog under 2 % (got $h %; spec model 0 %)" $?
+
+# Spec sections 4 and 10: full slices of 20, 10 and 1 RR share the CPU ~20:10:1.
+run nice $ex/nice.wl; check "nice.wl runs" $?
+a=$(share $out/nice.out nice0); b=$(share $out/nice.out nice10); c=$(share $out/nice.out nice19)
+r=$(ratio "$a" "$b"); within "$r" 1.8 2.2; check "nice.wl: nice 0 : nice 10 about 2:1 (got $r)" $?
+r=$(ratio "$a" "$c"); within "$r" 17 23; check "nice.wl: nice 0 : nice 19 about 20:1 (got $r)" $?
+
+# Spec sections 1 and 7: BATCH gets only what NORMAL tasks leave.
+run batch $ex/batch.wl; check "batch.wl runs" $?
+w=$(share $out/batch.out web); b=$(share $out/batch.out build); h=$(share $out/batch.out hog)
+within "$w" 48 52; check "batch.wl: web gets its 50 % (got $w %)" $?
+within "$b" 23 27; check "batch.wl: build gets the idle half of the first 5 s only, ~25 % (got $b %)" $?
+within "$h" 23 27; check "batch.wl: hog gets what web leaves after 5 s, ~25 % (got $h %)" $?
+
+# Spec section 8: BATCH never shares a physical core with NORMAL work.
+run smt $ex/smt_batch.wl; check "smt_batch.wl runs" $?
+b=$(share $out/smt.out batch); x=$(share $out/smt.out normal)
+within "$b" 0 2; check "smt_batch.wl: BATCH on the sibling thread gets under 2 % (got $b %)" $?
+within "$x" 98 100; check "smt_batch.wl: NORMAL gets its whole thread (got $x %)" $?
+run smt_trace --trace --duration 200ms $ex/smt_batch.wl
+grep -q '^trace: [0-9]* cpu1 smt_idle pid 2 batch prio 140$' $out/smt_trace.out
+check "smt_batch.wl --trace: cpu1 records smt_idle for the BATCH task" $?
+
+# Spec section 8: two hogs on 2 cores x 2 threads end up on different cores.
+run spread $ex/spread.wl; check "spread.wl runs" $?
+a=$(share $out/spread.out hog1); b=$(share $out/spread.out hog2)
+within "$a" 95 100 && within "$b" 95 100; check "spread.wl: each hog gets ~100 % of a CPU (got $a %, $b %)" $?
+c0=$(awk -v a="$(busy $out/spread.out 0)" -v b="$(busy $out/spread.out 1)" 'BEGIN { print a + b }')
+c1=$(awk -v a="$(busy $out/spread.out 2)" -v b="$(busy $out/spread.out 3)" 'BEGIN { print a + b }')
+within "$c0" 95 105 && within "$c1" 95 105
+check "spread.wl: the hogs are on different cores, each core ~100 % busy over its two threads (got $c0 %, $c1 %)" $?
+
+# The trace: every line in the kernel's format, and the viewer reads it.
+run ingo_trace --trace --duration 1s $ex/ingo.wl
+bad=$(sed -n '/^trace: begin/,/^trace: end/p' $out/ingo_trace.out |
+	grep -cvE '^trace: (begin [0-9]+ events, [0-9]+ lost, [0-9]+ cpus|end|[0-9]+ cpu[0-9]+ [a-z_]+ pid -?[0-9]+ (normal|fifo|rr|batch|iso|idle|-) [a-z]+ -?[0-9]+)$')
+[ "$bad" -eq 0 ] && grep -q '^trace: begin' $out/ingo_trace.out
+check "--trace: every line between begin and end has the kernel's format ($bad bad)" $?
+if command -v python3 > /dev/null; then
+	python3 tools/traceview.py --text $out/ingo_trace.out > $out/ingo_trace.txt 2>&1 &&
+		grep -q '^cpu0' $out/ingo_trace.txt && ! grep -qi 'malformed' $out/ingo_trace.txt
+	check "--trace: tools/traceview.py reads the simulated trace" $? "$(head -c 300 $out/ingo_trace.txt)"
+fi
+
+# Deterministic: the same input and seed, the same output; the seed matters for ranges.
+printf 'cpus 2\nduration 3s\na normal 0 run 1-9ms sleep 1-20ms all\nb normal 5 run all\nc iso 0 run 2ms sleep 5-30ms 1\n' > $out/ranges.wl
+run r1 --seed 7 $out/ranges.wl; run r2 --seed 7 $out/ranges.wl; run r3 --seed 8 $out/ranges.wl
+cmp -s $out/r1.out $out/r2.out; check "same workload and seed: identical output" $?
+! cmp -s $out/r1.out $out/r3.out; check "another seed: another run (lengths drawn from ranges)" $?
+
+# Bad input: every bad line reported with its number, exit status 2, no crash.
+printf 'cpus 2\nhog normal 0 run all\nx bogus 0 run all\ny normal 0 run 4ms all\nz normal 0 run 4ms sleep 1ms 5\ntunable nosuch 1\n' > $out/bad.wl
+run bad $out/bad.wl; rc=$?
+[ $rc -eq 2 ]; check "bad workload: exit status 2 (got $rc)" $?
+grep -q 'bad.wl:3: unknown policy' $out/bad.err && grep -q 'bad.wl:4: .*needs a .sleep' $out/bad.err &&
+	grep -q 'bad.wl:5: .*CPU' $out/bad.err && grep -q "bad.wl:6: no tunable 'nosuch'" $out/bad.err
+check "bad workload: errors name lines 3, 4, 5 and 6" $? "$(cat $out/bad.err)"
+run noise "$sim"; rc=$?
+[ $rc -eq 2 ]; check "a binary file as the workload: reported, not a crash (exit status $rc)" $?
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
