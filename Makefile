@@ -6,6 +6,7 @@
 #   make test-quick the edit-run loop subset (under 2 minutes)
 #   make iso        a GRUB rescue ISO (build/staircase.iso); make run-iso
 #   make gdb        QEMU stopped, waiting for gdb (see README)
+#   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
@@ -38,7 +39,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit sim clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -165,6 +166,10 @@ test-quick:
 
 test-unit:
 	@tests/run-all.sh unit
+
+# The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
+sim:
+	@$(MAKE) --no-print-directory -C tools/sim
 
 clean:
 	rm -rf $(BUILD)
