@@ -4,7 +4,7 @@
 # is pinned to cpu0 and a BATCH hog to cpu1. Hyperthreads share one core's
 # execution units, so BATCH work beside a NORMAL task would slow it down:
 # the dependent-sleeper rule makes cpu1 run idle instead ('smt_idle' in the
-# trace). The BATCH task gets almost nothing although its CPU is free; run
+# trace). The BATCH task gets nothing although its CPU is free; run
 # with --trace and look for smt_idle events.
 
 cpus 2 cores 1 threads 2
