@@ -111,11 +111,6 @@ const char *bootparam_str(const char *key)
 	return p ? p->value : NULL;
 }
 
-void bootparam_claim(const char *key)
-{
-	find(key);
-}
-
 int bootparam_int(const char *key, int dflt, int min, int max)
 {
 	struct param *p = find(key);
@@ -136,12 +131,6 @@ void bootparam_report_unknown(void)
 	for (int i = 0; i < nparams; i++)
 		if (!params[i].known)
 			pr_warn("bootparam: unknown key \"%s\" ignored\n", params[i].key);
-}
-
-void bootparam_foreach(void (*fn)(const char *, const char *, void *), void *arg)
-{
-	for (int i = 0; i < nparams; i++)
-		fn(params[i].key, params[i].value, arg);
 }
 
 const char *bootparam_cmdline(void)

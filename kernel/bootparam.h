@@ -21,12 +21,7 @@ const char *bootparam_str(const char *key);
 /* An integer in [min, max]; a missing key gives dflt, a bad one reports
  * "bootparam: KEY: bad value "V" (want MIN..MAX), keeping DFLT". */
 int bootparam_int(const char *key, int dflt, int min, int max);
-/* Mark key as known without reading it (e.g. init's keys). */
-void bootparam_claim(const char *key);
 void bootparam_report_unknown(void);
-
-/* Call fn for every key=value pair (e.g. to build init's environment). */
-void bootparam_foreach(void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
 /* The command line as given, less the boot image path. */
 const char *bootparam_cmdline(void);

@@ -19,7 +19,7 @@
 #define SIGSEGV 11
 
 /* A page fault inside the stack region gets a fresh zeroed page. */
-static bool grow_stack(struct proc *p, uint32_t addr)
+bool fault_grow_stack(struct proc *p, uint32_t addr)
 {
 	if (addr < USER_STACK_LOW || addr >= USER_STACK_TOP)
 		return false;
@@ -42,7 +42,7 @@ static int fault_signal(const struct trapframe *tf)
 static void user_fault(struct trapframe *tf)
 {
 	struct proc *p = current();
-	if (tf->trapno == T_PGFLT && !(tf->err & 1) && grow_stack(p, read_cr2()))
+	if (tf->trapno == T_PGFLT && !(tf->err & 1) && fault_grow_stack(p, read_cr2()))
 		return;
 	proc_fault_kill(tf, fault_signal(tf));
 }

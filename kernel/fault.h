@@ -4,6 +4,14 @@
 #ifndef KERNEL_FAULT_H
 #define KERNEL_FAULT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+struct proc;
+
 void fault_init(void);
+/* Map the page at addr if it lies in p's stack region (the stack grows on
+ * demand, both on a fault and when a system call writes there). */
+bool fault_grow_stack(struct proc *p, uint32_t addr);
 
 #endif

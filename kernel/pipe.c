@@ -58,13 +58,16 @@ void pipe_close(struct pipe *p, int writable)
 		kfree(p);
 }
 
-/* Sleep on the pipe until woken; called and returns with p->lock held. */
+/* Sleep on the pipe until woken; called and returns with p->lock held.
+ * A kill is checked after the sleeping state is set, so one sent from
+ * another CPU meanwhile is never missed (kernel/proc.c: proc_kill). */
 static void pipe_sleep(struct pipe *p)
 {
 	struct waiter w;
 	waitq_prepare(&p->wait, &w, TASK_INTERRUPTIBLE);
 	spin_unlock(&p->lock);
-	schedule();
+	if (!current()->killed)
+		schedule();
 	waitq_finish(&p->wait, &w);
 	spin_lock(&p->lock);
 }

@@ -100,11 +100,19 @@ static void proc_first_return(void)
 void proc_return_to_user(struct trapframe *tf)
 {
 	(void)tf;
-	struct proc *p = current();
-	while (mycpu()->need_resched && !p->killed)
+	for (;;) {
+		struct proc *p = current();
+		if (p->killed)
+			proc_exit(p->killed);
+		/* The last look is taken with interrupts off, and iret turns
+		 * them back on: a resched IPI that lands after it still finds
+		 * us in user mode an instruction later, not a tick later. */
+		cli();
+		if (!mycpu()->need_resched && !p->killed)
+			return;
+		sti();
 		schedule();
-	if (p->killed)
-		proc_exit(p->killed);
+	}
 }
 
 /* ---- idle ------------------------------------------------------------ */
@@ -331,13 +339,13 @@ void proc_exit(int status)
 	p->exit_status = status;
 	p->pstate = P_ZOMBIE;
 	sched_set_current_state(TASK_DEAD);
-	struct proc *parent = p->parent;
-	spin_unlock(&ptable_lock);
-
-	if (parent)
-		waitq_wake_all(&parent->child_exit);
+	/* Wake the parent while the table is locked: unlocked, the parent
+	 * could exit and its slot be reused before the wake-up lands. */
+	if (p->parent)
+		waitq_wake_all(&p->parent->child_exit);
 	if (wake_init)
 		waitq_wake_all(&initproc->child_exit);
+	spin_unlock(&ptable_lock);
 	schedule();
 	panic("zombie %d ran again", p->pid);
 }
@@ -423,7 +431,8 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 		}
 		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&ptable_lock);
-		schedule();
+		if (!p->killed)		/* checked after the state is set */
+			schedule();
 		waitq_finish(&p->child_exit, &w);
 		spin_lock(&ptable_lock);
 	}
@@ -467,15 +476,25 @@ int proc_kill(int pid, int sig)
 		return -EINVAL;
 	if (pid <= 0)
 		return -EINVAL;
-	struct proc *t = proc_find(pid);
-	if (!t || t->pstate == P_ZOMBIE)
-		return t ? 0 : -ESRCH;
-	if (me->euid != 0 && me->uid != t->uid && me->euid != t->uid)
-		return -EPERM;
-	if (sig == 0 || t == initproc)
-		return 0;
-	t->killed = sig;
-	if (t->se.state == TASK_INTERRUPTIBLE)
-		sched_wake_up(&t->se);
-	return 0;
+	int err = 0;
+	spin_lock(&ptable_lock);	/* the slot stays this process's meanwhile */
+	struct proc *t = NULL;
+	for (int i = 0; i < NPROC && !t; i++)
+		if (ptable[i].pid == pid && (ptable[i].pstate == P_LIVE ||
+					     ptable[i].pstate == P_ZOMBIE))
+			t = &ptable[i];
+	if (!t)
+		err = -ESRCH;
+	else if (me->euid != 0 && me->uid != t->uid && me->euid != t->uid)
+		err = -EPERM;
+	else if (sig != 0 && t != initproc && t->pstate == P_LIVE) {
+		t->killed = sig;
+		/* Set killed, fence, then read the state; a sleeper sets its
+		 * state, fences, then reads killed: one of us sees the other. */
+		__sync_synchronize();
+		if (t->se.state == TASK_INTERRUPTIBLE)
+			sched_wake_up(&t->se);
+	}
+	spin_unlock(&ptable_lock);
+	return err;
 }

@@ -38,14 +38,16 @@ int sleep_until(uint64_t deadline, int state)
 	p->sleep_until = deadline;
 	spin_lock(&sleep_lock);
 	insert(p);
-	while (clock_ns() < deadline) {
+	for (;;) {
+		/* State first, then the checks: a tick or a kill that comes in
+		 * between then finds us asleep and wakes us (see waitq.h). */
+		sched_set_current_state(state);
+		if (clock_ns() >= deadline)
+			break;
 		if (state == TASK_INTERRUPTIBLE && p->killed) {
 			err = -EINTR;
 			break;
 		}
-		/* State first, then release: a tick that fires in between
-		 * just makes schedule() return at once (see waitq.h). */
-		sched_set_current_state(state);
 		spin_unlock(&sleep_lock);
 		schedule();
 		spin_lock(&sleep_lock);

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 /* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
- * the APs. A CPU that does not answer within 100 ms is reported, parked
+ * the APs. A CPU that does not answer within 1 s is reported, parked
  * with an INIT and skipped. Also installs the IPI handlers and the panic
  * halt-all hook. Leaves ncpus = the number online. */
 void smp_boot_aps(void);

@@ -4,6 +4,7 @@
  */
 #include "uaccess.h"
 #include "errno.h"
+#include "fault.h"
 #include "proc.h"
 #include "string.h"
 
@@ -21,6 +22,9 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 		if (len > n - off)
 			len = n - off;
 		uint32_t pa = vm_user_phys(pgdir, va, write);
+		/* An untouched stack page is there for the asking, as on a fault. */
+		if (!pa && pgdir == current()->pgdir && fault_grow_stack(current(), va))
+			pa = vm_user_phys(pgdir, va, write);
 		if (!pa)
 			return -EFAULT;
 		if (fn)

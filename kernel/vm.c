@@ -21,11 +21,6 @@ pde_t *kernel_pgdir = boot_pgdir;
 static uint32_t ioremap_next = IOREMAP_BASE;
 static bool kernel_half_frozen;		/* set once the first address space is made */
 
-void vm_init(void)
-{
-	/* Nothing to build: boot/entry.asm already made the direct map. */
-}
-
 void *ioremap(uint32_t pa, uint32_t size)
 {
 	uint32_t big = 4u << 20;

@@ -45,7 +45,6 @@ typedef uint32_t pte_t;
 
 extern pde_t *kernel_pgdir;
 
-void vm_init(void);
 /* Map physical [pa, pa+size) for the kernel; uncached. Boot time only:
  * address spaces made later copy the kernel's mappings once. */
 void *ioremap(uint32_t pa, uint32_t size);

@@ -10,8 +10,8 @@
 #   user-clean   phony: remove build/user
 #
 # Every program is one .c file in user/bin/ or user/tests/, linked with
-# crt0.o and libc.a (and testlib.o for tests).  To add one: drop the file in
-# and add its name to USER_BIN_NAMES or USER_TEST_NAMES below.
+# crt0.o and libc.a (and testlib.o for tests).  To add one: drop the file
+# in; the lists below are made from the folders.
 
 CROSS ?= i686-linux-gnu-
 BUILD ?= build

@@ -11,9 +11,16 @@ SMT4 = "4,sockets=1,cores=2,threads=2"
 CLEAN_EXIT = r"^init exited: status 0$"
 
 
+# Virtual time (docs/testing.md): the guest's clock follows the
+# instructions it ran, so sleep accuracy does not depend on how busy the
+# host is.
+ICOUNT = ["-icount", "shift=2,sleep=off"]
+
+
 def programs(name, smp, run, expect=(), tags=("quick",), timeout=90):
     return Case(name, smp=smp, append=f"tests=none run={run} then=exit",
-                expect=[CLEAN_EXIT, *expect], tags=tags, timeout=timeout)
+                expect=[CLEAN_EXIT, *expect], tags=tags, timeout=timeout,
+                qemu_args=ICOUNT)
 
 
 BASICS = "/bin/hello,/bin/forktree,/bin/pipetest,/bin/sleeptest"
