@@ -65,14 +65,16 @@ static int spread(void *arg, char *detail, size_t n)
 		snprintf(detail, n, "could not start the hogs");
 		return 0;
 	}
-	/* settled = the first bucket from which on every hog runs, on one
-	 * core of its own, in every bucket. */
+	/* settled = the first bucket from which on no two hogs share a core
+	 * and none changes cores within a bucket. A bucket in which a hog
+	 * was not seen at all (its vCPU stalled by a busy host for 25 ms)
+	 * says nothing either way. */
 	for (int b = NBUCKETS - 1; b >= 0; b--) {
 		unsigned used = 0;
 		int clash = 0;
 		for (int i = 0; i < nhogs; i++) {
 			unsigned c = cores_of(r[i].bucket_cpus[b]);
-			if (!c || (c & (c - 1)) || (c & used))
+			if ((c & (c - 1)) || (c & used))
 				clash = 1;
 			used |= c;
 		}
