@@ -221,16 +221,28 @@ bool sched_wake_up(struct sched_task *t)
 	int src, dst;
 	uint32_t locked;
 
-	if (t->state != TASK_INTERRUPTIBLE && t->state != TASK_UNINTERRUPTIBLE) {
+	int state = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
+	bool woke;
+
+	if (state != TASK_INTERRUPTIBLE && state != TASK_UNINTERRUPTIBLE) {
 		spin_unlock(&rq->lock);
 		return false;
 	}
-	if (t->on_rq) {
-		t->state = TASK_RUNNING;
+	/*
+	 * A task still on its queue has not reached schedule() yet and may be
+	 * changing its own state right now, without our lock: back to
+	 * RUNNING, or to TASK_DEAD on its way out of exit. So move the state
+	 * only from the exact value we saw (compare-and-swap); a plain store
+	 * here could bring a dead task back to life.
+	 */
+	woke = __atomic_compare_exchange_n(&t->state, &state,
+					   t->on_rq ? TASK_RUNNING : TASK_WAKING,
+					   false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	if (!woke || t->on_rq) {
 		spin_unlock(&rq->lock);
-		return true;
+		return woke;
 	}
-	t->state = TASK_WAKING;		/* other wakers now leave t alone */
+	/* TASK_WAKING: other wakers now leave t alone. */
 	spin_unlock(&rq->lock);
 
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
@@ -460,6 +472,9 @@ static void switch_to_next(struct runqueue *rq, struct sched_task *prev,
 		next->stats.nr_runs++;
 	}
 	next->timestamp = now;
+	/* No CPU may still be on next's stack: wake-ups wait for on_cpu to
+	 * clear, and the balancer never takes a task with on_cpu set. */
+	KASSERT(!next->on_cpu || next->is_idle);
 	next->on_cpu = 1;
 	rq->curr = next;
 	sched_trace(rq->cpu, TRACE_SWITCH, next, next->prio);
