@@ -89,6 +89,19 @@ static void become_batch(void)
 	sched_setscheduler(0, SCHED_BATCH, &sp);
 }
 
+/* Kill pid after ms: if the rule is broken, W would wait for ever behind
+ * the hog; the watchdog ends the hog so the test reports instead of hanging. */
+static pid_t spawn_watchdog(pid_t pid, int ms)
+{
+	pid_t w = fork();
+	if (w == 0) {
+		sleep_ms(ms);
+		kill(pid, SIGKILL);
+		_exit(0);
+	}
+	return w;
+}
+
 /* Case 1, one trial: returns W's wait after B's wake-up time, in ms. */
 static long long one_trial(int hold_ms)
 {
@@ -110,10 +123,13 @@ static long long one_trial(int hold_ms)
 	pid_t w = spawn_waiter(tw[1]);
 	sleep_ms(20);			/* W is waiting for it */
 	pid_t h = spawn_hog();
+	pid_t dog = spawn_watchdog(h, hold_ms + 2000);
 	if (read(tw[0], &got, sizeof(got)) != sizeof(got))
 		got = -1;
 	kill(h, SIGKILL);
 	waitpid(h, NULL, 0);
+	kill(dog, SIGKILL);
+	waitpid(dog, NULL, 0);
 	waitpid(w, NULL, 0);
 	waitpid(b, NULL, 0);
 	close(tb[0]), close(tb[1]), close(tw[0]), close(tw[1]);

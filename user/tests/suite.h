@@ -29,6 +29,7 @@ static const char *const suite_slow[] = {
 	"sched_rr",
 	"sched_interactive",
 	"sched_iso",
+	"sched_pi",
 	NULL,
 };
 
