@@ -66,32 +66,28 @@ static void measure(uint64_t *tsc, uint32_t *apic)
 	*apic = a0 - lapic_timer_current();
 }
 
-static void sort64(uint64_t *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-}
-
 void timer_calibrate(void)
 {
-	uint64_t tsc[CALIBRATE_RUNS], apic[CALIBRATE_RUNS];
+	uint64_t best_tsc = UINT64_MAX;
+	uint32_t best_apic = 0;
 
 	timer_hz = bootparam_int("hz", 1000, 100, 1000);
+	/* Keep the shortest run. A virtual CPU that the host stops for a
+	 * while sees the countdown end late, while the TSC and the APIC
+	 * timer go on counting: a stall can only make a run look longer. */
 	for (int i = 0; i < CALIBRATE_RUNS; i++) {
-		uint32_t a;
-		measure(&tsc[i], &a);
-		apic[i] = a;
+		uint64_t tsc;
+		uint32_t apic;
+		measure(&tsc, &apic);
+		if (tsc < best_tsc) {
+			best_tsc = tsc;
+			best_apic = apic;
+		}
 	}
-	sort64(tsc, CALIBRATE_RUNS);
-	sort64(apic, CALIBRATE_RUNS);
 	/* The countdown is a whole number of PIT clocks, not exactly 50 ms. */
 	uint64_t pit_clocks = (uint64_t)PIT_HZ * CALIBRATE_US / 1000000;
-	uint64_t tsc_hz = tsc[CALIBRATE_RUNS / 2] * PIT_HZ / pit_clocks;
-	uint64_t apic_hz = apic[CALIBRATE_RUNS / 2] * PIT_HZ / pit_clocks;
+	uint64_t tsc_hz = best_tsc * PIT_HZ / pit_clocks;
+	uint64_t apic_hz = (uint64_t)best_apic * PIT_HZ / pit_clocks;
 
 	clock_set_tsc_khz(tsc_hz / 1000);
 	lapic_count = apic_hz / timer_hz;
