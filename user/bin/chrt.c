@@ -19,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
+
 #include "kernel_calls.h"
 
 static const char *policy_name(int policy)
@@ -41,20 +43,9 @@ static int usage(void)
 	return 2;
 }
 
-/* A whole decimal int, nothing else. */
 static int parse_int(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < -2147483647L || v > 2147483647L)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, -2147483647L, 2147483647L, out);
 }
 
 static int is_rt(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR; }

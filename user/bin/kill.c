@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+
 static const struct { const char *name; int nr; } sigs[] = {
 	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
 	{ "ILL", SIGILL }, { "TRAP", SIGTRAP }, { "ABRT", SIGABRT },
@@ -34,17 +36,7 @@ static int usage(void)
 
 static int parse_int(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < 0 || v > 2147483647L)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, 0, 2147483647L, out);
 }
 
 static int parse_sig(const char *s)

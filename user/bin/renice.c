@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "args.h"
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: renice [-n] N [-p] PID...   (N -20..19)\n");
@@ -22,17 +24,7 @@ static int usage(void)
 
 static int parse_int(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < -1000000 || v > 1000000)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, -1000000, 1000000, out);
 }
 
 int main(int argc, char **argv)

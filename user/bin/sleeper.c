@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
+
 #define STEP_NS 200000LL
 
 static int usage(void)
@@ -30,17 +32,7 @@ static int usage(void)
 
 static int parse_int(const char *s, int *out, int lo, int hi)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < lo || v > hi)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, lo, hi, out);
 }
 
 /* Burn `ns` of CPU time as seen by our clock; returns wall time taken. */

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
+
 #define STEP_NS 200000LL	/* a larger gap between reads: not running */
 
 static int usage(void)
@@ -33,17 +35,7 @@ static int usage(void)
 
 static int parse_int(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < 0 || v > 1000000)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, 0, 1000000, out);
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
+
 #include "kernel_calls.h"
 
 #define MAX_PID 4096
@@ -38,17 +40,7 @@ static int usage(void)
 
 static int parse_int(const char *s, int *out, int lo, int hi)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < lo || v > hi)
-		return 0;
-	*out = (int)v;
-	return 1;
+	return parse_int_arg(s, lo, hi, out);
 }
 
 static const char *policy_name(int policy)
