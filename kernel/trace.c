@@ -19,7 +19,6 @@
  *   trace: end
  */
 #include "trace.h"
-#include "../sched/policy.h"
 #include "../sched/sched.h"
 #include "bootparam.h"
 #include "cpu.h"
@@ -53,44 +52,7 @@ uint32_t trace_mask;
 static struct trace_buf bufs[MAX_CPUS];
 static struct mutex ctl_lock;		/* one control op at a time */
 
-/* Names as the dump prints them; index = enum sched_trace_event. The
- * second name says what the event's arg is (sched/machine.h). */
-static const char *const event_names[TRACE_NR_EVENTS][2] = {
-	[TRACE_SWITCH]       = { "switch", "prio" },
-	[TRACE_WAKEUP]       = { "wakeup", "prio" },
-	[TRACE_SLEEP]        = { "sleep", "state" },
-	[TRACE_STAIR_DROP]   = { "stair_drop", "prio" },
-	[TRACE_SLICE_END]    = { "slice_end", "prio" },
-	[TRACE_PREEMPT]      = { "preempt", "delayed" },
-	[TRACE_YIELD]        = { "yield", "prio" },
-	[TRACE_FORK]         = { "fork", "prio" },
-	[TRACE_MIGRATE]      = { "migrate", "from" },
-	[TRACE_NICE]         = { "nice", "prio" },
-	[TRACE_ISO_THROTTLE] = { "iso_throttle", "on" },
-	[TRACE_SMT_IDLE]     = { "smt_idle", "prio" },
-};
 
-/* "SCHED_NORMAL" in the policy table becomes "normal" here, so a policy a
- * student adds (one file, one table entry) shows up by its own name. */
-static const char *policy_name(int policy)
-{
-	static char lower[SCHED_NR_POLICIES][16];
-
-	if (policy == POLICY_IDLE)
-		return "idle";
-	if (policy < 0 || policy >= SCHED_NR_POLICIES)
-		return "-";
-	if (!lower[policy][0]) {
-		const char *n = sched_policies[policy]->name;
-		if (strncmp(n, "SCHED_", 6) == 0)
-			n += 6;
-		size_t i;
-		for (i = 0; n[i] && i < sizeof(lower[0]) - 1; i++)
-			lower[policy][i] = n[i] >= 'A' && n[i] <= 'Z' ? n[i] - 'A' + 'a' : n[i];
-		lower[policy][i] = 0;
-	}
-	return lower[policy];
-}
 
 void trace_record(int cpu, int event, struct sched_task *t, int arg)
 {
@@ -193,8 +155,8 @@ static int trace_dump(void)
 		}
 		next[from]++;
 		printk("trace: %llu cpu%u %s pid %d %s %s %d\n",
-		       (unsigned long long)e->ns, e->cpu, event_names[e->event][0],
-		       e->pid, policy_name(e->policy), event_names[e->event][1], e->arg);
+		       (unsigned long long)e->ns, e->cpu, sched_trace_names[e->event][0],
+		       e->pid, sched_trace_policy_name(e->policy), sched_trace_names[e->event][1], e->arg);
 	}
 	printk("trace: end\n");
 	return (int)total;

@@ -92,4 +92,10 @@ enum sched_trace_event {
 };
 void sched_trace(int cpu, int event, struct sched_task *t, int arg);
 
+/* How a dump names them (sched/trace_names.c): [event] = { name, what the
+ * arg is }; and a policy's short name ("normal", ..., "idle" for
+ * SCHED_NR_POLICIES, "-" for none). */
+extern const char *const sched_trace_names[TRACE_NR_EVENTS][2];
+const char *sched_trace_policy_name(int policy);
+
 #endif

@@ -23,21 +23,6 @@
 #define TRACE_KEEP	1000000		/* --trace keeps the first million events */
 #define MAX_CLI_TUNABLES 16
 
-/* The kernel's names (kernel/trace.c): the event, and what its arg is. */
-static const char *const event_names[TRACE_NR_EVENTS][2] = {
-	[TRACE_SWITCH]       = { "switch", "prio" },
-	[TRACE_WAKEUP]       = { "wakeup", "prio" },
-	[TRACE_SLEEP]        = { "sleep", "state" },
-	[TRACE_STAIR_DROP]   = { "stair_drop", "prio" },
-	[TRACE_SLICE_END]    = { "slice_end", "prio" },
-	[TRACE_PREEMPT]      = { "preempt", "delayed" },
-	[TRACE_YIELD]        = { "yield", "prio" },
-	[TRACE_FORK]         = { "fork", "prio" },
-	[TRACE_MIGRATE]      = { "migrate", "from" },
-	[TRACE_NICE]         = { "nice", "prio" },
-	[TRACE_ISO_THROTTLE] = { "iso_throttle", "on" },
-	[TRACE_SMT_IDLE]     = { "smt_idle", "prio" },
-};
 
 /* What the report needs per task beyond sched_task_stats. */
 struct task_report {
@@ -94,14 +79,6 @@ static void on_event(const struct fake_trace_rec *r)
 	trace_buf[trace_len++] = *r;
 }
 
-static const char *trace_policy_name(int policy)
-{
-	if (policy == FAKE_POLICY_IDLE)
-		return "idle";
-	if (policy < 0 || policy >= SCHED_NR_POLICIES)
-		return "-";
-	return wl_policy_name(policy);
-}
 
 /* The kernel's dump (kernel/trace.c trace_dump), line for line. */
 static void print_trace(void)
@@ -110,8 +87,8 @@ static void print_trace(void)
 	for (size_t i = 0; i < trace_len; i++) {
 		const struct fake_trace_rec *e = &trace_buf[i];
 		printf("trace: %llu cpu%d %s pid %d %s %s %d\n", (unsigned long long)e->ns,
-		       e->cpu, event_names[e->event][0], e->pid, trace_policy_name(e->policy),
-		       event_names[e->event][1], e->arg);
+		       e->cpu, sched_trace_names[e->event][0], e->pid, sched_trace_policy_name(e->policy),
+		       sched_trace_names[e->event][1], e->arg);
 	}
 	printf("trace: end\n");
 }
