@@ -498,3 +498,34 @@ int proc_kill(int pid, int sig)
 	spin_unlock(&ptable_lock);
 	return err;
 }
+
+/*
+ * 507: proc_name(pid, buf, len) - a process's name (its program's file
+ * name), for ps. pid 0 is the caller. The name is copied while the table
+ * is locked, so a process that exits meanwhile cannot hand over a reused
+ * slot's name. Returns the length copied (without the NUL).
+ */
+int sys_proc_name(int pid, char *ubuf, uint32_t len)
+{
+	char name[PROC_NAME_MAX];
+	bool found = false;
+
+	if (pid < 0 || len < PROC_NAME_MAX)
+		return -EINVAL;
+	if (pid == 0)
+		pid = current()->pid;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC && !found; i++) {
+		if (ptable[i].pid == pid && (ptable[i].pstate == P_LIVE ||
+					     ptable[i].pstate == P_ZOMBIE)) {
+			memcpy(name, ptable[i].name, sizeof(name));
+			found = true;
+		}
+	}
+	spin_unlock(&ptable_lock);
+	if (!found)
+		return -ESRCH;
+	name[PROC_NAME_MAX - 1] = 0;
+	int n = (int)strlen(name);
+	return copy_to_user(ubuf, name, n + 1) < 0 ? -EFAULT : n;
+}

@@ -92,6 +92,8 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 int proc_kill(int pid, int sig);
 /* A fault in user mode: report it and kill the process with sig. */
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
+/* System call 507: a process's name, for ps. */
+int sys_proc_name(int pid, char *ubuf, uint32_t len);
 /* Count of processes that are not UNUSED (for leak tests and ps). */
 int proc_count(void);
 

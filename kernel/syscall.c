@@ -281,7 +281,7 @@ static int sys_sched_topology(int cpu, void *uinfo)
 
 /* ---- the table --------------------------------------------------------------- */
 
-#define NSYSCALLS 507
+#define NSYSCALLS 508
 #define SYSCALL(nr, fn) [nr] = { (syscall_fn)(void *)(fn), #fn }
 
 static const struct {
@@ -340,6 +340,7 @@ static const struct {
 	SYSCALL(504, sys_trace),		/* kernel/trace.c */
 	SYSCALL(505, sys_free_frames),
 	SYSCALL(506, sys_sched_topology),
+	SYSCALL(507, sys_proc_name),
 };
 
 static void syscall_trap(struct trapframe *tf)

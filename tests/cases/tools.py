@@ -44,8 +44,8 @@ CASES = [
                (r"cannot pin" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
              r"^\[\d+\]$",
-             r"^ +PID STATE POLICY PRIO NICE BURST SLICE CPU TIME\(ms\) +RUNS WAIT\(ms\)$",
-             r"^ +\d+ +R +NORMAL +\d+ ",
+             r"^ +PID STATE POLICY PRIO NICE BURST SLICE CPU TIME\(ms\) +RUNS WAIT\(ms\) NAME$",
+             r"^ +\d+ +R +NORMAL +\d+ .* spin$",
              r"^chrt: spin: granted SCHED_BATCH priority 0$",
              r"^spin\[\d+\]: \d+ ms wall, got \d+ ms CPU",
              r"^\[\d+\] done, status 0$",

@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 	       "RUNS", "WAIT(ms)");
 	if (verbose)
 		printf(" %4s %5s %8s %5s", "MAXB", "FULL", "MASK", "FLAGS");
-	printf("\n");
+	printf(" %s\n", "NAME");
 	for (int pid = 1; pid <= MAX_PID; pid++) {
 		if (sched_stat(pid, &t) < 0) {
 			if (errno != ESRCH)
@@ -126,7 +126,10 @@ int main(int argc, char **argv)
 			printf(" %4d %5d %8x %5s", t.max_burst, t.full_slice,
 			       t.cpus_allowed, f);
 		}
-		printf("\n");
+		char name[16];
+		if (proc_name(pid, name, sizeof(name)) < 0)
+			strcpy(name, "?");
+		printf(" %s\n", name);
 	}
 	return 0;
 }

@@ -55,3 +55,8 @@ int sched_topology(int cpu, struct sched_topology_info *info)
 {
 	return __syscall_ret(syscall2(SYS_sched_topology, cpu, (long)info));
 }
+
+int proc_name(pid_t pid, char *buf, size_t len)
+{
+	return __syscall_ret(syscall3(SYS_proc_name, pid, (long)buf, (long)len));
+}

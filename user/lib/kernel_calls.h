@@ -22,6 +22,7 @@
 #define SYS_trace          504	/* (op, arg)  kernel/trace.c, docs/trace.md */
 #define SYS_free_frames    505	/* ()  free physical frames, for leak tests */
 #define SYS_sched_topology 506	/* (cpu, struct sched_topology_info *) */
+#define SYS_proc_name      507	/* (pid, char *buf, len >= 16): name, for ps */
 
 /* One task as the scheduler sees it (500).  Ticks are 1/hz s. */
 struct sched_task_info {
@@ -88,6 +89,8 @@ int test_mutex(int op, int arg);
 int trace_ctl(int op, int arg);
 int free_frames(void);
 int sched_topology(int cpu, struct sched_topology_info *info);
+/* A process's name (its program's file name) into buf (size >= 16). */
+int proc_name(pid_t pid, char *buf, size_t len);
 
 /* 1 when running on our kernel (uname sysname is not "Linux"). */
 int kernel_is_ours(void);
