@@ -27,7 +27,6 @@
 #include "mutex.h"
 #include "printk.h"
 #include "proc.h"
-#include "string.h"
 #include "time.h"
 #include "x86.h"
 

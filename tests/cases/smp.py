@@ -40,20 +40,29 @@ def expected_apic_ids(sockets, cores, threads):
             for t in range(threads)}
 
 
+def cpu_lines(log, cpus):
+    """The kernel's cpuK lines as (k, apic, package, core, thread) with the
+    APIC ID as a number, or an error message if there are not cpus of them."""
+    lines = re.findall(CPU_LINE, log, re.M)
+    if len(lines) != cpus:
+        return None, f"{len(lines)} cpuK lines, expected {cpus}"
+    return [(k, int(a, 16) if a.lower().startswith("0x") else int(a), p, c, t)
+            for k, a, p, c, t in lines], None
+
+
 def topology_check(smp):
     cpus, sockets, cores, threads = parse_smp(smp)
     expected = expected_apic_ids(sockets, cores, threads)
 
     def check(log):
-        lines = re.findall(CPU_LINE, log, re.M)
-        if len(lines) != cpus:
-            return False, f"{len(lines)} cpuK lines, expected {cpus}"
+        lines, error = cpu_lines(log, cpus)
+        if error:
+            return False, error
         numbers = sorted(int(k) for k, *_ in lines)
         if numbers != list(range(cpus)):
             return False, f"CPU numbers {numbers}, expected 0..{cpus - 1}"
         seen = {}
         for k, apic, p, c, t in lines:
-            apic = int(apic, 16) if apic.lower().startswith("0x") else int(apic)
             place = (int(p), int(c), int(t))
             if apic not in expected:
                 return False, (f"cpu{k}: apic {apic} is not an ID QEMU gives "
@@ -93,12 +102,11 @@ def unknown_split_check(smp):
     expected = expected_apic_ids(sockets, cores, threads)
 
     def check(log):
-        lines = re.findall(CPU_LINE, log, re.M)
-        if len(lines) != cpus:
-            return False, f"{len(lines)} cpuK lines, expected {cpus}"
+        lines, error = cpu_lines(log, cpus)
+        if error:
+            return False, error
         places = set()
         for k, apic, p, c, t in lines:
-            apic = int(apic, 16) if apic.lower().startswith("0x") else int(apic)
             if apic not in expected:
                 return False, f"cpu{k}: apic {apic} is not an ID QEMU gives {smp}"
             if int(p) != expected[apic][0] or int(t) != 0:
