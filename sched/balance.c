@@ -271,7 +271,9 @@ static void request_push(struct runqueue *src, int this_cpu_id)
  * alone on src changes, and over time every task gets its fair turn (three
  * hogs on two CPUs: about 2/3 each). It is rate-limited by the domain's
  * balance interval and follows the usual rules (waiting, allowed here,
- * not cache-hot); a failed rotation does not count as a failed balance.
+ * not cache-hot unless balancing keeps failing: so a failed rotation
+ * counts as a failed balance). [beyond]: sched_rotate=0 turns it off,
+ * the seed's balancer (staircase.md §8.2).
  */
 static int rotate(struct runqueue *this_rq, int src, struct sched_domain *sd)
 {
@@ -280,7 +282,7 @@ static int rotate(struct runqueue *this_rq, int src, struct sched_domain *sd)
 	uint64_t now = clock_ns();
 	int moved = 0;
 
-	if (src == this_rq->cpu || s->nr_running < 2 ||
+	if (!tunables.rotate || src == this_rq->cpu || s->nr_running < 2 ||
 	    this_rq->nr_running != s->nr_running - 1)
 		return 0;
 	lock_rqs(locked);

@@ -189,15 +189,16 @@ void check_preempt(struct runqueue *rq, struct sched_task *p)
 /* ---------- moving between CPUs (spec section 8) ---------- */
 
 /*
- * A moved task's timestamp is rebased onto the new CPU's clock and its
- * stair recomputed there (ISO may be throttled on one CPU, not another).
- * A YIELDED task keeps its list; its prio is recomputed when picked.
+ * A moved task's stair is recomputed on the new CPU (ISO may be throttled
+ * on one CPU, not another). Its timestamp stays: clock_ns() is one clock
+ * for every CPU, so the seed's rebase would only add error
+ * (staircase.md §8). A YIELDED task keeps its list; its prio is
+ * recomputed when picked.
  */
 void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *p)
 {
 	KASSERT(spin_held(&src->lock) && spin_held(&dst->lock));
 	KASSERT(!p->on_rq && !p->on_cpu);
-	p->timestamp = p->timestamp - src->last_tick_ns + dst->last_tick_ns;
 	p->cpu = dst->cpu;
 	if (!(p->flags & SF_YIELDED))
 		p->prio = effective_prio(p);
@@ -259,7 +260,6 @@ bool sched_wake_up(struct sched_task *t)
 	}
 	rq = cpu_rq(dst);
 	if (dst != src) {
-		t->timestamp = t->timestamp - cpu_rq(src)->last_tick_ns + rq->last_tick_ns;
 		t->cpu = dst;
 		sched_trace(dst, TRACE_MIGRATE, t, src);
 	}
@@ -374,7 +374,6 @@ void sched_tick(bool user_mode)
 	rq_lock(rq);
 	p = rq->curr;
 	rq->ticks++;
-	rq->last_tick_ns = clock_ns();
 	account_tick(rq, p, user_mode);
 	iso_update_share(rq, p);
 	idle = p->is_idle;
@@ -398,25 +397,31 @@ void sched_tick(bool user_mode)
 
 /* ---------- schedule() (spec section 6) ---------- */
 
-/* Should prev leave this CPU (affinity change, or an active balance)? */
-static bool must_migrate(struct runqueue *rq, struct sched_task *prev)
+/*
+ * Should prev leave this CPU (affinity change, or an active balance to
+ * push_cpu)? A push request was made for the task running then, which
+ * is prev: it is used or dropped here, never left for a later task
+ * (staircase.md §8).
+ */
+static bool must_migrate(struct runqueue *rq, struct sched_task *prev, int push_cpu)
 {
 	if (!(prev->cpus_allowed & cpu_bit(rq->cpu))) {
 		prev->migrate_to = -1;
 		return true;
 	}
-	if (rq->push_cpu >= 0 && (prev->cpus_allowed & cpu_bit(rq->push_cpu))) {
-		prev->migrate_to = rq->push_cpu;
-		rq->push_cpu = -1;
+	if (push_cpu >= 0 && (prev->cpus_allowed & cpu_bit(push_cpu))) {
+		prev->migrate_to = push_cpu;
 		return true;
 	}
-	rq->push_cpu = -1;
 	return false;
 }
 
 /* Record prev's stint; a sleeping (or moving) prev leaves the queue. */
 static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t now)
 {
+	int push_cpu = rq->push_cpu;
+
+	rq->push_cpu = -1;
 	if (prev->is_idle)
 		return;
 	prev->runtime = now - prev->timestamp;
@@ -426,7 +431,7 @@ static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t
 		dequeue_task(rq, prev);
 		prev->timestamp = now;
 		sched_trace(rq->cpu, TRACE_SLEEP, prev, prev->state);
-	} else if (must_migrate(rq, prev)) {
+	} else if (must_migrate(rq, prev, push_cpu)) {
 		dequeue_task(rq, prev);
 		prev->flags |= SF_MIGRATE;
 	}
@@ -556,11 +561,27 @@ static int prio_after_nice(const struct sched_task *p, int delta)
 	return prio > LOWEST_STAIR ? LOWEST_STAIR : prio;
 }
 
+/*
+ * After a nice or policy change the full slice may differ: keep the
+ * fraction of it already used (rounded against the task, at least one
+ * tick), so that no change hands out a longer or fresher slice than the
+ * task had, and cap the quantum at the new one (staircase.md §6.7).
+ */
+static void rescale_slice(struct sched_task *p, int old_full)
+{
+	int64_t slice = (int64_t)p->slice * full_slice(p) / old_full;
+
+	p->slice = slice < 1 ? 1 : (int)slice;
+	if (p->time_slice > rr_interval(p))
+		p->time_slice = rr_interval(p);
+}
+
 /* Spec section 6, nice change; seed 002 adds the BATCH resched. */
 void sched_set_user_nice(struct sched_task *t, int nice)
 {
 	struct runqueue *rq = task_rq_lock(t);
 	int delta = NICE_TO_PRIO(nice) - t->static_prio;
+	int old_full = full_slice(t);
 	bool queued = t->on_rq, running = (rq->curr == t);
 
 	if (delta == 0 || task_is_rt(t)) {
@@ -572,6 +593,7 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 		dequeue_task(rq, t);
 	t->static_prio = NICE_TO_PRIO(nice);
 	t->prio = prio_after_nice(t, delta);
+	rescale_slice(t, old_full);
 	if (queued) {
 		enqueue_task(rq, t);
 		if (delta < 0 || ((delta > 0 || task_is_batch(t)) && running))
@@ -581,13 +603,24 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 	spin_unlock(&rq->lock);
 }
 
-/* A new policy starts with a fresh slice on its top stair. */
+/*
+ * A policy change (staircase.md §6.7). To the policy and priority the
+ * task has already, nothing changes: no fresh slice, no requeue (a
+ * running FIFO task keeps its place at the head of its list). A real
+ * change keeps the used fraction of the slice and any yield penalty, and
+ * the stair follows from them: switching back and forth buys nothing.
+ */
 void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 {
 	struct runqueue *rq = task_rq_lock(t);
 	bool queued = t->on_rq, running = (rq->curr == t);
-	int old_prio = t->prio;
+	bool yielded = t->flags & SF_YIELDED;
+	int old_prio = t->prio, old_full = full_slice(t);
 
+	if (policy == t->policy && rt_priority == t->rt_priority) {
+		spin_unlock(&rq->lock);
+		return;
+	}
 	if (queued)
 		dequeue_task(rq, t);
 	t->policy = policy;
@@ -595,9 +628,10 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	t->rt_priority = task_is_rt(t) ? rt_priority : 0;
 	if (task_is_rt(t))
 		t->prio = MAX_RT_PRIO - 1 - rt_priority;
-	t->slice = full_slice(t);
+	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
-	t->time_slice = policy_of(t)->first_quantum(t);
+	if (yielded)
+		policy_of(t)->yield(t);
 	if (queued) {
 		enqueue_task(rq, t);
 		if (running) {

@@ -57,6 +57,11 @@ static inline int full_slice(const struct sched_task *p) { return policy_of(p)->
 static inline int effective_prio(struct sched_task *p) { return policy_of(p)->effective_prio(p); }
 static inline bool task_is_rt(const struct sched_task *p) { return policy_of(p)->rt; }
 static inline bool task_is_batch(const struct sched_task *p) { return p->policy == SCHED_BATCH; }
+/* BATCH queued at 139 once after an uninterruptible sleep (YIELDED set). */
+static inline bool task_batch_elevated(const struct sched_task *p)
+{
+	return task_is_batch(p) && (p->flags & SF_YIELDED);
+}
 
 /* Shared by the staircase policies (policy.c). */
 int staircase_prio(struct sched_task *p, bool burst_extends_top);

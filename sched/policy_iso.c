@@ -44,10 +44,21 @@ static int iso_effective_prio(struct sched_task *p)
 	return staircase_prio(p, false);
 }
 
+/*
+ * Where a YIELDED ISO task waits: 139 like NORMAL, but 140 while its CPU
+ * throttles ISO, so a yield is no way out of the throttle; it stays
+ * YIELDED, so an unthrottle brings it to 139, not back to its top stair
+ * (staircase.md §7.5, [decided]).
+ */
+static int iso_yield_prio(const struct sched_task *p)
+{
+	return task_rq(p)->iso_throttled ? BATCH_PRIO : LOWEST_STAIR;
+}
+
 static void iso_yield(struct sched_task *p)
 {
 	p->flags |= SF_YIELDED;
-	p->prio = LOWEST_STAIR;
+	p->prio = iso_yield_prio(p);
 }
 
 const struct sched_policy policy_iso = {
@@ -78,7 +89,7 @@ static void requeue_iso_tasks(struct runqueue *rq)
 			next = n->next;
 			if (p->policy != SCHED_ISO)
 				continue;
-			int new_prio = effective_prio(p);
+			int new_prio = (p->flags & SF_YIELDED) ? iso_yield_prio(p) : effective_prio(p);
 			if (new_prio != p->prio)
 				requeue_task(rq, p, new_prio);
 		}

@@ -62,7 +62,7 @@ void rq_init(struct runqueue *rq, int cpu)
 	set_bit(rq, MAX_PRIO);		/* the search stop */
 	rq->nr_running = 0;
 	rq->curr = rq->idle = NULL;
-	rq->ticks = rq->last_tick_ns = 0;
+	rq->ticks = 0;
 	rq->user_ticks = rq->nice_ticks = rq->system_ticks = rq->idle_ticks = 0;
 	rq->iso_avg = 0;
 	rq->iso_throttled = false;

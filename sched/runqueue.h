@@ -42,7 +42,6 @@ struct runqueue {
 	struct sched_task *curr;	/* read unlocked by wake placement */
 	struct sched_task *idle;
 	uint64_t ticks;			/* sched_tick() calls on this CPU */
-	uint64_t last_tick_ns;		/* clock at the last tick, to rebase timestamps */
 
 	/* per-CPU accounting in ticks (BATCH and nice > 0 count as nice) */
 	uint64_t user_ticks, nice_ticks, system_ticks, idle_ticks;

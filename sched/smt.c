@@ -14,14 +14,17 @@
 /*
  * Should p wait (the CPU run idle) while its sibling runs s? Yes if s has
  * much more slice left than p's whole slice, or s is RT, or p is BATCH;
- * never if p is RT or s is BATCH. The same test with the roles swapped
- * says whether s should be made to reschedule.
+ * never if p is RT or s is BATCH, and never if p is a BATCH task on its
+ * elevated run at 139 after an uninterruptible sleep: it may hold what a
+ * NORMAL task waits for, and the seed's order (this rule first) let a
+ * sibling hold it off for ever (staircase.md §8.3, [decided]). The same
+ * test with the roles swapped says whether s should be made to reschedule.
  */
 static bool should_defer(const struct sched_task *p, const struct sched_task *s)
 {
 	int keep = 100 - tunables.per_cpu_gain;
 
-	if (task_is_rt(p) || task_is_batch(s))
+	if (task_is_rt(p) || task_is_batch(s) || task_batch_elevated(p))
 		return false;
 	return s->slice * keep / 100 > full_slice(p) || task_is_rt(s) || task_is_batch(p);
 }

@@ -13,6 +13,7 @@
 struct sched_tunables tunables = {
 	.hz = 1000, .interactive = 1, .compute = 0, .rr_interval_ms = 10,
 	.per_cpu_gain = 25, .iso_cpu = 70, .cache_delay_ms = 10,
+	.rotate = 1,
 };
 
 static const struct {
@@ -28,6 +29,7 @@ static const struct {
 	[TUNABLE_PER_CPU_GAIN]	= { "per_cpu_gain", &tunables.per_cpu_gain, 0, 100, 25, false },
 	[TUNABLE_ISO_CPU]	= { "iso_cpu", &tunables.iso_cpu, 0, 100, 70, false },
 	[TUNABLE_CACHE_DELAY]	= { "cache_delay", &tunables.cache_delay_ms, 0, 1000, 10, false },
+	[TUNABLE_ROTATE]	= { "sched_rotate", &tunables.rotate, 0, 1, 1, false },
 };
 
 void sched_tunables_defaults(void)
@@ -73,18 +75,26 @@ static bool str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/*
+ * A decimal int, optional sign; false for anything an int cannot hold
+ * (checked after every digit, in 64 bits: iso_cpu=4294967346 must not
+ * wrap to 50 on a 32-bit long).
+ */
 static bool str_to_int(const char *s, int *out)
 {
 	bool neg = (*s == '-');
-	long v = 0;
+	int64_t v = 0, limit = neg ? 2147483648ll : 2147483647ll;
+
 	if (*s == '-' || *s == '+')
 		s++;
 	if (!*s)
 		return false;
 	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 1000000000L)
+		if (*s < '0' || *s > '9')
 			return false;
 		v = v * 10 + (*s - '0');
+		if (v > limit)
+			return false;
 	}
 	*out = (int)(neg ? -v : v);
 	return true;

@@ -21,6 +21,7 @@ enum sched_tunable {
 	TUNABLE_PER_CPU_GAIN,		/* per_cpu_gain: 0..100 %, default 25 */
 	TUNABLE_ISO_CPU,		/* iso_cpu: 0..100 %, default 70 [beyond] */
 	TUNABLE_CACHE_DELAY,		/* cache_delay: 0..1000 ms, default 10 */
+	TUNABLE_ROTATE,			/* sched_rotate: 0..1, default 1 [beyond] */
 	TUNABLE_NR
 };
 
@@ -32,6 +33,7 @@ struct sched_tunables {
 	int per_cpu_gain;
 	int iso_cpu;
 	int cache_delay_ms;
+	int rotate;
 };
 
 extern struct sched_tunables tunables;

@@ -37,6 +37,8 @@ static const struct {
 	  "ISO above this CPU share (5 s average) runs as BATCH; 100 = no cap" },
 	{ SCHED_TUNABLE_CACHE_DELAY, "cache_delay", "ms", "0..1000",
 	  "compute mode: a wake-up preempts only after this much running" },
+	{ SCHED_TUNABLE_ROTATE, "sched_rotate", "", "0..1",
+	  "1: the balancer rotates a one-task split (3 hogs on 2 CPUs); 0: the seed's" },
 };
 #define NKNOBS (int)(sizeof(knobs) / sizeof(knobs[0]))
 

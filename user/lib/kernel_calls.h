@@ -64,6 +64,7 @@ enum sched_tunable_id {
 	SCHED_TUNABLE_PER_CPU_GAIN = 4,	/* percent */
 	SCHED_TUNABLE_ISO_CPU = 5,	/* percent */
 	SCHED_TUNABLE_CACHE_DELAY = 6,	/* milliseconds */
+	SCHED_TUNABLE_ROTATE = 7,	/* 0/1: balancer rotation [beyond] */
 };
 #define SCHED_TUNABLE_GET 0
 #define SCHED_TUNABLE_SET 1
