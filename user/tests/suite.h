@@ -30,6 +30,7 @@ static const char *const suite_slow[] = {
 	"sched_interactive",
 	"sched_iso",
 	"sched_pi",
+	"sched_hostile",
 	NULL,
 };
 
