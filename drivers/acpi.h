@@ -5,7 +5,7 @@
  * tables: the MADT ("APIC": which CPUs exist, where the IOAPICs are, how
  * ISA IRQs are wired to them) and the FADT ("FACP": how to power off).
  * Without ACPI we assume one CPU and the PC's default addresses; the MP
- * table is not read at all (it hides hyperthreads, hardware-notes.md).
+ * table is not read at all (it hides hyperthreads, docs/hardware-notes.md §4).
  */
 #ifndef DRIVERS_ACPI_H
 #define DRIVERS_ACPI_H

@@ -2,7 +2,7 @@
  * fault.c - CPU exceptions raised by user programs.
  *
  * A fault in user mode ends that process only, with the signal Linux would
- * deliver (abi.md): SIGSEGV for bad memory accesses and for privileged
+ * deliver (docs/abi.md §7): SIGSEGV for bad memory accesses and for privileged
  * instructions (cli, hlt, in/out raise a general protection fault, which
  * Linux reports as SIGSEGV too), SIGILL for an invalid opcode, SIGFPE for
  * a divide error. One exception is not a fault: touching the unmapped part

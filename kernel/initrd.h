@@ -3,7 +3,7 @@
  *
  * Every module that is a ustar archive is unpacked into the tree; every
  * module that is an ELF file becomes /bin/<basename of its module string>
- * (abi.md). Files are never copied: a node points into the module's
+ * (docs/abi.md §8). Files are never copied: a node points into the module's
  * memory, which the frame allocator keeps reserved.
  */
 #ifndef KERNEL_INITRD_H

@@ -101,7 +101,7 @@ static void start_scheduler(void)
 }
 
 /* Boot parameters that belong to init reach it as environment variables,
- * as on Linux (abi.md): run=, then=, tests=. */
+ * as on Linux (docs/abi.md §8): run=, then=, tests=. */
 static char *init_envp[8] = { "HOME=/", "TERM=linux" };
 
 static void prepare_init_env(void)

@@ -4,7 +4,7 @@
  * A task that finds the mutex taken sleeps UNINTERRUPTIBLY (it cannot be
  * killed out of it), which is what sets the scheduler's UISLEEP flag and,
  * for a BATCH task, earns it one run at priority 139 when it wakes
- * (staircase-spec.md §7: the cure for priority inversion).
+ * (docs/staircase.md §7.4: the cure for priority inversion).
  */
 #ifndef KERNEL_MUTEX_H
 #define KERNEL_MUTEX_H
@@ -23,7 +23,7 @@ void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
-/* System call 503, for the priority-inversion test (abi.md: test hooks). */
+/* System call 503, for the priority-inversion test (docs/abi.md §4). */
 int sys_test_mutex(int op, int arg);
 /* Called by exit: release the test mutexes the current process holds. */
 void test_mutex_release_all(void);

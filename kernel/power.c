@@ -3,7 +3,7 @@
  *  1. QEMU's isa-debug-exit device (port 0xF4): carries an exit status to
  *     the host, which is how the test harness learns init's status.
  *  2. ACPI S5 from the FADT (drivers/acpi.c), as real machines want.
- *  3. QEMU's PIIX4 PM control at 0x604 (hardware-notes.md), then halt.
+ *  3. QEMU's PIIX4 PM control at 0x604 (docs/hardware-notes.md §6), then halt.
  */
 #include "power.h"
 #include "printk.h"

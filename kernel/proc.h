@@ -57,7 +57,7 @@ struct proc {
 
 	struct file *files[NOFILE];
 	volatile int killed;		/* signal number that will end it, or 0 */
-	int exit_status;		/* wait4 status encoding (abi.md) */
+	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	uint32_t cutime, cstime;	/* ticks of reaped children */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
 	uint64_t start_ns;
@@ -78,7 +78,7 @@ void proc_init(void);
 void proc_init_idle(void);
 /* The idle loop: halt until there is something to schedule. Never returns. */
 __attribute__((noreturn)) void cpu_idle(void);
-/* Start the first user process from path (abi.md: init=). */
+/* Start the first user process from path (docs/abi.md §8: init=). */
 int proc_start_init(const char *path, char *const argv[], char *const envp[]);
 
 void schedule(void);

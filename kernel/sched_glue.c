@@ -65,7 +65,7 @@ void sched_trace(int cpu, int event, struct sched_task *t, int arg)
 		trace_record(cpu, event, t, arg);
 }
 
-/* Each tunable of spec §9 is also a boot parameter under its own name. */
+/* Each tunable (docs/staircase.md §9) is also a boot parameter by its name. */
 static void read_sched_params(void)
 {
 	for (int id = 0; id < TUNABLE_NR; id++) {

@@ -1,7 +1,7 @@
 /*
  * syscall.c - int 0x80: Linux i386 system call numbers to kernel functions.
  *
- * The convention is Linux's (abi.md): number in eax, arguments in ebx,
+ * The convention is Linux's (docs/abi.md §2): number in eax, arguments in ebx,
  * ecx, edx, esi, edi, ebp, result in eax, -errno on failure. This file is
  * the one table of every call the kernel has, including the ones that exist
  * only here (500 and up). Small calls are written here; the others live
@@ -332,7 +332,7 @@ static const struct {
 	SYSCALL(265, sys_clock_gettime),
 	SYSCALL(267, sys_clock_nanosleep),
 	SYSCALL(318, sys_getcpu),
-	/* Only here (abi.md: 500 and up). */
+	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(500, sys_sched_task_stats),
 	SYSCALL(501, sys_sched_cpu_stats),
 	SYSCALL(502, sys_sched_tunable),

@@ -7,7 +7,7 @@
  * trap_register), and system calls (vector 0x80, also a registered
  * handler). On the way back to user mode it calls the return hook, which
  * is where the scheduler gets its chance to switch tasks: the kernel is
- * not preemptible in kernel mode (staircase-spec.md §7 relies on it).
+ * not preemptible in kernel mode (docs/staircase.md §7.4 relies on it).
  */
 #include "trap.h"
 #include "cpu.h"

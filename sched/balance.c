@@ -1,6 +1,6 @@
 /*
  * balance.c - SMP: scheduling domains, wake-up placement and load
- * balancing (spec section 8).
+ * balancing (staircase.md §8).
  *
  * Each CPU schedules its own queue; this file keeps the queues even.
  * A CPU sees the machine as up to three nested domains: its SMT siblings

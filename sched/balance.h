@@ -1,6 +1,6 @@
 /*
  * balance.h - SMP: scheduling domains, wake-up placement and load
- * balancing (spec section 8).
+ * balancing (staircase.md §8).
  */
 #ifndef SCHED_BALANCE_H
 #define SCHED_BALANCE_H

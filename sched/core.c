@@ -1,6 +1,6 @@
 /*
  * core.c - the staircase scheduler's core: wake-up, tick, schedule(),
- * yield, fork and nice (spec sections 3 to 6).
+ * yield, fork and nice (staircase.md §3 to §6).
  *
  * Every policy difference is behind the hooks of policy.h; SMP placement
  * and balancing are in balance.c, the SMT rule in smt.c. What is left here
@@ -93,7 +93,7 @@ void sched_task_init(struct sched_task *t, bool kthread)
 	t->stats = (struct sched_task_stats){ 0 };
 }
 
-/* ---------- activation (spec section 6, wake-up) ---------- */
+/* ---------- activation (staircase.md §6.2, wake-up) ---------- */
 
 /*
  * recalc: a task that ran less than a tick (or any task, without the
@@ -150,14 +150,14 @@ void predict_activation(const struct sched_task *t, struct sched_task *copy)
 	prepare_activation(copy, clock_ns());
 }
 
-/* ---------- preemption (spec section 6) ---------- */
+/* ---------- preemption (staircase.md §6.3) ---------- */
 
 enum preempt_decision preempt_decision(const struct runqueue *rq,
 				       const struct sched_task *p)
 {
 	const struct sched_task *curr = rq->curr;
 
-	/* Not in the spec: an idle CPU has no cache worth protecting. */
+	/* staircase.md §11.5: an idle CPU has no cache worth protecting. */
 	if (curr->is_idle)
 		return PREEMPT_NOW;
 	if (p->prio > curr->prio)
@@ -186,7 +186,7 @@ void check_preempt(struct runqueue *rq, struct sched_task *p)
 		resched_cpu(rq->cpu);
 }
 
-/* ---------- moving between CPUs (spec section 8) ---------- */
+/* ---------- moving between CPUs (staircase.md §8.1) ---------- */
 
 /*
  * A moved task's stair is recomputed on the new CPU (ISO may be throttled
@@ -280,7 +280,7 @@ void sched_set_current_state(int state)
 	__atomic_store_n(&t->state, state, __ATOMIC_SEQ_CST);
 }
 
-/* ---------- fork (spec section 6) ---------- */
+/* ---------- fork (staircase.md §6.6) ---------- */
 
 /*
  * The child copies the parent's stair, slice and quantum and starts with
@@ -326,7 +326,7 @@ void sched_wake_new(struct sched_task *t)
 	spin_unlock(&rq->lock);
 }
 
-/* ---------- the tick (spec section 6) ---------- */
+/* ---------- the tick (staircase.md §6.1) ---------- */
 
 /* BATCH and nice > 0 time is "nice" time, the rest "user" (seed 002). */
 static void account_tick(struct runqueue *rq, struct sched_task *p, bool user_mode)
@@ -395,7 +395,7 @@ void sched_tick(bool user_mode)
 	balance_tick(rq, idle);
 }
 
-/* ---------- schedule() (spec section 6) ---------- */
+/* ---------- schedule() (staircase.md §6.4) ---------- */
 
 /*
  * Should prev leave this CPU (affinity change, or an active balance to
@@ -523,7 +523,7 @@ void sched_finish_switch(struct sched_task *prev)
 /* ---------- yield, nice, policy, affinity ---------- */
 
 /*
- * Spec section 6, sched_yield: a fresh slice and quantum, no burst; the
+ * staircase.md §6.5, sched_yield: a fresh slice and quantum, no burst; the
  * policy decides where it waits (NORMAL/ISO: 139, YIELDED; RT: its own
  * list; BATCH: 140), always at the tail.
  */
@@ -549,12 +549,13 @@ void sched_do_yield(void)
 }
 
 /* On the stairs the prio moves with nice; off them (BATCH, throttled ISO)
- * it stays. */
+ * it stays, and so does a YIELDED task's: 139 is its yield penalty (or a
+ * BATCH task's one elevated run), not a stair (staircase.md §6.7). */
 static int prio_after_nice(const struct sched_task *p, int delta)
 {
 	int prio = p->prio + delta;
 
-	if (p->prio < MAX_RT_PRIO || p->prio > LOWEST_STAIR)
+	if (p->prio < MAX_RT_PRIO || p->prio > LOWEST_STAIR || (p->flags & SF_YIELDED))
 		return p->prio;
 	if (prio < MAX_RT_PRIO)
 		return MAX_RT_PRIO;
@@ -576,7 +577,7 @@ static void rescale_slice(struct sched_task *p, int old_full)
 		p->time_slice = rr_interval(p);
 }
 
-/* Spec section 6, nice change; seed 002 adds the BATCH resched. */
+/* staircase.md §6.7, nice change; seed 002 adds the BATCH resched. */
 void sched_set_user_nice(struct sched_task *t, int nice)
 {
 	struct runqueue *rq = task_rq_lock(t);

@@ -9,13 +9,13 @@
 
 enum preempt_decision { PREEMPT_NO, PREEMPT_NOW, PREEMPT_DELAYED };
 
-/* Spec section 6, preemption check, without side effects. */
+/* staircase.md §6.3, preemption check, without side effects. */
 enum preempt_decision preempt_decision(const struct runqueue *rq, const struct sched_task *p);
 /* The same, acting on it: resched_cpu(), or remember a delayed one. */
 void check_preempt(struct runqueue *rq, struct sched_task *p);
 /* What t would look like if it were woken now (for wake placement). */
 void predict_activation(const struct sched_task *t, struct sched_task *copy);
-/* Move a dequeued task from src to dst (both locked): spec section 8. */
+/* Move a dequeued task from src to dst (both locked): staircase.md §8.1. */
 void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *p);
 uint64_t ns_to_ticks(uint64_t ns);
 

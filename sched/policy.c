@@ -1,6 +1,6 @@
 /*
  * policy.c - the policy table and the staircase shared by NORMAL, ISO and
- * BATCH (spec sections 4 to 6).
+ * BATCH (staircase.md §4 to §6).
  */
 #include "policy.h"
 #include "tunables.h"
@@ -42,7 +42,7 @@ void inc_burst(struct sched_task *p)
 }
 
 /*
- * Spec section 5: where on the staircase the task stands. The top stair
+ * staircase.md §5: where on the staircase the task stands. The top stair
  * is 139 - max_burst; the task stays there for one quantum (burst + 1 of
  * them with the interactive extension) and then drops one stair per
  * quantum used, never below 139.
@@ -66,7 +66,7 @@ int staircase_prio(struct sched_task *p, bool burst_extends_top)
 }
 
 /*
- * Spec section 6, tick: the whole slice used sends the task back to its
+ * staircase.md §6.1, tick: the whole slice used sends the task back to its
  * top stair with one less burst; a quantum used sends it one stair down.
  * Either way it goes to the tail of its new list and gives up the CPU.
  */

@@ -1,6 +1,6 @@
 /*
  * policy.h - the policy table: where every difference between the
- * scheduling policies lives (spec sections 4, 5, 6 and 7).
+ * scheduling policies lives (staircase.md §4, §5, §6 and §7).
  *
  * Like Linux's struct sched_class, but small: one struct of numbers and
  * hooks per policy, one file per policy (policy_normal.c, policy_rt.c,

@@ -26,7 +26,7 @@ static int batch_full_slice(const struct sched_task *p)
 	return rr_ticks() * (40 - USER_PRIO(p));
 }
 
-/* Spec section 5: 139 once after uninterruptible sleep, else 140. */
+/* staircase.md §5: 139 once after uninterruptible sleep, else 140. */
 static int batch_effective_prio(struct sched_task *p)
 {
 	if (p->flags & SF_UISLEEP) {
@@ -42,7 +42,7 @@ static int batch_first_quantum(const struct sched_task *p)
 	return p->slice;
 }
 
-/* Spec section 6: BATCH yields to the tail of 140. */
+/* staircase.md §6.5: BATCH yields to the tail of 140. */
 static void batch_yield(struct sched_task *p)
 {
 	p->prio = BATCH_PRIO;

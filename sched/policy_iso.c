@@ -1,6 +1,6 @@
 /*
  * policy_iso.c - SCHED_ISO, isochronous soft real time (seed 003), and
- * the per-CPU cap on it, iso_cpu ([beyond], spec section 7).
+ * the per-CPU cap on it, iso_cpu ([beyond], staircase.md §7.5).
  *
  * Any user may ask for ISO. An ISO task stands higher on the staircase
  * (user_prio is halved in max_burst: nice 0 starts at 110), but its

@@ -1,5 +1,5 @@
 /*
- * policy_normal.c - SCHED_NORMAL: the plain staircase (spec sections 4-6).
+ * policy_normal.c - SCHED_NORMAL: the plain staircase (staircase.md §4-§6).
  *
  * nice 0: max_burst 19, top stair 120, full slice 20 RR = 200 ms at HZ 1000.
  */
@@ -20,7 +20,7 @@ static int normal_effective_prio(struct sched_task *p)
 	return staircase_prio(p, true);
 }
 
-/* Spec section 6, sched_yield: drop to the lowest stair, flagged YIELDED. */
+/* staircase.md §6.5, sched_yield: drop to the lowest stair, flagged YIELDED. */
 static void normal_yield(struct sched_task *p)
 {
 	p->flags |= SF_YIELDED;

@@ -1,5 +1,5 @@
 /*
- * policy_rt.c - SCHED_FIFO and SCHED_RR (spec section 7).
+ * policy_rt.c - SCHED_FIFO and SCHED_RR (staircase.md §7.1, §7.2).
  *
  * Real-time tasks do not move on the staircase: prio = 99 - rt_priority.
  * The running task stays at the head of its list, so a preempted FIFO task
@@ -8,7 +8,7 @@
  */
 #include "policy.h"
 
-/* Spec section 4: an RT task's max_burst is its current burst. */
+/* staircase.md §4: an RT task's max_burst is its current burst. */
 static int rt_max_burst(const struct sched_task *p)
 {
 	return p->burst;

@@ -3,7 +3,7 @@
  *
  * Nothing here knows about policies or stairs: a task is put on the list
  * of its t->prio, and the first set bit of the bitmap names the list to
- * take the next task from (spec section 2).
+ * take the next task from (staircase.md §2).
  */
 #include "runqueue.h"
 

@@ -1,5 +1,5 @@
 /*
- * runqueue.h - one run queue per CPU (spec section 2).
+ * runqueue.h - one run queue per CPU (staircase.md §2).
  *
  * A run queue is 142 FIFO lists indexed by priority and a bitmap of the
  * non-empty ones; bit 141 (MAX_PRIO) is always set, so "find the first set
@@ -50,7 +50,7 @@ struct runqueue {
 	uint64_t iso_avg;		/* fraction of ISO_ONE (policy_iso.c) */
 	bool iso_throttled;		/* ISO tasks here run as BATCH */
 
-	/* compute mode: delayed preemption (spec section 6) */
+	/* compute mode: delayed preemption (staircase.md §6.3) */
 	int cache_ticks;		/* ticks since the last switch */
 	bool preempted;			/* a preemption is being held back */
 

@@ -1,7 +1,7 @@
 /*
  * sched.h - the staircase scheduler: what the kernel sees.
  *
- * The behaviour is docs/staircase-spec.md (v7.F staircase plus the seeds'
+ * The rules are docs/staircase.md (v7.F staircase plus the seeds'
  * BATCH and ISO policies); docs/scheduler.md walks through the code.
  *
  * HOW THE KERNEL DRIVES THE SCHEDULER
@@ -58,7 +58,7 @@
 
 #define SCHED_MAX_CPUS	32
 
-/* Policies: the Linux i386 numbers plus the -ck ones (spec section 1). */
+/* Policies: the Linux i386 numbers plus the -ck ones (staircase.md §1). */
 #define SCHED_NORMAL	0
 #define SCHED_FIFO	1
 #define SCHED_RR	2
@@ -66,7 +66,7 @@
 #define SCHED_ISO	4
 #define SCHED_NR_POLICIES 5
 
-/* Priorities (spec section 1): lower number = more urgent. */
+/* Priorities (staircase.md §1): lower number = more urgent. */
 #define MAX_RT_PRIO	100		/* 0..99 real time */
 #define MAX_USER_RT_PRIO 100		/* rt_priority is 1..99 */
 #define LOWEST_STAIR	139		/* the bottom of the staircase */
@@ -84,7 +84,7 @@
 #define TASK_DEAD		4
 #define TASK_WAKING		8	/* transient: a waker owns the task */
 
-/* Task flags (spec section 3), plus one for affinity moves. */
+/* Task flags (staircase.md §3), plus one for affinity moves. */
 #define SF_FORKED	0x1	/* set on the parent at fork */
 #define SF_YIELDED	0x2	/* set by yield (and BATCH's run at 139) */
 #define SF_UISLEEP	0x4	/* went to uninterruptible sleep; cleared on wake */

@@ -1,5 +1,5 @@
 /*
- * smt.c - hyperthread siblings share one core (spec section 8, seed 002).
+ * smt.c - hyperthread siblings share one core (staircase.md §8.3, seed 002).
  *
  * Two tasks on sibling threads slow each other down. The "dependent
  * sleeper" rule keeps a task with much less slice left than its sibling's

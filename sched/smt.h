@@ -1,6 +1,6 @@
 /*
- * smt.h - the dependent-sleeper rule for hyperthread siblings (spec
- * section 8, seed 002).
+ * smt.h - the dependent-sleeper rule for hyperthread siblings
+ * (staircase.md §8.3, seed 002).
  */
 #ifndef SCHED_SMT_H
 #define SCHED_SMT_H

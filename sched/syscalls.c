@@ -1,5 +1,5 @@
 /*
- * syscalls.c - the scheduler's system calls (spec section 7).
+ * syscalls.c - the scheduler's system calls (staircase.md §7.6 to §7.8).
  *
  * Checks come in Linux's order, because programs (and the tests that run
  * the same binary on Linux) see which error comes first:

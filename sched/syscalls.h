@@ -2,7 +2,7 @@
  * syscalls.h - the scheduler's system calls, at the syscall boundary.
  *
  * Each takes the raw syscall arguments (user pointers included), checks
- * them in Linux's order (spec section 7), copies through copy_from_user /
+ * them in Linux's order (staircase.md §7.8), copies through copy_from_user /
  * copy_to_user and returns a value or -errno, exactly as the Linux i386
  * syscall would. Call them in process context, interrupts on, no lock
  * held; the kernel's syscall table maps numbers to them (Linux numbers

@@ -1,5 +1,5 @@
 /*
- * tunables.c - the table of scheduler tunables (spec section 9).
+ * tunables.c - the table of scheduler tunables (staircase.md §9).
  *
  * One row per tunable: its boot-parameter name, where it lives, its range
  * and its default. Changing one at run time is a plain store: the numbers
@@ -120,7 +120,7 @@ int ms_to_ticks(int ms)
 	return ticks ? ticks : 1;
 }
 
-/* Spec section 4: RR = (10 * HZ / 1000) ?: 1, times 10 in compute mode. */
+/* staircase.md §4: RR = (10 * HZ / 1000) ?: 1, times 10 in compute mode. */
 int rr_ticks(void)
 {
 	int rr = ms_to_ticks(tunables.rr_interval_ms);

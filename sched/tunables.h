@@ -1,5 +1,5 @@
 /*
- * tunables.h - the scheduler's knobs (spec section 9), in one place.
+ * tunables.h - the scheduler's knobs (staircase.md §9), in one place.
  *
  * Every tunable is a boot parameter (sched_setup_param) and can be read and
  * changed at run time (sched_tunable_get/set, by id). A bad value returns
@@ -44,7 +44,7 @@ int sched_tunable_set(int id, int value);	/* 0, or -EINVAL (unchanged) */
 int sched_setup_param(const char *key, const char *value);	/* 0 / -EINVAL / -ENOENT */
 const char *sched_tunable_name(int id);		/* NULL if no such id */
 
-/* Derived numbers, in ticks (spec section 4). */
+/* Derived numbers, in ticks (staircase.md §4). */
 int rr_ticks(void);		/* RR: (rr_interval * HZ / 1000 ?: 1), x10 in compute mode */
 int cache_delay_ticks(void);
 int ms_to_ticks(int ms);	/* at least 1 */

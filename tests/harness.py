@@ -181,7 +181,7 @@ def hardware_kvm():
     """Why KVM can't be used here, or None when it can.
 
     /dev/kvm alone is not enough: on kvm_pvm hosts it exists but can't run a
-    guest with 32-bit paging (see docs/hardware-notes.md).
+    guest with 32-bit paging (see docs/hardware-notes.md §7).
     """
     if not any(os.path.isdir(f"/sys/module/{m}")
                for m in ("kvm_intel", "kvm_amd")):

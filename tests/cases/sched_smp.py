@@ -91,6 +91,11 @@ def cases(accel):
         smp_case("smt_batch_1x1x2", "1x1x2", "smt_batch",
                  ["smt_batch_waits_while_sibling_runs_normal",
                   "cpu_accounting_batch_time_is_nice"], accel=accel),
+        # the BATCH mutex holder on CPU 0, a NORMAL hog on its sibling
+        smp_case("smt_batch_pi_1x1x2", "1x1x2", "sched_pi",
+                 ["batch_holding_mutex_wakes_at_139_and_releases_it",
+                  "batch_after_interruptible_sleep_stays_at_140"],
+                 args="--sibling", timeout=120, accel=accel),
         smp_case("smt_batch_1x2x1", "1x2x1", "smt_batch",
                  ["batch_and_normal_on_separate_cores_both_run",
                   "cpu_accounting_batch_time_is_nice"], accel=accel),

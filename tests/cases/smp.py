@@ -20,7 +20,7 @@ TOPOLOGIES = [
     "12,sockets=2,cores=3,threads=2",     # package 1 starts at APIC ID 8
 ]
 # Under hardware KVM only -cpu qemu64,+topoext (or EPYC) reports the
-# split into cores and threads through CPUID (docs/hardware-notes.md).
+# split into cores and threads through CPUID (docs/hardware-notes.md §5).
 KVM_TOPOLOGIES = TOPOLOGIES[2:4] + TOPOLOGIES[5:]
 
 CPU_LINE = (r"^cpu(\d+): apic (0x[0-9a-fA-F]+|\d+) package (\d+) "

@@ -39,7 +39,9 @@ CASES = [
                (r"^ +PID STATE" + PROMPT_AFTER, b"chrt -b spin 1\r"),
                (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),
-               (r"EINVAL" + PROMPT_AFTER, b"chrt -f spin\r"),
+               (r"EINVAL" + PROMPT_AFTER, b"tune iso_cpu 4294967346\r"),
+               (r"not a number" + PROMPT_AFTER, b"tune iso_cpu\r"),
+               (r"^iso_cpu " + PROMPT_AFTER, b"chrt -f spin\r"),
                (r"^usage: chrt" + PROMPT_AFTER, b"spin 1 -c 7\r"),
                (r"cannot pin" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
@@ -52,6 +54,8 @@ CASES = [
              r"^rr_interval +10 ms +1\.\.1000 ",
              r"^tune: rr_interval 0: EINVAL, the kernel refused it: "
              r"rr_interval takes 1\.\.1000 ms \(still 10\)$",
+             r"^tune: iso_cpu: '4294967346' is not a number \(0\.\.100 %\)$",
+             r"^iso_cpu +70 % +0\.\.100 ",
              r"^chrt: SCHED_FIFO needs a priority 1\.\.99$",
              r"^usage: chrt ",
              r"^spin: cannot pin to CPU 7: Invalid argument \(no such CPU online\)$",

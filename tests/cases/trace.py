@@ -4,7 +4,7 @@
                      SCHED_RR hogs of sched_rr on CPU 0. The dump must
                      parse with tools/traceview.py (no malformed line, none
                      lost), show switches on both CPUs, and on CPU 0 the
-                     RR rule itself (spec 7): consecutive switches between
+                     RR rule itself (staircase.md §7.2): consecutive switches between
                      the hogs alternate, one quantum (10 ms) apart.
 
 Virtual time (-icount), as the suite cases: the 10 ms is the guest's own
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(REPO, "tools"))
 import traceview  # noqa: E402
 
 ICOUNT = ["-icount", "shift=2,sleep=off"]
-QUANTUM_MS = 10         # RR at hz=1000 (spec 4)
+QUANTUM_MS = 10         # RR at hz=1000 (docs/staircase.md §4)
 
 
 def rr_trace_check(name):

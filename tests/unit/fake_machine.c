@@ -124,7 +124,7 @@ void sched_trace(int cpu, int event, struct sched_task *t, int arg)
 	struct fake_trace_rec r = { fake_now_ns, cpu, event, fake_pid(t), arg,
 		!t ? FAKE_POLICY_NONE : t->is_idle ? FAKE_POLICY_IDLE : t->policy };
 
-	/* invariant: a task is never moved while it runs (spec section 8) */
+	/* invariant: a task is never moved while it runs (staircase.md §8.1) */
 	if (event == TRACE_MIGRATE && (t->on_cpu || cpu_rq(arg)->curr == t))
 		fake_migrated_running++;
 	if (fake_trace_len < FAKE_TRACE_MAX)

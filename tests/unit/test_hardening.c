@@ -426,3 +426,17 @@ TEST(sched_rotate_0_leaves_a_one_task_split_alone)
 	CHECK_EQ(sched_setup_param("sched_rotate", "2"), -EINVAL);
 	CHECK_EQ(sched_setup_param("sched_rotate", "1"), 0);
 }
+
+/* A yield's 139 (or BATCH's elevated run) is no stair: renice keeps it. */
+TEST(renice_leaves_a_yielded_task_at_139)
+{
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *h = &fake_spawn(0, 1000, 1000)->se;
+	fake_schedule(0);
+	sys_sched_yield();
+	fake_resched_pending();
+	CHECK(fake_curr(0) == h);
+	sched_set_user_nice(t, -5);
+	CHECK_EQ(t->prio, 139);
+	CHECK(t->flags & SF_YIELDED);
+}

@@ -1,5 +1,5 @@
 /*
- * test_numbers.c - spec section 4: the numbers, per policy.
+ * test_numbers.c - staircase.md §4: the numbers, per policy.
  */
 #include "test.h"
 #include "../../sched/policy.h"

@@ -1,5 +1,5 @@
 /*
- * test_policies.c - spec sections 6 and 7: preemption, yield, FIFO, RR,
+ * test_policies.c - staircase.md §6 and §7: preemption, yield, FIFO, RR,
  * BATCH, ISO, fork and nice.
  */
 #include "test.h"
@@ -28,7 +28,7 @@ static void make_curr(struct sched_task *t)
 	cpu_rq(0)->curr = t;
 }
 
-/* ---- preemption check (spec section 6) ---- */
+/* ---- preemption check (staircase.md §6.3) ---- */
 
 TEST(preempt_more_urgent_task_preempts)
 {
@@ -76,7 +76,7 @@ TEST(preempt_compute_mode_delays_user_tasks_only)
 	CHECK_EQ(preempt_decision(cpu_rq(0), p), PREEMPT_NOW);
 }
 
-/* ---- yield (spec section 6) ---- */
+/* ---- yield (staircase.md §6.5) ---- */
 
 TEST(yield_drops_to_139_then_runs_from_head_of_its_stair)
 {
@@ -127,7 +127,7 @@ TEST(yield_batch_goes_to_tail_of_140)
 	CHECK(fake_curr(0) == b);
 }
 
-/* ---- FIFO and RR (spec section 7) ---- */
+/* ---- FIFO and RR (staircase.md §7.1, §7.2) ---- */
 
 TEST(fifo_preempted_stays_at_head_woken_goes_to_tail)
 {
@@ -323,7 +323,7 @@ TEST(unprivileged_fifo_becomes_iso)
 	CHECK_EQ(me->se.prio, 49);
 }
 
-/* ---- fork and nice (spec section 6) ---- */
+/* ---- fork and nice (staircase.md §6.6, §6.7) ---- */
 
 TEST(fork_child_copies_stair_slice_quantum_no_burst)
 {

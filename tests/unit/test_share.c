@@ -1,5 +1,5 @@
 /*
- * test_share.c - CPU shares from simulated runs (spec sections 7 and 10),
+ * test_share.c - CPU shares from simulated runs (staircase.md §7 and §10),
  * and the ISO cap iso_cpu [beyond].
  */
 #include "test.h"
@@ -44,7 +44,7 @@ TEST(share_normal_vs_batch_batch_gets_nothing)
 	CHECK_EQ(a->ran, SECONDS(5));
 }
 
-/* Spec section 10: "run 4 ms, sleep 1 ms" tasks starve a hog of the same nice. */
+/* staircase.md §10.5: "run 4 ms, sleep 1 ms" tasks starve a hog of the same nice. */
 TEST(share_two_4ms_1ms_normal_tasks_starve_a_hog)
 {
 	struct sim_task *hog = sim_add(0, 0, 0);

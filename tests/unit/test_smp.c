@@ -1,5 +1,5 @@
 /*
- * test_smp.c - spec section 8: the SMT dependent-sleeper rule, wake-up
+ * test_smp.c - staircase.md §8: the SMT dependent-sleeper rule, wake-up
  * placement, load balancing and affinity, on fake topologies.
  */
 #include "test.h"
@@ -47,7 +47,7 @@ static int core_of(int cpu)	/* for boot_topology(1, cores, 2) */
 	return cpu / 2;
 }
 
-/* ---- SMT rule (spec section 8) ---- */
+/* ---- SMT rule (staircase.md §8.3) ---- */
 
 TEST(smt_topology_builds_domains)
 {

@@ -1,5 +1,5 @@
 /*
- * test_staircase.c - spec sections 5, 6 and 10: stairs, bursts, slices.
+ * test_staircase.c - staircase.md §5, §6 and §10: stairs, bursts, slices.
  */
 #include "test.h"
 #include "../../sched/policy.h"

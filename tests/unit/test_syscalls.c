@@ -1,5 +1,5 @@
 /*
- * test_syscalls.c - spec section 7: the calls, their values and every
+ * test_syscalls.c - staircase.md §7: the calls, their values and every
  * error case, in Linux's order.
  */
 #include "test.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh - run the simulator's example workloads and check their headline
-# numbers against the spec (docs/simulator.md says where each comes from).
+# numbers against docs/staircase.md §10 (docs/simulator.md says where each comes from).
 # Prints "ok N - what" or "not ok N - what # why", then "P passed, F failed".
 # Run by `make -C tools/sim test` and by `make test` (stage sim).
 cd "$(dirname "$0")/../.." || exit 1
@@ -41,12 +41,12 @@ if [ ! -x "$sim" ]; then
 	exit 1
 fi
 
-# Spec section 10: two "run 4 ms, sleep 1 ms" tasks starve a hog (model: 0 % over 60 s).
+# staircase.md §10.5: two "run 4 ms, sleep 1 ms" tasks starve a hog (model: 0 % over 60 s).
 run ingo $ex/ingo.wl; check "ingo.wl runs" $?
 h=$(share $out/ingo.out hog)
 within "$h" 0 2; check "ingo.wl: the hog gets under 2 % over 60 s (got $h %; spec model 0 %)" $?
 
-# Spec section 7: iso_cpu 70 leaves the hog ~31 %; iso_cpu 100 (the seed) leaves it 0 %.
+# staircase.md §7.5, §10.6: iso_cpu 70 leaves the hog ~31 %; iso_cpu 100 (the seed) leaves it 0 %.
 run iso70 $ex/iso_cap.wl; check "iso_cap.wl runs" $?
 h=$(share $out/iso70.out hog)
 i=$(awk -v a="$(share $out/iso70.out iso1)" -v b="$(share $out/iso70.out iso2)" 'BEGIN { print a + b }')
@@ -57,20 +57,20 @@ run iso100 --tunable iso_cpu=100 $ex/iso_cap.wl; check "iso_cap.wl --tunable iso
 h=$(share $out/iso100.out hog)
 within "$h" 0 2; check "iso_cap.wl, iso_cpu 100: hog under 2 % (got $h %; spec model 0 %)" $?
 
-# Spec sections 4 and 10: full slices of 20, 10 and 1 RR share the CPU ~20:10:1.
+# staircase.md §4 and §10.3: full slices of 20, 10 and 1 RR share the CPU ~20:10:1.
 run nice $ex/nice.wl; check "nice.wl runs" $?
 a=$(share $out/nice.out nice0); b=$(share $out/nice.out nice10); c=$(share $out/nice.out nice19)
 r=$(ratio "$a" "$b"); within "$r" 1.8 2.2; check "nice.wl: nice 0 : nice 10 about 2:1 (got $r)" $?
 r=$(ratio "$a" "$c"); within "$r" 17 23; check "nice.wl: nice 0 : nice 19 about 20:1 (got $r)" $?
 
-# Spec sections 1 and 7: BATCH gets only what NORMAL tasks leave.
+# staircase.md §1 and §7.4: BATCH gets only what NORMAL tasks leave.
 run batch $ex/batch.wl; check "batch.wl runs" $?
 w=$(share $out/batch.out web); b=$(share $out/batch.out build); h=$(share $out/batch.out hog)
 within "$w" 48 52; check "batch.wl: web gets its 50 % (got $w %)" $?
 within "$b" 23 27; check "batch.wl: build gets the idle half of the first 5 s only, ~25 % (got $b %)" $?
 within "$h" 23 27; check "batch.wl: hog gets what web leaves after 5 s, ~25 % (got $h %)" $?
 
-# Spec section 8: BATCH never shares a physical core with NORMAL work.
+# staircase.md §8.3: BATCH never shares a physical core with NORMAL work.
 run smt $ex/smt_batch.wl; check "smt_batch.wl runs" $?
 b=$(share $out/smt.out batch); x=$(share $out/smt.out normal)
 within "$b" 0 2; check "smt_batch.wl: BATCH on the sibling thread gets under 2 % (got $b %)" $?
@@ -79,7 +79,7 @@ run smt_trace --trace --duration 200ms $ex/smt_batch.wl
 grep -q '^trace: [0-9]* cpu1 smt_idle pid 2 batch prio 140$' $out/smt_trace.out
 check "smt_batch.wl --trace: cpu1 records smt_idle for the BATCH task" $?
 
-# Spec section 8: two hogs on 2 cores x 2 threads end up on different cores.
+# staircase.md §8.1, §8.4: two hogs on 2 cores x 2 threads end up on different cores.
 run spread $ex/spread.wl; check "spread.wl runs" $?
 a=$(share $out/spread.out hog1); b=$(share $out/spread.out hog2)
 within "$a" 95 100 && within "$b" 95 100; check "spread.wl: each hog gets ~100 % of a CPU (got $a %, $b %)" $?

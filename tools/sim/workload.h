@@ -6,7 +6,7 @@
  *   cpus 4 cores 2 threads 2      topology (packages = cpus / cores / threads)
  *   duration 10s                  how long to simulate
  *   hz 1000                       timer frequency, 100..1000
- *   tunable iso_cpu 70            any tunable of spec section 9
+ *   tunable iso_cpu 70            any tunable of docs/staircase.md §9
  *
  *   # name  policy  nice/prio  pattern             cpus
  *   hog     normal  0          run                 all

@@ -9,7 +9,7 @@
  * (OTHER).  FIFO and RR need PRIO 1..99; the others take 0 (optional).
  * After setting, chrt reads the policy back and prints what was granted:
  * on this kernel an unprivileged FIFO/RR request is granted as SCHED_ISO
- * (spec section 7), not refused.  Runs on Linux too (3 is SCHED_BATCH
+ * (docs/staircase.md §7.5), not refused.  Runs on Linux too (3 is SCHED_BATCH
  * there as well; Linux has no SCHED_ISO and refuses 4 with EINVAL).
  */
 #include <errno.h>

@@ -4,9 +4,9 @@
  *   nice                     print the current nice value
  *   nice [-n N] COMMAND...   run COMMAND with nice increased by N (default 10)
  *
- * Nice sets a NORMAL task's top stair: static_prio = 120 + nice (spec
- * section 1), and with it the whole slice: nice 0 gets 20 RR, nice 10 gets
- * 10 RR, so two hogs at nice 0 and 10 share a CPU about 2:1 (section 10).
+ * Nice sets a NORMAL task's top stair: static_prio = 120 + nice
+ * (staircase.md §1), and with it the whole slice: nice 0 gets 20 RR, nice 10 gets
+ * 10 RR, so two hogs at nice 0 and 10 share a CPU about 2:1 (§10.3).
  * Lowering nice needs root; like GNU nice, a refused change is reported and
  * the command runs anyway.  Same on Linux.
  */

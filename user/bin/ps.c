@@ -6,8 +6,8 @@
  *             and FLAGS (F forked, Y yielded, U uninterruptible, M migrating)
  *
  * It asks call 500 (sched_stat) about pids 1..4096 and skips the ESRCH ones.
- * PRIO is the task's current stair (spec section 1: 100..139 NORMAL/ISO,
- * 140 BATCH, 0..99 real time); BURST and SLICE are section 3's burst and
+ * PRIO is the task's current stair (docs/staircase.md §1: 100..139 NORMAL/ISO,
+ * 140 BATCH, 0..99 real time); BURST and SLICE are §3's burst and
  * ticks left of the whole slice; TIME is utime + stime, WAIT the time spent
  * runnable but not running, both in ms.  On Linux call 500 does not exist:
  * ps then shows only PID, POLICY and NICE (sched_getscheduler,

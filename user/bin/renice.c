@@ -5,7 +5,7 @@
  *
  * Sets nice to N (absolute, -20..19; values outside are clamped by the
  * kernel, as on Linux) and prints the old and new value.  The task's stair
- * moves by the same delta at once (spec section 6, "nice change").  Lowering
+ * moves by the same delta at once (staircase.md §6.7, "nice change").  Lowering
  * nice, or changing another user's task, needs root.  Same on Linux.
  */
 #include <errno.h>

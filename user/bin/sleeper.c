@@ -8,7 +8,7 @@
  * At the end it prints its CPU share and how late it woke (wake-up latency
  * = time asleep - SLEEP_MS): average, median, 90th percentile and worst.
  * The staircase rewards sleeping: every real sleep earns a burst and a
- * fresh slice at the top stair (spec section 6), so `sleeper 1 9` beside
+ * fresh slice at the top stair (staircase.md §6.2), so `sleeper 1 9` beside
  * two `spin`s should still wake within about a quantum (rr_interval).
  * Same on Linux.
  */

@@ -12,7 +12,7 @@
  * host's own gaps look like lost CPU to the clock, while the kernel charges
  * the ticks QEMU dropped to the task that was running.  Two spins on one CPU get about
  * half each; a nice 10 spin beside a nice 0 one about a third; a BATCH spin
- * beside a NORMAL one almost nothing (spec section 10).  Same on Linux.
+ * beside a NORMAL one almost nothing (docs/staircase.md §10).  Same on Linux.
  */
 #include <errno.h>
 #include <sched.h>

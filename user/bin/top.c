@@ -6,7 +6,7 @@
  * Each block: one line per CPU with the user/nice/system/idle share of its
  * ticks over the last interval (call 501; nice = BATCH or nice > 0 time),
  * its queue length, its ISO share (5 s decaying average) and whether its
- * ISO tasks are throttled to BATCH (iso_cpu, spec section 7); then the
+ * ISO tasks are throttled to BATCH (iso_cpu, docs/staircase.md §7.5); then the
  * tasks that used the most CPU in that interval (call 500, pids 1..4096),
  * %CPU being ticks used / ticks elapsed (100% = one whole CPU).  Blocks are
  * separated by a blank line; no terminal control.  Linux has no calls

@@ -1,5 +1,5 @@
 /*
- * tune - read and change the scheduler's tunables (spec section 9).
+ * tune - read and change the scheduler's tunables (docs/staircase.md §9).
  *
  *   tune               list every tunable: value, range and meaning
  *   tune NAME          show one

@@ -54,7 +54,7 @@ struct sched_topology_info {
 };
 _Static_assert(sizeof(struct sched_topology_info) == 20, "matches the kernel");
 
-/* Tunables (502), spec section 9; ids as sched/tunables.h.  op GET returns
+/* Tunables (502), staircase.md §9; ids as sched/tunables.h.  op GET returns
  * the value; op SET stores `value` (root only) and returns 0. */
 enum sched_tunable_id {
 	SCHED_TUNABLE_HZ = 0,		/* read only */

@@ -1,7 +1,7 @@
 /*
  * syscall.h - the only place user code enters the kernel.
  *
- * Linux i386 convention (docs/abi.md): number in eax, arguments in ebx, ecx,
+ * Linux i386 convention (docs/abi.md §2): number in eax, arguments in ebx, ecx,
  * edx, esi, edi; `int $0x80`; result in eax, -errno on failure.  These raw
  * wrappers return the kernel's value untouched; the libc functions turn a
  * negative result into -1 + errno with __syscall_ret().  No call we use takes

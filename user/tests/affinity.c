@@ -1,6 +1,6 @@
 /*
  * affinity - sched_setaffinity with Linux semantics, and a task whose CPU
- * leaves its mask moves at once (spec section 8; issue 6).
+ * leaves its mask moves at once (docs/staircase.md §8.5; issue 6).
  *
  *   - a task pinned to one CPU is never seen on another over 10,000
  *     getcpu() samples, while unpinned hogs keep the balancer busy;

@@ -248,7 +248,7 @@ static void intervals(void *unused)
 	ktap_errno("rr_interval_reaped_child_esrch",
 		   ERRNO_OF(sched_rr_get_interval(gone, &ts)), ESRCH);
 	if (!test_kernel_specific_skip("rr_interval_rr_is_quantum")) {
-		/* spec 4: RR = rr_interval ms, x10 in compute mode */
+		/* staircase.md §4: RR = rr_interval ms, x10 in compute mode */
 		long long q = sched_tunable_get(SCHED_TUNABLE_RR_INTERVAL) *
 			      1000000LL;
 
@@ -258,7 +258,7 @@ static void intervals(void *unused)
 			"kernel-specific, %lld ns want %lld", rr, q);
 	}
 	if (!test_kernel_specific_skip("rr_interval_other_is_full_slice")) {
-		/* spec 7: NORMAL reports full_slice = 20 RR at nice 0 */
+		/* staircase.md §7.7: NORMAL reports full_slice, 20 RR at nice 0 */
 		long long other;
 
 		sched_rr_get_interval(0, &ts);
@@ -325,7 +325,7 @@ static void unprivileged(void *unused)
 	ktap_errno("unprivileged_setparam_root_task_eperm",
 		   ERRNO_OF(sched_setparam(parent, &sp)), EPERM);
 	if (!test_kernel_specific_skip("unprivileged_fifo_granted_as_iso")) {
-		/* spec 7, seed 003: not refused, granted as ISO */
+		/* staircase.md §7.5, seed 003: not refused, granted as ISO */
 		sp.sched_priority = 10;
 		r = sched_setscheduler(0, SCHED_FIFO, &sp);
 		a = sched_getscheduler(0);

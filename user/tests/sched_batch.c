@@ -1,7 +1,7 @@
 /*
  * sched_batch - SCHED_BATCH runs only when nothing else wants the CPU.
  *
- * Spec sections 1 and 10: beside a NORMAL hog on one CPU a BATCH hog gets
+ * staircase.md §1 and §10.4: beside a NORMAL hog on one CPU a BATCH hog gets
  * (almost) nothing, under 1%; alone it gets (almost) all, at least 90%.
  */
 #include <sched.h>

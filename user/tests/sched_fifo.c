@@ -1,7 +1,7 @@
 /*
  * sched_fifo - a FIFO task runs until it sleeps; NORMAL tasks wait.
  *
- * Spec section 7.  On CPU 0: a NORMAL hog, and a FIFO task that burns
+ * docs/staircase.md §7.1.  On CPU 0: a NORMAL hog, and a FIFO task that burns
  * 300 ms of CPU, then sleeps 300 ms.  Measured in 50 ms buckets, skipping
  * the bucket at each edge: from 50 to 250 ms the NORMAL hog gets < 1% and
  * the FIFO task > 95%; from 350 to 550 ms the NORMAL hog gets > 90%.

@@ -1,7 +1,7 @@
 /*
  * sched_interactive - a task that mostly sleeps runs soon after it wakes.
  *
- * Spec section 6: every real sleep earns burst and a fresh slice at the
+ * docs/staircase.md §6.2: every real sleep earns burst and a fresh slice at the
  * top stair, so a task that runs 1 ms and sleeps 9 ms preempts CPU hogs
  * that have descended the stairs.  Beside two NORMAL hogs on CPU 0 its
  * average wake-up latency (from the end of the sleep to running again)
@@ -15,7 +15,7 @@
 
 #define WINDOW_MS 3000
 
-/* RR (spec 4); 10 ms when the kernel cannot tell us (Linux, --force). */
+/* RR (staircase.md §4); 10 ms when the kernel cannot tell us (Linux, --force). */
 static long long quantum_ns(void)
 {
 	int ms = sched_tunable_get(SCHED_TUNABLE_RR_INTERVAL);

@@ -1,7 +1,7 @@
 /*
  * sched_iso - SCHED_ISO: soft real time for ordinary users, with a cap.
  *
- * Spec section 7:
+ * docs/staircase.md §7.5:
  *  - an unprivileged request for SCHED_FIFO is granted as SCHED_ISO;
  *  - two "hostile" ISO tasks (run 4 ms, sleep 1 ms) beside a NORMAL hog on
  *    one CPU: with iso_cpu=70 the cap demotes them and the hog gets >= 25%
@@ -16,7 +16,7 @@
  *    under the cap's 70% for most of the window; run 8 ticks there
  *    (80 ms / 10 ms at hz=100).
  *  - in compute mode (sched_compute=1) a wake-up whose run + sleep is
- *    shorter than a quantum (100 ms there) is not a real sleep (spec 6), so
+ *    shorter than a quantum (100 ms there) is not a real sleep (§6.2), so
  *    the hostile pair descends the stairs like a hog and, even without the
  *    cap, the NORMAL hog keeps >= 25%: check 3 says so instead.
  * The tunable is set with the kernel's call 502 and restored at the end.

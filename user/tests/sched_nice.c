@@ -1,7 +1,7 @@
 /*
  * sched_nice - nice values share one CPU in proportion to their slices.
  *
- * Spec section 10: nice 0 and nice 10 CPU hogs share about 2:1 (full slices
+ * staircase.md §10.3: nice 0 and nice 10 CPU hogs share about 2:1 (full slices
  * of 20 and 10 RR); we accept 1.70..2.30 (15%).  Nice 0 against nice 19
  * (full slice 1 RR, lowest stair) is about 20:1; we accept 10..40.
  */

@@ -1,5 +1,5 @@
 /*
- * sched_pi - SCHED_BATCH cannot cause priority inversion (spec section 7).
+ * sched_pi - SCHED_BATCH cannot cause priority inversion (staircase.md §7.4).
  *
  * The scene, all on CPU 0: a BATCH task B takes a kernel mutex and sleeps
  * uninterruptibly while holding it (test_mutex HOLD_SLEEP: lock, sleep,
@@ -12,7 +12,7 @@
  *
  * The rule: a BATCH task woken from uninterruptible sleep runs once at
  * priority 139, the lowest stair. H descends its staircase one stair per
- * quantum and reaches 139 before its slice ends (spec section 5: stair 139
+ * quantum and reaches 139 before its slice ends (§5: stair 139
  * for the last quantum of a nice 0 task's 200 ms slice), so B gets the CPU
  * within one of H's slices, releases the mutex in kernel mode (the kernel
  * is not preemptible) and W runs. The bound is therefore H's full slice
@@ -23,10 +23,17 @@
  * Nothing lifts it off 140 now, so W gets nothing while H runs: the test
  * expects W still waiting after a full second, then kills H to let B
  * finish. That is why the elevation is tied to uninterruptible sleep.
+ *
+ * `sched_pi --sibling` (run on a 1x1x2 machine) puts the hog on CPU 1,
+ * the hyperthread sibling of CPU 0, instead: CPU 0 is idle when B wakes,
+ * but the SMT rule keeps BATCH work off a core that runs anything else.
+ * B's elevated run must not be held off by it (docs/staircase.md §8.3):
+ * the seed's order held it off for ever (the watchdog's 2 s).
  */
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,11 +63,16 @@ static void pin_cpu0(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+static int hog_cpu;	/* 0, or 1 with --sibling */
+
 static pid_t spawn_hog(void)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		pin_cpu0();
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(hog_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
 		for (;;)
 			;
 	}
@@ -203,6 +215,14 @@ int main(int argc, char **argv)
 	long long slice_ms;
 
 	test_require_our_kernel(argc, argv, 0);
+	if (argc > 1 && strcmp(argv[1], "--sibling") == 0) {
+		if (test_ncpus() < 2)
+			ktap_skip_all("--sibling needs a second CPU (1x1x2)");
+		hog_cpu = 1;
+	} else if (argc > 1) {
+		fprintf(stderr, "usage: sched_pi [--sibling]\n");
+		return 2;
+	}
 	pin_cpu0();
 	sched_rr_get_interval(0, &rr);		/* a NORMAL task's full slice */
 	slice_ms = rr.tv_sec * 1000LL + rr.tv_nsec / 1000000;

@@ -2,7 +2,7 @@
  * sched_rr - two SCHED_RR hogs of equal priority take turns, one quantum
  * each.
  *
- * Spec sections 4 and 7: the quantum is RR (sched_rr_get_interval tells).
+ * staircase.md §4 and §7.2: the quantum is RR (sched_rr_get_interval tells).
  * Over 1 s on CPU 0 each hog gets 40..60%, and its stretches of running
  * last one quantum on average (0.5..1.5 of it).
  */

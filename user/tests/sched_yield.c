@@ -1,9 +1,9 @@
 /*
  * sched_yield - yielding gives the CPU away.
  *
- * Spec section 6: a NORMAL task that yields drops to the lowest stair, so
+ * staircase.md §6.5: a NORMAL task that yields drops to the lowest stair, so
  * beside a NORMAL hog that never yields it gets almost nothing: the hog
- * keeps >= 80%.  Section 7 / POSIX: a FIFO task that yields goes to the
+ * keeps >= 80%.  §7.1 / POSIX: a FIFO task that yields goes to the
  * tail of its priority's list, so two FIFO tasks that keep yielding
  * alternate: their loop counts (one yield per loop) stay within 2:1.  A
  * yield that did not switch would let one of them loop alone.

@@ -1,7 +1,7 @@
 /*
  * smp_share - N CPU-bound NORMAL tasks on M CPUs share them fairly.
  *
- * Spec section 8 (load balancing keeps queues even) and issue 6: with
+ * staircase.md §8.1, §8.2 (load balancing keeps queues even) and issue 6: with
  * -smp 2,sockets=2, three hogs free to run anywhere each get 2/3 of a CPU,
  * within 12 points, over 3 s. That needs more than "pull when two tasks
  * apart": a 2:1 split is stable, so the balancer must rotate which task has

@@ -1,6 +1,6 @@
 /*
  * smp_spread - CPU-bound tasks spread one per core before doubling up on
- * hyperthread siblings (spec section 8; issue 6).
+ * hyperthread siblings (docs/staircase.md §8; issue 6).
  *
  * With -smp 4,cores=2,threads=2, two CPU-bound tasks must be on different
  * cores (not two threads of one core) within 200 ms, and stay where they

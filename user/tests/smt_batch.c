@@ -1,6 +1,6 @@
 /*
  * smt_batch - a BATCH task never shares a physical core with non-batch
- * work (spec section 8, the SMT "dependent sleeper" rule; issue 6), and
+ * work (docs/staircase.md §8.3, the SMT "dependent sleeper" rule; issue 6), and
  * per-CPU accounting counts BATCH time as nice time (seed 002).
  *
  * A NORMAL hog pinned to CPU 0 and a BATCH hog pinned to CPU 1:

@@ -1,4 +1,4 @@
-# batch.wl - SCHED_BATCH runs only when nothing else wants the CPU (spec sections 1, 7).
+# batch.wl - SCHED_BATCH runs only when nothing else wants the CPU (docs/staircase.md §1, §7.4).
 #
 # One CPU. 'web' is busy half the time (run 20 ms, sleep 20 ms); 'build' is a
 # BATCH hog that gets the idle half and nothing more; 'hog' is a NORMAL hog

@@ -1,4 +1,4 @@
-# nice.wl - three CPU hogs at nice 0, 10 and 19 on one CPU (spec sections 4, 10).
+# nice.wl - three CPU hogs at nice 0, 10 and 19 on one CPU (docs/staircase.md §4, §10.3).
 #
 # The staircase has no expired array: a task's share comes from the length
 # of its slice, RR x (40 - user_prio) ... for nice 0 that is 20 RR (200 ms),

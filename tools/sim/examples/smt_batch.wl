@@ -1,4 +1,4 @@
-# smt_batch.wl - BATCH never shares a physical core with other work (spec section 8).
+# smt_batch.wl - BATCH never shares a physical core with other work (docs/staircase.md §8.3).
 #
 # One core with two hyperthreads: cpu0 and cpu1 are siblings. A NORMAL hog
 # is pinned to cpu0 and a BATCH hog to cpu1. Hyperthreads share one core's

@@ -1,4 +1,4 @@
-# spread.wl - two hogs on a 2-core, 2-thread machine (spec section 8).
+# spread.wl - two hogs on a 2-core, 2-thread machine (docs/staircase.md §8.1, §8.4).
 #
 # cpu0 and cpu1 are the two threads of core 0, cpu2 and cpu3 those of
 # core 1. Both hogs start on cpu0 (as if forked there). Balancing moves one
