@@ -22,7 +22,6 @@ enum {
 
 #define SVR_ENABLE      0x100
 #define LVT_MASKED      0x10000
-#define LVT_PERIODIC    0x20000
 #define TIMER_DIV_16    0x3		/* divide configuration 0011 (§10.5.4) */
 
 /* ICR fields (§10.6.1). */
@@ -94,10 +93,11 @@ uint32_t lapic_timer_current(void)
 	return rd(LAPIC_TIMER_CUR);
 }
 
-void lapic_timer_periodic(uint32_t count, uint8_t vector)
+/* One interrupt after count timer clocks (one-shot mode, §10.5.4). */
+void lapic_timer_oneshot(uint32_t count, uint8_t vector)
 {
 	wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
-	wr(LAPIC_LVT_TIMER, LVT_PERIODIC | vector);
+	wr(LAPIC_LVT_TIMER, vector);
 	wr(LAPIC_TIMER_INIT, count);
 }
 

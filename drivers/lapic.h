@@ -20,7 +20,7 @@ void lapic_eoi(void);
 /* The timer counts down from an initial count at bus clock / 16. */
 void lapic_timer_oneshot_max(void);	/* start counting from 0xFFFFFFFF, masked */
 uint32_t lapic_timer_current(void);
-void lapic_timer_periodic(uint32_t count, uint8_t vector);
+void lapic_timer_oneshot(uint32_t count, uint8_t vector);
 
 /* IPIs (Intel SDM vol. 3 §10.6). Each waits until the APIC accepted it. */
 void lapic_send_init(uint32_t apic_id);

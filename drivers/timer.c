@@ -5,8 +5,17 @@
  * anywhere we can read portably, so we time both against the PIT, whose
  * input clock is a fixed 1.193182 MHz: start a PIT countdown, read the TSC
  * and the APIC timer's count at its start and end. We do it a few times
- * and keep the median, which shrugs off one run disturbed by (on QEMU) the
- * host descheduling us.
+ * and keep the shortest run (a host that deschedules us, on QEMU, can only
+ * make a run look longer).
+ *
+ * One-shot, not periodic. Each CPU's APIC timer is programmed for the
+ * earlier of two times: its next scheduler tick (every 1/hz s, on fixed
+ * TSC boundaries, so ticks do not drift) and the earliest sleep deadline
+ * queued on that CPU (kernel/sleep.c). So a 1 ms nanosleep ends within
+ * microseconds of its deadline instead of at the next tick, while the
+ * scheduler still sees its tick at hz: its rules are in ticks
+ * (docs/staircase.md §12). An idle CPU keeps ticking: its tick is what
+ * pulls work from busy CPUs (docs/kernel.md, "Time").
  *
  * Lost ticks. An APIC raises a second timer interrupt while the first is
  * still pending as one interrupt: the tick is lost. Real hardware does not
@@ -26,6 +35,7 @@
 #include "../kernel/bootparam.h"
 #include "../kernel/cpu.h"
 #include "../kernel/printk.h"
+#include "../kernel/sleep.h"
 #include "../kernel/time.h"
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
@@ -37,20 +47,63 @@
 int timer_hz = 1000;
 void (*timer_tick_hook)(bool user_mode);
 static uint32_t lapic_count;		/* APIC timer counts per tick */
-static uint64_t tsc_per_tick;		/* the same period in TSC cycles */
+static uint64_t apic_hz;		/* APIC timer counts per second */
+static uint64_t tsc_per_tick;		/* the tick period in TSC cycles */
 static uint64_t tsc_start[MAX_CPUS];	/* when each CPU's timer started */
-static uint64_t interrupts[MAX_CPUS];	/* timer interrupts actually taken */
+static uint64_t interrupts[MAX_CPUS];	/* tick interrupts actually taken */
+static uint64_t next_tick[MAX_CPUS];	/* TSC of each CPU's next tick */
+static uint64_t next_deadline[MAX_CPUS];	/* earliest sleep deadline (ns) queued there */
 
-static void tick(struct trapframe *tf)
+static void tick(struct trapframe *tf, uint64_t due)
 {
 	struct cpu *c = mycpu();
-	uint64_t due = (rdtsc() - tsc_start[c->id]) / tsc_per_tick;
 	interrupts[c->id]++;
 	c->ticks++;
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
 	if (timer_tick_hook)
 		timer_tick_hook(trap_from_user(tf));
+}
+
+/* Program this CPU's one-shot timer for its next tick or deadline. */
+static void program(int cpu)
+{
+	uint64_t now_tsc = rdtsc(), now = clock_ns(), khz = clock_tsc_khz();
+	uint64_t ns = next_tick[cpu] > now_tsc ?
+		      (next_tick[cpu] - now_tsc) * 1000000 / khz : 0;
+	uint64_t count;
+
+	if (next_deadline[cpu] < now + ns)
+		ns = next_deadline[cpu] > now ? next_deadline[cpu] - now : 0;
+	count = ns * apic_hz / 1000000000ull + 1;	/* never early: round up */
+	lapic_timer_oneshot(count > UINT32_MAX ? UINT32_MAX : (uint32_t)count,
+			    T_LAPIC_TIMER);
+}
+
+/* The tick if one is due, then the sleepers that are due here. */
+static void timer_interrupt(struct trapframe *tf)
+{
+	int cpu = cpu_id();
+	uint64_t now = rdtsc();
+
+	if (now >= next_tick[cpu]) {
+		uint64_t due = (now - tsc_start[cpu]) / tsc_per_tick;
+		next_tick[cpu] = tsc_start[cpu] + (due + 1) * tsc_per_tick;
+		tick(tf, due);
+	}
+	next_deadline[cpu] = sleep_expire();
+	program(cpu);
+}
+
+/* Interrupts off: make this CPU's timer fire by deadline_ns as well. */
+void timer_arm(uint64_t deadline_ns)
+{
+	int cpu = cpu_id();
+
+	if (!apic_hz || deadline_ns >= next_deadline[cpu])
+		return;
+	next_deadline[cpu] = deadline_ns;
+	program(cpu);
 }
 
 /* One PIT countdown: how far the TSC advanced and the APIC timer fell. */
@@ -87,20 +140,24 @@ void timer_calibrate(void)
 	/* The countdown is a whole number of PIT clocks, not exactly 50 ms. */
 	uint64_t pit_clocks = (uint64_t)PIT_HZ * CALIBRATE_US / 1000000;
 	uint64_t tsc_hz = best_tsc * PIT_HZ / pit_clocks;
-	uint64_t apic_hz = (uint64_t)best_apic * PIT_HZ / pit_clocks;
+	apic_hz = (uint64_t)best_apic * PIT_HZ / pit_clocks;
 
 	clock_set_tsc_khz(tsc_hz / 1000);
 	lapic_count = apic_hz / timer_hz;
 	tsc_per_tick = tsc_hz * lapic_count / apic_hz;
-	trap_register(T_LAPIC_TIMER, tick);
+	trap_register(T_LAPIC_TIMER, timer_interrupt);
 	printk("timer: lapic %d Hz (timer clock %llu Hz, %u per tick), tsc %llu.%03llu MHz\n",
 	       timer_hz, apic_hz, lapic_count, tsc_hz / 1000000, tsc_hz / 1000 % 1000);
 }
 
 void timer_start(void)
 {
-	tsc_start[cpu_id()] = rdtsc();
-	lapic_timer_periodic(lapic_count, T_LAPIC_TIMER);
+	int cpu = cpu_id();
+
+	tsc_start[cpu] = rdtsc();
+	next_tick[cpu] = tsc_start[cpu] + tsc_per_tick;
+	next_deadline[cpu] = UINT64_MAX;
+	program(cpu);
 }
 
 /* A 64-bit counter written by its own CPU: re-read until both halves agree. */

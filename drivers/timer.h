@@ -1,10 +1,12 @@
 /*
- * timer.h - the periodic tick on every CPU, and clock calibration.
+ * timer.h - the tick on every CPU, sleep deadlines, and clock calibration.
  *
- * Each CPU's local APIC timer interrupts it timer_hz times a second. The
- * tick handler counts mycpu()->ticks and calls timer_tick_hook, which the
- * scheduler sets to its scheduler_tick(). The hook runs in interrupt
- * context on the CPU that ticked, with interrupts off.
+ * Each CPU's local APIC timer, in one-shot mode, interrupts it timer_hz
+ * times a second for the tick, and in between at each sleep deadline
+ * queued on that CPU (timer_arm). The tick counts mycpu()->ticks and calls
+ * timer_tick_hook, which the kernel sets to kernel_tick(); then the timer
+ * wakes the sleepers that are due (sleep_expire). Both run in interrupt
+ * context on that CPU, with interrupts off.
  */
 #ifndef DRIVERS_TIMER_H
 #define DRIVERS_TIMER_H
@@ -19,8 +21,11 @@ extern void (*timer_tick_hook)(bool user_mode);
 /* Boot CPU, once, interrupts off: read hz=, measure the local APIC timer
  * and the TSC against the PIT, start clock_ns(). Prints "timer: lapic H Hz". */
 void timer_calibrate(void);
-/* Start this CPU's periodic tick (boot CPU and each AP). */
+/* Start this CPU's tick (boot CPU and each AP). */
 void timer_start(void);
+/* Interrupts off: make this CPU's timer also fire at deadline_ns
+ * (clock_ns() time), if that is before anything it waits for now. */
+void timer_arm(uint64_t deadline_ns);
 
 /* test=timer: count every CPU's ticks over 2 s of TSC time and print
  * "timer: cpuK T ticks in M ms" for each. Needs interrupts on. */

@@ -174,6 +174,7 @@ struct proc *proc_alloc(void)
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->pstate = P_EMBRYO;
+	p->sleep_cpu = -1;
 	p->kstack = P2V(pa);
 	p->start_ns = clock_ns();
 	waitq_init(&p->child_exit, "child_exit");

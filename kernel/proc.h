@@ -63,6 +63,7 @@ struct proc {
 	uint64_t start_ns;
 	uint64_t sleep_until;		/* nanosleep deadline (kernel/sleep.c) */
 	struct proc *sleep_next;
+	int sleep_cpu;			/* whose timer queue holds it, or -1 */
 };
 
 /* The process running on this CPU. */

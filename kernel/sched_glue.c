@@ -101,5 +101,4 @@ void kernel_tick(bool user_mode)
 	sched_tick(user_mode);
 	if (lost)
 		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
-	sleep_tick();
 }

@@ -1,33 +1,58 @@
 /*
- * sleep.c - a deadline-sorted list of sleeping processes.
+ * sleep.c - sleeping until a deadline: one deadline-sorted queue per CPU.
+ *
+ * A sleeper queues itself on the CPU it runs on and arms that CPU's
+ * one-shot timer for its deadline (drivers/timer.c), so it is woken when
+ * its time comes, not at the next tick. The timer interrupt takes the due
+ * sleepers off its queue and wakes them; sched_wake_up() places each on a
+ * CPU (not necessarily this one: a deadline survives an affinity change
+ * made while asleep) and preempts there if it is more urgent.
  */
 #include "sleep.h"
+#include "cpu.h"
 #include "errno.h"
 #include "proc.h"
 #include "systime.h"
 #include "time.h"
 #include "uaccess.h"
+#include "../drivers/timer.h"
 
-static struct spinlock sleep_lock = SPINLOCK_INIT("sleepers");
-static struct proc *sleepers;		/* sorted by sleep_until */
+static struct sleep_queue {
+	struct spinlock lock;
+	struct proc *head;		/* sorted by sleep_until */
+} queues[MAX_CPUS] = { [0 ... MAX_CPUS - 1] = { SPINLOCK_INIT("sleepers"), 0 } };
 
-static void insert(struct proc *p)
+static void insert(struct sleep_queue *q, struct proc *p)
 {
-	struct proc **pp = &sleepers;
+	struct proc **pp = &q->head;
 	while (*pp && (*pp)->sleep_until <= p->sleep_until)
 		pp = &(*pp)->sleep_next;
 	p->sleep_next = *pp;
 	*pp = p;
+	p->sleep_cpu = (int)(q - queues);
 }
 
-static void remove(struct proc *p)
+static void remove(struct sleep_queue *q, struct proc *p)
 {
-	for (struct proc **pp = &sleepers; *pp; pp = &(*pp)->sleep_next) {
+	for (struct proc **pp = &q->head; *pp; pp = &(*pp)->sleep_next) {
 		if (*pp == p) {
 			*pp = p->sleep_next;
-			return;
+			break;
 		}
 	}
+	p->sleep_cpu = -1;
+}
+
+/* Woken early (a kill): leave the queue the timer has not emptied yet. */
+static void dequeue_self(struct proc *p)
+{
+	int cpu = __atomic_load_n(&p->sleep_cpu, __ATOMIC_ACQUIRE);
+	if (cpu < 0)
+		return;
+	spin_lock(&queues[cpu].lock);
+	if (p->sleep_cpu == cpu)	/* not taken off meanwhile by that timer */
+		remove(&queues[cpu], p);
+	spin_unlock(&queues[cpu].lock);
 }
 
 int sleep_until(uint64_t deadline, int state)
@@ -36,38 +61,44 @@ int sleep_until(uint64_t deadline, int state)
 	int err = 0;
 
 	p->sleep_until = deadline;
-	spin_lock(&sleep_lock);
-	insert(p);
 	for (;;) {
-		/* State first, then the checks: a tick or a kill that comes in
-		 * between then finds us asleep and wakes us (see waitq.h). */
+		/* Interrupts are off under the lock: we stay on this CPU. */
+		struct sleep_queue *q = &queues[cpu_id()];
+		spin_lock(&q->lock);
+		/* State first, then the checks: a timer or a kill that comes
+		 * in between then finds us asleep and wakes us (see waitq.h). */
 		sched_set_current_state(state);
-		if (clock_ns() >= deadline)
-			break;
-		if (state == TASK_INTERRUPTIBLE && p->killed) {
-			err = -EINTR;
+		if (clock_ns() >= deadline ||
+		    (state == TASK_INTERRUPTIBLE && p->killed)) {
+			spin_unlock(&q->lock);
 			break;
 		}
-		spin_unlock(&sleep_lock);
+		insert(q, p);
+		timer_arm(deadline);
+		spin_unlock(&q->lock);
 		schedule();
-		spin_lock(&sleep_lock);
+		dequeue_self(p);
 	}
-	remove(p);
-	spin_unlock(&sleep_lock);
 	sched_set_current_state(TASK_RUNNING);
+	if (clock_ns() < deadline)
+		err = -EINTR;
 	return err;
 }
 
-void sleep_tick(void)
+uint64_t sleep_expire(void)
 {
-	uint64_t now = clock_ns();
-	struct proc *head = sleepers;	/* unlocked peek: a hint only */
-	if (!head || head->sleep_until > now)
-		return;
-	spin_lock(&sleep_lock);
-	for (struct proc *p = sleepers; p && p->sleep_until <= now; p = p->sleep_next)
+	struct sleep_queue *q = &queues[cpu_id()];
+	uint64_t now = clock_ns(), next;
+
+	spin_lock(&q->lock);
+	while (q->head && q->head->sleep_until <= now) {
+		struct proc *p = q->head;
+		remove(q, p);
 		sched_wake_up(&p->se);
-	spin_unlock(&sleep_lock);
+	}
+	next = q->head ? q->head->sleep_until : UINT64_MAX;
+	spin_unlock(&q->lock);
+	return next;
 }
 
 /* Read a timespec and check it as POSIX says: 0 <= nsec < 1e9, sec >= 0. */

@@ -6,7 +6,8 @@
 # failed, or if a stage could not run at all.
 #
 # Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
-# (tests/host) and of the host tools (tests/host-tools), the simulator's
+# (tests/host) and of the host tools (tests/host-tools), that every cited
+# document is in the repository (tests/host-tools/test_citations.py), the simulator's
 # examples (tools/sim/test.sh), then the QEMU cases (tests/harness.py),
 # then the differential run of the conformance programs against Linux.
 mode=${1:-full}
@@ -40,6 +41,7 @@ stage() {
 [ -f tests/unit/Makefile ] && stage sched-unit make --no-print-directory -C tests/unit
 [ -f tests/host/Makefile ] && stage kernel-unit make --no-print-directory -C tests/host
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
+[ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 
 case $mode in

@@ -23,8 +23,9 @@ def programs(name, smp, run, expect=(), tags=("quick",), timeout=90):
                 qemu_args=ICOUNT)
 
 
-BASICS = "/bin/hello,/bin/forktree,/bin/pipetest,/bin/sleeptest"
-BASICS_EXPECT = [r"^hello from pid \d+", r"^ok \d+ - .*"]
+BASICS = "/bin/hello,/bin/forktree,/bin/pipetest,/bin/sleeptest:--strict"
+BASICS_EXPECT = [r"^hello from pid \d+", r"^ok \d+ - .*",
+                 r"^ok \d+ - sleep_ends_at_its_deadline_not_the_tick\b"]
 
 CASES = [
     # A hello program, a 50-process fork/exec/wait tree, a pipe and

@@ -1,17 +1,23 @@
 /*
- * sleeptest [hz] - how accurately does nanosleep(10 ms) sleep?
+ * sleeptest [--strict] [hz] - how accurately does nanosleep(10 ms) sleep?
  *
  * 100 sleeps, each timed with CLOCK_MONOTONIC.  A sleep may end late (the
- * timer fires on ticks, and the task must then be scheduled) but never
- * early.  Passes if no sleep ended early and both the average and the
- * median lateness are within 2 ticks.  Single sleeps can be much later
- * when the host does not run the virtual CPU for a while (QEMU on a busy
- * machine); they are counted and printed with the maximum, not failed.
+ * timer interrupt comes at the deadline, then the task must be scheduled)
+ * but never early.  Passes if no sleep ended early and both the average
+ * and the median lateness are within 2 ticks.  Single sleeps can be much
+ * later when the host does not run the virtual CPU for a while (QEMU on a
+ * busy machine); they are counted and printed with the maximum, not failed.
  * The tick is 1/hz: hz from the argument, else the hz environment variable,
  * else the kernel's tunable, else 1000.
+ *
+ * --strict (the test cases, in virtual time, where no host stall shows):
+ * the timer is programmed for each deadline (docs/kernel.md, "Time"), so
+ * whatever hz is, the median must be within 100 us and the worst sleep
+ * within 200 us. Measured: avg 29 us, max 35 us, at hz 1000 and hz 100.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "kernel_calls.h"
@@ -33,9 +39,15 @@ static int tick_hz(int argc, char **argv)
 	return hz > 0 ? hz : 1000;
 }
 
+#define STRICT_MEDIAN_NS 100000LL
+#define STRICT_MAX_NS 200000LL
+
 int main(int argc, char **argv)
 {
-	int hz = tick_hz(argc, argv), outliers = 0, within = 0;
+	int strict = argc > 1 && strcmp(argv[1], "--strict") == 0;
+	if (strict)
+		argc--, argv++;
+	int hz = tick_hz(argc, argv), outliers = 0, within = 0, fine = 0;
 	long long limit = 2 * 1000000000LL / hz, sum = 0, worst = 0;
 	long long least = SLEEP_NS * 10;
 	struct timespec ts = { 0, SLEEP_NS };
@@ -53,9 +65,10 @@ int main(int argc, char **argv)
 			outliers++;
 		else
 			within++;
+		fine += late <= STRICT_MEDIAN_NS;
 		sum += late;
 	}
-	ktap_plan(2);
+	ktap_plan(2 + strict);
 	ktap_ok(least >= SLEEP_NS, "sleep_never_early",
 		"shortest %lld us of %lld us", least / 1000, SLEEP_NS / 1000);
 	/* The median is within the limit when at least half the sleeps are. */
@@ -64,5 +77,11 @@ int main(int argc, char **argv)
 		"avg %lld us, max %lld us, %d of %d over %lld us (hz=%d)",
 		sum / SLEEPS / 1000, worst / 1000, outliers, SLEEPS,
 		limit / 1000, hz);
+	if (strict)
+		ktap_ok(fine >= SLEEPS / 2 && worst <= STRICT_MAX_NS,
+			"sleep_ends_at_its_deadline_not_the_tick",
+			"%d of %d within %lld us, max %lld us; want at least half, "
+			"max <= %lld us (hz=%d)", fine, SLEEPS, STRICT_MEDIAN_NS / 1000,
+			worst / 1000, STRICT_MAX_NS / 1000, hz);
 	return ktap_done();
 }

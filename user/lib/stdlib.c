@@ -203,3 +203,37 @@ void abort(void)
 	kill(getpid(), SIGKILL);	/* if SIGABRT is not delivered */
 	_exit(127);
 }
+
+static void swap_bytes(char *a, char *b, size_t size)
+{
+	while (size--) {
+		char t = *a;
+		*a++ = *b;
+		*b++ = t;
+	}
+}
+
+/* Move element i down the heap of n elements until both children are smaller. */
+static void sift_down(char *base, size_t i, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	for (size_t child; (child = 2 * i + 1) < n; i = child) {
+		if (child + 1 < n && cmp(base + child * size, base + (child + 1) * size) < 0)
+			child++;
+		if (cmp(base + i * size, base + child * size) >= 0)
+			return;
+		swap_bytes(base + i * size, base + child * size, size);
+	}
+}
+
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *b = base;
+
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(b, i, n, size, cmp);
+	for (size_t end = n; end-- > 1;) {
+		swap_bytes(b, b + end * size, size);
+		sift_down(b, 0, end, size, cmp);
+	}
+}

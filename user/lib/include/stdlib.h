@@ -16,6 +16,9 @@ int atoi(const char *s);
 long strtol(const char *s, char **end, int base);
 unsigned long strtoul(const char *s, char **end, int base);
 int abs(int x);
+/* Sort n elements of size bytes (a heap sort: no recursion, no malloc). */
+void qsort(void *base, size_t n, size_t size,
+	   int (*cmp)(const void *, const void *));
 char *getenv(const char *name);
 
 void exit(int status) __attribute__((noreturn));	/* flushes stdout */
