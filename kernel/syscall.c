@@ -250,6 +250,27 @@ static int sys_sched_tunable(int id, int op, int value)
 	return -EINVAL;
 }
 
+/*
+ * 110 iopl(level), 101 ioperm(from, num, on): user mode never gets I/O
+ * ports here. An ordinary user gets Linux's answer (EPERM; EINVAL for a
+ * level above 3 or a range past port 65535); root is refused as well
+ * (EPERM), where Linux would grant it: nothing in this kernel's user space
+ * drives hardware. Dropping to level 0, or turning ports off, is a no-op.
+ */
+static int sys_iopl(uint32_t level)
+{
+	if (level > 3)
+		return -EINVAL;
+	return level == 0 ? 0 : -EPERM;
+}
+
+static int sys_ioperm(uint32_t from, uint32_t num, int on)
+{
+	if (from + num < from || from + num > 65536)
+		return -EINVAL;
+	return on ? -EPERM : 0;
+}
+
 /* 505: free_frames() - the frame allocator's free count, for leak tests. */
 static int sys_free_frames(void)
 {
@@ -311,6 +332,8 @@ static const struct {
 	SYSCALL(88, sys_reboot),
 	SYSCALL(96, sys_getpriority),
 	SYSCALL(97, sys_setpriority),
+	SYSCALL(101, sys_ioperm),
+	SYSCALL(110, sys_iopl),
 	SYSCALL(114, proc_wait4),
 	SYSCALL(122, sys_uname),
 	SYSCALL(154, sys_sched_setparam),

@@ -46,6 +46,10 @@ void idt_init(void)
 	/* int 0x80 may be raised from ring 3; as a trap gate it leaves
 	 * interrupts on, so a long system call does not hold off the timer. */
 	set_gate(T_SYSCALL, trap_vectors[T_SYSCALL], 3, true);
+	/* int3 and into may be used from ring 3, as on Linux: they trap as
+	 * #BP (SIGTRAP) and #OF (SIGSEGV) instead of a #GP from the gate. */
+	set_gate(T_BRKPT, trap_vectors[T_BRKPT], 3, false);
+	set_gate(T_OFLOW, trap_vectors[T_OFLOW], 3, false);
 }
 
 void idt_load(void)

@@ -10,7 +10,7 @@
 # apt-get line to run and exits 1. It prints nothing when everything is there.
 set -euo pipefail
 
-all_tools="cc nasm qemu iso python gdb hostcc"
+all_tools="cc nasm qemu iso python gdb hostcc cpio"
 
 usage() {
     echo "usage: tools/ensure-deps.sh [-n] [tool ...]   tools: $all_tools" >&2
@@ -61,6 +61,8 @@ check() {
         [ -d /usr/lib/grub/i386-pc ] || need grub-pc-bin /usr/lib/grub/i386-pc ;;
     python) cmd python3 python3 ;;
     gdb)    cmd gdb gdb ;;
+    # the initramfs of the Linux side of tests/linux-diff.sh
+    cpio)   cmd cpio cpio ;;
     hostcc)
         cmd gcc gcc
         cmd make make ;;
