@@ -7,6 +7,7 @@
 #   make iso        a GRUB rescue ISO (build/staircase.iso); make run-iso
 #   make gdb        QEMU stopped, waiting for gdb (see README)
 #   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
+#   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
@@ -39,7 +40,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit sim clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate sim clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -153,7 +154,7 @@ HARNESS = $(PYTHON) tests/harness.py --kernel $(BUILD)/kernel.elf \
 TEST_ISO_APPEND = tests=quick then=exit
 
 test:
-	@tools/ensure-deps.sh cc nasm qemu iso python hostcc
+	@tools/ensure-deps.sh cc nasm qemu iso python hostcc cpio
 	@$(MAKE) --no-print-directory all
 	@rm -f $(BUILD)/test.iso
 	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="$(TEST_ISO_APPEND)" ISO_TIMEOUT=0
@@ -166,6 +167,13 @@ test-quick:
 
 test-unit:
 	@tests/run-all.sh unit
+
+# Mutation check: one-line mutants of sched/ (tools/mutate/mutants.txt),
+# each built in a copy under build/mutate/ and run against the unit tests;
+# every mutant must be killed or listed in tools/mutate/equivalent.txt.
+# Not part of `make test` (a few minutes on 2 cores; docs/testing.md).
+mutate:
+	@tools/mutate/run.sh
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:

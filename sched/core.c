@@ -359,6 +359,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode)
 
 	KASSERT(irqs_disabled());
 	rq_lock(rq);
+	rq->lost_ticks += n;
 	while (n--)
 		account_tick(rq, rq->curr, user_mode);
 	spin_unlock(&rq->lock);
@@ -577,7 +578,7 @@ static void rescale_slice(struct sched_task *p, int old_full)
 		p->time_slice = rr_interval(p);
 }
 
-/* staircase.md §6.7, nice change; seed 002 adds the BATCH resched. */
+/* staircase.md §6.7, nice change. */
 void sched_set_user_nice(struct sched_task *t, int nice)
 {
 	struct runqueue *rq = task_rq_lock(t);
@@ -597,7 +598,9 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 	rescale_slice(t, old_full);
 	if (queued) {
 		enqueue_task(rq, t);
-		if (delta < 0 || ((delta > 0 || task_is_batch(t)) && running))
+		/* Seed 002 also reschedules a running BATCH task whose nice
+		 * did not change; here such a call returned above (§6.7). */
+		if (delta < 0 || running)
 			resched_cpu(rq->cpu);
 	}
 	sched_trace(rq->cpu, TRACE_NICE, t, t->prio);

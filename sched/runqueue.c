@@ -64,6 +64,7 @@ void rq_init(struct runqueue *rq, int cpu)
 	rq->curr = rq->idle = NULL;
 	rq->ticks = 0;
 	rq->user_ticks = rq->nice_ticks = rq->system_ticks = rq->idle_ticks = 0;
+	rq->lost_ticks = 0;
 	rq->iso_avg = 0;
 	rq->iso_throttled = false;
 	rq->cache_ticks = 0;

@@ -45,6 +45,7 @@ struct runqueue {
 
 	/* per-CPU accounting in ticks (BATCH and nice > 0 count as nice) */
 	uint64_t user_ticks, nice_ticks, system_ticks, idle_ticks;
+	uint64_t lost_ticks;		/* of those, never delivered (sched_account_lost_ticks) */
 
 	/* ISO cap [beyond]: decaying share of ticks spent on ISO tasks */
 	uint64_t iso_avg;		/* fraction of ISO_ONE (policy_iso.c) */

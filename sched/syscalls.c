@@ -295,6 +295,7 @@ int sys_sched_cpu_stats(int cpu, void *uinfo)
 		.iso_share_permille = iso_share_permille(rq),
 		.iso_throttled = rq->iso_throttled,
 		.curr_pid = rq->curr->is_idle ? 0 : sched_task_pid(rq->curr),
+		.lost_ticks = (int32_t)rq->lost_ticks,
 	};
 	spin_unlock(&rq->lock);
 	if (copy_to_user(uinfo, &info, sizeof(info)))

@@ -45,7 +45,7 @@ struct sched_cpu_info {
 	int32_t iso_share_permille;	/* decaying share of ISO ticks, 0..1000 */
 	int32_t iso_throttled;		/* 1: ISO tasks run as BATCH here */
 	int32_t curr_pid;		/* 0 when idle */
-	int32_t pad;
+	int32_t lost_ticks;		/* ticks the timer never delivered (host stalls) */
 };
 
 int sys_sched_setscheduler(int pid, int policy, const void *uparam);

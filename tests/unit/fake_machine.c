@@ -246,6 +246,27 @@ struct sched_task *fake_curr(int cpu)
 	return cpu_rq(cpu)->curr;
 }
 
+/*
+ * The same invariant seen from the machine, not from sched/'s own on_cpu
+ * flags (which attach_task's KASSERT reads, so that a move of a task still
+ * on its CPU fails there before any TRACE_MIGRATE): after every schedule()
+ * and tick, each CPU's current task still belongs to that CPU and is
+ * current nowhere else.
+ */
+static void check_running(void)
+{
+	for (int c = 0; c < fake_ncpus; c++) {
+		struct sched_task *t = cpu_rq(c)->curr;
+		if (!t || t->is_idle)
+			continue;
+		if (t->cpu != c)
+			fake_migrated_running++;
+		for (int d = c + 1; d < fake_ncpus; d++)
+			if (cpu_rq(d)->curr == t)
+				fake_migrated_running++;
+	}
+}
+
 struct sched_task *fake_schedule(int cpu)
 {
 	int saved = fake_cpu;
@@ -260,6 +281,7 @@ struct sched_task *fake_schedule(int cpu)
 		sched_finish_switch(prev);
 	fake_irq_off[cpu]--;
 	fake_cpu = saved;
+	check_running();
 	return next;
 }
 
@@ -272,6 +294,7 @@ void fake_tick(int cpu, bool user_mode)
 	sched_tick(user_mode);
 	fake_irq_off[cpu]--;
 	fake_cpu = saved;
+	check_running();
 }
 
 void fake_resched_pending(void)

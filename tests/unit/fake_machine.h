@@ -49,7 +49,8 @@ struct fake_trace_rec {
 extern struct fake_trace_rec fake_trace[FAKE_TRACE_MAX];
 extern int fake_trace_len;
 int fake_trace_count(int event, int pid);	/* pid -1 = any */
-extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task */
+extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task, or a CPU's
+					 * current task found on another CPU */
 /* If set, also called with every record, even once fake_trace[] is full
  * (the simulator prints them). Not reset by fake_boot(). */
 extern void (*fake_trace_hook)(const struct fake_trace_rec *r);

@@ -86,6 +86,7 @@ TEST(yield_drops_to_139_then_runs_from_head_of_its_stair)
 	for (int i = 0; i < 15; i++)	/* a: 121, b runs (120) ... */
 		tick0();
 	CHECK(fake_curr(0) == b);
+	b->burst = 2;			/* as if it had slept twice: yield takes it */
 	sched_do_yield();		/* b yields */
 	CHECK_EQ(b->prio, 139);
 	CHECK(b->flags & SF_YIELDED);
@@ -98,6 +99,31 @@ TEST(yield_drops_to_139_then_runs_from_head_of_its_stair)
 	CHECK_EQ(b->prio, 120);		/* ... back on its top stair */
 	CHECK_EQ(b->flags & SF_YIELDED, 0);
 	CHECK(cpu_rq(0)->queue[120].next == &b->run_list);	/* at the head */
+	/* Head, not tail, shows where others wait on that stair: for nice 19
+	 * it is 139 itself. c yields behind d, e queues behind c; d sleeps:
+	 * c is picked and goes back to the head of 139, before e ... */
+	fake_boot(1, NULL);
+	struct sched_task *c = spawn(), *d = spawn();
+	sched_set_user_nice(c, 19);
+	sched_set_user_nice(d, 19);
+	fake_schedule(0);
+	CHECK(fake_curr(0) == c);
+	sched_do_yield();
+	fake_resched_pending();
+	CHECK(fake_curr(0) == d);
+	struct fake_proc *e = fake_new_task(0, 1000, 1000);
+	sched_set_user_nice(&e->se, 19);
+	sched_wake_new(&e->se);
+	fake_sleep(0, TASK_INTERRUPTIBLE);
+	CHECK(fake_curr(0) == c);
+	CHECK(cpu_rq(0)->queue[139].next == &c->run_list);
+	CHECK(cpu_rq(0)->queue[139].prev == &e->se.run_list);
+	/* ... so after a preemption c, not e, goes on */
+	struct sched_task *w = spawn();
+	fake_resched_pending();
+	CHECK(fake_curr(0) == w);
+	fake_sleep(0, TASK_INTERRUPTIBLE);
+	CHECK(fake_curr(0) == c);
 }
 
 TEST(yield_rt_goes_to_tail_of_own_list)

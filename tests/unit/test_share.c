@@ -58,10 +58,17 @@ TEST(iso_cpu_100_two_hostile_iso_tasks_starve_hog)
 {
 	tunables.iso_cpu = 100;
 	struct sim_task *hog = sim_add(0, 0, 0);
+	/* two NORMAL tasks just as hostile: as NORMAL, the four would share */
+	struct sim_task *n1 = sim_add(0, 4, 1), *n2 = sim_add(0, 4, 1);
 	add_iso(4, 1);
 	add_iso(4, 1);
 	sim_run(SECONDS(60));
 	CHECK_RANGE(sim_share(hog, SECONDS(60)), 0, 0.02);
+	/* it is ISO that starves them, not the brief sleeps: ISO runs ahead
+	 * of NORMAL tasks that sleep just as briefly, and the CPU counts its
+	 * ticks as ISO time */
+	CHECK_RANGE(sim_share(n1, SECONDS(60)) + sim_share(n2, SECONDS(60)), 0, 0.02);
+	CHECK_RANGE(iso_share_permille(cpu_rq(0)), 950, 1000);
 	CHECK_EQ(fake_trace_count(TRACE_ISO_THROTTLE, -1), 0);
 }
 

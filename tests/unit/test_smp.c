@@ -384,7 +384,15 @@ TEST(affinity_running_task_leaves_its_cpu_at_once)
 	CHECK(fake_need_resched[1]);
 	fake_schedule(1);
 	CHECK(fake_curr(1) == &a->se);
-	CHECK_EQ(fake_migrated_running, 0);
+	/* Moving it while it ran would fail attach_task's KASSERT before any
+	 * check here; what can go wrong is the hand-over: one move, and the
+	 * MIGRATE flag gone, so that its next switch-out (a sleep) does not
+	 * move (and queue) it again. */
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, a->pid), 1);
+	CHECK_EQ(a->se.flags & SF_MIGRATE, 0);
+	fake_sleep(1, TASK_INTERRUPTIBLE);
+	CHECK(!a->se.on_rq);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, a->pid), 1);
 }
 
 TEST(affinity_queued_task_moves_at_once)

@@ -130,6 +130,20 @@ TEST(rr_get_interval_per_policy)
 	sys_sched_setscheduler(0, SCHED_RR, param(1));
 	sys_sched_rr_get_interval(0, ts);
 	CHECK_EQ(ts->tv_nsec, 10000000);
+	/* for RR the quantum is the whole slice (both are RR): what is
+	 * reported is that length, not what is left of it, and it follows
+	 * the rr_interval tunable */
+	for (int i = 0; i < 4; i++) {
+		fake_now_ns += TICK_NS;
+		fake_tick(0, true);
+	}
+	CHECK(me->se.time_slice < 10 && me->se.slice < 10);
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_nsec, 10000000);
+	tunables.rr_interval_ms = 30;
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_nsec, 30000000);
+	tunables.rr_interval_ms = 10;
 	sys_sched_setscheduler(0, SCHED_FIFO, param(1));
 	sys_sched_rr_get_interval(0, ts);
 	CHECK_EQ(ts->tv_sec, 0);
@@ -139,6 +153,12 @@ TEST(rr_get_interval_per_policy)
 	sys_sched_rr_get_interval(0, ts);
 	CHECK_EQ(ts->tv_sec, 2);
 	CHECK_EQ(ts->tv_nsec, 0);
+	/* ticks become time at the kernel's HZ: at 100, NORMAL's 20 ticks */
+	tunables.compute = 0;
+	sched_set_hz(100);
+	sys_sched_rr_get_interval(0, ts);
+	CHECK_EQ(ts->tv_sec, 0);
+	CHECK_EQ(ts->tv_nsec, 200000000);
 }
 
 TEST(nice_needs_privilege_to_lower_and_returns_0)
@@ -259,15 +279,34 @@ TEST(tunables_range_checks_keep_old_value)
 	CHECK_EQ(sched_tunable_get(TUNABLE_HZ), 1000);
 }
 
+/* The tunables as the kernel boots with them: tunables.c's static
+ * initializer, saved before any test ran (every test's fixture then resets
+ * them from the table, sched_tunables_defaults()). */
+static struct sched_tunables boot_tunables;
+__attribute__((constructor)) static void save_boot_tunables(void)
+{
+	boot_tunables = tunables;
+}
+
+/* Both sources of defaults give the spec's values: the table (what
+ * sched_tunable_get reads after the fixture) and the static initializer. */
 TEST(tunables_defaults_match_spec9)
 {
-	CHECK_EQ(sched_tunable_get(TUNABLE_HZ), 1000);
-	CHECK_EQ(sched_tunable_get(TUNABLE_INTERACTIVE), 1);
-	CHECK_EQ(sched_tunable_get(TUNABLE_COMPUTE), 0);
-	CHECK_EQ(sched_tunable_get(TUNABLE_RR_INTERVAL), 10);
-	CHECK_EQ(sched_tunable_get(TUNABLE_PER_CPU_GAIN), 25);
-	CHECK_EQ(sched_tunable_get(TUNABLE_ISO_CPU), 70);
-	CHECK_EQ(sched_tunable_get(TUNABLE_CACHE_DELAY), 10);
+	static const struct { int id; const int *boot; int want; } d[] = {
+		{ TUNABLE_HZ, &boot_tunables.hz, 1000 },
+		{ TUNABLE_INTERACTIVE, &boot_tunables.interactive, 1 },
+		{ TUNABLE_COMPUTE, &boot_tunables.compute, 0 },
+		{ TUNABLE_RR_INTERVAL, &boot_tunables.rr_interval_ms, 10 },
+		{ TUNABLE_PER_CPU_GAIN, &boot_tunables.per_cpu_gain, 25 },
+		{ TUNABLE_ISO_CPU, &boot_tunables.iso_cpu, 70 },
+		{ TUNABLE_CACHE_DELAY, &boot_tunables.cache_delay_ms, 10 },
+		{ TUNABLE_ROTATE, &boot_tunables.rotate, 1 },
+	};
+	CHECK_EQ(sizeof(d) / sizeof(d[0]), TUNABLE_NR);	/* every tunable */
+	for (unsigned i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		CHECK_EQ(sched_tunable_get(d[i].id), d[i].want);
+		CHECK_EQ(*d[i].boot, d[i].want);
+	}
 }
 
 TEST(tunables_boot_parameters_by_name)
