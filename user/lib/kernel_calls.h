@@ -42,7 +42,7 @@ struct sched_cpu_info {
 	int32_t iso_share_permille;	/* decaying share of ISO ticks */
 	int32_t iso_throttled;		/* 1: ISO tasks run as BATCH here */
 	int32_t curr_pid;		/* 0 when idle */
-	int32_t pad;
+	int32_t lost_ticks;		/* ticks never delivered: the host did not run this vCPU */
 };
 _Static_assert(sizeof(struct sched_cpu_info) == 56, "matches the kernel");
 
