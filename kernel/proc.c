@@ -146,18 +146,30 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
-struct proc *proc_alloc(void)
+struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 {
 	struct proc *p = NULL;
+	int used = 0, mine = 0;
 
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC; i++) {
 		if (ptable[i].pstate == P_UNUSED) {
-			p = &ptable[i];
-			p->pstate = P_EMBRYO;
-			p->pid = next_pid++;
-			break;
+			if (!p)
+				p = &ptable[i];
+			continue;
 		}
+		used++;
+		mine += ptable[i].uid == uid;
+	}
+	/* Root is never limited; others leave root a reserve (RLIMIT_NPROC). */
+	if (p && uid != 0 && (used >= NPROC - NPROC_ROOT_RESERVE ||
+			      (uint32_t)mine >= nproc_limit))
+		p = NULL;
+	if (p) {
+		memset(p, 0, sizeof(*p));
+		p->pstate = P_EMBRYO;
+		p->pid = next_pid++;
+		p->uid = uid;
 	}
 	spin_unlock(&ptable_lock);
 	if (!p)
@@ -170,10 +182,6 @@ struct proc *proc_alloc(void)
 		spin_unlock(&ptable_lock);
 		return NULL;
 	}
-	int pid = p->pid;
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
-	p->pstate = P_EMBRYO;
 	p->sleep_cpu = -1;
 	p->kstack = P2V(pa);
 	p->start_ns = clock_ns();
@@ -234,17 +242,97 @@ int proc_count(void)
 	return n;
 }
 
+/* ---- resource limits ---------------------------------------------------- */
+
+/*
+ * Linux's getrlimit/setrlimit on i386. Every resource has a soft (cur) and
+ * hard (max) value that fork copies; this kernel enforces RLIMIT_NPROC
+ * (fork fails with EAGAIN, docs/kernel.md "Limits") and reports the fixed
+ * NOFILE; the others are kept and reported but nothing here consumes them
+ * (RLIM_INFINITY by default).
+ */
+void proc_default_limits(struct proc *p)
+{
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		p->rlim[r] = (struct rlimit32){ RLIM_INFINITY, RLIM_INFINITY };
+	p->rlim[RLIMIT_NPROC] = (struct rlimit32){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
+	p->rlim[RLIMIT_NOFILE] = (struct rlimit32){ NOFILE, NOFILE };
+}
+
+int sys_getrlimit(int resource, void *urlim)
+{
+	if (resource < 0 || resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	return copy_to_user(urlim, &current()->rlim[resource], sizeof(struct rlimit32));
+}
+
+/* Lower freely; raise the hard limit only as root; never cur > max. */
+static int set_limit(struct proc *p, int resource, struct rlimit32 lim)
+{
+	if (resource < 0 || resource >= RLIM_NLIMITS || lim.cur > lim.max)
+		return -EINVAL;
+	if (lim.max > p->rlim[resource].max && current()->euid != 0)
+		return -EPERM;
+	if (resource == RLIMIT_NOFILE && lim.max > NOFILE)
+		return -EPERM;		/* Linux: above nr_open */
+	p->rlim[resource] = lim;
+	return 0;
+}
+
+int sys_setrlimit(int resource, const void *urlim)
+{
+	struct rlimit32 lim;
+
+	if (resource < 0 || resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (copy_from_user(&lim, urlim, sizeof(lim)) < 0)
+		return -EFAULT;
+	return set_limit(current(), resource, lim);
+}
+
+/* prlimit64 for the caller itself (pid 0 or its own pid). */
+int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
+{
+	struct proc *p = current();
+	uint64_t lim64[2];
+
+	if (pid != 0 && pid != p->pid)
+		return pid < 0 ? -EINVAL : -ESRCH;
+	if (resource < 0 || resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	struct rlimit32 old = p->rlim[resource];
+	if (unew) {
+		if (copy_from_user(lim64, unew, sizeof(lim64)) < 0)
+			return -EFAULT;
+		struct rlimit32 lim = {
+			lim64[0] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[0],
+			lim64[1] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[1],
+		};
+		int err = set_limit(p, resource, lim);
+		if (err)
+			return err;
+	}
+	if (uold) {
+		lim64[0] = old.cur == RLIM_INFINITY ? ~0ull : old.cur;
+		lim64[1] = old.max == RLIM_INFINITY ? ~0ull : old.max;
+		if (copy_to_user(uold, lim64, sizeof(lim64)) < 0)
+			return -EFAULT;
+	}
+	return 0;
+}
+
 /* ---- init -------------------------------------------------------------- */
 
 int proc_start_init(const char *path, char *const argv[], char *const envp[])
 {
-	struct proc *p = proc_alloc();
+	struct proc *p = proc_alloc(0, RLIM_INFINITY);
 	if (!p)
 		panic("no process slot for init");
 	p->pgdir = vm_new_pgdir();
 	if (!p->pgdir)
 		panic("no memory for init");
 	sched_task_init(&p->se, false);
+	proc_default_limits(p);
 	struct file *console = file_alloc(FT_CONSOLE);
 	if (!console)
 		panic("no memory for init");
@@ -270,7 +358,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 int proc_fork(void)
 {
 	struct proc *parent = current();
-	struct proc *child = proc_alloc();
+	struct proc *child = proc_alloc(parent->uid, parent->rlim[RLIMIT_NPROC].cur);
 	if (!child)
 		return -EAGAIN;
 	child->pgdir = vm_copy_user(parent->pgdir);
@@ -282,8 +370,8 @@ int proc_fork(void)
 	child->tf->eax = 0;		/* fork returns 0 in the child */
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
-	child->uid = parent->uid;
 	child->euid = parent->euid;
+	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
 	memcpy(child->name, parent->name, sizeof(child->name));
 	for (int fd = 0; fd < NOFILE; fd++)

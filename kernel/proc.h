@@ -24,6 +24,16 @@
 
 #define NPROC		256
 #define NOFILE		16
+/* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
+ * zombies included, by default; and the slots only root may take. */
+#define NPROC_USER_DEFAULT	64
+#define NPROC_ROOT_RESERVE	16
+#define RLIM_NLIMITS	16		/* Linux i386's resources 0..15 */
+#define RLIMIT_NPROC	6
+#define RLIMIT_NOFILE	7
+#define RLIM_INFINITY	0xFFFFFFFFu
+
+struct rlimit32 { uint32_t cur, max; };
 #define KSTACK_SIZE	8192
 #define PROC_NAME_MAX	16
 
@@ -48,6 +58,7 @@ struct proc {
 	enum proc_state pstate;		/* guarded by the process table lock */
 	int uid, euid;
 	struct proc *parent;
+	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
 	pde_t *pgdir;			/* NULL for kernel threads */
 	uint32_t brk_start, brk;	/* user heap: [brk_start, brk) */
@@ -99,7 +110,15 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len);
 int proc_count(void);
 
 /* Allocate a process slot with a kernel stack; NULL when full. */
-struct proc *proc_alloc(void);
+/* A slot for a new process of uid, or NULL: the table is full, or uid
+ * (not root) already has nproc_limit processes or would take one of the
+ * slots kept for root. */
+struct proc *proc_alloc(int uid, uint32_t nproc_limit);
+/* The limits a process starts with (init; fork copies its parent's). */
+void proc_default_limits(struct proc *p);
+int sys_getrlimit(int resource, void *urlim);
+int sys_setrlimit(int resource, const void *urlim);
+int sys_prlimit64(int pid, int resource, const void *unew, void *uold);
 void proc_set_name(struct proc *p, const char *path);
 
 #endif

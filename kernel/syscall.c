@@ -327,6 +327,8 @@ static const struct {
 	SYSCALL(45, sys_brk),
 	SYSCALL(49, sys_geteuid),
 	SYSCALL(63, sys_dup2),
+	SYSCALL(75, sys_setrlimit),
+	SYSCALL(76, sys_getrlimit),		/* old getrlimit: the same here */
 	SYSCALL(64, sys_getppid),
 	SYSCALL(77, sys_getrusage),
 	SYSCALL(88, sys_reboot),
@@ -336,6 +338,7 @@ static const struct {
 	SYSCALL(110, sys_iopl),
 	SYSCALL(114, proc_wait4),
 	SYSCALL(122, sys_uname),
+	SYSCALL(191, sys_getrlimit),		/* ugetrlimit */
 	SYSCALL(154, sys_sched_setparam),
 	SYSCALL(155, sys_sched_getparam),
 	SYSCALL(156, sys_sched_setscheduler),
@@ -355,6 +358,7 @@ static const struct {
 	SYSCALL(265, sys_clock_gettime),
 	SYSCALL(267, sys_clock_nanosleep),
 	SYSCALL(318, sys_getcpu),
+	SYSCALL(340, sys_prlimit64),
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(500, sys_sched_task_stats),
 	SYSCALL(501, sys_sched_cpu_stats),

@@ -85,6 +85,16 @@ int setpriority(int which, id_t who, int value)
 	RET(syscall3(SYS_setpriority, which, who, value));
 }
 
+int getrlimit(int resource, struct rlimit *rlim)
+{
+	RET(syscall2(SYS_ugetrlimit, resource, (long)rlim));
+}
+
+int setrlimit(int resource, const struct rlimit *rlim)
+{
+	RET(syscall2(SYS_setrlimit, resource, (long)rlim));
+}
+
 int getrusage(int who, struct rusage *ru)
 {
 	RET(syscall2(SYS_getrusage, who, (long)ru));

@@ -30,7 +30,9 @@
 #define SYS_geteuid                49
 #define SYS_dup2                   63
 #define SYS_getppid                64
+#define SYS_setrlimit              75
 #define SYS_getrusage              77
+#define SYS_ugetrlimit            191
 #define SYS_reboot                 88
 #define SYS_getpriority            96
 #define SYS_setpriority            97

@@ -27,4 +27,21 @@ int getpriority(int which, id_t who);
 int setpriority(int which, id_t who, int nice);
 int getrusage(int who, struct rusage *usage);
 
+/* Resource limits (Linux i386 numbers; this kernel enforces RLIMIT_NPROC). */
+#define RLIMIT_CPU     0
+#define RLIMIT_FSIZE   1
+#define RLIMIT_DATA    2
+#define RLIMIT_STACK   3
+#define RLIMIT_CORE    4
+#define RLIMIT_NPROC   6
+#define RLIMIT_NOFILE  7
+#define RLIM_INFINITY  (~0UL)
+typedef unsigned long rlim_t;
+struct rlimit {
+	rlim_t rlim_cur;	/* soft limit */
+	rlim_t rlim_max;	/* hard limit: only root may raise it */
+};
+int getrlimit(int resource, struct rlimit *rlim);
+int setrlimit(int resource, const struct rlimit *rlim);
+
 #endif
