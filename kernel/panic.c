@@ -65,8 +65,11 @@ static void panic_enter(void)
 		panic_halt_others_hook();
 }
 
+/* Say how to get out: a newcomer's machine otherwise just sits there. */
 static __attribute__((noreturn)) void halt_forever(void)
 {
+	emergency_printf("panic: the machine is halted. In QEMU on a terminal "
+			 "(make run): Ctrl-A then X quits.\n");
 	for (;;) {
 		cli();
 		hlt();

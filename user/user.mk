@@ -25,10 +25,10 @@ USER_OUT := $(BUILD)/user
 USER_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-stack-protector \
 	-march=i686 -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
 	-nostdinc -Iuser/lib/include -Iuser/lib \
-	-isystem $(shell $(USER_CC) -print-file-name=include) \
+	-isystem $(shell $(USER_CC) -print-file-name=include 2>/dev/null) \
 	-MMD -MP
 USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none
-USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name)
+USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name 2>/dev/null)
 
 # Every .c file in user/bin and user/tests is one program: adding a file
 # adds a program (installed as /bin/<name>).
