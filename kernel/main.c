@@ -68,6 +68,8 @@ static void boot_self_tests(void)
 		serial_echo_test();
 	else if (strcmp(t, "ipi") == 0)
 		smp_selftest();
+	else if (strcmp(t, "slowfind") == 0)
+		proc_slow_lookup = true;	/* widens the pid-lookup race window */
 	else
 		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }

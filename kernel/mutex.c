@@ -32,6 +32,43 @@ void mutex_lock(struct mutex *m)
 	spin_unlock(&m->lock);
 }
 
+/*
+ * The same, but a kill ends the wait (Linux's mutex_lock_killable): the
+ * sleep is uninterruptible for everything else, so it still counts as one
+ * for the scheduler (a BATCH waiter is elevated when it gets the lock,
+ * staircase.md §7.4). Returns 0 with the mutex held, or -EINTR without it.
+ */
+int mutex_lock_killable(struct mutex *m)
+{
+	struct proc *p = current();
+	struct waiter w;
+	int err = 0;
+
+	spin_lock(&m->lock);
+	KASSERT(m->owner != p);
+	while (m->owner) {
+		p->killable = 1;
+		waitq_prepare(&m->wait, &w, TASK_UNINTERRUPTIBLE);
+		/* state set, then killed read; kill sets killed, then reads
+		 * the state (proc_kill): one of us sees the other */
+		__sync_synchronize();
+		if (p->killed) {
+			waitq_finish(&m->wait, &w);
+			err = -EINTR;
+			break;
+		}
+		spin_unlock(&m->lock);
+		schedule();
+		waitq_finish(&m->wait, &w);
+		spin_lock(&m->lock);
+	}
+	p->killable = 0;
+	if (!err)
+		m->owner = p;
+	spin_unlock(&m->lock);
+	return err;
+}
+
 void mutex_unlock(struct mutex *m)
 {
 	spin_lock(&m->lock);
@@ -44,7 +81,8 @@ void mutex_unlock(struct mutex *m)
 /*
  * sys_test_mutex(op, arg) - system call 503, exists for tests only.
  *   0 LOCK(index)       take test mutex index (0..3), sleeping
- *                       uninterruptibly while another task holds it
+ *                       uninterruptibly while another task holds it (a
+ *                       kill ends the wait: -EINTR, as TASK_KILLABLE)
  *   1 UNLOCK(index)     release it (-EPERM if not the owner)
  *   2 HOLD_SLEEP(ms)    take mutex 0, sleep uninterruptibly for ms
  *                       (as if waiting for a disk), release it: all in
@@ -74,7 +112,7 @@ int sys_test_mutex(int op, int arg)
 		if (op == 0) {
 			if (test_mutexes[arg].owner == current())
 				return -EINVAL;	/* would deadlock */
-			mutex_lock(&test_mutexes[arg]);
+			return mutex_lock_killable(&test_mutexes[arg]);
 		} else {
 			if (test_mutexes[arg].owner != current())
 				return -EPERM;
@@ -86,7 +124,8 @@ int sys_test_mutex(int op, int arg)
 			return -EINVAL;
 		if (test_mutexes[0].owner == current())
 			return -EINVAL;
-		mutex_lock(&test_mutexes[0]);
+		if (mutex_lock_killable(&test_mutexes[0]) < 0)
+			return -EINTR;
 		sleep_until(clock_ns() + (uint64_t)arg * 1000000, TASK_UNINTERRUPTIBLE);
 		mutex_unlock(&test_mutexes[0]);
 		return 0;

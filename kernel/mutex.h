@@ -21,6 +21,8 @@ struct mutex {
 
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
+/* As mutex_lock, but a kill ends the wait: 0 with the mutex, or -EINTR. */
+int mutex_lock_killable(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
 /* System call 503, for the priority-inversion test (docs/abi.md §4). */

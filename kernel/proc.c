@@ -154,7 +154,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC; i++) {
 		if (ptable[i].pstate == P_UNUSED) {
-			if (!p)
+			if (!p && ptable[i].refs == 0)	/* no proc_get() holder */
 				p = &ptable[i];
 			continue;
 		}
@@ -217,18 +217,32 @@ static void proc_release(struct proc *p)
 	spin_unlock(&ptable_lock);
 }
 
-struct proc *proc_find(int pid)
+bool proc_slow_lookup;
+
+struct proc *proc_get(int pid)
 {
 	struct proc *found = NULL;
+
 	if (pid <= 0)
 		return NULL;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].pstate != P_UNUSED && ptable[i].pstate != P_EMBRYO &&
-		    ptable[i].pid == pid)
+	for (int i = 0; i < NPROC && !found; i++)
+		if (ptable[i].pstate == P_LIVE && ptable[i].pid == pid)
 			found = &ptable[i];
+	if (found)
+		found->refs++;
 	spin_unlock(&ptable_lock);
+	if (found && proc_slow_lookup)
+		udelay(500);
 	return found;
+}
+
+void proc_put(struct proc *p)
+{
+	spin_lock(&ptable_lock);
+	KASSERT(p->refs > 0);
+	p->refs--;
+	spin_unlock(&ptable_lock);
 }
 
 int proc_count(void)
@@ -581,7 +595,8 @@ int proc_kill(int pid, int sig)
 		/* Set killed, fence, then read the state; a sleeper sets its
 		 * state, fences, then reads killed: one of us sees the other. */
 		__sync_synchronize();
-		if (t->se.state == TASK_INTERRUPTIBLE)
+		if (t->se.state == TASK_INTERRUPTIBLE ||
+		    (t->se.state == TASK_UNINTERRUPTIBLE && t->killable))
 			sched_wake_up(&t->se);
 	}
 	spin_unlock(&ptable_lock);

@@ -56,6 +56,7 @@ struct proc {
 	int pid;
 	char name[PROC_NAME_MAX];
 	enum proc_state pstate;		/* guarded by the process table lock */
+	int refs;			/* proc_get() holders: the slot is not reused meanwhile */
 	int uid, euid;
 	struct proc *parent;
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
@@ -68,6 +69,7 @@ struct proc {
 
 	struct file *files[NOFILE];
 	volatile int killed;		/* signal number that will end it, or 0 */
+	volatile int killable;		/* asleep uninterruptibly, but a kill wakes it (TASK_KILLABLE) */
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	uint32_t cutime, cstime;	/* ticks of reaped children */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
@@ -97,7 +99,6 @@ void schedule(void);
 /* Called on every return to user mode: reschedule, or die if killed. */
 void proc_return_to_user(struct trapframe *tf);
 
-struct proc *proc_find(int pid);	/* a live or zombie process, or NULL */
 int proc_fork(void);
 __attribute__((noreturn)) void proc_exit(int status);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
@@ -114,6 +115,16 @@ int proc_count(void);
  * (not root) already has nproc_limit processes or would take one of the
  * slots kept for root. */
 struct proc *proc_alloc(int uid, uint32_t nproc_limit);
+/* The live process with that pid, with a reference: its slot is not
+ * handed to a new process until proc_put(), so the caller cannot end up
+ * acting on someone else who got the pid's slot (pids are never reused,
+ * slots are). NULL if there is none. */
+struct proc *proc_get(int pid);
+/* test=slowfind: proc_get() waits 500 us after its lookup, so that a
+ * system call racing with exit and fork would act on a reused slot if
+ * the reference did not keep the slot (user/tests/pid_reuse.c). */
+extern bool proc_slow_lookup;
+void proc_put(struct proc *p);
 /* The limits a process starts with (init; fork copies its parent's). */
 void proc_default_limits(struct proc *p);
 int sys_getrlimit(int resource, void *urlim);

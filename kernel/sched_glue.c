@@ -44,8 +44,13 @@ void cpu_relax(void)
 
 struct sched_task *sched_find_task(int pid)
 {
-	struct proc *p = proc_find(pid);
-	return p && p->pstate == P_LIVE ? &p->se : NULL;
+	struct proc *p = proc_get(pid);
+	return p ? &p->se : NULL;
+}
+
+void sched_put_task(struct sched_task *t)
+{
+	proc_put(proc_of(t));
 }
 
 int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }

@@ -46,10 +46,15 @@ void cpu_relax(void);
 /*
  * The kernel's process table. sched_find_task(pid) returns the task with
  * that pid (never called with pid 0, which sched/ reads as "current"), or
- * NULL. The task must stay valid until the calling syscall returns.
+ * NULL, with a reference: its slot is not given to a new process until
+ * sched_put_task(); the task may exit meanwhile (then changing it is
+ * harmless: it is gone).
  * The credentials live in the kernel's struct proc, around struct sched_task.
  */
 struct sched_task *sched_find_task(int pid);
+/* Drop the reference sched_find_task() took: until then the task's slot
+ * is not handed to a new process (its pid cannot be reused under us). */
+void sched_put_task(struct sched_task *t);
 int sched_task_pid(struct sched_task *t);
 int sched_task_uid(struct sched_task *t);
 int sched_task_euid(struct sched_task *t);

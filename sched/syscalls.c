@@ -25,14 +25,25 @@ static bool privileged(struct sched_task *me)
 	return sched_task_euid(me) == 0;
 }
 
-/* pid 0 is the caller; a negative pid finds nothing. */
-static struct sched_task *find_task(int pid)
+/*
+ * pid 0 is the caller; a negative pid finds nothing. Another task comes
+ * with a reference (sched_find_task), so that its slot cannot become some
+ * new process's before the call is done with it: every get_task() is
+ * paired with a put_task() of the same pid.
+ */
+static struct sched_task *get_task(int pid)
 {
 	if (pid == 0)
 		return sched_current();
 	if (pid < 0)
 		return NULL;
 	return sched_find_task(pid);
+}
+
+static void put_task(int pid, struct sched_task *p)
+{
+	if (pid != 0 && p)
+		sched_put_task(p);
 }
 
 /* Linux: same euid, or our euid is its uid, or privileged. */
@@ -43,18 +54,10 @@ static bool may_change(struct sched_task *me, struct sched_task *p)
 	return euid == 0 || euid == sched_task_euid(p) || euid == sched_task_uid(p);
 }
 
-static int setscheduler(int pid, int policy, const void *uparam)
+/* The checks after the lookup, in Linux's order, then the change. */
+static int setscheduler_task(struct sched_task *me, struct sched_task *p,
+			     int policy, struct sched_param lp)
 {
-	struct sched_task *me = sched_current(), *p;
-	struct sched_param lp;
-
-	if (!uparam || pid < 0)
-		return -EINVAL;
-	if (copy_from_user(&lp, uparam, sizeof(lp)))
-		return -EFAULT;
-	p = find_task(pid);
-	if (!p)
-		return -ESRCH;
 	if (policy < 0)
 		policy = p->policy;		/* sched_setparam */
 	else if (!valid_policy(policy))
@@ -77,6 +80,24 @@ static int setscheduler(int pid, int policy, const void *uparam)
 	return 0;
 }
 
+static int setscheduler(int pid, int policy, const void *uparam)
+{
+	struct sched_task *p;
+	struct sched_param lp;
+	int err;
+
+	if (!uparam || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&lp, uparam, sizeof(lp)))
+		return -EFAULT;
+	p = get_task(pid);
+	if (!p)
+		return -ESRCH;
+	err = setscheduler_task(sched_current(), p, policy, lp);
+	put_task(pid, p);
+	return err;
+}
+
 int sys_sched_setscheduler(int pid, int policy, const void *uparam)
 {
 	if (policy < 0)
@@ -92,13 +113,16 @@ int sys_sched_setparam(int pid, const void *uparam)
 int sys_sched_getscheduler(int pid)
 {
 	struct sched_task *p;
+	int policy;
 
 	if (pid < 0)
 		return -EINVAL;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	return p->policy;
+	policy = p->policy;
+	put_task(pid, p);
+	return policy;
 }
 
 int sys_sched_getparam(int pid, void *uparam)
@@ -108,10 +132,11 @@ int sys_sched_getparam(int pid, void *uparam)
 
 	if (!uparam || pid < 0)
 		return -EINVAL;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
 	lp.sched_priority = p->rt_priority;
+	put_task(pid, p);
 	if (copy_to_user(uparam, &lp, sizeof(lp)))
 		return -EFAULT;
 	return 0;
@@ -140,10 +165,11 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 
 	if (pid < 0)
 		return -EINVAL;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
 	ns = (uint64_t)policy_of(p)->rr_get_interval(p) * 1000000000ull / tunables.hz;
+	put_task(pid, p);
 	ts.tv_sec = (int32_t)(ns / 1000000000ull);
 	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
 	if (copy_to_user(utimespec, &ts, sizeof(ts)))
@@ -173,41 +199,37 @@ int sys_nice(int increment)
 	return 0;
 }
 
-static struct sched_task *prio_target(int which, int who)
+/* The pid whose task prio_target() means: who for PRIO_PROCESS, else the
+ * caller (0) or nobody (-1). */
+static int prio_target_pid(int which, int who)
 {
-	struct sched_task *me = sched_current();
-
 	if (which == PRIO_PROCESS)
-		return find_task(who);
-	if (who == 0 || (which == PRIO_USER && who == sched_task_uid(me)))
-		return me;
-	return NULL;
+		return who;
+	if (who == 0 || (which == PRIO_USER && who == sched_task_uid(sched_current())))
+		return 0;
+	return -1;
 }
 
 int sys_getpriority(int which, int who)
 {
 	struct sched_task *p;
+	int pid, nice;
 
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
-	p = prio_target(which, who);
+	pid = prio_target_pid(which, who);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	return 20 - sched_task_nice(p);
+	nice = sched_task_nice(p);
+	put_task(pid, p);
+	return 20 - nice;
 }
 
-int sys_setpriority(int which, int who, int niceval)
+static int setpriority_task(struct sched_task *me, struct sched_task *p, int niceval)
 {
-	struct sched_task *me = sched_current(), *p;
-	int uid;
+	int uid = sched_task_uid(p);
 
-	if (which < PRIO_PROCESS || which > PRIO_USER)
-		return -EINVAL;
-	niceval = clamp(niceval, -20, 19);
-	p = prio_target(which, who);
-	if (!p)
-		return -ESRCH;
-	uid = sched_task_uid(p);
 	if (uid != sched_task_euid(me) && uid != sched_task_uid(me) && !privileged(me))
 		return -EPERM;
 	if (niceval < sched_task_nice(p) && !privileged(me))
@@ -216,21 +238,42 @@ int sys_setpriority(int which, int who, int niceval)
 	return 0;
 }
 
+int sys_setpriority(int which, int who, int niceval)
+{
+	struct sched_task *p;
+	int pid, err;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = clamp(niceval, -20, 19);
+	pid = prio_target_pid(which, who);
+	p = get_task(pid);
+	if (!p)
+		return -ESRCH;
+	err = setpriority_task(sched_current(), p, niceval);
+	put_task(pid, p);
+	return err;
+}
+
 int sys_sched_setaffinity(int pid, uint32_t len, const void *umask)
 {
-	struct sched_task *me = sched_current(), *p;
+	struct sched_task *p;
 	uint32_t mask;
+	int err;
 
 	if (len < sizeof(mask))
 		return -EINVAL;
 	if (copy_from_user(&mask, umask, sizeof(mask)))
 		return -EFAULT;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	if (!may_change(me, p))
-		return -EPERM;
-	return sched_set_cpus_allowed(p, mask);	/* -EINVAL: no online CPU */
+	if (!may_change(sched_current(), p))
+		err = -EPERM;
+	else
+		err = sched_set_cpus_allowed(p, mask);	/* -EINVAL: no online CPU */
+	put_task(pid, p);
+	return err;
 }
 
 int sys_sched_getaffinity(int pid, uint32_t len, void *umask)
@@ -240,10 +283,11 @@ int sys_sched_getaffinity(int pid, uint32_t len, void *umask)
 
 	if (len < sizeof(mask))
 		return -EINVAL;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
 	mask = p->cpus_allowed & sched_online_mask();
+	put_task(pid, p);
 	if (copy_to_user(umask, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(mask);
@@ -257,7 +301,7 @@ int sys_sched_task_stats(int pid, void *uinfo)
 
 	if (pid < 0)
 		return -EINVAL;
-	p = find_task(pid);
+	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
 	rq = task_rq_lock(p);
@@ -274,6 +318,7 @@ int sys_sched_task_stats(int pid, void *uinfo)
 		.max_burst = max_burst(p), .full_slice = full_slice(p),
 	};
 	spin_unlock(&rq->lock);
+	put_task(pid, p);
 	if (copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

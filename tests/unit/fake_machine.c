@@ -52,12 +52,22 @@ void cpu_relax(void)
 	kassert_fail("cpu_relax: would spin for ever on the host", __FILE__, __LINE__);
 }
 
+int fake_task_refs;
+
 struct sched_task *sched_find_task(int pid)
 {
 	for (int i = 0; i < FAKE_MAX_PROCS; i++)
-		if (fake_procs[i].used && fake_procs[i].pid == pid)
+		if (fake_procs[i].used && fake_procs[i].pid == pid) {
+			fake_task_refs++;
 			return &fake_procs[i].se;
+		}
 	return NULL;
+}
+
+void sched_put_task(struct sched_task *t)
+{
+	KASSERT(t && fake_task_refs > 0);
+	fake_task_refs--;
 }
 
 struct fake_proc *fake_of(struct sched_task *t)
@@ -197,6 +207,7 @@ void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz)
 	fake_ncpus = ncpus;
 	fake_trace_len = 0;
 	fake_migrated_running = 0;
+	fake_task_refs = 0;
 	memset(fake_need_resched, 0, sizeof(fake_need_resched));
 	memset(fake_irq_off, 0, sizeof(fake_irq_off));
 	memset(fake_procs, 0, sizeof(fake_procs));

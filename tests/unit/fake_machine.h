@@ -49,6 +49,9 @@ struct fake_trace_rec {
 extern struct fake_trace_rec fake_trace[FAKE_TRACE_MAX];
 extern int fake_trace_len;
 int fake_trace_count(int event, int pid);	/* pid -1 = any */
+/* References sched_find_task() handed out and sched_put_task() has not
+ * dropped: 0 after every test (main.c checks), or a syscall leaks one. */
+extern int fake_task_refs;
 extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task, or a CPU's
 					 * current task found on another CPU */
 /* If set, also called with every record, even once fake_trace[] is full

@@ -56,10 +56,14 @@ static void run_test(const struct test_case *t)
 	fake_boot(1, NULL);
 	sim_reset();
 	fake_assert_jmp = &jb;
-	if (setjmp(jb) == 0)
+	if (setjmp(jb) == 0) {
 		t->fn();
-	else
+		if (fake_task_refs != 0)
+			test_fail(t->file, t->line, "%d task references never dropped "
+				  "(a syscall without sched_put_task)", fake_task_refs);
+	} else {
 		test_fail(t->file, t->line, "%s", fake_assert_msg);
+	}
 	fake_assert_jmp = NULL;
 }
 
