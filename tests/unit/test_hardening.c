@@ -440,3 +440,18 @@ TEST(renice_leaves_a_yielded_task_at_139)
 	CHECK_EQ(t->prio, 139);
 	CHECK(t->flags & SF_YIELDED);
 }
+
+/* Ticks the timer never delivered are counted per CPU (call 501), so a
+ * test can tell a host stall from a scheduler fault. */
+TEST(lost_ticks_are_reported_per_cpu)
+{
+	struct sched_cpu_info *info = (void *)fake_user_mem;
+	fake_spawn(0, 1000, 1000);
+	fake_schedule(0);
+	fake_irq_off[0]++;
+	sched_account_lost_ticks(3, true);
+	fake_irq_off[0]--;
+	CHECK_EQ(sys_sched_cpu_stats(0, info), 0);
+	CHECK_EQ(info->lost_ticks, 3);
+	CHECK_EQ(info->user_ticks, 3);		/* charged to what ran */
+}
