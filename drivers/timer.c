@@ -36,6 +36,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/printk.h"
 #include "../kernel/sleep.h"
+#include "../kernel/watchdog.h"
 #include "../kernel/time.h"
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
@@ -63,6 +64,7 @@ static void tick(struct trapframe *tf, uint64_t due)
 		c->ticks = due - 1;
 	if (timer_tick_hook)
 		timer_tick_hook(trap_from_user(tf));
+	watchdog_tick(tf);
 }
 
 /* Program this CPU's one-shot timer for its next tick or deadline. */

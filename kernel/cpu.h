@@ -31,6 +31,8 @@ struct cpu {
 	struct proc *prev;		/* task we just switched away from */
 	volatile int need_resched;	/* set by the scheduler, read on the way to user mode */
 	volatile uint64_t ticks;	/* timer interrupts taken on this CPU */
+	uint64_t scheduled_ns;		/* last schedule() here (kernel/watchdog.c) */
+	bool watchdog_warned;		/* this stall was reported */
 	volatile bool online;
 
 	uint64_t gdt[GDT_ENTRIES];

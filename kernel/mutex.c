@@ -87,6 +87,8 @@ void mutex_unlock(struct mutex *m)
  *   2 HOLD_SLEEP(ms)    take mutex 0, sleep uninterruptibly for ms
  *                       (as if waiting for a disk), release it: all in
  *                       kernel mode, which is where the BATCH rule matters
+ *   3 KERNEL_SPIN(ms)   root only: stay in kernel mode, interrupts on,
+ *                       for ms without scheduling (the watchdog's test)
  * Returns 0, or -EINVAL for a bad op, index or ms.
  */
 #define TEST_MUTEXES 4
@@ -128,6 +130,14 @@ int sys_test_mutex(int op, int arg)
 			return -EINTR;
 		sleep_until(clock_ns() + (uint64_t)arg * 1000000, TASK_UNINTERRUPTIBLE);
 		mutex_unlock(&test_mutexes[0]);
+		return 0;
+	case 3:
+		if (current()->euid != 0)
+			return -EPERM;
+		if (arg < 0 || arg > 10000)
+			return -EINVAL;
+		for (uint64_t end = clock_ns() + (uint64_t)arg * 1000000; clock_ns() < end;)
+			__asm__ volatile("pause");
 		return 0;
 	default:
 		return -EINVAL;

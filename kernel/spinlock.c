@@ -7,7 +7,10 @@
  * Mistakes are caught, not tolerated: taking a lock this CPU already holds
  * panics (it would spin for ever), as does releasing one it does not hold.
  * With LOCK_DEBUG (the default build) a lock spun on for more than
- * LOCKUP_NS is reported as a lockup, naming the CPU that holds it.
+ * LOCKUP_NS is reported as a lockup, naming the CPU that holds it and the
+ * function that took it (the lock remembers its caller's address). The
+ * spinning CPU has interrupts off, so this check is the only one that can
+ * see it; a CPU stuck with interrupts on is the watchdog's (kernel_tick).
  */
 #include "spinlock.h"
 #include "cpu.h"
@@ -22,7 +25,7 @@ void spin_init(struct spinlock *l, const char *name)
 	l->locked = 0;
 	l->cpu = -1;
 	l->name = name;
-	l->acquired_ns = 0;
+	l->taken_at = 0;
 }
 
 bool spin_held(const struct spinlock *l)
@@ -45,16 +48,17 @@ void spin_lock(struct spinlock *l)
 	while (xchg(&l->locked, 1) != 0) {
 		pause();
 #ifdef LOCK_DEBUG
-		if (clock_ns() - start > LOCKUP_NS)
-			panic("lockup: cpu%d waited 5 s for %s (held by cpu%d)",
-			      cpu_id(), l->name, l->cpu);
+		if (clock_ns() - start > LOCKUP_NS) {
+			uint32_t off = 0;
+			const char *fn = ksym_lookup(l->taken_at, &off);
+			panic("lockup: cpu%d waited 5 s for %s (held by cpu%d, taken in %s+0x%x)",
+			      cpu_id(), l->name, l->cpu, fn ? fn : "?", off);
+		}
 #endif
 	}
 	__sync_synchronize();
 	l->cpu = cpu_id();
-#ifdef LOCK_DEBUG
-	l->acquired_ns = clock_ns();
-#endif
+	l->taken_at = (uint32_t)__builtin_return_address(0);
 }
 
 void spin_unlock(struct spinlock *l)

@@ -22,7 +22,7 @@ struct spinlock {
 	volatile uint32_t locked;	/* 0 = free, 1 = held */
 	int cpu;			/* owner CPU while held, else -1 */
 	const char *name;		/* for panic messages */
-	uint64_t acquired_ns;		/* debug build: lockup detector */
+	uint32_t taken_at;		/* where it was taken (a return address), for lockups */
 };
 
 #define SPINLOCK_INIT(n) { 0, -1, (n), 0 }

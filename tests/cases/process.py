@@ -97,3 +97,15 @@ CASES += [
          expect=[CLEAN_EXIT,
                  r"^ok \d+ - a_call_on_a_dying_pid_never_lands_on_its_slots_next_process\b"]),
 ]
+
+CASES += [
+    # A CPU kept in kernel mode for 6 s (test call 503 KERNEL_SPIN) is
+    # reported by the watchdog with the process and a backtrace, then goes on.
+    Case("watchdog_reports_a_stuck_cpu", smp=ONE,
+         append="tests=none run=/bin/kernel_spin:6000 then=exit",
+         qemu_args=ICOUNT, timeout=90, tags=("process",),
+         expect_order=[r"^watchdog: cpu0 has run pid \d+ \(kernel_spin\) in kernel mode "
+                       r"for \d+ ms without scheduling",
+                       r"sys_test_mutex\+0x",
+                       r"^ok 1 - kernel_spin_returns\b", CLEAN_EXIT]),
+]

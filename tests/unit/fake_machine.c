@@ -159,7 +159,7 @@ void spin_init(struct spinlock *l, const char *name)
 	l->locked = 0;
 	l->cpu = -1;
 	l->name = name;
-	l->acquired_ns = 0;
+	l->taken_at = 0;
 }
 
 void spin_lock(struct spinlock *l)

@@ -1,0 +1,41 @@
+/*
+ * watchdog.c - a CPU stuck in the kernel says so instead of going silent.
+ *
+ * Every timer tick that interrupts kernel code checks how long ago this
+ * CPU last went through schedule(). The kernel is not preemptible, so a
+ * task in a system call normally returns or sleeps within milliseconds;
+ * one that has kept the CPU in kernel mode for WATCHDOG_NS (5 s) is stuck
+ * (a loop that never ends, a wait that never comes). The watchdog prints
+ * which CPU, which process, for how long, and the interrupted code's
+ * backtrace, once per stall, and lets the CPU go on: the harness fails a
+ * case whose console shows it, and a student sees where it hangs. User
+ * mode is not watched (a FIFO hog alone on a CPU may run for ever), nor
+ * the idle task. A CPU spinning on a lock has interrupts off, so no tick
+ * reaches it: kernel/spinlock.c reports that itself (the lock, its holder
+ * and where it was taken).
+ */
+#include "watchdog.h"
+#include "cpu.h"
+#include "panic.h"
+#include "printk.h"
+#include "proc.h"
+#include "time.h"
+#include "trap.h"
+
+#define WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
+
+void watchdog_tick(const struct trapframe *tf)
+{
+	struct cpu *c = mycpu();
+	struct proc *p = c->current;
+	uint64_t now = clock_ns();
+
+	if (trap_from_user(tf) || !p || p->pid == 0 || c->watchdog_warned ||
+	    !c->scheduled_ns || now - c->scheduled_ns < WATCHDOG_NS)
+		return;
+	c->watchdog_warned = true;
+	printk("watchdog: cpu%d has run pid %d (%s) in kernel mode for %llu ms "
+	       "without scheduling; interrupted at:\n", c->id, p->pid, p->name,
+	       (now - c->scheduled_ns) / 1000000);
+	backtrace_from(tf->ebp, tf->eip);
+}
