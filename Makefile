@@ -7,12 +7,15 @@
 #   make iso        a GRUB rescue ISO (build/staircase.iso); make run-iso
 #   make gdb        QEMU stopped, waiting for gdb (see README)
 #   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
+#   make trace PROG=/bin/sched_rr   record one program in virtual time:
+#                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
 #   SOCKETS CORES THREADS  topology; CPUS alone means CPUS cores of 1 socket
 #   MEM=128M  APPEND="hz=100 ..."  CPU_MODEL=max  KVM=0|1  GUI=1  DEBUG=0|1
+#   TRACE=file  (make run) the second serial port, where `trace run` streams
 #   CROSS=i686-elf-  (default: i686-elf- if installed, else i686-linux-gnu-)
 
 CROSS ?= $(shell command -v i686-elf-gcc >/dev/null 2>&1 && echo i686-elf- || echo i686-linux-gnu-)
@@ -33,6 +36,11 @@ KERNEL_CFLAGS := -std=gnu11 -m32 -march=i686 -mgeneral-regs-only \
 	-Wall -Wextra -Werror -g -O2 -MMD -MP
 ifeq ($(DEBUG),1)
 KERNEL_CFLAGS += -DLOCK_DEBUG -DSCHED_DEBUG
+endif
+# POISON=1: fill freed frames and heap blocks with 0x6b (kernel/pmm.h), so
+# a use after free shows; off by default (it costs every free a memset).
+ifeq ($(POISON),1)
+KERNEL_CFLAGS += -DPOISON_FREE
 endif
 LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
@@ -112,7 +120,7 @@ KVM     ?= $(shell test -d /sys/module/kvm_intel -o -d /sys/module/kvm_amd && ec
 ACCEL   := $(if $(filter 1,$(KVM)),-accel kvm,-accel tcg)
 DISPLAY_FLAGS := $(if $(filter 1,$(GUI)),,-display none)
 QEMU_FLAGS = -m $(MEM) -smp $(SMP) $(ACCEL) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
-	-serial mon:stdio $(DISPLAY_FLAGS) -no-reboot \
+	-serial mon:stdio $(if $(TRACE),-serial file:$(TRACE)) $(DISPLAY_FLAGS) -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 # isa-debug-exit makes QEMU exit with (status << 1) | 1: 1 means "init exited 0".
 QEMU_STATUS = code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || { echo "qemu exit code $$code"; exit $$code; }
@@ -130,6 +138,26 @@ gdb: deps-run
 	@echo "QEMU is stopped at the first instruction. In another terminal: gdb -x tools/gdbinit"
 	qemu-system-i386 $(QEMU_FLAGS) -s -S -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
 		-append "$(APPEND)"; $(QEMU_STATUS)
+
+# make trace PROG=/bin/sched_rr [SMP=2] [APPEND=...]: boot in virtual time
+# (-icount, as the test cases: the numbers do not depend on the host's load),
+# record PROG with `trace run` streaming to COM2, then write the raw log and
+# its exports beside it (docs/trace.md). Arguments go after colons, as in
+# run=: PROG=/bin/spin:2. The console scrolls by as usual.
+TRACE_NAME = $(notdir $(firstword $(subst :, ,$(PROG))))
+TRACE_OUT = $(BUILD)/trace/$(TRACE_NAME)
+.PHONY: trace
+trace: deps-run
+	@test -n "$(PROG)" || { echo "usage: make trace PROG=/bin/sched_rr [SMP=2] [APPEND=...]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	@mkdir -p $(BUILD)/trace
+	qemu-system-i386 -display none -monitor none -serial stdio -serial file:$(TRACE_OUT).log \
+		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg -icount shift=2,sleep=off \
+		-m $(MEM) -smp $(SMP) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
+		-kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
+		-append "tests=none $(APPEND) run=/bin/trace:run:$(PROG) then=poweroff"; $(QEMU_STATUS)
+	@$(PYTHON) tools/traceview.py $(TRACE_OUT).log -o $(TRACE_OUT).html \
+		--ftrace $(TRACE_OUT).ftrace --json $(TRACE_OUT).json
 
 # ---- the GRUB ISO ----------------------------------------------------------
 ISO_APPEND ?=

@@ -11,6 +11,7 @@
 #include "kmalloc.h"
 #include "panic.h"
 #include "pmm.h"
+#include "string.h"
 #include "spinlock.h"
 #include "string.h"
 #include "vm.h"
@@ -105,6 +106,11 @@ void kfree(void *p)
 	if (h->magic != MAGIC_USED)
 		panic("kfree: %p was not allocated (double free?)", p);
 	h->magic = MAGIC_FREE;
+#ifdef POISON_FREE
+	/* A use after free now reads 0x6b bytes, not stale data that works. */
+	if (h->class != LARGE_CLASS)
+		memset(p, POISON_BYTE, (1u << (h->class + MIN_SHIFT)) - sizeof(*h));
+#endif
 	if (h->class == LARGE_CLASS) {
 		pmm_free_contig(V2P(h), h->npages);
 		return;

@@ -11,6 +11,7 @@
 #include "pmm.h"
 #include "panic.h"
 #include "spinlock.h"
+#include "string.h"
 #include "vm.h"
 
 #define MAX_FRAMES (DIRECT_MAP_SIZE / PAGE_SIZE)
@@ -123,6 +124,10 @@ void pmm_free_contig(uint32_t pa, uint32_t n)
 		set_free(f + i);
 	}
 	nfree += n;
+#ifdef POISON_FREE
+	/* Under the lock: nobody can have these frames again before we are done. */
+	memset(P2V(pa), POISON_BYTE, n * PAGE_SIZE);
+#endif
 	spin_unlock(&lock);
 }
 

@@ -23,4 +23,8 @@ void pmm_free_contig(uint32_t pa, uint32_t n);
 uint32_t pmm_free_count(void);
 uint32_t pmm_total_count(void);		/* frames of usable RAM we manage */
 
+/* With POISON_FREE (make POISON=1), freed frames and heap blocks are
+ * filled with this byte, so that a use after free reads garbage at once. */
+#define POISON_BYTE 0x6b
+
 #endif

@@ -160,6 +160,22 @@ static void test_pmm_contiguous_runs_and_exhaustion(void)
 	CHECK(pmm_alloc_contig(1) == 0);		/* empty: 0, no panic */
 }
 
+#ifdef POISON_FREE
+static void test_pmm_and_kfree_poison_what_they_free(void)
+{
+	fresh_memory();
+	uint32_t a = pmm_alloc();
+	memset(P2V(a), 0, PAGE_SIZE);
+	pmm_free(a);
+	unsigned char *pa = P2V(a);
+	CHECK(pa[0] == POISON_BYTE && pa[PAGE_SIZE - 1] == POISON_BYTE);
+	unsigned char *b = kmalloc(100);
+	memset(b, 0, 100);
+	kfree(b);
+	CHECK(b[0] == POISON_BYTE && b[99] == POISON_BYTE);	/* a use after free */
+}
+#endif
+
 static void test_pmm_double_free_panics(void)
 {
 	fresh_memory();
@@ -288,6 +304,9 @@ int main(void)
 	run("pmm_hands_out_distinct_aligned_frames_and_counts", test_pmm_hands_out_distinct_aligned_frames_and_counts);
 	run("pmm_contiguous_runs_and_exhaustion", test_pmm_contiguous_runs_and_exhaustion);
 	run("pmm_double_free_panics", test_pmm_double_free_panics);
+#ifdef POISON_FREE
+	run("pmm_and_kfree_poison_what_they_free", test_pmm_and_kfree_poison_what_they_free);
+#endif
 	run("kmalloc_blocks_are_aligned_and_disjoint", test_kmalloc_blocks_are_aligned_and_disjoint);
 	run("kmalloc_reuses_freed_blocks", test_kmalloc_reuses_freed_blocks);
 	run("kmalloc_bad_and_double_free_panic", test_kmalloc_bad_and_double_free_panic);
