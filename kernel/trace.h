@@ -7,7 +7,10 @@
  * trace_record(), which appends a fixed-size record to that CPU's ring
  * buffer. System call 504 starts, stops, clears and dumps the buffers; a
  * dump prints them merged in time order on the console, for
- * tools/traceview.py to draw.
+ * tools/traceview.py to draw. A stream sends them to the second serial
+ * port (COM2) instead, while the recording goes on: `trace run` drains the
+ * buffers every 100 ms, so a run of any length fits and the console stays
+ * free.
  */
 #ifndef KERNEL_TRACE_H
 #define KERNEL_TRACE_H
@@ -20,7 +23,11 @@
 #define TRACE_ALL_EVENTS ((1u << TRACE_NR_EVENTS) - 1)
 
 /* The ops of system call 504, as user/lib/kernel_calls.h numbers them. */
-enum trace_op { TRACE_OP_STOP, TRACE_OP_START, TRACE_OP_CLEAR, TRACE_OP_DUMP };
+enum trace_op {
+	TRACE_OP_STOP, TRACE_OP_START, TRACE_OP_CLEAR, TRACE_OP_DUMP,
+	TRACE_OP_STREAM,	/* arg: mask; clear, then record and stream to COM2 */
+	TRACE_OP_DRAIN,		/* send what was recorded since the last drain */
+};
 
 /* Bit e set: event e is recorded. 0 = tracing is off. */
 extern uint32_t trace_mask;
@@ -34,7 +41,7 @@ static inline bool trace_wanted(int event)
 void trace_init(void);
 /* Append one event to cpu's buffer. Caller holds cpu's run-queue lock. */
 void trace_record(int cpu, int event, struct sched_task *t, int arg);
-/* 504: sys_trace(op, arg); START's arg is an event mask, 0 = all. */
+/* 504: sys_trace(op, arg); START's and STREAM's arg is an event mask, 0 = all. */
 int sys_trace(int op, int arg);
 
 #endif

@@ -9,7 +9,9 @@
  * creates its tasks as the kernel would (policy, nice, affinity, then
  * queue), runs the clock, and prints what each task got. With --trace it
  * prints the scheduler's events in the kernel's dump format (docs/trace.md)
- * so that tools/traceview.py draws a simulated run like a real one.
+ * so that tools/traceview.py draws a simulated run like a real one, with
+ * the same fields (task names, prio/burst/slice, the CPU's current task
+ * and, for a switch, the state the task switched out was left in).
  */
 #include "workload.h"
 #include "../../tests/unit/sim.h"
@@ -38,11 +40,76 @@ static struct task_report reports[WL_MAX_TASKS];
 static int nreports;
 static struct task_report *by_pid[FAKE_MAX_PROCS + 1];
 
+/* A trace record as kernel/trace.c keeps it: the event, then the state of
+ * its task and of the task running on the CPU (for a switch: the one that
+ * was switched out) at that moment. Names are looked up when printing. */
+struct sim_trace_rec {
+	struct fake_trace_rec r;
+	int prio, burst, slice;
+	int cur, cur_prio, cur_policy;
+	const char *cur_state;
+};
+
 static bool tracing;
-static struct fake_trace_rec *trace_buf;
+static struct sim_trace_rec *trace_buf;
 static size_t trace_len, trace_lost;
+static struct sched_task *last_in[SCHED_MAX_CPUS];	/* switched in last, per CPU */
+static bool yielded[SCHED_MAX_CPUS];
 
 /* ---- the trace hook: latencies, and the events for --trace ---- */
+
+static int policy_code(const struct sched_task *t)
+{
+	return !t ? FAKE_POLICY_NONE : t->is_idle ? FAKE_POLICY_IDLE : t->policy;
+}
+
+/* Why prev leaves the CPU, in Linux's prev_state letters (as kernel/trace.c). */
+static const char *switch_state(const struct sched_task *prev, int cpu)
+{
+	if (!prev || prev->is_idle)
+		return "R";
+	switch (prev->state) {
+	case TASK_INTERRUPTIBLE:	return "S";
+	case TASK_UNINTERRUPTIBLE:	return "D";
+	case TASK_DEAD:			return "X";
+	default:			return yielded[cpu] ? "R" : "R+";
+	}
+}
+
+static void record(const struct fake_trace_rec *r, struct task_report *t)
+{
+	struct sim_trace_rec *e;
+	const struct sched_task *se = t && t->sim ? &t->sim->proc->se :
+		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+	const struct sched_task *cur;
+
+	if (trace_len == TRACE_KEEP) {
+		trace_lost++;
+		return;
+	}
+	if (trace_len % 65536 == 0) {
+		trace_buf = realloc(trace_buf, (trace_len + 65536) * sizeof(*trace_buf));
+		if (!trace_buf) {
+			fprintf(stderr, "staircase-sim: out of memory for the trace\n");
+			exit(1);
+		}
+	}
+	e = &trace_buf[trace_len++];
+	e->r = *r;
+	e->prio = se ? se->prio : 0;
+	e->burst = se ? se->burst : 0;
+	e->slice = se ? se->slice : 0;
+	/* sched/ has made the switch when it reports it: the task switched
+	 * out is the one we saw switched in last (the kernel reads it from
+	 * its own idea of the current process, which has not changed yet). */
+	cur = r->event == TRACE_SWITCH ? last_in[r->cpu] : fake_curr(r->cpu);
+	if (!cur)
+		cur = &fake_idle[r->cpu].se;
+	e->cur = fake_pid((struct sched_task *)cur);
+	e->cur_prio = cur->prio;
+	e->cur_policy = policy_code(cur);
+	e->cur_state = r->event == TRACE_SWITCH ? switch_state(cur, r->cpu) : NULL;
+}
 
 static void on_event(const struct fake_trace_rec *r)
 {
@@ -63,20 +130,27 @@ static void on_event(const struct fake_trace_rec *r)
 				t->max_wake_latency_ns = wait;
 		}
 	}
-	if (!tracing)
-		return;
-	if (trace_len == TRACE_KEEP) {
-		trace_lost++;
-		return;
+	if (tracing)
+		record(r, t);
+	if (r->event == TRACE_SWITCH) {
+		last_in[r->cpu] = fake_curr(r->cpu);
+		yielded[r->cpu] = false;
+	} else if (r->event == TRACE_YIELD) {
+		yielded[r->cpu] = true;
 	}
-	if (trace_len % 65536 == 0) {
-		trace_buf = realloc(trace_buf, (trace_len + 65536) * sizeof(*trace_buf));
-		if (!trace_buf) {
-			fprintf(stderr, "staircase-sim: out of memory for the trace\n");
-			exit(1);
-		}
-	}
-	trace_buf[trace_len++] = *r;
+}
+
+/* A task's name as the kernel prints it: one word of at most 15 characters. */
+static const char *comm_of(int pid, int policy, char *buf)
+{
+	const char *name = pid > 0 && pid <= FAKE_MAX_PROCS && by_pid[pid] ? by_pid[pid]->w->name :
+		pid == 0 && policy == FAKE_POLICY_IDLE ? "idle" : "-";
+	int i;
+
+	for (i = 0; i < 15 && name[i]; i++)
+		buf[i] = name[i] <= ' ' || name[i] == '=' || name[i] > '~' ? '_' : name[i];
+	buf[i] = 0;
+	return i ? buf : "-";
 }
 
 
@@ -85,10 +159,19 @@ static void print_trace(void)
 {
 	printf("trace: begin %zu events, %zu lost, %d cpus\n", trace_len, trace_lost, fake_ncpus);
 	for (size_t i = 0; i < trace_len; i++) {
-		const struct fake_trace_rec *e = &trace_buf[i];
-		printf("trace: %llu cpu%d %s pid %d %s %s %d\n", (unsigned long long)e->ns,
+		const struct sim_trace_rec *x = &trace_buf[i];
+		const struct fake_trace_rec *e = &x->r;
+		char comm[16], cur_comm[16];
+		printf("trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d "
+		       "on=%d cur=%d cur_comm=%s cur_prio=%d cur_policy=%s", (unsigned long long)e->ns,
 		       e->cpu, sched_trace_names[e->event][0], e->pid, sched_trace_policy_name(e->policy),
-		       sched_trace_names[e->event][1], e->arg);
+		       sched_trace_names[e->event][1], e->arg, comm_of(e->pid, e->policy, comm),
+		       x->prio, x->burst, x->slice, e->cpu, x->cur,
+		       comm_of(x->cur, x->cur_policy, cur_comm), x->cur_prio,
+		       sched_trace_policy_name(x->cur_policy));
+		if (x->cur_state)
+			printf(" cur_state=%s", x->cur_state);
+		printf("\n");
 	}
 	printf("trace: end\n");
 }

@@ -6,13 +6,20 @@
  *   trace stop             stop recording
  *   trace clear            forget what was recorded
  *   trace dump             print it on the console (stops recording)
- *   trace run PROG [ARGS]  clear, start, run PROG and wait, stop, dump
+ *   trace run [-c] PROG [ARGS] [+ PROG [ARGS]]...
+ *                          record every event while the programs run
+ *                          (together), and wait for them all
  *
- * The kernel prints the dump, one "trace: ..." line per event; save the
- * serial log and draw it with tools/traceview.py. System call 504, which
- * only root may make.
+ * `trace run` streams the events to the second serial port (COM2) when
+ * the machine has one (`make run TRACE=file`, `make trace PROG=...`):
+ * it drains the kernel's buffers there every 100 ms, so a run of any
+ * length fits and the console stays free. Without COM2, or with -c, it
+ * records into the buffers and dumps them on the console at the end, one
+ * "trace: ..." line per event. Draw either with tools/traceview.py.
+ * System call 504, which only root may make.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +41,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: trace start [EVENTS]   EVENTS: a mask like 0x3, or names like switch,wakeup\n"
 		"       trace stop | clear | dump\n"
-		"       trace run PROGRAM [ARGS...]\n"
+		"       trace run [-c] PROGRAM [ARGS...] [+ PROGRAM [ARGS...]]...\n"
+		"         (-c: dump on the console even when COM2 is there)\n"
 		"events:");
 	for (int i = 0; i < NR_EVENTS; i++)
 		fprintf(stderr, " %s", event_names[i]);
@@ -76,6 +84,8 @@ static int ctl(int op, int arg)
 
 	fflush(stdout);		/* our lines before the kernel's */
 	ret = trace_ctl(op, arg);
+	if (ret < 0 && op == TRACE_STREAM && errno == ENODEV)
+		return ret;	/* no COM2: the caller dumps on the console */
 	if (ret < 0) {
 		fprintf(stderr, "trace: %s%s\n", strerror(errno),
 			errno == ENOSYS ? " (this kernel cannot trace)" :
@@ -85,13 +95,12 @@ static int ctl(int op, int arg)
 	return ret;
 }
 
-/* Run argv[0] (found beside this program when it has no '/'), wait, and
- * return its exit status the way a shell reports it. */
-static int run(char **argv, const char *self)
+/* Start argv[0] (found beside this program when it has no '/'); returns
+ * its pid, or -1. */
+static pid_t start(char **argv, const char *self)
 {
 	char path[256];
 	const char *slash = strrchr(self, '/');
-	int status;
 	pid_t pid;
 
 	if (strchr(argv[0], '/'))
@@ -103,7 +112,7 @@ static int run(char **argv, const char *self)
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "trace: fork: %s\n", strerror(errno));
-		return 1;
+		return -1;
 	}
 	if (pid == 0) {
 		argv[0] = path;
@@ -111,18 +120,95 @@ static int run(char **argv, const char *self)
 		fprintf(stderr, "trace: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0) {
-		fprintf(stderr, "trace: waitpid: %s\n", strerror(errno));
-		return 1;
-	}
+	return pid;
+}
+
+/* The exit status the way a shell reports it. */
+static int shell_status(int status)
+{
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#define MAX_PROGS 8
+
+/*
+ * trace run: the programs are the words of argv split at "+". Streaming,
+ * we wake every 100 ms to drain the buffers to COM2 while they run;
+ * otherwise we just wait. Returns the first non-zero status, else 0.
+ */
+static int run(int argc, char **argv, const char *self, bool console)
+{
+	char **prog[MAX_PROGS];
+	pid_t pids[MAX_PROGS];
+	int status[MAX_PROGS], nprogs = 0, left, ret = 0, events = 0;
+	bool stream = false;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "+") == 0) {
+			argv[i] = NULL;
+			continue;
+		}
+		if (i > 0 && argv[i - 1] != NULL)
+			continue;
+		if (nprogs == MAX_PROGS) {
+			fprintf(stderr, "trace: at most %d programs\n", MAX_PROGS);
+			return 2;
+		}
+		prog[nprogs++] = &argv[i];
+	}
+	if (nprogs == 0)
+		usage();
+	if (!console)
+		stream = ctl(TRACE_STREAM, 0) >= 0;
+	if (!stream) {
+		ctl(TRACE_CLEAR, 0);
+		ctl(TRACE_START, 0);
+	}
+	for (int i = 0; i < nprogs; i++) {
+		pids[i] = start(prog[i], self);
+		status[i] = 1 << 8;	/* "exited 1" if it never started */
+	}
+	left = 0;
+	for (int i = 0; i < nprogs; i++)
+		left += pids[i] > 0;
+	while (left > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, stream ? WNOHANG : 0);
+		if (pid < 0) {
+			fprintf(stderr, "trace: waitpid: %s\n", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < nprogs; i++)
+			if (pid > 0 && pids[i] == pid) {
+				status[i] = st;
+				left--;
+			}
+		if (stream && pid == 0) {
+			ctl(TRACE_DRAIN, 0);
+			usleep(100000);
+		}
+	}
+	if (stream) {
+		events = ctl(TRACE_STOP, 0);
+	} else {
+		ctl(TRACE_STOP, 0);
+		ctl(TRACE_DUMP, 0);
+	}
+	for (int i = 0; i < nprogs; i++) {
+		int s = shell_status(status[i]);
+		printf("trace run: %s exited with status %d\n", prog[i][0], s);
+		if (s && !ret)
+			ret = s;
+	}
+	if (stream)
+		printf("trace run: %d events streamed to COM2\n", events);
+	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 	long mask = 0;
-	int status;
 
 	if (strcmp(cmd, "start") == 0 && argc <= 3) {
 		if (argc == 3 && (mask = parse_events(argv[2])) < 0)
@@ -135,13 +221,10 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "dump") == 0 && argc == 2) {
 		ctl(TRACE_DUMP, 0);
 	} else if (strcmp(cmd, "run") == 0 && argc >= 3) {
-		ctl(TRACE_CLEAR, 0);
-		ctl(TRACE_START, 0);
-		status = run(argv + 2, argv[0]);
-		ctl(TRACE_STOP, 0);
-		ctl(TRACE_DUMP, 0);
-		printf("trace run: %s exited with status %d\n", argv[2], status);
-		return status;
+		bool console = strcmp(argv[2], "-c") == 0;
+		if (argc < 3 + console)
+			usage();
+		return run(argc - 2 - console, argv + 2 + console, argv[0], console);
 	} else {
 		usage();
 	}

@@ -81,6 +81,8 @@ enum sched_tunable_id {
 #define TRACE_START  1	/* arg: event mask, 0 = all */
 #define TRACE_CLEAR  2
 #define TRACE_DUMP   3	/* print the buffer on the console */
+#define TRACE_STREAM 4	/* arg: event mask, 0 = all; clear, record, stream to COM2 */
+#define TRACE_DRAIN  5	/* send what was recorded since the last drain to COM2 */
 
 /* Wrappers: 0 (or the value) on success, -1 and errno on failure. */
 int sched_stat(pid_t pid, struct sched_task_info *info);
