@@ -8,8 +8,10 @@
 # Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
 # (tests/host) and of the host tools (tests/host-tools), that every cited
 # document is in the repository (tests/host-tools/test_citations.py), the simulator's
-# examples (tools/sim/test.sh), then the QEMU cases (tests/harness.py),
-# then the differential run of the conformance programs against Linux.
+# examples (tools/sim/test.sh), the trace exports against Perfetto's and
+# catapult's line rules (tests/host-tools/test_ftrace.py), then the QEMU
+# cases (tests/harness.py), then the differential run of the conformance
+# programs against Linux.
 mode=${1:-full}
 harness=$2
 passed=0 failed=0 skipped=0 broken=0
@@ -43,6 +45,7 @@ stage() {
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
+[ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
 
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
