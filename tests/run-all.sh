@@ -9,9 +9,10 @@
 # (tests/host) and of the host tools (tests/host-tools), that every cited
 # document is in the repository (tests/host-tools/test_citations.py), the simulator's
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
-# catapult's line rules (tests/host-tools/test_ftrace.py), then the QEMU
-# cases (tests/harness.py), then the differential run of the conformance
-# programs against Linux.
+# catapult's line rules (tests/host-tools/test_ftrace.py), then (full only)
+# the viewer in headless Chromium (tests/host-tools/test_browser.py), the
+# QEMU cases (tests/harness.py) and the differential run of the
+# conformance programs against Linux.
 mode=${1:-full}
 harness=$2
 passed=0 failed=0 skipped=0 broken=0
@@ -50,6 +51,7 @@ stage() {
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
 full)
+	[ -f tests/host-tools/test_browser.py ] && stage browser python3 tests/host-tools/test_browser.py
 	[ -n "$harness" ] && stage qemu $harness
 	[ -x tests/linux-diff.sh ] && stage linux-diff tests/linux-diff.sh
 	;;

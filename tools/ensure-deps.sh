@@ -61,6 +61,9 @@ check() {
         [ -d /usr/lib/grub/i386-pc ] || need grub-pc-bin /usr/lib/grub/i386-pc ;;
     python) cmd python3 python3 ;;
     gdb)    cmd gdb gdb ;;
+    # the browser test of the trace viewer (tests/host-tools/test_browser.py);
+    # not in all_tools: make test skips that stage when it cannot install it
+    chromium) cmd chromium chromium ;;
     # the initramfs of the Linux side of tests/linux-diff.sh
     cpio)   cmd cpio cpio ;;
     hostcc)
