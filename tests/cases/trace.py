@@ -1,24 +1,41 @@
 """The scheduler trace (docs/trace.md): record a run, read it back.
 
     trace_rr_1x2x1   2 CPUs; `trace run /bin/sched_rr` records the two
-                     SCHED_RR hogs of sched_rr on CPU 0. The dump must
-                     parse with tools/traceview.py (no malformed line, none
-                     lost), show switches on both CPUs, and on CPU 0 the
-                     RR rule itself (staircase.md §7.2): consecutive switches between
-                     the hogs alternate, one quantum (10 ms) apart.
+                     SCHED_RR hogs of sched_rr on CPU 0 and dumps them on
+                     the console (no COM2 here). The dump must parse with
+                     tools/traceview.py (no malformed line, none lost),
+                     show switches on both CPUs, and on CPU 0 the RR rule
+                     itself (staircase.md §7.2): consecutive switches
+                     between the hogs alternate, one quantum (10 ms) apart.
+                     Its ftrace export must keep the line rules of Perfetto
+                     and catapult (tests/host-tools/ftrace_rules.py), every
+                     sched_switch naming both tasks.
+    trace_crosscheck_1x1x1
+                     1 CPU, COM2: `trace run spin 3 + nice -n 10 spin 3 +
+                     sleeper 1 9 3` streams to COM2. The stream must parse
+                     with nothing lost, its exports keep the rules, and
+                     each program's share of the CPU must be within 10
+                     points of the simulator's on the same workload
+                     (tools/sim/examples/crosscheck.wl), whose trace must
+                     export to the same event vocabulary.
 
 Virtual time (-icount), as the suite cases: the 10 ms is the guest's own
-clock, whatever the host's load. The case also leaves the drawing of its
-trace beside its log: build/test-logs/trace_rr_1x2x1.html.
+clock, whatever the host's load. The cases leave the drawing and the
+exports of their traces beside their logs: build/test-logs/NAME.html,
+.ftrace, .json (and NAME.com2.log, the stream).
 """
+import json
 import os
 import re
+import subprocess
 import sys
 
 from harness import Case, REPO
 
 sys.path.insert(0, os.path.join(REPO, "tools"))
+sys.path.insert(0, os.path.join(REPO, "tests", "host-tools"))
 import traceview  # noqa: E402
+import ftrace_rules  # noqa: E402
 
 ICOUNT = ["-icount", "shift=2,sleep=off"]
 QUANTUM_MS = 10         # RR at hz=1000 (docs/staircase.md §4)
@@ -52,10 +69,111 @@ def rr_trace_check(name):
             return False, msg
         if abs(median_ms - QUANTUM_MS) > 0.5:
             return False, msg
-        out = os.path.join(REPO, "build", "test-logs", name + ".html")
-        with open(out, "w") as f:
-            traceview.write_html(blocks, name, f)
+        problems = export_and_check(blocks, name)
+        if problems:
+            return False, "; ".join(problems[:3])
         return True, msg
+    return check
+
+
+LOGS = os.path.join(REPO, "build", "test-logs")
+
+
+def export_and_check(blocks, name):
+    """Write NAME.html, .ftrace, .json beside the log; the export's problems
+    under the restated Perfetto/catapult/Linux rules, and switches that do
+    not name both tasks."""
+    with open(os.path.join(LOGS, name + ".html"), "w") as f:
+        traceview.write_html(blocks, name, f)
+    lines = traceview.ftrace_lines(blocks[0])
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(LOGS, name + ".ftrace"), "w") as f:
+        f.write(text)
+    obj = traceview.json_trace(blocks[0], name)
+    with open(os.path.join(LOGS, name + ".json"), "w") as f:
+        json.dump(obj, f)
+    problems = ftrace_rules.check_ftrace(text) + ftrace_rules.check_json(obj)
+    if lines[0] != "# tracer: nop":
+        problems.append(f"first line {lines[0]!r}")
+    switches = [ln for ln in lines if ": sched_switch: " in ln]
+    unnamed = [ln for ln in switches if "comm=<...>" in ln or "comm= " in ln]
+    if not switches or unnamed:
+        problems.append(f"{len(switches)} sched_switch lines, {len(unnamed)} without both names"
+                        + (f": {unnamed[0].strip()}" if unnamed else ""))
+    return problems
+
+
+# The cross-check: the same three programs in the simulator and in QEMU.
+CROSS_WL = os.path.join(REPO, "tools", "sim", "examples", "crosscheck.wl")
+CROSS_TASKS = ("hog", "nicehog", "sleeper")       # crosscheck.wl, in fork order
+CROSS_RUN = "/bin/spin:3:+:/bin/nice:-n:10:/bin/spin:3:+:/bin/sleeper:1:9:3"
+CROSS_POINTS = 10
+
+
+def run_sim(*args):
+    sim = os.path.join(REPO, "build", "sim", "staircase-sim")
+    if not os.access(sim, os.X_OK):
+        subprocess.run(["make", "--no-print-directory", "-C", os.path.join(REPO, "tools", "sim")],
+                       check=True, capture_output=True)
+    return subprocess.run([sim, *args], check=True, capture_output=True, text=True).stdout
+
+
+def kernel_shares(block):
+    """Each program's share of the CPU in the window where all three ran:
+    from the last one's fork to the first one's exit."""
+    ev = block.events
+    tracer = next(e["cur"] for e in ev if e["ev"] == "fork")
+    kids = [e["pid"] for e in ev if e["ev"] == "fork" and e["cur"] == tracer][:3]
+    start = max(e["t"] for e in ev if e["ev"] == "fork" and e["pid"] in kids)
+    ends = [e["t"] for e in ev if e["ev"] == "sleep" and e["arg"] == 4 and e["pid"] in kids]
+    end = min(ends) if len(ends) == 3 else ev[-1]["t"]
+    run, cur, since = {k: 0 for k in kids}, None, start
+    for e in ev:
+        t = min(max(e["t"], start), end)
+        if e["ev"] == "switch" and e["cpu"] == 0:
+            if cur in run:
+                run[cur] += t - since
+            cur, since = e["pid"], t
+    if cur in run:
+        run[cur] += end - since
+    return [100.0 * run[k] / (end - start) for k in kids], (end - start) / 1e6
+
+
+def crosscheck(name):
+    def check(log):
+        path = os.path.join(LOGS, name + ".com2.log")
+        warnings = []
+        with open(path, errors="replace") as f:
+            blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
+        if len(blocks) != 1 or not blocks[0].stream:
+            return False, f"want one streamed block on COM2, found {len(blocks)}"
+        if warnings or blocks[0].lost:
+            return False, "; ".join(warnings[:3]) or f"{blocks[0].lost} events lost"
+        if "trace: begin" in log:
+            return False, "the trace was dumped on the console, not streamed"
+        problems = export_and_check(blocks, name)
+        if problems:
+            return False, "; ".join(problems[:3])
+        got, window = kernel_shares(blocks[0])
+        report = run_sim(CROSS_WL)
+        want = []
+        for task in CROSS_TASKS:
+            m = re.search(rf"^{task}\s+\d+\s+\S+\s+-?\d+\s+\S+\s+([0-9.]+)%", report, re.M)
+            want.append(float(m[1]))
+        msg = ", ".join(f"{t} {g:.1f}% (sim {w:.1f}%)" for t, g, w in zip(CROSS_TASKS, got, want))
+        msg += f" over {window:.0f} ms"
+        if any(abs(g - w) > CROSS_POINTS for g, w in zip(got, want)):
+            return False, f"shares differ by more than {CROSS_POINTS} points: {msg}"
+        sim_text = "\n".join(traceview.ftrace_lines(traceview.parse(
+            run_sim("--trace", "--duration", "1s", CROSS_WL).splitlines(), "sim", print)[0]))
+        sim_names = ftrace_rules.event_names(sim_text)
+        kernel_names = ftrace_rules.event_names("\n".join(traceview.ftrace_lines(blocks[0])))
+        if sim_names - kernel_names:
+            return False, f"the simulator exports {sorted(sim_names - kernel_names)}, the kernel not"
+        bad = ftrace_rules.check_ftrace(sim_text)
+        if bad:
+            return False, "simulator export: " + "; ".join(bad[:3])
+        return True, msg + f"; vocabulary {len(kernel_names)} events, simulator's a subset"
     return check
 
 
@@ -68,4 +186,11 @@ CASES = [
                        r"^trace run: /bin/sched_rr exited with status 0$"],
          forbid=[r"^not ok "], check=rr_trace_check("trace_rr_1x2x1"),
          qemu_args=ICOUNT, timeout=120, tags=("trace",)),
+    Case("trace_crosscheck_1x1x1", smp="1,sockets=1,cores=1,threads=1",
+         append=f"tests=none run=/bin/trace:run:{CROSS_RUN} then=exit",
+         expect=[r"^init exited: status 0\b", r"^trace: COM2 found",
+                 r"^trace run: \d+ events streamed to COM2$"],
+         forbid=[r"^not ok "], check=crosscheck("trace_crosscheck_1x1x1"),
+         qemu_args=ICOUNT + ["-serial", "file:build/test-logs/trace_crosscheck_1x1x1.com2.log"],
+         timeout=120, tags=("trace",)),
 ]
