@@ -37,6 +37,7 @@ struct cpu {
 
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;
+	struct tss df_tss;		/* a double fault switches to this task, own stack */
 	void *boot_stack;		/* the kernel stack this CPU booted on */
 };
 

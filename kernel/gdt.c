@@ -4,6 +4,7 @@
 #include "cpu.h"
 #include "gdt.h"
 #include "string.h"
+#include "trap.h"
 #include "x86.h"
 
 /* Descriptor flags: present, DPL, type. 0xC in the high nibble of the
@@ -29,6 +30,8 @@ void gdt_load(struct cpu *c)
 	c->gdt[SEG_UDATA] = segment(0, 0xFFFFF, 0xF2, 0xC);
 	c->gdt[SEG_TSS] = segment((uint32_t)&c->tss, sizeof(c->tss) - 1, 0x89, 0x0);
 	c->gdt[SEG_PERCPU] = segment((uint32_t)c, sizeof(*c) - 1, 0x92, 0x4);
+	c->gdt[SEG_DFTSS] = segment((uint32_t)&c->df_tss, sizeof(c->df_tss) - 1, 0x89, 0x0);
+	double_fault_tss_init(c);
 
 	memset(&c->tss, 0, sizeof(c->tss));
 	c->tss.ss0 = KDATA_SEL;

@@ -11,7 +11,7 @@
 
 enum {
 	SEG_NULL, SEG_KCODE, SEG_KDATA, SEG_UCODE, SEG_UDATA, SEG_TSS,
-	SEG_PERCPU, GDT_ENTRIES
+	SEG_PERCPU, SEG_DFTSS, GDT_ENTRIES
 };
 
 #define KCODE_SEL  (SEG_KCODE << 3)
@@ -20,6 +20,7 @@ enum {
 #define UDATA_SEL  ((SEG_UDATA << 3) | 3)
 #define TSS_SEL    (SEG_TSS << 3)
 #define PERCPU_SEL (SEG_PERCPU << 3)
+#define DFTSS_SEL  (SEG_DFTSS << 3)	/* the double-fault task (kernel/trap.c) */
 
 /* The hardware TSS: we use only esp0/ss0, the stack for entering ring 0. */
 struct tss {

@@ -89,8 +89,20 @@ void mutex_unlock(struct mutex *m)
  *                       kernel mode, which is where the BATCH rule matters
  *   3 KERNEL_SPIN(ms)   root only: stay in kernel mode, interrupts on,
  *                       for ms without scheduling (the watchdog's test)
+ *   4 STACK_OVERFLOW    root only: recurse in kernel mode until the
+ *                       kernel stack's guard page stops it (a panic)
  * Returns 0, or -EINVAL for a bad op, index or ms.
  */
+/* Op 4: each call takes 512 bytes more of the 8 KiB kernel stack. */
+static volatile int keep_recursing = 1;
+
+static __attribute__((noinline)) int overflow_stack(int depth)
+{
+	volatile char frame[512];
+	frame[0] = (char)depth;
+	return keep_recursing ? overflow_stack(depth + 1) + frame[0] : 0;
+}
+
 #define TEST_MUTEXES 4
 static struct mutex test_mutexes[TEST_MUTEXES];
 static bool test_mutexes_ready;
@@ -139,6 +151,10 @@ int sys_test_mutex(int op, int arg)
 		for (uint64_t end = clock_ns() + (uint64_t)arg * 1000000; clock_ns() < end;)
 			__asm__ volatile("pause");
 		return 0;
+	case 4:
+		if (current()->euid != 0)
+			return -EPERM;
+		return overflow_stack(0);
 	default:
 		return -EINVAL;
 	}

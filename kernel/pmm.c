@@ -94,6 +94,28 @@ static uint32_t find_run(uint32_t n)
 	return 0;	/* frame 0 is always reserved, so 0 means "none" */
 }
 
+/* n free frames starting on a multiple of align frames (boot only: the
+ * kernel-stack region), or 0. */
+uint32_t pmm_alloc_aligned(uint32_t n, uint32_t align)
+{
+	uint32_t found = 0;
+
+	spin_lock(&lock);
+	for (uint32_t f = align; !found && f + n <= MAX_FRAMES; f += align) {
+		uint32_t i = 0;
+		while (i < n && !frame_used(f + i))
+			i++;
+		if (i == n)
+			found = f;
+	}
+	for (uint32_t i = 0; found && i < n; i++)
+		set_used(found + i);
+	if (found)
+		nfree -= n;
+	spin_unlock(&lock);
+	return found * PAGE_SIZE;
+}
+
 uint32_t pmm_alloc_contig(uint32_t n)
 {
 	spin_lock(&lock);

@@ -23,6 +23,9 @@ void pmm_free_contig(uint32_t pa, uint32_t n);
 uint32_t pmm_free_count(void);
 uint32_t pmm_total_count(void);		/* frames of usable RAM we manage */
 
+/* n free frames starting on a multiple of align frames, or 0 (boot). */
+uint32_t pmm_alloc_aligned(uint32_t n, uint32_t align);
+
 /* With POISON_FREE (make POISON=1), freed frames and heap blocks are
  * filled with this byte, so that a use after free reads garbage at once. */
 #define POISON_BYTE 0x6b

@@ -21,6 +21,7 @@
 #include "string.h"
 #include "time.h"
 #include "uaccess.h"
+#include "vm.h"
 #include "x86.h"
 
 static struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
@@ -35,6 +36,7 @@ extern char trapret[];
 void proc_init(void)
 {
 	trap_return_to_user_hook = proc_return_to_user;
+	vm_kstacks_init(NPROC, KSTACK_SIZE / PAGE_SIZE);
 }
 
 void proc_set_name(struct proc *p, const char *path)
@@ -177,15 +179,9 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 	if (!p)
 		return NULL;
 
-	uint32_t pa = pmm_alloc_contig(KSTACK_SIZE / PAGE_SIZE);
-	if (!pa) {
-		spin_lock(&ptable_lock);
-		p->pstate = P_UNUSED;
-		spin_unlock(&ptable_lock);
-		return NULL;
-	}
+	/* Each slot has its stack for good, above an unmapped guard page. */
 	p->sleep_cpu = -1;
-	p->kstack = P2V(pa);
+	p->kstack = vm_kstack((int)(p - ptable), KSTACK_SIZE / PAGE_SIZE);
 	p->start_ns = clock_ns();
 	waitq_init(&p->child_exit, "child_exit");
 
@@ -212,8 +208,7 @@ static void proc_release(struct proc *p)
 	if (p->pgdir)
 		vm_free_pgdir(p->pgdir);
 	p->pgdir = NULL;
-	pmm_free_contig(V2P(p->kstack), KSTACK_SIZE / PAGE_SIZE);
-	p->kstack = NULL;
+	p->kstack = NULL;		/* the slot's stack stays mapped for its next process */
 	spin_lock(&ptable_lock);
 	p->pstate = P_UNUSED;
 	spin_unlock(&ptable_lock);

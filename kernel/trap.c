@@ -14,6 +14,9 @@
 #include "gdt.h"
 #include "panic.h"
 #include "printk.h"
+#include "proc.h"
+#include "string.h"
+#include "vm.h"
 #include "x86.h"
 
 struct gate {
@@ -39,6 +42,47 @@ static void set_gate(int v, uint32_t addr, int dpl, bool trap_gate)
 	idt[v].type = 0x80 | (dpl << 5) | (trap_gate ? 0xF : 0xE);
 }
 
+/* ---- the double-fault task ---------------------------------------------- */
+
+static uint8_t df_stacks[MAX_CPUS][4096] __attribute__((aligned(16)));
+
+/*
+ * Runs as its own task: the CPU saved the faulting state in mycpu()->tss.
+ * A page fault on a kernel stack's guard page (cr2) is an overflow of that
+ * stack: say so, with the backtrace of the code that overflowed.
+ */
+static __attribute__((noreturn, used)) void double_fault_task(void)
+{
+	struct cpu *c = mycpu();
+	const struct tss *t = &c->tss;
+	uint32_t cr2 = read_cr2();
+
+	if (vm_in_kstack_guard(cr2, KSTACK_SIZE / PAGE_SIZE)) {
+		struct proc *p = c->current;
+		printk("kernel stack overflow on cpu%d: pid %d (%s) touched 0x%08x, the "
+		       "guard page below its stack; esp=%08x eip=%08x\n", c->id,
+		       p ? p->pid : -1, p ? p->name : "?", cr2, t->esp, t->eip);
+		backtrace_from(t->ebp, t->eip);
+		panic("kernel stack overflow (pid %d)", p ? p->pid : -1);
+	}
+	panic("double fault: eip=%08x esp=%08x cr2=%08x", t->eip, t->esp, cr2);
+}
+
+void double_fault_tss_init(struct cpu *c)
+{
+	struct tss *d = &c->df_tss;
+
+	memset(d, 0, sizeof(*d));
+	d->eip = (uint32_t)double_fault_task;
+	d->esp = (uint32_t)&df_stacks[c->id][4096 - 16];
+	d->cs = KCODE_SEL;
+	d->ds = d->es = d->ss = KDATA_SEL;
+	d->fs = PERCPU_SEL;
+	d->cr3 = V2P(kernel_pgdir);
+	d->eflags = 0x2;			/* interrupts off */
+	d->iomap_base = sizeof(*d);
+}
+
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
@@ -50,6 +94,10 @@ void idt_init(void)
 	 * #BP (SIGTRAP) and #OF (SIGSEGV) instead of a #GP from the gate. */
 	set_gate(T_BRKPT, trap_vectors[T_BRKPT], 3, false);
 	set_gate(T_OFLOW, trap_vectors[T_OFLOW], 3, false);
+	/* A double fault is a task gate: the CPU switches to the double-fault
+	 * task, with a stack of its own, since the fault may be that the
+	 * kernel stack is gone (an overflow into its guard page). */
+	idt[T_DBLFLT] = (struct gate){ 0, DFTSS_SEL, 0, 0x85, 0 };
 }
 
 void idt_load(void)

@@ -81,6 +81,14 @@ CASES = [
          tags=("quick",), expect_panic=True,
          expect_order=[r"^panic: ", r"^backtrace:",
                        r"^\s+#\d+ 0x[0-9a-f]{8} kmain\+0x[0-9a-f]+\b"]),
+    # A kernel stack that overflows hits its unmapped guard page: the double
+    # fault task says which process and where, instead of silent corruption.
+    Case("kstack_overflow_hits_guard_page",
+         append="tests=none run=/bin/kstack_overflow then=exit", expect_panic=True,
+         expect_order=[r"^kernel stack overflow on cpu0: pid \d+ \(kstack_overflow\) "
+                       r"touched 0x[0-9a-f]{8}, the guard page below its stack",
+                       r"^\s+#\d+ 0x[0-9a-f]{8} overflow_stack\+0x",
+                       r"^panic: kernel stack overflow"]),
     # iso_cpu=4294967346 once wrapped to 50 on i686 and was taken
     Case("bad_params", append="hz=abc nosuchkey=1 iso_cpu=4294967346 "
          "rr_interval=-2147483649 tests=none then=poweroff",

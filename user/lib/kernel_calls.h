@@ -73,6 +73,7 @@ enum sched_tunable_id {
 #define TEST_MUTEX_LOCK    0	/* arg: mutex index 0..3; sleeps uninterruptibly */
 #define TEST_MUTEX_UNLOCK  1	/* arg: mutex index */
 #define TEST_KERNEL_SPIN   3	/* arg: ms; root only: loop in kernel mode (watchdog test) */
+#define TEST_STACK_OVERFLOW 4	/* root only: overflow the kernel stack (a panic, by design) */
 #define TEST_MUTEX_HOLD_SLEEP 2	/* arg: ms; in one call: lock mutex 0, sleep
 				 * uninterruptibly ms, unlock (all in kernel mode) */
 
