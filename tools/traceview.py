@@ -190,6 +190,8 @@ def analyse(block):
         old = by_pid.get(pid)
         if old is None:
             return new_task(pid)
+        if fork and old.state is None:
+            return old          # set up (policy, nice) before it was first queued
         if old.state == "dead" or fork:
             if fork and old.state != "dead":
                 notes.append(f"pid {pid} forked again while the old one had not exited "
@@ -221,6 +223,10 @@ def analyse(block):
         pts = tk.prio
         if pts and pts[-1][1] == prio and evname not in ("stair_drop", "slice_end", "nice"):
             return
+        c = e.get("cpu")
+        if (pts and pts[-1][1] != prio and tk.policy == "iso" and c in throttle and
+                throttle[c][-1][0] <= t and throttle[c][-1][1] == t1):
+            evname = "iso_throttle"     # its CPU runs ISO tasks as BATCH now (§7.5)
         pts.append([t, prio, evname, e.get("burst"), e.get("slice"), e.get("line")])
 
     # Who runs on each CPU when the trace begins: the first switch there
@@ -825,7 +831,9 @@ function drawTimeline(d) {
     if (agg) return;
     for (const [lc, tw, tr, task] of d.lat)
       if (lc === c && tr >= from && tw <= to && taskShown(d, task) && xOf(tr) - xOf(tw) > 1.5)
-        el(svg, "path", {d: `M${xOf(tw)},${y + 4}v-4H${xOf(tr)}v4`, fill: "none", stroke: colour(task), "stroke-width": 1.5},
+        el(svg, "path", {d: (tw >= from ? `M${xOf(tw)},${y + 4}v-4` : `M${LEFT},${y}`) +
+                            (tr <= to ? `H${xOf(tr)}v4` : `H${LEFT + width()}`),
+                         fill: "none", stroke: colour(task), "stroke-width": 1.5},
            `${taskName(d, task)}: woke at ${ms(tw)} ms, ran at ${ms(tr)} ms on cpu${c}\nwake-up latency ${us(tr - tw)} us`);
   });
   const g = el(svg, "g", {}), rowOf = {};
@@ -990,6 +998,7 @@ function draw() {
   r.dataset.rows = document.querySelectorAll("#rows .taskrow").length;
   r.dataset.stairs = document.querySelectorAll("#rows .stair").length;
   r.dataset.bars = document.querySelectorAll("#timeline .bar, #timeline .agg").length;
+  r.dataset.statrows = document.querySelectorAll("#stats tr").length - 1;
   r.textContent = "rendered";
 }
 
@@ -1080,6 +1089,10 @@ window.onresize = draw;
 
 if (q.get("from") !== null) from = +q.get("from") * 1e6;
 if (q.get("to") !== null) to = +q.get("to") * 1e6;
+if (q.get("sel") !== null) {            // ?sel=A,B (ms): select that range, as a drag would
+  const [a, b] = q.get("sel").split(",").map(v => +v * 1e6);
+  if (b > a) sel = [a, b];
+}
 setup();
 draw();
 </script></body></html>

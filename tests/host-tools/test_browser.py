@@ -33,7 +33,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--enable-logging=stderr", "--v=0", "--window-size=1400,1000"]
 RENDERED = re.compile(r'<div id="rendered"[^>]*?data-lanes="(\d+)" data-rows="(\d+)" '
-                      r'data-stairs="(\d+)" data-bars="(\d+)"[^>]*>rendered</div>')
+                      r'data-stairs="(\d+)" data-bars="(\d+)" data-statrows="(\d+)"[^>]*>rendered</div>')
+SELECTION = re.compile(r'<small id="range">of the selection: ([0-9.]+) - ([0-9.]+) ms')
 JS_ERROR = re.compile(r'class="jserror">([^<]*)<')
 CONSOLE_ERROR = re.compile(r"Uncaught [^\n]*|CONSOLE\([^)]*\)[^\n]*(?:Error|error)[^\n]*")
 
@@ -87,7 +88,10 @@ def judge(exe, path, query=""):
     if not m:
         problems.append("the page did not finish drawing (no rendered marker)")
         return problems, None
-    return problems, dict(zip(("lanes", "rows", "stairs", "bars"), map(int, m.groups())))
+    n = dict(zip(("lanes", "rows", "stairs", "bars", "statrows"), map(int, m.groups())))
+    sel = SELECTION.search(dom)
+    n["selection"] = f"{sel[1]}-{sel[2]} ms" if sel else None
+    return problems, n
 
 
 def main():
@@ -100,7 +104,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(HERE, "data", "kernel-spin-nice-sleeper.log")) as f:
         kernel = f.read()
-    pages = [("kernel", kernel, ""), ("kernel-zoomed", kernel, "?from=300&to=420")]
+    pages = [("kernel", kernel, ""), ("kernel-zoomed", kernel, "?from=300&to=420&sel=320,380")]
     pages.append(("sim-ingo", sim("--trace", "--duration", "2s",
                                   os.path.join(REPO, "tools", "sim", "examples", "ingo.wl")), ""))
     pages.append(("sim-spread", sim("--trace", "--duration", "1s",
@@ -124,8 +128,10 @@ def main():
                 problems.append(f"{n['lanes']} lanes for {a['ncpus']} CPUs")
             if n["rows"] != tasks:
                 problems.append(f"{n['rows']} task rows for {tasks} tasks")
-            if n["stairs"] < 1 or n["bars"] < 1:
+            if n["stairs"] < 1 or n["bars"] < 1 or n["statrows"] < 1:
                 problems.append(f"nothing drawn: {n}")
+            if "sel=" in query and n["selection"] != "320.000-380.000 ms":
+                problems.append(f"the statistics are not of the selection: {n['selection']}")
         counts = ", ".join(f"{k} {v}" for k, v in (n or {}).items())
         result(not problems, f"{name}{query}: draws with no JavaScript error", "; ".join(problems) or counts)
 

@@ -81,6 +81,11 @@ static void record(const struct fake_trace_rec *r, struct task_report *t)
 	struct sim_trace_rec *e;
 	const struct sched_task *se = t && t->sim ? &t->sim->proc->se :
 		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+
+	/* Set up (policy, nice) before the simulator knows it: find it by pid. */
+	for (int i = 0; !se && r->pid > 0 && i < FAKE_MAX_PROCS; i++)
+		if (fake_procs[i].used && fake_procs[i].pid == r->pid)
+			se = &fake_procs[i].se;
 	const struct sched_task *cur;
 
 	if (trace_len == TRACE_KEEP) {
