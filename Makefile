@@ -35,7 +35,7 @@ KERNEL_CFLAGS := -std=gnu11 -m32 -march=i686 -mgeneral-regs-only \
 	-isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
 	-Wall -Wextra -Werror -g -O2 -MMD -MP
 ifeq ($(DEBUG),1)
-KERNEL_CFLAGS += -DLOCK_DEBUG -DSCHED_DEBUG
+KERNEL_CFLAGS += -DLOCK_DEBUG
 endif
 # POISON=1: fill freed frames and heap blocks with 0x6b (kernel/pmm.h), so
 # a use after free shows; off by default (it costs every free a memset).

@@ -137,16 +137,6 @@ void topology_assign(struct cpu *c)
 	c->package = c->apic_id >> (smt_bits + core_bits);
 }
 
-cpumask_t topology_sibling_mask(int cpu)
-{
-	return sibling_mask[cpu];
-}
-
-cpumask_t topology_core_mask(int cpu)
-{
-	return core_mask[cpu];
-}
-
 void topology_report(void)
 {
 	int packages = 0, cores = 0;

@@ -27,9 +27,5 @@ void topology_report(void);
 /* False when CPUID could not tell cores from threads: every CPU is then
  * its own core (thread 0) and the boot line says "? cores x ? threads". */
 extern bool topology_known;
-/* Hyperthread siblings of cpu (CPUs sharing its core), cpu included. */
-cpumask_t topology_sibling_mask(int cpu);
-/* CPUs in cpu's package, cpu included (Linux's topology_core_cpumask). */
-cpumask_t topology_core_mask(int cpu);
 
 #endif

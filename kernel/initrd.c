@@ -126,12 +126,3 @@ const struct initrd_file *initrd_lookup(const char *path)
 	return NULL;
 }
 
-int initrd_count(void)
-{
-	return nfiles;
-}
-
-const struct initrd_file *initrd_at(int i)
-{
-	return i >= 0 && i < nfiles ? &files[i] : NULL;
-}

@@ -23,8 +23,6 @@ struct initrd_file {
 
 void initrd_init(void);
 const struct initrd_file *initrd_lookup(const char *path);
-int initrd_count(void);
-const struct initrd_file *initrd_at(int i);
 
 /* Pure helpers, used by the unit tests too. */
 uint32_t ustar_octal(const char *field, int len);

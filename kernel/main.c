@@ -149,7 +149,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	printk("mem: %u KiB usable, %u frames free, loader %s\n",
 	       boot_mem_kib, pmm_free_count(), boot_loader_name);
 
-	/* Interrupt controllers, clocks, the other CPUs (issue 3). */
+	/* Interrupt controllers, clocks, the other CPUs. */
 	acpi_init();
 	pic_init();
 	lapic_init(acpi_lapic_pa);
@@ -163,7 +163,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	keyboard_init(cpus[0].apic_id);
 	sti();
 
-	/* Processes and the scheduler (issues 4 and 5). */
+	/* Processes and the scheduler. */
 	initrd_init();
 	tty_init();
 	fault_init();

@@ -163,7 +163,3 @@ uint32_t pmm_free_count(void)
 	return nfree;
 }
 
-uint32_t pmm_total_count(void)
-{
-	return ntotal;
-}

@@ -21,7 +21,6 @@ void pmm_free(uint32_t pa);
 void pmm_free_contig(uint32_t pa, uint32_t n);
 
 uint32_t pmm_free_count(void);
-uint32_t pmm_total_count(void);		/* frames of usable RAM we manage */
 
 /* n free frames starting on a multiple of align frames, or 0 (boot). */
 uint32_t pmm_alloc_aligned(uint32_t n, uint32_t align);

@@ -242,17 +242,6 @@ void proc_put(struct proc *p)
 	spin_unlock(&ptable_lock);
 }
 
-int proc_count(void)
-{
-	int n = 0;
-	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].pstate != P_UNUSED)
-			n++;
-	spin_unlock(&ptable_lock);
-	return n;
-}
-
 /* ---- resource limits ---------------------------------------------------- */
 
 /*

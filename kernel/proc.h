@@ -108,7 +108,6 @@ __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */
 int sys_proc_name(int pid, char *ubuf, uint32_t len);
 /* Count of processes that are not UNUSED (for leak tests and ps). */
-int proc_count(void);
 
 /* Allocate a process slot with a kernel stack; NULL when full. */
 /* A slot for a new process of uid, or NULL: the table is full, or uid

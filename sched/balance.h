@@ -8,7 +8,8 @@
 #include "runqueue.h"
 
 void balance_init(int ncpus, const struct sched_topology *topo);
-/* Where to put t when it wakes; reads queues without locks (a hint). */
+/* Where to put t when it wakes: reads the other queues without their locks
+ * (a hint), and takes prev's lock only to ask whether t would preempt there. */
 int select_task_cpu(struct sched_task *t);
 /* Called by schedule() with no lock held when this CPU has nothing to run. */
 void idle_balance(struct runqueue *rq);

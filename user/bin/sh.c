@@ -87,6 +87,7 @@ static void help(void)
 	       "  spin [SEC] [-c CPU]      burn CPU; prints the CPU time it got\n"
 	       "  sleeper RUN SLEEP [SEC]  run RUN ms, sleep SLEEP ms; wake-up latencies\n"
 	       "  kill [-SIG] PID...       end a task (kill -l lists the signals)\n"
+	       "  trace run PROG [ARG...]  record what the scheduler did while PROG runs\n"
 	       "  hello                    hello from pid N\n", bindir);
 }
 
