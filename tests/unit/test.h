@@ -17,6 +17,14 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern bool test_failed;
 
+/* Shared steps (helpers.c). */
+struct sched_param;
+void tick0(void);			/* one tick on CPU 0, and the schedule() it asks for */
+struct sched_param *user_param(int prio);	/* a sched_param in "user memory" */
+void boot_topology(int packages, int cores, int threads);	/* CPUs thread-fastest */
+/* A task of uid 1000 pinned to cpu with policy and nice, queued there. */
+struct sched_task *pinned(int cpu, int policy, int nice);
+
 #define TEST(name) \
 	static void name(void); \
 	__attribute__((constructor)) static void register_##name(void) \

@@ -13,19 +13,8 @@
 #include "../../sched/syscalls.h"
 #include "../../sched/errno.h"
 
-static void tick0(void)
-{
-	fake_now_ns += TICK_NS;
-	fake_tick(0, true);
-	fake_resched_pending();
-}
 
-static struct sched_param *param(int prio)
-{
-	struct sched_param *p = (void *)fake_user_mem;
-	p->sched_priority = prio;
-	return p;
-}
+#define param user_param
 
 /* What a call may not change on a task that it leaves as it was. */
 struct snap {

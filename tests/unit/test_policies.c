@@ -10,12 +10,6 @@
 #include "../../sched/syscalls.h"
 #include "../../sched/errno.h"
 
-static void tick0(void)
-{
-	fake_now_ns += TICK_NS;
-	fake_tick(0, true);
-	fake_resched_pending();
-}
 
 static struct sched_task *spawn(void)
 {

@@ -13,24 +13,13 @@
 #include "../../sched/errno.h"
 #include <limits.h>
 
-static void tick0(void)
-{
-	fake_now_ns += TICK_NS;
-	fake_tick(0, true);
-	fake_resched_pending();
-}
 
 static struct sched_task *spawn(void)
 {
 	return &fake_spawn(0, 1000, 1000)->se;
 }
 
-static struct sched_param *param(int prio)
-{
-	struct sched_param *p = (void *)fake_user_mem;
-	p->sched_priority = prio;
-	return p;
-}
+#define param user_param
 
 /* t, running alone on CPU 0, runs `ticks`, sleeps sleep_ns, is woken and runs. */
 static void run_sleep_wake(struct sched_task *t, int ticks, uint64_t sleep_ns)
@@ -43,33 +32,7 @@ static void run_sleep_wake(struct sched_task *t, int ticks, uint64_t sleep_ns)
 	fake_schedule(0);
 }
 
-/* packages x cores x threads, CPUs numbered thread-fastest (as test_smp.c) */
-static void boot_topology(int packages, int cores, int threads)
-{
-	static struct sched_topology topo;
-	int n = 0;
-	for (int p = 0; p < packages; p++)
-		for (int c = 0; c < cores; c++)
-			for (int t = 0; t < threads; t++, n++)
-				topo.cpu[n] = (typeof(topo.cpu[n])){ p, c, t };
-	fake_boot(n, &topo);
-}
 
-/* A task of uid 1000 pinned to CPU cpu, queued there. */
-static struct sched_task *pinned(int cpu, int policy, int nice)
-{
-	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
-	p->se.cpus_allowed = 1u << cpu;
-	sched_set_policy(&p->se, policy, sched_policies[policy]->rt ? 10 : 0);
-	p->se.static_prio = NICE_TO_PRIO(nice);
-	p->se.slice = full_slice(&p->se);
-	p->se.prio = effective_prio(&p->se);
-	int saved = fake_cpu;
-	fake_cpu = cpu;
-	sched_wake_new(&p->se);
-	fake_cpu = saved;
-	return &p->se;
-}
 
 /* ---- wake-up: recalc (staircase.md §6.2) ---- */
 

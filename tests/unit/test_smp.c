@@ -11,36 +11,7 @@
 #include "../../sched/errno.h"
 #include <string.h>
 
-/* packages x cores x threads, CPUs numbered thread-fastest */
-static void boot_topology(int packages, int cores, int threads)
-{
-	static struct sched_topology topo;
-	int n = 0;
-	for (int p = 0; p < packages; p++)
-		for (int c = 0; c < cores; c++)
-			for (int t = 0; t < threads; t++, n++) {
-				topo.cpu[n].package = p;
-				topo.cpu[n].core = c;
-				topo.cpu[n].thread = t;
-			}
-	fake_boot(n, &topo);
-}
 
-/* A task pinned to CPU cpu, queued there. */
-static struct sched_task *pinned(int cpu, int policy, int nice)
-{
-	struct fake_proc *p = fake_new_task(cpu, 0, 0);
-	p->se.cpus_allowed = 1u << cpu;
-	sched_set_policy(&p->se, policy, policy == SCHED_FIFO ? 10 : 0);
-	p->se.static_prio = NICE_TO_PRIO(nice);
-	p->se.slice = full_slice(&p->se);
-	p->se.prio = effective_prio(&p->se);
-	int saved = fake_cpu;
-	fake_cpu = cpu;
-	sched_wake_new(&p->se);
-	fake_cpu = saved;
-	return &p->se;
-}
 
 static int core_of(int cpu)	/* for boot_topology(1, cores, 2) */
 {

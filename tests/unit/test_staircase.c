@@ -6,13 +6,6 @@
 #include "../../sched/tunables.h"
 #include "../../sched/runqueue.h"
 
-/* One tick on CPU 0 and the schedule() it asks for. */
-static void tick0(void)
-{
-	fake_now_ns += TICK_NS;
-	fake_tick(0, true);
-	fake_resched_pending();
-}
 
 static struct sched_task *run_one(void)
 {

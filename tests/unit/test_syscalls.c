@@ -21,12 +21,7 @@ static void setup(int ncpus)
 	mine = fake_new_task(0, 1000, 1000);
 }
 
-static struct sched_param *param(int prio)
-{
-	struct sched_param *p = (void *)fake_user_mem;
-	p->sched_priority = prio;
-	return p;
-}
+#define param user_param
 
 TEST(setscheduler_errors_in_linux_order)
 {
