@@ -34,19 +34,12 @@
 #define SLEEP_NS 10000000LL
 #define LATE_BOUND_NS 50000000LL
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Fork until the deadline; exit 42 if a fork in this subtree got EAGAIN. */
 static void bomber(long long deadline)
 {
 	int eagain = 0, other = 0, status;
 
-	while (now_ns() < deadline) {
+	while (monotonic_ns() < deadline) {
 		pid_t pid = fork();
 		if (pid == 0) {
 			eagain = other = 0;	/* a new bomber */
@@ -77,7 +70,7 @@ int main(int argc, char **argv)
 	ktap_plan(6);
 	if (seconds < 1 || seconds > 600)
 		seconds = 3;
-	long long deadline = now_ns() + seconds * 1000000000LL;
+	long long deadline = monotonic_ns() + seconds * 1000000000LL;
 	pid_t leader = fork();
 	if (leader == 0) {
 		if (setuid(1000) < 0)
@@ -86,9 +79,9 @@ int main(int argc, char **argv)
 	}
 	long long midpoint = deadline - seconds * 500000000LL;
 	int mid_fork = 0, mid_errno = 0;
-	while (now_ns() < deadline) {
+	while (monotonic_ns() < deadline) {
 		struct timespec ts = { 0, SLEEP_NS };
-		if (!mid_fork && now_ns() >= midpoint) {
+		if (!mid_fork && monotonic_ns() >= midpoint) {
 			/* the bomb is at its limit now: root must still fork */
 			pid_t c = fork();
 			if (c == 0)
@@ -98,9 +91,9 @@ int main(int argc, char **argv)
 			if (c > 0)
 				waitpid(c, NULL, 0);
 		}
-		long long t0 = now_ns();
+		long long t0 = monotonic_ns();
 		nanosleep(&ts, NULL);
-		long long late = now_ns() - t0 - SLEEP_NS;
+		long long late = monotonic_ns() - t0 - SLEEP_NS;
 		if (late > worst)
 			worst = late;
 		sum += late;

@@ -16,19 +16,6 @@
 
 #include "testlib.h"
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 int main(int argc, char **argv)
 {
 	int fd[2], status = 0;
@@ -41,7 +28,7 @@ int main(int argc, char **argv)
 	if (a == 0) {
 		test_mutex(TEST_MUTEX_LOCK, 0);
 		write(fd[1], "x", 1);
-		sleep_ms(2000);
+		test_sleep_ms(2000);
 		test_mutex(TEST_MUTEX_UNLOCK, 0);
 		_exit(0);
 	}
@@ -51,11 +38,11 @@ int main(int argc, char **argv)
 		test_mutex(TEST_MUTEX_LOCK, 0);	/* waits for A */
 		_exit(3);			/* only if it got it: it must not */
 	}
-	sleep_ms(100);			/* B is asleep in the kernel */
-	long long t0 = now_ns();
+	test_sleep_ms(100);			/* B is asleep in the kernel */
+	long long t0 = monotonic_ns();
 	kill(b, SIGKILL);
 	waitpid(b, &status, 0);
-	long long ms = (now_ns() - t0) / 1000000;
+	long long ms = (monotonic_ns() - t0) / 1000000;
 	ktap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && ms < 500,
 		"mutex_waiter_dies_when_killed", "reaped %lld ms after SIGKILL, %s %d; "
 		"want SIGKILL within 500 ms (A holds the mutex for 2000 ms)", ms,

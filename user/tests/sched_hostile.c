@@ -38,13 +38,6 @@
 
 static long long call_every_ns = 5000000;	/* the gamer's call interval */
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void pin_cpu0(void)
 {
 	cpu_set_t set;
@@ -73,12 +66,12 @@ static void call_yield(void) { sched_yield(); }
  * (if set). Returns the CPU time seen, in ns: a starved hog sees 0. */
 static long long hog(void (*call)(void), int policy_in_window, long long end)
 {
-	long long last = now_ns(), run = 0, since_call = 0;
+	long long last = monotonic_ns(), run = 0, since_call = 0;
 
 	if (policy_in_window >= 0)
 		set_policy(policy_in_window);
 	while (last < end) {
-		long long t = now_ns(), step = t - last;
+		long long t = monotonic_ns(), step = t - last;
 		last = t;
 		if (step < 200000) {
 			run += step;
@@ -118,7 +111,7 @@ static int contest(void (*call)(void), int gamer_policy, int plain_policy,
 	pipe(fg), pipe(fp), pipe(go);
 	pid_t g = spawn(call, gamer_policy, fg[1], go[0]);
 	pid_t p = spawn(NULL, plain_policy, fp[1], go[0]);
-	long long end = now_ns() + WINDOW_MS * 1000000LL;
+	long long end = monotonic_ns() + WINDOW_MS * 1000000LL;
 	write(go[1], &end, sizeof(end));
 	write(go[1], &end, sizeof(end));
 	*gamer_ns = *plain_ns = 0;
@@ -221,8 +214,8 @@ static int fifo_setparam_case(char *detail, size_t n)
 			_exit(0);
 		}
 
-		long long start = now_ns();
-		while (now_ns() - start < 300000000LL)
+		long long start = monotonic_ns();
+		while (monotonic_ns() - start < 300000000LL)
 			sched_setparam(0, &sp);
 		write(fd[1], "A", 1);
 		waitpid(b, NULL, 0);

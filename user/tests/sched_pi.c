@@ -49,12 +49,6 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 static void pin_cpu0(void)
 {
 	cpu_set_t set;
@@ -107,7 +101,7 @@ static pid_t spawn_watchdog(pid_t pid, int ms)
 {
 	pid_t w = fork();
 	if (w == 0) {
-		sleep_ms(ms);
+		test_sleep_ms(ms);
 		kill(pid, SIGKILL);
 		_exit(0);
 	}
@@ -131,9 +125,9 @@ static long long one_trial(int hold_ms)
 		_exit(0);
 	}
 	read(tb[0], &t0, sizeof(t0));
-	sleep_ms(20);			/* B is asleep holding the mutex now */
+	test_sleep_ms(20);			/* B is asleep holding the mutex now */
 	pid_t w = spawn_waiter(tw[1]);
-	sleep_ms(20);			/* W is waiting for it */
+	test_sleep_ms(20);			/* W is waiting for it */
 	pid_t h = spawn_hog();
 	pid_t dog = spawn_watchdog(h, hold_ms + 2000);
 	if (read(tw[0], &got, sizeof(got)) != sizeof(got))
@@ -185,16 +179,16 @@ static int interruptible(void *arg, char *detail, size_t n)
 		become_batch();
 		test_mutex(TEST_MUTEX_LOCK, 0);
 		write(tb[1], "x", 1);
-		sleep_ms(300);		/* interruptible: no elevation on wake-up */
+		test_sleep_ms(300);		/* interruptible: no elevation on wake-up */
 		test_mutex(TEST_MUTEX_UNLOCK, 0);
 		_exit(0);
 	}
 	read(tb[0], &c, 1);
 	pid_t w = spawn_waiter(tw[1]);
-	sleep_ms(20);
+	test_sleep_ms(20);
 	pid_t h = spawn_hog();
 	t0 = now_ns();
-	sleep_ms(1300);			/* B's sleep ends at ~300 ms */
+	test_sleep_ms(1300);			/* B's sleep ends at ~300 ms */
 	kill(h, SIGKILL);		/* now B can run, unlock, and W goes */
 	waitpid(h, NULL, 0);
 	read(tw[0], &got, sizeof(got));

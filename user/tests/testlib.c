@@ -50,7 +50,14 @@ pid_t test_reaped_pid(void)
 	return pid;
 }
 
-long long test_lost_ticks(void)
+void test_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Over every CPU (call 501): all its ticks, or only the lost ones; -1 on Linux. */
+static long long cpustat_sum(int lost_only)
 {
 	struct sched_cpu_info info;
 	long long sum = 0;
@@ -58,8 +65,14 @@ long long test_lost_ticks(void)
 	if (!kernel_is_ours())
 		return -1;
 	for (int cpu = 0; sched_cpustat(cpu, &info) == 0; cpu++)
-		sum += info.lost_ticks;
+		sum += lost_only ? info.lost_ticks : (long long)(info.user_ticks +
+			info.nice_ticks + info.system_ticks + info.idle_ticks);
 	return sum;
+}
+
+long long test_lost_ticks(void)
+{
+	return cpustat_sum(1);
 }
 
 /* measure() once; *stall_pm: per mille of the ticks it took that the
@@ -174,15 +187,7 @@ long hogs_window_ticks;
 
 long long test_cpu_ticks(void)
 {
-	struct sched_cpu_info info;
-	long long sum = 0;
-
-	if (!kernel_is_ours())
-		return -1;
-	for (int cpu = 0; sched_cpustat(cpu, &info) == 0; cpu++)
-		sum += info.user_ticks + info.nice_ticks + info.system_ticks +
-		       info.idle_ticks;
-	return sum;
+	return cpustat_sum(0);
 }
 
 /* The measuring loop: see the comment at the top of this file. */

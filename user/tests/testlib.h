@@ -26,6 +26,9 @@ void test_require_our_kernel(int argc, char **argv, int allow_force);
 /* On Linux print "ok N - name # SKIP kernel-specific" and return 1. */
 int test_kernel_specific_skip(const char *name);
 
+/* nanosleep for ms milliseconds. */
+void test_sleep_ms(int ms);
+
 /* A pid that surely names no process: a child already reaped. */
 pid_t test_reaped_pid(void);
 

@@ -42,13 +42,6 @@
 static int cpu, count = 2000, check, migrate;
 static int p99_bound_us = 50, max_bound_us = 100;	/* --p99, --max */
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int pin(int c)
 {
 	cpu_set_t set;
@@ -93,9 +86,9 @@ static void sleeper(int uid, int policy, int prio, int fd)
 	st.policy = sched_getscheduler(0);
 	for (int i = 0; i < count; i++) {
 		struct timespec ts = { 0, 1000000 };
-		long long t0 = now_ns();
+		long long t0 = monotonic_ns();
 		nanosleep(&ts, NULL);
-		late[i] = now_ns() - t0 - 1000000;
+		late[i] = monotonic_ns() - t0 - 1000000;
 		sum += late[i];
 	}
 	qsort(late, count, sizeof(late[0]), cmp_ll);
@@ -162,9 +155,9 @@ static int migrate_case(void)
 			pin(cpu);
 			sched_setscheduler(0, SCHED_FIFO, &sp);
 			struct timespec ts = { 0, 20000000 };
-			long long t0 = now_ns();
+			long long t0 = monotonic_ns();
 			nanosleep(&ts, NULL);
-			long long late = now_ns() - t0 - 20000000;
+			long long late = monotonic_ns() - t0 - 20000000;
 			int where = test_getcpu();
 			write(fd[1], &late, sizeof(late));
 			write(fd[1], &where, sizeof(where));
