@@ -27,7 +27,6 @@ exports of their traces beside their logs: build/test-logs/NAME.html,
 import json
 import os
 import re
-import subprocess
 import sys
 
 from harness import Case, REPO
@@ -110,12 +109,8 @@ CROSS_RUN = "/bin/spin:3:+:/bin/nice:-n:10:/bin/spin:3:+:/bin/sleeper:1:9:3"
 CROSS_POINTS = 10
 
 
-def run_sim(*args):
-    sim = os.path.join(REPO, "build", "sim", "staircase-sim")
-    if not os.access(sim, os.X_OK):
-        subprocess.run(["make", "--no-print-directory", "-C", os.path.join(REPO, "tools", "sim")],
-                       check=True, capture_output=True)
-    return subprocess.run([sim, *args], check=True, capture_output=True, text=True).stdout
+sys.path.insert(0, os.path.join(REPO, "tests", "host-tools"))
+from hostlib import run_sim  # noqa: E402
 
 
 def kernel_shares(block):

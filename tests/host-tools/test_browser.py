@@ -26,6 +26,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostlib  # noqa: E402
 import traceview  # noqa: E402
 
 OUT = os.path.join(REPO, "build", "test-logs", "browser")
@@ -71,12 +73,7 @@ def page(name, log_text):
     return path, a
 
 
-def sim(*args):
-    exe = os.path.join(REPO, "build", "sim", "staircase-sim")
-    if not os.access(exe, os.X_OK):
-        subprocess.run(["make", "--no-print-directory", "-C", os.path.join(REPO, "tools", "sim")],
-                       check=True, capture_output=True)
-    return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
+sim = hostlib.run_sim
 
 
 def judge(exe, path, query=""):

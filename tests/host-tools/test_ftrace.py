@@ -15,7 +15,6 @@ One line per test, then "N passed, N failed". Standard library only.
 import glob
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,6 +22,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tools"))
 sys.path.insert(0, HERE)
 import ftrace_rules  # noqa: E402
+import hostlib  # noqa: E402
 import test_traceview  # noqa: E402
 import traceview  # noqa: E402
 
@@ -115,12 +115,7 @@ def kernel_trace_exports_within_the_rules():
             assert "comm=<...>" not in line, line
 
 
-def sim(*args):
-    exe = os.path.join(REPO, "build", "sim", "staircase-sim")
-    if not os.access(exe, os.X_OK):
-        subprocess.run(["make", "--no-print-directory", "-C", os.path.join(REPO, "tools", "sim")],
-                       check=True, capture_output=True)
-    return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
+sim = hostlib.run_sim
 
 
 @test
@@ -133,17 +128,7 @@ def every_simulator_example_exports_within_the_rules():
 
 
 def main():
-    passed = failed = 0
-    for fn in TESTS:
-        try:
-            fn()
-            print(f"ok - {fn.__name__}")
-            passed += 1
-        except Exception as e:      # an assertion, or a crash of the tool
-            print(f"not ok - {fn.__name__}: {type(e).__name__}: {e}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return hostlib.run_tests(TESTS)
 
 
 if __name__ == "__main__":

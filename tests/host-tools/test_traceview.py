@@ -12,6 +12,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostlib  # noqa: E402
 import traceview  # noqa: E402
 
 # Two NORMAL hogs on cpu0 taking turns and walking down the stairs; one
@@ -325,17 +327,7 @@ def exports_from_the_command_line():
 
 
 def main():
-    passed = failed = 0
-    for fn in TESTS:
-        try:
-            fn()
-            print(f"ok - {fn.__name__}")
-            passed += 1
-        except Exception as e:      # an assertion, or a crash of the tool
-            print(f"not ok - {fn.__name__}: {type(e).__name__}: {e}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return hostlib.run_tests(TESTS)
 
 
 if __name__ == "__main__":
