@@ -78,10 +78,11 @@ CASES += [
 ]
 
 CASES += [
-    # Bad input never hurts the kernel: 50,000 random system calls with
-    # random arguments from unprivileged children, on two CPUs.
+    # Bad input never hurts the kernel: 100,000 random system calls with
+    # random arguments from unprivileged children, on two CPUs (issue 14's
+    # make-test stage; make stress runs 1,000,000 of several seeds at once).
     programs("proc_syscall_fuzz", "2,sockets=1,cores=2,threads=1",
-             "/bin/fuzz_syscalls:50000",
+             "/bin/fuzz_syscalls:100000",
              [r"^ok 1 - random_syscalls_leave_kernel_running",
               r"^ok 2 - random_syscalls_leak_no_memory"]),
 ]
