@@ -10,6 +10,7 @@
 #   make trace PROG=/bin/sched_rr   record one program in virtual time:
 #                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
+#   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
@@ -48,7 +49,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate sim clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate bench sim clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -202,6 +203,13 @@ test-unit:
 # Not part of `make test` (a few minutes on 2 cores; docs/testing.md).
 mutate:
 	@tools/mutate/run.sh
+
+# Path lengths of this kernel (default and DEBUG=0) and Linux 6.1 in the
+# same QEMU under -icount (tools/bench/run.sh): bench/results/latest.{md,svg}.
+# Not part of `make test` (about a minute; docs/bench.md).
+bench:
+	@tools/ensure-deps.sh cc nasm qemu python cpio
+	@tools/bench/run.sh
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:
