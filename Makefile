@@ -11,6 +11,7 @@
 #                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
+#   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
@@ -49,7 +50,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate bench sim clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate bench profile sim clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -210,6 +211,14 @@ mutate:
 bench:
 	@tools/ensure-deps.sh cc nasm qemu python cpio
 	@tools/bench/run.sh
+
+# Where one program's kernel instructions go, by function (tools/bench/profile.sh).
+PROG ?= /bin/pathlen
+ARGS ?= yield 100
+profile:
+	@tools/ensure-deps.sh cc nasm qemu python
+	@$(MAKE) --no-print-directory build
+	@tools/bench/profile.sh $(PROG) $(ARGS)
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:

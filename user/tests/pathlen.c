@@ -4,7 +4,10 @@
  *   pathlen                     every figure, one "name value unit" line each
  *   pathlen FIGURE [COUNT]      one figure only, COUNT operations (for
  *                               make profile); prints "pathlen: begin" and
- *                               "pathlen: end" around them
+ *                               "pathlen: end" around them, and with
+ *                               PATHLEN_WAIT set in the environment reads
+ *                               one byte from stdin after "begin" (the
+ *                               profiler's go, once QEMU's log is on)
  *
  * FIGURE is one of getpid, yield, pipe, fork, exec. Each figure is the
  * median of REPS repetitions, after a warm-up, of the time stamp counter
@@ -225,6 +228,11 @@ static void profile(const struct figure *f, int count)
 	f->run(f->warm);
 	printf("pathlen: begin %s %d\n", f->name, count);
 	fflush(NULL);
+	if (getenv("PATHLEN_WAIT")) {	/* make profile: wait for its go */
+		char c;
+
+		read(0, &c, 1);
+	}
 	unsigned long long t = f->run(count);
 	printf("pathlen: end %s %d (%llu insn/op)\n", f->name, count,
 	       t / (unsigned long long)count);
