@@ -10,6 +10,7 @@
 #   make trace PROG=/bin/sched_rr   record one program in virtual time:
 #                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
+#   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make clean
@@ -50,7 +51,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate bench profile sim clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate stress bench profile sim clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -204,6 +205,20 @@ test-unit:
 # Not part of `make test` (a few minutes on 2 cores; docs/testing.md).
 mutate:
 	@tools/mutate/run.sh
+
+# Stress (tests/stress.py, the cases in tests/stress/): smp_stress's full
+# mix for STRESS_S seconds on 2x2x2 and 1x2x2, then three fuzz runs of
+# 1,000,000 calls; seeds from STRESS_SEED (default: the clock), printed
+# with every failure. STRESS_CASES picks cases by name (harness globs).
+# Not part of `make test` (2.5 minutes with STRESS_S=60; docs/testing.md).
+STRESS_S ?= 60
+STRESS_SEED ?=
+STRESS_CASES ?=
+stress:
+	@tools/ensure-deps.sh cc nasm qemu python
+	@$(MAKE) --no-print-directory build
+	@STRESS_S="$(STRESS_S)" STRESS_SEED="$(STRESS_SEED)" $(PYTHON) tests/stress.py \
+		--kernel $(BUILD)/kernel.elf --initrd $(BUILD)/initrd.tar $(STRESS_CASES)
 
 # Path lengths of this kernel (default and DEBUG=0) and Linux 6.1 in the
 # same QEMU under -icount (tools/bench/run.sh): bench/results/latest.{md,svg}.

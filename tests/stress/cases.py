@@ -1,0 +1,127 @@
+"""make stress (issue 14): long random runs, not part of make test.
+
+    stress_smp_2x2x2, stress_smp_1x2x2
+        /bin/smp_stress in its full mix (user/tests/smp_stress.c) for
+        STRESS_S seconds (default 60) on 8 CPUs (2 sockets x 2 cores x 2
+        threads) and on 2 cores x 2 threads, in real time (TCG, no icount):
+        TASKS tasks in turns, LIVE at once, with random policies (NORMAL,
+        BATCH, ISO; FIFO/RR briefly or with sleeps), nice values, affinities,
+        sleeps, yields, forks, pipes and kills. Every task started is
+        reaped, masks hold, pipe data arrive intact, killed tasks end by
+        their signal, the free frames come back (call 505).
+    stress_fuzz_*
+        /bin/fuzz_syscalls, 1,000,000 calls each from several unprivileged
+        fuzzers at once, each fuzzer its own seed: three in four calls
+        aimed at the implemented numbers (4 fuzzers on 2 cores x 2 threads,
+        8 on 8 CPUs), and every number alike (4 fuzzers).
+
+Every case fails on a panic (a KASSERT of the DEBUG=1 build, a spinlock
+lockup), a watchdog report or a silent console (the timeout). The seeds
+come from STRESS_SEED (default: the clock), case by case SEED + offset;
+tests/stress.py prints them with every failure. The environment is read
+when the harness loads this module: STRESS_S, STRESS_SEED.
+"""
+import os
+import re
+import time
+
+from harness import Case
+
+STRESS_S = int(os.environ.get("STRESS_S") or 60)
+BASE_SEED = int(os.environ.get("STRESS_SEED") or
+                int(time.time() * 1000) % 1000000000)
+TASKS = 300             # about this many start over the run ...
+LIVE = 100              # ... this many at once
+FUZZ_CALLS = 1000000
+
+TOPO = {
+    "2x2x2": ("8,sockets=2,cores=2,threads=2", "SOCKETS=2 CORES=2 THREADS=2"),
+    "1x2x2": ("4,sockets=1,cores=2,threads=2", "CORES=2 THREADS=2"),
+}
+INIT_OK = r"^init exited: status 0\b"
+ALWAYS_FORBID = [r"^not ok \d+", r"^watchdog:"]   # and panic:, always
+SMP_OKS = ["stress_every_task_exits_and_is_reaped",
+           "stress_tasks_stay_inside_their_masks",
+           "stress_pipe_data_arrives_intact",
+           "stress_killed_tasks_end_as_killed",
+           "stress_free_frames_back_to_baseline"]
+FUZZ_OKS = ["random_syscalls_leave_kernel_running",
+            "random_syscalls_leak_no_memory"]
+
+
+def ok_line(log, name):
+    m = re.search(r"^ok \d+ - %s # (.*)$" % name, log, re.M)
+    return m.group(1) if m else None
+
+
+def smp_check(log):
+    reaped, frames = (ok_line(log, n) for n in
+                      ("stress_every_task_exits_and_is_reaped",
+                       "stress_free_frames_back_to_baseline"))
+    if reaped is None or frames is None:
+        return False, "an ok line is missing"
+    m = re.match(r"(\d+) started, (\d+) reaped \((\d+) killed", reaped)
+    ops = re.search(r"(\d+) operations", reaped)
+    fr = re.match(r"free frames before (\d+), after (\d+)", frames)
+    if not (m and ops and fr) or m.group(1) != m.group(2):
+        return False, f"cannot read the figures: {reaped!r} {frames!r}"
+    return True, (f"{m.group(1)} tasks started = reaped ({m.group(3)} killed), "
+                  f"{ops.group(1)} operations, free frames {fr.group(1)} -> "
+                  f"{fr.group(2)}")
+
+
+def fuzz_check(log):
+    calls, frames = (ok_line(log, n) for n in FUZZ_OKS)
+    if calls is None or frames is None:
+        return False, "an ok line is missing"
+    m = re.match(r"(\d+) calls in (\d+) children: (\d+) died of a fault, "
+                 r"(\d+) were stuck", calls)
+    rate = re.search(r"(\d+) ms, (\d+) calls/s", calls)
+    fr = re.match(r"free frames before (\d+), after (\d+)", frames)
+    if not (m and rate and fr) or int(m.group(1)) < FUZZ_CALLS:
+        return False, f"cannot read the figures: {calls!r} {frames!r}"
+    return True, (f"{m.group(1)} calls in {m.group(2)} children ({m.group(3)} "
+                  f"faulted, {m.group(4)} stuck and killed), {rate.group(1)} ms, "
+                  f"{rate.group(2)} calls/s, free frames {fr.group(1)} -> "
+                  f"{fr.group(2)}")
+
+
+def stress_case(name, topo, run, oks, check, timeout, forbid=()):
+    smp, make_topo = TOPO[topo]
+    append = f"tests=none run={run} then=exit"
+    case = Case(name, smp=smp, append=append, timeout=timeout,
+                expect=[INIT_OK] + [r"^ok \d+ - %s\b" % o for o in oks],
+                forbid=ALWAYS_FORBID + list(forbid), check=check,
+                tags=("stress",))
+    case.again = (f'make run {make_topo} KVM=0 APPEND="{append}"')
+    return case
+
+
+def smp(topo, offset):
+    seed = BASE_SEED + offset
+    case = stress_case(
+        f"stress_smp_{topo}", topo,
+        f"/bin/smp_stress:{TASKS}:{STRESS_S}:{seed}:{LIVE}", SMP_OKS,
+        smp_check, timeout=STRESS_S + 90,
+        # a task that faults is a kernel bug here (the fuzzers' may fault)
+        forbid=[r"^pid \d+ \(\w+\): SIG"])
+    case.seed = seed
+    return case
+
+
+def fuzz(name, topo, offset, fuzzers, aim):
+    seed = BASE_SEED + offset
+    case = stress_case(
+        name, topo, f"/bin/fuzz_syscalls:{FUZZ_CALLS}:{seed}:{fuzzers}:{aim}",
+        FUZZ_OKS, fuzz_check, timeout=300)
+    case.seed = seed
+    return case
+
+
+CASES = [
+    smp("2x2x2", 0),
+    smp("1x2x2", 1),
+    fuzz("stress_fuzz_aimed_1x2x2", "1x2x2", 10, 4, 75),
+    fuzz("stress_fuzz_aimed_2x2x2", "2x2x2", 20, 8, 75),
+    fuzz("stress_fuzz_uniform_1x2x2", "1x2x2", 30, 4, 0),
+]
