@@ -70,9 +70,8 @@ static void tick(struct trapframe *tf, uint64_t due)
 /* Program this CPU's one-shot timer for its next tick or deadline. */
 static void program(int cpu)
 {
-	uint64_t now_tsc = rdtsc(), now = clock_ns(), khz = clock_tsc_khz();
-	uint64_t ns = next_tick[cpu] > now_tsc ?
-		      (next_tick[cpu] - now_tsc) * 1000000 / khz : 0;
+	uint64_t now_tsc = rdtsc(), now = clock_ns();
+	uint64_t ns = next_tick[cpu] > now_tsc ? clock_cycles_to_ns(next_tick[cpu] - now_tsc) : 0;
 	uint64_t count;
 
 	if (next_deadline[cpu] < now + ns)

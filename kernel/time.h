@@ -15,6 +15,7 @@
 uint64_t clock_ns(void);
 void clock_set_tsc_khz(uint64_t khz);	/* after calibration */
 uint64_t clock_tsc_khz(void);
+uint64_t clock_cycles_to_ns(uint64_t cycles);	/* TSC cycles as ns, no division */
 void udelay(uint32_t us);		/* busy-wait; needs a calibrated TSC */
 
 #endif

@@ -132,6 +132,16 @@ struct sched_task *pick_first_task(struct runqueue *rq)
 	return rq->idle;
 }
 
+bool rq_pick_ok(struct runqueue *rq, const struct sched_task *next)
+{
+	int prio = next->prio;
+
+	if (!(rq->bitmap[MAX_PRIO / 32] & (1u << (MAX_PRIO % 32))))
+		return false;
+	return next->is_idle || (next->on_rq && !list_empty(&rq->queue[prio]) &&
+				 (rq->bitmap[prio / 32] & (1u << (prio % 32))));
+}
+
 bool rq_bitmap_ok(struct runqueue *rq)
 {
 	for (int prio = 0; prio < MAX_PRIO; prio++) {

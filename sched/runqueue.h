@@ -83,6 +83,9 @@ void requeue_task(struct runqueue *rq, struct sched_task *t, int prio);	/* tail 
 struct sched_task *pick_first_task(struct runqueue *rq);	/* idle if none */
 struct sched_task *list_task(struct sched_list *node);
 bool rq_bitmap_ok(struct runqueue *rq);	/* bitmap matches lists (assertions) */
+/* What a pick relies on: the idle stop bit is set, and a picked task is
+ * queued on a non-empty list whose bit is set (assertions, O(1)). */
+bool rq_pick_ok(struct runqueue *rq, const struct sched_task *next);
 
 /* Run-queue locking; the ordering rule is written and asserted in
  * runqueue.c: several locks only through lock_rqs() (lowest CPU first),
