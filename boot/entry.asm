@@ -24,6 +24,7 @@ section .boot
 global kernel_entry
 extern kmain
 kernel_entry:
+	cld				; C code relies on DF = 0; the loader promises nothing
 	; Our own flat GDT at once: the loader's is undefined (Multiboot 3.2).
 	lgdt [boot_gdt_desc - KERNEL_OFFSET]
 	jmp 0x08:.flat

@@ -35,6 +35,7 @@ alltraps:
 	push fs
 	push gs
 	pushad
+	cld			; a user may have set DF: C code (rep movs/stos) needs it clear
 	mov ax, KDATA_SEL
 	mov ds, ax
 	mov es, ax

@@ -117,6 +117,16 @@ static void calls_as_user(void *arg)
 	ktap_errno("bad_syscall_number_9999", raw_errno(syscall0(9999)), ENOSYS);
 	ktap_errno("write_closed_fd", raw_errno(syscall3(SYS_write, pfd[1], (long)buf, 1)), EBADF);
 	pipe(pfd);
+	/* A system call made with the direction flag set: the kernel must
+	 * clear it for its own string instructions and copy the right bytes. */
+	{
+		char a[400] = "", b[400] = "";
+		long r;
+		syscall1(SYS_uname, (long)a);
+		__asm__ volatile("std\n\tint $0x80\n\tcld" : "=a"(r) : "a"(SYS_uname), "b"(b) : "memory", "cc");
+		ktap_ok(r == 0 && memcmp(a, b, sizeof(a)) == 0, "syscall_with_direction_flag_set",
+			"uname returned %ld, %s", r, memcmp(a, b, sizeof(a)) ? "different bytes" : "same bytes");
+	}
 	ktap_errno("write_from_kernel_pointer",
 		   raw_errno(syscall3(SYS_write, pfd[1], 0xC0100000L, 16)), EFAULT);
 	close(pfd[0]);
@@ -151,7 +161,7 @@ int main(int argc, char **argv)
 	if (slash && slash != argv[0])
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - argv[0]),
 			 argv[0]);
-	ktap_plan(NCASES + NACTIONS + 7);
+	ktap_plan(NCASES + NACTIONS + 8);
 	for (int i = 0; i < NCASES; i++) {
 		char *child_argv[] = { path, NULL };
 		int status = -1;
