@@ -166,6 +166,12 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines[:2 + a.top]))
     print(f"{'(user mode)':<32} {user / count:>10,.0f} {100 * user / max(total, 1):>6.1f}")
+    if per_op and total / count < 0.95 * per_op:
+        print(f"profile: note: {per_op - total / count:,.0f} instructions per operation "
+              f"that icount counted are not in the log: most likely iterations of "
+              f"rep string instructions (memcpy/memset's rep movsl/stosl), which "
+              f"QEMU logs once per block entry but icount counts once per "
+              f"iteration (docs/bench.md)")
     print(f"profile: full list in {os.path.join(out, name + '.txt')}")
 
 

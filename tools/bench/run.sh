@@ -2,7 +2,8 @@
 # tools/bench/run.sh - make bench (issue 12, docs/bench.md): path lengths of
 # this kernel (default build and DEBUG=0) beside Debian's Linux 6.1 i386,
 # the same static binary (/bin/pathlen) in the same QEMU, under
-# -icount shift=0,sleep=off -smp 1, where the guest TSC counts instructions.
+# -icount shift=0,sleep=off -smp 1, where the guest TSC counts instructions;
+# and /bin/wakelat's wake-up latencies on both, in virtual time (shift=2).
 #
 #   tools/bench/run.sh            (make bench)
 #
@@ -73,9 +74,36 @@ timeout 300 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 	</dev/null >"$out/linux.serial.log" 2>&1 || true
 cut_pathlen "$out/linux.serial.log" "$out/linux.txt"
 
+# Scheduling: /bin/wakelat (cyclictest-style 1 ms sleeps beside 2 hogs)
+# in virtual time, -icount shift=2 (4 ns per instruction). Its KTAP lines
+# are kept as they are; report.py takes the avg / p99 / max out of them.
+cut_wakelat() {	# LOG OUT
+	tr -d '\r' <"$1" |
+		sed -n '\#^init: running /bin/wakelat$#,\#^init: /bin/wakelat \(exited\|killed\)#p' |
+		grep -E '^(not )?ok [0-9]+ - ' >"$2" || true
+}
+step "wakelat on this kernel (default build, -icount shift=2)"
+wait_qemu
+timeout 300 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg \
+	-icount shift=2,sleep=off -smp 1 -m 128M \
+	-kernel build/kernel.elf -initrd build/initrd.tar \
+	-append "tests=none run=/bin/wakelat then=exit" \
+	</dev/null >"$out/ours-wakelat.serial.log" 2>&1 || true
+cut_wakelat "$out/ours-wakelat.serial.log" "$out/ours-wakelat.txt"
+step "wakelat on Linux $linux_version (-icount shift=2)"
+wait_qemu
+timeout 300 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+	-accel tcg -icount shift=2,sleep=off -smp 1 -m 256M \
+	-kernel "$vmlinuz" -initrd "$out/linux.cpio" \
+	-append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=/bin/wakelat then=exit" \
+	</dev/null >"$out/linux-wakelat.serial.log" 2>&1 || true
+cut_wakelat "$out/linux-wakelat.serial.log" "$out/linux-wakelat.txt"
+
 step "writing $res/latest.md and $res/latest.svg"
 python3 tools/bench/report.py --ours "$out/ours.txt" --nodebug "$out/nodebug.txt" \
 	--linux "$out/linux.txt" --linux-version "$linux_version" \
+	--wakelat-ours "$out/ours-wakelat.txt" --wakelat-linux "$out/linux-wakelat.txt" \
 	--qemu "$("$QEMU" --version | head -n 1)" \
 	--md "$res/latest.md" --svg "$res/latest.svg"
 step "done"
