@@ -1,5 +1,5 @@
 /*
- * spinlock.c - the x86 implementation of kernel/spinlock.h.
+ * spinlock.c - the x86 implementation of sched/spinlock.h.
  *
  * A lock is one word swapped with xchg. Interrupts stay off while any lock
  * is held on this CPU (push_cli), so an interrupt handler that takes the

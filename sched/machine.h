@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "../kernel/spinlock.h"	/* struct spinlock, spin_lock/unlock/held */
+#include "spinlock.h"		/* struct spinlock, spin_lock/unlock/held */
 
 struct sched_task;
 

@@ -4,12 +4,13 @@
     python3 tests/host-tools/test_citations.py
 
 Looks through every tracked text file for the places a document is cited:
-`docs/NAME.md` anywhere, relative Markdown links `[text](path)` in .md
+a docs/ file name ending in .md anywhere, relative Markdown links `[text](path)` in .md
 files, and the names of documents that live only outside the project
 (the course's staircase-spec.md, a ../shared or seeds/ path). A cited file
 must exist; an outside name must not appear at all. It also checks that
 every "staircase.md §N" or "§N.M" names a section that docs/staircase.md
-has. One line per check, then "N passed, N failed".
+has, and that no file of sched/ includes one outside sched/ (it must build
+alone). One line per check, then "N passed, N failed".
 """
 import os
 import re
@@ -93,6 +94,14 @@ def main():
                 for sec in re.findall(r"§(\d+(?:\.\d+)?)", refs):
                     if sec not in sections:
                         bad_sections.append(f"{where} §{sec}")
+    leaks = []
+    for path in tracked_files():
+        if path.startswith("sched/") and path.endswith((".c", ".h")):
+            for n, line in enumerate((read_text(path) or "").split("\n"), 1):
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if m and (m.group(1).startswith("..") or "/" in m.group(1)):
+                    leaks.append(f"{path}:{n} {m.group(1)}")
+    result(not leaks, "sched/ includes nothing outside sched/", ", ".join(leaks[:10]))
     result(bool(sections), "docs/staircase.md has numbered sections")
     result(not outside, "no document outside the repository is cited",
            ", ".join(outside[:10]))

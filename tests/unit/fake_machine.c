@@ -1,6 +1,6 @@
 /*
  * fake_machine.c - the host implementation of sched/machine.h and
- * kernel/spinlock.h (see fake_machine.h).
+ * sched/spinlock.h (see fake_machine.h).
  */
 #include "fake_machine.h"
 #include "../../sched/tunables.h"

@@ -1,0 +1,36 @@
+/*
+ * spinlock.h - the one lock type, shared by sched/ and the kernel.
+ *
+ * It lives in sched/ so that sched/ builds alone: sched/ embeds a struct
+ * spinlock in each run queue and is also built on the host (unit tests,
+ * simulator), where a fake implementation of these functions stands in.
+ * The x86 implementation is kernel/spinlock.c (kernel/spinlock.h only
+ * includes this file).
+ *
+ * spin_lock() disables interrupts on this CPU (remembering whether they were
+ * on) and spin_unlock() restores them, so a lock taken by a task can never
+ * be wanted by an interrupt handler on the same CPU. Nesting is counted, as
+ * xv6's pushcli/popcli do: interrupts come back on only when the outermost
+ * lock is released.
+ */
+#ifndef SCHED_SPINLOCK_H
+#define SCHED_SPINLOCK_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+struct spinlock {
+	volatile uint32_t locked;	/* 0 = free, 1 = held */
+	int cpu;			/* owner CPU while held, else -1 */
+	const char *name;		/* for panic messages */
+	uint32_t taken_at;		/* where it was taken (a return address), for lockups */
+};
+
+#define SPINLOCK_INIT(n) { 0, -1, (n), 0 }
+
+void spin_init(struct spinlock *l, const char *name);
+void spin_lock(struct spinlock *l);
+void spin_unlock(struct spinlock *l);
+bool spin_held(const struct spinlock *l);	/* held by this CPU */
+
+#endif
