@@ -57,6 +57,29 @@
 #define SYS_clock_gettime         265
 #define SYS_clock_nanosleep       267
 #define SYS_getcpu                318
+#define SYS_restart_syscall         0
+#define SYS_pause                  29
+#define SYS_ioctl                  54
+#define SYS_setpgid                57
+#define SYS_getpgrp                65
+#define SYS_setsid                 66
+#define SYS_sigreturn             119
+#define SYS_getpgid               132
+#define SYS_getsid                147
+#define SYS_rt_sigreturn          173
+#define SYS_rt_sigaction          174
+#define SYS_rt_sigprocmask        175
+#define SYS_rt_sigpending         176
+#define SYS_rt_sigsuspend         179
+#define SYS_getgid32              200
+#define SYS_getegid32             202
+#define SYS_setreuid32            203
+#define SYS_setregid32            204
+#define SYS_setresuid32           208
+#define SYS_getresuid32           209
+#define SYS_setresgid32           210
+#define SYS_getresgid32           211
+#define SYS_setgid32              214
 
 static inline long syscall0(long n)
 {

@@ -26,6 +26,26 @@ pid_t gettid(void);
 uid_t getuid(void);		/* the 32-bit calls: 199, 201, 213 */
 uid_t geteuid(void);
 int setuid(uid_t uid);
+int setreuid(uid_t ruid, uid_t euid);
+int setresuid(uid_t ruid, uid_t euid, uid_t suid);
+int getresuid(uid_t *ruid, uid_t *euid, uid_t *suid);
+gid_t getgid(void);
+gid_t getegid(void);
+int setgid(gid_t gid);
+int setregid(gid_t rgid, gid_t egid);
+int setresgid(gid_t rgid, gid_t egid, gid_t sgid);
+int getresgid(gid_t *rgid, gid_t *egid, gid_t *sgid);
+
+/* Process groups, sessions and the terminal. */
+int setpgid(pid_t pid, pid_t pgid);
+pid_t getpgid(pid_t pid);
+pid_t getpgrp(void);
+pid_t setsid(void);
+pid_t getsid(pid_t pid);
+pid_t tcgetpgrp(int fd);
+int tcsetpgrp(int fd, pid_t pgrp);
+int isatty(int fd);
+int pause(void);
 int nice(int inc);		/* returns the new nice value, like glibc */
 
 int brk(void *addr);

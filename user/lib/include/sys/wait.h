@@ -5,13 +5,18 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 
-#define WNOHANG 1
+#define WNOHANG    1
+#define WUNTRACED  2
+#define WCONTINUED 8
 
 #define WEXITSTATUS(s)  (((s) >> 8) & 0xff)
 #define WTERMSIG(s)     ((s) & 0x7f)
 #define WIFEXITED(s)    (WTERMSIG(s) == 0)
 #define WIFSIGNALED(s)  (WTERMSIG(s) != 0 && WTERMSIG(s) != 0x7f)
 #define WCOREDUMP(s)    ((s) & 0x80)
+#define WIFSTOPPED(s)   (((s) & 0xff) == 0x7f)
+#define WSTOPSIG(s)     WEXITSTATUS(s)
+#define WIFCONTINUED(s) ((s) == 0xffff)
 
 pid_t wait(int *status);
 pid_t waitpid(pid_t pid, int *status, int options);
