@@ -20,6 +20,7 @@
 #define ENOTDIR	20
 #define EISDIR	21
 #define EMFILE	24
+#define ENOTTY	25
 #define ENOSPC	28
 #define EROFS	30
 #define EPIPE	32

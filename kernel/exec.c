@@ -17,6 +17,7 @@
 #include "initrd.h"
 #include "kmalloc.h"
 #include "proc.h"
+#include "signal.h"
 #include "string.h"
 #include "time.h"
 #include "uaccess.h"
@@ -172,6 +173,8 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		vm_free_pgdir(old);
 	p->brk_start = p->brk = PAGE_ROUND_UP(end);
 	proc_set_name(p, path);
+	signal_exec(p);		/* handlers were addresses in the old program */
+	p->did_exec = true;
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = UCODE_SEL;

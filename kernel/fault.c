@@ -1,8 +1,8 @@
 /*
  * fault.c - CPU exceptions raised by user programs.
  *
- * A fault in user mode ends that process only, with the signal Linux would
- * deliver (docs/abi.md §7): SIGSEGV for bad memory accesses and for privileged
+ * A fault in user mode is the signal Linux would deliver: its handler
+ * gets it, or it ends that process only (docs/abi.md §7): SIGSEGV for bad memory accesses and for privileged
  * instructions (cli, hlt, in/out raise a general protection fault, which
  * Linux reports as SIGSEGV too), SIGILL for an invalid opcode, SIGFPE for
  * a divide error. One exception is not a fault: touching the unmapped part
@@ -10,13 +10,9 @@
  */
 #include "fault.h"
 #include "proc.h"
+#include "signal.h"
 #include "trap.h"
 #include "x86.h"
-
-#define SIGILL 4
-#define SIGTRAP 5
-#define SIGFPE 8
-#define SIGSEGV 11
 
 /* A page fault inside the stack region gets a fresh zeroed page. */
 bool fault_grow_stack(struct proc *p, uint32_t addr)
@@ -44,7 +40,7 @@ static void user_fault(struct trapframe *tf)
 	struct proc *p = current();
 	if (tf->trapno == T_PGFLT && !(tf->err & 1) && fault_grow_stack(p, read_cr2()))
 		return;
-	proc_fault_kill(tf, fault_signal(tf));
+	signal_fault(tf, fault_signal(tf));
 }
 
 void fault_init(void)

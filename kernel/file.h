@@ -40,5 +40,7 @@ void pipe_close(struct pipe *p, int writable);
 int tty_read(void *ubuf, uint32_t n);
 int tty_write(const void *ubuf, uint32_t n);
 void tty_init(void);
+/* The terminal ioctls (termios, the foreground group); -ENOTTY else. */
+int tty_ioctl(uint32_t req, void *uarg);
 
 #endif

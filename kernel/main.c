@@ -165,13 +165,13 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 	/* Processes and the scheduler. */
 	initrd_init();
-	tty_init();
 	fault_init();
 	syscall_init();
 	proc_init();
 	start_scheduler();
 
 	boot_self_tests();
+	tty_init();		/* after test=echo, which reads the raw console */
 	prepare_init_env();
 	const char *init = bootparam_str("init");
 	bootparam_report_unknown();

@@ -49,10 +49,10 @@ int mutex_lock_killable(struct mutex *m)
 	while (m->owner) {
 		p->killable = 1;
 		waitq_prepare(&m->wait, &w, TASK_UNINTERRUPTIBLE);
-		/* state set, then killed read; kill sets killed, then reads
-		 * the state (proc_kill): one of us sees the other */
+		/* state set, then SIGKILL read; a sender sets it, then reads
+		 * the state (kernel/signal.c: kick): one of us sees the other */
 		__sync_synchronize();
-		if (p->killed) {
+		if (signal_fatal_pending(p)) {
 			waitq_finish(&m->wait, &w);
 			err = -EINTR;
 			break;

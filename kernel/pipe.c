@@ -59,14 +59,14 @@ void pipe_close(struct pipe *p, int writable)
 }
 
 /* Sleep on the pipe until woken; called and returns with p->lock held.
- * A kill is checked after the sleeping state is set, so one sent from
- * another CPU meanwhile is never missed (kernel/proc.c: proc_kill). */
+ * A signal is checked after the sleeping state is set, so one sent from
+ * another CPU meanwhile is never missed (kernel/signal.c: kick). */
 static void pipe_sleep(struct pipe *p)
 {
 	struct waiter w;
 	waitq_prepare(&p->wait, &w, TASK_INTERRUPTIBLE);
 	spin_unlock(&p->lock);
-	if (!current()->killed)
+	if (!signal_pending(current()))
 		schedule();
 	waitq_finish(&p->wait, &w);
 	spin_lock(&p->lock);
@@ -81,9 +81,9 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n)
 		return 0;
 	spin_lock(&p->lock);
 	while (p->nread == p->nwrite && p->writers > 0) {
-		if (current()->killed) {
+		if (signal_pending(current())) {
 			spin_unlock(&p->lock);
-			return -EINTR;
+			return -ERESTARTSYS;
 		}
 		pipe_sleep(p);
 	}
@@ -123,10 +123,16 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n)
 			return done ? (int)done : -EFAULT;
 		spin_lock(&p->lock);
 		for (uint32_t i = 0; i < k;) {
-			if (p->readers == 0 || current()->killed) {
+			if (p->readers == 0) {		/* Linux: SIGPIPE, then EPIPE */
+				spin_unlock(&p->lock);
+				signal_send_self(SIGPIPE);
+				done += i;
+				return done ? (int)done : -EPIPE;
+			}
+			if (signal_pending(current())) {
 				spin_unlock(&p->lock);
 				done += i;
-				return done ? (int)done : p->readers == 0 ? -EPIPE : -EINTR;
+				return done ? (int)done : -ERESTARTSYS;
 			}
 			if (p->nwrite - p->nread == PIPE_SIZE) {
 				spin_unlock(&p->lock);

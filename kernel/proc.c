@@ -24,8 +24,8 @@
 #include "vm.h"
 #include "x86.h"
 
-static struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
-static struct proc ptable[NPROC];
+struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
+struct proc ptable[NPROC];
 static struct proc idle_procs[MAX_CPUS];
 static int next_pid = 1;
 static struct proc *initproc;
@@ -37,6 +37,11 @@ void proc_init(void)
 {
 	trap_return_to_user_hook = proc_return_to_user;
 	vm_kstacks_init(NPROC, KSTACK_SIZE / PAGE_SIZE);
+}
+
+bool proc_is_init(const struct proc *p)
+{
+	return p == initproc;
 }
 
 void proc_set_name(struct proc *p, const char *path)
@@ -101,18 +106,25 @@ static void proc_first_return(void)
 	pop_cli();
 }
 
+/* A signal to act on, or an interrupted call to finish (kernel/signal.c). */
+static bool signal_work(const struct proc *p, const struct trapframe *tf)
+{
+	int r = -(int)tf->eax;
+	return signal_pending(p) || p->sig_restore_mask ||
+	       (tf->trapno == T_SYSCALL && r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK);
+}
+
 void proc_return_to_user(struct trapframe *tf)
 {
-	(void)tf;
 	for (;;) {
 		struct proc *p = current();
-		if (p->killed)
-			proc_exit(p->killed);
+		if (signal_work(p, tf))
+			signal_deliver(tf);
 		/* The last look is taken with interrupts off, and iret turns
 		 * them back on: a resched IPI that lands after it still finds
 		 * us in user mode an instruction later, not a tick later. */
 		cli();
-		if (!mycpu()->need_resched && !p->killed)
+		if (!mycpu()->need_resched && !signal_pending(p))
 			return;
 		sti();
 		schedule();
@@ -181,6 +193,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 
 	/* Each slot has its stack for good, above an unmapped guard page. */
 	p->sleep_cpu = -1;
+	p->syscall_nr = -1;
 	p->kstack = vm_kstack((int)(p - ptable), KSTACK_SIZE / PAGE_SIZE);
 	p->start_ns = clock_ns();
 	waitq_init(&p->child_exit, "child_exit");
@@ -333,6 +346,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 		panic("no memory for init");
 	sched_task_init(&p->se, false);
 	proc_default_limits(p);
+	p->pgid = p->sid = p->pid;	/* init leads the console's session */
 	struct file *console = file_alloc(FT_CONSOLE);
 	if (!console)
 		panic("no memory for init");
@@ -371,6 +385,13 @@ int proc_fork(void)
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->euid = parent->euid;
+	child->suid = parent->suid;
+	child->gid = parent->gid;
+	child->egid = parent->egid;
+	child->sgid = parent->sgid;
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
+	signal_fork(child, parent);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
 	memcpy(child->name, parent->name, sizeof(child->name));
@@ -418,6 +439,13 @@ void proc_exit(int status)
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;
+	/* A parent that ignores SIGCHLD (or asked SA_NOCLDWAIT) never waits:
+	 * init reaps the child instead, and the parent's wait4 sees ECHILD. */
+	if (p->parent && (p->parent->sigact[SIGCHLD - 1].handler == SIG_IGN ||
+			  (p->parent->sigact[SIGCHLD - 1].flags & SA_NOCLDWAIT))) {
+		p->parent = initproc;
+		wake_init = true;
+	}
 	for (int i = 0; i < NPROC; i++) {
 		if (ptable[i].parent == p && ptable[i].pstate != P_UNUSED) {
 			ptable[i].parent = initproc;
@@ -428,10 +456,12 @@ void proc_exit(int status)
 	p->exit_status = status;
 	p->pstate = P_ZOMBIE;
 	sched_set_current_state(TASK_DEAD);
-	/* Wake the parent while the table is locked: unlocked, the parent
+	/* Tell the parent while the table is locked: unlocked, the parent
 	 * could exit and its slot be reused before the wake-up lands. */
-	if (p->parent)
-		waitq_wake_all(&p->parent->child_exit);
+	if (status & 0x7F)
+		signal_notify_parent(p, CLD_KILLED, status & 0x7F);
+	else
+		signal_notify_parent(p, CLD_EXITED, (status >> 8) & 0xFF);
 	if (wake_init)
 		waitq_wake_all(&initproc->child_exit);
 	spin_unlock(&ptable_lock);
@@ -439,10 +469,17 @@ void proc_exit(int status)
 	panic("zombie %d ran again", p->pid);
 }
 
+/* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
+ * < -1 any in group -pid. */
 static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 {
-	return q->parent == parent && q->pstate != P_UNUSED && q->pstate != P_EMBRYO &&
-	       (pid == -1 || pid == 0 || pid < -1 || q->pid == pid);
+	if (q->parent != parent || q->pstate == P_UNUSED || q->pstate == P_EMBRYO)
+		return false;
+	if (pid > 0)
+		return q->pid == pid;
+	if (pid == 0)
+		return q->pgid == parent->pgid;
+	return pid == -1 || q->pgid == -pid;
 }
 
 /* Linux's struct rusage on i386: two timevals, then 14 longs. */
@@ -486,13 +523,44 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 
 #define WNOHANG 1
 #define WUNTRACED 2
+#define WCONTINUED 8
+#define WAIT_STATUS_CONTINUED 0xFFFF
+
+/* A live child's stop or continue that wait4 may report (and then not
+ * again); its status or -1. */
+static int take_report(struct proc *q, int options)
+{
+	if (q->pstate != P_LIVE)
+		return -1;
+	if (q->wait_report == WAIT_REPORT_STOPPED && (options & WUNTRACED) && q->stopped) {
+		q->wait_report = WAIT_REPORT_NONE;
+		return (q->stop_sig << 8) | 0x7F;
+	}
+	if (q->wait_report == WAIT_REPORT_CONTINUED && (options & WCONTINUED)) {
+		q->wait_report = WAIT_REPORT_NONE;
+		return WAIT_STATUS_CONTINUED;
+	}
+	return -1;
+}
+
+static int report_status(int pid, int status, int *ustatus, void *urusage)
+{
+	if (ustatus)
+		copy_to_user(ustatus, &status, sizeof(int));
+	if (urusage) {
+		struct linux_rusage ru;
+		fill_rusage(&ru, 0, 0);
+		copy_to_user(urusage, &ru, sizeof(ru));
+	}
+	return pid;
+}
 
 int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 {
 	struct proc *p = current();
 	struct waiter w;
 
-	if (options & ~(WNOHANG | WUNTRACED))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
 	    (urusage && !user_range_ok(urusage, sizeof(struct linux_rusage), true)))
@@ -506,28 +574,36 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 			if (!wait_matches(&ptable[i], p, pid))
 				continue;
 			have = true;
-			if (ptable[i].pstate == P_ZOMBIE)
+			if (ptable[i].pstate == P_ZOMBIE) {
 				zombie = &ptable[i];
+				break;
+			}
+			int status = take_report(&ptable[i], options);
+			if (status >= 0) {
+				int cpid = ptable[i].pid;
+				spin_unlock(&ptable_lock);
+				return report_status(cpid, status, ustatus, urusage);
+			}
 		}
 		if (zombie) {
 			zombie->pstate = P_EMBRYO;	/* ours now: no other waiter takes it */
 			spin_unlock(&ptable_lock);
 			return reap(p, zombie, ustatus, urusage);
 		}
-		if (!have || (options & WNOHANG) || p->killed) {
+		if (!have || (options & WNOHANG) || signal_pending(p)) {
 			spin_unlock(&ptable_lock);
-			return !have ? -ECHILD : p->killed ? -EINTR : 0;
+			return !have ? -ECHILD : signal_pending(p) ? -ERESTARTSYS : 0;
 		}
 		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&ptable_lock);
-		if (!p->killed)		/* checked after the state is set */
+		if (!signal_pending(p))		/* checked after the state is set */
 			schedule();
 		waitq_finish(&p->child_exit, &w);
 		spin_lock(&ptable_lock);
 	}
 }
 
-/* ---- signals (kill, faults) ---------------------------------------------- */
+/* ---- faults that end a process (kernel/signal.c decides) ------------------- */
 
 static const char *signal_name(int sig)
 {
@@ -549,44 +625,6 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
 	       trap_name(tf->trapno));
 	proc_exit(sig);
-}
-
-/*
- * kill(pid, sig): there are no signal handlers here, so every signal but 0
- * ends the target with that signal as its status, at its next return to
- * user mode (at once if it sleeps interruptibly). Only pid > 0 is
- * supported (no process groups). Permission as Linux: root, or the same
- * real or effective uid. init ignores signals, as on Linux.
- */
-int proc_kill(int pid, int sig)
-{
-	struct proc *me = current();
-	if (sig < 0 || sig > 64)
-		return -EINVAL;
-	if (pid <= 0)
-		return -EINVAL;
-	int err = 0;
-	spin_lock(&ptable_lock);	/* the slot stays this process's meanwhile */
-	struct proc *t = NULL;
-	for (int i = 0; i < NPROC && !t; i++)
-		if (ptable[i].pid == pid && (ptable[i].pstate == P_LIVE ||
-					     ptable[i].pstate == P_ZOMBIE))
-			t = &ptable[i];
-	if (!t)
-		err = -ESRCH;
-	else if (me->euid != 0 && me->uid != t->uid && me->euid != t->uid)
-		err = -EPERM;
-	else if (sig != 0 && t != initproc && t->pstate == P_LIVE) {
-		t->killed = sig;
-		/* Set killed, fence, then read the state; a sleeper sets its
-		 * state, fences, then reads killed: one of us sees the other. */
-		__sync_synchronize();
-		if (t->se.state == TASK_INTERRUPTIBLE ||
-		    (t->se.state == TASK_UNINTERRUPTIBLE && t->killable))
-			sched_wake_up(&t->se);
-	}
-	spin_unlock(&ptable_lock);
-	return err;
 }
 
 /*

@@ -21,6 +21,7 @@
 #include "trap.h"
 #include "vm.h"
 #include "waitq.h"
+#include "signal.h"
 
 #define NPROC		256
 #define NOFILE		16
@@ -48,6 +49,7 @@ struct context {
 };
 
 enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE };
+enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
 struct file;
 
@@ -57,7 +59,10 @@ struct proc {
 	char name[PROC_NAME_MAX];
 	enum proc_state pstate;		/* guarded by the process table lock */
 	int refs;			/* proc_get() holders: the slot is not reused meanwhile */
-	int uid, euid;
+	int uid, euid, suid;		/* real, effective, saved (kernel/cred.c) */
+	int gid, egid, sgid;
+	int pgid, sid;			/* process group and session (job control) */
+	bool did_exec;			/* setpgid by the parent: EACCES once set */
 	struct proc *parent;
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
@@ -68,8 +73,20 @@ struct proc {
 	struct context *context;	/* saved by swtch() */
 
 	struct file *files[NOFILE];
-	volatile int killed;		/* signal number that will end it, or 0 */
-	volatile int killable;		/* asleep uninterruptibly, but a kill wakes it (TASK_KILLABLE) */
+	/* Signals (kernel/signal.c); written under ptable_lock. */
+	volatile sigset64_t sig_pending;
+	sigset64_t sig_blocked;
+	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
+	bool sig_restore_mask;
+	struct ksigaction sigact[NSIG];
+	struct ksiginfo siginfo[NSIG];	/* of each pending signal */
+	int syscall_nr;			/* the call in progress, -1 once it must not restart */
+	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */
+	int stop_sig;
+	int wait_report;		/* WAIT_REPORT_*: a stop or continue wait4 has not told */
+	uint64_t restart_deadline;	/* nanosleep's end, for restart_syscall */
+	void *restart_urem;
+	volatile int killable;		/* asleep uninterruptibly, but SIGKILL wakes it (TASK_KILLABLE) */
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	uint32_t cutime, cstime;	/* ticks of reaped children */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
@@ -78,6 +95,12 @@ struct proc {
 	struct proc *sleep_next;
 	int sleep_cpu;			/* whose timer queue holds it, or -1 */
 };
+
+/* The table and its lock, for the code that walks it: kernel/signal.c
+ * (kill to a group or to everyone), job control. */
+extern struct spinlock ptable_lock;
+extern struct proc ptable[NPROC];
+bool proc_is_init(const struct proc *p);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)
@@ -96,13 +119,12 @@ __attribute__((noreturn)) void cpu_idle(void);
 int proc_start_init(const char *path, char *const argv[], char *const envp[]);
 
 void schedule(void);
-/* Called on every return to user mode: reschedule, or die if killed. */
+/* Called on every return to user mode: act on signals, reschedule. */
 void proc_return_to_user(struct trapframe *tf);
 
 int proc_fork(void);
 __attribute__((noreturn)) void proc_exit(int status);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
-int proc_kill(int pid, int sig);
 /* A fault in user mode: report it and kill the process with sig. */
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */

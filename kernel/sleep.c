@@ -69,7 +69,7 @@ int sleep_until(uint64_t deadline, int state)
 		 * in between then finds us asleep and wakes us (see waitq.h). */
 		sched_set_current_state(state);
 		if (clock_ns() >= deadline ||
-		    (state == TASK_INTERRUPTIBLE && p->killed)) {
+		    (state == TASK_INTERRUPTIBLE && signal_pending(p))) {
 			spin_unlock(&q->lock);
 			break;
 		}
@@ -113,18 +113,37 @@ static int read_timespec(const void *u, uint64_t *ns)
 	return 0;
 }
 
-static int sleep_relative(uint64_t ns, void *urem)
+/* Interrupted by a signal: a handler makes it EINTR with the time left
+ * in urem; a stop and continue, or an ignored signal, go on sleeping to
+ * the same deadline through restart_syscall (Linux's restart block). */
+static int sleep_to_deadline(uint64_t deadline, void *urem)
 {
-	uint64_t deadline = clock_ns() + ns;
-	int err = sleep_until(deadline, TASK_INTERRUPTIBLE);
-	if (err == -EINTR && urem) {
+	struct proc *p = current();
+	if (sleep_until(deadline, TASK_INTERRUPTIBLE) == 0)
+		return 0;
+	if (urem) {
 		uint64_t now = clock_ns(), left = deadline > now ? deadline - now : 0;
 		struct timespec32 rem = { (int32_t)(left / 1000000000ull),
 					  (int32_t)(left % 1000000000ull) };
 		if (copy_to_user(urem, &rem, sizeof(rem)) < 0)
 			return -EFAULT;
 	}
-	return err;
+	p->restart_deadline = deadline;
+	p->restart_urem = urem;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static int sleep_relative(uint64_t ns, void *urem)
+{
+	return sleep_to_deadline(clock_ns() + ns, urem);
+}
+
+/* Syscall 0: the rest of a nanosleep that a signal without a handler
+ * interrupted (kernel/signal.c restarts through it). */
+int sys_restart_syscall(void)
+{
+	struct proc *p = current();
+	return sleep_to_deadline(p->restart_deadline, p->restart_urem);
 }
 
 int sys_nanosleep(const void *ureq, void *urem)
@@ -146,7 +165,7 @@ int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 	int err = read_timespec(ureq, &ns);
 	if (err < 0)
 		return err;
-	if (flags & TIMER_ABSTIME)
-		return sleep_until(ns, TASK_INTERRUPTIBLE);
+	if (flags & TIMER_ABSTIME)	/* an absolute sleep just starts again */
+		return sleep_until(ns, TASK_INTERRUPTIBLE) ? -ERESTARTNOHAND : 0;
 	return sleep_relative(ns, urem);
 }

@@ -9,12 +9,15 @@
  */
 #include "syscall.h"
 #include "errno.h"
+#include "cred.h"
 #include "exec.h"
 #include "file.h"
 #include "mutex.h"
+#include "pgrp.h"
 #include "pmm.h"
 #include "power.h"
 #include "proc.h"
+#include "signal.h"
 #include "sleep.h"
 #include "string.h"
 #include "systime.h"
@@ -56,6 +59,16 @@ static int sys_write(int fd, const void *ubuf, uint32_t n)
 {
 	struct file *f = fd_file(fd);
 	return f ? file_write(f, ubuf, n) : -EBADF;
+}
+
+/* Only the console answers ioctls (kernel/tty.c); Linux says ENOTTY for
+ * the others. */
+static int sys_ioctl(int fd, uint32_t req, void *uarg)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
 }
 
 #define O_ACCMODE 3
@@ -136,8 +149,6 @@ static int sys_exit(int code)
 }
 
 static int sys_getpid(void)  { return current()->pid; }
-static int sys_getuid(void)  { return current()->uid; }
-static int sys_geteuid(void) { return current()->euid; }
 
 static int sys_getppid(void)
 {
@@ -145,23 +156,6 @@ static int sys_getppid(void)
 	return parent ? parent->pid : 0;
 }
 
-/* setuid as POSIX: root sets both ids; others may only set the effective
- * id back to the real one. */
-static int sys_setuid(int uid)
-{
-	struct proc *p = current();
-	if (uid < 0)
-		return -EINVAL;
-	if (p->euid == 0) {
-		p->uid = p->euid = uid;
-		return 0;
-	}
-	if (uid == p->uid) {
-		p->euid = uid;
-		return 0;
-	}
-	return -EPERM;
-}
 
 static int sys_waitpid(int pid, int *ustatus, int options)
 {
@@ -309,6 +303,7 @@ static const struct {
 	syscall_fn fn;
 	const char *name;
 } syscalls[NSYSCALLS] = {
+	SYSCALL(0, sys_restart_syscall),	/* kernel/sleep.c */
 	SYSCALL(1, sys_exit),
 	SYSCALL(2, proc_fork),
 	SYSCALL(3, sys_read),
@@ -321,15 +316,22 @@ static const struct {
 	SYSCALL(23, sys_setuid),
 	SYSCALL(24, sys_getuid),
 	SYSCALL(34, sys_nice),
-	SYSCALL(37, proc_kill),
+	SYSCALL(29, sys_pause),
+	SYSCALL(37, sys_kill),			/* kernel/signal.c */
 	SYSCALL(42, sys_pipe),
 	SYSCALL(43, sys_times),
 	SYSCALL(45, sys_brk),
+	SYSCALL(47, sys_getgid),
 	SYSCALL(49, sys_geteuid),
+	SYSCALL(50, sys_getegid),
+	SYSCALL(54, sys_ioctl),
+	SYSCALL(57, sys_setpgid),		/* kernel/pgrp.c */
 	SYSCALL(63, sys_dup2),
 	SYSCALL(75, sys_setrlimit),
 	SYSCALL(76, sys_getrlimit),		/* old getrlimit: the same here */
 	SYSCALL(64, sys_getppid),
+	SYSCALL(65, sys_getpgrp),
+	SYSCALL(66, sys_setsid),
 	SYSCALL(77, sys_getrusage),
 	SYSCALL(88, sys_reboot),
 	SYSCALL(96, sys_getpriority),
@@ -337,7 +339,10 @@ static const struct {
 	SYSCALL(101, sys_ioperm),
 	SYSCALL(110, sys_iopl),
 	SYSCALL(114, proc_wait4),
+	SYSCALL(119, sys_sigreturn),
 	SYSCALL(122, sys_uname),
+	SYSCALL(132, sys_getpgid),
+	SYSCALL(147, sys_getsid),
 	SYSCALL(191, sys_getrlimit),		/* ugetrlimit */
 	SYSCALL(154, sys_sched_setparam),
 	SYSCALL(155, sys_sched_getparam),
@@ -348,10 +353,25 @@ static const struct {
 	SYSCALL(160, sys_sched_get_priority_min),
 	SYSCALL(161, sys_sched_rr_get_interval),
 	SYSCALL(162, sys_nanosleep),
+	SYSCALL(173, sys_rt_sigreturn),
+	SYSCALL(174, sys_rt_sigaction),
+	SYSCALL(175, sys_rt_sigprocmask),
+	SYSCALL(176, sys_rt_sigpending),
+	SYSCALL(179, sys_rt_sigsuspend),
 	SYSCALL(199, sys_getuid),
+	SYSCALL(200, sys_getgid),
 	SYSCALL(201, sys_geteuid),
+	SYSCALL(202, sys_getegid),
+	SYSCALL(203, sys_setreuid),
+	SYSCALL(204, sys_setregid),
+	SYSCALL(208, sys_setresuid),		/* kernel/cred.c */
+	SYSCALL(209, sys_getresuid),
+	SYSCALL(210, sys_setresgid),
+	SYSCALL(211, sys_getresgid),
 	SYSCALL(213, sys_setuid),
+	SYSCALL(214, sys_setgid),
 	SYSCALL(224, sys_getpid),		/* gettid: one thread per process */
+	SYSCALL(238, sys_tkill),
 	SYSCALL(241, sys_sched_setaffinity),
 	SYSCALL(242, sys_sched_getaffinity),
 	SYSCALL(252, sys_exit),			/* exit_group */
@@ -374,6 +394,7 @@ static void syscall_trap(struct trapframe *tf)
 {
 	uint32_t nr = tf->eax;
 	int ret = -ENOSYS;
+	signal_syscall_entry(nr);
 	if (nr < NSYSCALLS && syscalls[nr].fn)
 		ret = syscalls[nr].fn(tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	/* execve replaced the whole trap frame; its eax must start at 0. */

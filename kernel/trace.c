@@ -63,8 +63,8 @@
 
 /* How the task running on the executing CPU stands: for a switch record,
  * why prev left the CPU (Linux's prev_state letters). */
-enum { ST_RUNNING, ST_PREEMPTED, ST_SLEEPING, ST_BLOCKED, ST_DEAD };
-static const char *const state_names[] = { "R", "R+", "S", "D", "X" };
+enum { ST_RUNNING, ST_PREEMPTED, ST_SLEEPING, ST_BLOCKED, ST_DEAD, ST_STOPPED };
+static const char *const state_names[] = { "R", "R+", "S", "D", "X", "T" };
 
 struct trace_event {
 	uint64_t ns;			/* clock_ns(): one clock for every CPU */
@@ -116,6 +116,7 @@ static uint8_t state_of(const struct trace_buf *b, const struct sched_task *t)
 	switch (t->is_idle ? TASK_RUNNING : t->state) {
 	case TASK_INTERRUPTIBLE:	return ST_SLEEPING;
 	case TASK_UNINTERRUPTIBLE:	return ST_BLOCKED;
+	case TASK_STOPPED:		return ST_STOPPED;
 	case TASK_DEAD:			return ST_DEAD;
 	default:			return t->is_idle || b->yielded ? ST_RUNNING : ST_PREEMPTED;
 	}

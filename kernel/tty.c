@@ -1,111 +1,366 @@
 /*
- * tty.c - the console as a file: cooked-mode line input and output.
+ * tty.c - the console as a terminal: a line discipline, job control and
+ * the termios modes, as Linux's n_tty does them (docs/kernel.md "The
+ * terminal").
  *
- * Reading collects a line with echo and simple editing (backspace,
- * Ctrl-U erases the line, Ctrl-D at the start of a line is end of file)
- * and returns it, '\n' included, as a terminal in canonical mode does.
- * Bytes arrive from the serial and keyboard interrupt handlers through
- * console_input_byte(); a reader with nothing to read sleeps on tty_wait.
+ * Input bytes are processed when they arrive, in the serial or keyboard
+ * interrupt (tty_receive): that is what lets Ctrl-C stop a program that
+ * never reads. With ISIG, Ctrl-C, Ctrl-\ and Ctrl-Z send SIGINT, SIGQUIT
+ * and SIGTSTP to the foreground process group and flush the input. In
+ * canonical mode (ICANON) a line is edited (Backspace, Ctrl-U, Ctrl-W)
+ * until Enter or Ctrl-D makes it readable; otherwise each byte is
+ * readable at once. A background process (not in the foreground group of
+ * the console's session) that reads gets SIGTTIN, one that changes the
+ * modes or the foreground group gets SIGTTOU, unless it ignores or blocks
+ * them; writing is always allowed (TOSTOP is not supported).
+ *
+ * Locking: tty_lock guards the buffer and the modes; it is never held
+ * while a signal is sent (ptable_lock) or a reader is woken.
  */
 #include "console.h"
 #include "errno.h"
 #include "file.h"
+#include "pgrp.h"
 #include "proc.h"
+#include "signal.h"
+#include "spinlock.h"
+#include "string.h"
 #include "uaccess.h"
 #include "waitq.h"
 
-#define LINE_MAX 256
+#define TTY_BUF 1024		/* readable + being edited */
+#define LINE_MAX 256		/* one canonical line, '\n' included */
 
+/* Linux's struct termios (TCGETS) and the flags we act on. */
+#define NCCS 19
+struct termios32 {
+	uint32_t iflag, oflag, cflag, lflag;
+	uint8_t line;
+	uint8_t cc[NCCS];
+};
+#define ICRNL	0000400u
+#define ISIG	0000001u
+#define ICANON	0000002u
+#define ECHO	0000010u
+#define ECHOE	0000020u
+#define ECHOCTL	0001000u
+#define VINTR 0
+#define VQUIT 1
+#define VERASE 2
+#define VKILL 3
+#define VEOF 4
+#define VTIME 5
+#define VMIN 6
+#define VSUSP 10
+#define VWERASE 14
+
+#define TCGETS		0x5401
+#define TCSETS		0x5402
+#define TCSETSW		0x5403
+#define TCSETSF		0x5404
+#define TIOCGPGRP	0x540F
+#define TIOCSPGRP	0x5410
+#define TIOCGWINSZ	0x5413
+
+/* Linux's defaults for a console (stty sane). */
+static const struct termios32 tio_default = {
+	.iflag = ICRNL | 0002000u /* IXON */,
+	.oflag = 0000001u | 0000004u,				/* OPOST ONLCR */
+	.cflag = 0000017u | 0000060u | 0000200u | 0002000u,	/* B38400 CS8 CREAD HUPCL */
+	.lflag = ISIG | ICANON | ECHO | ECHOE | 0000040u | ECHOCTL | 0004000u | 0100000u,
+	.cc = { [VINTR] = 3, [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = 0x15,
+		[VEOF] = 4, [VTIME] = 0, [VMIN] = 1, [8] = 0x11, [9] = 0x13,
+		[VSUSP] = 0x1a, [12] = 0x12, [13] = 0x0f, [VWERASE] = 0x17, [15] = 0x16 },
+};
+
+static struct spinlock tty_lock = SPINLOCK_INIT("tty");
 static struct waitq tty_wait;
-static char line[LINE_MAX];
-static int line_len;		/* bytes collected */
-static bool line_ready;		/* a whole line (or EOF) is waiting */
-static bool eof_pending;
+static struct termios32 tio;
+static char buf[TTY_BUF];
+static uint32_t head, commit, tail;	/* [head, commit) readable, [commit, tail) the line being edited */
+static int eof_pending;			/* Ctrl-D on empty lines, not yet read as 0 */
+static int fg_pgrp;			/* the foreground process group, 0 none */
+static int tty_sid;			/* the console's session: init's */
 
-static void tty_wakeup(void)
+static void echo(const char *s, int n)
 {
-	waitq_wake_all(&tty_wait);
+	if (tio.lflag & ECHO)
+		console_write(s, n);
+}
+
+/* Erase the last byte of the line being edited, on screen too. */
+static bool erase_one(void)
+{
+	if (tail == commit)
+		return false;
+	tail--;
+	if (tio.lflag & ECHOE)
+		echo("\b \b", 3);
+	return true;
+}
+
+static void erase_word(void)
+{
+	while (tail != commit && buf[(tail - 1) % TTY_BUF] == ' ')
+		erase_one();
+	while (tail != commit && buf[(tail - 1) % TTY_BUF] != ' ')
+		erase_one();
+}
+
+static void store(char c)
+{
+	buf[tail++ % TTY_BUF] = c;
+}
+
+static void echo_char(char c)
+{
+	if ((unsigned char)c < ' ' && c != '\n' && c != '\t' && (tio.lflag & ECHOCTL)) {
+		char two[2] = { '^', (char)(c + '@') };
+		echo(two, 2);
+	} else {
+		echo(&c, 1);
+	}
+}
+
+/* The signal a byte stands for under ISIG, or 0. */
+static int isig_signal(char c)
+{
+	if (!(tio.lflag & ISIG) || c == 0)
+		return 0;
+	if (c == (char)tio.cc[VINTR])
+		return SIGINT;
+	if (c == (char)tio.cc[VQUIT])
+		return SIGQUIT;
+	if (c == (char)tio.cc[VSUSP])
+		return SIGTSTP;
+	return 0;
+}
+
+/* Canonical editing of one byte; returns true if a line became readable. */
+static bool canonical(char c)
+{
+	if (c == (char)tio.cc[VERASE] || c == '\b') {
+		erase_one();
+	} else if (c == (char)tio.cc[VKILL]) {
+		while (erase_one())
+			;
+	} else if (c == (char)tio.cc[VWERASE]) {
+		erase_word();
+	} else if (c == (char)tio.cc[VEOF]) {
+		if (tail == commit)
+			eof_pending++;
+		commit = tail;
+		return true;
+	} else if (c == '\n') {
+		store(c);
+		echo("\n", 1);
+		commit = tail;
+		return true;
+	} else if (tail - commit < LINE_MAX - 1 && tail - head < TTY_BUF) {
+		store(c);
+		echo_char(c);
+	}
+	return false;
+}
+
+/* One byte from the keyboard or the serial line (interrupt context).
+ * Returns the signal to send to the foreground group, or 0. */
+static int receive_byte(char c, bool *readable)
+{
+	if (c == '\r' && (tio.iflag & ICRNL))
+		c = '\n';
+	int sig = isig_signal(c);
+	if (sig) {
+		head = commit = tail;		/* flush, as Linux without NOFLSH */
+		eof_pending = 0;
+		echo_char(c);
+		return sig;
+	}
+	if (tio.lflag & ICANON) {
+		*readable |= canonical(c);
+	} else if (tail - head < TTY_BUF) {
+		store(c);
+		echo_char(c);
+		commit = tail;
+		*readable = true;
+	}
+	return 0;
+}
+
+/* console_input_wakeup: take every buffered byte now. */
+static void tty_receive(void)
+{
+	int c;
+	while ((c = console_getc_nowait()) >= 0) {
+		bool readable = false;
+		spin_lock(&tty_lock);
+		int sig = receive_byte((char)c, &readable);
+		int pgrp = fg_pgrp;
+		spin_unlock(&tty_lock);
+		if (sig && pgrp > 0)
+			signal_send_group(pgrp, sig);
+		if (readable)
+			waitq_wake_all(&tty_wait);
+	}
 }
 
 void tty_init(void)
 {
 	waitq_init(&tty_wait, "tty");
-	console_input_wakeup = tty_wakeup;
+	tio = tio_default;
+	tty_sid = fg_pgrp = 1;		/* init's session and group (pid 1) */
+	console_input_wakeup = tty_receive;
+	tty_receive();			/* what was typed during boot */
 }
 
-static void echo(const char *s, int n)
+/* ---- job control ------------------------------------------------------------ */
+
+/* A background process of the console's session touches the terminal:
+ * stop its group with sig, or fail with EIO if it ignores or blocks sig
+ * (read), or let it (modes and foreground changes, when sig is SIGTTOU). */
+static int job_check(struct proc *p, int sig)
 {
-	console_write(s, n);
+	if (p->sid != tty_sid || fg_pgrp <= 0 || p->pgid == fg_pgrp)
+		return 0;
+	if (signal_ignored_or_blocked(p, sig))
+		return sig == SIGTTIN ? -EIO : 0;
+	signal_send_group(p->pgid, sig);
+	return -ERESTARTSYS;
 }
 
-/* Feed one input byte to the line editor. */
-static void tty_input(char c)
+/* ---- read and write --------------------------------------------------------- */
+
+static bool has_input(void)
 {
-	if (c == '\r')
-		c = '\n';
-	if (c == 4) {				/* Ctrl-D */
-		if (line_len == 0)
-			eof_pending = true;
-		line_ready = true;
-	} else if (c == '\b' || c == 0x7F) {
-		if (line_len > 0) {
-			line_len--;
-			echo("\b \b", 3);
-		}
-	} else if (c == 0x15) {			/* Ctrl-U */
-		while (line_len > 0) {
-			line_len--;
-			echo("\b \b", 3);
-		}
-	} else if (c == '\n' || line_len < LINE_MAX - 1) {
-		line[line_len++] = c;
-		echo(&c, 1);
-		if (c == '\n')
-			line_ready = true;
+	return head != commit || eof_pending > 0;
+}
+
+/* Take up to n readable bytes (a canonical read stops after one line);
+ * tty_lock held. */
+static uint32_t take(char *out, uint32_t n)
+{
+	uint32_t k = 0;
+	while (k < n && head != commit) {
+		char c = buf[head++ % TTY_BUF];
+		out[k++] = c;
+		if (c == '\n' && (tio.lflag & ICANON))
+			break;
 	}
+	return k;
 }
 
 int tty_read(void *ubuf, uint32_t n)
 {
+	struct proc *p = current();
 	struct waiter w;
+	char tmp[LINE_MAX];
 
-	while (!line_ready) {
+	int err = job_check(p, SIGTTIN);
+	if (err)
+		return err;
+	if (n == 0)
+		return 0;
+	spin_lock(&tty_lock);
+	while (!has_input() && ((tio.lflag & ICANON) || tio.cc[VMIN] > 0)) {
 		waitq_prepare(&tty_wait, &w, TASK_INTERRUPTIBLE);
-		int c = console_getc_nowait();
-		if (c < 0 && !current()->killed)
+		spin_unlock(&tty_lock);
+		if (!signal_pending(p))		/* checked after the state is set */
 			schedule();
 		waitq_finish(&tty_wait, &w);
-		if (current()->killed)
-			return -EINTR;
-		if (c >= 0)
-			tty_input((char)c);
+		if (signal_pending(p))
+			return -ERESTARTSYS;
+		spin_lock(&tty_lock);
 	}
-	if (eof_pending) {
-		eof_pending = line_ready = false;
-		return 0;
-	}
-	uint32_t k = (uint32_t)line_len < n ? (uint32_t)line_len : n;
-	if (copy_to_user(ubuf, line, k) < 0)
+	uint32_t k = 0;
+	if (head == commit && eof_pending > 0)
+		eof_pending--;			/* Ctrl-D: a read of 0 */
+	else
+		k = take(tmp, n < sizeof(tmp) ? n : sizeof(tmp));
+	spin_unlock(&tty_lock);
+	if (k && copy_to_user(ubuf, tmp, k) < 0)
 		return -EFAULT;
-	/* Keep whatever the reader did not take for the next read. */
-	for (int i = k; i < line_len; i++)
-		line[i - k] = line[i];
-	line_len -= k;
-	if (line_len == 0)
-		line_ready = false;
 	return (int)k;
 }
 
 int tty_write(const void *ubuf, uint32_t n)
 {
-	char buf[256];
+	char out[256];
 	uint32_t done = 0;
 	while (done < n) {
-		uint32_t k = n - done < sizeof(buf) ? n - done : sizeof(buf);
-		if (copy_from_user(buf, (const char *)ubuf + done, k) < 0)
+		uint32_t k = n - done < sizeof(out) ? n - done : sizeof(out);
+		if (copy_from_user(out, (const char *)ubuf + done, k) < 0)
 			return done ? (int)done : -EFAULT;
-		console_write(buf, k);
+		console_write(out, k);
 		done += k;
 	}
 	return (int)done;
+}
+
+/* ---- ioctl ------------------------------------------------------------------ */
+
+static int set_modes(const void *uarg, bool flush)
+{
+	struct termios32 t;
+	int err = job_check(current(), SIGTTOU);
+	if (err)
+		return err;
+	if (copy_from_user(&t, uarg, sizeof(t)) < 0)
+		return -EFAULT;
+	spin_lock(&tty_lock);
+	bool was_canonical = tio.lflag & ICANON;
+	tio = t;
+	if (flush)
+		head = commit = tail;
+	else if (was_canonical && !(t.lflag & ICANON))
+		commit = tail;			/* the half-typed line becomes readable */
+	spin_unlock(&tty_lock);
+	waitq_wake_all(&tty_wait);
+	return 0;
+}
+
+static int set_foreground(const void *uarg)
+{
+	struct proc *p = current();
+	int pgrp;
+	if (p->sid != tty_sid)
+		return -ENOTTY;
+	int err = job_check(p, SIGTTOU);
+	if (err)
+		return err;
+	if (copy_from_user(&pgrp, uarg, sizeof(pgrp)) < 0)
+		return -EFAULT;
+	if (pgrp <= 0)
+		return -EINVAL;
+	if (!pgrp_in_session(pgrp, tty_sid))
+		return -EPERM;
+	fg_pgrp = pgrp;
+	return 0;
+}
+
+int tty_ioctl(uint32_t req, void *uarg)
+{
+	switch (req) {
+	case TCGETS: {
+		struct termios32 t;
+		spin_lock(&tty_lock);
+		t = tio;
+		spin_unlock(&tty_lock);
+		return copy_to_user(uarg, &t, sizeof(t));
+	}
+	case TCSETS:
+	case TCSETSW:
+		return set_modes(uarg, false);
+	case TCSETSF:
+		return set_modes(uarg, true);
+	case TIOCGPGRP:
+		return copy_to_user(uarg, &fg_pgrp, sizeof(fg_pgrp));
+	case TIOCSPGRP:
+		return set_foreground(uarg);
+	case TIOCGWINSZ: {
+		uint16_t ws[4] = { 25, 80, 0, 0 };	/* the VGA text screen */
+		return copy_to_user(uarg, ws, sizeof(ws));
+	}
+	default:
+		return -ENOTTY;
+	}
 }

@@ -225,7 +225,8 @@ bool sched_wake_up(struct sched_task *t)
 	int state = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
 	bool woke;
 
-	if (state != TASK_INTERRUPTIBLE && state != TASK_UNINTERRUPTIBLE) {
+	if (state != TASK_INTERRUPTIBLE && state != TASK_UNINTERRUPTIBLE &&
+	    state != TASK_STOPPED) {
 		spin_unlock(&rq->lock);
 		return false;
 	}
@@ -276,7 +277,8 @@ void sched_set_current_state(int state)
 	struct sched_task *t = sched_current();
 
 	KASSERT(state == TASK_RUNNING || state == TASK_INTERRUPTIBLE ||
-		state == TASK_UNINTERRUPTIBLE || state == TASK_DEAD);
+		state == TASK_UNINTERRUPTIBLE || state == TASK_STOPPED ||
+		state == TASK_DEAD);
 	__atomic_store_n(&t->state, state, __ATOMIC_SEQ_CST);
 }
 

@@ -83,6 +83,7 @@
 #define TASK_UNINTERRUPTIBLE	2
 #define TASK_DEAD		4
 #define TASK_WAKING		8	/* transient: a waker owns the task */
+#define TASK_STOPPED		16	/* stopped by a signal: asleep until SIGCONT (staircase.md §6.8) */
 
 /* Task flags (staircase.md §3), plus one for affinity moves. */
 #define SF_FORKED	0x1	/* set on the parent at fork */

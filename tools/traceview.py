@@ -281,7 +281,7 @@ def analyse(block):
             end_stint(c, t)
             if prev not in (None, "unknown") and prev is not tk:
                 state = e.get("cur_state")
-                if state in ("S", "D") or (state is None and prev.state == "sleep"):
+                if state in ("S", "D", "T") or (state is None and prev.state == "sleep"):
                     prev.go(t, "sleep", c)
                 elif state == "X" or prev.exiting:
                     prev.go(t, "dead", c)
@@ -506,7 +506,7 @@ def ftrace_lines(block):
             line(cur, on, ns, "sched_migrate_task",
                  f"{task} orig_cpu={e['arg']} dest_cpu={c}")
         elif name == "sleep":
-            sleeping[pid] = {1: "S", 2: "D", 4: "X"}.get(e["arg"], "S")
+            sleeping[pid] = {1: "S", 2: "D", 4: "X", 16: "T"}.get(e["arg"], "S")
             if e["arg"] == 4:
                 line(pid, c, ns, "sched_process_exit", task)
         elif pid > 0:

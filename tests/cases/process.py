@@ -73,7 +73,7 @@ CASES += [
     Case("proc_shell", smp=ONE, append="tests=none",
          send=[(r"^\$ ", b"hello\r"),
                (r"^hello from pid \d+", b"nosuchprogram\r"),
-               (r"nosuchprogram", b"exit\r")],
+               (r"exit status 127\n\$ ", b"exit\r")],
          expect_order=[r"^hello from pid \d+", r"nosuchprogram: (not found|.*No such)",
                        CLEAN_EXIT], tags=("quick",), timeout=60),
 ]

@@ -2,9 +2,12 @@
  * signal.c - sigaction and signal sets over the rt_ calls, the signal-name
  * table, and the terminal and identity wrappers that go with job control.
  *
- * sigaction always passes SA_RESTORER with __restore_rt, as glibc and musl
- * do: a handler returns into it, and it calls rt_sigreturn, which puts back
- * the registers the kernel saved in the frame on the user stack.
+ * sigaction always passes SA_RESTORER, as glibc does: a handler returns
+ * into the restorer, which asks the kernel to put back the registers it
+ * saved in the frame on the user stack. Linux i386 builds two frames: the
+ * rt frame (siginfo and ucontext) for SA_SIGINFO handlers, whose restorer
+ * calls rt_sigreturn (173), and the old one for plain handlers, whose
+ * restorer pops the signal number and calls sigreturn (119).
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,10 +23,13 @@
 #define RET(x) return __syscall_ret(x)
 #define SIGSET_BYTES 8
 
-void __restore_rt(void);
+void __restore_rt(void), __restore(void);
 __asm__(".text\n.globl __restore_rt\n.type __restore_rt,@function\n"
 	"__restore_rt:\n\tmovl $173, %eax\n\tint $0x80\n\thlt\n"
-	".size __restore_rt, .-__restore_rt\n");
+	".size __restore_rt, .-__restore_rt\n"
+	".globl __restore\n.type __restore,@function\n"
+	"__restore:\n\tpopl %eax\n\tmovl $119, %eax\n\tint $0x80\n\thlt\n"
+	".size __restore, .-__restore\n");
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
@@ -32,7 +38,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	if (act) {
 		k = *act;
 		k.sa_flags |= SA_RESTORER;
-		k.sa_restorer = __restore_rt;
+		k.sa_restorer = (k.sa_flags & SA_SIGINFO) ? __restore_rt : __restore;
 		act = &k;
 	}
 	RET(syscall4(SYS_rt_sigaction, sig, (long)act, (long)old, SIGSET_BYTES));

@@ -1,0 +1,755 @@
+/*
+ * signal.c - sending, blocking, delivering and returning from signals.
+ *
+ * The rules are Linux's (docs/kernel.md "Signals"):
+ *  - sending (signal_send_locked): SIGKILL and SIGCONT continue a stopped
+ *    process and drop its pending stop signals; a stop signal drops a
+ *    pending SIGCONT; a signal that would be ignored is discarded unless
+ *    it is blocked; standard signals do not queue (one pending bit each).
+ *  - delivery (signal_deliver, on the way back to user mode): the lowest
+ *    unblocked pending signal first, SIGKILL before all; its action is a
+ *    user handler (a frame on the user stack, below), ignore, or the
+ *    default: terminate, stop (the process sleeps in TASK_STOPPED until
+ *    SIGCONT, docs/staircase.md §6.8), or nothing.
+ *  - init (pid 1) receives only the signals it has a handler for.
+ *  - an interrupted call returns an ERESTART code; a handler turns it into
+ *    EINTR (or restarts the call with SA_RESTART), no handler restarts it.
+ *
+ * Locking: a process's pending, blocked and actions, and its stopped
+ * state, change under ptable_lock (taken by senders on other CPUs and by
+ * the tty's interrupt handler); only the process itself writes its frame.
+ */
+#include "signal.h"
+#include "errno.h"
+#include "gdt.h"
+#include "printk.h"
+#include "proc.h"
+#include "string.h"
+#include "uaccess.h"
+#include "x86.h"
+
+#define NR_SYSCALL_RESTART	0	/* Linux i386's restart_syscall */
+#define NR_SIGRETURN		119
+#define NR_RT_SIGRETURN		173
+#define INT80_LEN		2	/* "int $0x80": eip -= 2 runs it again */
+
+/* eflags bits a handler may change through its frame (Linux's FIX_EFLAGS). */
+#define EFLAGS_USER	0x00050DD5u	/* AC RF OF DF TF SF ZF AF PF CF */
+#define EFLAGS_TF	0x00000100u
+#define EFLAGS_DF	0x00000400u
+#define EFLAGS_RF	0x00010000u
+
+#define STOP_SIGS	(SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
+
+enum action { ACT_TERM, ACT_IGN, ACT_STOP, ACT_CONT };
+
+static enum action default_action(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGURG: case SIGWINCH:	return ACT_IGN;
+	case SIGCONT:					return ACT_CONT;
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU: return ACT_STOP;
+	default:					return ACT_TERM;
+	}
+}
+
+static bool sig_valid(int sig) { return sig >= 1 && sig <= NSIG; }
+
+static struct ksigaction *action_of(const struct proc *p, int sig)
+{
+	return (struct ksigaction *)&p->sigact[sig - 1];
+}
+
+/* Would delivery do nothing? init takes only what it handles. */
+static bool sig_discarded(const struct proc *p, int sig)
+{
+	uint32_t h = action_of(p, sig)->handler;
+	if (h == SIG_IGN)
+		return true;
+	if (h != SIG_DFL)
+		return false;
+	return proc_is_init(p) || default_action(sig) == ACT_IGN ||
+	       default_action(sig) == ACT_CONT;
+}
+
+bool signal_ignored_or_blocked(const struct proc *p, int sig)
+{
+	return (p->sig_blocked & SIGBIT(sig)) || sig_discarded(p, sig);
+}
+
+bool signal_pending(const struct proc *p)
+{
+	return (p->sig_pending & ~p->sig_blocked) != 0;
+}
+
+bool signal_fatal_pending(const struct proc *p)
+{
+	return (p->sig_pending & SIGBIT(SIGKILL)) != 0;
+}
+
+/* ---- sending --------------------------------------------------------------- */
+
+/* Make a sleeper notice a signal: any interruptible sleep; a killable or
+ * stopped one only for SIGKILL. Pending was set (and fenced) first, and a
+ * sleeper sets its state before it checks: one of us sees the other. */
+static void kick(struct proc *t, int sig)
+{
+	int state = t->se.state;
+	if (state == TASK_INTERRUPTIBLE ||
+	    (sig == SIGKILL && (state == TASK_STOPPED ||
+				(state == TASK_UNINTERRUPTIBLE && t->killable))))
+		sched_wake_up(&t->se);
+}
+
+/* Tell the parent that child stopped, continued or ended (SIGCHLD, and a
+ * wake-up of its wait4). Ptable_lock held. */
+void signal_notify_parent(struct proc *child, int code, int status)
+{
+	struct proc *parent = child->parent;
+	if (!parent)
+		return;
+	bool stop_or_cont = code == CLD_STOPPED || code == CLD_CONTINUED;
+	if (!(stop_or_cont && (action_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP))) {
+		struct ksiginfo info = { code, child->pid, child->uid, status, 0 };
+		signal_send_locked(parent, SIGCHLD, &info);
+	}
+	waitq_wake_all(&parent->child_exit);
+}
+
+/* SIGCONT's (and SIGKILL's) effect at send time, even if it is blocked. */
+static void continue_stopped(struct proc *t)
+{
+	t->sig_pending &= ~STOP_SIGS;
+	if (!t->stopped)
+		return;
+	t->stopped = false;
+	t->wait_report = WAIT_REPORT_CONTINUED;
+	signal_notify_parent(t, CLD_CONTINUED, SIGCONT);
+	sched_wake_up(&t->se);
+}
+
+void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
+{
+	if (t->pstate != P_LIVE)
+		return;
+	if (sig == SIGKILL || sig == SIGCONT)
+		continue_stopped(t);
+	else if (SIGBIT(sig) & STOP_SIGS)
+		t->sig_pending &= ~SIGBIT(SIGCONT);
+	if (!(t->sig_blocked & SIGBIT(sig)) && sig_discarded(t, sig))
+		return;
+	if (t->sig_pending & SIGBIT(sig))
+		return;				/* standard signals do not queue */
+	t->siginfo[sig - 1] = *info;
+	t->sig_pending |= SIGBIT(sig);
+	__sync_synchronize();
+	if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL)
+		kick(t, sig);
+}
+
+int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info)
+{
+	int n = 0;
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *t = &ptable[i];
+		if (t->pstate == P_LIVE && t->pgid == pgid) {
+			signal_send_locked(t, sig, info);
+			n++;
+		}
+	}
+	return n;
+}
+
+void signal_send_group(int pgid, int sig)
+{
+	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
+	spin_lock(&ptable_lock);
+	signal_send_group_locked(pgid, sig, &info);
+	spin_unlock(&ptable_lock);
+}
+
+void signal_send_self(int sig)
+{
+	struct proc *p = current();
+	struct ksiginfo info = { SI_USER, p->pid, p->uid, 0, 0 };
+	spin_lock(&ptable_lock);
+	signal_send_locked(p, sig, &info);
+	spin_unlock(&ptable_lock);
+}
+
+/* ---- kill(2) --------------------------------------------------------------- */
+
+/* Linux's rule: root, or the sender's real or effective uid is the
+ * target's real or saved uid; SIGCONT also within the same session. */
+static bool may_signal(const struct proc *me, const struct proc *t, int sig)
+{
+	if (me->euid == 0)
+		return true;
+	if (me->euid == t->uid || me->euid == t->suid ||
+	    me->uid == t->uid || me->uid == t->suid)
+		return true;
+	return sig == SIGCONT && me->sid == t->sid;
+}
+
+/* Which processes pid names for kill(2): > 0 that one, 0 the caller's
+ * group, -1 everyone but init and the caller, < -1 the group -pid. */
+static bool kill_target(const struct proc *me, const struct proc *t, int pid)
+{
+	if (t->pstate != P_LIVE && t->pstate != P_ZOMBIE)
+		return false;
+	if (pid > 0)
+		return t->pid == pid;
+	if (pid == 0)
+		return t->pgid == me->pgid;
+	if (pid == -1)
+		return t != me && !proc_is_init(t) && t->pid > 0;
+	return t->pgid == -pid;
+}
+
+int sys_kill(int pid, int sig)
+{
+	struct proc *me = current();
+	struct ksiginfo info = { SI_USER, me->pid, me->uid, 0, 0 };
+	int found = 0, sent = 0;
+
+	if (sig < 0 || sig > NSIG || pid == INT32_MIN)
+		return -EINVAL;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *t = &ptable[i];
+		if (!kill_target(me, t, pid))
+			continue;
+		found++;
+		if (!may_signal(me, t, sig))
+			continue;
+		sent++;
+		if (sig != 0)
+			signal_send_locked(t, sig, &info);
+	}
+	spin_unlock(&ptable_lock);
+	if (!found)
+		return -ESRCH;
+	return sent ? 0 : -EPERM;
+}
+
+/* One thread per process: a thread id is a pid. */
+int sys_tkill(int tid, int sig)
+{
+	return tid <= 0 ? -EINVAL : sys_kill(tid, sig);
+}
+
+/* ---- actions and masks ----------------------------------------------------- */
+
+/* Setting an action to ignore drops what is pending of it (POSIX). */
+int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
+{
+	struct proc *p = current();
+	struct ksigaction act, old;
+
+	if (size != sizeof(sigset64_t) || !sig_valid(sig))
+		return -EINVAL;
+	if (uact && (SIGBIT(sig) & SIG_UNBLOCKABLE))
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)) < 0)
+		return -EFAULT;
+	if (uold && !user_range_ok(uold, sizeof(old), true))
+		return -EFAULT;
+	spin_lock(&ptable_lock);
+	old = *action_of(p, sig);
+	if (uact) {
+		act.mask &= ~SIG_UNBLOCKABLE;
+		*action_of(p, sig) = act;
+		if (sig_discarded(p, sig))
+			p->sig_pending &= ~SIGBIT(sig);
+	}
+	spin_unlock(&ptable_lock);
+	return uold ? copy_to_user(uold, &old, sizeof(old)) : 0;
+}
+
+#define SIG_BLOCK	0
+#define SIG_UNBLOCK	1
+#define SIG_SETMASK	2
+
+int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size)
+{
+	struct proc *p = current();
+	sigset64_t set, old = p->sig_blocked;
+
+	if (size != sizeof(sigset64_t))
+		return -EINVAL;
+	if (uset) {
+		if (how < SIG_BLOCK || how > SIG_SETMASK)
+			return -EINVAL;
+		if (copy_from_user(&set, uset, sizeof(set)) < 0)
+			return -EFAULT;
+	}
+	if (uold && copy_to_user(uold, &old, sizeof(old)) < 0)
+		return -EFAULT;
+	if (!uset)
+		return 0;
+	spin_lock(&ptable_lock);
+	if (how == SIG_BLOCK)
+		p->sig_blocked |= set;
+	else if (how == SIG_UNBLOCK)
+		p->sig_blocked &= ~set;
+	else
+		p->sig_blocked = set;
+	p->sig_blocked &= ~SIG_UNBLOCKABLE;
+	spin_unlock(&ptable_lock);
+	return 0;
+}
+
+int sys_rt_sigpending(void *uset, uint32_t size)
+{
+	struct proc *p = current();
+	if (size != sizeof(sigset64_t))
+		return -EINVAL;
+	sigset64_t set = p->sig_pending & p->sig_blocked;
+	return copy_to_user(uset, &set, sizeof(set));
+}
+
+/* Sleep until a signal is pending (pause, sigsuspend). */
+static void wait_for_signal(struct proc *p)
+{
+	for (;;) {
+		sched_set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(p))
+			break;
+		schedule();
+	}
+	sched_set_current_state(TASK_RUNNING);
+}
+
+int sys_pause(void)
+{
+	wait_for_signal(current());
+	return -ERESTARTNOHAND;
+}
+
+/* The mask is the given one until a handler has run; the handler's frame
+ * keeps the old one, which its sigreturn puts back. */
+int sys_rt_sigsuspend(const void *umask, uint32_t size)
+{
+	struct proc *p = current();
+	sigset64_t mask;
+
+	if (size != sizeof(sigset64_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)) < 0)
+		return -EFAULT;
+	spin_lock(&ptable_lock);
+	p->sig_saved = p->sig_blocked;
+	p->sig_restore_mask = true;
+	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	spin_unlock(&ptable_lock);
+	wait_for_signal(p);
+	return -ERESTARTNOHAND;
+}
+
+/* ---- fork and exec --------------------------------------------------------- */
+
+void signal_fork(struct proc *child, const struct proc *parent)
+{
+	memcpy(child->sigact, parent->sigact, sizeof(child->sigact));
+	child->sig_blocked = parent->sig_blocked;
+	child->sig_pending = 0;
+}
+
+/* A handler's address means nothing in the new program. */
+void signal_exec(struct proc *p)
+{
+	spin_lock(&ptable_lock);
+	for (int sig = 1; sig <= NSIG; sig++) {
+		struct ksigaction *a = action_of(p, sig);
+		if (a->handler != SIG_IGN)
+			*a = (struct ksigaction){ 0 };
+	}
+	spin_unlock(&ptable_lock);
+}
+
+void signal_syscall_entry(uint32_t nr)
+{
+	current()->syscall_nr = (int)nr;
+}
+
+/* ---- the frames on the user stack (Linux i386's layouts) --------------------- */
+
+struct sigcontext32 {
+	uint32_t gs, fs, es, ds, edi, esi, ebp, esp, ebx, edx, ecx, eax;
+	uint32_t trapno, err, eip, cs, eflags, esp_at_signal, ss;
+	uint32_t fpstate, oldmask, cr2;
+};
+
+struct siginfo32 {
+	int32_t signo, errno_, code;
+	union {
+		int32_t pad[29];
+		struct { int32_t pid, uid, status, utime, stime; } chld;
+		struct { uint32_t addr; } fault;
+	};
+};
+
+struct ucontext32 {
+	uint32_t flags, link;
+	uint32_t ss_sp, ss_flags, ss_size;
+	struct sigcontext32 mcontext;
+	sigset64_t sigmask;
+};
+
+/* For a handler without SA_SIGINFO. The unused FPU area keeps extramask
+ * (the mask's upper half) where Linux has it: 624 bytes. */
+struct sigframe32 {
+	uint32_t pretcode;
+	int32_t sig;
+	struct sigcontext32 sc;
+	uint8_t fpstate_unused[624];
+	uint32_t extramask;
+	uint8_t retcode[8];
+};
+
+struct rt_sigframe32 {
+	uint32_t pretcode;
+	int32_t sig;
+	uint32_t pinfo, puc;
+	struct siginfo32 info;
+	struct ucontext32 uc;
+	uint8_t retcode[8];
+};
+
+_Static_assert(sizeof(struct sigcontext32) == 88, "Linux's struct sigcontext");
+_Static_assert(sizeof(struct siginfo32) == 128, "Linux's siginfo_t");
+
+static void save_context(struct sigcontext32 *sc, const struct trapframe *tf, sigset64_t mask)
+{
+	*sc = (struct sigcontext32){
+		tf->gs, tf->fs, tf->es, tf->ds, tf->edi, tf->esi, tf->ebp, tf->esp,
+		tf->ebx, tf->edx, tf->ecx, tf->eax, tf->trapno, tf->err, tf->eip,
+		tf->cs, tf->eflags, tf->esp, tf->ss, 0, (uint32_t)mask,
+		tf->trapno == T_PGFLT ? read_cr2() : 0,
+	};
+}
+
+/* Where a frame of n bytes goes: below the interrupted stack, placed so
+ * that the handler starts as if called with a 16-byte aligned stack. */
+static uint32_t frame_at(const struct trapframe *tf, uint32_t n)
+{
+	return ((tf->esp - n + 4) & ~15u) - 4;
+}
+
+static void enter_handler(struct trapframe *tf, uint32_t sp, const struct ksigaction *ka, int sig)
+{
+	tf->esp = sp;
+	tf->eip = ka->handler;
+	tf->eax = (uint32_t)sig;
+	tf->cs = UCODE_SEL;
+	tf->ds = tf->es = tf->ss = UDATA_SEL;
+	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF | EFLAGS_RF);
+}
+
+static const uint8_t rt_retcode[8] = { 0xb8, NR_RT_SIGRETURN, 0, 0, 0, 0xcd, 0x80, 0 };
+static const uint8_t retcode[8] = { 0x58, 0xb8, NR_SIGRETURN, 0, 0, 0, 0xcd, 0x80 };
+
+static void fill_siginfo(struct siginfo32 *si, int sig, const struct ksiginfo *info)
+{
+	memset(si, 0, sizeof(*si));
+	si->signo = sig;
+	si->code = info->code;
+	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
+		if (info->code != SI_USER) {
+			si->fault.addr = info->addr;
+			return;
+		}
+	}
+	si->chld.pid = info->pid;
+	si->chld.uid = info->uid;
+	si->chld.status = info->status;
+}
+
+static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction *ka,
+			  const struct ksiginfo *info, sigset64_t mask)
+{
+	struct rt_sigframe32 f;
+	uint32_t sp = frame_at(tf, sizeof(f));
+	struct rt_sigframe32 *uf = (struct rt_sigframe32 *)sp;
+
+	memset(&f, 0, sizeof(f));
+	f.sig = sig;
+	f.pinfo = (uint32_t)&uf->info;
+	f.puc = (uint32_t)&uf->uc;
+	fill_siginfo(&f.info, sig, info);
+	save_context(&f.uc.mcontext, tf, mask);
+	f.uc.ss_flags = 2;			/* SS_DISABLE: no alternate stack */
+	f.uc.sigmask = mask;
+	memcpy(f.retcode, rt_retcode, sizeof(f.retcode));
+	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
+	if (copy_to_user(uf, &f, sizeof(f)) < 0)
+		return -EFAULT;
+	enter_handler(tf, sp, ka, sig);
+	tf->edx = f.pinfo;
+	tf->ecx = f.puc;
+	return 0;
+}
+
+static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *ka, sigset64_t mask)
+{
+	static struct sigframe32 f;	/* too big for the kernel stack; fill under a lock */
+	static struct spinlock frame_lock = SPINLOCK_INIT("sigframe");
+	uint32_t sp = frame_at(tf, sizeof(f));
+	struct sigframe32 *uf = (struct sigframe32 *)sp;
+	int err;
+
+	if (!user_range_ok(uf, sizeof(f), true))
+		return -EFAULT;
+	spin_lock(&frame_lock);
+	memset(&f, 0, sizeof(f));
+	f.sig = sig;
+	save_context(&f.sc, tf, mask);
+	f.extramask = (uint32_t)(mask >> 32);
+	memcpy(f.retcode, retcode, sizeof(f.retcode));
+	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
+	err = copy_to_user(uf, &f, sizeof(f));
+	spin_unlock(&frame_lock);
+	if (err < 0)
+		return -EFAULT;
+	enter_handler(tf, sp, ka, sig);
+	tf->edx = tf->ecx = 0;
+	return 0;
+}
+
+/* ---- restarting interrupted calls ----------------------------------------- */
+
+static bool restart_code(const struct proc *p, const struct trapframe *tf)
+{
+	int r = -(int)tf->eax;
+	return tf->trapno == T_SYSCALL && p->syscall_nr >= 0 &&
+	       r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK;
+}
+
+/* Before a handler runs: EINTR, or the call again (SA_RESTART). */
+static void restart_for_handler(struct proc *p, struct trapframe *tf, const struct ksigaction *ka)
+{
+	if (!restart_code(p, tf))
+		return;
+	int r = -(int)tf->eax;
+	if (r == ERESTARTNOINTR || (r == ERESTARTSYS && (ka->flags & SA_RESTART))) {
+		tf->eax = (uint32_t)p->syscall_nr;
+		tf->eip -= INT80_LEN;
+	} else {
+		tf->eax = (uint32_t)-EINTR;
+	}
+	p->syscall_nr = -1;
+}
+
+/* No handler ran: the call goes on as if nothing happened. */
+static void restart_without_handler(struct proc *p, struct trapframe *tf)
+{
+	if (restart_code(p, tf)) {
+		bool block = -(int)tf->eax == ERESTART_RESTARTBLOCK;
+		tf->eax = block ? NR_SYSCALL_RESTART : (uint32_t)p->syscall_nr;
+		tf->eip -= INT80_LEN;
+		p->syscall_nr = -1;
+	}
+	if (p->sig_restore_mask) {
+		spin_lock(&ptable_lock);
+		p->sig_blocked = p->sig_saved;
+		p->sig_restore_mask = false;
+		spin_unlock(&ptable_lock);
+	}
+}
+
+/* ---- delivery --------------------------------------------------------------- */
+
+/* Kill the process for a signal it could not take (no room for a frame). */
+static __attribute__((noreturn)) void die_of(int sig)
+{
+	proc_exit(sig);
+}
+
+static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction *ka,
+			  const struct ksiginfo *info)
+{
+	struct proc *p = current();
+	restart_for_handler(p, tf, ka);
+	sigset64_t old = p->sig_restore_mask ? p->sig_saved : p->sig_blocked;
+	int err = (ka->flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old)
+					   : setup_frame(tf, sig, ka, old);
+	if (err < 0) {
+		printk("pid %d (%s): no room on the user stack for signal %d's frame\n",
+		       p->pid, p->name, sig);
+		die_of(SIGSEGV);
+	}
+	spin_lock(&ptable_lock);
+	p->sig_restore_mask = false;
+	p->sig_blocked |= ka->mask;
+	if (!(ka->flags & SA_NODEFER))
+		p->sig_blocked |= SIGBIT(sig);
+	p->sig_blocked &= ~SIG_UNBLOCKABLE;
+	spin_unlock(&ptable_lock);
+}
+
+/* Stop until SIGCONT or SIGKILL; called and returns with ptable_lock held.
+ * The stop is a sleep to the scheduler (docs/staircase.md §6.8). */
+static void do_stop(struct proc *p, int sig)
+{
+	p->stopped = true;
+	p->stop_sig = sig;
+	p->wait_report = WAIT_REPORT_STOPPED;
+	signal_notify_parent(p, CLD_STOPPED, sig);
+	while (p->stopped && !signal_fatal_pending(p)) {
+		sched_set_current_state(TASK_STOPPED);
+		spin_unlock(&ptable_lock);
+		schedule();
+		spin_lock(&ptable_lock);
+	}
+	sched_set_current_state(TASK_RUNNING);
+	p->stopped = false;
+}
+
+/* The lowest unblocked pending signal, SIGKILL first; 0 if none. */
+static int next_signal(const struct proc *p)
+{
+	sigset64_t ready = p->sig_pending & ~p->sig_blocked;
+	if (!ready)
+		return 0;
+	if (ready & SIGBIT(SIGKILL))
+		return SIGKILL;
+	return __builtin_ctzll(ready) + 1;
+}
+
+void signal_deliver(struct trapframe *tf)
+{
+	struct proc *p = current();
+
+	for (;;) {
+		spin_lock(&ptable_lock);
+		int sig = next_signal(p);
+		if (!sig) {
+			spin_unlock(&ptable_lock);
+			break;
+		}
+		p->sig_pending &= ~SIGBIT(sig);
+		struct ksiginfo info = p->siginfo[sig - 1];
+		struct ksigaction ka = *action_of(p, sig);
+		if (ka.handler > SIG_IGN && (ka.flags & SA_RESETHAND))
+			*action_of(p, sig) = (struct ksigaction){ 0 };
+		if (ka.handler > SIG_IGN) {
+			spin_unlock(&ptable_lock);
+			handle_signal(tf, sig, &ka, &info);
+			return;
+		}
+		enum action act = default_action(sig);
+		if (ka.handler == SIG_IGN || proc_is_init(p) || act == ACT_IGN || act == ACT_CONT) {
+			spin_unlock(&ptable_lock);
+			continue;
+		}
+		if (act == ACT_STOP) {
+			do_stop(p, sig);
+			spin_unlock(&ptable_lock);
+			continue;
+		}
+		spin_unlock(&ptable_lock);
+		die_of(sig);
+	}
+	restart_without_handler(p, tf);
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+
+static int fault_code(const struct trapframe *tf, int sig, uint32_t *addr)
+{
+	*addr = 0;
+	switch (tf->trapno) {
+	case T_PGFLT:	*addr = read_cr2(); return (tf->err & 1) ? SEGV_ACCERR : SEGV_MAPERR;
+	case T_DIVIDE:	*addr = tf->eip; return 1;		/* FPE_INTDIV */
+	case T_ILLOP:	*addr = tf->eip; return 2;		/* ILL_ILLOPN */
+	default:	(void)sig; return SI_KERNEL;	/* int3, #GP: as Linux */
+	}
+}
+
+/* As Linux's force_sig: a handler that is not blocked gets the fault; a
+ * blocked or ignored one cannot, and the process dies of it. */
+void signal_fault(struct trapframe *tf, int sig)
+{
+	struct proc *p = current();
+	struct ksiginfo info = { 0, 0, 0, 0, 0 };
+	info.code = fault_code(tf, sig, &info.addr);
+
+	spin_lock(&ptable_lock);
+	bool handled = action_of(p, sig)->handler > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));
+	if (handled) {
+		p->sig_pending &= ~SIGBIT(sig);		/* this fault's info wins */
+		signal_send_locked(p, sig, &info);
+	}
+	spin_unlock(&ptable_lock);
+	if (!handled)
+		proc_fault_kill(tf, sig);
+}
+
+/* ---- returning from a handler ------------------------------------------------ */
+
+/* Put back the registers the frame saved. Segments and the eflags bits a
+ * user may not set are the kernel's, whatever the frame says. */
+static void restore_context(struct trapframe *tf, const struct sigcontext32 *sc)
+{
+	tf->edi = sc->edi;
+	tf->esi = sc->esi;
+	tf->ebp = sc->ebp;
+	tf->esp = sc->esp;
+	tf->ebx = sc->ebx;
+	tf->edx = sc->edx;
+	tf->ecx = sc->ecx;
+	tf->eax = sc->eax;
+	tf->eip = sc->eip;
+	tf->cs = UCODE_SEL;
+	tf->ds = tf->es = tf->ss = UDATA_SEL;
+	tf->eflags = (tf->eflags & ~EFLAGS_USER) | (sc->eflags & EFLAGS_USER);
+	current()->syscall_nr = -1;		/* never "restart" the sigreturn */
+}
+
+static void restore_mask(sigset64_t mask)
+{
+	struct proc *p = current();
+	spin_lock(&ptable_lock);
+	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	spin_unlock(&ptable_lock);
+}
+
+/* A frame the handler (or an attacker) spoiled: Linux kills with SIGSEGV. */
+static int bad_frame(void)
+{
+	struct proc *p = current();
+	printk("pid %d (%s): bad signal frame at esp=0x%08x\n", p->pid, p->name, p->tf->esp);
+	die_of(SIGSEGV);
+}
+
+/* The handler returned through "popl %eax; sigreturn": esp is 8 bytes
+ * past the frame's start (pretcode and sig popped). */
+int sys_sigreturn(void)
+{
+	struct trapframe *tf = current()->tf;
+	struct sigframe32 *uf = (struct sigframe32 *)(tf->esp - 8);
+	struct sigcontext32 sc;
+	uint32_t extramask;
+
+	if (copy_from_user(&sc, &uf->sc, sizeof(sc)) < 0 ||
+	    copy_from_user(&extramask, &uf->extramask, sizeof(extramask)) < 0)
+		return bad_frame();
+	restore_mask(((sigset64_t)extramask << 32) | sc.oldmask);
+	restore_context(tf, &sc);
+	return (int)tf->eax;
+}
+
+/* The handler returned through rt_sigreturn: esp is 4 bytes past the
+ * frame's start (pretcode popped by its ret). */
+int sys_rt_sigreturn(void)
+{
+	struct trapframe *tf = current()->tf;
+	struct rt_sigframe32 *uf = (struct rt_sigframe32 *)(tf->esp - 4);
+	struct ucontext32 uc;
+
+	if (copy_from_user(&uc, &uf->uc, sizeof(uc)) < 0)
+		return bad_frame();
+	restore_mask(uc.sigmask);
+	restore_context(tf, &uc.mcontext);
+	return (int)tf->eax;
+}

@@ -1,0 +1,134 @@
+/*
+ * signal.h - POSIX signals with Linux i386's numbers, semantics and frames.
+ *
+ * A process has a set of pending signals, a mask of blocked ones and an
+ * action per signal (default, ignore, or a user handler). Sending marks a
+ * signal pending (docs/kernel.md "Signals": what each default does);
+ * delivery happens on the way back to user mode (signal_deliver), where a
+ * default action ends or stops the process and a handler gets a frame on
+ * the user stack laid out as Linux builds it, so the same static binary
+ * runs on both kernels. A blocking call that a signal interrupts returns
+ * one of the ERESTART codes below; delivery turns it into EINTR or
+ * restarts the call (SA_RESTART), as Linux does.
+ */
+#ifndef KERNEL_SIGNAL_H
+#define KERNEL_SIGNAL_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define NSIG		64		/* signals 1..64 */
+#define SIGHUP		1
+#define SIGINT		2
+#define SIGQUIT		3
+#define SIGILL		4
+#define SIGTRAP		5
+#define SIGABRT		6
+#define SIGBUS		7
+#define SIGFPE		8
+#define SIGKILL		9
+#define SIGSEGV		11
+#define SIGPIPE		13
+#define SIGTERM		15
+#define SIGCHLD		17
+#define SIGCONT		18
+#define SIGSTOP		19
+#define SIGTSTP		20
+#define SIGTTIN		21
+#define SIGTTOU		22
+#define SIGURG		23
+#define SIGWINCH	28
+
+#define SIG_DFL		0u
+#define SIG_IGN		1u
+
+#define SA_NOCLDSTOP	0x00000001u
+#define SA_NOCLDWAIT	0x00000002u
+#define SA_SIGINFO	0x00000004u
+#define SA_RESTORER	0x04000000u
+#define SA_ONSTACK	0x08000000u
+#define SA_RESTART	0x10000000u
+#define SA_NODEFER	0x40000000u
+#define SA_RESETHAND	0x80000000u
+
+/* si_code values */
+#define SI_USER		0
+#define SI_KERNEL	0x80
+#define CLD_EXITED	1
+#define CLD_KILLED	2
+#define CLD_STOPPED	5
+#define CLD_CONTINUED	6
+#define SEGV_MAPERR	1
+#define SEGV_ACCERR	2
+
+/* Returned by interrupted calls, never seen by user code (Linux's values). */
+#define ERESTARTSYS		512	/* restart if SA_RESTART, else EINTR */
+#define ERESTARTNOINTR		513	/* always restart */
+#define ERESTARTNOHAND		514	/* restart only if no handler ran */
+#define ERESTART_RESTARTBLOCK	516	/* no handler: go on through restart_syscall */
+
+typedef uint64_t sigset64_t;
+#define SIGBIT(sig)	(1ull << ((sig) - 1))
+#define SIG_UNBLOCKABLE	(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+
+/* rt_sigaction's struct on i386: handler, flags, restorer, then the mask. */
+struct ksigaction {
+	uint32_t handler;
+	uint32_t flags;
+	uint32_t restorer;
+	sigset64_t mask;
+};
+
+/* What a handler's siginfo says about one pending signal. */
+struct ksiginfo {
+	int code;
+	int pid, uid;		/* the sender (kill) or the child (SIGCHLD) */
+	int status;		/* SIGCHLD: exit code or signal */
+	uint32_t addr;		/* faults: the address */
+};
+
+struct proc;
+struct trapframe;
+
+/* Send sig to p with ptable_lock held (kill, the tty, exit's SIGCHLD). */
+void signal_send_locked(struct proc *p, int sig, const struct ksiginfo *info);
+/* Send sig to every process of group pgid; ptable_lock held. Returns the
+ * number of processes it reached. */
+int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info);
+/* Send sig from the kernel to a process group (the tty's Ctrl-C). */
+void signal_send_group(int pgid, int sig);
+/* Send sig from the kernel to the current process (SIGPIPE). */
+void signal_send_self(int sig);
+/* An unblocked signal waits: blocking calls must return (interruptible). */
+bool signal_pending(const struct proc *p);
+/* SIGKILL waits (killable sleeps, which only a fatal signal ends). */
+bool signal_fatal_pending(const struct proc *p);
+/* sig would be discarded (ignored and not blocked) or is blocked: the tty
+ * does not stop such a background reader with SIGTTIN but fails it. */
+bool signal_ignored_or_blocked(const struct proc *p, int sig);
+/* On the way to user mode: act on pending signals (may not return). */
+void signal_deliver(struct trapframe *tf);
+/* A fault in user mode: a handler gets it, otherwise the process dies. */
+void signal_fault(struct trapframe *tf, int sig);
+/* A child stopped, continued or ended: SIGCHLD and a wake-up for the
+ * parent's wait4 (ptable_lock held). */
+void signal_notify_parent(struct proc *child, int code, int status);
+/* fork: the child inherits actions and mask, not pending signals;
+ * exec: handled signals go back to default. */
+void signal_fork(struct proc *child, const struct proc *parent);
+void signal_exec(struct proc *p);
+/* The syscall entry records its number, for restarts. */
+void signal_syscall_entry(uint32_t nr);
+
+int sys_kill(int pid, int sig);
+int sys_tkill(int tid, int sig);
+int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size);
+int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size);
+int sys_rt_sigpending(void *uset, uint32_t size);
+int sys_rt_sigsuspend(const void *umask, uint32_t size);
+int sys_pause(void);
+int sys_sigreturn(void);
+int sys_rt_sigreturn(void);
+int sys_restart_syscall(void);
+
+#endif
