@@ -74,7 +74,7 @@ void sched_init_idle(int cpu, struct sched_task *idle)
 void sched_task_init(struct sched_task *t, bool kthread)
 {
 	t->run_list.next = t->run_list.prev = &t->run_list;
-	t->policy = SCHED_NORMAL;
+	t->policy = DEFAULT_POLICY;
 	t->rt_priority = 0;
 	t->static_prio = t->prio = NICE_TO_PRIO(0);
 	t->burst = 0;
@@ -131,8 +131,10 @@ static void prepare_activation(struct sched_task *p, uint64_t now)
 {
 	p->slice = full_slice(p);
 	recalc_task_prio(p, now);
+	if (policy_of(p)->wake)
+		policy_of(p)->wake(p);	/* BATCH reads UISLEEP here */
 	p->prio = effective_prio(p);
-	p->flags &= ~SF_UISLEEP;	/* after effective_prio: BATCH reads it */
+	p->flags &= ~SF_UISLEEP;
 	p->time_slice = policy_of(p)->first_quantum(p);
 	p->timestamp = now;
 }
@@ -164,11 +166,11 @@ enum preempt_decision preempt_decision(const struct runqueue *rq,
 		return PREEMPT_NO;
 	if (p->prio == curr->prio &&
 	    (p->slice < full_slice(p) || p->time_slice <= curr->time_slice ||
-	     task_is_rt(curr)))
+	     fixed_prio(curr)))
 		return PREEMPT_NO;
 	/* Compute mode: let curr use its cache for cache_delay first. */
 	if (!tunables.compute || rq->cache_ticks >= cache_delay_ticks() ||
-	    p->is_kthread || task_is_rt(p))
+	    p->is_kthread || fixed_prio(p))
 		return PREEMPT_NOW;
 	return PREEMPT_DELAYED;
 }
@@ -378,7 +380,9 @@ void sched_tick(bool user_mode)
 	p = rq->curr;
 	rq->ticks++;
 	account_tick(rq, p, user_mode);
-	iso_update_share(rq, p);
+	for (int i = 0; i < SCHED_NR_POLICIES; i++)
+		if (sched_policies[i] && sched_policies[i]->rq_tick)
+			sched_policies[i]->rq_tick(rq, p);
 	idle = p->is_idle;
 	if (idle) {
 		/* Work held back by the SMT rule: look again every tick. */
@@ -595,7 +599,7 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 	int old_full = full_slice(t);
 	bool queued = t->on_rq, running = (rq->curr == t);
 
-	if (delta == 0 || task_is_rt(t)) {
+	if (delta == 0 || fixed_prio(t)) {
 		t->static_prio = NICE_TO_PRIO(nice);
 		spin_unlock(&rq->lock);
 		return;
@@ -638,9 +642,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 		dequeue_task(rq, t);
 	t->policy = policy;
 	t->flags &= ~SF_YIELDED;
-	t->rt_priority = task_is_rt(t) ? rt_priority : 0;
-	if (task_is_rt(t))
-		t->prio = MAX_RT_PRIO - 1 - rt_priority;
+	t->rt_priority = fixed_prio(t) ? rt_priority : 0;
 	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
 	if (yielded)

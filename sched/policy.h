@@ -18,10 +18,22 @@
 #include "runqueue.h"
 #include "tunables.h"
 
+/* The SMT rule's roles (staircase.md §8.3), from a policy's smt_rule. */
+#define SMT_NEVER_WAITS		0x1	/* never idled for its sibling (RT) */
+#define SMT_ALWAYS_WAITS	0x2	/* idled for any sibling (BATCH) */
+#define SMT_SIBLING_WAITS	0x4	/* its sibling is always idled for it (RT) */
+#define SMT_SIBLING_NEVER_WAITS	0x8	/* nobody idles for it (BATCH) */
+
+/* Every task starts as this policy (sched_task_init). */
+#define DEFAULT_POLICY		SCHED_NORMAL
+
 struct sched_policy {
 	const char *name;
 	bool rt;		/* FIFO/RR: prio = 99 - rt_priority, never moves */
-	bool needs_privilege;	/* euid 0 needed; otherwise granted as ISO (seed 003) */
+	/* What an unprivileged request for it becomes (seed 003: FIFO/RR are
+	 * granted as ISO), or NULL if anyone may have it. */
+	const struct sched_policy *unprivileged_as;
+	int number;		/* its SCHED_ number */
 	bool user_only;		/* kernel threads may not have it (seed 002) */
 	bool nice_time;		/* its ticks count as "nice" time (seed 002) */
 	int prio_min, prio_max;	/* sched_get_priority_min/max */
@@ -32,6 +44,12 @@ struct sched_policy {
 	int (*effective_prio)(struct sched_task *p);	/* the stair now */
 	int (*first_quantum)(const struct sched_task *p);	/* time_slice at wake-up */
 	void (*tick)(struct runqueue *rq, struct sched_task *p);
+	/* Optional. Every tick of every CPU, whatever runs (ISO's share). */
+	void (*rq_tick)(struct runqueue *rq, struct sched_task *curr);
+	/* Optional. At wake-up, before the stair is computed (§6.2). */
+	void (*wake)(struct sched_task *p);
+	/* Optional: SMT_* roles for the SMT rule; none: by slice (§8.3). */
+	unsigned (*smt_rule)(const struct sched_task *p);
 	void (*yield)(struct sched_task *p);		/* set prio/flags for yield */
 	int (*rr_get_interval)(const struct sched_task *p);	/* reported, in ticks */
 };
@@ -55,12 +73,10 @@ static inline int rr_interval(const struct sched_task *p) { return policy_of(p)-
 static inline int max_burst(const struct sched_task *p) { return policy_of(p)->max_burst(p); }
 static inline int full_slice(const struct sched_task *p) { return policy_of(p)->full_slice(p); }
 static inline int effective_prio(struct sched_task *p) { return policy_of(p)->effective_prio(p); }
-static inline bool task_is_rt(const struct sched_task *p) { return policy_of(p)->rt; }
-static inline bool task_is_batch(const struct sched_task *p) { return p->policy == SCHED_BATCH; }
-/* BATCH queued at 139 once after an uninterruptible sleep (YIELDED set). */
-static inline bool task_batch_elevated(const struct sched_task *p)
+static inline bool fixed_prio(const struct sched_task *p) { return policy_of(p)->rt; }
+static inline unsigned smt_rule(const struct sched_task *p)
 {
-	return task_is_batch(p) && (p->flags & SF_YIELDED);
+	return policy_of(p)->smt_rule ? policy_of(p)->smt_rule(p) : 0;
 }
 
 /* Shared by the staircase policies (policy.c). */
@@ -72,8 +88,7 @@ int full_slice_interval(const struct sched_task *p);	/* full_slice(p) */
 void dec_burst(struct sched_task *p);
 void inc_burst(struct sched_task *p);
 
-/* The ISO cap [beyond] (policy_iso.c), called by sched_tick. */
-void iso_update_share(struct runqueue *rq, struct sched_task *curr);
+/* The ISO cap [beyond] (policy_iso.c). */
 int iso_share_permille(const struct runqueue *rq);
 
 #endif

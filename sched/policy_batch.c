@@ -26,14 +26,28 @@ static int batch_full_slice(const struct sched_task *p)
 	return rr_ticks() * (40 - USER_PRIO(p));
 }
 
-/* staircase.md §5: 139 once after uninterruptible sleep, else 140. */
+/* staircase.md §5, §7.4: woken from an uninterruptible sleep, it runs
+ * once at 139, marked YIELDED so that it drops back to 140 when picked. */
+static void batch_wake(struct sched_task *p)
+{
+	if (p->flags & SF_UISLEEP)
+		p->flags |= SF_YIELDED;
+}
+
+/* staircase.md §5: 139 on that one run, else 140. */
 static int batch_effective_prio(struct sched_task *p)
 {
-	if (p->flags & SF_UISLEEP) {
-		p->flags |= SF_YIELDED;
-		return LOWEST_STAIR;
-	}
-	return BATCH_PRIO;
+	return (p->flags & SF_YIELDED) ? LOWEST_STAIR : BATCH_PRIO;
+}
+
+/* staircase.md §8.3: BATCH is idled for any sibling and nobody is idled
+ * for it; on its run at 139 it may hold what a NORMAL task waits for, so
+ * then it is never idled either ([decided]). */
+static unsigned batch_smt_rule(const struct sched_task *p)
+{
+	if (p->flags & SF_YIELDED)
+		return SMT_NEVER_WAITS | SMT_SIBLING_NEVER_WAITS;
+	return SMT_ALWAYS_WAITS | SMT_SIBLING_NEVER_WAITS;
 }
 
 /* Seed 002: a woken batch task gets its whole slice as its first quantum. */
@@ -49,7 +63,9 @@ static void batch_yield(struct sched_task *p)
 }
 
 const struct sched_policy policy_batch = {
-	.name = "SCHED_BATCH",
+	.name = "SCHED_BATCH", .number = SCHED_BATCH,
+	.wake = batch_wake,
+	.smt_rule = batch_smt_rule,
 	.user_only = true, .nice_time = true,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = batch_rr_interval,

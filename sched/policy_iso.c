@@ -61,8 +61,11 @@ static void iso_yield(struct sched_task *p)
 	p->prio = iso_yield_prio(p);
 }
 
+static void iso_update_share(struct runqueue *rq, struct sched_task *curr);
+
 const struct sched_policy policy_iso = {
-	.name = "SCHED_ISO",
+	.name = "SCHED_ISO", .number = SCHED_ISO,
+	.rq_tick = iso_update_share,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = iso_rr_interval,
 	.max_burst = iso_max_burst,
@@ -112,11 +115,11 @@ static bool iso_may_unthrottle(const struct runqueue *rq)
 }
 
 /*
- * Called by sched_tick with rq locked: fold this tick into the average
+ * The rq_tick hook: every tick, with rq locked, fold this tick into the average
  * (every tick an ISO-policy task runs counts, demoted or not) and enter or
  * leave the throttled state.
  */
-void iso_update_share(struct runqueue *rq, struct sched_task *curr)
+static void iso_update_share(struct runqueue *rq, struct sched_task *curr)
 {
 	uint64_t period = (uint64_t)ISO_PERIOD_S * tunables.hz;
 

@@ -28,7 +28,7 @@ static void normal_yield(struct sched_task *p)
 }
 
 const struct sched_policy policy_normal = {
-	.name = "SCHED_NORMAL",
+	.name = "SCHED_NORMAL", .number = SCHED_NORMAL,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = rr_quantum,
 	.max_burst = normal_max_burst,

@@ -14,9 +14,18 @@ static int rt_max_burst(const struct sched_task *p)
 	return p->burst;
 }
 
+/* staircase.md §7.1: fixed, 99 - rt_priority. */
 static int rt_effective_prio(struct sched_task *p)
 {
-	return p->prio;
+	return MAX_RT_PRIO - 1 - p->rt_priority;
+}
+
+/* staircase.md §8.3: RT is never idled for a sibling, and its sibling
+ * (not RT) always is. */
+static unsigned rt_smt_rule(const struct sched_task *p)
+{
+	(void)p;
+	return SMT_NEVER_WAITS | SMT_SIBLING_WAITS;
 }
 
 /* FIFO: the tick only accounts time (done by the core). */
@@ -51,8 +60,9 @@ static int fifo_rr_get_interval(const struct sched_task *p)
 }
 
 const struct sched_policy policy_fifo = {
-	.name = "SCHED_FIFO",
-	.rt = true, .needs_privilege = true,
+	.name = "SCHED_FIFO", .number = SCHED_FIFO,
+	.rt = true, .unprivileged_as = &policy_iso,
+	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
 	.rr_interval = rr_quantum,
 	.max_burst = rt_max_burst,
@@ -65,8 +75,9 @@ const struct sched_policy policy_fifo = {
 };
 
 const struct sched_policy policy_rr = {
-	.name = "SCHED_RR",
-	.rt = true, .needs_privilege = true,
+	.name = "SCHED_RR", .number = SCHED_RR,
+	.rt = true, .unprivileged_as = &policy_iso,
+	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
 	.rr_interval = rr_quantum,
 	.max_burst = rt_max_burst,

@@ -24,9 +24,12 @@ static bool should_defer(const struct sched_task *p, const struct sched_task *s)
 {
 	int keep = 100 - tunables.per_cpu_gain;
 
-	if (task_is_rt(p) || task_is_batch(s) || task_batch_elevated(p))
+	unsigned rp = smt_rule(p), rs = smt_rule(s);
+
+	if ((rp & SMT_NEVER_WAITS) || (rs & SMT_SIBLING_NEVER_WAITS))
 		return false;
-	return s->slice * keep / 100 > full_slice(p) || task_is_rt(s) || task_is_batch(p);
+	return s->slice * keep / 100 > full_slice(p) || (rs & SMT_SIBLING_WAITS) ||
+	       (rp & SMT_ALWAYS_WAITS);
 }
 
 bool dependent_sleeper(struct runqueue *rq, struct sched_task *p)

@@ -67,8 +67,8 @@ static int setscheduler_task(struct sched_task *me, struct sched_task *p,
 	if (sched_policies[policy]->rt != (lp.sched_priority != 0))
 		return -EINVAL;
 	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO. */
-	if (sched_policies[policy]->needs_privilege && !privileged(me)) {
-		policy = SCHED_ISO;
+	if (sched_policies[policy]->unprivileged_as && !privileged(me)) {
+		policy = sched_policies[policy]->unprivileged_as->number;
 		lp.sched_priority = 0;
 	}
 	if (!may_change(me, p))

@@ -25,7 +25,7 @@ const char *const sched_trace_names[TRACE_NR_EVENTS][2] = {
 	[TRACE_SMT_IDLE]     = { "smt_idle", "prio" },
 };
 
-/* "SCHED_NORMAL" in the policy table becomes "normal", so a policy a
+/* The table's name for a policy, lower-cased without its prefix, so a policy a
  * student adds (one file, one table entry) shows up by its own name. */
 const char *sched_trace_policy_name(int policy)
 {

@@ -9,8 +9,9 @@ files, and the names of documents that live only outside the project
 (the course's staircase-spec.md, a ../shared or seeds/ path). A cited file
 must exist; an outside name must not appear at all. It also checks that
 every "staircase.md §N" or "§N.M" names a section that docs/staircase.md
-has, and that no file of sched/ includes one outside sched/ (it must build
-alone). One line per check, then "N passed, N failed".
+has, that no file of sched/ includes one outside sched/ (it must build
+alone), and that no sched/*.c file but the policy files names a policy
+(SCHED_NORMAL ...) or tests one (task_is_*). One line per check, then "N passed, N failed".
 """
 import os
 import re
@@ -102,6 +103,19 @@ def main():
                 if m and (m.group(1).startswith("..") or "/" in m.group(1)):
                     leaks.append(f"{path}:{n} {m.group(1)}")
     result(not leaks, "sched/ includes nothing outside sched/", ", ".join(leaks[:10]))
+    # Every policy difference lives in its policy file or the table
+    # (sched/policy.h): the core names no policy and tests none.
+    named = []
+    for path in tracked_files():
+        base = os.path.basename(path)
+        if (path.startswith("sched/") and path.endswith(".c")
+                and not base.startswith("policy")):
+            for n, line in enumerate((read_text(path) or "").split("\n"), 1):
+                code = re.sub(r"/\*.*?(\*/|$)|^\s*\*.*", "", line)
+                for m in re.findall(r"\b(SCHED_(?:NORMAL|FIFO|RR|BATCH|ISO|IDLE\w*)|task_is_\w+)", code):
+                    named.append(f"{path}:{n} {m}")
+    result(not named, "no policy is named or tested outside sched/policy*",
+           ", ".join(named[:10]))
     result(bool(sections), "docs/staircase.md has numbered sections")
     result(not outside, "no document outside the repository is cited",
            ", ".join(outside[:10]))
