@@ -135,7 +135,7 @@ static void prepare_activation(struct sched_task *p, uint64_t now)
 		policy_of(p)->wake(p);	/* BATCH reads UISLEEP here */
 	p->prio = effective_prio(p);
 	p->flags &= ~SF_UISLEEP;
-	p->time_slice = policy_of(p)->first_quantum(p);
+	p->time_slice = first_quantum(p);
 	p->timestamp = now;
 }
 
@@ -391,7 +391,7 @@ void sched_tick(bool user_mode)
 	} else {
 		KASSERT(p->on_rq);
 		rq->cache_ticks++;
-		policy_of(p)->tick(rq, p);
+		policy_tick(rq, p);
 		/* Compute mode: a preemption held back until cache_delay. */
 		if (rq->preempted && rq->cache_ticks >= cache_delay_ticks()) {
 			rq->preempted = false;
@@ -553,7 +553,7 @@ void sched_do_yield(void)
 		dequeue_task(rq, p);
 		p->slice = full_slice(p);
 		p->time_slice = rr_interval(p);
-		policy_of(p)->yield(p);
+		policy_yield(p);
 		p->burst = 0;
 		enqueue_task(rq, p);
 		sched_trace(rq->cpu, TRACE_YIELD, p, p->prio);
@@ -589,6 +589,8 @@ static void rescale_slice(struct sched_task *p, int old_full)
 	p->slice = slice < 1 ? 1 : (int)slice;
 	if (p->time_slice > rr_interval(p))
 		p->time_slice = rr_interval(p);
+	if (p->burst > max_burst(p))		/* burst stays 0..max_burst (§3) */
+		p->burst = max_burst(p);
 }
 
 /* staircase.md §6.7, nice change. */
@@ -646,7 +648,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
 	if (yielded)
-		policy_of(t)->yield(t);
+		policy_yield(t);
 	if (queued) {
 		enqueue_task(rq, t);
 		if (running) {

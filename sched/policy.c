@@ -13,20 +13,17 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 	[SCHED_ISO]	= &policy_iso,
 };
 
-int rr_quantum(const struct sched_task *p)
+/* staircase.md §4: one extra quantum on the top stair per user priority
+ * above the lowest: 19 at nice 0, 0 at nice 19. */
+int staircase_max_burst(const struct sched_task *p)
 {
-	(void)p;
-	return rr_ticks();
+	return (NICE_LEVELS - 1) - USER_PRIO(p);
 }
 
-int rr_first_quantum(const struct sched_task *p)
+/* staircase.md §4: one quantum per stair from the top stair down to 139. */
+int staircase_full_slice(const struct sched_task *p)
 {
-	return rr_interval(p);
-}
-
-int full_slice_interval(const struct sched_task *p)
-{
-	return full_slice(p);
+	return rr_ticks() * (1 + max_burst(p));
 }
 
 void dec_burst(struct sched_task *p)
@@ -47,7 +44,7 @@ void inc_burst(struct sched_task *p)
  * them with the interactive extension) and then drops one stair per
  * quantum used, never below 139.
  */
-int staircase_prio(struct sched_task *p, bool burst_extends_top)
+int staircase_prio(const struct sched_task *p, bool burst_extends_top)
 {
 	int best_burst = max_burst(p);
 	int rr = rr_interval(p);
@@ -55,8 +52,7 @@ int staircase_prio(struct sched_task *p, bool burst_extends_top)
 	int first = rr;
 	int prio = LOWEST_STAIR - best_burst;
 
-	if (p->burst > best_burst)
-		p->burst = best_burst;
+	KASSERT(p->burst <= best_burst);	/* inc_burst and rescale_slice keep it */
 	if (burst_extends_top && tunables.interactive && !tunables.compute)
 		first *= p->burst + 1;
 	if (used < first)
@@ -75,14 +71,23 @@ void staircase_tick(struct runqueue *rq, struct sched_task *p)
 	if (--p->slice <= 0) {
 		dec_burst(p);
 		p->slice = full_slice(p);
-		requeue_task(rq, p, effective_prio(p));
-		p->time_slice = rr_interval(p);
-		sched_trace(rq->cpu, TRACE_SLICE_END, p, p->prio);
-		resched_cpu(rq->cpu);
+		end_quantum(rq, p, TRACE_SLICE_END);
 	} else if (--p->time_slice <= 0) {
-		requeue_task(rq, p, effective_prio(p));
-		p->time_slice = rr_interval(p);
-		sched_trace(rq->cpu, TRACE_STAIR_DROP, p, p->prio);
-		resched_cpu(rq->cpu);
+		end_quantum(rq, p, TRACE_STAIR_DROP);
 	}
+}
+
+void end_quantum(struct runqueue *rq, struct sched_task *p, int event)
+{
+	requeue_task(rq, p, effective_prio(p));
+	p->time_slice = rr_interval(p);
+	sched_trace(rq->cpu, event, p, p->prio);
+	resched_cpu(rq->cpu);
+}
+
+/* staircase.md §6.5, sched_yield: drop to the lowest stair, flagged YIELDED. */
+void staircase_yield(struct sched_task *p)
+{
+	p->flags |= SF_YIELDED;
+	p->prio = LOWEST_STAIR;
 }

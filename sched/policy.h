@@ -9,8 +9,13 @@
  * policy_foo.c with a struct sched_policy, give it a SCHED_ number in
  * sched.h and add it to the table in policy.c.
  *
- * All quantities are in ticks. Hooks that change a queued task are called
- * with its rq lock held.
+ * A hook left out (NULL) means the staircase's default, named on each
+ * hook below; so SCHED_NORMAL, the plain staircase, sets none.
+ *
+ * All quantities are in ticks. Every hook runs with the task's rq lock
+ * held and interrupts off (the core calls them from the tick, wake-up,
+ * schedule() and the system calls, all under that lock), and only reads
+ * or writes the task it is given and that run queue.
  */
 #ifndef SCHED_POLICY_H
 #define SCHED_POLICY_H
@@ -38,11 +43,18 @@ struct sched_policy {
 	bool nice_time;		/* its ticks count as "nice" time (seed 002) */
 	int prio_min, prio_max;	/* sched_get_priority_min/max */
 
-	int (*rr_interval)(const struct sched_task *p);	/* the quantum */
+	/* The quantum; default RR (rr_ticks()). */
+	int (*rr_interval)(const struct sched_task *p);
+	/* Default 39 - user_prio (§4). */
 	int (*max_burst)(const struct sched_task *p);
+	/* The whole slice; default RR x (1 + max_burst) (§4). */
 	int (*full_slice)(const struct sched_task *p);
-	int (*effective_prio)(struct sched_task *p);	/* the stair now */
-	int (*first_quantum)(const struct sched_task *p);	/* time_slice at wake-up */
+	/* The stair now, computed, never stored (the caller stores it);
+	 * default staircase_prio(p, true) (§5). */
+	int (*effective_prio)(const struct sched_task *p);
+	/* time_slice at wake-up; default the quantum (§6.2). */
+	int (*first_quantum)(const struct sched_task *p);
+	/* Default staircase_tick (§6.1). */
 	void (*tick)(struct runqueue *rq, struct sched_task *p);
 	/* Optional. Every tick of every CPU, whatever runs (ISO's share). */
 	void (*rq_tick)(struct runqueue *rq, struct sched_task *curr);
@@ -50,8 +62,10 @@ struct sched_policy {
 	void (*wake)(struct sched_task *p);
 	/* Optional: SMT_* roles for the SMT rule; none: by slice (§8.3). */
 	unsigned (*smt_rule)(const struct sched_task *p);
-	void (*yield)(struct sched_task *p);		/* set prio/flags for yield */
-	int (*rr_get_interval)(const struct sched_task *p);	/* reported, in ticks */
+	/* Set prio and flags for sched_yield; default YIELDED at 139 (§6.5). */
+	void (*yield)(struct sched_task *p);
+	/* What sched_rr_get_interval reports; default the whole slice. */
+	int (*rr_get_interval)(const struct sched_task *p);
 };
 
 extern const struct sched_policy policy_normal, policy_fifo, policy_rr,
@@ -68,25 +82,50 @@ static inline bool valid_policy(int policy)
 	return policy >= 0 && policy < SCHED_NR_POLICIES && sched_policies[policy];
 }
 
-/* Shorthands for the core. */
-static inline int rr_interval(const struct sched_task *p) { return policy_of(p)->rr_interval(p); }
-static inline int max_burst(const struct sched_task *p) { return policy_of(p)->max_burst(p); }
-static inline int full_slice(const struct sched_task *p) { return policy_of(p)->full_slice(p); }
-static inline int effective_prio(struct sched_task *p) { return policy_of(p)->effective_prio(p); }
+/* The staircase's defaults (policy.c), which the policies may also call. */
+int staircase_max_burst(const struct sched_task *p);
+int staircase_full_slice(const struct sched_task *p);
+int staircase_prio(const struct sched_task *p, bool burst_extends_top);
+void staircase_tick(struct runqueue *rq, struct sched_task *p);
+void staircase_yield(struct sched_task *p);
+/* A quantum is over: requeue at the stair now, a fresh quantum, and the
+ * CPU reschedules; event is what the trace calls it. */
+void end_quantum(struct runqueue *rq, struct sched_task *p, int event);
+void dec_burst(struct sched_task *p);
+void inc_burst(struct sched_task *p);
+
+/* The core asks through these: the policy's hook, or the default. */
+#define POLICY_OR(p, hook, dflt) \
+	(policy_of(p)->hook ? policy_of(p)->hook : (dflt))
+static inline int rr_interval(const struct sched_task *p)
+{
+	return policy_of(p)->rr_interval ? policy_of(p)->rr_interval(p) : rr_ticks();
+}
+static inline int max_burst(const struct sched_task *p) { return POLICY_OR(p, max_burst, staircase_max_burst)(p); }
+static inline int full_slice(const struct sched_task *p) { return POLICY_OR(p, full_slice, staircase_full_slice)(p); }
+static inline int effective_prio(const struct sched_task *p)
+{
+	return policy_of(p)->effective_prio ? policy_of(p)->effective_prio(p) : staircase_prio(p, true);
+}
+static inline int first_quantum(const struct sched_task *p)
+{
+	return policy_of(p)->first_quantum ? policy_of(p)->first_quantum(p) : rr_interval(p);
+}
+static inline void policy_tick(struct runqueue *rq, struct sched_task *p)
+{
+	POLICY_OR(p, tick, staircase_tick)(rq, p);
+}
+static inline void policy_yield(struct sched_task *p) { POLICY_OR(p, yield, staircase_yield)(p); }
+static inline int rr_get_interval(const struct sched_task *p)
+{
+	return policy_of(p)->rr_get_interval ? policy_of(p)->rr_get_interval(p) : full_slice(p);
+}
 static inline bool fixed_prio(const struct sched_task *p) { return policy_of(p)->rt; }
 static inline unsigned smt_rule(const struct sched_task *p)
 {
 	return policy_of(p)->smt_rule ? policy_of(p)->smt_rule(p) : 0;
 }
 
-/* Shared by the staircase policies (policy.c). */
-int staircase_prio(struct sched_task *p, bool burst_extends_top);
-void staircase_tick(struct runqueue *rq, struct sched_task *p);
-int rr_quantum(const struct sched_task *p);	/* RR for everyone */
-int rr_first_quantum(const struct sched_task *p);	/* rr_interval(p) */
-int full_slice_interval(const struct sched_task *p);	/* full_slice(p) */
-void dec_burst(struct sched_task *p);
-void inc_burst(struct sched_task *p);
 
 /* The ISO cap [beyond] (policy_iso.c). */
 int iso_share_permille(const struct runqueue *rq);

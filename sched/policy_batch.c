@@ -16,14 +16,10 @@ static int batch_rr_interval(const struct sched_task *p)
 	return rr_ticks() * 10;
 }
 
-static int batch_max_burst(const struct sched_task *p)
-{
-	return 39 - USER_PRIO(p);
-}
-
+/* Seed 002: RR x (40 - user_prio), so nice orders batch tasks too. */
 static int batch_full_slice(const struct sched_task *p)
 {
-	return rr_ticks() * (40 - USER_PRIO(p));
+	return rr_ticks() * (NICE_LEVELS - USER_PRIO(p));
 }
 
 /* staircase.md §5, §7.4: woken from an uninterruptible sleep, it runs
@@ -35,7 +31,7 @@ static void batch_wake(struct sched_task *p)
 }
 
 /* staircase.md §5: 139 on that one run, else 140. */
-static int batch_effective_prio(struct sched_task *p)
+static int batch_effective_prio(const struct sched_task *p)
 {
 	return (p->flags & SF_YIELDED) ? LOWEST_STAIR : BATCH_PRIO;
 }
@@ -69,11 +65,8 @@ const struct sched_policy policy_batch = {
 	.user_only = true, .nice_time = true,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = batch_rr_interval,
-	.max_burst = batch_max_burst,
 	.full_slice = batch_full_slice,
 	.effective_prio = batch_effective_prio,
 	.first_quantum = batch_first_quantum,
-	.tick = staircase_tick,
 	.yield = batch_yield,
-	.rr_get_interval = full_slice_interval,
 };

@@ -29,15 +29,10 @@ static int iso_rr_interval(const struct sched_task *p)
 /* Seed 003: user_prio is halved, so nice 0 gets max_burst 29. */
 static int iso_max_burst(const struct sched_task *p)
 {
-	return 39 - USER_PRIO(p) / 2;
+	return (NICE_LEVELS - 1) - USER_PRIO(p) / 2;
 }
 
-static int iso_full_slice(const struct sched_task *p)
-{
-	return rr_ticks() * (1 + max_burst(p));
-}
-
-static int iso_effective_prio(struct sched_task *p)
+static int iso_effective_prio(const struct sched_task *p)
 {
 	if (task_rq(p)->iso_throttled)
 		return BATCH_PRIO;
@@ -57,7 +52,7 @@ static int iso_yield_prio(const struct sched_task *p)
 
 static void iso_yield(struct sched_task *p)
 {
-	p->flags |= SF_YIELDED;
+	staircase_yield(p);
 	p->prio = iso_yield_prio(p);
 }
 
@@ -69,12 +64,8 @@ const struct sched_policy policy_iso = {
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = iso_rr_interval,
 	.max_burst = iso_max_burst,
-	.full_slice = iso_full_slice,
 	.effective_prio = iso_effective_prio,
-	.first_quantum = rr_first_quantum,
-	.tick = staircase_tick,
 	.yield = iso_yield,
-	.rr_get_interval = full_slice_interval,
 };
 
 int iso_share_permille(const struct runqueue *rq)

@@ -15,7 +15,7 @@ static int rt_max_burst(const struct sched_task *p)
 }
 
 /* staircase.md §7.1: fixed, 99 - rt_priority. */
-static int rt_effective_prio(struct sched_task *p)
+static int rt_effective_prio(const struct sched_task *p)
 {
 	return MAX_RT_PRIO - 1 - p->rt_priority;
 }
@@ -35,16 +35,21 @@ static void fifo_tick(struct runqueue *rq, struct sched_task *p)
 	(void)p;
 }
 
+/* RR: a quantum used sends it to the tail of its own list. */
 static void rr_tick(struct runqueue *rq, struct sched_task *p)
 {
 	p->slice--;
 	if (--p->time_slice > 0)
 		return;
-	p->time_slice = rr_interval(p);
 	p->slice = full_slice(p);
-	requeue_task(rq, p, p->prio);
-	sched_trace(rq->cpu, TRACE_SLICE_END, p, p->prio);
-	resched_cpu(rq->cpu);
+	end_quantum(rq, p, TRACE_SLICE_END);
+}
+
+/* Its slice is one quantum. */
+static int rt_full_slice(const struct sched_task *p)
+{
+	(void)p;
+	return rr_ticks();
 }
 
 /* POSIX: a yielding RT task goes to the tail of its own list. */
@@ -64,11 +69,9 @@ const struct sched_policy policy_fifo = {
 	.rt = true, .unprivileged_as = &policy_iso,
 	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
-	.rr_interval = rr_quantum,
 	.max_burst = rt_max_burst,
-	.full_slice = rr_quantum,
+	.full_slice = rt_full_slice,
 	.effective_prio = rt_effective_prio,
-	.first_quantum = rr_first_quantum,
 	.tick = fifo_tick,
 	.yield = rt_yield,
 	.rr_get_interval = fifo_rr_get_interval,
@@ -79,12 +82,9 @@ const struct sched_policy policy_rr = {
 	.rt = true, .unprivileged_as = &policy_iso,
 	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
-	.rr_interval = rr_quantum,
 	.max_burst = rt_max_burst,
-	.full_slice = rr_quantum,
+	.full_slice = rt_full_slice,
 	.effective_prio = rt_effective_prio,
-	.first_quantum = rr_first_quantum,
 	.tick = rr_tick,
 	.yield = rt_yield,
-	.rr_get_interval = rr_quantum,
 };

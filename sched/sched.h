@@ -73,8 +73,9 @@
 #define BATCH_PRIO	140		/* SCHED_BATCH: below every stair */
 #define MAX_PRIO	141		/* the idle task; bitmap search stop */
 #define NR_PRIO_LISTS	142		/* lists 0..141 */
-#define NICE_TO_PRIO(nice)	(MAX_RT_PRIO + 20 + (nice))
-#define PRIO_TO_NICE(prio)	((prio) - MAX_RT_PRIO - 20)
+#define NICE_LEVELS	40		/* nice -20..19 */
+#define NICE_TO_PRIO(nice)	(MAX_RT_PRIO + NICE_LEVELS / 2 + (nice))
+#define PRIO_TO_NICE(prio)	((prio) - MAX_RT_PRIO - NICE_LEVELS / 2)
 #define USER_PRIO(p)		((p)->static_prio - MAX_RT_PRIO)	/* 0..39 */
 
 /* Task states. Only sched/ and the sleep helper write them. */

@@ -168,7 +168,7 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	ns = (uint64_t)policy_of(p)->rr_get_interval(p) * 1000000000ull / tunables.hz;
+	ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
 	put_task(pid, p);
 	ts.tv_sec = (int32_t)(ns / 1000000000ull);
 	ts.tv_nsec = (int32_t)(ns % 1000000000ull);

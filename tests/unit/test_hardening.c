@@ -172,6 +172,22 @@ TEST(renice_rescales_the_running_slice)
 	CHECK_EQ(t->time_slice, 10);
 }
 
+/* burst stays within 0..max_burst (staircase.md §3): a renice that lowers
+ * max_burst caps it at once, so the next slice end takes one off the cap,
+ * and ISO's larger max_burst does not follow the task back to NORMAL. */
+TEST(renice_and_policy_change_cap_the_burst)
+{
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	fake_schedule(0);
+	t->burst = 19;				/* nice 0: max_burst 19 */
+	CHECK_EQ(sys_nice(10), 0);		/* nice 10: max_burst 9 */
+	CHECK_EQ(t->burst, 9);
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_ISO, param(0)), 0);
+	t->burst = 24;				/* ISO at nice 10: max_burst 24 */
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_NORMAL, param(0)), 0);
+	CHECK_EQ(t->burst, 9);
+}
+
 /* A real policy change: used fraction kept, no fresh quantum. */
 TEST(policy_change_keeps_used_fraction_and_quantum)
 {
