@@ -260,6 +260,17 @@ static void request_push(struct runqueue *src, int this_cpu_id)
 	resched_cpu(src->cpu);
 }
 
+/* A balance that moved nothing counts towards letting cache-hot tasks
+ * move (cache_nice_tries, staircase.md §8.1); one that moved resets it. */
+static int count_balance(struct sched_domain *sd, int moved)
+{
+	if (moved)
+		sd->nr_balance_failed = 0;
+	else
+		sd->nr_balance_failed++;
+	return moved;
+}
+
 /*
  * Rotation: a split one task apart (2:1, 3:2) is within the threshold, so
  * nothing above moves, and the task that happens to have a CPU alone would
@@ -305,11 +316,7 @@ static int rotate(struct runqueue *this_rq, int src, struct sched_domain *sd)
 		}
 	}
 	unlock_rqs(locked);
-	if (moved)
-		sd->nr_balance_failed = 0;
-	else
-		sd->nr_balance_failed++;
-	return moved;
+	return count_balance(sd, moved);
 }
 
 /*
@@ -342,11 +349,7 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 	if (!moved && local == 0 && cpu_rq(src)->nr_running == 1)
 		request_push(cpu_rq(src), this);
 	unlock_rqs(locked);
-	if (moved)
-		sd->nr_balance_failed = 0;
-	else
-		sd->nr_balance_failed++;
-	return moved;
+	return count_balance(sd, moved);
 }
 
 void idle_balance(struct runqueue *rq)
