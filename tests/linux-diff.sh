@@ -3,7 +3,8 @@
 # diff the two KTAP transcripts (issue 7; docs/testing.md).
 #
 #   tests/linux-diff.sh [PROGRAM...]     default: posix_sched abicheck faults
-#                                        and every other build/user/bin/posix_*
+#                                        signals and every other
+#                                        build/user/bin/posix_*
 #
 # The programs are static i386 Linux binaries. The Linux side is, in this
 # order: Debian's i386 Linux 6.1 (linux-image-686, fetched by
@@ -44,7 +45,7 @@ mkdir -p "$out"
 if [ $# -gt 0 ]; then
 	progs="$*"
 else
-	progs="posix_sched abicheck faults"
+	progs="posix_sched abicheck faults signals"
 	for f in "$BIN"/posix_*; do
 		[ -x "$f" ] || continue
 		n=$(basename "$f")
