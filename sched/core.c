@@ -212,56 +212,69 @@ void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *
 /* ---------- waking (Linux try_to_wake_up) ---------- */
 
 /*
- * The protocol that loses no wake-up: if t is still queued (its CPU has
- * not reached schedule() yet), marking it RUNNING is enough: schedule()
- * will keep it. Otherwise t left the queue in schedule(): we claim it
- * (TASK_WAKING), wait until its CPU is off its stack, and activate it on
- * the CPU chosen by select_task_cpu().
+ * Step 1 of a wake-up: claim t. Only a sleeping t can be woken, and only
+ * from the exact state we saw (compare-and-swap): a task still on its
+ * queue has not reached schedule() yet and may be changing its own state
+ * right now, without our lock (back to RUNNING, or to TASK_DEAD on its
+ * way out of exit), and a plain store could bring a dead task back to
+ * life. A t still queued becomes RUNNING and schedule() keeps it: done.
+ * Otherwise it becomes TASK_WAKING, which makes other wakers leave it
+ * alone, and the caller goes on with the steps below.
  */
-bool sched_wake_up(struct sched_task *t)
+enum claim { CLAIM_NONE, CLAIM_DONE, CLAIM_OFF_QUEUE };
+
+static enum claim claim_sleeper(struct sched_task *t)
 {
 	struct runqueue *rq = task_rq_lock(t);
-	int src, dst;
-	uint32_t locked;
-
 	int state = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
-	bool woke;
+	bool woke = false;
 
-	if (state != TASK_INTERRUPTIBLE && state != TASK_UNINTERRUPTIBLE &&
-	    state != TASK_STOPPED) {
-		spin_unlock(&rq->lock);
-		return false;
-	}
-	/*
-	 * A task still on its queue has not reached schedule() yet and may be
-	 * changing its own state right now, without our lock: back to
-	 * RUNNING, or to TASK_DEAD on its way out of exit. So move the state
-	 * only from the exact value we saw (compare-and-swap); a plain store
-	 * here could bring a dead task back to life.
-	 */
-	woke = __atomic_compare_exchange_n(&t->state, &state,
-					   t->on_rq ? TASK_RUNNING : TASK_WAKING,
-					   false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	if (!woke || t->on_rq) {
-		spin_unlock(&rq->lock);
-		return woke;
-	}
-	/* TASK_WAKING: other wakers now leave t alone. */
+	if (state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE ||
+	    state == TASK_STOPPED)
+		woke = __atomic_compare_exchange_n(&t->state, &state,
+						   t->on_rq ? TASK_RUNNING : TASK_WAKING,
+						   false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	bool queued = t->on_rq;
 	spin_unlock(&rq->lock);
+	return !woke ? CLAIM_NONE : queued ? CLAIM_DONE : CLAIM_OFF_QUEUE;
+}
 
+/* Step 2: the CPU t slept on must be off t's stack before t runs again. */
+static void wait_until_off_cpu(struct sched_task *t)
+{
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax();
+}
 
-	src = t->cpu;
+/* Step 3: choose its CPU (staircase.md §8.1) and lock the source and
+ * destination queues; returns the locked set. Again if the affinity
+ * changed between the choice and the lock. */
+static uint32_t place_woken(struct sched_task *t, int *dst)
+{
+	int src = t->cpu;
 	for (;;) {
-		dst = select_task_cpu(t);
-		locked = cpu_bit(src) | cpu_bit(dst);
+		*dst = select_task_cpu(t);
+		uint32_t locked = cpu_bit(src) | cpu_bit(*dst);
 		lock_rqs(locked);
-		if (t->cpus_allowed & cpu_bit(dst))
-			break;
-		unlock_rqs(locked);	/* affinity changed meanwhile: again */
+		if (t->cpus_allowed & cpu_bit(*dst))
+			return locked;
+		unlock_rqs(locked);
 	}
-	rq = cpu_rq(dst);
+}
+
+/* Linux's try_to_wake_up: the steps above, then activation on the chosen
+ * CPU (§6.2) and the preemption check (§6.3). Returns whether it woke t. */
+bool sched_wake_up(struct sched_task *t)
+{
+	enum claim c = claim_sleeper(t);
+	int dst;
+
+	if (c != CLAIM_OFF_QUEUE)
+		return c == CLAIM_DONE;
+	wait_until_off_cpu(t);
+	uint32_t locked = place_woken(t, &dst);
+	struct runqueue *rq = cpu_rq(dst);
+	int src = t->cpu;
 	if (dst != src) {
 		t->cpu = dst;
 		sched_trace(dst, TRACE_MIGRATE, t, src);

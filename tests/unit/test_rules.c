@@ -573,3 +573,22 @@ TEST(nice_huge_increment_is_clamped_not_wrapped)
 	CHECK_EQ(sys_nice(INT_MIN), 0);
 	CHECK_EQ(sched_task_nice(&me->se), -20);
 }
+
+/* staircase.md §6.8: a stopped task is a sleeper: it leaves its queue, and
+ * SIGCONT's wake-up is §6.2's, a stop of a quantum or more a real sleep. */
+TEST(stopped_task_leaves_the_queue_and_wakes_as_a_sleeper)
+{
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	fake_schedule(0);
+	for (int i = 0; i < 30; i++)
+		tick0();
+	int burst = t->burst;
+	fake_sleep(0, TASK_STOPPED);
+	CHECK(!t->on_rq);
+	fake_now_ns += 50 * 1000 * 1000ull;	/* stopped 50 ms: a real sleep */
+	CHECK(sched_wake_up(t));
+	CHECK(t->on_rq);
+	CHECK_EQ(t->state, TASK_RUNNING);
+	CHECK_EQ(t->burst, burst + 1);
+	CHECK_EQ(t->slice, full_slice(t));
+}
