@@ -2,6 +2,7 @@
  * cpu.c - per-CPU set-up and interrupt-disable nesting.
  */
 #include "cpu.h"
+#include "fpu.h"
 #include "panic.h"
 #include "x86.h"
 
@@ -12,6 +13,7 @@ void cpu_setup(struct cpu *c)
 {
 	c->self = c;
 	gdt_load(c);
+	fpu_cpu_init();
 }
 
 /*

@@ -174,6 +174,9 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	p->brk_start = p->brk = PAGE_ROUND_UP(end);
 	proc_set_name(p, path);
 	signal_exec(p);		/* handlers were addresses in the old program */
+	fpu_clean(&p->fpu);		/* a new program starts after fninit */
+	if (p == current())
+		fpu_restore(&p->fpu);
 	p->did_exec = true;
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));

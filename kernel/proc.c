@@ -85,6 +85,8 @@ void schedule(void)
 		c->current = next;
 		c->prev = prev;
 		switch_space(c, next);
+		fpu_save(&prev->fpu);
+		fpu_restore(&next->fpu);
 		bool intena = c->intena;
 		swtch(&prev->context, next->context);
 		/* We are prev again, perhaps on another CPU. */
@@ -141,6 +143,7 @@ void proc_init_idle(void)
 	p->pid = 0;
 	p->pstate = P_LIVE;
 	strlcpy(p->name, "idle", sizeof(p->name));
+	fpu_clean(&p->fpu);
 	c->current = p;
 	sched_init_idle(c->id, &p->se);
 }
@@ -194,6 +197,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 	/* Each slot has its stack for good, above an unmapped guard page. */
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
+	fpu_clean(&p->fpu);
 	p->kstack = vm_kstack((int)(p - ptable), KSTACK_SIZE / PAGE_SIZE);
 	p->start_ns = clock_ns();
 	waitq_init(&p->child_exit, "child_exit");
@@ -381,6 +385,7 @@ int proc_fork(void)
 		return -ENOMEM;
 	}
 	*child->tf = *parent->tf;
+	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
@@ -415,6 +420,34 @@ static int status_code(int status)
 	return (status & 0x7F) ? 128 + (status & 0x7F) : (status >> 8) & 0xFF;
 }
 
+/*
+ * The parent learns of the exit: SIGCHLD (not if it ignores SIGCHLD) and a
+ * wake-up of its wait4. A parent that ignores SIGCHLD, or asked
+ * SA_NOCLDWAIT, never collects the child: init reaps it, and the
+ * parent's wait4, woken, finds no child left (ECHILD), as on Linux.
+ * Returns whether init has a child to reap. ptable_lock held.
+ */
+static bool tell_parent(struct proc *p, int status)
+{
+	struct proc *parent = p->parent;
+	if (!parent)
+		return false;
+	const struct ksigaction *a = &parent->sigact[SIGCHLD - 1];
+	bool ignored = a->handler == SIG_IGN;
+	bool autoreap = ignored || (a->flags & SA_NOCLDWAIT);
+	if (!ignored) {
+		if (status & 0x7F)
+			signal_notify_parent(p, CLD_KILLED, status & 0x7F);
+		else
+			signal_notify_parent(p, CLD_EXITED, (status >> 8) & 0xFF);
+	}
+	if (!autoreap)
+		return false;
+	p->parent = initproc;
+	waitq_wake_all(&parent->child_exit);
+	return true;
+}
+
 void proc_exit(int status)
 {
 	struct proc *p = current();
@@ -439,13 +472,6 @@ void proc_exit(int status)
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;
-	/* A parent that ignores SIGCHLD (or asked SA_NOCLDWAIT) never waits:
-	 * init reaps the child instead, and the parent's wait4 sees ECHILD. */
-	if (p->parent && (p->parent->sigact[SIGCHLD - 1].handler == SIG_IGN ||
-			  (p->parent->sigact[SIGCHLD - 1].flags & SA_NOCLDWAIT))) {
-		p->parent = initproc;
-		wake_init = true;
-	}
 	for (int i = 0; i < NPROC; i++) {
 		if (ptable[i].parent == p && ptable[i].pstate != P_UNUSED) {
 			ptable[i].parent = initproc;
@@ -458,10 +484,7 @@ void proc_exit(int status)
 	sched_set_current_state(TASK_DEAD);
 	/* Tell the parent while the table is locked: unlocked, the parent
 	 * could exit and its slot be reused before the wake-up lands. */
-	if (status & 0x7F)
-		signal_notify_parent(p, CLD_KILLED, status & 0x7F);
-	else
-		signal_notify_parent(p, CLD_EXITED, (status >> 8) & 0xFF);
+	wake_init |= tell_parent(p, status);
 	if (wake_init)
 		waitq_wake_all(&initproc->child_exit);
 	spin_unlock(&ptable_lock);

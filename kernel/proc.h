@@ -22,6 +22,7 @@
 #include "vm.h"
 #include "waitq.h"
 #include "signal.h"
+#include "fpu.h"
 
 #define NPROC		256
 #define NOFILE		16
@@ -71,6 +72,7 @@ struct proc {
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
+	struct fpu_state fpu;		/* its FPU registers while it is not running */
 
 	struct file *files[NOFILE];
 	/* Signals (kernel/signal.c); written under ptable_lock. */

@@ -21,6 +21,7 @@
  */
 #include "signal.h"
 #include "errno.h"
+#include "fpu.h"
 #include "gdt.h"
 #include "printk.h"
 #include "proc.h"
@@ -229,7 +230,9 @@ int sys_kill(int pid, int sig)
 	spin_unlock(&ptable_lock);
 	if (!found)
 		return -ESRCH;
-	return sent ? 0 : -EPERM;
+	/* Linux: kill(-1) succeeds if it found anyone, even if it could
+	 * signal none of them; the other forms say EPERM then. */
+	return sent || pid == -1 ? 0 : -EPERM;
 }
 
 /* One thread per process: a thread id is a pid. */
@@ -419,21 +422,56 @@ struct rt_sigframe32 {
 _Static_assert(sizeof(struct sigcontext32) == 88, "Linux's struct sigcontext");
 _Static_assert(sizeof(struct siginfo32) == 128, "Linux's siginfo_t");
 
-static void save_context(struct sigcontext32 *sc, const struct trapframe *tf, sigset64_t mask)
+/* Where a frame goes: below the FPU state, which is below the
+ * interrupted stack (Linux's order); fpstate is that state's address. */
+struct place {
+	uint32_t below;		/* the frame ends below this */
+	uint32_t fpstate;
+};
+
+static void save_context(struct sigcontext32 *sc, const struct trapframe *tf, sigset64_t mask,
+			 const struct place *at)
 {
 	*sc = (struct sigcontext32){
 		tf->gs, tf->fs, tf->es, tf->ds, tf->edi, tf->esi, tf->ebp, tf->esp,
 		tf->ebx, tf->edx, tf->ecx, tf->eax, tf->trapno, tf->err, tf->eip,
-		tf->cs, tf->eflags, tf->esp, tf->ss, 0, (uint32_t)mask,
+		tf->cs, tf->eflags, tf->esp, tf->ss, at->fpstate, (uint32_t)mask,
 		tf->trapno == T_PGFLT ? read_cr2() : 0,
 	};
 }
 
-/* Where a frame of n bytes goes: below the interrupted stack, placed so
- * that the handler starts as if called with a 16-byte aligned stack. */
-static uint32_t frame_at(const struct trapframe *tf, uint32_t n)
+/* A frame of n bytes, placed so that the handler starts as if called
+ * with a 16-byte aligned stack. */
+static uint32_t frame_at(const struct place *at, uint32_t n)
 {
-	return ((tf->esp - n + 4) & ~15u) - 4;
+	return ((at->below - n + 4) & ~15u) - 4;
+}
+
+/*
+ * The interrupted code's FPU registers go on the user stack as Linux's
+ * struct _fpstate_32 (624 bytes: a 112-byte fnsave-style header, then the
+ * fxsave image; magic 0 says the fxsave part is there), and the handler
+ * starts with the FPU as fninit leaves it. Returns the address, 0 if the
+ * stack has no room.
+ */
+#define FPSTATE_SIZE	624
+#define FPSTATE_FXSAVE	112
+#define FPSTATE_MAGIC	110
+
+static uint32_t push_fpstate(struct proc *p, uint32_t esp)
+{
+	uint8_t head[FPSTATE_FXSAVE];
+	uint32_t at = (esp - FPSTATE_SIZE) & ~63u;
+
+	fpu_save(&p->fpu);
+	memset(head, 0, sizeof(head));
+	memcpy(head, p->fpu.bytes, 4);		/* control and status words */
+	if (copy_to_user((void *)at, head, sizeof(head)) < 0 ||
+	    copy_to_user((void *)(at + FPSTATE_FXSAVE), p->fpu.bytes, FPU_STATE_SIZE) < 0)
+		return 0;
+	fpu_clean(&p->fpu);
+	fpu_restore(&p->fpu);
+	return at;
 }
 
 static void enter_handler(struct trapframe *tf, uint32_t sp, const struct ksigaction *ka, int sig)
@@ -466,10 +504,10 @@ static void fill_siginfo(struct siginfo32 *si, int sig, const struct ksiginfo *i
 }
 
 static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction *ka,
-			  const struct ksiginfo *info, sigset64_t mask)
+			  const struct ksiginfo *info, sigset64_t mask, const struct place *at)
 {
 	struct rt_sigframe32 f;
-	uint32_t sp = frame_at(tf, sizeof(f));
+	uint32_t sp = frame_at(at, sizeof(f));
 	struct rt_sigframe32 *uf = (struct rt_sigframe32 *)sp;
 
 	memset(&f, 0, sizeof(f));
@@ -477,7 +515,7 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction
 	f.pinfo = (uint32_t)&uf->info;
 	f.puc = (uint32_t)&uf->uc;
 	fill_siginfo(&f.info, sig, info);
-	save_context(&f.uc.mcontext, tf, mask);
+	save_context(&f.uc.mcontext, tf, mask, at);
 	f.uc.ss_flags = 2;			/* SS_DISABLE: no alternate stack */
 	f.uc.sigmask = mask;
 	memcpy(f.retcode, rt_retcode, sizeof(f.retcode));
@@ -490,11 +528,12 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction
 	return 0;
 }
 
-static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *ka, sigset64_t mask)
+static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *ka, sigset64_t mask,
+		       const struct place *at)
 {
 	static struct sigframe32 f;	/* too big for the kernel stack; fill under a lock */
 	static struct spinlock frame_lock = SPINLOCK_INIT("sigframe");
-	uint32_t sp = frame_at(tf, sizeof(f));
+	uint32_t sp = frame_at(at, sizeof(f));
 	struct sigframe32 *uf = (struct sigframe32 *)sp;
 	int err;
 
@@ -503,7 +542,7 @@ static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *k
 	spin_lock(&frame_lock);
 	memset(&f, 0, sizeof(f));
 	f.sig = sig;
-	save_context(&f.sc, tf, mask);
+	save_context(&f.sc, tf, mask, at);
 	f.extramask = (uint32_t)(mask >> 32);
 	memcpy(f.retcode, retcode, sizeof(f.retcode));
 	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
@@ -571,8 +610,11 @@ static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction
 	struct proc *p = current();
 	restart_for_handler(p, tf, ka);
 	sigset64_t old = p->sig_restore_mask ? p->sig_saved : p->sig_blocked;
-	int err = (ka->flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old)
-					   : setup_frame(tf, sig, ka, old);
+	struct place at = { 0, push_fpstate(p, tf->esp) };
+	at.below = at.fpstate;
+	int err = !at.fpstate ? -EFAULT :
+		  (ka->flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old, &at)
+					   : setup_frame(tf, sig, ka, old, &at);
 	if (err < 0) {
 		printk("pid %d (%s): no room on the user stack for signal %d's frame\n",
 		       p->pid, p->name, sig);
@@ -689,6 +731,28 @@ void signal_fault(struct trapframe *tf, int sig)
 
 /* Put back the registers the frame saved. Segments and the eflags bits a
  * user may not set are the kernel's, whatever the frame says. */
+/* Linux keeps the frame's code and stack selectors (with their privilege
+ * forced to 3), so any other than the user ones fault on the way back and
+ * kill the process; here such a frame kills it at once, the same end
+ * without an iret that faults in the kernel. */
+static bool context_ok(const struct sigcontext32 *sc)
+{
+	return ((sc->cs | 3) & 0xFFFF) == UCODE_SEL && ((sc->ss | 3) & 0xFFFF) == UDATA_SEL;
+}
+
+/* The FPU registers the frame saved (none if fpstate is 0). */
+static int restore_fpstate(struct proc *p, uint32_t fpstate)
+{
+	if (!fpstate)
+		return 0;
+	if (copy_from_user(p->fpu.bytes, (const void *)(fpstate + FPSTATE_FXSAVE),
+			   FPU_STATE_SIZE) < 0)
+		return -EFAULT;
+	fpu_sanitize(&p->fpu);
+	fpu_restore(&p->fpu);
+	return 0;
+}
+
 static void restore_context(struct trapframe *tf, const struct sigcontext32 *sc)
 {
 	tf->edi = sc->edi;
@@ -700,7 +764,7 @@ static void restore_context(struct trapframe *tf, const struct sigcontext32 *sc)
 	tf->ecx = sc->ecx;
 	tf->eax = sc->eax;
 	tf->eip = sc->eip;
-	tf->cs = UCODE_SEL;
+	tf->cs = UCODE_SEL;			/* context_ok checked the frame's */
 	tf->ds = tf->es = tf->ss = UDATA_SEL;
 	tf->eflags = (tf->eflags & ~EFLAGS_USER) | (sc->eflags & EFLAGS_USER);
 	current()->syscall_nr = -1;		/* never "restart" the sigreturn */
@@ -734,6 +798,8 @@ int sys_sigreturn(void)
 	if (copy_from_user(&sc, &uf->sc, sizeof(sc)) < 0 ||
 	    copy_from_user(&extramask, &uf->extramask, sizeof(extramask)) < 0)
 		return bad_frame();
+	if (!context_ok(&sc) || restore_fpstate(current(), sc.fpstate) < 0)
+		return bad_frame();
 	restore_mask(((sigset64_t)extramask << 32) | sc.oldmask);
 	restore_context(tf, &sc);
 	return (int)tf->eax;
@@ -748,6 +814,8 @@ int sys_rt_sigreturn(void)
 	struct ucontext32 uc;
 
 	if (copy_from_user(&uc, &uf->uc, sizeof(uc)) < 0)
+		return bad_frame();
+	if (!context_ok(&uc.mcontext) || restore_fpstate(current(), uc.mcontext.fpstate) < 0)
 		return bad_frame();
 	restore_mask(uc.sigmask);
 	restore_context(tf, &uc.mcontext);
