@@ -5,7 +5,8 @@ the background must show up in ps as a NORMAL task on the stairs and be
 reaped with "[pid] done, status 0"; chrt -b must report BATCH as granted;
 tune must read rr_interval (10 ms by default) and report the kernel's
 EINVAL for 0; bad command lines get a usage or an error message, never a
-crash; exit ends init with status 0.
+crash; exit ends init with status 0. (tools_linux.py has the util-linux
+and procps forms: chrt -m/-p, taskset, setpriv, sysctl.)
 """
 import re
 
@@ -42,7 +43,7 @@ CASES = [
                (r"EINVAL" + PROMPT_AFTER, b"tune iso_cpu 4294967346\r"),
                (r"not a number" + PROMPT_AFTER, b"tune iso_cpu\r"),
                (r"^iso_cpu " + PROMPT_AFTER, b"chrt -f spin\r"),
-               (r"^usage: chrt" + PROMPT_AFTER, b"spin 1 -c 7\r"),
+               (r"^chrt: invalid priority" + PROMPT_AFTER, b"spin 1 -c 7\r"),
                (r"cannot pin" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
              r"^\[\d+\]$",
@@ -56,8 +57,7 @@ CASES = [
              r"rr_interval takes 1\.\.1000 ms \(still 10\)$",
              r"^tune: iso_cpu: '4294967346' is not a number \(0\.\.100 %\)$",
              r"^iso_cpu +70 % +0\.\.100 ",
-             r"^chrt: SCHED_FIFO needs a priority 1\.\.99$",
-             r"^usage: chrt ",
+             r"^chrt: invalid priority argument: 'spin'$",
              r"^spin: cannot pin to CPU 7: Invalid argument \(no such CPU online\)$",
              r"^init exited: status 0$"],
          forbid=[r"killed by signal", r"^sh: .*: exit status 1[0-9][0-9]"],

@@ -1,16 +1,22 @@
 /*
- * chrt - run a command with a scheduling policy, or show/set a task's.
+ * chrt - run a command with a scheduling policy, or show/set a task's;
+ * util-linux's chrt, with our SCHED_ISO.
  *
- *   chrt -f|-r|-b|-i|-o [PRIO] COMMAND [ARG...]   run COMMAND with that policy
- *   chrt -p PID                                   show a task's policy
- *   chrt -p [-f|-r|-b|-i|-o] PRIO PID             set it
+ *   chrt [options] [PRIO] COMMAND [ARG...]   run COMMAND with that policy
+ *   chrt [options] -p PID                    show a task's policy
+ *   chrt [options] -p PRIO PID               set it
+ *   chrt -m                                  each policy's priority range
  *
- * -f FIFO, -r RR (the default, as util-linux), -b BATCH, -i ISO, -o NORMAL
- * (OTHER).  FIFO and RR need PRIO 1..99; the others take 0 (optional).
+ * -f FIFO, -r RR (the default, as util-linux), -b BATCH, -o OTHER, -i ISO
+ * (this project's letter: util-linux's -i is --idle, SCHED_IDLE 5, which
+ * this kernel does not have), --idle, --iso.  FIFO and RR need PRIO 1..99;
+ * for the others it may be left out (0), as in recent util-linux.
+ *
  * After setting, chrt reads the policy back and prints what was granted:
  * on this kernel an unprivileged FIFO/RR request is granted as SCHED_ISO
- * (docs/staircase.md §7.5), not refused.  Runs on Linux too (3 is SCHED_BATCH
- * there as well; Linux has no SCHED_ISO and refuses 4 with EINVAL).
+ * (docs/staircase.md §7.5), not refused.  The same binary runs on Linux
+ * (3 is SCHED_BATCH there too; Linux has no SCHED_ISO: EINVAL).
+ * Errors: one line on stderr, status 1 (127/126 if COMMAND cannot run).
  */
 #include <errno.h>
 #include <sched.h>
@@ -20,94 +26,150 @@
 #include <unistd.h>
 
 #include "args.h"
-
 #include "kernel_calls.h"
+#include "tool.h"
+
+#define SCHED_IDLE 5			/* Linux's; not a policy here */
+#define SCHED_RESET_ON_FORK 0x40000000	/* Linux may report it */
 
 static const char *policy_name(int policy)
 {
-	static const char *names[] = { "SCHED_NORMAL", "SCHED_FIFO", "SCHED_RR",
-				       "SCHED_BATCH", "SCHED_ISO" };
-	if (policy == 5)
-		return "SCHED_IDLE";	/* Linux */
-	return policy >= 0 && policy < 5 ? names[policy] : "SCHED_?";
-}
-
-static int usage(void)
-{
-	fprintf(stderr,
-		"usage: chrt [-f|-r|-b|-i|-o] [PRIO] COMMAND [ARG...]\n"
-		"       chrt -p PID\n"
-		"       chrt -p [-f|-r|-b|-i|-o] PRIO PID\n"
-		"  -f FIFO  -r RR (default)  -b BATCH  -i ISO  -o NORMAL;"
-		" FIFO/RR need PRIO 1..99, the others 0\n");
-	return 2;
-}
-
-static int parse_int(const char *s, int *out)
-{
-	return parse_int_arg(s, -2147483647L, 2147483647L, out);
+	static const char *names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
+				       "SCHED_BATCH", "SCHED_ISO", "SCHED_IDLE" };
+	return policy >= 0 && policy <= 5 ? names[policy] : "unknown";
 }
 
 static int is_rt(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR; }
 
-static void show(int pid)
+static int usage(void)
+{
+	printf("Show or change the scheduling policy of a process.\n\n"
+	       "Set policy:\n"
+	       " chrt [options] [<priority>] <command> [<arg>...]\n"
+	       " chrt [options] --pid <priority> <pid>\n\n"
+	       "Get policy:\n"
+	       " chrt [options] -p <pid>\n\n"
+	       "Policy options:\n"
+	       " -b, --batch          set policy to SCHED_BATCH\n"
+	       " -f, --fifo           set policy to SCHED_FIFO\n"
+	       " -i, --iso            set policy to SCHED_ISO (this kernel's; in\n"
+	       "                      util-linux -i is --idle)\n"
+	       "     --idle           set policy to SCHED_IDLE (Linux; refused here)\n"
+	       " -o, --other          set policy to SCHED_OTHER\n"
+	       " -r, --rr             set policy to SCHED_RR (default)\n\n"
+	       "Other options:\n"
+	       " -a, --all-tasks      all the tasks (threads) of the pid: one here\n"
+	       " -m, --max            show min and max valid priorities\n"
+	       " -p, --pid            operate on existing given pid\n"
+	       " -v, --verbose        display status information\n"
+	       " -h, --help           display this help\n\n"
+	       "FIFO and RR take priority 1..99, the others 0 (may be left out).\n"
+	       "Unprivileged FIFO/RR is granted as SCHED_ISO on this kernel.\n");
+	return 0;
+}
+
+static int bad_usage(void)
+{
+	fprintf(stderr, "chrt: bad usage\n");
+	return tool_try_help("chrt");
+}
+
+/* util-linux's show_min_max, with ISO after the Linux policies. */
+static int show_min_max(void)
+{
+	static const int policies[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR,
+					SCHED_BATCH, SCHED_IDLE, SCHED_ISO };
+
+	for (unsigned i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		int p = policies[i];
+		int max = sched_get_priority_max(p), min = sched_get_priority_min(p);
+
+		if (max >= 0 && min >= 0)
+			printf("%s min/max priority\t: %d/%d\n", policy_name(p),
+			       min, max);
+		else
+			printf("%s not supported?\n", policy_name(p));
+	}
+	return 0;
+}
+
+/* A task's policy and priority; 1 after printing why not. */
+static int get_policy(int pid, int *policy, int *prio)
 {
 	struct sched_param sp;
+
+	*policy = sched_getscheduler(pid);
+	if (*policy < 0) {
+		fprintf(stderr, "chrt: failed to get pid %d's policy: %s\n", pid,
+			strerror(errno));
+		return 1;
+	}
+	*policy &= ~SCHED_RESET_ON_FORK;
+	if (sched_getparam(pid, &sp) < 0) {
+		fprintf(stderr, "chrt: failed to get pid %d's attributes: %s\n",
+			pid, strerror(errno));
+		return 1;
+	}
+	*prio = sp.sched_priority;
+	return 0;
+}
+
+/* util-linux's two lines ("current" or "new"), then what only this kernel
+ * tells: the quantum or slice, and the stair. */
+static int show(int pid, const char *when)
+{
 	struct sched_task_info t;
 	struct timespec ts;
-	int policy = sched_getscheduler(pid);
+	int policy, prio;
 
-	if (policy >= 0)
-		policy &= ~0x40000000;	/* Linux's SCHED_RESET_ON_FORK */
-	if (policy < 0 || sched_getparam(pid, &sp) < 0) {
-		printf("chrt: pid %d: %s\n", pid, strerror(errno));
-		exit(1);
-	}
-	printf("pid %d's current scheduling policy: %s\n", pid,
-	       policy_name(policy));
-	printf("pid %d's current scheduling priority: %d\n", pid,
-	       sp.sched_priority);
+	if (get_policy(pid, &policy, &prio))
+		return 1;
+	printf("pid %d's %s scheduling policy: %s\n", pid, when, policy_name(policy));
+	printf("pid %d's %s scheduling priority: %d\n", pid, when, prio);
 	if (sched_rr_get_interval(pid, &ts) == 0)
 		printf("pid %d's sched_rr_get_interval: %ld ms\n", pid,
 		       (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 	if (sched_stat(pid, &t) == 0)
 		printf("pid %d's stair (prio): %d, nice %d, burst %d of %d\n",
 		       pid, t.prio, t.nice, t.burst, t.max_burst);
+	return 0;
 }
 
-/* Set and read back; returns 0 or 1 after printing why. */
+/* The priority must be in the policy's range, and the kernel must have
+ * the policy at all (no SCHED_IDLE here, no SCHED_ISO on Linux). */
+static int check_prio(int policy, int prio)
+{
+	int min = sched_get_priority_min(policy), max = sched_get_priority_max(policy);
+
+	if (min < 0 || max < 0) {
+		fprintf(stderr, "chrt: %s not supported by this kernel (policy %d: "
+			"%s)\n", policy_name(policy), policy, strerror(errno));
+		return 1;
+	}
+	if (prio < min || prio > max) {
+		fprintf(stderr, "chrt: unsupported priority value for the policy: "
+			"%d: see --max for valid range\n", prio);
+		return 1;
+	}
+	return 0;
+}
+
+/* Set, read back and say what was granted ("chrt: WHO: granted ..."). */
 static int set(int pid, int policy, int prio, const char *who)
 {
 	struct sched_param sp = { .sched_priority = prio };
-	int granted;
+	int granted, got;
 
 	if (sched_setscheduler(pid, policy, &sp) < 0) {
 		int e = errno;
-		printf("chrt: cannot set %s priority %d for %s: %s",
-		       policy_name(policy), prio, who, strerror(e));
-		if (e == EINVAL) {
-			int lo = sched_get_priority_min(policy);
-			int hi = sched_get_priority_max(policy);
-			if (lo < 0 || hi < 0)
-				printf(" (this kernel has no %s)", policy_name(policy));
-			else
-				printf(" (%s takes priority %d..%d)",
-				       policy_name(policy), lo, hi);
-		} else if (e == EPERM) {
-			printf(" (needs root)");
-		}
-		printf("\n");
+		fprintf(stderr, "chrt: failed to set pid %d's policy: %s%s\n",
+			pid ? pid : getpid(), strerror(e),
+			e == EPERM ? " (needs root)" : "");
 		return 1;
 	}
-	granted = sched_getscheduler(pid);
-	if (granted >= 0)
-		granted &= ~0x40000000;
-	if (granted < 0 || sched_getparam(pid, &sp) < 0) {
-		printf("chrt: reading back %s: %s\n", who, strerror(errno));
+	if (get_policy(pid, &granted, &got))
 		return 1;
-	}
-	printf("chrt: %s: granted %s priority %d", who, policy_name(granted),
-	       sp.sched_priority);
+	printf("chrt: %s: granted %s priority %d", who, policy_name(granted), got);
 	if (granted != policy)
 		printf(" (asked for %s %d%s)", policy_name(policy), prio,
 		       granted == SCHED_ISO && is_rt(policy) ?
@@ -116,89 +178,90 @@ static int set(int pid, int policy, int prio, const char *who)
 	return 0;
 }
 
+/* chrt [-p] PRIO PID: 0 or the status after the message. */
+static int pid_mode(int argc, char **argv, int policy, int verbose)
+{
+	char who[32];
+	int pid, prio;
+
+	if (argc < 1 || argc > 2)
+		return bad_usage();
+	if (!parse_int_arg(argv[argc - 1], 0, 2147483647L, &pid)) {
+		fprintf(stderr, "chrt: invalid PID argument: '%s'\n", argv[argc - 1]);
+		return 1;
+	}
+	if (!pid)
+		pid = getpid();		/* util-linux never says "pid 0" */
+	if (argc == 1)
+		return show(pid, "current");
+	if (verbose && show(pid, "current"))
+		return 1;
+	if (!parse_int_arg(argv[0], -2147483647L, 2147483647L, &prio)) {
+		fprintf(stderr, "chrt: invalid priority argument: '%s'\n", argv[0]);
+		return 1;
+	}
+	if (check_prio(policy, prio))
+		return 1;
+	snprintf(who, sizeof(who), "pid %d", pid);
+	if (set(pid, policy, prio, who))
+		return 1;
+	return verbose ? show(pid, "new") : 0;
+}
+
+/* chrt [PRIO] COMMAND...: the priority may be left out where it is 0. */
+static int command_mode(int argc, char **argv, int policy, int verbose,
+			const char *self)
+{
+	int prio = 0;
+
+	if (argc < 1)
+		return bad_usage();
+	if (parse_int_arg(argv[0], -2147483647L, 2147483647L, &prio))
+		argc--, argv++;
+	else if (is_rt(policy) || (argv[0][0] >= '0' && argv[0][0] <= '9') ||
+		 argv[0][0] == '-') {
+		fprintf(stderr, "chrt: invalid priority argument: '%s'\n", argv[0]);
+		return 1;
+	}
+	if (argc < 1)
+		return bad_usage();
+	if (check_prio(policy, prio) || set(0, policy, prio, argv[0]))
+		return 1;
+	if (verbose && show(getpid(), "new"))
+		return 1;
+	return tool_exec("chrt", self, argv);
+}
+
 int main(int argc, char **argv)
 {
-	int policy = -1, pflag = 0, prio = 0, i;
-	char path[256], who[32];
-	const char *self = argv[0], *slash = strrchr(argv[0], '/'), *name;
-	size_t bindir_len = slash && slash != self ? (size_t)(slash - self) : 0;
+	enum { OPT_IDLE = 256 };
+	static const struct tool_opt opts[] = {
+		{ "all-tasks", 'a', 0 }, { "batch", 'b', 0 }, { "fifo", 'f', 0 },
+		{ "iso", 'i', 0 }, { "idle", OPT_IDLE, 0 }, { "other", 'o', 0 },
+		{ "rr", 'r', 0 }, { "pid", 'p', 0 }, { "max", 'm', 0 },
+		{ "verbose", 'v', 0 }, { "help", 'h', 0 }, { 0 },
+	};
+	struct tool_opts o = { "chrt", opts, argc, argv, 1, NULL, NULL };
+	int policy = SCHED_RR, pflag = 0, verbose = 0, c;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		for (const char *o = argv[i] + 1; *o; o++) {
-			switch (*o) {
-			case 'f': policy = SCHED_FIFO; break;
-			case 'r': policy = SCHED_RR; break;
-			case 'b': policy = SCHED_BATCH; break;
-			case 'i': policy = SCHED_ISO; break;
-			case 'o': policy = SCHED_NORMAL; break;
-			case 'p': pflag = 1; break;
-			default:
-				fprintf(stderr, "chrt: unknown option -%c\n", *o);
-				return usage();
-			}
+	while ((c = tool_next_opt(&o)) != TOOL_OPTS_END) {
+		switch (c) {
+		case 'a': break;	/* one thread per process here */
+		case 'b': policy = SCHED_BATCH; break;
+		case 'f': policy = SCHED_FIFO; break;
+		case 'i': policy = SCHED_ISO; break;
+		case OPT_IDLE: policy = SCHED_IDLE; break;
+		case 'o': policy = SCHED_OTHER; break;
+		case 'r': policy = SCHED_RR; break;
+		case 'p': pflag = 1; break;
+		case 'v': verbose = 1; break;
+		case 'm': return show_min_max();
+		case 'h': return usage();
+		default: return tool_try_help("chrt");
 		}
 	}
-	argc -= i, argv += i;	/* argv: what follows the options */
-	if (argc == 0)
-		return usage();
-
-	if (pflag) {
-		int pid;
-		if (argc == 1 && policy < 0) {
-			if (!parse_int(argv[0], &pid) || pid < 0) {
-				fprintf(stderr, "chrt: bad pid '%s'\n", argv[0]);
-				return usage();
-			}
-			show(pid);
-			return 0;
-		}
-		if (policy < 0)
-			policy = SCHED_RR;
-		if (argc == 1 && !is_rt(policy))
-			argc = 2, argv[1] = argv[0], argv[0] = "0";
-		if (argc != 2) {
-			fprintf(stderr, "chrt: -p %s\n", argc < 2 ?
-				"needs PRIO and PID" : "takes one PID");
-			return usage();
-		}
-		if (!parse_int(argv[0], &prio)) {
-			fprintf(stderr, "chrt: bad priority '%s'\n", argv[0]);
-			return usage();
-		}
-		if (!parse_int(argv[1], &pid) || pid < 0) {
-			fprintf(stderr, "chrt: bad pid '%s'\n", argv[1]);
-			return usage();
-		}
-		snprintf(who, sizeof(who), "pid %d", pid);
-		return set(pid, policy, prio, who);
-	}
-
-	if (policy < 0)
-		policy = SCHED_RR;
-	if (argc > 0 && parse_int(argv[0], &prio))
-		argc--, argv++;
-	else if (is_rt(policy)) {
-		fprintf(stderr, "chrt: %s needs a priority 1..99\n",
-			policy_name(policy));
-		return usage();
-	}
-	if (argc == 0) {
-		fprintf(stderr, "chrt: no command given\n");
-		return usage();
-	}
-	if (set(0, policy, prio, argv[0]))
-		return 1;
-
-	/* Programs live beside us (docs/userland.md): dirname of argv[0]. */
-	if (strchr(argv[0], '/'))
-		snprintf(path, sizeof(path), "%s", argv[0]);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(bindir_len ? bindir_len : 4),
-			 bindir_len ? self : "/bin", argv[0]);
-	name = argv[0];
-	argv[0] = path;		/* so it finds its siblings too */
-	fflush(stdout);
-	execve(path, argv, environ);
-	printf("chrt: %s: %s\n", name, strerror(errno));
-	return 127;
+	argc -= o.ind, argv += o.ind;	/* the operands */
+	if (pflag)
+		return pid_mode(argc, argv, policy, verbose);
+	return command_mode(argc, argv, policy, verbose, o.argv[0]);
 }
