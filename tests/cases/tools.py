@@ -1,12 +1,13 @@
 """The scheduler tools students use (docs/tools.md), driven through the shell.
 
 One CPU, tests=none: the shell gets commands over the serial line. A spin in
-the background must show up in ps as a NORMAL task on the stairs and be
-reaped with "[pid] done, status 0"; chrt -b must report BATCH as granted;
-tune must read rr_interval (10 ms by default) and report the kernel's
-EINVAL for 0; bad command lines get a usage or an error message, never a
-crash; exit ends init with status 0. (tools_linux.py has the util-linux
-and procps forms: chrt -m/-p, taskset, setpriv, sysctl.)
+the background ("[1] PID", as bash) must show up in ps as a NORMAL task on
+the stairs and be reported "[1]+  Done  spin 2" before a later prompt; chrt
+-b must report BATCH as granted; tune must read rr_interval (10 ms by
+default) and report the kernel's EINVAL for 0; bad command lines get a
+usage or an error message, never a crash; exit ends init with status 0.
+(tools_linux.py has the util-linux and procps forms: chrt -m/-p, taskset,
+setpriv, sysctl.)
 """
 import re
 
@@ -18,7 +19,7 @@ PROMPT_AFTER = r".*\n(?:.*\n)*?\$ "     # the rest of the output, then a prompt
 
 def check_session(log):
     """The background spin's pid: in ps as NORMAL on a stair, then reaped."""
-    pid = re.search(r"^\[(\d+)\]$", log, re.M).group(1)
+    job, pid = re.search(r"^\[(\d+)\] (\d+)$", log, re.M).groups()
     m = re.search(rf"^ +{pid} +R +NORMAL +(\d+) +0 +\d+ +(\d+) ", log, re.M)
     if not m:
         return False, f"no ps line 'PID {pid} R NORMAL' for the background spin"
@@ -27,8 +28,8 @@ def check_session(log):
         return False, f"spin {pid} at prio {prio}, not on the stairs 100..139"
     if not 0 < slice_ <= 200:
         return False, f"spin {pid} slice {slice_}, want 1..200 ticks (nice 0)"
-    if not re.search(rf"^\[{pid}\] done, status 0$", log, re.M):
-        return False, f"no '[{pid}] done, status 0' for the background spin"
+    if not re.search(rf"^\[{job}\][+ -]  Done {{20}}spin 2$", log, re.M):
+        return False, f"no '[{job}]+  Done  spin 2' for the background spin"
     return True, f"spin {pid} on stair {prio} with {slice_} ticks left, reaped"
 
 
@@ -36,7 +37,7 @@ CASES = [
     Case("tools_shell_session", smp=ONE, append="tests=none", timeout=60,
          tags=("quick", "console"),
          send=[(r"^\$ ", b"spin 2 &\r"),
-               (r"^\[\d+\]\n\$ ", b"ps\r"),
+               (r"^\[\d+\] \d+\n\$ ", b"ps\r"),
                (r"^ +PID STATE" + PROMPT_AFTER, b"chrt -b spin 1\r"),
                (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),
@@ -46,12 +47,12 @@ CASES = [
                (r"^chrt: invalid priority" + PROMPT_AFTER, b"spin 1 -c 7\r"),
                (r"cannot pin" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
-             r"^\[\d+\]$",
+             r"^\[\d+\] \d+$",
              r"^ +PID STATE POLICY PRIO NICE BURST SLICE CPU TIME\(ms\) +RUNS WAIT\(ms\) NAME$",
              r"^ +\d+ +R +NORMAL +\d+ .* spin$",
              r"^chrt: spin: granted SCHED_BATCH priority 0$",
              r"^spin\[\d+\]: \d+ ms wall, got \d+ ms CPU",
-             r"^\[\d+\] done, status 0$",
+             r"^\[\d+\][+ -]  Done +spin 2$",
              r"^rr_interval +10 ms +1\.\.1000 ",
              r"^tune: rr_interval 0: EINVAL, the kernel refused it: "
              r"rr_interval takes 1\.\.1000 ms \(still 10\)$",
