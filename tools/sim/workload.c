@@ -6,6 +6,7 @@
  * number and skipped, so one run shows every mistake in the file.
  */
 #include "workload.h"
+#include "../../sched/machine.h"
 #include "../../sched/sched.h"
 #include <ctype.h>
 #include <errno.h>
@@ -41,20 +42,17 @@ static void error(struct ctx *c, const char *fmt, ...)
 	c->errors++;
 }
 
-static const char *const policy_names[SCHED_NR_POLICIES] = {
-	[SCHED_NORMAL] = "normal", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr",
-	[SCHED_BATCH] = "batch", [SCHED_ISO] = "iso",
-};
-
+/* Policy names come from the scheduler's own table (sched/policy.c),
+ * lower-cased as the trace prints them: "normal", "fifo", ... */
 const char *wl_policy_name(int policy)
 {
-	return policy >= 0 && policy < SCHED_NR_POLICIES ? policy_names[policy] : "?";
+	return policy >= 0 && policy < SCHED_NR_POLICIES ? sched_trace_policy_name(policy) : "?";
 }
 
 static int policy_by_name(const char *s)
 {
 	for (int i = 0; i < SCHED_NR_POLICIES; i++)
-		if (strcasecmp(s, policy_names[i]) == 0)
+		if (strcasecmp(s, sched_trace_policy_name(i)) == 0)
 			return i;
 	return -1;
 }

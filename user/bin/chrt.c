@@ -34,9 +34,8 @@
 
 static const char *policy_name(int policy)
 {
-	static const char *names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
-				       "SCHED_BATCH", "SCHED_ISO", "SCHED_IDLE" };
-	return policy >= 0 && policy <= 5 ? names[policy] : "unknown";
+	const char *n = sched_policy_linux_name(policy);
+	return n[0] == '?' ? "unknown" : n;
 }
 
 static int is_rt(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR; }

@@ -13,6 +13,7 @@
  * 500/501: top says so and exits 1.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +44,6 @@ static int parse_int(const char *s, int *out, int lo, int hi)
 	return parse_int_arg(s, lo, hi, out);
 }
 
-static const char *policy_name(int policy)
-{
-	static const char *names[] = { "NORMAL", "FIFO", "RR", "BATCH", "ISO" };
-	return policy >= 0 && policy < 5 ? names[policy] : "?";
-}
 
 static uint64_t total(const struct sched_cpu_info *c)
 {
@@ -149,7 +145,7 @@ int main(int argc, char **argv)
 			const struct sched_task_info *p = &cur[ids[k]];
 			printf("%5d %-5c %-6s %4d %4d %3d", p->pid,
 			       "RSD?X???W"[p->state >= 0 && p->state <= 8 ? p->state : 3],
-			       policy_name(p->policy), p->prio, p->nice, p->cpu);
+			       sched_policy_name(p->policy), p->prio, p->nice, p->cpu);
 			pct(delta[ids[k]], elapsed);
 			printf(" %8llu\n", ((unsigned long long)p->utime + p->stime) *
 			       1000 / hz);

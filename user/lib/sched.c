@@ -79,3 +79,18 @@ int cpu_count(const cpu_set_t *s)
 		n += CPU_ISSET(i, s);
 	return n;
 }
+
+static const struct { const char *name, *linux_name, *cls; } policies[] = {
+	{ "NORMAL", "SCHED_OTHER", "TS" },
+	{ "FIFO", "SCHED_FIFO", "FF" },
+	{ "RR", "SCHED_RR", "RR" },
+	{ "BATCH", "SCHED_BATCH", "B" },
+	{ "ISO", "SCHED_ISO", "ISO" },
+	{ "IDLE", "SCHED_IDLE", "IDL" },
+	{ "DEADLINE", "SCHED_DEADLINE", "DLN" },
+};
+#define NPOLICIES (int)(sizeof(policies) / sizeof(policies[0]))
+
+const char *sched_policy_name(int p) { return p >= 0 && p < NPOLICIES ? policies[p].name : "?"; }
+const char *sched_policy_linux_name(int p) { return p >= 0 && p < NPOLICIES ? policies[p].linux_name : "?"; }
+const char *sched_policy_class(int p) { return p >= 0 && p < NPOLICIES ? policies[p].cls : "?"; }

@@ -25,6 +25,14 @@ int sched_get_priority_min(int policy);
 int sched_rr_get_interval(pid_t pid, struct timespec *ts);
 int sched_yield(void);
 
+/* The one table of policy names the tools print (user/lib/sched.c), for
+ * policies 0..6 (Linux's numbers; 4 is SCHED_ISO here, 5 Linux's IDLE):
+ * as ps and top show them ("NORMAL"), as util-linux's chrt does
+ * ("SCHED_OTHER"), and as procps's `ps -o cls` ("TS"). "?" if unknown. */
+const char *sched_policy_name(int policy);
+const char *sched_policy_linux_name(int policy);
+const char *sched_policy_class(int policy);
+
 /* CPU masks: the same size as glibc's (1024 CPUs), a plain bit array. */
 #define CPU_SETSIZE 1024
 typedef struct {
