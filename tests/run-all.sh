@@ -9,7 +9,8 @@
 # (tests/host) and of the host tools (tests/host-tools), that every cited
 # document is in the repository (tests/host-tools/test_citations.py), the simulator's
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
-# catapult's line rules (tests/host-tools/test_ftrace.py), then (full only)
+# catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
+# host through a pty (tests/host-tools/test_sh.py), then (full only)
 # the viewer in headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
 # conformance programs against Linux.
@@ -47,6 +48,7 @@ stage() {
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
+[ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
 
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
