@@ -36,6 +36,7 @@ enum {
 #define APIC_BASE_MSR    0x1B
 #define APIC_BASE_ENABLE 0x800		/* global enable (§10.4.3) */
 
+/* The registers; NULL until lapic_init() maps them on the boot CPU. */
 static volatile uint32_t *lapic;
 
 static uint32_t rd(uint32_t reg)
@@ -53,7 +54,6 @@ void lapic_init(uint32_t pa)
 {
 	lapic = ioremap(pa, PAGE_SIZE);
 	lapic_enable();
-	trap_eoi_hook = lapic_eoi;
 }
 
 void lapic_enable(void)
@@ -76,9 +76,12 @@ uint32_t lapic_id(void)
 	return rd(LAPIC_ID) >> 24;
 }
 
+/* trap() calls this after every interrupt handler; before lapic_init()
+ * there is no APIC to tell (and no interrupt it delivered). */
 void lapic_eoi(void)
 {
-	wr(LAPIC_EOI, 0);
+	if (lapic)
+		wr(LAPIC_EOI, 0);
 }
 
 void lapic_timer_oneshot_max(void)

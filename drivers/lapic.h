@@ -15,6 +15,7 @@ void lapic_init(uint32_t pa);
 /* Enable the APIC of the CPU calling it (each AP, after lapic_init). */
 void lapic_enable(void);
 uint32_t lapic_id(void);
+/* End of interrupt (trap() after each handler); a no-op before lapic_init. */
 void lapic_eoi(void);
 
 /* The timer counts down from an initial count at bus clock / 16. */

@@ -35,15 +35,10 @@ static int fault_signal(const struct trapframe *tf)
 	}
 }
 
-static void user_fault(struct trapframe *tf)
+void user_fault(struct trapframe *tf)
 {
 	struct proc *p = current();
 	if (tf->trapno == T_PGFLT && !(tf->err & 1) && fault_grow_stack(p, read_cr2()))
 		return;
 	signal_fault(tf, fault_signal(tf));
-}
-
-void fault_init(void)
-{
-	trap_user_fault_hook = user_fault;
 }

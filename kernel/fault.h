@@ -8,8 +8,11 @@
 #include <stdint.h>
 
 struct proc;
+struct trapframe;
 
-void fault_init(void);
+/* trap(): a CPU exception taken in user mode. Grows the stack, or sends
+ * the process the signal Linux would (which may end it). */
+void user_fault(struct trapframe *tf);
 /* Map the page at addr if it lies in p's stack region (the stack grows on
  * demand, both on a fault and when a system call writes there). */
 bool fault_grow_stack(struct proc *p, uint32_t addr);

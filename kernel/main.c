@@ -11,7 +11,6 @@
 #include "bootparam.h"
 #include "console.h"
 #include "cpu.h"
-#include "fault.h"
 #include "file.h"
 #include "format.h"
 #include "initrd.h"
@@ -165,7 +164,6 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 	/* Processes and the scheduler. */
 	initrd_init();
-	fault_init();
 	syscall_init();
 	proc_init();
 	start_scheduler();

@@ -35,7 +35,6 @@ extern char trapret[];
 
 void proc_init(void)
 {
-	trap_return_to_user_hook = proc_return_to_user;
 	vm_kstacks_init(NPROC, KSTACK_SIZE / PAGE_SIZE);
 }
 

@@ -5,12 +5,13 @@
  * kernel is a bug: panic; a fault in user mode kills that process only),
  * device and inter-processor interrupts (a handler registered with
  * trap_register), and system calls (vector 0x80, also a registered
- * handler). On the way back to user mode it calls the return hook, which
- * is where the scheduler gets its chance to switch tasks: the kernel is
- * not preemptible in kernel mode (docs/staircase.md §7.4 relies on it).
+ * handler). On the way back to user mode it calls proc_return_to_user(),
+ * which is where the scheduler gets its chance to switch tasks: the kernel
+ * is not preemptible in kernel mode (docs/staircase.md §7.4 relies on it).
  */
 #include "trap.h"
 #include "cpu.h"
+#include "fault.h"
 #include "gdt.h"
 #include "panic.h"
 #include "printk.h"
@@ -18,6 +19,7 @@
 #include "string.h"
 #include "vm.h"
 #include "x86.h"
+#include "../drivers/lapic.h"
 
 struct gate {
 	uint16_t off_lo, sel;
@@ -28,10 +30,6 @@ struct gate {
 static struct gate idt[256];
 static irq_handler_t handlers[256];
 extern uint32_t trap_vectors[256];
-
-void (*trap_eoi_hook)(void);
-void (*trap_user_fault_hook)(struct trapframe *tf);
-void (*trap_return_to_user_hook)(struct trapframe *tf);
 
 static void set_gate(int v, uint32_t addr, int dpl, bool trap_gate)
 {
@@ -133,8 +131,8 @@ const char *trap_name(int vector)
 
 static void exception(struct trapframe *tf)
 {
-	if (trap_from_user(tf) && trap_user_fault_hook) {
-		trap_user_fault_hook(tf);	/* kills the process; may not return */
+	if (trap_from_user(tf)) {
+		user_fault(tf);		/* a signal, or the stack grows */
 		return;
 	}
 	panic_trap(tf);
@@ -146,13 +144,12 @@ void trap(struct trapframe *tf)
 		exception(tf);
 	} else if (handlers[tf->trapno]) {
 		handlers[tf->trapno](tf);
-		if (tf->trapno != T_SYSCALL && trap_eoi_hook)
-			trap_eoi_hook();
+		if (tf->trapno != T_SYSCALL)
+			lapic_eoi();
 	} else if (tf->trapno != T_SPURIOUS) {
 		pr_warn("trap: unexpected vector %u on cpu%d\n", tf->trapno, cpu_id());
-		if (trap_eoi_hook)
-			trap_eoi_hook();
+		lapic_eoi();
 	}
-	if (trap_from_user(tf) && trap_return_to_user_hook)
-		trap_return_to_user_hook(tf);
+	if (trap_from_user(tf))
+		proc_return_to_user(tf);
 }

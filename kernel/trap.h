@@ -47,9 +47,4 @@ void trap_register(int vector, irq_handler_t h);
 const char *trap_name(int vector);
 void trap(struct trapframe *tf);
 
-/* Optional hooks set by later subsystems; NULL until then. */
-extern void (*trap_eoi_hook)(void);				/* LAPIC end of interrupt */
-extern void (*trap_user_fault_hook)(struct trapframe *tf);	/* kill the process */
-extern void (*trap_return_to_user_hook)(struct trapframe *tf);	/* resched point */
-
 #endif
