@@ -151,8 +151,12 @@ class Case:
             until = PANIC
         self.until = until
         self.settle = settle
-        self.send = [(re.compile(rx, re.M), data) for rx, data in send]
-        for _, data in self.send:
+        # (trigger, data) or (trigger, data, delay_s): data goes out delay_s
+        # after the trigger appears (a key for a program that prints nothing
+        # when it starts, say).
+        self.send = [(re.compile(s[0], re.M), s[1], s[2] if len(s) > 2 else 0.0)
+                     for s in send]
+        for _, data, _ in self.send:
             if not isinstance(data, bytes):
                 raise CaseError(f"{name}: send data must be bytes")
         self.check = check
@@ -274,10 +278,12 @@ class Run:
         case = self.case
         text = self.text()
         while self.sends_done < len(case.send):
-            rx, data = case.send[self.sends_done]
+            rx, data, delay = case.send[self.sends_done]
             m = rx.search(text, self.send_from)
             if not m:
                 break
+            if delay:
+                time.sleep(delay)
             try:
                 proc.stdin.write(data)
                 proc.stdin.flush()
