@@ -25,7 +25,8 @@
  * TSC says have passed since this CPU's timer started, less one. That one
  * period of slack keeps a late interrupt followed at once by the next from
  * being counted three times; the price is that ticks may trail the TSC by
- * one. The hook still runs once per interrupt, as Linux's scheduler_tick. A
+ * one. kernel_tick() still runs once per interrupt, as Linux's
+ * scheduler_tick, and charges the ticks that were lost. A
  * timer that runs too fast still shows up as too many ticks; one too slow
  * shows up in the interrupt count that test=timer prints.
  */
@@ -35,6 +36,7 @@
 #include "../kernel/bootparam.h"
 #include "../kernel/cpu.h"
 #include "../kernel/printk.h"
+#include "../kernel/sched_glue.h"
 #include "../kernel/sleep.h"
 #include "../kernel/watchdog.h"
 #include "../kernel/time.h"
@@ -46,7 +48,6 @@
 #define SELFTEST_MS    2000
 
 int timer_hz = 1000;
-void (*timer_tick_hook)(bool user_mode);
 static uint32_t lapic_count;		/* APIC timer counts per tick */
 static uint64_t apic_hz;		/* APIC timer counts per second */
 static uint64_t tsc_per_tick;		/* the tick period in TSC cycles */
@@ -62,8 +63,7 @@ static void tick(struct trapframe *tf, uint64_t due)
 	c->ticks++;
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
-	if (timer_tick_hook)
-		timer_tick_hook(trap_from_user(tf));
+	kernel_tick(trap_from_user(tf));	/* a no-op until this CPU is the scheduler's */
 	watchdog_tick(tf);
 }
 

@@ -4,19 +4,16 @@
  * Each CPU's local APIC timer, in one-shot mode, interrupts it timer_hz
  * times a second for the tick, and in between at each sleep deadline
  * queued on that CPU (timer_arm). The tick counts mycpu()->ticks and calls
- * timer_tick_hook, which the kernel sets to kernel_tick(); then the timer
+ * kernel_tick() (kernel/sched_glue.c: the scheduler's tick); then the timer
  * wakes the sleepers that are due (sleep_expire). Both run in interrupt
  * context on that CPU, with interrupts off.
  */
 #ifndef DRIVERS_TIMER_H
 #define DRIVERS_TIMER_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 extern int timer_hz;			/* boot parameter hz=, 100..1000 */
-/* user_mode: the tick interrupted user code (for CPU-time accounting). */
-extern void (*timer_tick_hook)(bool user_mode);
 
 /* Boot CPU, once, interrupts off: read hz=, measure the local APIC timer
  * and the TSC against the PIT, start clock_ns(). Prints "timer: lapic H Hz". */

@@ -73,17 +73,6 @@ static void boot_self_tests(void)
 		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }
 
-/* Every CPU's scheduler start: this CPU's boot stack becomes its idle
- * task, and the idle loop takes over. */
-static volatile int cpus_in_scheduler;
-
-static void enter_scheduler(void)
-{
-	proc_init_idle();
-	__sync_fetch_and_add(&cpus_in_scheduler, 1);
-	cpu_idle();
-}
-
 static void start_scheduler(void)
 {
 	struct sched_topology topo;
@@ -93,12 +82,8 @@ static void start_scheduler(void)
 		topo.cpu[i].thread = cpus[i].thread;
 	}
 	sched_glue_init(timer_hz, &topo);
-	proc_init_idle();
-	cpus_in_scheduler = 1;
-	timer_tick_hook = kernel_tick;
-	cpu_idle_hook = enter_scheduler;	/* the APs join at their next tick */
-	while (cpus_in_scheduler < ncpus)
-		pause();
+	proc_init_idle();		/* the boot stack becomes CPU 0's idle task */
+	smp_start_scheduler();		/* the APs join at their next tick */
 }
 
 /* Boot parameters that belong to init reach it as environment variables,

@@ -143,8 +143,10 @@ void proc_init_idle(void)
 	p->pstate = P_LIVE;
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
-	c->current = p;
 	sched_init_idle(c->id, &p->se);
+	/* Last: from now on kernel_tick() gives this CPU's ticks to sched/
+	 * (the boot CPU gets here with interrupts on). */
+	c->current = p;
 }
 
 void cpu_idle(void)

@@ -98,7 +98,9 @@ void kernel_tick(bool user_mode)
 	struct cpu *c = mycpu();
 	uint64_t lost;
 
-	if (!c->current)		/* this CPU has not joined the scheduler yet */
+	/* current is set at the end of proc_init_idle(), when this CPU joins
+	 * the scheduler; the timer ticks from before that (boot). */
+	if (!c->current)
 		return;
 	/* The timer credits ticks it lost (drivers/timer.c): account them. */
 	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;

@@ -8,7 +8,9 @@
 #include "../sched/sched.h"
 
 void sched_glue_init(int hz, const struct sched_topology *topo);
-/* Every timer interrupt on every CPU. */
+/* Every timer tick on every CPU (drivers/timer.c), interrupts off;
+ * user_mode: the tick interrupted user code (for CPU-time accounting).
+ * Does nothing on a CPU that has not joined the scheduler yet. */
 void kernel_tick(bool user_mode);
 
 #endif

@@ -12,6 +12,7 @@
 #include "panic.h"
 #include "pmm.h"
 #include "printk.h"
+#include "proc.h"
 #include "string.h"
 #include "time.h"
 #include "trap.h"
@@ -35,8 +36,6 @@ struct trampoline_params {
 	struct cpu *cpu;
 };
 
-void (*cpu_idle_hook)(void);
-
 /* One mailbox per target CPU for smp_call_function. */
 struct call_slot {
 	volatile uint32_t busy;		/* a caller owns the slot */
@@ -48,12 +47,28 @@ struct call_slot {
 };
 static struct call_slot call_slots[MAX_CPUS];
 
-void cpu_idle_loop(void)
+/* Set by smp_start_scheduler() once the boot CPU runs the scheduler: from
+ * then on an AP halted in cpu_idle_loop() joins it at its next interrupt
+ * (its timer tick at the latest). */
+static volatile bool scheduler_started;
+static volatile int cpus_in_scheduler;
+
+/* This CPU's boot stack becomes its idle task, and the idle loop takes over. */
+static __attribute__((noreturn)) void join_scheduler(void)
+{
+	proc_init_idle();
+	__sync_fetch_and_add(&cpus_in_scheduler, 1);
+	cpu_idle();
+}
+
+/* An AP, once up: halt with interrupts on, waking for each interrupt,
+ * until the scheduler has started; then join it, interrupts off. */
+static __attribute__((noreturn)) void cpu_idle_loop(void)
 {
 	for (;;) {
 		cli();
-		if (cpu_idle_hook)
-			cpu_idle_hook();
+		if (scheduler_started)
+			join_scheduler();
 		sti();
 		hlt();
 	}
@@ -196,6 +211,14 @@ void smp_boot_aps(void)
 				apic, AP_ANSWER_US / 1000);
 	}
 	vm_drop_identity_map();		/* the trampoline was its last user */
+}
+
+void smp_start_scheduler(void)
+{
+	cpus_in_scheduler = 1;		/* the boot CPU, which is already in */
+	scheduler_started = true;
+	while (cpus_in_scheduler < ncpus)
+		pause();
 }
 
 void smp_resched(int cpu)

@@ -27,12 +27,10 @@ void smp_resched(int cpu);
  * calls other CPUs send us, so two CPUs calling each other cannot deadlock. */
 void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
 
-/* What every AP does once it is up, and the boot CPU may do too: halt with
- * interrupts on, waking for each interrupt. Once cpu_idle_hook is set (the
- * process code's idle task: it must not return), the next wake-up calls it
- * instead, with interrupts off, on the CPU's boot stack. */
-extern void (*cpu_idle_hook)(void);
-__attribute__((noreturn)) void cpu_idle_loop(void);
+/* Boot CPU, once it is the scheduler's (sched_glue_init, proc_init_idle):
+ * let the APs join, each at its next interrupt, on its boot stack, and
+ * wait until every one has. */
+void smp_start_scheduler(void);
 
 /* test=ipi: exercise call-function (waiting, and a ring of nested calls)
  * and the resched IPI on every CPU; prints "ipi: ... reached N of N CPUs". */
