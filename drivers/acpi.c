@@ -7,7 +7,6 @@
  * ioremap() hands back the direct-map address when they are in low memory.
  */
 #include "acpi.h"
-#include "../kernel/power.h"
 #include "../kernel/printk.h"
 #include "../kernel/string.h"
 #include "../kernel/vm.h"
@@ -161,9 +160,12 @@ static void dsdt_find_s5(const struct sdt_header *dsdt)
 	}
 }
 
-/* §4.8.3.2.1 PM1 control: SLP_TYP in bits 10-12, SLP_EN is bit 13. */
-static void acpi_power_off(void)
+/* §4.8.3.2.1 PM1 control: SLP_TYP in bits 10-12, SLP_EN is bit 13.
+ * pm1a_cnt is 0 until fadt_parse() finds the port (never, without ACPI). */
+void acpi_power_off(void)
 {
+	if (!pm1a_cnt)
+		return;
 	outw(pm1a_cnt, (slp_typa << 10) | (1 << 13));
 	if (pm1b_cnt)
 		outw(pm1b_cnt, (slp_typb << 10) | (1 << 13));
@@ -178,8 +180,6 @@ static void fadt_parse(const struct sdt_header *h)
 	const struct sdt_header *dsdt = table_map(dsdt_pa);
 	if (dsdt && memcmp(dsdt->sig, "DSDT", 4) == 0)
 		dsdt_find_s5(dsdt);
-	if (pm1a_cnt)
-		power_off_acpi_hook = acpi_power_off;
 }
 
 /* No MADT: smp.c runs the boot CPU alone (acpi_ncpus == 0), and the

@@ -38,5 +38,8 @@ extern struct acpi_isa_irq acpi_isa_irqs[16];
 
 /* Returns false (and fills in the defaults) when there is no usable ACPI. */
 bool acpi_init(void);
+/* Soft-off (S5) through the FADT's PM1 control ports; returns if the
+ * tables gave none, or if the machine did not go off. */
+void acpi_power_off(void);
 
 #endif

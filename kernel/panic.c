@@ -13,10 +13,10 @@
 #include "console.h"
 #include "cpu.h"
 #include "format.h"
+#include "smp.h"
 #include "trap.h"
 #include "x86.h"
 
-void (*panic_halt_others_hook)(void);
 static volatile uint32_t panicking;
 
 static void emergency_printf(const char *fmt, ...)
@@ -61,8 +61,7 @@ static void panic_enter(void)
 	if (xchg(&panicking, 1) != 0)
 		for (;;)
 			hlt();
-	if (panic_halt_others_hook)
-		panic_halt_others_hook();
+	smp_halt_others();
 }
 
 /* Say how to get out: a newcomer's machine otherwise just sits there. */

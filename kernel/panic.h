@@ -21,9 +21,6 @@ void backtrace_from(uint32_t ebp, uint32_t eip);
 /* Symbol lookup in the table linked into the kernel (kernel/ksyms.c). */
 const char *ksym_lookup(uint32_t addr, uint32_t *offset);
 
-/* kernel/smp.c sets this so panic can stop the other CPUs. */
-extern void (*panic_halt_others_hook)(void);
-
 /* sched/machine.h defines the same macro through kassert_fail(). */
 #ifndef KASSERT
 #ifdef NDEBUG

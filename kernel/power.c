@@ -8,17 +8,15 @@
 #include "power.h"
 #include "printk.h"
 #include "x86.h"
+#include "../drivers/acpi.h"
 
 #define DEBUG_EXIT_PORT 0xF4
-
-void (*power_off_acpi_hook)(void);
 
 void power_off(int status)
 {
 	printk("power: off (status %d)\n", status);
 	outl(DEBUG_EXIT_PORT, (uint32_t)status);
-	if (power_off_acpi_hook)
-		power_off_acpi_hook();
+	acpi_power_off();		/* returns if the FADT gave no way */
 	outw(0x604, 0x2000);
 	for (;;) {
 		cli();

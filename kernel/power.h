@@ -8,7 +8,4 @@
  * otherwise ACPI soft-off. Never returns. */
 __attribute__((noreturn)) void power_off(int status);
 
-/* drivers/acpi.c sets this to the FADT-based S5 sequence when it can. */
-extern void (*power_off_acpi_hook)(void);
-
 #endif

@@ -168,14 +168,6 @@ static void ipi_halt(struct trapframe *tf)
 	}
 }
 
-/* panic: stop the others. A CPU spinning with interrupts off will not
- * hear this; panic prints without locks, so it does not need to. */
-static void halt_others(void)
-{
-	if (ncpus > 1)
-		lapic_send_ipi_all_but_self(T_IPI_HALT);
-}
-
 /* ---- the public API -------------------------------------------------- */
 
 void smp_boot_aps(void)
@@ -188,7 +180,6 @@ void smp_boot_aps(void)
 	trap_register(T_IPI_RESCHED, ipi_resched);
 	trap_register(T_IPI_CALL, ipi_call);
 	trap_register(T_IPI_HALT, ipi_halt);
-	panic_halt_others_hook = halt_others;
 
 	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, trampoline_end - trampoline_start);
 	for (int i = 0; i < acpi_ncpus; i++) {
@@ -211,6 +202,16 @@ void smp_boot_aps(void)
 				apic, AP_ANSWER_US / 1000);
 	}
 	vm_drop_identity_map();		/* the trampoline was its last user */
+}
+
+/* A CPU spinning with interrupts off will not hear this; panic prints
+ * without locks, so it does not need to. ncpus is 1 until the first AP is
+ * up, so before smp_boot_aps() (and before the LAPIC is mapped) this sends
+ * nothing. */
+void smp_halt_others(void)
+{
+	if (ncpus > 1)
+		lapic_send_ipi_all_but_self(T_IPI_HALT);
 }
 
 void smp_start_scheduler(void)

@@ -13,8 +13,8 @@
 
 /* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
  * the APs. A CPU that does not answer within 1 s is reported, parked
- * with an INIT and skipped. Also installs the IPI handlers and the panic
- * halt-all hook. Leaves ncpus = the number online. */
+ * with an INIT and skipped. Also installs the IPI handlers. Leaves ncpus =
+ * the number online. */
 void smp_boot_aps(void);
 
 /* Ask cpu to reschedule: set its need_resched and, if it is another CPU,
@@ -31,6 +31,9 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
  * let the APs join, each at its next interrupt, on its boot stack, and
  * wait until every one has. */
 void smp_start_scheduler(void);
+
+/* panic(): stop every other CPU (T_IPI_HALT). Any time, interrupts off. */
+void smp_halt_others(void);
 
 /* test=ipi: exercise call-function (waiting, and a ring of nested calls)
  * and the resched IPI on every CPU; prints "ipi: ... reached N of N CPUs". */
