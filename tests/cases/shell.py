@@ -213,3 +213,17 @@ CASES = [
                              r"    3  echo st=\$\?", "    4  history") + r"\$ exit$",
                        CLEAN_EXIT]),
 ]
+
+# A background job that reads the terminal gets SIGTTIN and stops (its
+# group is not the foreground one, docs/kernel.md "The terminal and job
+# control"); fg gives it the terminal, and it reads what is typed.
+CASES += [
+    Case("shell_background_read_gets_sigttin", smp=ONE, append="tests=none",
+         timeout=30, tags=("console", "shell", "signals"),
+         send=lines("grep hello &", "jobs") +
+              [(r"Stopped \(tty input\) +grep hello", b"fg\r")] +
+              [(r"^grep hello\n", b"say hello\r", 0.5), (r"say hello\n", b"\x04", 0.3)] +
+              lines("echo st=$?", "exit"),
+         expect_order=[r"^\[1\]\+  Stopped \(tty input\) +grep hello$",
+                       r"^say hello\nsay hello$", r"^st=0$", CLEAN_EXIT]),
+]
