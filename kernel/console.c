@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include "console.h"
+#include "file.h"
 #include "spinlock.h"
 #include "../drivers/serial.h"
 #include "../drivers/vga.h"
@@ -17,7 +18,6 @@ static struct spinlock out_lock = SPINLOCK_INIT("console");
 static struct spinlock in_lock = SPINLOCK_INIT("console input");
 static char inbuf[INBUF_SIZE];
 static uint32_t in_head, in_tail;	/* head: next to read; tail: next to write */
-void (*console_input_wakeup)(void);
 
 void console_init(void)
 {
@@ -53,8 +53,7 @@ void console_input_byte(char c)
 	if (in_tail - in_head < INBUF_SIZE)	/* full: drop the byte */
 		inbuf[in_tail++ % INBUF_SIZE] = c;
 	spin_unlock(&in_lock);
-	if (console_input_wakeup)
-		console_input_wakeup();
+	tty_receive();			/* the line discipline, once tty_init() ran */
 }
 
 int console_getc_nowait(void)

@@ -12,10 +12,9 @@ void console_write(const char *buf, size_t len);
 /* For panic: no lock, no waiting. */
 void console_emergency(const char *s);
 
-/* Input: bytes typed on the serial line or the keyboard. */
+/* Input: bytes typed on the serial line or the keyboard, buffered here
+ * and handed to the terminal (kernel/tty.c: tty_receive). */
 void console_input_byte(char c);	/* called from interrupt handlers */
 int console_getc_nowait(void);		/* -1 when none is buffered */
-/* Kernel/proc.c installs a waker so a reader sleeping for input wakes up. */
-extern void (*console_input_wakeup)(void);
 
 #endif

@@ -40,6 +40,10 @@ void pipe_close(struct pipe *p, int writable);
 int tty_read(void *ubuf, uint32_t n);
 int tty_write(const void *ubuf, uint32_t n);
 void tty_init(void);
+/* console_input_byte() (interrupt context): take every byte the console
+ * has buffered. Does nothing before tty_init(): until then the raw
+ * buffer is test=echo's (drivers/serial_irq.c). */
+void tty_receive(void);
 /* The terminal ioctls (termios, the foreground group); -ENOTTY else. */
 int tty_ioctl(uint32_t req, void *uarg);
 

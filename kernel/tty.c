@@ -81,6 +81,9 @@ static uint32_t head, commit, tail;	/* [head, commit) readable, [commit, tail) t
 static int eof_pending;			/* Ctrl-D on empty lines, not yet read as 0 */
 static int fg_pgrp;			/* the foreground process group, 0 none */
 static int tty_sid;			/* the console's session: init's */
+/* Set at the end of tty_init() (kmain, after the boot self-tests): until
+ * then tty_receive() leaves the console's bytes to test=echo. */
+static volatile bool tty_ready;
 
 static void echo(const char *s, int n)
 {
@@ -187,10 +190,11 @@ static int receive_byte(char c, bool *readable)
 	return 0;
 }
 
-/* console_input_wakeup: take every buffered byte now. */
-static void tty_receive(void)
+void tty_receive(void)
 {
 	int c;
+	if (!tty_ready)
+		return;
 	while ((c = console_getc_nowait()) >= 0) {
 		bool readable = false;
 		spin_lock(&tty_lock);
@@ -209,7 +213,8 @@ void tty_init(void)
 	waitq_init(&tty_wait, "tty");
 	tio = tio_default;
 	tty_sid = fg_pgrp = 1;		/* init's session and group (pid 1) */
-	console_input_wakeup = tty_receive;
+	__sync_synchronize();		/* the state above, then the flag */
+	tty_ready = true;
 	tty_receive();			/* what was typed during boot */
 }
 
