@@ -1562,15 +1562,15 @@ static const struct builtin {
 
 /* The programs help lists; those not installed in bindir are left out. */
 static const char *const programs[][2] = {
-	{ "ps [-v]", "every task: policy, stair, burst, slice, times" },
+	{ "ps [-e] [-o LIST] [-p PID]", "every task; -o pid,cls,pri,stair,... as procps" },
 	{ "top [-n N] [-d SEC]", "per-CPU load and the busiest tasks, every SEC s" },
-	{ "chrt -f|-r|-b|-i|-o [PRIO] CMD", "run CMD with a policy (chrt -p PID: show)" },
+	{ "chrt -f|-r|-b|-o|-i [PRIO] CMD", "run CMD with a policy; -p PID: show/set; -m: ranges" },
 	{ "nice [-n N] CMD", "run CMD with nice +N (default 10)" },
 	{ "renice N -p PID", "set a running task's nice value" },
 	{ "taskset MASK CMD | -p [MASK] PID", "run CMD on some CPUs; show/set PID's" },
 	{ "setpriv [--reuid=UID] ... CMD", "run CMD with other user and group ids" },
 	{ "tune [NAME [VALUE]]", "the scheduler tunables (rr_interval, iso_cpu, ...)" },
-	{ "sysctl -a | KEY[=VALUE]", "the same tunables, procps's way" },
+	{ "sysctl -a | KEY | -w KEY=N", "the tunables as kernel.rr_interval etc. (procps)" },
 	{ "spin [SEC] [-c CPU]", "burn CPU; prints the CPU time it got" },
 	{ "sleeper RUN SLEEP [SEC]", "run RUN ms, sleep SLEEP ms; wake-up latencies" },
 	{ "periodic [--audio|--video]", "a periodic task: its deadlines met and missed" },
