@@ -42,6 +42,7 @@
 #include "../kernel/time.h"
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
+#include "../sched/sched.h"
 
 #define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
 #define CALIBRATE_RUNS 5
@@ -125,7 +126,7 @@ void timer_calibrate(void)
 	uint64_t best_tsc = UINT64_MAX;
 	uint32_t best_apic = 0;
 
-	timer_hz = bootparam_int("hz", 1000, 100, 1000);
+	timer_hz = bootparam_int("hz", 1000, HZ_MIN, HZ_MAX);
 	/* Keep the shortest run. A virtual CPU that the host stops for a
 	 * while sees the countdown end late, while the TSC and the APIC
 	 * timer go on counting: a stall can only make a run look longer. */

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-extern int timer_hz;			/* boot parameter hz=, 100..1000 */
+extern int timer_hz;			/* boot parameter hz=, HZ_MIN..HZ_MAX */
 
 /* Boot CPU, once, interrupts off: read hz=, measure the local APIC timer
  * and the TSC against the PIT, start clock_ns(). Prints "timer: lapic H Hz". */

@@ -143,7 +143,12 @@ struct sched_topology {
 };
 
 /* ---- boot ---- */
+/* The tick rates the kernel's timer runs at (drivers/timer.c, tested at
+ * both ends): the range of hz=, and of the hz tunable. */
+#define HZ_MIN		100
+#define HZ_MAX		1000
 void sched_set_hz(int hz);	/* the timer frequency; default 1000 */
+int sched_hz(void);		/* ticks per second, as sched_set_hz() set it */
 void sched_init(int ncpus, const struct sched_topology *topo);	/* topo may be NULL */
 void sched_init_idle(int cpu, struct sched_task *idle);
 

@@ -7,6 +7,7 @@
  */
 #include "tunables.h"
 #include "errno.h"
+#include "sched.h"
 #include <stddef.h>
 
 /* Initialised statically so that boot parameters can be set before sched_init(). */
@@ -22,7 +23,7 @@ static const struct {
 	int min, max, dflt;
 	bool read_only;		/* set through another path (hz: sched_set_hz) */
 } table[TUNABLE_NR] = {
-	[TUNABLE_HZ]		= { "hz", &tunables.hz, 10, 10000, 1000, true },
+	[TUNABLE_HZ]		= { "hz", &tunables.hz, HZ_MIN, HZ_MAX, 1000, true },
 	[TUNABLE_INTERACTIVE]	= { "sched_interactive", &tunables.interactive, 0, 1, 1, false },
 	[TUNABLE_COMPUTE]	= { "sched_compute", &tunables.compute, 0, 1, 0, false },
 	[TUNABLE_RR_INTERVAL]	= { "rr_interval", &tunables.rr_interval_ms, 1, 1000, 10, false },
@@ -113,6 +114,8 @@ int sched_setup_param(const char *key, const char *value)
 	}
 	return -ENOENT;
 }
+
+int sched_hz(void) { return tunables.hz; }
 
 int ms_to_ticks(int ms)
 {
