@@ -1,8 +1,15 @@
 /*
  * errno.h - Linux i386 error numbers used by the kernel.
- * The scheduler's subset lives in sched/errno.h (sched/ cannot reach out);
- * this header adds the rest. Values must stay Linux's: user programs built
- * for Linux read them.
+ *
+ * One list in two parts. The numbers sched/ returns are defined once, in
+ * sched/errno.h; this header includes it and adds the rest. That header is
+ * the neutral one both sides share, and it has to live in sched/: sched/
+ * includes nothing outside sched/ (it is built alone into the host tests
+ * and the simulator), as with the lock type (sched/spinlock.h). It holds
+ * Linux's values and nothing of the scheduler's state, so including it is
+ * not the kernel looking into the scheduler (that goes through
+ * sched/sched.h only). Values must stay Linux's: user programs built for
+ * Linux read them.
  */
 #ifndef KERNEL_ERRNO_H
 #define KERNEL_ERRNO_H

@@ -19,6 +19,7 @@
 #include "power.h"
 #include "printk.h"
 #include "string.h"
+#include "systime.h"
 #include "time.h"
 #include "uaccess.h"
 #include "vm.h"
@@ -506,21 +507,6 @@ static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 	return pid == -1 || q->pgid == -pid;
 }
 
-/* Linux's struct rusage on i386: two timevals, then 14 longs. */
-struct linux_rusage {
-	int32_t utime_sec, utime_usec, stime_sec, stime_usec;
-	int32_t rest[14];
-};
-
-void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec);
-
-static void fill_rusage(struct linux_rusage *ru, uint32_t utime, uint32_t stime)
-{
-	memset(ru, 0, sizeof(*ru));
-	ticks_to_timeval(utime, &ru->utime_sec, &ru->utime_usec);
-	ticks_to_timeval(stime, &ru->stime_sec, &ru->stime_usec);
-}
-
 /* Collect a zombie child's status and free it. It may still be on its
  * CPU's stack for a moment (between exit's schedule() and the switch),
  * so wait for that before freeing the stack. */
@@ -537,8 +523,8 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 	if (ustatus)
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
-		struct linux_rusage ru;
-		fill_rusage(&ru, z->se.stats.utime, z->se.stats.stime);
+		struct rusage32 ru;
+		rusage_fill(&ru, z->se.stats.utime, z->se.stats.stime);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	proc_release(z);
@@ -572,8 +558,8 @@ static int report_status(int pid, int status, int *ustatus, void *urusage)
 	if (ustatus)
 		copy_to_user(ustatus, &status, sizeof(int));
 	if (urusage) {
-		struct linux_rusage ru;
-		fill_rusage(&ru, 0, 0);
+		struct rusage32 ru;
+		rusage_fill(&ru, 0, 0);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	return pid;
@@ -587,7 +573,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
-	    (urusage && !user_range_ok(urusage, sizeof(struct linux_rusage), true)))
+	    (urusage && !user_range_ok(urusage, sizeof(struct rusage32), true)))
 		return -EFAULT;
 
 	spin_lock(&ptable_lock);

@@ -12,17 +12,23 @@
 #include "string.h"
 #include "time.h"
 #include "uaccess.h"
-#include "../sched/tunables.h"
 
 static uint32_t hz(void)
 {
-	return (uint32_t)tunables.hz;
+	return (uint32_t)sched_hz();
 }
 
-void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec)
+static void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec)
 {
 	*sec = (int32_t)(ticks / hz());
 	*usec = (int32_t)((uint64_t)(ticks % hz()) * 1000000 / hz());
+}
+
+void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime)
+{
+	memset(ru, 0, sizeof(*ru));
+	ticks_to_timeval(utime, &ru->utime_sec, &ru->utime_usec);
+	ticks_to_timeval(stime, &ru->stime_sec, &ru->stime_usec);
 }
 
 int sys_clock_gettime(int clock, void *uts)
@@ -69,7 +75,7 @@ int sys_times(void *utms)
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current();
-	int32_t ru[18];
+	struct rusage32 ru;
 	uint32_t u, s;
 
 	if (who == RUSAGE_SELF) {
@@ -81,8 +87,6 @@ int sys_getrusage(int who, void *uru)
 	} else {
 		return -EINVAL;
 	}
-	memset(ru, 0, sizeof(ru));
-	ticks_to_timeval(u, &ru[0], &ru[1]);
-	ticks_to_timeval(s, &ru[2], &ru[3]);
-	return copy_to_user(uru, ru, sizeof(ru));
+	rusage_fill(&ru, u, s);
+	return copy_to_user(uru, &ru, sizeof(ru));
 }

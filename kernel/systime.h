@@ -1,6 +1,6 @@
 /*
  * systime.h - time as user programs see it: clock_gettime, times,
- * getrusage, and the conversions between scheduler ticks and Linux units.
+ * getrusage (and wait4's rusage), in Linux units from scheduler ticks.
  */
 #ifndef KERNEL_SYSTIME_H
 #define KERNEL_SYSTIME_H
@@ -13,9 +13,16 @@
 #define CLOCK_THREAD_CPUTIME_ID 3
 #define USER_HZ 100		/* Linux i386's clock_t unit for times() */
 
-#include "../sched/syscalls.h"	/* struct timespec32, Linux's i386 timespec */
+/* Linux's struct rusage on i386: two struct timevals (user and system
+ * CPU time), then 14 longs this kernel leaves 0. */
+struct rusage32 {
+	int32_t utime_sec, utime_usec, stime_sec, stime_usec;
+	int32_t rest[14];
+};
 
-void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec);
+/* ru = CPU times of utime and stime ticks, every other field 0. */
+void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime);
+
 int sys_clock_gettime(int clock, void *uts);
 int sys_times(void *utms);
 int sys_getrusage(int who, void *uru);
