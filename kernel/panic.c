@@ -89,6 +89,12 @@ void panic(const char *fmt, ...)
 	halt_forever();
 }
 
+/* KASSERT (sched/machine.h) for sched/ and the kernel alike. */
+void kassert_fail(const char *expr, const char *file, int line)
+{
+	panic("assertion \"%s\" failed at %s:%d", expr, file, line);
+}
+
 void panic_trap(struct trapframe *tf)
 {
 	panic_enter();

@@ -5,6 +5,7 @@
 #define KERNEL_PANIC_H
 
 #include <stdint.h>
+#include "../sched/machine.h"	/* KASSERT(), through kassert_fail() */
 
 struct trapframe;
 
@@ -20,15 +21,5 @@ void backtrace_from(uint32_t ebp, uint32_t eip);
 
 /* Symbol lookup in the table linked into the kernel (kernel/ksyms.c). */
 const char *ksym_lookup(uint32_t addr, uint32_t *offset);
-
-/* sched/machine.h defines the same macro through kassert_fail(). */
-#ifndef KASSERT
-#ifdef NDEBUG
-#define KASSERT(x) ((void)0)
-#else
-#define KASSERT(x) \
-	((x) ? (void)0 : panic("assertion \"%s\" failed at %s:%d", #x, __FILE__, __LINE__))
-#endif
-#endif
 
 #endif

@@ -5,8 +5,9 @@
  * this is, the clock, poking another CPU, the process table, assertions,
  * the trace hook) is implemented here for the real kernel, and in
  * tests/unit/fake_machine.c for the host tests and the simulator.
- * clock_ns() lives in kernel/time.c and copy_{from,to}_user in
- * kernel/uaccess.c under the same names.
+ * clock_ns() lives in kernel/time.c, copy_{from,to}_user in
+ * kernel/uaccess.c and kassert_fail() (KASSERT's, the kernel's too) in
+ * kernel/panic.c, under the same names.
  */
 #include "../sched/machine.h"
 #include "../sched/sched.h"
@@ -56,11 +57,6 @@ void sched_put_task(struct sched_task *t)
 int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
 int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
 int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
-
-void kassert_fail(const char *expr, const char *file, int line)
-{
-	panic("assertion \"%s\" failed at %s:%d", expr, file, line);
-}
 
 /* The trace hook: kernel/trace.c keeps a ring buffer per CPU. Off, it
  * costs one flag test per event. */

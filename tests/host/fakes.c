@@ -50,6 +50,12 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/* KASSERT (sched/machine.h, through kernel/panic.h) ends here. */
+void kassert_fail(const char *expr, const char *file, int line)
+{
+	panic("assertion \"%s\" failed at %s:%d", expr, file, line);
+}
+
 void printk_level(int level, const char *fmt, ...)
 {
 	char buf[512];
