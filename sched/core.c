@@ -197,12 +197,16 @@ void check_preempt(struct runqueue *rq, struct sched_task *p)
  * (staircase.md §8). A YIELDED task keeps its list; its prio is
  * recomputed when picked.
  */
+/* A moved task keeps its prio if it is a yield's 139 or a newborn's stair
+ * below its parent (§6.5, §6.6): neither is where its slice puts it. */
+#define SF_KEEP_STAIR (SF_YIELDED | SF_NEWBORN)
+
 void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *p)
 {
 	KASSERT(spin_held(&src->lock) && spin_held(&dst->lock));
 	KASSERT(!p->on_rq && !p->on_cpu);
 	p->cpu = dst->cpu;
-	if (!(p->flags & SF_YIELDED))
+	if (!(p->flags & SF_KEEP_STAIR))
 		p->prio = effective_prio(p);
 	enqueue_task(dst, p);
 	sched_trace(dst->cpu, TRACE_MIGRATE, p, src->cpu);
@@ -317,6 +321,14 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 	rq = task_rq_lock(parent);
 	child->cpu = parent->cpu;
 	child->prio = parent->prio;
+	/* A fork creates no time on the parent's stair: the child waits its
+	 * first turn one stair lower (staircase.md §6.6, §11.19), so a fork
+	 * bomb cannot fill the top stair ahead of a task that wakes there. */
+	if (parent->prio >= MAX_RT_PRIO && parent->prio < LOWEST_STAIR &&
+	    !(parent->flags & SF_YIELDED)) {
+		child->prio = parent->prio + 1;
+		child->flags |= SF_NEWBORN;
+	}
 	child->slice = parent->slice;
 	child->time_slice = parent->time_slice;
 	child->burst = 0;
@@ -497,6 +509,7 @@ static void switch_to_next(struct runqueue *rq, struct sched_task *prev,
 		next->stats.nr_runs++;
 	}
 	next->timestamp = now;
+	next->flags &= ~SF_NEWBORN;	/* its first turn came: its stair is its own now */
 	/* No CPU may still be on next's stack: wake-ups wait for on_cpu to
 	 * clear, and the balancer never takes a task with on_cpu set. */
 	KASSERT(!next->on_cpu || next->is_idle);

@@ -64,7 +64,13 @@
 #define SCHED_RR	2
 #define SCHED_BATCH	3
 #define SCHED_ISO	4
+/* LAB policy BEGIN */
 #define SCHED_NR_POLICIES 5
+/* LAB policy SOLUTION
+#define SCHED_IDLEPRIO	5
+#define SCHED_NR_POLICIES 6
+*/
+/* LAB policy END */
 
 /* Priorities (staircase.md §1): lower number = more urgent. */
 #define MAX_RT_PRIO	100		/* 0..99 real time */
@@ -91,6 +97,7 @@
 #define SF_YIELDED	0x2	/* set by yield (and BATCH's run at 139) */
 #define SF_UISLEEP	0x4	/* went to uninterruptible sleep; cleared on wake */
 #define SF_MIGRATE	0x8	/* leave this CPU at the next schedule() */
+#define SF_NEWBORN	0x10	/* forked, not yet run: one stair below its parent (§6.6) */
 
 /* A doubly linked list node; the run-queue lists are made of these. */
 struct sched_list {

@@ -345,7 +345,7 @@ TEST(unprivileged_fifo_becomes_iso)
 
 /* ---- fork and nice (staircase.md §6.6, §6.7) ---- */
 
-TEST(fork_child_copies_stair_slice_quantum_no_burst)
+TEST(fork_child_copies_slice_quantum_no_burst_one_stair_below)
 {
 	struct sched_task *parent = spawn();
 	fake_schedule(0);
@@ -355,16 +355,44 @@ TEST(fork_child_copies_stair_slice_quantum_no_burst)
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
 	sched_fork(parent, &child->se);
 	sched_wake_new(&child->se);
-	CHECK_EQ(child->se.prio, parent->prio);
-	CHECK_EQ(child->se.prio, 123);
+	CHECK_EQ(parent->prio, 123);
+	CHECK_EQ(child->se.prio, 124);		/* its first turn: one stair below */
+	CHECK(child->se.flags & SF_NEWBORN);
 	CHECK_EQ(child->se.slice, 166);
 	CHECK_EQ(child->se.time_slice, 6);
 	CHECK_EQ(child->se.burst, 0);
 	CHECK(parent->flags & SF_FORKED);
 	CHECK(child->se.on_rq);
 	CHECK_EQ(child->se.cpu, 0);
-	CHECK(cpu_rq(0)->queue[123].prev == &child->se.run_list);	/* tail */
+	CHECK(cpu_rq(0)->queue[124].prev == &child->se.run_list);	/* tail */
 	CHECK(!fake_need_resched[0]);		/* no child-runs-first */
+}
+
+/* staircase.md §6.6: forks put nothing on the parent's stair. A task
+ * that wakes on that stair runs before every child of a fork loop, and
+ * the child keeps its lower stair if the balancer moves it before it ran;
+ * once it has run, its stair is its own again. */
+TEST(fork_children_wait_below_the_parents_stair)
+{
+	struct sched_task *parent = spawn();
+	fake_schedule(0);
+	struct sched_task *kids[8];
+	for (int i = 0; i < 8; i++) {
+		kids[i] = &fake_new_task(0, 1000, 1000)->se;
+		sched_fork(parent, kids[i]);
+		sched_wake_new(kids[i]);
+		CHECK_EQ(kids[i]->prio, 121);
+	}
+	struct runqueue *rq = cpu_rq(0);
+	spin_lock(&rq->lock);
+	dequeue_task(rq, kids[0]);
+	attach_task(rq, rq, kids[0]);		/* a move keeps the newborn's stair */
+	spin_unlock(&rq->lock);
+	CHECK_EQ(kids[0]->prio, 121);
+	for (int i = 0; i < 10; i++)
+		tick0();			/* the parent's quantum at 120 */
+	CHECK(rq->curr != parent);
+	CHECK(!(rq->curr->flags & SF_NEWBORN));	/* it ran: the flag is gone */
 }
 
 TEST(nice_change_moves_prio_by_delta)

@@ -63,6 +63,7 @@ static void flags_name(int flags, char *buf)
 	if (flags & 0x2) *p++ = 'Y';
 	if (flags & 0x4) *p++ = 'U';
 	if (flags & 0x8) *p++ = 'M';
+	if (flags & 0x10) *p++ = 'N';
 	if (p == buf) *p++ = '-';
 	*p = '\0';
 }
