@@ -13,8 +13,10 @@
  *      cores and threads. We then say so instead of guessing.
  */
 #include "topology.h"
+#include "../kernel/errno.h"
 #include "../kernel/printk.h"
 #include "../kernel/string.h"
+#include "../kernel/uaccess.h"
 #include "../kernel/x86.h"
 
 bool topology_known;
@@ -165,4 +167,27 @@ void topology_report(void)
 	for (int i = 0; i < ncpus; i++)
 		printk("cpu%d: apic %u package %d core %d thread %d\n", i,
 		       cpus[i].apic_id, cpus[i].package, cpus[i].core, cpus[i].thread);
+}
+
+/* 506: sched_topology(cpu, struct) - where CPU cpu sits in the machine,
+ * for tests that must know which CPUs are hyperthread siblings. */
+struct sched_topology_info {
+	int32_t ncpus, package, core, thread;
+	uint32_t siblings;		/* CPUs on the same core, cpu included */
+};
+
+int sys_sched_topology(int cpu, void *uinfo)
+{
+	struct sched_topology_info info;
+
+	if (cpu < 0 || cpu >= ncpus)
+		return -EINVAL;
+	info = (struct sched_topology_info){
+		.ncpus = ncpus, .package = cpus[cpu].package,
+		.core = cpus[cpu].core, .thread = cpus[cpu].thread,
+	};
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i].package == info.package && cpus[i].core == info.core)
+			info.siblings |= 1u << i;
+	return copy_to_user(uinfo, &info, sizeof(info));
 }

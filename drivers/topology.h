@@ -24,6 +24,10 @@ void topology_assign(struct cpu *c);
 /* All CPUs online: build the masks, print the "smp:" and "cpuK:" lines. */
 void topology_report(void);
 
+/* Call 506, sched_topology(cpu, info): package, core, thread and the
+ * hyperthread siblings of a CPU, for tests that must know them. */
+int sys_sched_topology(int cpu, void *uinfo);
+
 /* False when CPUID could not tell cores from threads: every CPU is then
  * its own core (thread 0) and the boot line says "? cores x ? threads". */
 extern bool topology_known;

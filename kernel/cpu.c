@@ -1,9 +1,11 @@
 /*
- * cpu.c - per-CPU set-up and interrupt-disable nesting.
+ * cpu.c - per-CPU set-up, interrupt-disable nesting, and getcpu(2).
  */
 #include "cpu.h"
+#include "errno.h"
 #include "fpu.h"
 #include "panic.h"
+#include "uaccess.h"
 #include "x86.h"
 
 struct cpu cpus[MAX_CPUS];
@@ -39,4 +41,16 @@ void pop_cli(void)
 		panic("pop_cli: unbalanced");
 	if (c->ncli == 0 && c->intena)
 		sti();
+}
+
+/* getcpu(2) (call 318): this CPU, and its package as the NUMA node. */
+int sys_getcpu(unsigned *ucpu, unsigned *unode)
+{
+	struct cpu *c = mycpu();
+	unsigned cpu = c->id, node = c->package;
+	if (ucpu && copy_to_user(ucpu, &cpu, sizeof(cpu)) < 0)
+		return -EFAULT;
+	if (unode && copy_to_user(unode, &node, sizeof(node)) < 0)
+		return -EFAULT;
+	return 0;
 }

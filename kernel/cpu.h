@@ -63,4 +63,6 @@ void cpu_setup(struct cpu *c);
 void push_cli(void);
 void pop_cli(void);
 
+int sys_getcpu(unsigned *ucpu, unsigned *unode);
+
 #endif

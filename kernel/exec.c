@@ -9,6 +9,9 @@
  * Stack at entry (lowest address first), as the i386 ABI and Linux have it:
  *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
  *	then the 16 AT_RANDOM bytes and the strings themselves.
+ *
+ * The heap starts at the page after the last segment and moves with brk
+ * (at the end of this file).
  */
 #include "elf.h"
 #include "errno.h"
@@ -16,6 +19,7 @@
 #include "file.h"
 #include "initrd.h"
 #include "kmalloc.h"
+#include "pmm.h"
 #include "proc.h"
 #include "signal.h"
 #include "string.h"
@@ -231,4 +235,32 @@ int sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	kfree(strings);
 	/* On success the trap frame now starts the new program; eax = 0. */
 	return err < 0 ? err : 0;
+}
+
+/* ---- brk: the heap above the program's segments --------------------------- */
+
+#define BRK_RESERVE_FRAMES 1024	/* 4 MiB */
+
+int sys_brk(uint32_t addr)
+{
+	struct proc *p = current();
+	uint32_t old = p->brk;
+
+	/* Linux returns the current break when it cannot move it. */
+	if (addr < p->brk_start || addr >= USER_STACK_LOW)
+		return (int)old;
+	/* Keep BRK_RESERVE_FRAMES for everyone else: one process must not
+	 * be able to take the last free memory (Linux would say ENOMEM). */
+	if (addr > old && (PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old)) / PAGE_SIZE + BRK_RESERVE_FRAMES > pmm_free_count())
+		return (int)old;
+	if (addr > old) {
+		if (vm_alloc_user(p->pgdir, PAGE_ROUND_UP(old), PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old), PTE_W) < 0) {
+			vm_free_range(p->pgdir, PAGE_ROUND_UP(old), PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old));
+			return (int)old;
+		}
+	} else {
+		vm_free_range(p->pgdir, addr, PAGE_ROUND_UP(old) - addr);
+	}
+	p->brk = addr;
+	return (int)addr;
 }

@@ -1,8 +1,10 @@
 /*
- * exec.h - loading programs (kernel/exec.c).
+ * exec.h - loading programs, and the heap they grow (kernel/exec.c).
  */
 #ifndef KERNEL_EXEC_H
 #define KERNEL_EXEC_H
+
+#include <stdint.h>
 
 struct proc;
 
@@ -10,5 +12,8 @@ struct proc;
  * on error p is unchanged. */
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[]);
 int sys_execve(const char *upath, char *const *uargv, char *const *uenvp);
+/* Move the end of the heap (exec set it at the end of the last segment);
+ * returns the new break, or the old one when it cannot move. */
+int sys_brk(uint32_t addr);
 
 #endif

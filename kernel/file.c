@@ -1,9 +1,11 @@
 /*
- * file.c - reference-counted open files and dispatch on their type.
+ * file.c - reference-counted open files and dispatch on their type, and
+ * the system calls on file descriptors (the current process's files[]).
  */
 #include "file.h"
 #include "errno.h"
 #include "kmalloc.h"
+#include "proc.h"
 #include "spinlock.h"
 #include "string.h"
 #include "uaccess.h"
@@ -73,4 +75,115 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_INITRD:		return -EBADF;	/* opened read-only */
 	default:		return -EBADF;
 	}
+}
+
+/* ---- the descriptor calls ------------------------------------------------- */
+
+static struct file *fd_file(int fd)
+{
+	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
+}
+
+static int fd_install(struct file *f)
+{
+	struct proc *p = current();
+	for (int fd = 0; fd < NOFILE; fd++) {
+		if (!p->files[fd]) {
+			p->files[fd] = f;
+			return fd;
+		}
+	}
+	return -EMFILE;
+}
+
+int sys_read(int fd, void *ubuf, uint32_t n)
+{
+	struct file *f = fd_file(fd);
+	return f ? file_read(f, ubuf, n) : -EBADF;
+}
+
+int sys_write(int fd, const void *ubuf, uint32_t n)
+{
+	struct file *f = fd_file(fd);
+	return f ? file_write(f, ubuf, n) : -EBADF;
+}
+
+/* Only the console answers ioctls (kernel/tty.c); Linux says ENOTTY for
+ * the others. */
+int sys_ioctl(int fd, uint32_t req, void *uarg)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
+}
+
+#define O_ACCMODE 3
+
+int sys_open(const char *upath, int flags)
+{
+	char path[INITRD_PATH_MAX];
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	const struct initrd_file *node = initrd_lookup(path);
+	if (!node)
+		return -ENOENT;
+	if ((flags & O_ACCMODE) != 0)	/* the initrd is read-only */
+		return -EROFS;
+	struct file *f = file_alloc(FT_INITRD);
+	if (!f)
+		return -ENOMEM;
+	f->node = node;
+	int fd = fd_install(f);
+	if (fd < 0)
+		file_close(f);
+	return fd;
+}
+
+int sys_close(int fd)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	current()->files[fd] = NULL;
+	file_close(f);
+	return 0;
+}
+
+int sys_dup2(int oldfd, int newfd)
+{
+	struct file *f = fd_file(oldfd);
+	if (!f)
+		return -EBADF;
+	if (newfd < 0 || newfd >= NOFILE)
+		return -EBADF;
+	if (newfd == oldfd)
+		return newfd;
+	struct proc *p = current();
+	if (p->files[newfd])
+		file_close(p->files[newfd]);
+	p->files[newfd] = file_dup(f);
+	return newfd;
+}
+
+int sys_pipe(int *ufds)
+{
+	struct file *rd, *wr;
+	int fds[2];
+	if (!user_range_ok(ufds, sizeof(fds), true))
+		return -EFAULT;
+	int err = pipe_create(&rd, &wr);
+	if (err < 0)
+		return err;
+	fds[0] = fd_install(rd);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr);
+	if (fds[1] < 0) {
+		if (fds[0] >= 0)
+			current()->files[fds[0]] = NULL;
+		file_close(rd);
+		file_close(wr);
+		return -EMFILE;
+	}
+	return copy_to_user(ufds, fds, sizeof(fds));
 }

@@ -1,7 +1,9 @@
 /*
- * gdt.c - builds and loads one CPU's GDT and TSS.
+ * gdt.c - builds and loads one CPU's GDT and TSS; iopl and ioperm, which
+ * that TSS (no I/O bitmap) and eflags' IOPL 0 refuse.
  */
 #include "cpu.h"
+#include "errno.h"
 #include "gdt.h"
 #include "string.h"
 #include "trap.h"
@@ -47,4 +49,25 @@ void gdt_load(struct cpu *c)
 		"movw %w2, %%fs\n movw %w3, %%gs\n"
 		: : "i"(KCODE_SEL), "r"(KDATA_SEL), "r"(PERCPU_SEL), "r"(0) : "memory");
 	ltr(TSS_SEL);
+}
+
+/*
+ * 110 iopl(level), 101 ioperm(from, num, on): user mode never gets I/O
+ * ports here. An ordinary user gets Linux's answer (EPERM; EINVAL for a
+ * level above 3 or a range past port 65535); root is refused as well
+ * (EPERM), where Linux would grant it: nothing in this kernel's user space
+ * drives hardware. Dropping to level 0, or turning ports off, is a no-op.
+ */
+int sys_iopl(uint32_t level)
+{
+	if (level > 3)
+		return -EINVAL;
+	return level == 0 ? 0 : -EPERM;
+}
+
+int sys_ioperm(uint32_t from, uint32_t num, int on)
+{
+	if (from + num < from || from + num > 65536)
+		return -EINVAL;
+	return on ? -EPERM : 0;
 }

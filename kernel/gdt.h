@@ -33,4 +33,8 @@ struct tss {
 struct cpu;
 void gdt_load(struct cpu *c);
 
+/* iopl(2) and ioperm(2): I/O ports stay closed to user mode. */
+int sys_iopl(uint32_t level);
+int sys_ioperm(uint32_t from, uint32_t num, int on);
+
 #endif

@@ -613,6 +613,26 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	}
 }
 
+/* ---- the small process calls ----------------------------------------------- */
+
+int sys_exit(int code)
+{
+	proc_exit((code & 0xFF) << 8);
+}
+
+int sys_getpid(void)  { return current()->pid; }
+
+int sys_getppid(void)
+{
+	struct proc *parent = current()->parent;
+	return parent ? parent->pid : 0;
+}
+
+int sys_waitpid(int pid, int *ustatus, int options)
+{
+	return proc_wait4(pid, ustatus, options, NULL);
+}
+
 /* ---- faults that end a process (kernel/signal.c decides) ------------------- */
 
 static const char *signal_name(int sig)

@@ -131,9 +131,11 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */
 int sys_proc_name(int pid, char *ubuf, uint32_t len);
-/* Count of processes that are not UNUSED (for leak tests and ps). */
+int sys_exit(int code);			/* exit and exit_group: status code << 8 */
+int sys_waitpid(int pid, int *ustatus, int options);
+int sys_getpid(void);			/* and gettid: one thread per process */
+int sys_getppid(void);
 
-/* Allocate a process slot with a kernel stack; NULL when full. */
 /* A slot for a new process of uid, or NULL: the table is full, or uid
  * (not root) already has nproc_limit processes or would take one of the
  * slots kept for root. */

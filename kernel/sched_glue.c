@@ -11,9 +11,11 @@
  */
 #include "../sched/machine.h"
 #include "../sched/sched.h"
+#include "../sched/syscalls.h"
 #include "../sched/tunables.h"
 #include "bootparam.h"
 #include "cpu.h"
+#include "errno.h"
 #include "panic.h"
 #include "printk.h"
 #include "proc.h"
@@ -104,4 +106,14 @@ void kernel_tick(bool user_mode)
 	sched_tick(user_mode);
 	if (lost)
 		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
+}
+
+/* 502: sched_tunable(id, op, value): op 0 reads, op 1 sets (root only). */
+int sys_sched_tunable(int id, int op, int value)
+{
+	if (op == 0)
+		return sys_sched_get_tunable(id);
+	if (op == 1)
+		return sys_sched_set_tunable(id, value);
+	return -EINVAL;
 }

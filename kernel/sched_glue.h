@@ -13,4 +13,8 @@ void sched_glue_init(int hz, const struct sched_topology *topo);
  * Does nothing on a CPU that has not joined the scheduler yet. */
 void kernel_tick(bool user_mode);
 
+/* Call 502, sched_tunable(id, op, value): op 0 reads a tunable, op 1 sets
+ * it (root only), through sched/syscalls.c. */
+int sys_sched_tunable(int id, int op, int value);
+
 #endif
