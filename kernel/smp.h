@@ -10,6 +10,7 @@
 #define KERNEL_SMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
  * the APs. A CPU that does not answer within 1 s is reported, parked
@@ -35,8 +36,12 @@ void smp_start_scheduler(void);
 /* panic(): stop every other CPU (T_IPI_HALT). Any time, interrupts off. */
 void smp_halt_others(void);
 
-/* test=ipi: exercise call-function (waiting, and a ring of nested calls)
- * and the resched IPI on every CPU; prints "ipi: ... reached N of N CPUs". */
+/* Resched IPIs each CPU has taken (smp_selftest checks that they arrive). */
+extern volatile uint32_t smp_resched_ipis[];
+
+/* test=ipi (kernel/smp_selftest.c): exercise call-function (waiting, and a
+ * ring of nested calls) and the resched IPI on every CPU; prints
+ * "ipi: ... reached N of N CPUs". */
 void smp_selftest(void);
 
 #endif
