@@ -17,6 +17,8 @@
 #include "trap.h"
 #include "x86.h"
 
+#define BACKTRACE_DEPTH 20	/* frames printed at most */
+
 static volatile uint32_t panicking;
 
 static void emergency_printf(const char *fmt, ...)
@@ -35,23 +37,63 @@ static bool kernel_text(uint32_t addr)
 	return addr >= (uint32_t)kernel_start && addr < (uint32_t)kernel_end;
 }
 
-void backtrace_from(uint32_t ebp, uint32_t eip)
+static void print_frame(int depth, uint32_t eip)
 {
-	emergency_printf("backtrace:\n");
-	for (int depth = 0; depth < 20; depth++) {
-		uint32_t off;
-		const char *name = ksym_lookup(eip, &off);
-		emergency_printf("  #%d 0x%08x %s+0x%x\n", depth, eip, name ? name : "?", off);
+	uint32_t off;
+	const char *name = ksym_lookup(eip, &off);
+	emergency_printf("  #%d 0x%08x %s+0x%x\n", depth, eip, name ? name : "?", off);
+}
+
+/* The return addresses saved in the chain of frames from ebp on. */
+static void walk_frames(int depth, uint32_t ebp)
+{
+	for (; depth < BACKTRACE_DEPTH; depth++) {
 		/* Stop at the bottom of the stack (entry.asm zeroes ebp) or on
 		 * a frame pointer that cannot be a kernel stack address. */
 		if (ebp == 0 || (ebp & 3) || ebp < 0xC0000000u)
 			break;
 		uint32_t *frame = (uint32_t *)ebp;
-		eip = frame[1];
+		uint32_t eip = frame[1];
 		ebp = frame[0];
 		if (!kernel_text(eip))
 			break;
+		print_frame(depth, eip);
 	}
+}
+
+void backtrace_from(uint32_t ebp, uint32_t eip)
+{
+	emergency_printf("backtrace:\n");
+	print_frame(0, eip);
+	walk_frames(1, ebp);
+}
+
+/*
+ * ebp is the interrupted function's frame once its prologue (push %ebp;
+ * mov %esp,%ebp) has run. On those two instructions, and on its final
+ * ret, ebp is still (or again) its caller's frame, and the walk would
+ * skip the caller: the caller's return address is then on top of the
+ * stack (esp[1] after the push, else esp[0]). Code that gcc runs before
+ * the prologue (a shrink-wrapped fast path) still loses its caller.
+ */
+void backtrace_trap(uint32_t ebp, const uint32_t *esp, uint32_t eip)
+{
+	const uint8_t *code = (const uint8_t *)eip;
+	int on_stack = -1, depth = 1;
+
+	emergency_printf("backtrace:\n");
+	print_frame(0, eip);
+	if (kernel_text(eip)) {
+		if (code[0] == 0x55 && code[1] == 0x89 && code[2] == 0xe5)
+			on_stack = 0;		/* at push %ebp */
+		else if (code[-1] == 0x55 && code[0] == 0x89 && code[1] == 0xe5)
+			on_stack = 1;		/* at mov %esp,%ebp */
+		else if (code[0] == 0xc3)
+			on_stack = 0;		/* at ret */
+	}
+	if (on_stack >= 0 && kernel_text(esp[on_stack]))
+		print_frame(depth++, esp[on_stack]);
+	walk_frames(depth, ebp);
 }
 
 /* Only the first CPU to panic gets to speak; the others just stop. */
@@ -106,6 +148,6 @@ void panic_trap(struct trapframe *tf)
 			 tf->eax, tf->ebx, tf->ecx, tf->edx);
 	emergency_printf("  esi=%08x edi=%08x ebp=%08x esp=%08x\n",
 			 tf->esi, tf->edi, tf->ebp, tf->oesp);
-	backtrace_from(tf->ebp, tf->eip);
+	backtrace_trap(tf->ebp, &tf->esp, tf->eip);	/* kernel mode: the stack went on at &tf->esp */
 	halt_forever();
 }

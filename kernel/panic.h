@@ -18,6 +18,9 @@ __attribute__((noreturn)) void panic_trap(struct trapframe *tf);
 
 /* Print the call chain starting at frame pointer ebp. */
 void backtrace_from(uint32_t ebp, uint32_t eip);
+/* The same for code a trap interrupted in kernel mode, whose stack top
+ * was esp: right also on a function's first two instructions and its ret. */
+void backtrace_trap(uint32_t ebp, const uint32_t *esp, uint32_t eip);
 
 /* Symbol lookup in the table linked into the kernel (kernel/ksyms.c). */
 const char *ksym_lookup(uint32_t addr, uint32_t *offset);

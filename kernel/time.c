@@ -39,10 +39,11 @@ uint64_t clock_cycles_to_ns(uint64_t cycles)
 	return (hi << (32 - shift)) + (lo >> shift);
 }
 
+/* 0 until clock_set_tsc_khz(): mult is 0 until then. (No early return for
+ * that: it would let gcc run it before clock_ns's frame is set up, where an
+ * interrupt's backtrace loses the caller, kernel/panic.c.) */
 uint64_t clock_ns(void)
 {
-	if (!tsc_khz)
-		return 0;
 	return clock_cycles_to_ns(rdtsc() - tsc_at_calibration);
 }
 

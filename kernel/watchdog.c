@@ -37,5 +37,5 @@ void watchdog_tick(const struct trapframe *tf)
 	printk("watchdog: cpu%d has run pid %d (%s) in kernel mode for %llu ms "
 	       "without scheduling; interrupted at:\n", c->id, p->pid, p->name,
 	       (now - c->scheduled_ns) / 1000000);
-	backtrace_from(tf->ebp, tf->eip);
+	backtrace_trap(tf->ebp, &tf->esp, tf->eip);	/* kernel mode: the stack went on at &tf->esp */
 }
