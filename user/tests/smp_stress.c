@@ -35,9 +35,12 @@
  * a random time (seconds x live / tasks on average) and a new one takes the
  * place of each that ends, until the deadline; the parent kills a random
  * task now and then (about one in KILLED_SHARE) with
- * SIGKILL, SIGTERM, SIGINT, SIGHUP or SIGUSR1 (no handlers exist: any
- * signal kills), and such a task must end by a signal it was sent (or
- * exit normally). Five checks: every task started is reaped; masks hold;
+ * SIGKILL, SIGTERM, SIGINT, SIGHUP or SIGUSR1 (none has a handler: each
+ * kills), and such a task must end by a signal it was sent (or exit
+ * normally). In the full run the parent also stops a random task with
+ * SIGSTOP and continues it with SIGCONT 20 ms later, and sends SIGUSR2,
+ * which every task catches (SA_RESTART) and must survive: a task left
+ * stopped, or killed by SIGUSR2, fails the checks below. Five checks: every task started is reaped; masks hold;
  * pipe data intact; killed tasks and children end as killed; the free
  * frame count (call 505) comes back to what it was before the run, within
  * FRAME_SLACK frames that the kernel heap may keep (as fuzz_syscalls).
@@ -266,6 +269,9 @@ static int kill_child_op(int id, struct counts *c)
 }
 
 /* One task's life until `end`; returns its exit status (BAD_ bits). */
+static volatile int usr2_seen;
+static void on_usr2(int sig) { (void)sig; usr2_seen++; }
+
 static int task(int id, long long end)
 {
 	static const int policies[] = { SCHED_OTHER, SCHED_BATCH, SCHED_ISO };
@@ -513,6 +519,12 @@ int main(int argc, char **argv)
 	/* about one task in KILLED_SHARE is killed by the parent */
 	long long kill_mean_ms = (long long)secs * 1000 * KILLED_SHARE / ntasks;
 	long long next_kill = start + rnd(2 * kill_mean_ms + 1) * 1000000LL;
+	long long next_stop = start;
+	/* Installed before the first fork, so that no task can be sent
+	 * SIGUSR2 before it has the handler (fork keeps it). */
+	struct sigaction usr2 = { .sa_handler = on_usr2, .sa_flags = SA_RESTART };
+	sigaction(SIGUSR2, &usr2, NULL);
+	int stopped = -1, stops = 0, usr2_sent = 0;	/* slot stopped now, or -1 */
 	/* Tasks live about secs x live / tasks (all of the run if they all
 	 * fit at once); a new one starts as one ends. */
 	long long mean_ms = (long long)secs * 1000 * nslots / ntasks;
@@ -553,6 +565,20 @@ int main(int argc, char **argv)
 				slots[k].sent |= 1u << sig;
 			next_kill = now + rnd(2 * kill_mean_ms + 1) * 1000000LL;
 		}
+		if (full && now >= next_stop) {	/* stop one, continue it 20 ms on */
+			if (stopped >= 0 && slots[stopped].pid) {
+				kill(slots[stopped].pid, SIGCONT);
+				stopped = -1;
+			} else if (slots[k = rnd(nslots)].pid && kill(slots[k].pid, SIGSTOP) == 0) {
+				stopped = k;
+				stops++;
+			} else {
+				stopped = -1;
+			}
+			if (slots[k = rnd(nslots)].pid && kill(slots[k].pid, SIGUSR2) == 0)
+				usr2_sent++;
+			next_stop = now + 20000000LL;
+		}
 		if (full)
 			reap_ready();
 		if (full && now >= next_progress) {
@@ -563,6 +589,11 @@ int main(int argc, char **argv)
 		}
 		sleep_us(2000);
 	}
+	if (stopped >= 0 && slots[stopped].pid)
+		kill(slots[stopped].pid, SIGCONT);
+	if (full)
+		printf("# %d stops and continues, %d SIGUSR2 caught or to be caught\n",
+		       stops, usr2_sent);
 	end = deadline + GRACE_S * 1000000000LL;
 	while (live > 0 && monotonic_ns() < end) {
 		reap_ready();
