@@ -16,6 +16,7 @@
 #include "policy.h"
 #include "tunables.h"
 
+/* LAB iso BEGIN */
 #define ISO_ONE		(1ull << 30)	/* iso_avg of 100 % */
 #define ISO_PERIOD_S	5		/* averaging time constant */
 
@@ -128,3 +129,20 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr)
 		requeue_iso_tasks(rq);
 	}
 }
+/* LAB iso STUB
+// Before: ISO is the plain staircase under another number, as if it were
+// SCHED_NORMAL, with no cap; no CPU ever throttles it.
+const struct sched_policy policy_iso = {
+	.name = "SCHED_ISO",
+	.number = SCHED_ISO,
+	.prio_min = 0, .prio_max = 0,
+};
+
+// The share of ISO ticks that the statistics call reports (syscalls.c).
+int iso_share_permille(const struct runqueue *rq)
+{
+	(void)rq;
+	return 0;
+}
+*/
+/* LAB iso END */

@@ -66,7 +66,10 @@ static int fifo_rr_get_interval(const struct sched_task *p)
 
 const struct sched_policy policy_fifo = {
 	.name = "SCHED_FIFO", .number = SCHED_FIFO,
-	.rt = true, .unprivileged_as = &policy_iso,
+	.rt = true,
+/* LAB iso BEGIN */
+	.unprivileged_as = &policy_iso,
+/* LAB iso END */
 	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
 	.max_burst = rt_max_burst,
@@ -79,7 +82,10 @@ const struct sched_policy policy_fifo = {
 
 const struct sched_policy policy_rr = {
 	.name = "SCHED_RR", .number = SCHED_RR,
-	.rt = true, .unprivileged_as = &policy_iso,
+	.rt = true,
+/* LAB iso BEGIN */
+	.unprivileged_as = &policy_iso,
+/* LAB iso END */
 	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
 	.max_burst = rt_max_burst,

@@ -11,6 +11,7 @@
 #include "policy.h"
 #include "tunables.h"
 
+/* LAB smt BEGIN */
 /*
  * Should p wait (the CPU run idle) while its sibling runs s? Yes if s has
  * much more slice left than p's whole slice, or s is RT, or p is BATCH;
@@ -60,6 +61,17 @@ bool dependent_sleeper(struct runqueue *rq, struct sched_task *p)
 	}
 	return run_idle;
 }
+/* LAB smt STUB
+// Before: no dependent-sleeper rule. Each hyperthread schedules as if it
+// had a core to itself, and nothing is ever held back for a sibling.
+bool dependent_sleeper(struct runqueue *rq, struct sched_task *p)
+{
+	(void)rq;
+	(void)p;
+	return false;
+}
+*/
+/* LAB smt END */
 
 void wake_sleeping_siblings(struct runqueue *rq)
 {

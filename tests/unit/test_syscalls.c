@@ -35,7 +35,7 @@ TEST(setscheduler_errors_in_linux_order)
 	/* ... then ESRCH before the policy and priority checks ... */
 	CHECK_EQ(sys_sched_setscheduler(9999, 77, param(5)), -ESRCH);
 	/* ... then EINVAL for policy and priority ... */
-	CHECK_EQ(sys_sched_setscheduler(other->pid, 5, param(0)), -EINVAL);
+	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_NR_POLICIES, param(0)), -EINVAL);
 	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(100)), -EINVAL);
 	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(-1)), -EINVAL);
 	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(0)), -EINVAL);
@@ -101,7 +101,7 @@ TEST(priority_max_min_per_policy)
 		CHECK_EQ(sys_sched_get_priority_max(pol), 0);
 		CHECK_EQ(sys_sched_get_priority_min(pol), 0);
 	}
-	CHECK_EQ(sys_sched_get_priority_max(5), -EINVAL);
+	CHECK_EQ(sys_sched_get_priority_max(SCHED_NR_POLICIES), -EINVAL);
 	CHECK_EQ(sys_sched_get_priority_min(-1), -EINVAL);
 }
 
