@@ -13,6 +13,8 @@
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
+#   make lab LAB=batch [DEST=../batch-lab]   a student tree for one lab (docs/labs.md)
+#   make grade [LAB=batch] [QUICK=1]   a lab's tests and its score (in a student tree: its lab)
 #   make clean
 #
 # Variables (make run CPUS=4, make run SOCKETS=2 CORES=2 THREADS=2, ...):
@@ -51,7 +53,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate stress bench profile sim clean deps-build deps-run
+.PHONY: all build kernel initrd run run-iso iso gdb test test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -238,6 +240,20 @@ profile:
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:
 	@$(MAKE) --no-print-directory -C tools/sim
+
+# Labs (tools/lab, docs/labs.md): make lab writes a student tree with one
+# lab's code cut out; make grade runs that lab's unit tests, simulator
+# checks and (without QUICK=1) QEMU cases in virtual time, and prints
+# "Score: N/M" (exit status 0 only at full marks).
+LAB ?=
+DEST ?=
+QUICK ?=
+lab:
+	@$(PYTHON) tools/lab/lab.py $(LAB) $(if $(DEST),--dest $(DEST))
+
+grade:
+	@tools/ensure-deps.sh python hostcc cc $(if $(QUICK),,nasm qemu)
+	@$(PYTHON) tools/lab/grade.py $(if $(LAB),--lab $(LAB)) $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(BUILD)

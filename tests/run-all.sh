@@ -11,7 +11,8 @@
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), then (full only)
-# the viewer in headless Chromium (tests/host-tools/test_browser.py), the
+# the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
+# headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
 # conformance programs against Linux.
 mode=${1:-full}
@@ -53,6 +54,7 @@ stage() {
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
 full)
+	[ -f tools/lab/selftest.py ] && stage labs python3 tools/lab/selftest.py
 	[ -f tests/host-tools/test_browser.py ] && stage browser python3 tests/host-tools/test_browser.py
 	[ -n "$harness" ] && stage qemu $harness
 	[ -x tests/linux-diff.sh ] && stage linux-diff tests/linux-diff.sh

@@ -1,0 +1,262 @@
+"""markers.py - the lab markers in the C sources, and the trees made from them.
+
+A lab region in a .c or .h file (docs/labs.md, "Markers"):
+
+    /* LAB batch BEGIN */
+    ... the code the normal build compiles ...
+    /* LAB batch STUB
+    ... what a student of lab batch gets instead (optional) ...
+    */
+    /* LAB batch SOLUTION
+    ... what the reference solution of lab batch has instead (optional) ...
+    */
+    /* LAB batch END */
+
+Every marker is alone on its line. The STUB and SOLUTION blocks are C
+comments, so the normal build sees the code between BEGIN and the first
+block and nothing else. A region without a STUB gives the student that
+same code (a lab that adds something, such as policy, marks the places
+where it goes); a region without a SOLUTION is its own solution. Stub and
+solution text may not contain a C comment; a line comment (// text) in
+them becomes a C comment in the tree that gets the text.
+
+Trees (Python 3 standard library only):
+  student_tree(lab)   the lab's regions as stubs (their BEGIN and END kept,
+                      to show where to work), every other region as the
+                      normal build has it, the lab's overlay files
+                      (tools/lab/LAB/tree/) added, no SOLUTION text and no
+                      tools/lab/*/solution/ at all;
+  solution_tree(lab)  the reference solution: the lab's SOLUTION blocks and
+                      its tools/lab/LAB/solution/ files in, its overlay too.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+MARKER = re.compile(r"^\s*/\* LAB (\w+) (BEGIN|END)\b.*\*/\s*$")
+BLOCK = re.compile(r"^\s*/\* LAB (\w+) (STUB|SOLUTION)\s*$")
+BLOCK_END = re.compile(r"^\s*\*/\s*$")
+ANY_MARK = re.compile(r"/\* LAB \w+ (BEGIN|END|STUB|SOLUTION)\b")
+SOURCE_EXT = (".c", ".h")
+
+
+class MarkerError(Exception):
+    pass
+
+
+class Region:
+    def __init__(self, lab, begin_line):
+        self.lab = lab
+        self.begin_line = begin_line        # the BEGIN marker, as written
+        self.live = []                      # lines the normal build compiles
+        self.stub = None                    # lines, or None: the live ones
+        self.solution = None                # lines, or None: the live ones
+
+
+def parse(text, where="?"):
+    """The text as a list of plain lines and Regions."""
+    out, region, block, block_name = [], None, None, None
+    for n, line in enumerate(text.split("\n"), 1):
+        if block is not None:
+            if BLOCK_END.match(line):
+                setattr(region, block_name, block)
+                block = None
+                continue
+            if "/*" in line or "*/" in line:
+                raise MarkerError(f"{where}:{n}: a C comment inside a LAB {block_name.upper()} "
+                                  "block (write // instead)")
+            block.append(line)
+            continue
+        m = MARKER.match(line)
+        b = BLOCK.match(line)
+        if m and m.group(2) == "BEGIN":
+            if region:
+                raise MarkerError(f"{where}:{n}: LAB {m.group(1)} BEGIN inside LAB "
+                                  f"{region.lab}'s region (regions do not nest)")
+            region = Region(m.group(1), line)
+        elif m:
+            if not region or region.lab != m.group(1):
+                raise MarkerError(f"{where}:{n}: LAB {m.group(1)} END without its BEGIN")
+            out.append(region)
+            region = None
+        elif b:
+            if not region or region.lab != b.group(1):
+                raise MarkerError(f"{where}:{n}: LAB {b.group(1)} {b.group(2)} outside "
+                                  "its region")
+            block_name = b.group(2).lower()
+            if getattr(region, block_name) is not None:
+                raise MarkerError(f"{where}:{n}: a second {b.group(2)} in one region")
+            block = []
+        elif ANY_MARK.search(line):
+            raise MarkerError(f"{where}:{n}: a LAB marker must be alone on its line: "
+                              f"{line.strip()!r}")
+        elif region:
+            if region.stub is not None or region.solution is not None:
+                if line.strip():
+                    raise MarkerError(f"{where}:{n}: code after a STUB or SOLUTION block "
+                                      f"(it must come right before LAB {region.lab} END)")
+                continue
+            region.live.append(line)
+        else:
+            out.append(line)
+    if block is not None or region:
+        raise MarkerError(f"{where}: LAB {region.lab} region not closed")
+    return out
+
+
+def line_comments(lines):
+    """// comments to C comments: a run of whole-line ones becomes a block."""
+    out, i = [], 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)// ?(.*)$", lines[i])
+        if m:
+            indent, run = m.group(1), []
+            while i < len(lines):
+                m2 = re.match(r"^(\s*)// ?(.*)$", lines[i])
+                if not m2 or m2.group(1) != indent:
+                    break
+                run.append(m2.group(2))
+                i += 1
+            if len(run) == 1:
+                out.append(f"{indent}/* {run[0]} */")
+            else:
+                out.append(f"{indent}/*")
+                out.extend(f"{indent} * {r}".rstrip() for r in run)
+                out.append(f"{indent} */")
+            continue
+        m = re.match(r"^(.*\S)\s+// ?(.*)$", lines[i])
+        out.append(f"{m.group(1)}\t/* {m.group(2)} */" if m else lines[i])
+        i += 1
+    return out
+
+
+def render(items, lab, mode):
+    """mode "student": lab's regions as stubs between their markers;
+    "solution": lab's regions as its solution; "plain": every region as
+    the normal build has it. Markers of other labs disappear."""
+    out = []
+    for it in items:
+        if isinstance(it, str):
+            out.append(it)
+        elif it.lab != lab or mode == "plain":
+            out.extend(it.live)
+        elif mode == "student":
+            out.append(re.sub(r"BEGIN\b.*\*/", "BEGIN: yours to write (README-LAB.md) */",
+                              it.begin_line))
+            out.extend(line_comments(it.stub) if it.stub is not None else it.live)
+            indent = it.begin_line[:len(it.begin_line) - len(it.begin_line.lstrip())]
+            out.append(f"{indent}/* LAB {lab} END */")
+        else:
+            out.extend(line_comments(it.solution) if it.solution is not None else it.live)
+    return "\n".join(out)
+
+
+def tree_files(root=ROOT):
+    """The files a tree is made of: what git tracks or would track (the
+    working tree's content), never build/ or .git; without git, a walk
+    that skips build/, .git and objects."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=root,
+                             capture_output=True, check=True).stdout.decode()
+        files = [f for f in out.split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for d, dirs, names in os.walk(root):
+            dirs[:] = [x for x in dirs if x not in (".git", "build", "__pycache__")]
+            for name in names:
+                if not name.endswith((".o", ".d", ".pyc")):
+                    files.append(os.path.relpath(os.path.join(d, name), root))
+    keep = []
+    for f in sorted(set(files)):
+        if f.startswith((".git/", "build/")) or "/build/" in f or "__pycache__" in f:
+            continue
+        if not os.path.isfile(os.path.join(root, f)) or os.path.islink(os.path.join(root, f)):
+            continue
+        keep.append(f)
+    return keep
+
+
+def is_solution_only(path):
+    """tools/lab/LAB/solution/...: never in a student tree."""
+    parts = path.split("/")
+    return len(parts) > 3 and parts[:2] == ["tools", "lab"] and parts[3] == "solution"
+
+
+def regions_by_lab(root=ROOT):
+    """{lab: [(path, Region), ...]} over the tree's C sources."""
+    found = {}
+    for f in tree_files(root):
+        if f.endswith(SOURCE_EXT) and not f.startswith("tools/lab/"):
+            with open(os.path.join(root, f), encoding="utf-8") as fh:
+                text = fh.read()
+            if "/* LAB " not in text:
+                continue
+            for it in parse(text, f):
+                if isinstance(it, Region):
+                    found.setdefault(it.lab, []).append((f, it))
+    return found
+
+
+def copy_overlay(src_dir, dest):
+    """Add the files under src_dir to dest at the same relative paths."""
+    added = []
+    if not os.path.isdir(src_dir):
+        return added
+    for d, _, names in os.walk(src_dir):
+        for name in sorted(names):
+            if name.endswith((".o", ".d", ".pyc")):
+                continue
+            src = os.path.join(d, name)
+            rel = os.path.relpath(src, src_dir)
+            dst = os.path.join(dest, rel)
+            if os.path.exists(dst):
+                raise MarkerError(f"{os.path.relpath(src, ROOT)}: the tree already has {rel}")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(src, dst)
+            added.append(rel)
+    return added
+
+
+def make_tree(dest, lab, mode, known_labs, root=ROOT):
+    """Write the tree of `lab` in `mode` ("student" or "solution") to dest,
+    which must not exist or be empty. Returns the overlay files added."""
+    if os.path.exists(dest) and os.listdir(dest):
+        raise MarkerError(f"{dest} exists and is not empty: remove it or choose another DEST")
+    os.makedirs(dest, exist_ok=True)
+    for f in tree_files(root):
+        if is_solution_only(f):
+            continue
+        src, dst = os.path.join(root, f), os.path.join(dest, f)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if f.endswith(SOURCE_EXT) and not f.startswith("tools/lab/"):
+            with open(src, encoding="utf-8") as fh:
+                text = fh.read()
+            if "/* LAB " in text:
+                items = parse(text, f)
+                for it in items:
+                    if isinstance(it, Region) and it.lab not in known_labs:
+                        raise MarkerError(f"{f}: LAB {it.lab}: no such lab "
+                                          f"(labs: {', '.join(known_labs)})")
+                text = render(items, lab, mode)
+            with open(dst, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            shutil.copymode(src, dst)
+        else:
+            shutil.copy2(src, dst)
+    added = copy_overlay(os.path.join(HERE, lab, "tree"), dest)
+    if mode == "solution":
+        added += copy_overlay(os.path.join(HERE, lab, "solution"), dest)
+    return added
+
+
+def has_reference_parts(lab, root=ROOT):
+    """Does the solution tree need to be built to grade lab (an overlay,
+    or SOLUTION blocks), or is the tree as it is its solution?"""
+    if os.path.isdir(os.path.join(HERE, lab, "tree")) or \
+            os.path.isdir(os.path.join(HERE, lab, "solution")):
+        return True
+    return any(r.solution is not None for _, r in regions_by_lab(root).get(lab, []))

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""selftest.py - the labs test themselves (the `labs` stage of make test).
+
+    python3 tools/lab/selftest.py [--boot LAB|none] [--keep] [-j N]
+
+For every lab: `make lab` writes its student tree into a temporary
+directory; the tree must be a git repository of one commit with the
+handout on top and no trace of the lab's solution (its SOLUTION blocks, its
+tools/lab/NAME/solution/ files, the lines only its solution has); `make
+grade QUICK=1` there must build (the host unit tests, the simulator, sched/
+for the kernel), score below full marks (the stub really is a stub) and
+pass every unit test outside the lab's list (the stub breaks nothing else,
+so the list is complete). In this tree, `make grade LAB=NAME QUICK=1` must
+give full marks, with the same maximum. One student tree (--boot, default
+batch) also builds its kernel and boots to the shell in QEMU, in virtual
+time. `make lab` must refuse an unknown lab and list the labs.
+
+One line per check, then "N passed, N failed"; exit status 1 if any
+failed. In a lab's own tree (.lab, .lab-solution) there is nothing to
+check: one skip. Quick: host builds only, about half a minute on 2 cores
+(plus the boot, about 15 s). Python 3 standard library only.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import labs      # noqa: E402
+import markers   # noqa: E402
+
+SCORE = re.compile(r"^Score: (\d+)/(\d+)$", re.M)
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def __call__(self, ok, name, detail="", note=""):
+        """detail says why a check failed; note is shown when it passed."""
+        if ok:
+            self.passed += 1
+            print(f"ok - {name}" + (f" # {note}" if note else ""), flush=True)
+        else:
+            self.failed += 1
+            print(f"not ok - {name} # {detail}", flush=True)
+        return ok
+
+
+def run(cmd, cwd, timeout=900):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=timeout)
+        return p.returncode, p.stdout.decode(errors="replace"), time.monotonic() - t0
+    except subprocess.TimeoutExpired as e:
+        return None, (e.stdout or b"").decode(errors="replace"), time.monotonic() - t0
+
+
+def solution_only_lines(lab):
+    """{path: lines that only the lab's solution has} for its stubbed regions."""
+    out = {}
+    for path, region in markers.regions_by_lab().get(lab, []):
+        if region.stub is None:
+            continue
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            items = markers.parse(f.read(), path)
+        elsewhere = set()
+        for it in items:
+            if isinstance(it, str):
+                elsewhere.add(it.strip())
+            elif it is not region:
+                elsewhere.update(l.strip() for l in it.live)
+        stub = {l.strip() for l in region.stub}
+        lines = {l.strip() for l in region.live
+                 if len(l.strip()) >= 16 and l.strip() not in elsewhere | stub}
+        out.setdefault(path, set()).update(lines)
+    return out
+
+
+def check_tree(check, name, dest):
+    """What a student tree must and must not hold."""
+    rc, log, _ = run(["git", "log", "--oneline"], dest)
+    rc2, status, _ = run(["git", "status", "--porcelain"], dest)
+    check(rc == 0 and len(log.strip().split("\n")) == 1 and rc2 == 0 and not status.strip(),
+          f"{name}: the student tree is a git repository of one commit, nothing left over",
+          f"log {log.strip()[:80]!r}, status {status.strip()[:80]!r}")
+    with open(os.path.join(ROOT, labs.LABS[name].handout), encoding="utf-8") as f:
+        handout = f.read()
+    with open(os.path.join(dest, "README-LAB.md"), encoding="utf-8") as f:
+        readme = f.read()
+    with open(os.path.join(dest, ".lab")) as f:
+        dot_lab = f.read().strip()
+    check(dot_lab == name and readme.split("\n")[0] == handout.split("\n")[0] and
+          len(readme) >= len(handout) - 200,
+          f"{name}: README-LAB.md is the handout, .lab names the lab", f".lab {dot_lab!r}")
+    leaks, own_markers = [], 0
+    unique = solution_only_lines(name)
+    for d, dirs, files in os.walk(dest):
+        dirs[:] = [x for x in dirs if x != ".git"]
+        for fn in files:
+            path = os.path.join(d, fn)
+            rel = os.path.relpath(path, dest)
+            if markers.is_solution_only(rel):
+                leaks.append(rel)
+                continue
+            if not rel.endswith(markers.SOURCE_EXT) or rel.startswith("tools/lab/"):
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for m in re.finditer(r"/\* LAB (\w+) (BEGIN|END|STUB|SOLUTION)\b", text):
+                if m.group(1) != name or m.group(2) in ("STUB", "SOLUTION"):
+                    leaks.append(f"{rel}: LAB {m.group(1)} {m.group(2)}")
+                else:
+                    own_markers += 1
+            have = {l.strip() for l in text.split("\n")}
+            leaks += [f"{rel}: {l!r}" for l in sorted(unique.get(rel, set()) & have)]
+    for rel in unique:
+        if not os.path.exists(os.path.join(dest, rel)):
+            leaks.append(f"{rel} is missing")
+    check(not leaks, f"{name}: no trace of the solution in the student tree",
+          "; ".join(leaks[:4]))
+    wanted = bool(markers.regions_by_lab().get(name))
+    check(own_markers > 0 or not wanted,
+          f"{name}: the lab's markers show the student where to work", "none",
+          f"{own_markers} marker lines")
+
+
+def grade(cwd, lab=None, extra=()):
+    cmd = [sys.executable, os.path.join(cwd, "tools", "lab", "grade.py"), "--quick"]
+    cmd += (["--lab", lab] if lab else []) + list(extra)
+    rc, out, secs = run(cmd, cwd)
+    m = SCORE.search(out)
+    return rc, out, secs, (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def item_ok(out, prefix):
+    line = next((l for l in out.split("\n") if l.startswith(prefix)), "")
+    return bool(line) and " ok " in line, line
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the labs test themselves")
+    ap.add_argument("--boot", default="batch", help="the lab whose student tree boots (none: no QEMU)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    args = ap.parse_args()
+    check = Checks()
+    if any(os.path.exists(os.path.join(ROOT, f)) for f in (".lab", ".lab-solution")):
+        print("skip - this is a lab's tree: the labs are checked in the solution tree")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    t0 = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="labs-selftest-")
+    try:
+        rc, out, _ = run([sys.executable, os.path.join(HERE, "lab.py"), "no_such_lab",
+                          "--dest", os.path.join(tmp, "x")], ROOT)
+        check(rc == 2 and all(n in out for n in labs.NAMES) and not os.path.exists(
+              os.path.join(tmp, "x")), "make lab refuses an unknown lab and lists the labs",
+              f"exit status {rc}: {out.strip()[:200]!r}")
+        trees = {}
+        for name in labs.NAMES:
+            dest = os.path.join(tmp, f"{name}-lab")
+            rc, out, secs = run([sys.executable, os.path.join(HERE, "lab.py"), name,
+                                 "--dest", dest], ROOT)
+            if check(rc == 0, f"{name}: make lab writes the student tree ({secs:.1f} s)",
+                     f"exit status {rc}: {out.strip()[-200:]}"):
+                trees[name] = dest
+                check_tree(check, name, dest)
+
+        def solutions():
+            return {name: grade(ROOT, name) for name in labs.NAMES}
+
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            sol = pool.submit(solutions)
+            stubs = {name: pool.submit(grade, dest) for name, dest in trees.items()}
+            boot = None
+            if args.boot != "none" and args.boot in trees:
+                boot = pool.submit(run, [sys.executable, "tools/lab/grade.py", "--boot-only"],
+                                   trees[args.boot], 600)
+            sol = sol.result()
+            stubs = {n: f.result() for n, f in stubs.items()}
+            boot = boot.result() if boot else None
+
+        for name in labs.NAMES:
+            rc, out, secs, score = sol[name]
+            shown = f"Score {score[0]}/{score[1]}" if score else "no score"
+            failing = [l.strip()[:200] for l in out.split("\n") if " FAIL " in l]
+            check(rc == 0 and score and score[0] == score[1],
+                  f"{name}: the solution scores full marks ({secs:.0f} s)",
+                  f"{shown}; " + " | ".join(failing[:3]) if failing else out.strip()[-300:],
+                  shown)
+            if name not in stubs:
+                continue
+            src, sout, ssecs, sscore = stubs[name]
+            builds = [l for l in sout.split("\n") if l.startswith("build")]
+            check(builds and all(" ok " in l for l in builds),
+                  f"{name}: the student tree builds (host tests, simulator, sched/ for i686)",
+                  "; ".join(l for l in builds if " ok " not in l)[:300] or sout.strip()[-300:])
+            ok_others, line = item_ok(sout, "unit  all the other host unit tests")
+            check(ok_others, f"{name}: the stub breaks no unit test outside the lab's list",
+                  line.strip()[:300])
+            full = score[1] if score else None
+            shown = f"Score {sscore[0]}/{sscore[1]}, exit status {src}" if sscore else ""
+            check(src == 1 and sscore and sscore[0] < sscore[1] and sscore[1] == full,
+                  f"{name}: the stub scores below full marks ({ssecs:.0f} s)",
+                  (shown + (f" (the solution's maximum is {full})" if full else ""))
+                  or sout.strip()[-300:], shown)
+        if boot:
+            rc, out, secs = boot
+            check(rc == 0 and SCORE.search(out) is not None,
+                  f"{args.boot}: the student tree's kernel boots to the shell ({secs:.0f} s)",
+                  out.strip()[-400:])
+    finally:
+        if args.keep:
+            print(f"# kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(f"# {time.monotonic() - t0:.0f} s")
+    print(f"{check.passed} passed, {check.failed} failed")
+    return 1 if check.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
