@@ -11,15 +11,7 @@
 #define KERNEL_TIME_H
 
 #include <stdint.h>
-
-/* Linux i386's struct timespec, as clock_gettime and nanosleep exchange it
- * with user programs. sched/syscalls.h declares the same struct for
- * sched_rr_get_interval (sched/ cannot include this header); no file
- * includes both, and one that did would not compile. */
-struct timespec32 {
-	int32_t tv_sec;
-	int32_t tv_nsec;
-};
+#include "../sched/sched.h"	/* struct timespec32, Linux i386's timespec */
 
 uint64_t clock_ns(void);
 void clock_set_tsc_khz(uint64_t khz);	/* after calibration */

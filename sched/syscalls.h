@@ -14,6 +14,7 @@
 #define SCHED_SYSCALLS_H
 
 #include <stdint.h>
+#include "sched.h"		/* struct timespec32 */
 
 #define PRIO_PROCESS	0
 #define PRIO_PGRP	1
@@ -23,10 +24,6 @@ struct sched_param {		/* Linux's */
 	int32_t sched_priority;
 };
 
-struct timespec32 {		/* Linux i386 struct timespec */
-	int32_t tv_sec;
-	int32_t tv_nsec;
-};
 
 /* sys_sched_task_stats(): one task, as the scheduler sees it. 80 bytes. */
 struct sched_task_info {
