@@ -200,8 +200,10 @@ def sim_checks(g, lab, have_binary):
         rc, out = run([SIM_BIN] + s.args + [s.workload], 60)
         if rc != 0:
             first = next((l for l in out.split("\n") if l.strip()), "")
+            how = "timeout" if rc is None else \
+                f"killed by signal {-rc}" if rc < 0 else f"exit status {rc}"
             g.item("sim", s.name, s.points, False, time.monotonic() - t0,
-                   f"{'timeout' if rc is None else f'exit status {rc}'}: {first[:150]}")
+                   f"{how}: {first[:150]}" if first else how)
             continue
         try:
             ok, detail = s.check(Report(out))
