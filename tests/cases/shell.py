@@ -220,7 +220,10 @@ CASES = [
 CASES += [
     Case("shell_background_read_gets_sigttin", smp=ONE, append="tests=none",
          timeout=30, tags=("console", "shell", "signals"),
-         send=lines("grep hello &", "jobs") +
+         retry=True,
+         # jobs a second later: the background grep must have reached its
+         # read of the terminal (and stopped) first, even on a busy host
+         send=lines("grep hello &") + [(r"^\$ ", b"jobs\r", 1.0)] +
               [(r"Stopped \(tty input\) +grep hello", b"fg\r")] +
               [(r"^grep hello\n", b"say hello\r", 0.5), (r"say hello\n", b"\x04", 0.3)] +
               lines("echo st=$?", "exit"),
