@@ -111,9 +111,7 @@ static void proc_first_return(void)
 /* A signal to act on, or an interrupted call to finish (kernel/signal.c). */
 static bool signal_work(const struct proc *p, const struct trapframe *tf)
 {
-	int r = -(int)tf->eax;
-	return signal_pending(p) || p->sig_restore_mask ||
-	       (tf->trapno == T_SYSCALL && r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK);
+	return signal_pending(p) || p->sig_restore_mask || syscall_interrupted(tf, p->syscall_nr);
 }
 
 void proc_return_to_user(struct trapframe *tf)

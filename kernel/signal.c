@@ -531,24 +531,17 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction
 static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *ka, sigset64_t mask,
 		       const struct place *at)
 {
-	static struct sigframe32 f;	/* too big for the kernel stack; fill under a lock */
-	static struct spinlock frame_lock = SPINLOCK_INIT("sigframe");
+	struct sigframe32 f;		/* 740 bytes: the kernel stack has 8 KiB */
 	uint32_t sp = frame_at(at, sizeof(f));
 	struct sigframe32 *uf = (struct sigframe32 *)sp;
-	int err;
 
-	if (!user_range_ok(uf, sizeof(f), true))
-		return -EFAULT;
-	spin_lock(&frame_lock);
 	memset(&f, 0, sizeof(f));
 	f.sig = sig;
 	save_context(&f.sc, tf, mask, at);
 	f.extramask = (uint32_t)(mask >> 32);
 	memcpy(f.retcode, retcode, sizeof(f.retcode));
 	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
-	err = copy_to_user(uf, &f, sizeof(f));
-	spin_unlock(&frame_lock);
-	if (err < 0)
+	if (copy_to_user(uf, &f, sizeof(f)) < 0)
 		return -EFAULT;
 	enter_handler(tf, sp, ka, sig);
 	tf->edx = tf->ecx = 0;
@@ -559,9 +552,7 @@ static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *k
 
 static bool restart_code(const struct proc *p, const struct trapframe *tf)
 {
-	int r = -(int)tf->eax;
-	return tf->trapno == T_SYSCALL && p->syscall_nr >= 0 &&
-	       r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK;
+	return syscall_interrupted(tf, p->syscall_nr);
 }
 
 /* Before a handler runs: EINTR, or the call again (SA_RESTART). */
@@ -598,12 +589,6 @@ static void restart_without_handler(struct proc *p, struct trapframe *tf)
 
 /* ---- delivery --------------------------------------------------------------- */
 
-/* Kill the process for a signal it could not take (no room for a frame). */
-static __attribute__((noreturn)) void die_of(int sig)
-{
-	proc_exit(sig);
-}
-
 static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction *ka,
 			  const struct ksiginfo *info)
 {
@@ -618,7 +603,7 @@ static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction
 	if (err < 0) {
 		printk("pid %d (%s): no room on the user stack for signal %d's frame\n",
 		       p->pid, p->name, sig);
-		die_of(SIGSEGV);
+		proc_exit(SIGSEGV);	/* the signal it could not take: Linux's force_sigsegv */
 	}
 	spin_lock(&ptable_lock);
 	p->sig_restore_mask = false;
@@ -690,21 +675,21 @@ void signal_deliver(struct trapframe *tf)
 			continue;
 		}
 		spin_unlock(&ptable_lock);
-		die_of(sig);
+		proc_exit(sig);		/* the wait status is the signal */
 	}
 	restart_without_handler(p, tf);
 }
 
 /* ---- faults ---------------------------------------------------------------- */
 
-static int fault_code(const struct trapframe *tf, int sig, uint32_t *addr)
+static int fault_code(const struct trapframe *tf, uint32_t *addr)
 {
 	*addr = 0;
 	switch (tf->trapno) {
 	case T_PGFLT:	*addr = read_cr2(); return (tf->err & 1) ? SEGV_ACCERR : SEGV_MAPERR;
 	case T_DIVIDE:	*addr = tf->eip; return 1;		/* FPE_INTDIV */
 	case T_ILLOP:	*addr = tf->eip; return 2;		/* ILL_ILLOPN */
-	default:	(void)sig; return SI_KERNEL;	/* int3, #GP: as Linux */
+	default:	return SI_KERNEL;	/* int3, #GP: as Linux */
 	}
 }
 
@@ -714,7 +699,7 @@ void signal_fault(struct trapframe *tf, int sig)
 {
 	struct proc *p = current();
 	struct ksiginfo info = { 0, 0, 0, 0, 0 };
-	info.code = fault_code(tf, sig, &info.addr);
+	info.code = fault_code(tf, &info.addr);
 
 	spin_lock(&ptable_lock);
 	bool handled = action_of(p, sig)->handler > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));
@@ -783,7 +768,7 @@ static int bad_frame(void)
 {
 	struct proc *p = current();
 	printk("pid %d (%s): bad signal frame at esp=0x%08x\n", p->pid, p->name, p->tf->esp);
-	die_of(SIGSEGV);
+	proc_exit(SIGSEGV);
 }
 
 /* The handler returned through "popl %eax; sigreturn": esp is 8 bytes

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "trap.h"
 
 #define NSIG		64		/* signals 1..64 */
 #define SIGHUP		1
@@ -67,6 +68,15 @@
 #define ERESTARTNOHAND		514	/* restart only if no handler ran */
 #define ERESTART_RESTARTBLOCK	516	/* no handler: go on through restart_syscall */
 
+/* tf returns from a system call (syscall_nr, -1 once it must not restart)
+ * that a signal interrupted: eax holds one of the codes above. */
+static inline bool syscall_interrupted(const struct trapframe *tf, int syscall_nr)
+{
+	int r = -(int)tf->eax;
+	return tf->trapno == T_SYSCALL && syscall_nr >= 0 &&
+	       r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK;
+}
+
 typedef uint64_t sigset64_t;
 #define SIGBIT(sig)	(1ull << ((sig) - 1))
 #define SIG_UNBLOCKABLE	(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
@@ -88,7 +98,6 @@ struct ksiginfo {
 };
 
 struct proc;
-struct trapframe;
 
 /* Send sig to p with ptable_lock held (kill, the tty, exit's SIGCHLD). */
 void signal_send_locked(struct proc *p, int sig, const struct ksiginfo *info);
