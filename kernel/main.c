@@ -22,7 +22,6 @@
 #include "sched_glue.h"
 #include "smp.h"
 #include "string.h"
-#include "syscall.h"
 #include "trap.h"
 #include "vm.h"
 #include "x86.h"
@@ -149,7 +148,6 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 	/* Processes and the scheduler. */
 	initrd_init();
-	syscall_init();
 	proc_init();
 	start_scheduler();
 

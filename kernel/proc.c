@@ -108,26 +108,27 @@ static void proc_first_return(void)
 	pop_cli();
 }
 
-/* A signal to act on, or an interrupted call to finish (kernel/signal.c). */
-static bool signal_work(const struct proc *p, const struct trapframe *tf)
-{
-	return signal_pending(p) || p->sig_restore_mask || syscall_interrupted(tf, p->syscall_nr);
-}
-
+/*
+ * The last look (return_work) is taken with interrupts off, and iret
+ * turns them back on: a resched IPI that lands after it still finds us in
+ * user mode an instruction later, not a tick later. Signals are delivered
+ * first, then the scheduler gets its turn, until there is nothing left.
+ */
 void proc_return_to_user(struct trapframe *tf)
 {
 	for (;;) {
 		struct proc *p = current();
-		if (signal_work(p, tf))
-			signal_deliver(tf);
-		/* The last look is taken with interrupts off, and iret turns
-		 * them back on: a resched IPI that lands after it still finds
-		 * us in user mode an instruction later, not a tick later. */
+		bool signals;
+
 		cli();
-		if (!mycpu()->need_resched && !signal_pending(p))
+		signals = signal_work(p, tf);
+		if (!signals && !mycpu()->need_resched)
 			return;
 		sti();
-		schedule();
+		if (signals)
+			signal_deliver(tf);
+		else
+			schedule();
 	}
 }
 

@@ -110,6 +110,27 @@ static inline struct proc *current(void)
 	return mycpu()->current;
 }
 
+/* An unblocked signal waits: blocking calls must return (interruptible).
+ * Inline, since every return to user mode asks (kernel/signal.c). */
+static inline bool signal_pending(const struct proc *p)
+{
+	sigset64_t pending = p->sig_pending;	/* usually 0: one test */
+	return pending && (pending & ~p->sig_blocked) != 0;
+}
+
+/* A signal to act on, or an interrupted call to finish (kernel/signal.c). */
+static inline bool signal_work(const struct proc *p, const struct trapframe *tf)
+{
+	return signal_pending(p) || p->sig_restore_mask || syscall_interrupted(tf, p->syscall_nr);
+}
+
+/* Anything for proc_return_to_user() to do before user mode? Asked with
+ * interrupts off, so that no reschedule request slips in after it. */
+static inline bool return_work(const struct proc *p, const struct trapframe *tf)
+{
+	return mycpu()->need_resched || signal_work(p, tf);
+}
+
 #define proc_of(task) ((struct proc *)((char *)(task) - __builtin_offsetof(struct proc, se)))
 
 void proc_init(void);

@@ -78,11 +78,6 @@ bool signal_ignored_or_blocked(const struct proc *p, int sig)
 	return (p->sig_blocked & SIGBIT(sig)) || sig_discarded(p, sig);
 }
 
-bool signal_pending(const struct proc *p)
-{
-	return (p->sig_pending & ~p->sig_blocked) != 0;
-}
-
 bool signal_fatal_pending(const struct proc *p)
 {
 	return (p->sig_pending & SIGBIT(SIGKILL)) != 0;
@@ -368,11 +363,6 @@ void signal_exec(struct proc *p)
 			*a = (struct ksigaction){ 0 };
 	}
 	spin_unlock(&ptable_lock);
-}
-
-void signal_syscall_entry(uint32_t nr)
-{
-	current()->syscall_nr = (int)nr;
 }
 
 /* ---- the frames on the user stack (Linux i386's layouts) --------------------- */

@@ -108,8 +108,8 @@ int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info);
 void signal_send_group(int pgid, int sig);
 /* Send sig from the kernel to the current process (SIGPIPE). */
 void signal_send_self(int sig);
-/* An unblocked signal waits: blocking calls must return (interruptible). */
-bool signal_pending(const struct proc *p);
+/* signal_pending(p), asked on every return to user mode, is inline in
+ * proc.h. */
 /* SIGKILL waits (killable sleeps, which only a fatal signal ends). */
 bool signal_fatal_pending(const struct proc *p);
 /* sig would be discarded (ignored and not blocked) or is blocked: the tty
@@ -126,8 +126,6 @@ void signal_notify_parent(struct proc *child, int code, int status);
  * exec: handled signals go back to default. */
 void signal_fork(struct proc *child, const struct proc *parent);
 void signal_exec(struct proc *p);
-/* The syscall entry records its number, for restarts. */
-void signal_syscall_entry(uint32_t nr);
 
 int sys_kill(int pid, int sig);
 int sys_tkill(int tid, int sig);

@@ -26,6 +26,7 @@
 #include "trace.h"
 #include "trap.h"
 #include "uname.h"
+#include "x86.h"
 #include "../drivers/topology.h"
 #include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
 
@@ -122,18 +123,27 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(507, sys_proc_name),		/* proc.c */
 };
 
-static void syscall_trap(struct trapframe *tf)
+/*
+ * int 0x80 lands here from trapentry.asm's syscall_entry, not through
+ * trap(): the number picks the function and the result goes back in eax.
+ * Interrupts are on (a trap gate), so a long call does not hold off the
+ * timer. On the way out, signals and the scheduler get their turn
+ * (proc_return_to_user); most calls find nothing to do and return here.
+ */
+void syscall(struct trapframe *tf)
 {
+	struct proc *p = current();
 	uint32_t nr = tf->eax;
 	int ret = -ENOSYS;
-	signal_syscall_entry(nr);
+
+	p->syscall_nr = (int)nr;	/* for a restart after a signal */
 	if (nr < NSYSCALLS && syscalls[nr])
 		ret = syscalls[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	/* execve replaced the whole trap frame; its eax must start at 0. */
 	tf->eax = (uint32_t)ret;
-}
-
-void syscall_init(void)
-{
-	trap_register(T_SYSCALL, syscall_trap);
+	cli();
+	if (return_work(p, tf)) {
+		sti();
+		proc_return_to_user(tf);
+	}
 }

@@ -4,6 +4,9 @@
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
-void syscall_init(void);
+struct trapframe;
+
+/* int 0x80's C entry (kernel/trapentry.asm's syscall_entry). */
+void syscall(struct trapframe *tf);
 
 #endif

@@ -1,11 +1,12 @@
 /*
  * trap.c - the IDT and the one C function every trap goes through.
  *
- * trap() sorts traps into three kinds: CPU exceptions (a fault in the
- * kernel is a bug: panic; a fault in user mode kills that process only),
- * device and inter-processor interrupts (a handler registered with
- * trap_register), and system calls (vector 0x80, also a registered
- * handler). On the way back to user mode it calls proc_return_to_user(),
+ * trap() sorts traps into two kinds: CPU exceptions (a fault in the
+ * kernel is a bug: panic; a fault in user mode kills that process only)
+ * and device and inter-processor interrupts (a handler registered with
+ * trap_register). System calls (vector 0x80) do not come here:
+ * trapentry.asm sends them straight to syscall() (kernel/syscall.c),
+ * which returns the same way. On the way back to user mode it calls proc_return_to_user(),
  * which is where the scheduler gets its chance to switch tasks: the kernel
  * is not preemptible in kernel mode (docs/staircase.md §7.4 relies on it).
  */
@@ -144,8 +145,7 @@ void trap(struct trapframe *tf)
 		exception(tf);
 	} else if (handlers[tf->trapno]) {
 		handlers[tf->trapno](tf);
-		if (tf->trapno != T_SYSCALL)
-			lapic_eoi();
+		lapic_eoi();
 	} else if (tf->trapno != T_SPURIOUS) {
 		pr_warn("trap: unexpected vector %u on cpu%d\n", tf->trapno, cpu_id());
 		lapic_eoi();

@@ -5,6 +5,10 @@
 ; alltraps, which saves the rest of the registers as a struct trapframe
 ; (kernel/trap.h), switches to kernel segments and the per-CPU %fs, and
 ; calls trap(tf). trapret undoes it and irets.
+;
+; int 0x80 saves the same frame but calls syscall(tf) (kernel/syscall.c)
+; directly: a system call needs none of trap()'s sorting, and it is the
+; path every program takes most often (docs/bench.md, getpid).
 
 %define KDATA_SEL  0x10
 %define PERCPU_SEL 0x30
@@ -17,19 +21,16 @@ vector%1:
 	push dword 0
 %endif
 	push dword %1
+%if %1 == 0x80
+	jmp syscall_entry
+%else
 	jmp alltraps
+%endif
 %endmacro
 
-section .text
-%assign i 0
-%rep 256
-VECTOR i
-%assign i i + 1
-%endrep
-
-extern trap
-global alltraps
-alltraps:
+; The rest of struct trapframe, below what the stub pushed; then kernel
+; segments and the per-CPU %fs.
+%macro SAVE_TRAPFRAME 0
 	push ds
 	push es
 	push fs
@@ -41,8 +42,30 @@ alltraps:
 	mov es, ax
 	mov ax, PERCPU_SEL
 	mov fs, ax
+%endmacro
+
+section .text
+%assign i 0
+%rep 256
+VECTOR i
+%assign i i + 1
+%endrep
+
+extern trap
+extern syscall
+global alltraps
+alltraps:
+	SAVE_TRAPFRAME
 	push esp		; struct trapframe *
 	call trap
+	add esp, 4
+	jmp trapret
+
+global syscall_entry
+syscall_entry:
+	SAVE_TRAPFRAME
+	push esp		; struct trapframe *
+	call syscall
 	add esp, 4
 global trapret
 trapret:
