@@ -31,7 +31,9 @@ struct cpu {
 	struct proc *prev;		/* task we just switched away from */
 	volatile int need_resched;	/* set by the scheduler, read on the way to user mode */
 	volatile uint64_t ticks;	/* timer interrupts taken on this CPU */
-	uint64_t scheduled_ns;		/* last schedule() here (kernel/watchdog.c) */
+	uint64_t scheduled_tsc;		/* rdtsc() at the last schedule() here
+				 * (kernel/watchdog.c): the raw counter,
+				 * cheaper than clock_ns() on every switch */
 	bool watchdog_warned;		/* this stall was reported */
 	volatile bool online;
 

@@ -77,7 +77,7 @@ void schedule(void)
 	struct cpu *c = mycpu();
 	KASSERT(c->ncli == 1);
 	c->need_resched = 0;
-	c->scheduled_ns = clock_ns();
+	c->scheduled_tsc = rdtsc();
 	c->watchdog_warned = false;
 	struct proc *prev = c->current;
 	struct proc *next = proc_of(sched_schedule());

@@ -28,13 +28,12 @@ void spin_init(struct spinlock *l, const char *name)
 	l->taken_at = 0;
 }
 
+/* No push_cli: the kernel is not preemptible, so code in kernel mode stays
+ * on its CPU until it calls schedule(), and cpu_id() cannot change under
+ * us. (Assertions call this at every run-queue operation.) */
 bool spin_held(const struct spinlock *l)
 {
-	bool held;
-	push_cli();
-	held = l->locked && l->cpu == cpu_id();
-	pop_cli();
-	return held;
+	return l->locked && l->cpu == cpu_id();
 }
 
 void spin_lock(struct spinlock *l)
@@ -43,12 +42,14 @@ void spin_lock(struct spinlock *l)
 	if (l->locked && l->cpu == cpu_id())
 		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
 #ifdef LOCK_DEBUG
-	uint64_t start = clock_ns();
+	uint64_t start = 0;	/* the clock is read only once we have to wait */
 #endif
 	while (xchg(&l->locked, 1) != 0) {
 		pause();
 #ifdef LOCK_DEBUG
-		if (clock_ns() - start > LOCKUP_NS) {
+		if (!start)
+			start = clock_ns();
+		else if (clock_ns() - start > LOCKUP_NS) {
 			uint32_t off = 0;
 			const char *fn = ksym_lookup(l->taken_at, &off);
 			panic("lockup: cpu%d waited 5 s for %s (held by cpu%d, taken in %s+0x%x)",

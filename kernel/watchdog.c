@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "time.h"
 #include "trap.h"
+#include "x86.h"
 
 #define WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
 
@@ -28,14 +29,16 @@ void watchdog_tick(const struct trapframe *tf)
 {
 	struct cpu *c = mycpu();
 	struct proc *p = c->current;
-	uint64_t now = clock_ns();
+	uint64_t stuck_ns;
 
-	if (trap_from_user(tf) || !p || p->pid == 0 || c->watchdog_warned ||
-	    !c->scheduled_ns || now - c->scheduled_ns < WATCHDOG_NS)
+	if (trap_from_user(tf) || !p || p->pid == 0 || c->watchdog_warned || !c->scheduled_tsc)
+		return;
+	stuck_ns = clock_cycles_to_ns(rdtsc() - c->scheduled_tsc);
+	if (stuck_ns < WATCHDOG_NS)
 		return;
 	c->watchdog_warned = true;
 	printk("watchdog: cpu%d has run pid %d (%s) in kernel mode for %llu ms "
 	       "without scheduling; interrupted at:\n", c->id, p->pid, p->name,
-	       (now - c->scheduled_ns) / 1000000);
+	       stuck_ns / 1000000);
 	backtrace_trap(tf->ebp, &tf->esp, tf->eip);	/* kernel mode: the stack went on at &tf->esp */
 }

@@ -33,6 +33,9 @@ static const struct {
 	[TUNABLE_ROTATE]	= { "sched_rotate", &tunables.rotate, 0, 1, 1, false },
 };
 
+/* ms_to_ticks() multiplies in an int (tunables.h). */
+_Static_assert(1000 * HZ_MAX <= 0x7FFFFFFF / 1000, "ms * hz fits an int");
+
 void sched_tunables_defaults(void)
 {
 	for (int i = 0; i < TUNABLE_NR; i++)
@@ -117,20 +120,7 @@ int sched_setup_param(const char *key, const char *value)
 
 int sched_hz(void) { return tunables.hz; }
 
-int ms_to_ticks(int ms)
-{
-	int ticks = (int)((int64_t)ms * tunables.hz / 1000);
-	return ticks ? ticks : 1;
-}
-
-/* staircase.md §4: RR = (10 * HZ / 1000) ?: 1, times 10 in compute mode. */
-int rr_ticks(void)
-{
-	int rr = ms_to_ticks(tunables.rr_interval_ms);
-	return tunables.compute ? rr * 10 : rr;
-}
-
 int cache_delay_ticks(void)
 {
-	return (int)((int64_t)tunables.cache_delay_ms * tunables.hz / 1000);
+	return tunables.cache_delay_ms * tunables.hz / 1000;
 }

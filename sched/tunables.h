@@ -45,8 +45,25 @@ int sched_setup_param(const char *key, const char *value);	/* 0 / -EINVAL / -ENO
 const char *sched_tunable_name(int id);		/* NULL if no such id */
 
 /* Derived numbers, in ticks (staircase.md §4). */
-int rr_ticks(void);		/* RR: (rr_interval * HZ / 1000 ?: 1), x10 in compute mode */
 int cache_delay_ticks(void);
-int ms_to_ticks(int ms);	/* at least 1 */
+
+/* At least 1 tick. In 32 bits: ms is a tunable's or a balance interval (at
+ * most 1000 ms) and hz at most HZ_MAX, so the product fits (asserted in
+ * tunables.c); a 64-bit
+ * division would be a libgcc call of a few hundred instructions. Inline,
+ * like rr_ticks(): every yield and stair computation asks (make profile,
+ * docs/bench.md). */
+static inline int ms_to_ticks(int ms)
+{
+	int ticks = ms * tunables.hz / 1000;
+	return ticks ? ticks : 1;
+}
+
+/* staircase.md §4: RR = (10 * HZ / 1000) ?: 1, times 10 in compute mode. */
+static inline int rr_ticks(void)
+{
+	int rr = ms_to_ticks(tunables.rr_interval_ms);
+	return tunables.compute ? rr * 10 : rr;
+}
 
 #endif

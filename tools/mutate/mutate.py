@@ -2,7 +2,7 @@
 """mutate.py - mutation check of sched/ against the host unit tests.
 
 Called by tools/mutate/run.sh (`make mutate`). For each mutant of
-tools/mutate/mutants.txt (a one-line change of a sched/*.c file), a copy of
+tools/mutate/mutants.txt (a one-line change of a sched/*.c or *.h file), a copy of
 sched/ and tests/unit/ under build/mutate/m/NAME is mutated, the unit tests
 are built there with the compiler and flags of tests/unit/Makefile (read
 from it; the unmutated objects are compiled once, then only the mutated
@@ -137,8 +137,8 @@ def load_mutants(list_path, eq_path):
             raise ListError("%s:%d: duplicate name %s" % (list_path, lineno, name))
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
             raise ListError("%s:%d: bad name %r" % (list_path, lineno, name))
-        if "/" in file or not file.endswith(".c"):
-            raise ListError("%s:%d: file must be a sched/*.c name, got %r" % (list_path, lineno, file))
+        if "/" in file or not file.endswith((".c", ".h")):
+            raise ListError("%s:%d: file must be a sched/*.c or *.h name, got %r" % (list_path, lineno, file))
         names.add(name)
         mutants.append(Mutant(name, file, orig, repl, lineno))
     by_name = {m.name: m for m in mutants}
@@ -164,8 +164,9 @@ class Build:
     itself (CC, CFLAGS, LDFLAGS and its source lists), so that a copy is
     built exactly as `make -C tests/unit` builds it. Every file is compiled
     once, unmutated, into build/mutate/obj; a mutant's copy recompiles only
-    its mutated file and links it with the others (the headers are never
-    mutated, so the other objects are the same)."""
+    its mutated file and links it with the others; a mutated header
+    (an inline function, such as ms_to_ticks in tunables.h) recompiles
+    every file, since any of them may include it."""
 
     def __init__(self, src):
         unit = os.path.join(src, "tests", "unit")
@@ -211,6 +212,8 @@ class Build:
 
     def build_mutant(self, copy, mutated_file):
         """A mutant's copy: its one changed file, linked with the rest."""
+        if mutated_file.endswith(".h"):
+            return self.build_header_mutant(copy, mutated_file)
         source = "../../sched/" + mutated_file
         if source not in self.sources:
             return False, "%s is not one of the Makefile's SCHED_SRC" % mutated_file
@@ -220,6 +223,21 @@ class Build:
         if not ok:
             return ok, out
         return self.link(copy, [obj if f == source else self.obj(f) for f in self.sources])
+
+    def build_header_mutant(self, copy, mutated_file):
+        """A changed header: every object again, in the copy's own build/."""
+        if not os.path.exists(os.path.join(copy, "sched", mutated_file)):
+            return False, "no sched/%s" % mutated_file
+        objdir = os.path.join(copy, "tests", "unit", "build", "obj")
+        os.makedirs(objdir, exist_ok=True)
+        objs = []
+        for f in self.sources:
+            obj = os.path.join(objdir, os.path.basename(self.obj(f)))
+            ok, out = self.compile(copy, f, obj)
+            if not ok:
+                return ok, out
+            objs.append(obj)
+        return self.link(copy, objs)
 
 
 def run_binary(copy, timeout):
