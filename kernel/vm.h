@@ -56,7 +56,8 @@ void vm_kstacks_init(int nslots, int pages_per_stack);
 void *vm_kstack(int slot, int pages_per_stack);	/* the stack's lowest byte */
 bool vm_in_kstack_guard(uint32_t va, int pages_per_stack);
 
-/* A new address space: the kernel half shared, the user half empty. */
+/* A new address space: the kernel half shared, the user half empty; two
+ * frames, the directory and the map of its user part (kernel/vm.c). */
 pde_t *vm_new_pgdir(void);
 /* Free the user half (its pages and page tables) and the directory. */
 void vm_free_pgdir(pde_t *pgdir);

@@ -54,7 +54,8 @@ CASES = [
              tags=("process",), timeout=240),
     # 1,000 fork+exit cycles leave the free-frame count where it started.
     programs("proc_no_leaks", SMT4, "/bin/leak",
-             [r"^ok 1 - fork_exit_1000_cycles_free_no_frames"]),
+             [r"^ok 1 - fork_exit_1000_cycles_free_no_frames",
+              r"^ok 3 - grown_stack_and_heap_fork_copies_and_frees_all"]),
     # A uid-1000 fork bomb: EAGAIN at RLIMIT_NPROC (64), root still forks
     # in the middle of it (slots kept for root), and root's 10 ms sleeps
     # end at most 50 ms late (--check): 46 us worst since a forked child

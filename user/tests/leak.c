@@ -3,6 +3,12 @@
  * 1,000 fork+exit+wait cycles (and after 100 fork+exec+wait cycles) is
  * what it was before (issue 4). Free frames come from kernel-only call 505.
  *
+ * The third test grows a stack 64 pages past its first four and a heap by
+ * 64 pages, forks, and checks that the child sees every page and that all
+ * of them come back: fork and exit walk only where the kernel's map of an
+ * address space says pages are (kernel/vm.c), and that map must follow a
+ * stack growing down as well as a heap growing up.
+ *
  * A few warm-up cycles run first: the kernel heap keeps the pages it has
  * cut into small blocks for later use, which is not a leak; after warm-up
  * a steady state must hold exactly.
@@ -53,10 +59,57 @@ static int fork_exec(int n)
 	return 1;
 }
 
+#define GROWN_PAGES 64
+
+/* Page i of the grown stack and heap: what the child must read. */
+static int grown_pages_hold(volatile char *deep, const char *heap)
+{
+	for (int i = 0; i < GROWN_PAGES; i++)
+		if (deep[i * 4096] != (char)i || heap[i * 4096] != (char)(i ^ 0x5a))
+			return 0;
+	return 1;
+}
+
+/* Runs in a child of main: 1 if its own child saw the grown pages. */
+static int grow_and_fork(void)
+{
+	volatile char deep[GROWN_PAGES * 4096];	/* below the first 4 stack pages */
+	char *heap = sbrk(GROWN_PAGES * 4096);
+	int status;
+
+	if (heap == (char *)-1)
+		return 0;
+	for (int i = GROWN_PAGES - 1; i >= 0; i--) {	/* the lowest page first */
+		deep[i * 4096] = (char)i;
+		heap[i * 4096] = (char)(i ^ 0x5a);
+	}
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0)
+		_exit(grown_pages_hold(deep, heap) ? 0 : 1);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int grown_cycles(int n)
+{
+	for (int i = 0; i < n; i++) {
+		int status;
+		pid_t pid = fork();
+		if (pid < 0)
+			return 0;
+		if (pid == 0)
+			_exit(grow_and_fork() ? 0 : 1);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+			return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	test_require_our_kernel(argc, argv, 0);
-	ktap_plan(2);
+	ktap_plan(3);
 
 	fork_exit(10);
 	int before = free_frames();
@@ -73,5 +126,13 @@ int main(int argc, char **argv)
 	ktap_ok(ok && after == before, "fork_exec_100_cycles_free_no_frames",
 		"free frames before %d, after %d, cycles %s", before, after,
 		ok ? "ok" : "FAILED");
+
+	grown_cycles(1);
+	before = free_frames();
+	ok = grown_cycles(20);
+	after = free_frames();
+	ktap_ok(ok && after == before, "grown_stack_and_heap_fork_copies_and_frees_all",
+		"free frames before %d, after %d, %d-page stack and heap seen by the child: %s",
+		before, after, GROWN_PAGES, ok ? "yes" : "NO");
 	return ktap_done();
 }
