@@ -13,6 +13,7 @@
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
+#   make profile ... ANNOTATE="sched_schedule"         and each instruction of these functions, counted
 #   make lab LAB=batch [DEST=../batch-lab]   a student tree for one lab (docs/labs.md)
 #   make grade [LAB=batch] [QUICK=1]   a lab's tests and its score (in a student tree: its lab)
 #   make clean
@@ -235,7 +236,7 @@ ARGS ?= yield 100
 profile:
 	@tools/ensure-deps.sh cc nasm qemu python
 	@$(MAKE) --no-print-directory build
-	@tools/bench/profile.sh $(PROG) $(ARGS)
+	@tools/bench/profile.sh $(addprefix --annotate=,$(ANNOTATE)) $(PROG) $(ARGS)
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:

@@ -14,7 +14,9 @@ and "log exec,nochain", so QEMU writes one "Trace" line per executed
 instruction; it sends the byte; at "pathlen: end" it turns the log off
 again. The log's program counters are counted, and the kernel's
 (>= 0xc0000000) are mapped to functions with `nm -n` of the kernel image.
-Prints the top functions with instructions per operation and percentages;
+Prints the top functions with instructions per operation, percentages and
+calls per operation (how often its first instruction ran: a loop that
+jumps back to a function's first instruction would count too);
 writes build/profile/NAME.txt (the full list). The log itself is deleted.
 """
 import argparse
@@ -76,12 +78,18 @@ def main():
     ap.add_argument("--kernel", default="build/kernel.elf")
     ap.add_argument("--initrd", default="build/initrd.tar")
     ap.add_argument("--nm", default=os.environ.get("NM", "i686-linux-gnu-nm"))
+    ap.add_argument("--annotate", action="append", default=[], metavar="FUNCTION",
+                    help="also print FUNCTION's disassembly with each "
+                         "instruction's count per operation (like perf annotate)")
     ap.add_argument("prog")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     os.chdir(ROOT)
     if subprocess.run(["which", a.nm], capture_output=True).returncode:
         a.nm = "nm"
+    objdump = a.nm[:-2] + "objdump"
+    if subprocess.run(["which", objdump], capture_output=True).returncode:
+        objdump = "objdump"
     name = "-".join([os.path.basename(a.prog)] + a.args)
     out = os.path.join("build", "profile")
     os.makedirs(out, exist_ok=True)
@@ -143,14 +151,17 @@ def main():
             if mt:
                 by_pc[int(mt.group(1), 16)] += 1
     os.unlink(log)
-    funcs = collections.Counter()
+    funcs, calls = collections.Counter(), collections.Counter()
     user = 0
     for pc, n in by_pc.items():
         if pc < 0xc0000000:
             user += n
             continue
         i = bisect.bisect_right(addrs, pc) - 1
-        funcs[names[i] if i >= 0 else hex(pc)] += n
+        fn = names[i] if i >= 0 else hex(pc)
+        funcs[fn] += n
+        if i >= 0 and pc == addrs[i]:
+            calls[fn] += n	# its first instruction: one entry (a call, or a jump to it)
     kernel = sum(funcs.values())
     total = kernel + user
     lines = [f"profile of {run} on {a.kernel}: {count} operations, "
@@ -158,9 +169,10 @@ def main():
              f"pathlen's rdtsc says {per_op if per_op is not None else '?'}), "
              f"kernel {kernel:,} ({100 * kernel / max(total, 1):.1f} %), "
              f"user {user:,}",
-             f"{'function':<32} {'insn/op':>10} {'%':>6}"]
+             f"{'function':<32} {'insn/op':>10} {'%':>6} {'calls/op':>9}"]
     for fn, n in funcs.most_common():
-        lines.append(f"{fn:<32} {n / count:>10,.0f} {100 * n / max(total, 1):>6.1f}")
+        lines.append(f"{fn:<32} {n / count:>10,.0f} {100 * n / max(total, 1):>6.1f} "
+                     f"{calls[fn] / count:>9,.1f}")
     lines.append(f"{'(user mode)':<32} {user / count:>10,.0f} {100 * user / max(total, 1):>6.1f}")
     with open(os.path.join(out, name + ".txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -172,7 +184,27 @@ def main():
               f"rep string instructions (memcpy/memset's rep movsl/stosl), which "
               f"QEMU logs once per block entry but icount counts once per "
               f"iteration (docs/bench.md)")
+    for fn in a.annotate:
+        print(annotate(a.kernel, objdump, addrs, names, fn, by_pc, count))
     print(f"profile: full list in {os.path.join(out, name + '.txt')}")
+
+
+def annotate(kernel, objdump, addrs, names, fn, by_pc, count):
+    """fn's disassembly, each instruction with its executions per operation."""
+    if fn not in names:
+        return f"profile: --annotate: no function {fn} in {kernel}"
+    i = names.index(fn)
+    start, end = addrs[i], addrs[i + 1] if i + 1 < len(addrs) else addrs[i] + 4096
+    dis = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--start-address={start:#x}",
+                          f"--stop-address={end:#x}", kernel],
+                         capture_output=True, text=True).stdout
+    out = [f"{fn}: executions per operation of each instruction"]
+    for line in dis.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s*(.*)$", line)
+        if m:
+            n = by_pc.get(int(m.group(1), 16), 0)
+            out.append(f"{n / count:>8.1f}  {m.group(1)}  {m.group(2)}")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
