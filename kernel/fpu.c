@@ -6,7 +6,6 @@
  * fnsave/frstor move the x87 ones (108 bytes). CR0: MP and NE set, EM and
  * TS clear, so FPU instructions run and report errors as exception 16.
  */
-#include <stdbool.h>
 #include "fpu.h"
 #include "string.h"
 #include "x86.h"
@@ -21,7 +20,7 @@
 #define MXCSR_OFFSET	24
 #define MXCSR_SAFE_MASK	0x0000FFBFu	/* the bits every FXSR CPU accepts */
 
-static bool have_fxsr;
+bool fpu_have_fxsr;
 static struct fpu_state clean;
 static bool clean_saved;
 
@@ -34,31 +33,15 @@ void fpu_cpu_init(void)
 {
 	uint32_t a, b, c, d;
 	cpuid(1, 0, &a, &b, &c, &d);
-	have_fxsr = d & CPUID1_EDX_FXSR;
+	fpu_have_fxsr = d & CPUID1_EDX_FXSR;
 	write_cr0((read_cr0() | CR0_MP | CR0_NE) & ~(CR0_EM | CR0_TS));
-	if (have_fxsr)
+	if (fpu_have_fxsr)
 		write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
 	__asm__ volatile("fninit");
 	if (!clean_saved) {
 		fpu_save(&clean);
 		clean_saved = true;
 	}
-}
-
-void fpu_save(struct fpu_state *s)
-{
-	if (have_fxsr)
-		__asm__ volatile("fxsave %0" : "=m"(*s));
-	else
-		__asm__ volatile("fnsave %0; fwait" : "=m"(*s));
-}
-
-void fpu_restore(const struct fpu_state *s)
-{
-	if (have_fxsr)
-		__asm__ volatile("fxrstor %0" : : "m"(*s));
-	else
-		__asm__ volatile("frstor %0" : : "m"(*s));
 }
 
 void fpu_clean(struct fpu_state *s)
@@ -68,7 +51,7 @@ void fpu_clean(struct fpu_state *s)
 
 void fpu_sanitize(struct fpu_state *s)
 {
-	if (have_fxsr) {
+	if (fpu_have_fxsr) {
 		uint32_t mxcsr;
 		memcpy(&mxcsr, s->bytes + MXCSR_OFFSET, 4);
 		mxcsr &= MXCSR_SAFE_MASK;

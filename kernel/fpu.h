@@ -8,6 +8,7 @@
 #ifndef KERNEL_FPU_H
 #define KERNEL_FPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FPU_STATE_SIZE 512		/* fxsave's image (fnsave uses the first 108) */
@@ -19,8 +20,26 @@ struct fpu_state {
 /* This CPU: FPU on, exceptions reported natively, fxsave if it has it;
  * the first call also records the clean state (after fninit). */
 void fpu_cpu_init(void);
-void fpu_save(struct fpu_state *s);		/* this CPU's registers -> s */
-void fpu_restore(const struct fpu_state *s);	/* s -> this CPU's registers */
+
+extern bool fpu_have_fxsr;		/* set by fpu_cpu_init() */
+
+/* Inline: schedule() does both at every switch. */
+static inline void fpu_save(struct fpu_state *s)	/* this CPU's registers -> s */
+{
+	if (fpu_have_fxsr)
+		__asm__ volatile("fxsave %0" : "=m"(*s));
+	else
+		__asm__ volatile("fnsave %0; fwait" : "=m"(*s));
+}
+
+static inline void fpu_restore(const struct fpu_state *s)	/* s -> this CPU's registers */
+{
+	if (fpu_have_fxsr)
+		__asm__ volatile("fxrstor %0" : : "m"(*s));
+	else
+		__asm__ volatile("frstor %0" : : "m"(*s));
+}
+
 void fpu_clean(struct fpu_state *s);		/* s = the state after fninit */
 /* Make a state from user memory safe to load (MXCSR's reserved bits). */
 void fpu_sanitize(struct fpu_state *s);

@@ -5,7 +5,8 @@
  * this is, the clock, poking another CPU, the process table, assertions,
  * the trace hook) is implemented here for the real kernel, and in
  * tests/unit/fake_machine.c for the host tests and the simulator.
- * clock_ns() lives in kernel/time.c, copy_{from,to}_user in
+ * clock_ns() lives in kernel/time.c, resched_cpu() in kernel/smp.c,
+ * copy_{from,to}_user in
  * kernel/uaccess.c and kassert_fail() (KASSERT's, the kernel's too) in
  * kernel/panic.c, under the same names.
  */
@@ -35,11 +36,6 @@ bool irqs_disabled(void)
 	return !(read_eflags() & EFLAGS_IF);
 }
 
-void resched_cpu(int cpu)
-{
-	smp_resched(cpu);
-}
-
 void cpu_relax(void)
 {
 	pause();
@@ -62,12 +58,6 @@ int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
 
 /* The trace hook: kernel/trace.c keeps a ring buffer per CPU. Off, it
  * costs one flag test per event. */
-void sched_trace(int cpu, int event, struct sched_task *t, int arg)
-{
-	if (trace_wanted(event))
-		trace_record(cpu, event, t, arg);
-}
-
 /* Each tunable (docs/staircase.md §9) is also a boot parameter by its name. */
 static void read_sched_params(void)
 {

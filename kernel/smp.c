@@ -222,7 +222,7 @@ void smp_start_scheduler(void)
 		pause();
 }
 
-void smp_resched(int cpu)
+void resched_cpu(int cpu)
 {
 	KASSERT(cpu >= 0 && cpu < ncpus);
 	cpus[cpu].need_resched = 1;

@@ -19,8 +19,9 @@
 void smp_boot_aps(void);
 
 /* Ask cpu to reschedule: set its need_resched and, if it is another CPU,
- * send it T_IPI_RESCHED so it notices now. Safe with interrupts off. */
-void smp_resched(int cpu);
+ * send it T_IPI_RESCHED so it notices now. Safe with interrupts off.
+ * sched/machine.h's resched_cpu(), implemented here under its name. */
+void resched_cpu(int cpu);
 
 /* Run fn(arg) on cpu, in interrupt context there (interrupts off: fn must
  * not sleep). On this CPU it is a plain call. With wait, return only when

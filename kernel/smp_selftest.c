@@ -61,7 +61,7 @@ void smp_selftest(void)
 		 * what we check there is that the IPI arrived. */
 		uint32_t before = smp_resched_ipis[i];
 		push_cli();
-		smp_resched(i);
+		resched_cpu(i);
 		bool arrived = i == cpu_id() ? mycpu()->need_resched
 					     : wait_until(&smp_resched_ipis[i], before + 1);
 		pop_cli();

@@ -28,28 +28,18 @@ void spin_init(struct spinlock *l, const char *name)
 	l->taken_at = 0;
 }
 
-/* No push_cli: the kernel is not preemptible, so code in kernel mode stays
- * on its CPU until it calls schedule(), and cpu_id() cannot change under
- * us. (Assertions call this at every run-queue operation.) */
-bool spin_held(const struct spinlock *l)
+/* Another CPU holds l: wait, reading only, until it looks free (a
+ * locked xchg in the loop would take the cache line from the holder each
+ * time). Out of line, so that an uncontended spin_lock() stays short. */
+static __attribute__((noinline)) void spin_wait(struct spinlock *l)
 {
-	return l->locked && l->cpu == cpu_id();
-}
-
-void spin_lock(struct spinlock *l)
-{
-	push_cli();
-	if (l->locked && l->cpu == cpu_id())
-		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
 #ifdef LOCK_DEBUG
-	uint64_t start = 0;	/* the clock is read only once we have to wait */
+	uint64_t start = clock_ns();
 #endif
-	while (xchg(&l->locked, 1) != 0) {
+	while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED)) {
 		pause();
 #ifdef LOCK_DEBUG
-		if (!start)
-			start = clock_ns();
-		else if (clock_ns() - start > LOCKUP_NS) {
+		if (clock_ns() - start > LOCKUP_NS) {
 			uint32_t off = 0;
 			const char *fn = ksym_lookup(l->taken_at, &off);
 			panic("lockup: cpu%d waited 5 s for %s (held by cpu%d, taken in %s+0x%x)",
@@ -57,7 +47,17 @@ void spin_lock(struct spinlock *l)
 		}
 #endif
 	}
-	__sync_synchronize();
+}
+
+void spin_lock(struct spinlock *l)
+{
+	push_cli();
+	if (l->locked && l->cpu == cpu_id())
+		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
+	/* A locked xchg is a full barrier on x86: nothing the holder does
+	 * moves above it. */
+	while (xchg(&l->locked, 1) != 0)
+		spin_wait(l);
 	l->cpu = cpu_id();
 	l->taken_at = (uint32_t)__builtin_return_address(0);
 }
@@ -68,7 +68,9 @@ void spin_unlock(struct spinlock *l)
 		panic("spin_unlock: cpu%d releases %s held by cpu%d",
 		      cpu_id(), l->name, l->locked ? l->cpu : -1);
 	l->cpu = -1;
-	__sync_synchronize();
-	xchg(&l->locked, 0);
+	/* x86 never moves a store ahead of an older load or store, so a
+	 * plain (release) store frees the lock, and whatever was done under
+	 * it is seen first (Linux's x86 unlock is one mov too). */
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	pop_cli();
 }

@@ -10,8 +10,9 @@
  * The reader of a dump or a clear must not read a record while a writer
  * is half-way through it. It does not take the rq locks (only sched/ may);
  * instead it switches tracing off and waits until no writer is inside
- * trace_record(), see trace_quiesce(). With tracing off the whole cost is
- * trace_wanted(), one load and a bit test, in sched_trace().
+ * sched_trace_record(), see trace_quiesce(). With tracing off the whole cost
+ * is one load and a bit test of sched_trace_mask, inline in sched/'s
+ * sched_trace() (sched/machine.h).
  *
  * A stream (op STREAM, then DRAIN now and then, then STOP) reads while the
  * writers go on: each ring is then a single-producer single-consumer queue
@@ -89,11 +90,11 @@ struct trace_buf {
 	uint32_t tail;			/* streaming: the first not yet drained */
 	uint32_t dropped;		/* streaming: records a full ring refused */
 	uint32_t dropped_told;		/* ... of which the stream has said so */
-	int writing;			/* a writer is inside trace_record() */
+	int writing;			/* a writer is inside sched_trace_record() */
 	bool yielded;			/* the running task yielded since it was switched in */
 };
 
-uint32_t trace_mask;
+uint32_t sched_trace_mask;		/* sched/machine.h */
 static struct trace_buf bufs[MAX_CPUS];
 static struct mutex ctl_lock;		/* one control op at a time */
 static bool streaming;			/* changed only while quiesced */
@@ -152,7 +153,7 @@ static void fill(struct trace_buf *b, struct trace_event *e, int cpu, int event,
 	}
 }
 
-void trace_record(int cpu, int event, struct sched_task *t, int arg)
+void sched_trace_record(int cpu, int event, struct sched_task *t, int arg)
 {
 	struct trace_buf *b = &bufs[cpu];
 
@@ -161,7 +162,7 @@ void trace_record(int cpu, int event, struct sched_task *t, int arg)
 	 * sequentially consistent accesses, so either it sees us writing or
 	 * we see tracing off; never neither. */
 	__atomic_store_n(&b->writing, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&trace_mask, __ATOMIC_SEQ_CST) & (1u << event)) {
+	if (__atomic_load_n(&sched_trace_mask, __ATOMIC_SEQ_CST) & (1u << event)) {
 		uint32_t head = b->head;
 		if (streaming && head - __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE) >= TRACE_BUF_EVENTS) {
 			__atomic_store_n(&b->dropped, b->dropped + 1, __ATOMIC_RELAXED);
@@ -177,7 +178,7 @@ void trace_record(int cpu, int event, struct sched_task *t, int arg)
  * Returns the mask that was on, to restore it. */
 static uint32_t trace_quiesce(void)
 {
-	uint32_t old = __atomic_exchange_n(&trace_mask, 0, __ATOMIC_SEQ_CST);
+	uint32_t old = __atomic_exchange_n(&sched_trace_mask, 0, __ATOMIC_SEQ_CST);
 
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		while (__atomic_load_n(&bufs[cpu].writing, __ATOMIC_SEQ_CST))
@@ -208,7 +209,7 @@ static int trace_start(uint32_t mask)
 		if (!bufs[cpu].ev)
 			return -ENOMEM;
 	}
-	__atomic_store_n(&trace_mask, mask, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sched_trace_mask, mask, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -217,7 +218,7 @@ static void trace_clear(void)
 	uint32_t old = trace_quiesce();
 
 	reset_bufs();
-	__atomic_store_n(&trace_mask, old, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sched_trace_mask, old, __ATOMIC_SEQ_CST);
 }
 
 /* The oldest record still in cpu's ring. */

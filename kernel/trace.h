@@ -2,9 +2,9 @@
  * trace.h - a recorder of scheduler events, so students can see the
  * scheduler work (docs/trace.md).
  *
- * sched/ reports every event through sched_trace() (sched/machine.h); the
- * kernel's sched_trace() tests one flag and, when tracing is on, calls
- * trace_record(), which appends a fixed-size record to that CPU's ring
+ * sched/ reports every event through sched_trace() (sched/machine.h),
+ * which tests the event's bit in sched_trace_mask and, when tracing is on,
+ * calls sched_trace_record(), which appends a fixed-size record to that CPU's ring
  * buffer. System call 504 starts, stops, clears and dumps the buffers; a
  * dump prints them merged in time order on the console, for
  * tools/traceview.py to draw. A stream sends them to the second serial
@@ -29,18 +29,11 @@ enum trace_op {
 	TRACE_OP_DRAIN,		/* send what was recorded since the last drain */
 };
 
-/* Bit e set: event e is recorded. 0 = tracing is off. */
-extern uint32_t trace_mask;
-
-static inline bool trace_wanted(int event)
-{
-	return __atomic_load_n(&trace_mask, __ATOMIC_RELAXED) & (1u << event);
-}
-
 /* Boot: the parameter trace=1 starts recording every event at once. */
 void trace_init(void);
-/* Append one event to cpu's buffer. Caller holds cpu's run-queue lock. */
-void trace_record(int cpu, int event, struct sched_task *t, int arg);
+/* sched_trace_record() (declared in sched/machine.h, as is the event mask
+ * sched_trace_mask) appends one event to cpu's buffer; the caller holds
+ * cpu's run-queue lock. */
 /* 504: sys_trace(op, arg); START's and STREAM's arg is an event mask, 0 = all. */
 int sys_trace(int op, int arg);
 

@@ -479,18 +479,17 @@ static struct sched_task *pick_next_task(struct runqueue *rq)
 	struct sched_task *next = pick_first_task(rq);
 
 	if (next->is_idle) {
-		wake_sleeping_siblings(rq);
+		if (rq_has_siblings(rq))
+			wake_sleeping_siblings(rq);
 		return next;
 	}
-	if (dependent_sleeper(rq, next)) {
+	if (rq_has_siblings(rq) && dependent_sleeper(rq, next)) {
 		sched_trace(rq->cpu, TRACE_SMT_IDLE, next, next->prio);
 		return rq->idle;
 	}
 	if (next->flags & SF_YIELDED) {
 		next->flags &= ~SF_YIELDED;
-		dequeue_task(rq, next);
-		next->prio = effective_prio(next);
-		enqueue_task_head(rq, next);
+		requeue_task_head(rq, next, effective_prio(next));
 	}
 	return next;
 }
@@ -576,12 +575,10 @@ void sched_do_yield(void)
 	p = rq->curr;
 	if (!p->is_idle) {
 		KASSERT(p->on_rq);
-		dequeue_task(rq, p);
 		p->slice = full_slice(p);
 		p->time_slice = rr_interval(p);
-		policy_yield(p);
 		p->burst = 0;
-		enqueue_task(rq, p);
+		requeue_task(rq, p, policy_yield(p));
 		sched_trace(rq->cpu, TRACE_YIELD, p, p->prio);
 		resched_cpu(rq->cpu);
 	}
@@ -674,7 +671,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
 	if (yielded)
-		policy_yield(t);
+		t->prio = policy_yield(t);
 	if (queued) {
 		enqueue_task(rq, t);
 		if (running) {

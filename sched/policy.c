@@ -18,19 +18,6 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 /* LAB policy END */
 };
 
-/* staircase.md §4: one extra quantum on the top stair per user priority
- * above the lowest: 19 at nice 0, 0 at nice 19. */
-int staircase_max_burst(const struct sched_task *p)
-{
-	return (NICE_LEVELS - 1) - USER_PRIO(p);
-}
-
-/* staircase.md §4: one quantum per stair from the top stair down to 139. */
-int staircase_full_slice(const struct sched_task *p)
-{
-	return rr_ticks() * (1 + max_burst(p));
-}
-
 void dec_burst(struct sched_task *p)
 {
 	if (p->burst > 0)
@@ -108,9 +95,4 @@ void end_quantum(struct runqueue *rq, struct sched_task *p, int event)
 	resched_cpu(rq->cpu);
 }
 
-/* staircase.md §6.5, sched_yield: drop to the lowest stair, flagged YIELDED. */
-void staircase_yield(struct sched_task *p)
-{
-	p->flags |= SF_YIELDED;
-	p->prio = LOWEST_STAIR;
-}
+

@@ -62,8 +62,9 @@ struct sched_policy {
 	void (*wake)(struct sched_task *p);
 	/* Optional: SMT_* roles for the SMT rule; none: by slice (§8.3). */
 	unsigned (*smt_rule)(const struct sched_task *p);
-	/* Set prio and flags for sched_yield; default YIELDED at 139 (§6.5). */
-	void (*yield)(struct sched_task *p);
+	/* sched_yield: the list the task waits on (at its tail), and any
+	 * flag the policy sets; default: flagged YIELDED, at 139 (§6.5). */
+	int (*yield)(struct sched_task *p);
 	/* What sched_rr_get_interval reports; default the whole slice. */
 	int (*rr_get_interval)(const struct sched_task *p);
 };
@@ -87,12 +88,25 @@ static inline bool valid_policy(int policy)
 	return policy >= 0 && policy < SCHED_NR_POLICIES && sched_policies[policy];
 }
 
-/* The staircase's defaults (policy.c), which the policies may also call. */
-int staircase_max_burst(const struct sched_task *p);
-int staircase_full_slice(const struct sched_task *p);
+/* The staircase's defaults, which the policies may also call: the two
+ * formulas of §4 here (inline: every yield and stair asks for them, make
+ * profile), the rest in policy.c. */
+
+/* §4: one extra quantum on the top stair per user priority above the
+ * lowest: 19 at nice 0, 0 at nice 19. */
+static inline int staircase_max_burst(const struct sched_task *p)
+{
+	return (NICE_LEVELS - 1) - USER_PRIO(p);
+}
+
 int staircase_prio(const struct sched_task *p, bool burst_extends_top);
 void staircase_tick(struct runqueue *rq, struct sched_task *p);
-void staircase_yield(struct sched_task *p);
+/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
+static inline int staircase_yield(struct sched_task *p)
+{
+	p->flags |= SF_YIELDED;
+	return LOWEST_STAIR;
+}
 /* A quantum is over: requeue at the stair now, a fresh quantum, and the
  * CPU reschedules; event is what the trace calls it. */
 void end_quantum(struct runqueue *rq, struct sched_task *p, int event);
@@ -106,8 +120,19 @@ static inline int rr_interval(const struct sched_task *p)
 {
 	return policy_of(p)->rr_interval ? policy_of(p)->rr_interval(p) : rr_ticks();
 }
-static inline int max_burst(const struct sched_task *p) { return POLICY_OR(p, max_burst, staircase_max_burst)(p); }
-static inline int full_slice(const struct sched_task *p) { return POLICY_OR(p, full_slice, staircase_full_slice)(p); }
+static inline int max_burst(const struct sched_task *p)
+{
+	return policy_of(p)->max_burst ? policy_of(p)->max_burst(p) : staircase_max_burst(p);
+}
+/* §4: one quantum per stair from the top stair down to 139. */
+static inline int staircase_full_slice(const struct sched_task *p)
+{
+	return rr_ticks() * (1 + max_burst(p));
+}
+static inline int full_slice(const struct sched_task *p)
+{
+	return policy_of(p)->full_slice ? policy_of(p)->full_slice(p) : staircase_full_slice(p);
+}
 static inline int effective_prio(const struct sched_task *p)
 {
 	return policy_of(p)->effective_prio ? policy_of(p)->effective_prio(p) : staircase_prio(p, true);
@@ -120,7 +145,10 @@ static inline void policy_tick(struct runqueue *rq, struct sched_task *p)
 {
 	POLICY_OR(p, tick, staircase_tick)(rq, p);
 }
-static inline void policy_yield(struct sched_task *p) { POLICY_OR(p, yield, staircase_yield)(p); }
+static inline int policy_yield(struct sched_task *p)
+{
+	return policy_of(p)->yield ? policy_of(p)->yield(p) : staircase_yield(p);
+}
 static inline int rr_get_interval(const struct sched_task *p)
 {
 	return policy_of(p)->rr_get_interval ? policy_of(p)->rr_get_interval(p) : full_slice(p);

@@ -51,10 +51,10 @@ static int iso_yield_prio(const struct sched_task *p)
 	return task_rq(p)->iso_throttled ? BATCH_PRIO : LOWEST_STAIR;
 }
 
-static void iso_yield(struct sched_task *p)
+static int iso_yield(struct sched_task *p)
 {
 	staircase_yield(p);
-	p->prio = iso_yield_prio(p);
+	return iso_yield_prio(p);
 }
 
 static void iso_update_share(struct runqueue *rq, struct sched_task *curr);

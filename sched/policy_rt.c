@@ -53,9 +53,9 @@ static int rt_full_slice(const struct sched_task *p)
 }
 
 /* POSIX: a yielding RT task goes to the tail of its own list. */
-static void rt_yield(struct sched_task *p)
+static int rt_yield(struct sched_task *p)
 {
-	(void)p;
+	return p->prio;
 }
 
 static int fifo_rr_get_interval(const struct sched_task *p)

@@ -36,7 +36,8 @@ struct sched_domain {
 struct runqueue {
 	struct spinlock lock;
 	int cpu;
-	uint32_t bitmap[BITMAP_WORDS];
+	uint32_t bitmap[BITMAP_WORDS];	/* bit prio: queue[prio] is not empty */
+	uint32_t bitmap_words;		/* bit w: bitmap[w] is not 0 */
 	struct sched_list queue[NR_PRIO_LISTS];
 	int nr_running;			/* queued tasks incl. curr, never idle; read unlocked by balancers */
 	struct sched_task *curr;	/* read unlocked by wake placement */
@@ -79,13 +80,31 @@ void rq_init(struct runqueue *rq, int cpu);
 void enqueue_task(struct runqueue *rq, struct sched_task *t);		/* tail */
 void enqueue_task_head(struct runqueue *rq, struct sched_task *t);
 void dequeue_task(struct runqueue *rq, struct sched_task *t);
-void requeue_task(struct runqueue *rq, struct sched_task *t, int prio);	/* tail of prio */
+/* A queued task to list prio, its head or tail (runqueue.c). */
+void move_task(struct runqueue *rq, struct sched_task *t, int prio, bool head);
+static inline void requeue_task(struct runqueue *rq, struct sched_task *t, int prio)
+{
+	move_task(rq, t, prio, false);		/* the tail */
+}
+static inline void requeue_task_head(struct runqueue *rq, struct sched_task *t, int prio)
+{
+	move_task(rq, t, prio, true);
+}
 struct sched_task *pick_first_task(struct runqueue *rq);	/* idle if none */
 struct sched_task *list_task(struct sched_list *node);
 bool rq_bitmap_ok(struct runqueue *rq);	/* bitmap matches lists (assertions) */
 /* What a pick relies on: the idle stop bit is set, and a picked task is
- * queued on a non-empty list whose bit is set (assertions, O(1)). */
-bool rq_pick_ok(struct runqueue *rq, const struct sched_task *next);
+ * queued on a non-empty list whose bit is set (assertions, O(1); inline:
+ * every schedule() asks). */
+static inline bool rq_pick_ok(const struct runqueue *rq, const struct sched_task *next)
+{
+	unsigned prio = next->prio;
+
+	if (!(rq->bitmap[MAX_PRIO / 32] & (1u << (MAX_PRIO % 32))))
+		return false;
+	return next->is_idle || (next->on_rq && rq->queue[prio].next != &rq->queue[prio] &&
+				 (rq->bitmap[prio / 32] & (1u << (prio % 32))));
+}
 
 /* Run-queue locking; the ordering rule is written and asserted in
  * runqueue.c: several locks only through lock_rqs() (lowest CPU first),

@@ -7,6 +7,13 @@
 
 #include "runqueue.h"
 
+/* Whether the rule has anyone to look at: a CPU without hyperthread
+ * siblings (every CPU of a plain -smp N) skips the loops below. */
+static inline bool rq_has_siblings(const struct runqueue *rq)
+{
+	return rq->siblings != 1u << rq->cpu;
+}
+
 /* rq and all its siblings locked: true if rq should run idle instead of p.
  * May ask siblings to reschedule. */
 bool dependent_sleeper(struct runqueue *rq, struct sched_task *p);

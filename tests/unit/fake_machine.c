@@ -129,7 +129,9 @@ void kassert_fail(const char *expr, const char *file, int line)
 int fake_migrated_running;
 void (*fake_trace_hook)(const struct fake_trace_rec *r);
 
-void sched_trace(int cpu, int event, struct sched_task *t, int arg)
+uint32_t sched_trace_mask = ~0u;	/* the fake records every event */
+
+void sched_trace_record(int cpu, int event, struct sched_task *t, int arg)
 {
 	struct fake_trace_rec r = { fake_now_ns, cpu, event, fake_pid(t), arg,
 		!t ? FAKE_POLICY_NONE : t->is_idle ? FAKE_POLICY_IDLE : t->policy };
@@ -180,11 +182,6 @@ void spin_unlock(struct spinlock *l)
 	l->locked = 0;
 	l->cpu = -1;
 	fake_irq_off[fake_cpu]--;
-}
-
-bool spin_held(const struct spinlock *l)
-{
-	return l->locked && l->cpu == fake_cpu;
 }
 
 /* ---- the fake kernel ---- */

@@ -45,9 +45,10 @@ static int idleprio_first_quantum(const struct sched_task *p)
 }
 
 /* A yield goes to the tail of 140. */
-static void idleprio_yield(struct sched_task *p)
+static int idleprio_yield(struct sched_task *p)
 {
-	p->prio = BATCH_PRIO;
+	(void)p;
+	return BATCH_PRIO;
 }
 
 const struct sched_policy policy_idleprio = {
