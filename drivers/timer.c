@@ -25,8 +25,8 @@
  * TSC says have passed since this CPU's timer started, less one. That one
  * period of slack keeps a late interrupt followed at once by the next from
  * being counted three times; the price is that ticks may trail the TSC by
- * one. kernel_tick() still runs once per interrupt, as Linux's
- * scheduler_tick, and charges the ticks that were lost. A
+ * one. sched_tick() still runs once per interrupt, as Linux's
+ * scheduler_tick, and sched_tick_cpu() charges the ticks that were lost. A
  * timer that runs too fast still shows up as too many ticks; one too slow
  * shows up in the interrupt count that test=timer prints.
  */
@@ -57,6 +57,25 @@ static uint64_t interrupts[MAX_CPUS];	/* tick interrupts actually taken */
 static uint64_t next_tick[MAX_CPUS];	/* TSC of each CPU's next tick */
 static uint64_t next_deadline[MAX_CPUS];	/* earliest sleep deadline (ns) queued there */
 
+/*
+ * The scheduler's tick (sched/core.c), then the ticks lost since the
+ * last one. Nothing before this CPU joins the scheduler: current is set at
+ * the end of proc_init_idle(); the timer ticks from before that (boot).
+ */
+static void sched_tick_cpu(struct cpu *c, bool user_mode)
+{
+	static uint64_t seen[MAX_CPUS];	/* c->ticks at the last call */
+	uint64_t lost;
+
+	if (!c->current)
+		return;
+	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;
+	seen[c->id] = c->ticks;
+	sched_tick(user_mode);
+	if (lost)
+		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
+}
+
 static void tick(struct trapframe *tf, uint64_t due)
 {
 	struct cpu *c = mycpu();
@@ -64,7 +83,7 @@ static void tick(struct trapframe *tf, uint64_t due)
 	c->ticks++;
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
-	kernel_tick(trap_from_user(tf));	/* a no-op until this CPU is the scheduler's */
+	sched_tick_cpu(c, trap_from_user(tf));
 	watchdog_tick(tf);
 }
 

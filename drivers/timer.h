@@ -4,7 +4,7 @@
  * Each CPU's local APIC timer, in one-shot mode, interrupts it timer_hz
  * times a second for the tick, and in between at each sleep deadline
  * queued on that CPU (timer_arm). The tick counts mycpu()->ticks and calls
- * kernel_tick() (kernel/sched_glue.c: the scheduler's tick); then the timer
+ * sched_tick() (sched/core.c: the scheduler's tick); then the timer
  * wakes the sleepers that are due (sleep_expire). Both run in interrupt
  * context on that CPU, with interrupts off.
  */

@@ -144,7 +144,7 @@ void proc_init_idle(void)
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
 	sched_init_idle(c->id, &p->se);
-	/* Last: from now on kernel_tick() gives this CPU's ticks to sched/
+	/* Last: from now on the timer (drivers/timer.c) gives this CPU's ticks to sched/
 	 * (the boot CPU gets here with interrupts on). */
 	c->current = p;
 }
@@ -259,6 +259,23 @@ void proc_put(struct proc *p)
 	p->refs--;
 	spin_unlock(&ptable_lock);
 }
+
+/* The process table as sched/machine.h asks for it: a task by pid, with a
+ * reference, and the credentials around a struct sched_task. */
+struct sched_task *sched_find_task(int pid)
+{
+	struct proc *p = proc_get(pid);
+	return p ? &p->se : NULL;
+}
+
+void sched_put_task(struct sched_task *t)
+{
+	proc_put(proc_of(t));
+}
+
+int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
+int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
+int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
 
 /* ---- resource limits ---------------------------------------------------- */
 

@@ -5,10 +5,12 @@
  * this is, the clock, poking another CPU, the process table, assertions,
  * the trace hook) is implemented here for the real kernel, and in
  * tests/unit/fake_machine.c for the host tests and the simulator.
- * clock_ns() lives in kernel/time.c, resched_cpu() in kernel/smp.c,
- * copy_{from,to}_user in
- * kernel/uaccess.c and kassert_fail() (KASSERT's, the kernel's too) in
- * kernel/panic.c, under the same names.
+ * Where a subsystem owns the thing, it implements the function itself,
+ * under the same name: clock_ns() in kernel/time.c, resched_cpu() in
+ * kernel/smp.c, sched_find_task() and its kin in kernel/proc.c,
+ * copy_{from,to}_user in kernel/uaccess.c, sched_trace_record() in
+ * kernel/trace.c, kassert_fail() (KASSERT's, the kernel's too) in
+ * kernel/panic.c.
  */
 #include "../sched/machine.h"
 #include "../sched/sched.h"
@@ -41,23 +43,6 @@ void cpu_relax(void)
 	pause();
 }
 
-struct sched_task *sched_find_task(int pid)
-{
-	struct proc *p = proc_get(pid);
-	return p ? &p->se : NULL;
-}
-
-void sched_put_task(struct sched_task *t)
-{
-	proc_put(proc_of(t));
-}
-
-int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
-int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
-int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
-
-/* The trace hook: kernel/trace.c keeps a ring buffer per CPU. Off, it
- * costs one flag test per event. */
 /* Each tunable (docs/staircase.md §9) is also a boot parameter by its name. */
 static void read_sched_params(void)
 {
@@ -78,24 +63,6 @@ void sched_glue_init(int hz, const struct sched_topology *topo)
 	read_sched_params();
 	sched_init(ncpus, topo);
 	trace_init();
-}
-
-void kernel_tick(bool user_mode)
-{
-	static uint64_t seen[MAX_CPUS];	/* mycpu()->ticks at the last call */
-	struct cpu *c = mycpu();
-	uint64_t lost;
-
-	/* current is set at the end of proc_init_idle(), when this CPU joins
-	 * the scheduler; the timer ticks from before that (boot). */
-	if (!c->current)
-		return;
-	/* The timer credits ticks it lost (drivers/timer.c): account them. */
-	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;
-	seen[c->id] = c->ticks;
-	sched_tick(user_mode);
-	if (lost)
-		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
 }
 
 /* 502: sched_tunable(id, op, value): op 0 reads, op 1 sets (root only). */

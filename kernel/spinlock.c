@@ -10,7 +10,7 @@
  * LOCKUP_NS is reported as a lockup, naming the CPU that holds it and the
  * function that took it (the lock remembers its caller's address). The
  * spinning CPU has interrupts off, so this check is the only one that can
- * see it; a CPU stuck with interrupts on is the watchdog's (kernel_tick).
+ * see it; a CPU stuck with interrupts on is the watchdog's (watchdog_tick).
  */
 #include "spinlock.h"
 #include "cpu.h"
