@@ -225,7 +225,7 @@ stress:
 # Path lengths of this kernel (default and DEBUG=0) and Linux 6.1 in the
 # same QEMU under -icount (tools/bench/run.sh), and the scheduling-quality,
 # boot and memory figures (tools/bench/sched.sh): bench/results/latest.md,
-# latest.svg, latest-*.svg. Not part of `make test` (about 8 minutes;
+# latest.svg, latest-*.svg. Not part of `make test` (about 5 minutes;
 # docs/bench.md). Wall-clock columns under KVM only with KVM=1 given here
 # (and hardware KVM: not with kvm_pvm).
 bench:
