@@ -11,7 +11,7 @@
 #                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
-#   make bench      path lengths beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
+#   make bench      path lengths and scheduling quality beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make profile ... ANNOTATE="sched_schedule"         and each instruction of these functions, counted
 #   make lab LAB=batch [DEST=../batch-lab]   a student tree for one lab (docs/labs.md)
@@ -224,11 +224,14 @@ stress:
 		--kernel $(BUILD)/kernel.elf --initrd $(BUILD)/initrd.tar $(STRESS_CASES)
 
 # Path lengths of this kernel (default and DEBUG=0) and Linux 6.1 in the
-# same QEMU under -icount (tools/bench/run.sh): bench/results/latest.{md,svg}.
-# Not part of `make test` (about a minute; docs/bench.md).
+# same QEMU under -icount (tools/bench/run.sh), and the scheduling-quality,
+# boot and memory figures (tools/bench/sched.sh): bench/results/latest.md,
+# latest.svg, latest-*.svg. Not part of `make test` (about 5 minutes;
+# docs/bench.md). Wall-clock columns under KVM only with KVM=1 given here
+# (and hardware KVM: not with kvm_pvm).
 bench:
 	@tools/ensure-deps.sh cc nasm qemu python cpio
-	@tools/bench/run.sh
+	@BENCH_KVM=$(if $(filter command line,$(origin KVM)),$(KVM),0) tools/bench/run.sh
 
 # Where one program's kernel instructions go, by function (tools/bench/profile.sh).
 PROG ?= /bin/pathlen

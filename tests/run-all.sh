@@ -10,7 +10,8 @@
 # document is in the repository (tests/host-tools/test_citations.py), the simulator's
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
-# host through a pty (tests/host-tools/test_sh.py), then (full only)
+# host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
+# command line and report (tests/host-tools/test_schedbench.py), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
 # headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
@@ -50,6 +51,7 @@ stage() {
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
+[ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
 
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;

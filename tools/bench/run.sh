@@ -3,13 +3,17 @@
 # this kernel (default build and DEBUG=0) beside Debian's Linux 6.1 i386,
 # the same static binary (/bin/pathlen) in the same QEMU, under
 # -icount shift=0,sleep=off -smp 1, where the guest TSC counts instructions;
-# and /bin/wakelat's wake-up latencies on both, in virtual time (shift=2).
+# /bin/wakelat's wake-up latencies on both, in virtual time (shift=2); then
+# tools/bench/sched.sh: /bin/schedbench's scheduling-quality, boot and
+# memory figures, image sizes, the simulator's prediction, and KVM=1.
 #
-#   tools/bench/run.sh            (make bench)
+#   tools/bench/run.sh            (make bench; BENCH_KVM=1: make bench KVM=1)
 #
-# Writes bench/results/latest.md and bench/results/latest.svg; serial logs in
-# build/bench/. Needs: make's build, tools/get-linux.sh (cached in
-# build/linux), cpio, qemu-system-i386, python3.
+# Writes bench/results/latest.md, latest.svg and latest-*.svg; serial logs
+# in build/bench/. Needs: make's build, tools/get-linux.sh (cached in
+# build/linux), cpio, qemu-system-i386, python3. Takes no lock of its own
+# (wait_qemu only counts QEMUs): on a machine whose users share one, run it
+# under that lock (flock LOCKFILE make bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 QEMU=${QEMU:-qemu-system-i386}
@@ -100,10 +104,14 @@ timeout 300 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 	</dev/null >"$out/linux-wakelat.serial.log" 2>&1 || true
 cut_wakelat "$out/linux-wakelat.serial.log" "$out/linux-wakelat.txt"
 
-step "writing $res/latest.md and $res/latest.svg"
+# Scheduling quality, boot, memory, sizes, KVM=1: tools/bench/sched.sh.
+. tools/bench/sched.sh
+
+step "writing $res/latest.md, $res/latest.svg and $res/latest-*.svg"
 python3 tools/bench/report.py --ours "$out/ours.txt" --nodebug "$out/nodebug.txt" \
 	--linux "$out/linux.txt" --linux-version "$linux_version" \
 	--wakelat-ours "$out/ours-wakelat.txt" --wakelat-linux "$out/linux-wakelat.txt" \
+	--sched "$out" --sched-svg "$res/latest" \
 	--qemu "$("$QEMU" --version | head -n 1)" \
 	--md "$res/latest.md" --svg "$res/latest.svg"
 step "done"

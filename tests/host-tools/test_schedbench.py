@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""make bench's scheduling-quality pieces on the host (issue 12,
+docs/bench.md "Scheduling quality"):
+
+- /bin/schedbench's command line, natively (the same static i386 binary
+  as on our kernel, as test_sh.py runs the shell): a bad subcommand or
+  number prints one reason line and the usage on stderr, nothing on
+  stdout, exit status 2; -h prints the usage on stdout, status 0;
+  `schedbench boot` prints well-formed lines.
+- tools/bench/schedreport.py on fixed inputs: medians over boots, the two
+  targets judged both ways, every table present, the three SVGs valid XML.
+- tools/bench/elfsize.py against binutils' size, when there is one.
+
+The QEMU side is tests/cases/bench.py. One line per test, then "N passed,
+N failed". Standard library only; builds nothing (make -s user first).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import hostlib  # noqa: E402
+
+sys.path.insert(0, os.path.join(hostlib.REPO, "tools", "bench"))
+import schedreport  # noqa: E402
+
+SB = os.path.join(hostlib.REPO, "build", "user", "bin", "schedbench")
+ELFSIZE = os.path.join(hostlib.REPO, "tools", "bench", "elfsize.py")
+USAGE = "usage: schedbench boot | mem [K] | picknext [MAX] | latency [COUNT] |"
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(*args):
+    p = subprocess.run([SB, *args], capture_output=True, text=True, timeout=20)
+    return p.returncode, p.stdout, p.stderr.splitlines()
+
+
+@test
+def bad_command_lines_say_why_on_stderr_with_status_2():
+    cases = [((), None),
+             (("bogus",), "schedbench: unknown subcommand 'bogus'"),
+             (("latency", "abc"), "schedbench: latency: bad number 'abc' (1..50000)"),
+             (("latency", "0"), "schedbench: latency: bad number '0' (1..50000)"),
+             (("latency", "12x"), "schedbench: latency: bad number '12x' (1..50000)"),
+             (("mem", "65"), "schedbench: mem: bad number '65' (1..64)"),
+             (("picknext", "1001"), "schedbench: picknext: bad number '1001' (1..1000)"),
+             (("boot", "3"), "schedbench: boot: too many arguments"),
+             (("fair", "500", "6"), "schedbench: fair: too many arguments"),
+             (("-x",), "schedbench: unknown subcommand '-x'")]
+    for args, why in cases:
+        rc, out, err = run(*args)
+        assert rc == 2, f"{args}: status {rc}"
+        assert out == "", f"{args}: stdout {out!r}"
+        want = ([why] if why else []) + [USAGE]
+        assert err[:len(want)] == want, f"{args}: stderr {err!r}"
+        assert len(err) == len(want) + 1, f"{args}: stderr {err!r}"
+
+
+@test
+def help_prints_the_usage_on_stdout_with_status_0():
+    for flag in ("-h", "--help"):
+        rc, out, err = run(flag)
+        assert rc == 0 and err == [], (flag, rc, err)
+        assert out.splitlines()[0] == USAGE, out
+
+
+@test
+def boot_prints_well_formed_lines():
+    rc, out, err = run("boot")
+    assert rc == 0 and err == [], (rc, err)
+    lines = [ln for ln in out.splitlines() if not ln.startswith("#")]
+    names = [ln.split()[0] for ln in lines]
+    assert names == ["boot_tsc_at_first_program", "boot_clock_at_first_program",
+                     "boot_idle"], names
+    for ln in lines:
+        assert re.fullmatch(r"[a-z_]+ (\d+ (tsc|us|ms)|n/a \(.*\))", ln), ln
+
+
+FIXTURE = {
+    # three boots: the report takes the median (the middle one)
+    "sb-ours-icount0-1.txt": "boot_tsc_at_first_program 300 tsc\nmem_per_process 80 kib\n"
+                             "picknext_1 2000 insn\npicknext_1_runnable 3 tasks\n"
+                             "picknext_limit 253 hogs (fork refused hog 255 of 1000: x)\n"
+                             "picknext_253 2300 insn\n",
+    "sb-ours-icount0-2.txt": "boot_tsc_at_first_program 100 tsc\nmem_per_process 70 kib\n"
+                             "picknext_1 2000 insn\npicknext_253 2300 insn\n",
+    "sb-ours-icount0-3.txt": "boot_tsc_at_first_program 200 tsc\nmem_per_process 90 kib\n"
+                             "picknext_1 2000 insn\npicknext_253 2500 insn\n",
+    "sb-linux-icount0-1.txt": "picknext_1 3000 insn\npicknext_1000 3100 insn\n",
+    "sb-ours-icount2.txt": "periodic_audio_iso_policy ISO policy\n"
+                           "periodic_audio_iso_periods 100 periods\n"
+                           "periodic_audio_iso_met 100 periods\n"
+                           "periodic_audio_iso_mean 10 us\nperiodic_audio_iso_p99 12 us\n"
+                           "periodic_audio_iso_max 13 us\n"
+                           "lat_idle_iso_policy ISO policy\nlat_idle_iso_min 1 us\n"
+                           "lat_idle_iso_avg 2 us\nlat_idle_iso_p99 3 us\nlat_idle_iso_max 4 us\n"
+                           "fair_nice0 431 permille\nfair_nice5 329 permille\n"
+                           "fair_nice10 219 permille\nfair_nice19 17 permille\n",
+    "sb-linux-icount2.txt": "periodic_audio_iso_policy NORMAL policy\n"
+                            "periodic_audio_iso_periods 100 periods\n"
+                            "periodic_audio_iso_met 100 periods\n"
+                            "periodic_audio_iso_mean 70 us\nperiodic_audio_iso_p99 72 us\n"
+                            "periodic_audio_iso_max 72 us\n",
+    "sb-ours-pipe2.txt": "pipe2cpu_ns 30 ns\npipe2cpu_ns 10 ns\npipe2cpu_ns 20 ns\n",
+    "sb-linux-pipe2.txt": "pipe2cpu n/a (1 CPU)\n",
+    "sim-fair.txt": "task pid policy nice cpus cpu% runs\n"
+                    "nice0 1 normal 0 all 43.1% 36\nnice5 2 normal 5 all 32.9% 35\n"
+                    "nice10 3 normal 10 all 21.9% 30\nnice19 4 normal 19 all 2.1% 21\n",
+    "sb-params.txt": "reps 3\nlat_count 10000\nperiodic_s 5\nfair_ms 5000\n",
+    "kvm.txt": "kvm n/a (/dev/kvm here is kvm_pvm)\n",
+}
+
+
+def report_of(files):
+    d = tempfile.mkdtemp()
+    try:
+        for name, text in files.items():
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        md = schedreport.sections(d, "6.1")
+        svgs = schedreport.svgs(d, os.path.join(d, "t"), "6.1")
+        for path in svgs:
+            ET.parse(path)          # well-formed XML, or it raises
+        return md
+    finally:
+        shutil.rmtree(d)
+
+
+@test
+def report_takes_medians_and_judges_the_targets():
+    md = report_of(FIXTURE)
+    for title in ("### Targets", "### Boot, image size and memory",
+                  "### Pick-next cost", "### Wake-up latency per policy",
+                  "### Audio and video", "### Nice levels", "### Ingo Molnar",
+                  "### Pipe round trip", "### Wall clock under KVM"):
+        assert title in md, title
+    assert "| reset to the first program, virtual ns = instructions + idle ns | 200 |" in md
+    assert "| memory per process (KiB) | 80 |" in md
+    # 2,300 (the median of 2,300, 2,300, 2,500) / 2,000 = 1.15x <= 1.2x
+    assert re.search(r"2,300 at 253 hogs / 2,000 at 1 = 1\.15x \(1000 not reachable: "
+                     r"fork stopped at 253 hogs.*\| yes \|", md), md
+    assert re.search(r"ISO: 100/100 deadlines \(100\.0 %\), max latency 13 us \| yes \|", md)
+    assert "| nice 0 | 43.1 % | 43.1 % | +0.0 points |" in md
+    assert "| nice 19 | 1.7 % | 2.1 % | -0.4 points |" in md
+    assert "| 1-byte pipe round trip, CPU 0 <-> CPU 1 (ns, median) | 20 | - |" in md
+    assert "kvm_pvm" in md
+
+
+@test
+def report_says_no_when_a_target_is_missed():
+    files = dict(FIXTURE)
+    files["sb-ours-icount0-3.txt"] = files["sb-ours-icount0-3.txt"].replace("2500", "2600")
+    files["sb-ours-icount0-2.txt"] = files["sb-ours-icount0-2.txt"].replace("2300", "2600")
+    files["sb-ours-icount2.txt"] = files["sb-ours-icount2.txt"].replace(
+        "periodic_audio_iso_max 13 us", "periodic_audio_iso_max 1001 us")
+    md = report_of(files)
+    assert re.search(r"= 1\.30x .*\| \*\*no\*\* \|", md), md
+    assert re.search(r"max latency 1,001 us \| \*\*no\*\* \|", md), md
+
+
+@test
+def report_without_inputs_says_not_run():
+    assert "was not run" in report_of({})
+
+
+@test
+def elfsize_agrees_with_binutils_size():
+    out = subprocess.run([sys.executable, ELFSIZE, SB], capture_output=True, text=True,
+                         check=True).stdout
+    got = dict((ln.split()[0], int(ln.split()[1])) for ln in out.splitlines())
+    assert got["kernel_text"] > 0 and got["kernel_elf_file"] == os.path.getsize(SB), got
+    size = shutil.which("size")
+    if size:
+        text, data, bss = subprocess.run([size, SB], capture_output=True, text=True,
+                                         check=True).stdout.splitlines()[1].split()[:3]
+        assert (got["kernel_text"], got["kernel_data"], got["kernel_bss"]) == \
+            (int(text), int(data), int(bss)), (got, text, data, bss)
+
+
+def main():
+    if not os.access(SB, os.X_OK):
+        print(f"not ok - no {SB}: make -s user first")
+        print("0 passed, 1 failed")
+        return 1
+    return hostlib.run_tests(TESTS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
