@@ -8,9 +8,11 @@
  * MIN_FREE_KIB of working memory fit gets a clear panic, not a mystery.
  */
 #include "bootinfo.h"
+#include "bootparam.h"
 #include "multiboot.h"
 #include "panic.h"
 #include "pmm.h"
+#include "printk.h"
 #include "string.h"
 #include "vm.h"
 
@@ -21,7 +23,7 @@ int boot_nmodules;
 uint32_t boot_mem_kib;
 const char *boot_loader_name = "unknown";
 
-static char cmdline_copy[1024];
+static char cmdline_copy[BOOTPARAM_LINE_MAX];
 static char loader_copy[64];
 
 static void read_modules(const struct multiboot_info *mbi, uint32_t *highest)
@@ -71,8 +73,12 @@ const char *bootinfo_init(uint32_t magic, uint32_t mbi_pa)
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		panic("not started by a Multiboot loader (magic 0x%x)", magic);
 	const struct multiboot_info *mbi = P2V(mbi_pa);
-	if (mbi->flags & MBI_CMDLINE)
-		strlcpy(cmdline_copy, P2V(mbi->cmdline), sizeof(cmdline_copy));
+	if (mbi->flags & MBI_CMDLINE) {
+		size_t len = strlcpy(cmdline_copy, P2V(mbi->cmdline), sizeof(cmdline_copy));
+		if (len >= sizeof(cmdline_copy))	/* said, not silently cut */
+			pr_warn("bootparam: the command line is %u bytes; only the first %u are read\n",
+				(unsigned)len, (unsigned)sizeof(cmdline_copy) - 1);
+	}
 	if (mbi->flags & MBI_LOADER_NAME) {
 		strlcpy(loader_copy, P2V(mbi->boot_loader_name), sizeof(loader_copy));
 		boot_loader_name = loader_copy;

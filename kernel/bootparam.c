@@ -10,10 +10,8 @@
 #include "printk.h"
 #include "string.h"
 
-#define CMDLINE_MAX 1024
-
-static char cmdline[CMDLINE_MAX];	/* the parameters as given */
-static char words[CMDLINE_MAX];		/* the same, cut into pieces */
+static char cmdline[BOOTPARAM_LINE_MAX];	/* the parameters as given */
+static char words[BOOTPARAM_LINE_MAX];		/* the same, cut into pieces */
 
 static struct param {
 	const char *key, *value;

@@ -14,6 +14,9 @@
 #include <stdbool.h>
 
 #define BOOTPARAM_MAX 32
+/* The longest command line read, terminator included; a longer one is
+ * reported and read up to there. A value is never longer. */
+#define BOOTPARAM_LINE_MAX 1024
 
 void bootparam_parse(const char *cmdline);
 /* The value of key, or NULL when absent. Marks the key as known. */

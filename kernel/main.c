@@ -91,7 +91,8 @@ static char *init_envp[8] = { "HOME=/", "TERM=linux" };
 
 static void prepare_init_env(void)
 {
-	static char env[3][160];
+	/* As long as the longest value can be: a run= list is never cut. */
+	static char env[3][sizeof("tests=") + BOOTPARAM_LINE_MAX];
 	static const char *const keys[] = { "run", "then", "tests" };
 	int n = 2;
 	for (int i = 0; i < 3; i++) {

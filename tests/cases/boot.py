@@ -65,6 +65,17 @@ def memory_panic_check(log):
     return True, f"have {have} KiB < need {need} KiB"
 
 
+# init's run= reaches it whole however long it is (the kernel once cut it
+# at 160 bytes without a word), and a command line too long for the
+# kernel is reported, not cut in silence.
+LONG_RUN = ",".join(["hello"] * 40)		# 239 bytes
+
+
+def all_long_run_ran(text):
+    n = sum(1 for l in text.splitlines() if l.rstrip("\r") == "init: running /bin/hello")
+    return n == 40, f"{n} of the 40 programs of a {len(LONG_RUN)}-byte run= ran"
+
+
 CASES = [
     boots("boot_banner"),
     # The GRUB menu's default entry; `make test` builds the ISO with
@@ -99,6 +110,10 @@ CASES = [
                        DONE],
          expect=[r'^bootparam: iso_cpu: bad value "4294967346", keeping 70$',
                  r'^bootparam: rr_interval: bad value "-2147483649", keeping 10$']),
+    Case("long_run_list", append=f"tests=none run={LONG_RUN} then=poweroff",
+         tags=("quick",), timeout=60, check=all_long_run_ran),
+    Case("cmdline_too_long", append="tests=none then=poweroff pad=" + "x" * 1100,
+         expect=[r"^bootparam: the command line is 11\d\d bytes; only the first 1023 are read$"]),
     boots("mem_32M", memory="32M"),
     boots("mem_1G", memory="1G", tags=()),
     Case("mem_too_small", memory=TOO_SMALL, append="tests=none then=poweroff",
