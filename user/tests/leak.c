@@ -20,7 +20,12 @@
 
 #include "testlib.h"
 
-static int fork_exit(int n)
+static int grow_and_fork(void);
+
+/* n times: fork, the child exits with status i & 0x7F (after growing its
+ * stack and heap and forking once more, if grow), the parent reaps it and
+ * checks the status. */
+static int fork_cycles(int n, int grow)
 {
 	for (int i = 0; i < n; i++) {
 		int status;
@@ -28,7 +33,7 @@ static int fork_exit(int n)
 		if (pid < 0)
 			return 0;
 		if (pid == 0)
-			_exit(i & 0x7F);
+			_exit(grow && !grow_and_fork() ? 0xFF : i & 0x7F);
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != (i & 0x7F))
 			return 0;
@@ -91,29 +96,14 @@ static int grow_and_fork(void)
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static int grown_cycles(int n)
-{
-	for (int i = 0; i < n; i++) {
-		int status;
-		pid_t pid = fork();
-		if (pid < 0)
-			return 0;
-		if (pid == 0)
-			_exit(grow_and_fork() ? 0 : 1);
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
-			return 0;
-	}
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	test_require_our_kernel(argc, argv, 0);
 	ktap_plan(3);
 
-	fork_exit(10);
+	fork_cycles(10, 0);
 	int before = free_frames();
-	int ok = fork_exit(1000);
+	int ok = fork_cycles(1000, 0);
 	int after = free_frames();
 	ktap_ok(ok && after == before, "fork_exit_1000_cycles_free_no_frames",
 		"free frames before %d, after %d, cycles %s", before, after,
@@ -127,9 +117,9 @@ int main(int argc, char **argv)
 		"free frames before %d, after %d, cycles %s", before, after,
 		ok ? "ok" : "FAILED");
 
-	grown_cycles(1);
+	fork_cycles(1, 1);
 	before = free_frames();
-	ok = grown_cycles(20);
+	ok = fork_cycles(20, 1);
 	after = free_frames();
 	ktap_ok(ok && after == before, "grown_stack_and_heap_fork_copies_and_frees_all",
 		"free frames before %d, after %d, %d-page stack and heap seen by the child: %s",

@@ -410,7 +410,7 @@ struct lat { long long min, avg, p99, max; char policy[16]; };
 
 static void sleeper(int policy, int prio, int count, int fd)
 {
-	long long *late = malloc(count * sizeof(*late)), sum = 0;
+	long long *late = malloc(count * sizeof(*late)), sum;
 	struct lat st = { 0 };
 
 	if (!late)
@@ -419,15 +419,7 @@ static void sleeper(int policy, int prio, int count, int fd)
 	if (policy != SCHED_OTHER)
 		set_policy(policy, prio);	/* may be refused (ISO on Linux) */
 	snprintf(st.policy, sizeof(st.policy), "%s", granted());
-	for (int i = 0; i < count; i++) {
-		struct timespec ts = { 0, 1000000 };
-		long long t0 = monotonic_ns();
-
-		nanosleep(&ts, NULL);
-		late[i] = monotonic_ns() - t0 - 1000000;
-		sum += late[i];
-	}
-	qsort(late, count, sizeof(late[0]), cmp_ll);
+	sum = test_sleep_late_1ms(late, count);
 	st.min = late[0] / 1000;
 	st.avg = sum / count / 1000;
 	st.p99 = late[count * 99 / 100] / 1000;

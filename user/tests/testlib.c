@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -344,4 +345,25 @@ int hog_share_pm(const struct hog_report *r, int bucket_ms, int from, int to)
 	for (int b = from; b < to && b < HOG_BUCKETS; b++)
 		sum += r->bucket_ns[b];
 	return permille(sum, (to - from) * bucket_ms * 1000000LL);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return x < y ? -1 : x > y;
+}
+
+long long test_sleep_late_1ms(long long *late, int count)
+{
+	long long sum = 0;
+
+	for (int i = 0; i < count; i++) {
+		struct timespec ts = { 0, 1000000 };
+		long long t0 = monotonic_ns();
+		nanosleep(&ts, NULL);
+		late[i] = monotonic_ns() - t0 - 1000000;
+		sum += late[i];
+	}
+	qsort(late, count, sizeof(late[0]), cmp_ll);
+	return sum;
 }

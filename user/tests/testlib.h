@@ -28,6 +28,10 @@ int test_kernel_specific_skip(const char *name);
 
 /* nanosleep for ms milliseconds. */
 void test_sleep_ms(int ms);
+/* cyclictest's loop: count sleeps of 1 ms; late[i] is how many ns late
+ * sleep i ended, late[] is left sorted (late[0] the least). Returns the
+ * sum (for the average). wakelat and schedbench share it. */
+long long test_sleep_late_1ms(long long *late, int count);
 
 /* A pid that surely names no process: a child already reaped. */
 pid_t test_reaped_pid(void);

@@ -62,12 +62,6 @@ static pid_t spawn_hog(void)
 	return pid;
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return x < y ? -1 : x > y;
-}
-
 struct stats { long long avg, p99, max; int policy; };
 
 /* In a child: become the sleeper, sleep 1 ms count times, report. */
@@ -76,7 +70,7 @@ static void sleeper(int uid, int policy, int prio, int fd)
 	static long long late[MAX_COUNT];
 	struct sched_param sp = { prio };
 	struct stats st = { 0, 0, 0, -1 };
-	long long sum = 0;
+	long long sum;
 
 	pin(cpu);
 	if (uid && setuid(uid) < 0)
@@ -84,14 +78,7 @@ static void sleeper(int uid, int policy, int prio, int fd)
 	if (policy != SCHED_OTHER)
 		sched_setscheduler(0, policy, &sp);	/* may be refused (Linux, uid 1000) */
 	st.policy = sched_getscheduler(0);
-	for (int i = 0; i < count; i++) {
-		struct timespec ts = { 0, 1000000 };
-		long long t0 = monotonic_ns();
-		nanosleep(&ts, NULL);
-		late[i] = monotonic_ns() - t0 - 1000000;
-		sum += late[i];
-	}
-	qsort(late, count, sizeof(late[0]), cmp_ll);
+	sum = test_sleep_late_1ms(late, count);
 	st.avg = sum / count / 1000;
 	st.p99 = late[count * 99 / 100] / 1000;
 	st.max = late[count - 1] / 1000;
