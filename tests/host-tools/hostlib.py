@@ -2,7 +2,8 @@
 
 run_tests(TESTS) runs each function, prints "ok - name" or "not ok - name:
 why", then "N passed, N failed" (tests/run-all.sh adds it up), and returns
-the exit status. run_sim(ARGS...) runs build/sim/staircase-sim (building it
+the exit status; run_tests_of(BINARY, TESTS) the same once the user program
+BINARY is built. run_sim(ARGS...) runs build/sim/staircase-sim (building it
 first if needed) and returns what it printed.
 """
 import os
@@ -23,6 +24,15 @@ def run_tests(tests):
             failed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def run_tests_of(binary, tests):
+    """run_tests(tests), once binary (a built user program) is there."""
+    if not os.access(binary, os.X_OK):
+        print(f"not ok - no {binary}: make -s user first")
+        print("0 passed, 1 failed")
+        return 1
+    return run_tests(tests)
 
 
 def run_sim(*args):

@@ -187,13 +187,5 @@ def elfsize_agrees_with_binutils_size():
             (int(text), int(data), int(bss)), (got, text, data, bss)
 
 
-def main():
-    if not os.access(SB, os.X_OK):
-        print(f"not ok - no {SB}: make -s user first")
-        print("0 passed, 1 failed")
-        return 1
-    return hostlib.run_tests(TESTS)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(hostlib.run_tests_of(SB, TESTS))

@@ -347,13 +347,5 @@ def commands_get_the_terminal_in_its_own_modes(t):
     assert re.search(r"(?<!-)\bisig\b", m.group(1)), m.group(1)
 
 
-def main():
-    if not os.access(SH, os.X_OK):
-        print(f"not ok - no {SH}: make -s user first")
-        print("0 passed, 1 failed")
-        return 1
-    return hostlib.run_tests(TESTS)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(hostlib.run_tests_of(SH, TESTS))
