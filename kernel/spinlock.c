@@ -52,6 +52,8 @@ static __attribute__((noinline)) void spin_wait(struct spinlock *l)
 void spin_lock(struct spinlock *l)
 {
 	push_cli();
+	/* spin_held(), with the kernel's inline cpu_id() instead of a call
+	 * to sched/'s this_cpu(): every lock comes through here. */
 	if (l->locked && l->cpu == cpu_id())
 		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
 	/* A locked xchg is a full barrier on x86: nothing the holder does
@@ -64,7 +66,7 @@ void spin_lock(struct spinlock *l)
 
 void spin_unlock(struct spinlock *l)
 {
-	if (!l->locked || l->cpu != cpu_id())
+	if (!l->locked || l->cpu != cpu_id())	/* !spin_held(l), as above */
 		panic("spin_unlock: cpu%d releases %s held by cpu%d",
 		      cpu_id(), l->name, l->locked ? l->cpu : -1);
 	l->cpu = -1;

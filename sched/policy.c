@@ -94,5 +94,3 @@ void end_quantum(struct runqueue *rq, struct sched_task *p, int event)
 	sched_trace(rq->cpu, event, p, p->prio);
 	resched_cpu(rq->cpu);
 }
-
-

@@ -103,24 +103,14 @@ static inline void unlink_task(struct runqueue *rq, struct sched_task *t)
 		clear_bit(rq, t->prio);
 }
 
-static void enqueue(struct runqueue *rq, struct sched_task *t, bool head)
+void enqueue_task(struct runqueue *rq, struct sched_task *t)
 {
 	KASSERT(spin_held(&rq->lock));
 	KASSERT(!t->on_rq && !t->is_idle);
 	KASSERT(t->prio >= 0 && t->prio < MAX_PRIO);
-	link_task(rq, t, head);
+	link_task(rq, t, false);
 	t->on_rq = 1;
 	rq->nr_running++;
-}
-
-void enqueue_task(struct runqueue *rq, struct sched_task *t)
-{
-	enqueue(rq, t, false);
-}
-
-void enqueue_task_head(struct runqueue *rq, struct sched_task *t)
-{
-	enqueue(rq, t, true);
 }
 
 void dequeue_task(struct runqueue *rq, struct sched_task *t)

@@ -78,7 +78,6 @@ static inline struct runqueue *task_rq(const struct sched_task *t)
 
 void rq_init(struct runqueue *rq, int cpu);
 void enqueue_task(struct runqueue *rq, struct sched_task *t);		/* tail */
-void enqueue_task_head(struct runqueue *rq, struct sched_task *t);
 void dequeue_task(struct runqueue *rq, struct sched_task *t);
 /* A queued task to list prio, its head or tail (runqueue.c). */
 void move_task(struct runqueue *rq, struct sched_task *t, int prio, bool head);

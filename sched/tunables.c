@@ -26,15 +26,15 @@ static const struct {
 	[TUNABLE_HZ]		= { "hz", &tunables.hz, HZ_MIN, HZ_MAX, 1000, true },
 	[TUNABLE_INTERACTIVE]	= { "sched_interactive", &tunables.interactive, 0, 1, 1, false },
 	[TUNABLE_COMPUTE]	= { "sched_compute", &tunables.compute, 0, 1, 0, false },
-	[TUNABLE_RR_INTERVAL]	= { "rr_interval", &tunables.rr_interval_ms, 1, 1000, 10, false },
+	[TUNABLE_RR_INTERVAL]	= { "rr_interval", &tunables.rr_interval_ms, 1, TUNABLE_MS_MAX, 10, false },
 	[TUNABLE_PER_CPU_GAIN]	= { "per_cpu_gain", &tunables.per_cpu_gain, 0, 100, 25, false },
 	[TUNABLE_ISO_CPU]	= { "iso_cpu", &tunables.iso_cpu, 0, 100, 70, false },
-	[TUNABLE_CACHE_DELAY]	= { "cache_delay", &tunables.cache_delay_ms, 0, 1000, 10, false },
+	[TUNABLE_CACHE_DELAY]	= { "cache_delay", &tunables.cache_delay_ms, 0, TUNABLE_MS_MAX, 10, false },
 	[TUNABLE_ROTATE]	= { "sched_rotate", &tunables.rotate, 0, 1, 1, false },
 };
 
-/* ms_to_ticks() multiplies in an int (tunables.h). */
-_Static_assert(1000 * HZ_MAX <= 0x7FFFFFFF / 1000, "ms * hz fits an int");
+/* ms_to_ticks() and cache_delay_ticks() multiply in an int (tunables.h). */
+_Static_assert((long long)TUNABLE_MS_MAX * HZ_MAX <= 0x7FFFFFFF, "ms * hz fits an int");
 
 void sched_tunables_defaults(void)
 {

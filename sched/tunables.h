@@ -47,11 +47,14 @@ const char *sched_tunable_name(int id);		/* NULL if no such id */
 /* Derived numbers, in ticks (staircase.md §4). */
 int cache_delay_ticks(void);
 
-/* At least 1 tick. In 32 bits: ms is a tunable's or a balance interval (at
- * most 1000 ms) and hz at most HZ_MAX, so the product fits (asserted in
- * tunables.c); a 64-bit
- * division would be a libgcc call of a few hundred instructions. Inline,
- * like rr_ticks(): every yield and stair computation asks (make profile,
+/* The longest time a tunable in ms may be (rr_interval, cache_delay); the
+ * balance intervals of balance.c are shorter. */
+#define TUNABLE_MS_MAX	1000
+
+/* At least 1 tick. In 32 bits: ms is at most TUNABLE_MS_MAX and hz at most
+ * HZ_MAX, so the product fits (asserted in tunables.c); a 64-bit division
+ * would be a libgcc call of a few hundred instructions. Inline, like
+ * rr_ticks(): every yield and stair computation asks (make profile,
  * docs/bench.md). */
 static inline int ms_to_ticks(int ms)
 {
