@@ -10,8 +10,8 @@
 # order: Debian's i386 Linux 6.1 (linux-image-686, fetched by
 # tools/get-linux.sh) booted in the same QEMU with our init and programs in
 # an initramfs, all programs in one boot (LINUX_SIDE=qemu); else the host,
-# when it can execute i386 ELF files (we try build/user/bin/hello) and we
-# are root (posix_sched checks unprivileged rules after setuid(1000));
+# when it can run i386 programs (tools/run-i386: natively or under
+# qemu-i386) and we are root (posix_sched checks unprivileged rules after setuid(1000));
 # else the transcript recorded on Linux 6.1, user/tests/expected/NAME.linux.ktap,
 # with a note saying so; a program with none of them is skipped.
 # LINUX_SIDE=host or LINUX_SIDE=recorded forces one. The host may not be a
@@ -94,18 +94,17 @@ host=1
 [ "$side" = recorded ] && host=0
 if [ $linux_qemu = 1 ] || [ $host = 0 ]; then
 	host=0
-elif ! out_hello=$(timeout 10 "$BIN/hello" 2>&1) ||
-   ! echo "$out_hello" | grep -q '^hello from pid'; then
+elif i386=${RUN_I386_MODE:-$(tools/run-i386 --mode)}; [ "${i386#skip}" != "$i386" ]; then
 	host=0
-	echo "# NOTE: this host cannot execute i386 ELF files ($BIN/hello:" \
-	     "${out_hello:-no output}): the Linux side is the recorded" \
-	     "transcript (user/tests/expected/*.linux.ktap)"
+	echo "# NOTE: this host cannot run i386 programs (${i386#skip: }):" \
+	     "the Linux side is the recorded transcript" \
+	     "(user/tests/expected/*.linux.ktap)"
 elif [ "$(id -u)" != 0 ]; then
 	host=0
 	echo "# NOTE: not root, so posix_sched's setuid cases would differ:" \
 	     "the Linux side is the recorded transcript"
 else
-	echo "# Linux side: this host, $(uname -sr)"
+	echo "# Linux side: this host, $(uname -sr), programs run $i386"
 fi
 
 # The lines that are compared, from a transcript on stdin.
@@ -139,7 +138,7 @@ for p in $progs; do
 			echo "Linux 6.1 in QEMU" >"$out/$p.linux.source"
 		fi
 	elif [ $host = 1 ] && [ -x "$BIN/$p" ]; then
-		timeout 120 "$BIN/$p" >"$out/$p.linux.raw" 2>"$out/$p.linux.stderr"
+		timeout 120 tools/run-i386 "$BIN/$p" >"$out/$p.linux.raw" 2>"$out/$p.linux.stderr"
 		echo "exit status $?" >>"$out/$p.linux.raw"
 		normalize <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
 		echo "host" >"$out/$p.linux.source"

@@ -16,18 +16,41 @@
 # headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
 # conformance programs against Linux.
+#
+# First line: how our i386 programs run on this host (tools/run-i386: native,
+# qemu-i386, or skip with the reason), installing qemu-user if it is needed
+# and can be; the stages that run them on the host read it from
+# RUN_I386_MODE. Last lines: each stage's wall-clock time, then the total.
 mode=${1:-full}
-harness=$2
+harness=${2:-}
 passed=0 failed=0 skipped=0 broken=0
 log=build/test-logs
 mkdir -p "$log"
+times=()
+start_all=$(date +%s)
+
+i386=$(tools/run-i386 --mode)
+case $i386 in
+skip*qemu-i386*)
+	# One line from ensure-deps says why it could not install (not root,
+	# no network); the host stages then skip their cases with it.
+	if tools/ensure-deps.sh i386run 2>"$log/ensure-deps-i386run.err"; then
+		i386=$(tools/run-i386 --mode)
+	else
+		i386="skip: $(tail -n 1 "$log/ensure-deps-i386run.err")"
+	fi ;;
+esac
+export RUN_I386_MODE=$i386
+echo "i386 programs on this host: $i386 (tools/run-i386; docs/testing.md)"
 
 # stage NAME COMMAND...: run it, echo its output, add up its closing line.
 stage() {
 	name=$1; shift
 	echo "=== $name"
+	t0=$(date +%s)
 	"$@" 2>&1 | tee "$log/stage-$name.out"
 	rc=${PIPESTATUS[0]}
+	times+=("$(printf '%-16s %4ds' "$name" $(($(date +%s) - t0)))")
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log/stage-$name.out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "--- $name: no result line (exit status $rc): counted as 1 failure"
@@ -50,6 +73,7 @@ stage() {
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
+[ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
 [ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
 
@@ -63,6 +87,9 @@ full)
 	;;
 esac
 
+echo "=== time per stage (wall clock)"
+printf '  %s\n' "${times[@]}"
+printf '  %-16s %4ds\n' total $(($(date +%s) - start_all))
 echo "==="
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

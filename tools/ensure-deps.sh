@@ -6,11 +6,15 @@
 # Each tool name below stands for the commands (and files) a target uses and
 # the Debian packages that provide them. Missing packages are installed from
 # Debian's archive with apt-get: directly as root, through `sudo -n` otherwise;
-# when neither is possible (or with -n, "don't install") the script prints the
-# apt-get line to run and exits 1. It prints nothing when everything is there.
+# when neither is possible (or with -n, "don't install") the script prints one
+# line naming what is missing and the apt-get line to run, and exits 1. It
+# prints nothing when everything is there. The installer's own output goes to
+# build/ensure-deps.log (its last lines are shown if it fails).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+log=$here/../build/ensure-deps.log
 
-all_tools="cc nasm qemu iso python gdb hostcc cpio"
+all_tools="cc nasm qemu iso python gdb hostcc cpio i386run"
 
 usage() {
     echo "usage: tools/ensure-deps.sh [-n] [tool ...]   tools: $all_tools" >&2
@@ -69,6 +73,13 @@ check() {
     hostcc)
         cmd gcc gcc
         cmd make make ;;
+    # our i386 programs on the host (tools/run-i386): user-mode QEMU, only
+    # where the host cannot execute them itself (Debian has qemu-user on
+    # amd64 and arm64 alike)
+    i386run)
+        case $("$here/run-i386" --mode) in
+        skip*) cmd qemu-i386 qemu-user ;;
+        esac ;;
     *)
         echo "ensure-deps: unknown tool '$1'" >&2
         usage ;;
@@ -79,11 +90,11 @@ for t in "$@"; do check "$t"; done
 
 [ "${#missing_pkgs[@]}" -eq 0 ] && exit 0
 
-install_line="apt-get install -y --no-install-recommends ${missing_pkgs[*]}"
-echo "ensure-deps: missing: ${missing_what[*]}" >&2
+install_line="apt-get update && apt-get install -y --no-install-recommends ${missing_pkgs[*]}"
+what="missing ${missing_what[*]} (package ${missing_pkgs[*]})"
 
 if [ "$dry_run" -eq 1 ]; then
-    echo "ensure-deps: install them with: $install_line" >&2
+    echo "ensure-deps: $what; install with: $install_line" >&2
     exit 1
 fi
 
@@ -92,15 +103,19 @@ if [ "$(id -u)" -eq 0 ]; then
 elif have sudo && sudo -n true 2>/dev/null; then
     as_root=(sudo -n)
 else
-    echo "ensure-deps: not root and no password-less sudo; run as root:" >&2
-    echo "  apt-get update && $install_line" >&2
+    echo "ensure-deps: $what; not root and no password-less sudo: as root run $install_line" >&2
     exit 1
 fi
 
-echo "ensure-deps: installing ${missing_pkgs[*]}" >&2
-"${as_root[@]+"${as_root[@]}"}" apt-get update -q >&2
-"${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}" >&2
+echo "ensure-deps: installing ${missing_pkgs[*]} (log: build/ensure-deps.log)" >&2
+mkdir -p "$(dirname "$log")"
+if ! { "${as_root[@]+"${as_root[@]}"}" apt-get update -q &&
+       "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive \
+           apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}"; } >>"$log" 2>&1; then
+    tail -n 5 "$log" >&2
+    echo "ensure-deps: $what; apt-get failed (no network?): as root run $install_line" >&2
+    exit 1
+fi
 
 # Check again: a package that installed but did not bring the tool is an error.
 missing_pkgs=()

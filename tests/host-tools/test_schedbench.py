@@ -41,7 +41,7 @@ def test(fn):
 
 
 def run(*args):
-    p = subprocess.run([SB, *args], capture_output=True, text=True, timeout=20)
+    p = subprocess.run([*hostlib.host_cmd(SB), *args], capture_output=True, text=True, timeout=20)
     return p.returncode, p.stdout, p.stderr.splitlines()
 
 

@@ -45,7 +45,7 @@ def test(fn):
 
 def run(script, timeout=20):
     """Feed `script` to sh on a pipe: (stdout, stderr lines, status)."""
-    p = subprocess.run([SH], input=script, capture_output=True, text=True,
+    p = subprocess.run(hostlib.host_cmd(SH), input=script, capture_output=True, text=True,
                        timeout=timeout)
     return p.stdout, p.stderr.splitlines(), p.returncode
 
@@ -100,7 +100,7 @@ def input_redirection_and_sh_c():
         str(sum(1 for _ in open(path)))
     out, errs, st = run("sh -c 'exit 7'; echo $?\n")
     assert (out, errs) == ("7\n", []), (out, errs)
-    p = subprocess.run([SH, "-c", "echo one && false"], capture_output=True, text=True)
+    p = subprocess.run([*hostlib.host_cmd(SH), "-c", "echo one && false"], capture_output=True, text=True)
     assert (p.stdout, p.returncode) == ("one\n", 1), p
 
 
@@ -145,7 +145,7 @@ class Term:
     def __init__(self):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execv(SH, [SH])
+            os.execv(hostlib.RUN_I386, hostlib.host_cmd(SH))
         self.buf = ""
         self.pos = 0            # expect() searches from here
         self.expect(r"\$ ")
