@@ -62,7 +62,16 @@ check() {
         cmd xorriso xorriso
         cmd mformat mtools
         # grub-mkrescue silently builds a non-BIOS ISO without these modules.
-        [ -d /usr/lib/grub/i386-pc ] || need grub-pc-bin /usr/lib/grub/i386-pc ;;
+        # Debian builds grub-pc-bin for amd64 and i386 only; elsewhere
+        # (arm64) tools/get-grub-pc.sh unpacks the amd64 package's modules
+        # into build/grub/i386-pc, which make's ISO rule then uses.
+        if [ ! -d /usr/lib/grub/i386-pc ] && [ ! -s "$here/../build/grub/i386-pc/modinfo.sh" ]; then
+            case $(dpkg --print-architecture 2>/dev/null) in
+            amd64|i386) need grub-pc-bin /usr/lib/grub/i386-pc ;;
+            *) (cd "$here/.." && tools/get-grub-pc.sh >/dev/null) ||
+                   need grub-pc-bin "/usr/lib/grub/i386-pc (tools/get-grub-pc.sh failed)" ;;
+            esac
+        fi ;;
     python) cmd python3 python3 ;;
     gdb)    cmd gdb gdb ;;
     # the browser test of the trace viewer (tests/host-tools/test_browser.py);

@@ -99,6 +99,7 @@ def suite_case(name, smp, which="quick", tags=(), timeout=240,
 
 
 def policy_case(name, tunables, tags=()):
+    tags = tags_of(name, tags)
     run = ",".join(POLICY_PROGRAMS)
     return Case(name, append=f"tests=none run={run} then=exit {tunables}",
                 timeout=300, retry=True, qemu_args=ICOUNT,
@@ -107,9 +108,21 @@ def policy_case(name, tunables, tags=()):
                 tags=("suite", "policy") + tuple(tags))
 
 
+# Tagged "all" (make test-all only; docs/testing.md): suite_quick_1x1x1 is
+# a part of suite_all_1x1x1, 2x1x1's two CPUs in two sockets are covered by
+# 1x2x2 and 2x2x2, and the policy programs under sched_compute=1 repeat
+# their hz100 run with the one tunable the unit tests already cover.
+REPEATED = ("suite_quick_1x1x1", "suite_quick_2x1x1", "suite_policy_compute")
+
+
+def tags_of(name, tags):
+    return tuple(tags) + (("all",) if name in REPEATED else ())
+
+
 CASES = (
     [suite_case(f"suite_quick_{short}", smp,
-                tags=("quick",) if short in QUICK_TOPOLOGIES else ())
+                tags=tags_of(f"suite_quick_{short}",
+                             ("quick",) if short in QUICK_TOPOLOGIES else ()))
      for short, smp in TOPOLOGIES.items()]
     + [suite_case(f"suite_quick_{short}_kvm", smp, accel="kvm",
                   icount=False, exclusive=True, cpu="qemu64,+topoext",
