@@ -195,6 +195,7 @@ TEST_ISO_APPEND = tests=quick then=exit
 # (they repeat what other cases check: docs/testing.md) and every lab's boot.
 test test-all:
 	@tools/ensure-deps.sh cc nasm qemu iso python hostcc cpio
+	@echo "i386 programs on this host: $$(tools/run-i386 --setup) (tools/run-i386; docs/testing.md)"
 	@$(MAKE) --no-print-directory all
 	@rm -f $(BUILD)/test.iso
 	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="$(TEST_ISO_APPEND)" ISO_TIMEOUT=0

@@ -18,9 +18,9 @@
 # QEMU cases (tests/harness.py) and the differential run of the
 # conformance programs against Linux.
 #
-# First line: how our i386 programs run on this host (tools/run-i386: native,
-# qemu-i386, or skip with the reason), installing qemu-user if it is needed
-# and can be; the stages that run them on the host read it from
+# First line: how our i386 programs run on this host (tools/run-i386 --setup:
+# native, qemu-i386, or skip with the reason), installing qemu-user if it is
+# needed and can be; the stages that run them on the host read it from
 # RUN_I386_MODE. Last lines: each stage's wall-clock time, then the total.
 mode=${1:-full}
 harness=${2:-}
@@ -30,17 +30,7 @@ mkdir -p "$log"
 times=()
 start_all=$(date +%s)
 
-i386=$(tools/run-i386 --mode)
-case $i386 in
-skip*qemu-i386*)
-	# One line from ensure-deps says why it could not install (not root,
-	# no network); the host stages then skip their cases with it.
-	if tools/ensure-deps.sh i386run 2>"$log/ensure-deps-i386run.err"; then
-		i386=$(tools/run-i386 --mode)
-	else
-		i386="skip: $(tail -n 1 "$log/ensure-deps-i386run.err")"
-	fi ;;
-esac
+i386=$(tools/run-i386 --setup)
 export RUN_I386_MODE=$i386
 echo "i386 programs on this host: $i386 (tools/run-i386; docs/testing.md)"
 
