@@ -37,7 +37,7 @@ DEBUG   ?= 1
 
 KERNEL_CFLAGS := -std=gnu11 -m32 -march=i686 -mgeneral-regs-only \
 	-ffreestanding -fno-pie -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-	-fno-asynchronous-unwind-tables -nostdinc \
+	-fno-asynchronous-unwind-tables -nostdinc -Iinclude \
 	-isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
 	-Wall -Wextra -Werror -g -O2 -MMD -MP
 ifeq ($(DEBUG),1)

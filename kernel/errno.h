@@ -33,5 +33,6 @@
 #define EPIPE	32
 #define ERANGE	34
 #define ENAMETOOLONG 36
+#define EOPNOTSUPP 95
 
 #endif

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include "mutex.h"
 #include "errno.h"
+#include "lockstat.h"
+#include "x86.h"
 #include "panic.h"
 #include "proc.h"
 #include "sleep.h"
@@ -14,6 +16,27 @@ void mutex_init(struct mutex *m, const char *name)
 	spin_init(&m->lock, name);
 	waitq_init(&m->wait, name);
 	m->owner = NULL;
+	m->cls = NULL;
+	m->last_cpu = -1;
+	m->held_since = 0;
+}
+
+/* Statistics of a mutex just taken, under m->lock (kernel/lockstat.h);
+ * since: the TSC when the caller first found it taken, 0 if it was free. */
+static void mutex_taken(struct mutex *m, uint64_t since)
+{
+#ifdef LOCK_DEBUG
+	if (!lockstat_on)
+		return;
+	uint64_t now = rdtsc();
+	if (!m->cls)
+		m->cls = lockstat_class(m->lock.name, LOCK_MUTEX);
+	lockstat_acquired(m->cls, &m->last_cpu, since ? now - since : 0, since != 0);
+	m->held_since = now;
+#else
+	(void)m;
+	(void)since;
+#endif
 }
 
 void mutex_lock(struct mutex *m)
@@ -21,6 +44,7 @@ void mutex_lock(struct mutex *m)
 	struct waiter w;
 	spin_lock(&m->lock);
 	KASSERT(m->owner != current());
+	uint64_t since = m->owner && lockstat_on ? rdtsc() : 0;
 	while (m->owner) {
 		waitq_prepare(&m->wait, &w, TASK_UNINTERRUPTIBLE);
 		spin_unlock(&m->lock);
@@ -29,6 +53,7 @@ void mutex_lock(struct mutex *m)
 		spin_lock(&m->lock);
 	}
 	m->owner = current();
+	mutex_taken(m, since);
 	spin_unlock(&m->lock);
 }
 
@@ -46,6 +71,7 @@ int mutex_lock_killable(struct mutex *m)
 
 	spin_lock(&m->lock);
 	KASSERT(m->owner != p);
+	uint64_t since = m->owner && lockstat_on ? rdtsc() : 0;
 	while (m->owner) {
 		p->killable = 1;
 		waitq_prepare(&m->wait, &w, TASK_UNINTERRUPTIBLE);
@@ -63,8 +89,10 @@ int mutex_lock_killable(struct mutex *m)
 		spin_lock(&m->lock);
 	}
 	p->killable = 0;
-	if (!err)
+	if (!err) {
 		m->owner = p;
+		mutex_taken(m, since);
+	}
 	spin_unlock(&m->lock);
 	return err;
 }
@@ -73,6 +101,12 @@ void mutex_unlock(struct mutex *m)
 {
 	spin_lock(&m->lock);
 	KASSERT(m->owner == current());
+#ifdef LOCK_DEBUG
+	if (m->held_since) {		/* taken while counting */
+		lockstat_released(m->cls, rdtsc() - m->held_since);
+		m->held_since = 0;
+	}
+#endif
 	m->owner = NULL;
 	spin_unlock(&m->lock);
 	waitq_wake_all(&m->wait);
@@ -91,6 +125,9 @@ void mutex_unlock(struct mutex *m)
  *                       for ms without scheduling (the watchdog's test)
  *   4 STACK_OVERFLOW    root only: recurse in kernel mode until the
  *                       kernel stack's guard page stops it (a panic)
+ *   5 SPIN_HOLD(us)     take the spinlock "test spin", hold it for us
+ *                       microseconds (0..1000), release it: a lock the
+ *                       lock-statistics test can contend on purpose
  * Returns 0, or -EINVAL for a bad op, index or ms.
  */
 /* Op 4: each call takes 512 bytes more of the 8 KiB kernel stack. */
@@ -107,6 +144,7 @@ static __attribute__((noinline)) int overflow_stack(int depth)
 static struct mutex test_mutexes[TEST_MUTEXES];
 static bool test_mutexes_ready;
 static struct spinlock init_lock = SPINLOCK_INIT("test mutex init");
+static struct spinlock test_spin = SPINLOCK_INIT("test spin");
 
 int sys_test_mutex(int op, int arg)
 {
@@ -155,6 +193,14 @@ int sys_test_mutex(int op, int arg)
 		if (current()->euid != 0)
 			return -EPERM;
 		return overflow_stack(0);
+	case 5:
+		if (arg < 0 || arg > 1000)
+			return -EINVAL;
+		spin_lock(&test_spin);
+		for (uint64_t end = clock_ns() + (uint64_t)arg * 1000; clock_ns() < end;)
+			__asm__ volatile("pause");
+		spin_unlock(&test_spin);
+		return 0;
 	default:
 		return -EINVAL;
 	}

@@ -17,6 +17,11 @@ struct mutex {
 	struct spinlock lock;
 	struct proc *owner;
 	struct waitq wait;
+	/* Lock statistics (kernel/lockstat.c), as for a spinlock; the wait
+	 * counted is the sleep until the mutex is ours. */
+	struct lock_class *cls;
+	int last_cpu;
+	uint64_t held_since;
 };
 
 void mutex_init(struct mutex *m, const char *name);

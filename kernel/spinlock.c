@@ -11,9 +11,12 @@
  * function that took it (the lock remembers its caller's address). The
  * spinning CPU has interrupts off, so this check is the only one that can
  * see it; a CPU stuck with interrupts on is the watchdog's (watchdog_tick).
+ * LOCK_DEBUG builds also count every acquisition, contention, wait and
+ * hold by lock class (kernel/lockstat.c, the lockstat tool).
  */
 #include "spinlock.h"
 #include "cpu.h"
+#include "lockstat.h"
 #include "panic.h"
 #include "time.h"
 #include "x86.h"
@@ -26,6 +29,9 @@ void spin_init(struct spinlock *l, const char *name)
 	l->cpu = -1;
 	l->name = name;
 	l->taken_at = 0;
+	l->cls = NULL;
+	l->last_cpu = -1;
+	l->held_since = 0;
 }
 
 /* Another CPU holds l: wait, reading only, until it looks free (a
@@ -49,6 +55,24 @@ static __attribute__((noinline)) void spin_wait(struct spinlock *l)
 	}
 }
 
+/* The lock was taken when we came: wait for it, then hold it as
+ * spin_lock() does. Out of line, with the lock statistics' clock. */
+static __attribute__((noinline)) void spin_lock_slow(struct spinlock *l, uint32_t caller)
+{
+#ifdef LOCK_DEBUG
+	uint64_t waited_from = lockstat_on ? rdtsc() : 0;
+#endif
+	do
+		spin_wait(l);
+	while (xchg(&l->locked, 1) != 0);
+	l->cpu = cpu_id();
+	l->taken_at = caller;
+#ifdef LOCK_DEBUG
+	if (lockstat_on)
+		lockstat_spin_taken(l, waited_from);
+#endif
+}
+
 void spin_lock(struct spinlock *l)
 {
 	push_cli();
@@ -58,10 +82,18 @@ void spin_lock(struct spinlock *l)
 		panic("spin_lock: cpu%d already holds %s", cpu_id(), l->name);
 	/* A locked xchg is a full barrier on x86: nothing the holder does
 	 * moves above it. */
-	while (xchg(&l->locked, 1) != 0)
-		spin_wait(l);
+	if (xchg(&l->locked, 1) != 0) {
+		spin_lock_slow(l, (uint32_t)__builtin_return_address(0));
+		return;
+	}
 	l->cpu = cpu_id();
 	l->taken_at = (uint32_t)__builtin_return_address(0);
+#ifdef LOCK_DEBUG
+	/* Lock statistics, when switched on (lockstat on): out of line, so
+	 * that off they cost one test here and one in spin_unlock. */
+	if (lockstat_on)
+		lockstat_spin_taken(l, 0);
+#endif
 }
 
 void spin_unlock(struct spinlock *l)
@@ -69,6 +101,10 @@ void spin_unlock(struct spinlock *l)
 	if (!l->locked || l->cpu != cpu_id())	/* !spin_held(l), as above */
 		panic("spin_unlock: cpu%d releases %s held by cpu%d",
 		      cpu_id(), l->name, l->locked ? l->cpu : -1);
+#ifdef LOCK_DEBUG
+	if (l->held_since)		/* taken while counting */
+		lockstat_spin_released(l);
+#endif
 	l->cpu = -1;
 	/* x86 never moves a store ahead of an older load or store, so a
 	 * plain (release) store frees the lock, and whatever was done under

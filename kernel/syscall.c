@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "file.h"
 #include "gdt.h"
+#include "lockstat.h"
 #include "mutex.h"
 #include "pgrp.h"
 #include "pmm.h"
@@ -29,10 +30,11 @@
 #include "x86.h"
 #include "../drivers/topology.h"
 #include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
+#include <uapi/lockstat.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 
-#define NSYSCALLS 508
+#define NSYSCALLS 510
 #define SYSCALL(nr, fn) [nr] = (syscall_fn)(void *)(fn)
 
 static const syscall_fn syscalls[NSYSCALLS] = {
@@ -121,6 +123,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(505, sys_free_frames),		/* pmm.c */
 	SYSCALL(506, sys_sched_topology),	/* drivers/topology.c */
 	SYSCALL(507, sys_proc_name),		/* proc.c */
+	SYSCALL(__NR_lock_stat, sys_lock_stat),	/* lockstat.c */
 };
 
 /*

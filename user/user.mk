@@ -24,7 +24,7 @@ USER_OUT := $(BUILD)/user
 # stddef.h, stdint.h and stdarg.h.
 USER_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-stack-protector \
 	-march=i686 -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
-	-nostdinc -Iuser/lib/include -Iuser/lib \
+	-nostdinc -Iuser/lib/include -Iuser/lib -Iinclude \
 	-isystem $(shell $(USER_CC) -print-file-name=include 2>/dev/null) \
 	-MMD -MP
 USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none

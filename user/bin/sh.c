@@ -1581,6 +1581,7 @@ static const char *const programs[][2] = {
 	{ "head [-n N] [FILE]", "the first N lines (default 10)" },
 	{ "wc [-l] [-w] [-c] [FILE]", "count lines, words and bytes" },
 	{ "trace run PROG [ARG...]", "record what the scheduler did while PROG runs" },
+	{ "lockstat [-n N] | on|off|reset", "lock contention by class (/proc/lock_stat's table)" },
 	{ "hello", "hello from pid N" },
 };
 

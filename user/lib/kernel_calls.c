@@ -4,6 +4,7 @@
 
 #include "kernel_calls.h"
 #include "syscall.h"
+#include <uapi/lockstat.h>
 
 int sched_stat(pid_t pid, struct sched_task_info *info)
 {
@@ -59,4 +60,24 @@ int sched_topology(int cpu, struct sched_topology_info *info)
 int proc_name(pid_t pid, char *buf, size_t len)
 {
 	return __syscall_ret(syscall3(SYS_proc_name, pid, (long)buf, (long)len));
+}
+
+int lock_stat_read(struct lock_stat_info *buf, int n)
+{
+	return __syscall_ret(syscall3(__NR_lock_stat, LOCK_STAT_READ, (int)buf, n));
+}
+
+int lock_stat_reset(void)
+{
+	return __syscall_ret(syscall3(__NR_lock_stat, LOCK_STAT_RESET, 0, 0));
+}
+
+int lock_stat_set(int on)
+{
+	return __syscall_ret(syscall3(__NR_lock_stat, LOCK_STAT_SET, on, 0));
+}
+
+int lock_stat_state(void)
+{
+	return __syscall_ret(syscall3(__NR_lock_stat, LOCK_STAT_STATE, 0, 0));
 }

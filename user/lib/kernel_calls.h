@@ -74,6 +74,7 @@ enum sched_tunable_id {
 #define TEST_MUTEX_UNLOCK  1	/* arg: mutex index */
 #define TEST_KERNEL_SPIN   3	/* arg: ms; root only: loop in kernel mode (watchdog test) */
 #define TEST_STACK_OVERFLOW 4	/* root only: overflow the kernel stack (a panic, by design) */
+#define TEST_SPIN_HOLD     5	/* arg: us (0..1000); hold the spinlock "test spin" */
 #define TEST_MUTEX_HOLD_SLEEP 2	/* arg: ms; in one call: lock mutex 0, sleep
 				 * uninterruptibly ms, unlock (all in kernel mode) */
 
@@ -96,6 +97,14 @@ int free_frames(void);
 int sched_topology(int cpu, struct sched_topology_info *info);
 /* A process's name (its program's file name) into buf (size >= 16). */
 int proc_name(pid_t pid, char *buf, size_t len);
+/* Lock statistics (509, include/uapi/lockstat.h): up to n classes into
+ * buf, returning how many there are; lock_stat_reset() (root) zeroes them. */
+struct lock_stat_info;
+int lock_stat_read(struct lock_stat_info *buf, int n);
+int lock_stat_reset(void);
+/* Count from now on (1) or stop (0): root; off at boot. state: 1 counting. */
+int lock_stat_set(int on);
+int lock_stat_state(void);
 
 /* 1 when running on our kernel (uname sysname is not "Linux"). */
 int kernel_is_ours(void);

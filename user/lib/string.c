@@ -165,6 +165,7 @@ static const char *const messages[] = {
 	[ERANGE] = "Numerical result out of range",
 	[EDEADLK] = "Resource deadlock avoided",
 	[ENAMETOOLONG] = "File name too long",
+	[EOPNOTSUPP] = "Operation not supported",
 	[ENOSYS] = "Function not implemented",
 	[ELOOP] = "Too many levels of symbolic links",
 	[ETIMEDOUT] = "Connection timed out",

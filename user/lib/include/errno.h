@@ -40,6 +40,7 @@ extern int errno;	/* starts at 0; only a failing call writes it */
 #define ERANGE          34
 #define EDEADLK         35
 #define ENAMETOOLONG    36
+#define EOPNOTSUPP      95
 #define ENOLCK          37
 #define ENOSYS          38
 #define ENOTEMPTY       39

@@ -1,0 +1,211 @@
+/*
+ * lockstat.c - lock statistics, by class (kernel/lockstat.h).
+ *
+ * A class is every lock of one name and kind: the 32 run queues are one
+ * class "runqueue", as Linux's lockdep groups locks by where they are
+ * initialised. Classes are claimed on a lock's first acquisition, without
+ * a lock of their own (a lock cannot count itself while it is being
+ * registered): a CPU claims the first free slot with a compare-and-swap
+ * of its name, so two CPUs registering the same name meet in the same
+ * slot. Counters are per CPU, written only by their own CPU with
+ * interrupts off (inside spin_lock), so they need no atomic operations;
+ * a read sums the CPUs, and may see a count that is a moment old.
+ */
+#include "lockstat.h"
+#include "cpu.h"
+#include "cred.h"
+#include "errno.h"
+#include "string.h"
+#include "time.h"
+#include "uaccess.h"
+#include "x86.h"
+#include <uapi/lockstat.h>
+
+#define LOCK_CLASSES 64
+
+struct lock_class {
+	const char *volatile name;	/* NULL: free slot */
+	enum lock_kind kind;
+	struct lock_cpu_stat cpu[MAX_CPUS];
+};
+
+volatile bool lockstat_on;
+
+static struct lock_class classes[LOCK_CLASSES];
+/* Where locks whose class table is full are counted (and named so). */
+static struct lock_class overflow = { "(other classes)", LOCK_SPIN, { { 0 } } };
+
+struct lock_class *lockstat_class(const char *name, enum lock_kind kind)
+{
+	if (!name)
+		name = "(unnamed)";
+	for (int i = 0; i < LOCK_CLASSES; i++) {
+		struct lock_class *c = &classes[i];
+		const char *n = c->name;
+		if (!n) {
+			/* The kind is written before the name makes the slot
+			 * visible; a CPU that loses the race reads the winner's. */
+			if (__sync_bool_compare_and_swap(&c->name, NULL, (const char *)1)) {
+				c->kind = kind;
+				__atomic_store_n(&c->name, name, __ATOMIC_RELEASE);
+				return c;
+			}
+			while ((n = __atomic_load_n(&c->name, __ATOMIC_ACQUIRE)) == (const char *)1)
+				pause();
+		}
+		if (n != (const char *)1 && c->kind == kind && strcmp(n, name) == 0)
+			return c;
+	}
+	return &overflow;
+}
+
+static void account(uint64_t *total, uint64_t *min, uint64_t *max, uint64_t v)
+{
+	*total += v;
+	if (v > *max)
+		*max = v;
+	if (*min == 0 || v < *min)
+		*min = v;
+}
+
+/* Called with interrupts off, by the CPU that now holds the lock; *last_cpu
+ * is the lock's own record of its previous holder. */
+void lockstat_acquired(struct lock_class *c, int *last_cpu, uint64_t wait, bool contended)
+{
+	int me = cpu_id();
+	struct lock_cpu_stat *s = &c->cpu[me];
+	bool bounced = *last_cpu >= 0 && *last_cpu != me;
+
+	s->acquisitions++;
+	s->acq_bounces += bounced;
+	if (contended) {
+		s->contentions++;
+		s->con_bounces += bounced;
+		account(&s->wait_total, &s->wait_min, &s->wait_max, wait);
+	}
+	*last_cpu = me;
+}
+
+void lockstat_released(struct lock_class *c, uint64_t held)
+{
+	struct lock_cpu_stat *s = &c->cpu[cpu_id()];
+	account(&s->hold_total, &s->hold_min, &s->hold_max, held);
+}
+
+void lockstat_spin_taken(struct spinlock *l, uint64_t waited_from)
+{
+	uint64_t now = rdtsc();
+	if (!l->cls)
+		l->cls = lockstat_class(l->name, LOCK_SPIN);
+	lockstat_acquired(l->cls, &l->last_cpu, waited_from ? now - waited_from : 0,
+			  waited_from != 0);
+	l->held_since = now;
+}
+
+void lockstat_spin_released(struct spinlock *l)
+{
+	lockstat_released(l->cls, rdtsc() - l->held_since);
+	l->held_since = 0;
+}
+
+/* One class, summed over the CPUs, times in ns. */
+static void summarise(const struct lock_class *c, struct lock_stat_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	strlcpy(out->name, c->name, sizeof(out->name));
+	out->kind = c->kind;
+	for (int i = 0; i < MAX_CPUS; i++) {
+		const struct lock_cpu_stat *s = &c->cpu[i];
+		out->acquisitions += s->acquisitions;
+		out->contentions += s->contentions;
+		out->acq_bounces += s->acq_bounces;
+		out->con_bounces += s->con_bounces;
+		out->wait_total_ns += clock_cycles_to_ns(s->wait_total);
+		out->hold_total_ns += clock_cycles_to_ns(s->hold_total);
+		if (clock_cycles_to_ns(s->wait_max) > out->wait_max_ns)
+			out->wait_max_ns = clock_cycles_to_ns(s->wait_max);
+		if (clock_cycles_to_ns(s->hold_max) > out->hold_max_ns)
+			out->hold_max_ns = clock_cycles_to_ns(s->hold_max);
+		if (s->wait_min && (!out->wait_min_ns || clock_cycles_to_ns(s->wait_min) < out->wait_min_ns))
+			out->wait_min_ns = clock_cycles_to_ns(s->wait_min);
+		if (s->hold_min && (!out->hold_min_ns || clock_cycles_to_ns(s->hold_min) < out->hold_min_ns))
+			out->hold_min_ns = clock_cycles_to_ns(s->hold_min);
+	}
+}
+
+static struct lock_class *class_at(int i)
+{
+	if (i < LOCK_CLASSES) {
+		const char *n = __atomic_load_n(&classes[i].name, __ATOMIC_ACQUIRE);
+		return n && n != (const char *)1 ? &classes[i] : NULL;
+	}
+	return i == LOCK_CLASSES && overflow.cpu[0].acquisitions + overflow.cpu[1].acquisitions
+		? &overflow : NULL;
+}
+
+/* Copy up to n classes to ubuf; the number of classes there are. */
+static int read_stats(uint32_t ubuf, int n)
+{
+	int count = 0;
+	for (int i = 0; i <= LOCK_CLASSES; i++) {
+		struct lock_class *c = class_at(i);
+		if (!c)
+			continue;
+		if (count < n) {
+			struct lock_stat_info info;
+			summarise(c, &info);
+			if (copy_to_user((void *)(ubuf + count * sizeof(info)), &info, sizeof(info)) < 0)
+				return -EFAULT;
+		}
+		count++;
+	}
+	return count;
+}
+
+/* Zero every counter. A CPU counting at the same moment may keep a count
+ * of the old period: a reset is a fresh start to within one acquisition. */
+static void reset_stats(void)
+{
+	for (int i = 0; i <= LOCK_CLASSES; i++) {
+		struct lock_class *c = i < LOCK_CLASSES ? &classes[i] : &overflow;
+		memset(c->cpu, 0, sizeof(c->cpu));
+	}
+}
+
+/*
+ * sys_lock_stat(op, buf, n) - system call 509 (docs/abi.md §4).
+ *   LOCK_STAT_READ   copy up to n struct lock_stat_info to buf; returns how
+ *                    many classes there are (call with n = 0 to size buf)
+ *   LOCK_STAT_RESET  root only (EPERM): zero every counter
+ *   LOCK_STAT_SET    root only: count from now on (buf 1) or stop (buf 0);
+ *                    -EOPNOTSUPP in a DEBUG=0 kernel, which has no counters
+ *   LOCK_STAT_STATE  1 if counting, 0 if not
+ * -EINVAL for a bad op or n < 0, -EFAULT for a bad buf.
+ */
+int sys_lock_stat(int op, uint32_t ubuf, int n)
+{
+	switch (op) {
+	case LOCK_STAT_READ:
+		return n < 0 ? -EINVAL : read_stats(ubuf, n);
+	case LOCK_STAT_RESET:
+		if (sys_geteuid() != 0)
+			return -EPERM;
+		reset_stats();
+		return 0;
+	case LOCK_STAT_SET:
+		if (sys_geteuid() != 0)
+			return -EPERM;
+		if (ubuf > 1)
+			return -EINVAL;
+#ifdef LOCK_DEBUG
+		lockstat_on = ubuf;
+		return 0;
+#else
+		return -EOPNOTSUPP;
+#endif
+	case LOCK_STAT_STATE:
+		return lockstat_on;
+	default:
+		return -EINVAL;
+	}
+}
