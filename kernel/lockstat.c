@@ -99,7 +99,7 @@ void lockstat_spin_taken(struct spinlock *l, uint64_t waited_from)
 		l->cls = lockstat_class(l->name, LOCK_SPIN);
 	lockstat_acquired(l->cls, &l->last_cpu, waited_from ? now - waited_from : 0,
 			  waited_from != 0);
-	l->held_since = now;
+	l->held_since = now | 1;	/* spin_unlock tests the low word alone */
 }
 
 void lockstat_spin_released(struct spinlock *l)

@@ -7,8 +7,8 @@
  *
  * Built with LOCK_DEBUG (the default build; DEBUG=0 leaves it out) and
  * off until switched on (`lockstat on`, as Linux's kernel.lock_stat
- * sysctl): off, it costs a lock and unlock one test each; on, it costs a
- * yield about 540 instructions more (docs/kernel.md "Lock statistics").
+ * sysctl): off, it costs a lock and unlock one test each (+108
+ * instructions a yield, 4.9 %); on, it costs a yield about 540 more (docs/kernel.md "Lock statistics").
  */
 #ifndef KERNEL_LOCKSTAT_H
 #define KERNEL_LOCKSTAT_H

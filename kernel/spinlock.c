@@ -96,19 +96,38 @@ void spin_lock(struct spinlock *l)
 #endif
 }
 
-void spin_unlock(struct spinlock *l)
+/* Free the lock and give back its interrupt state. */
+static inline void release(struct spinlock *l)
 {
-	if (!l->locked || l->cpu != cpu_id())	/* !spin_held(l), as above */
-		panic("spin_unlock: cpu%d releases %s held by cpu%d",
-		      cpu_id(), l->name, l->locked ? l->cpu : -1);
-#ifdef LOCK_DEBUG
-	if (l->held_since)		/* taken while counting */
-		lockstat_spin_released(l);
-#endif
 	l->cpu = -1;
 	/* x86 never moves a store ahead of an older load or store, so a
 	 * plain (release) store frees the lock, and whatever was done under
 	 * it is seen first (Linux's x86 unlock is one mov too). */
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	pop_cli();
+}
+
+#ifdef LOCK_DEBUG
+/* spin_unlock of a lock taken while counting: out of line, so that the
+ * common path keeps no register across a call. */
+static __attribute__((noinline)) void spin_unlock_counted(struct spinlock *l)
+{
+	lockstat_spin_released(l);
+	release(l);
+}
+#endif
+
+void spin_unlock(struct spinlock *l)
+{
+	if (!l->locked || l->cpu != cpu_id())	/* !spin_held(l), as above */
+		panic("spin_unlock: cpu%d releases %s held by cpu%d",
+		      cpu_id(), l->name, l->locked ? l->cpu : -1);
+#ifdef LOCK_DEBUG
+	/* Taken while counting? One word: its low bit is set then. */
+	if ((uint32_t)l->held_since) {
+		spin_unlock_counted(l);
+		return;
+	}
+#endif
+	release(l);
 }
