@@ -234,11 +234,14 @@ stress:
 # same QEMU under -icount (tools/bench/run.sh), and the scheduling-quality,
 # boot and memory figures (tools/bench/sched.sh): bench/results/latest.md,
 # latest.svg, latest-*.svg. Not part of `make test` (about 5 minutes;
-# docs/bench.md). Wall-clock columns under KVM only with KVM=1 given here
+# docs/bench.md). SCALE=1 adds tools/bench/scale.sh (operations per
+# second at k = 1..SCALE_CPUS (8) CPUs on both kernels, and the lock
+# statistics: bench/results/scale.md). Wall-clock columns under KVM only with KVM=1 given here
 # (and hardware KVM: not with kvm_pvm).
 bench:
 	@tools/ensure-deps.sh cc nasm qemu python cpio
 	@BENCH_KVM=$(if $(filter command line,$(origin KVM)),$(KVM),0) tools/bench/run.sh
+	@$(if $(filter 1,$(SCALE)),SCALE_CPUS=$(or $(SCALE_CPUS),8) tools/bench/scale.sh)
 
 # Where one program's kernel instructions go, by function (tools/bench/profile.sh).
 PROG ?= /bin/pathlen

@@ -111,13 +111,24 @@ def check_smoke(log):
                   f"{v['periodic_audio_iso_met']}/{v['periodic_audio_iso_periods']}")
 
 
+SCALE_RUNS = ["schedbench:scalefork:2", "schedbench:scalepipe", "schedbench:scalegetpid:1",
+              "schedbench:scalefork:3"]
+
+
 def check_pipe2(log):
+    """pipe2 on 2 CPUs, then the scale subcommands (tools/bench/scale.sh):
+    positive rates at k = 2 (the default: one per CPU) and 1, and k = 3 on
+    2 CPUs n/a."""
     lines, statuses, bad = schedbench_output(log)
     v = figures(lines)
-    if bad or statuses != [0] or not 0 < v.get("pipe2cpu_ns", 0) < 10 ** 7 \
+    if bad or statuses != [0] * (1 + len(SCALE_RUNS)) \
+            or not 0 < v.get("pipe2cpu_ns", 0) < 10 ** 7 \
             or not v.get("pipe2cpu_tsc", 0) > 0:
         return False, f"lines {lines}, bad {bad}, statuses {statuses}"
-    return True, f"pipe2 {v['pipe2cpu_ns']} ns"
+    rates = [v.get(k, 0) for k in ("scale_fork_2", "scale_pipe_2", "scale_getpid_1")]
+    if not all(r > 0 for r in rates) or "scale_fork_3 n/a (2 CPUs)" not in lines:
+        return False, f"scale lines {lines}"
+    return True, f"pipe2 {v['pipe2cpu_ns']} ns; fork, pipe, getpid per s: {rates}"
 
 
 USAGE = r"^usage: schedbench boot \| mem \[K\] \| picknext \[MAX\]"
@@ -131,7 +142,7 @@ CASES = [
          expect=[r"^init exited: status 0$"], check=check_smoke),
     Case("schedbench_pipe2_2x1x1", smp="2,sockets=2,cores=1,threads=1", qemu_args=ICOUNT,
          timeout=60, tags=("bench",),
-         append="tests=none run=schedbench:pipe2:20 then=exit",
+         append="tests=none run=schedbench:pipe2:20," + ",".join(SCALE_RUNS) + " then=exit",
          expect=[r"^init exited: status 0$"], check=check_pipe2),
     # Each bad line: the reason, the usage, status 2; then -h: usage, 0.
     # init exits 1 (a program failed): QEMU's exit code (1 << 1) | 1.

@@ -56,6 +56,8 @@ def bad_command_lines_say_why_on_stderr_with_status_2():
              (("picknext", "1001"), "schedbench: picknext: bad number '1001' (1..1000)"),
              (("boot", "3"), "schedbench: boot: too many arguments"),
              (("fair", "500", "6"), "schedbench: fair: too many arguments"),
+             (("scalefork", "33"), "schedbench: scalefork: bad number '33' (1..32)"),
+             (("scalepipe", "0"), "schedbench: scalepipe: bad number '0' (1..32)"),
              (("-x",), "schedbench: unknown subcommand '-x'")]
     for args, why in cases:
         rc, out, err = run(*args)
@@ -63,7 +65,7 @@ def bad_command_lines_say_why_on_stderr_with_status_2():
         assert out == "", f"{args}: stdout {out!r}"
         want = ([why] if why else []) + [USAGE]
         assert err[:len(want)] == want, f"{args}: stderr {err!r}"
-        assert len(err) == len(want) + 1, f"{args}: stderr {err!r}"
+        assert len(err) == len(want) + 2, f"{args}: stderr {err!r}"
 
 
 @test

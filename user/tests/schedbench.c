@@ -29,6 +29,13 @@
  *   schedbench pipe2 [N]         1-byte pipe round trip between CPU 0 and
  *                                CPU 1, median of 9 x N (200, 1..100000)
  *                                (needs 2 CPUs)
+ *   schedbench scalefork [K]     K workers (default: one per CPU), worker i
+ *   schedbench scalepipe [K]     pinned to CPU i, each looping one
+ *   schedbench scalegetpid [K]   operation for 1.5 s in real time: fork +
+ *                                exit + wait, a 1-byte pipe ping-pong with
+ *                                its partner on the same CPU, or getpid;
+ *                                the total operations per second (issue
+ *                                29; tools/bench/scale.sh)
  *   schedbench -h                this text, on stdout; exit status 0
  *
  * Every figure is one line "name value unit" on stdout, value a number or
@@ -675,9 +682,123 @@ static int do_pipe2(int n)
 	return 0;
 }
 
+/* ---- scale: one worker per CPU, each looping one operation ---- */
+
+#define SCALE_MS 1500
+enum scale_op { SCALE_GETPID, SCALE_FORK, SCALE_PIPE };
+
+/* One operation of worker's kind; pipe: fd[0] to write, fd[1] to read. */
+static void scale_once(enum scale_op op, const int *fd)
+{
+	char c = 'x';
+	pid_t p;
+
+	switch (op) {
+	case SCALE_GETPID:
+		getpid();
+		break;
+	case SCALE_FORK:
+		if ((p = fork()) == 0)
+			_exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+		break;
+	case SCALE_PIPE:
+		write(fd[0], &c, 1);
+		read(fd[1], &c, 1);
+		break;
+	}
+}
+
+/* Operations done from start_ns to end_ns (a pipe worker first forks its
+ * echoing partner, which inherits the CPU). */
+static long long scale_worker(enum scale_op op, long long start_ns, long long end_ns)
+{
+	int a[2], b[2], fd[2] = { -1, -1 };
+	pid_t partner = -1;
+	long long n = 0;
+	char c;
+
+	if (op == SCALE_PIPE) {
+		if (pipe(a) < 0 || pipe(b) < 0 || (partner = fork()) < 0)
+			return -1;
+		if (partner == 0) {
+			close(a[1]), close(b[0]);
+			while (read(a[0], &c, 1) == 1)
+				write(b[1], &c, 1);
+			_exit(0);
+		}
+		close(a[0]), close(b[1]);
+		fd[0] = a[1], fd[1] = b[0];
+	}
+	while (monotonic_ns() < start_ns)
+		;
+	while (monotonic_ns() < end_ns) {
+		for (int i = 0; i < 16; i++)
+			scale_once(op, fd);
+		n += 16;
+	}
+	if (partner > 0) {
+		close(fd[0]);
+		waitpid(partner, NULL, 0);
+	}
+	return n;
+}
+
+static int do_scale(enum scale_op op, const char *name, int k)
+{
+	int ncpus = test_ncpus(), fd[2];
+	long long total = 0, n;
+
+	if (k == 0)
+		k = ncpus;
+	if (k > ncpus) {
+		printf("scale_%s_%d n/a (%d CPUs)\n", name, k, ncpus);
+		return 0;
+	}
+	if (pipe(fd) < 0) {
+		printf("scale_%s_%d n/a (pipe: %s)\n", name, k, strerror(errno));
+		return 0;
+	}
+	long long start = monotonic_ns() + 200000000LL, end = start + SCALE_MS * 1000000LL;
+	for (int i = 0; i < k; i++) {
+		pid_t p = fork();
+		if (p == 0) {
+			close(fd[0]);
+			pin(i);
+			n = scale_worker(op, start, end);
+			write(fd[1], &n, sizeof(n));
+			_exit(0);
+		}
+	}
+	close(fd[1]);
+	for (int i = 0; i < k; i++) {
+		if (read(fd[0], &n, sizeof(n)) != sizeof(n) || n < 0) {
+			printf("scale_%s_%d n/a (a worker failed)\n", name, k);
+			total = -1;
+			break;
+		}
+		total += n;
+	}
+	close(fd[0]);
+	while (wait(NULL) > 0)
+		;
+	if (total >= 0) {
+		char label[64];
+		snprintf(label, sizeof(label), "scale_%s_%d", name, k);
+		out(label, total * 1000 / SCALE_MS, "ops");
+	}
+	return 0;
+}
+
+static int do_scalefork(int k) { return do_scale(SCALE_FORK, "fork", k); }
+static int do_scalepipe(int k) { return do_scale(SCALE_PIPE, "pipe", k); }
+static int do_scalegetpid(int k) { return do_scale(SCALE_GETPID, "getpid", k); }
+
 static const char usage_text[] =
 	"usage: schedbench boot | mem [K] | picknext [MAX] | latency [COUNT] |\n"
-	"                  periodic [SEC] | fair [MS] | ingo [MS] | pipe2 [N] | -h\n";
+	"                  periodic [SEC] | fair [MS] | ingo [MS] | pipe2 [N] |\n"
+	"                  scalefork [K] | scalepipe [K] | scalegetpid [K] | -h\n";
 
 /* What was wrong (if anything), then the usage, on stderr: status 2. */
 static int usage(const char *why)
@@ -703,6 +824,9 @@ int main(int argc, char **argv)
 		{ "fair", do_fair, 10000, 10, 3600000 },
 		{ "ingo", do_ingo, 10000, 10, 3600000 },
 		{ "pipe2", do_pipe2, 200, 1, 100000 },
+		{ "scalefork", do_scalefork, 0, 1, 32 },	/* 0: one per CPU */
+		{ "scalepipe", do_scalepipe, 0, 1, 32 },
+		{ "scalegetpid", do_scalegetpid, 0, 1, 32 },
 	};
 
 	tsc_at_start = rdtsc();
