@@ -7,6 +7,10 @@
 
 #include "runqueue.h"
 
+/* Rotation (staircase.md §8.2): a CPU gives or takes at most one task by
+ * rotation in this time. */
+#define ROTATE_INTERVAL_NS	20000000ull
+
 void balance_init(int ncpus, const struct sched_topology *topo);
 /* Where to put t when it wakes: reads the other queues without their locks
  * (a hint), and takes prev's lock only to ask whether t would preempt there. */
