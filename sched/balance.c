@@ -16,6 +16,9 @@
  * per core: an idle core may ask a busy hyperthread to hand over its
  * running task at its next schedule() (the "push", as Linux's active
  * balancing does), so the task moves only after it has stopped running.
+ * And a split within the threshold (12 hogs on 8 CPUs: four pairs, four
+ * alone) would freeze, so CPUs take turns moving one waiting task at a
+ * time to change who is alone (rotation, [beyond], staircase.md §8.2).
  */
 #include "balance.h"
 #include "core.h"
