@@ -36,6 +36,8 @@ static const struct {
 	[SD_PACKAGE]	= { 8, 5000000, 2, 125 },
 };
 
+static struct rotation rotations[SCHED_MAX_CPUS];	/* balance.h */
+
 static uint32_t bit(int cpu)
 {
 	return 1u << cpu;
@@ -104,6 +106,7 @@ void balance_init(int ncpus, const struct sched_topology *topo)
 
 		rq->nr_domains = 0;
 		rq->siblings = span_of(ncpus, topo, cpu, SD_SMT);
+		rotations[cpu] = (struct rotation){ 0, 0 };
 		for (int level = SD_SMT; level < SD_NR_LEVELS; level++) {
 			uint32_t span = span_of(ncpus, topo, cpu, level);
 			if (span != below)
@@ -316,9 +319,16 @@ void idle_balance(struct runqueue *rq)
 
 /* ---------- rotation [beyond] (staircase.md §8.2) ---------- */
 
+struct rotation *cpu_rotation(int cpu)
+{
+	return &rotations[cpu];
+}
+
 static bool recently_rotated(const struct runqueue *rq, uint64_t now)
 {
-	return rq->rotated_ns && now - rq->rotated_ns < ROTATE_INTERVAL_NS;
+	uint64_t t = rotations[rq->cpu].rotated_ns;
+
+	return t && now - t < ROTATE_INTERVAL_NS;
 }
 
 /* The group of sd that holds cpu (0 if cpu is outside sd). */
@@ -368,7 +378,7 @@ static int rotate_source(const struct runqueue *this_rq, uint32_t span, uint32_t
 
 	for (int cpu = 0; cpu < sched_ncpus; cpu++)
 		if ((span & ~tried & bit(cpu)) && can_rotate_from(this_rq, cpu, now) &&
-		    (best < 0 || cpu_rq(cpu)->rotated_ns < cpu_rq(best)->rotated_ns))
+		    (best < 0 || rotations[cpu].rotated_ns < rotations[best].rotated_ns))
 			best = cpu;
 	return best;
 }
@@ -385,8 +395,8 @@ static bool other_goes_first(const struct runqueue *this_rq, int src, uint32_t s
 		    o->nr_running != this_rq->nr_running || recently_rotated(o, now) ||
 		    move_unbalances(cpu, src))
 			continue;
-		if (o->rotate_turn_ns < this_rq->rotate_turn_ns ||
-		    (o->rotate_turn_ns == this_rq->rotate_turn_ns && cpu < this_rq->cpu))
+		uint64_t mine = rotations[this_rq->cpu].turn_ns, theirs = rotations[cpu].turn_ns;
+		if (theirs < mine || (theirs == mine && cpu < this_rq->cpu))
 			return true;
 	}
 	return false;
@@ -508,8 +518,8 @@ static bool rotate_from(struct runqueue *this_rq, struct runqueue *src, uint64_t
 		p->rotated_runs = p->stats.nr_runs;
 		dequeue_task(src, p);
 		attach_task(src, this_rq, p);
-		this_rq->rotated_ns = src->rotated_ns = now;
-		src->rotate_turn_ns = now;
+		rotations[this_rq->cpu].rotated_ns = rotations[src->cpu].rotated_ns = now;
+		rotations[src->cpu].turn_ns = now;
 	}
 	unlock_rqs(locked);
 	if (p || hot)
@@ -544,7 +554,7 @@ static void rotate(struct runqueue *this_rq, struct sched_domain *widest)
 	}
 	if (tried && !later) {
 		rq_lock(this_rq);
-		this_rq->rotate_turn_ns = now;
+		rotations[this_rq->cpu].turn_ns = now;
 		spin_unlock(&this_rq->lock);
 	}
 }

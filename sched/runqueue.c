@@ -83,7 +83,6 @@ void rq_init(struct runqueue *rq, int cpu)
 	rq->siblings = 1u << cpu;
 	rq->nr_domains = 0;
 	rq->push_cpu = -1;
-	rq->rotated_ns = rq->rotate_turn_ns = 0;
 }
 
 /* The list operations proper; the callers below assert the rules. */

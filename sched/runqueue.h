@@ -61,8 +61,6 @@ struct runqueue {
 	int nr_domains;
 	struct sched_domain sd[SD_NR_LEVELS];
 	int push_cpu;			/* active balance: move curr there, or -1 */
-	uint64_t rotated_ns;		/* last gave or took a task by rotation (§8.2) */
-	uint64_t rotate_turn_ns;	/* rotation turns: the oldest goes first */
 };
 
 extern struct runqueue runqueues[SCHED_MAX_CPUS];

@@ -445,8 +445,8 @@ TEST(rotation_takes_turns)
 		sim_add(2, 0, 0);
 		fake_resched_pending();
 		a->proc->se.cpus_allowed = b->proc->se.cpus_allowed = 0x7;
-		cpu_rq(older)->rotate_turn_ns = 1;
-		cpu_rq(3 - older)->rotate_turn_ns = 2;
+		cpu_rotation(older)->turn_ns = 1;
+		cpu_rotation(3 - older)->turn_ns = 2;
 		int skip = fake_trace_len;
 		for (int i = 0; i < 1000 && fake_trace_count(TRACE_MIGRATE, -1) == 0; i++)
 			sim_step();
@@ -454,7 +454,7 @@ TEST(rotation_takes_turns)
 		CHECK_EQ(migrations(skip, m, 1), 1);
 		CHECK_EQ(m[0].cpu, older);
 		CHECK_EQ(m[0].arg, 0);
-		CHECK_EQ(cpu_rq(0)->rotate_turn_ns, m[0].ns);	/* the giver goes last */
+		CHECK_EQ(cpu_rotation(0)->turn_ns, m[0].ns);	/* the giver goes last */
 	}
 }
 
