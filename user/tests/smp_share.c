@@ -9,7 +9,7 @@
  * rotate which task has a CPU to itself. Jain's index of the shares,
  * (sum x)^2 / (n sum x^2), must be at least 0.95 as well (the seed's frozen
  * split, sched_rotate=0, gives 0.889). Usage: smp_share [hogs] (default:
- * CPUs + 1).
+ * CPUs + 1; at most HOGS_MAX, 8).
  */
 #include <sched.h>
 #include <stdio.h>
@@ -82,8 +82,8 @@ int main(int argc, char **argv)
 	test_require_our_kernel(argc, argv, 1);
 	ncpus = test_ncpus();
 	nhogs = argc > 1 && argv[1][0] != '-' ? atoi(argv[1]) : ncpus + 1;
-	if (nhogs < 1 || nhogs > 16)
-		nhogs = ncpus + 1;
+	if (nhogs < 1 || nhogs > HOGS_MAX)
+		nhogs = ncpus + 1 <= HOGS_MAX ? ncpus + 1 : HOGS_MAX;
 	ktap_plan(1);
 	printf("# %d hogs on %d CPUs for %d ms\n", nhogs, ncpus, WINDOW_MS);
 	ktap_ok(test_retry_once(share, NULL, detail, sizeof(detail)),
