@@ -16,6 +16,9 @@
  * per core: an idle core may ask a busy hyperthread to hand over its
  * running task at its next schedule() (the "push", as Linux's active
  * balancing does), so the task moves only after it has stopped running.
+ * And a split within the threshold (12 hogs on 8 CPUs: four pairs, four
+ * alone) would freeze, so CPUs take turns moving one waiting task at a
+ * time to change who is alone (rotation, [beyond], staircase.md §8.2).
  */
 #include "balance.h"
 #include "core.h"
@@ -32,6 +35,8 @@ static const struct {
 	[SD_CORE]	= { 4, 2500000, 1, 125 },
 	[SD_PACKAGE]	= { 8, 5000000, 2, 125 },
 };
+
+static struct rotation rotations[SCHED_MAX_CPUS];	/* balance.h */
 
 static uint32_t bit(int cpu)
 {
@@ -101,6 +106,7 @@ void balance_init(int ncpus, const struct sched_topology *topo)
 
 		rq->nr_domains = 0;
 		rq->siblings = span_of(ncpus, topo, cpu, SD_SMT);
+		rotations[cpu] = (struct rotation){ 0, 0 };
 		for (int level = SD_SMT; level < SD_NR_LEVELS; level++) {
 			uint32_t span = span_of(ncpus, topo, cpu, level);
 			if (span != below)
@@ -272,54 +278,6 @@ static int count_balance(struct sched_domain *sd, int moved)
 }
 
 /*
- * Rotation: a split one task apart (2:1, 3:2) is within the threshold, so
- * nothing above moves, and the task that happens to have a CPU alone would
- * get 100 % while the others share. So when src runs exactly one task
- * more than this CPU, a task waiting there that could run here soon (at
- * least as urgent as our current task; so never BATCH behind NORMAL) is
- * pulled, unless it was itself rotated and has not run since (moved to
- * the tail of an equal list, it could otherwise bounce for ever unrun): the one left
- * alone on src changes, and over time every task gets its fair turn (three
- * hogs on two CPUs: about 2/3 each). It is rate-limited by the domain's
- * balance interval and follows the usual rules (waiting, allowed here,
- * not cache-hot unless balancing keeps failing: so a failed rotation
- * counts as a failed balance). [beyond]: sched_rotate=0 turns it off,
- * the seed's balancer (staircase.md §8.2).
- */
-static int rotate(struct runqueue *this_rq, int src, struct sched_domain *sd)
-{
-	struct runqueue *s = cpu_rq(src);
-	uint32_t locked = bit(this_rq->cpu) | bit(src);
-	uint64_t now = clock_ns();
-	int moved = 0;
-
-	if (!tunables.rotate || src == this_rq->cpu || s->nr_running < 2 ||
-	    this_rq->nr_running != s->nr_running - 1)
-		return 0;
-	lock_rqs(locked);
-	if (s->nr_running >= 2 && this_rq->nr_running == s->nr_running - 1) {
-		int limit = this_rq->curr->is_idle || this_rq->curr->prio <= LOWEST_STAIR ?
-			    LOWEST_STAIR : this_rq->curr->prio;
-		for (int prio = 0; prio <= limit && !moved; prio++) {
-			struct sched_list *q = &s->queue[prio];
-			for (struct sched_list *n = q->prev; n != q; n = n->prev) {
-				struct sched_task *p = list_task(n);
-				if (p->stats.nr_runs == p->rotated_runs ||
-				    !can_migrate(p, s, this_rq->cpu, sd, now))
-					continue;
-				p->rotated_runs = p->stats.nr_runs;
-				dequeue_task(s, p);
-				attach_task(s, this_rq, p);
-				moved = 1;
-				break;
-			}
-		}
-	}
-	unlock_rqs(locked);
-	return count_balance(sd, moved);
-}
-
-/*
  * Balance one domain from this CPU's point of view: find the busiest
  * group, and in it the busiest CPU, and pull half the difference. Group
  * sizes are assumed equal at each level (true for x86 topologies).
@@ -341,7 +299,7 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 	if (!busiest_group)
 		return 0;
 	if (!imbalanced(sd, busiest, local))
-		return busiest - local == 1 ? rotate(this_rq, busiest_cpu(busiest_group), sd) : 0;
+		return 0;		/* within the threshold: rotate()'s business (§8.2) */
 	src = busiest_cpu(busiest_group);
 	locked = bit(this) | bit(src);
 	lock_rqs(locked);
@@ -359,15 +317,265 @@ void idle_balance(struct runqueue *rq)
 			return;
 }
 
+/* ---------- rotation [beyond] (staircase.md §8.2) ---------- */
+
+struct rotation *cpu_rotation(int cpu)
+{
+	return &rotations[cpu];
+}
+
+static bool recently_rotated(const struct runqueue *rq, uint64_t now)
+{
+	uint64_t t = rotations[rq->cpu].rotated_ns;
+
+	return t && now - t < ROTATE_INTERVAL_NS;
+}
+
+/* The group of sd that holds cpu (0 if cpu is outside sd). */
+static uint32_t group_of(const struct sched_domain *sd, int cpu)
+{
+	for (int i = 0; i < sd->ngroups; i++)
+		if (sd->groups[i] & bit(cpu))
+			return sd->groups[i];
+	return 0;
+}
+
+/*
+ * One task from src to dst would leave dst, or one of dst's groups, busier
+ * than src (or src's group) was before: the split would not just change
+ * sides, and the balancer would pull back. Per group, so that a core with
+ * two busy threads counts as busier than two cores with one (§8.3) and a
+ * package as busy as its threads together.
+ */
+static bool move_unbalances(int dst, int src)
+{
+	const struct runqueue *d = cpu_rq(dst);
+
+	if (d->nr_running >= cpu_rq(src)->nr_running)
+		return true;
+	for (int i = 0; i < d->nr_domains; i++) {
+		uint32_t local = group_of(&d->sd[i], dst), remote = group_of(&d->sd[i], src);
+		if (remote && remote != local && group_load(local) >= group_load(remote))
+			return true;
+	}
+	return false;
+}
+
+/* src may give this CPU a task by rotation: it has one waiting, gave or
+ * took none within ROTATE_INTERVAL_NS, and the move only mirrors the split. */
+static bool can_rotate_from(const struct runqueue *this_rq, int src, uint64_t now)
+{
+	return src != this_rq->cpu && cpu_rq(src)->nr_running >= 2 &&
+	       !recently_rotated(cpu_rq(src), now) && !move_unbalances(this_rq->cpu, src);
+}
+
+/* The least recently rotated CPU of span this CPU may rotate from, not in
+ * tried; -1 if none. */
+static int rotate_source(const struct runqueue *this_rq, uint32_t span, uint32_t tried,
+			 uint64_t now)
+{
+	int best = -1;
+
+	for (int cpu = 0; cpu < sched_ncpus; cpu++)
+		if ((span & ~tried & bit(cpu)) && can_rotate_from(this_rq, cpu, now) &&
+		    (best < 0 || rotations[cpu].rotated_ns < rotations[best].rotated_ns))
+			best = cpu;
+	return best;
+}
+
+/* Turns: another CPU that runs as many tasks as this one and could take
+ * from src too goes first if it has waited longer for its turn (its task
+ * has had a CPU alone for longer). Ties: the lower CPU number. */
+static bool other_goes_first(const struct runqueue *this_rq, int src, uint32_t span,
+			     uint64_t now)
+{
+	for (int cpu = 0; cpu < sched_ncpus; cpu++) {
+		const struct runqueue *o = cpu_rq(cpu);
+		if (!(span & bit(cpu)) || o == this_rq || cpu == src ||
+		    o->nr_running != this_rq->nr_running || recently_rotated(o, now) ||
+		    move_unbalances(cpu, src))
+			continue;
+		uint64_t mine = rotations[this_rq->cpu].turn_ns, theirs = rotations[cpu].turn_ns;
+		if (theirs < mine || (theirs == mine && cpu < this_rq->cpu))
+			return true;
+	}
+	return false;
+}
+
+/* Time waited (runnable, not running) and time run, in units of 2^20 ns
+ * (about a ms): their products fit 64 bits for some 50 days of each. */
+static uint64_t waited(const struct sched_task *t, uint64_t now)
+{
+	uint64_t w = t->stats.wait_ns;
+
+	if (t->on_rq && !t->on_cpu)		/* waiting now: that wait counts too */
+		w += now - t->stats.queued_ns;
+	return w >> 20;
+}
+
+static uint64_t ran(const struct sched_task *t)
+{
+	return ((uint64_t)(t->stats.utime + t->stats.stime) * (1000000000u / tunables.hz)) >> 20;
+}
+
+/* a has waited a larger part of its life than b (waited / ran, compared
+ * without a division): a hog that shared a CPU more has the larger part. */
+static bool needier(const struct sched_task *a, const struct sched_task *b, uint64_t now)
+{
+	return waited(a, now) * ran(b) > waited(b, now) * ran(a);
+}
+
+/* What rotation may do with the task p waiting on src (§8.2). */
+enum rotate_verdict {
+	ROTATE_NEVER,	/* running, not allowed here, or could not run here soon */
+	ROTATE_LATER,	/* not yet: it has not run since it was last rotated, or the
+			 * task it would leave alone on src is not the neediest */
+	ROTATE_HOT,	/* cache-hot, and balancing has not kept failing */
+	ROTATE_OK,
+};
+
+/*
+ * Both rqs locked. "Could run here soon": at most 139, or 140 if this CPU
+ * runs a task at 140, so never BATCH in front of NORMAL work. "Neediest":
+ * src's running task is left with its CPU alone, and the tasks that then
+ * share (p, and this CPU's) must not have waited a larger part of their
+ * lives than it; else wait until it is one of them that runs on src.
+ */
+static enum rotate_verdict rotate_verdict(const struct sched_task *p,
+					  const struct runqueue *this_rq,
+					  const struct runqueue *src,
+					  const struct sched_domain *sd, uint64_t now)
+{
+	const struct sched_task *curr = this_rq->curr;
+	int limit = curr->is_idle || curr->prio <= LOWEST_STAIR ? LOWEST_STAIR : curr->prio;
+
+	if (p == src->curr || p->on_cpu || !(p->cpus_allowed & bit(this_rq->cpu)) ||
+	    p->prio > limit)
+		return ROTATE_NEVER;
+	if (p->stats.nr_runs == p->rotated_runs ||
+	    needier(p, src->curr, now) || needier(curr, src->curr, now))
+		return ROTATE_LATER;
+	return can_migrate(p, src, this_rq->cpu, sd, now) ? ROTATE_OK : ROTATE_HOT;
+}
+
+/*
+ * Both rqs locked: of the tasks waiting on src that may come here, the one
+ * that ran least recently; NULL if none. *later is set if one may come
+ * later, *hot if one was refused only for being cache-hot.
+ */
+static struct sched_task *rotate_pick(const struct runqueue *this_rq, struct runqueue *src,
+				      const struct sched_domain *sd, uint64_t now,
+				      bool *later, bool *hot)
+{
+	struct sched_task *best = NULL;
+
+	for (int prio = 0; prio <= BATCH_PRIO; prio++) {
+		struct sched_list *q = &src->queue[prio];
+		for (struct sched_list *n = q->next; n != q; n = n->next) {
+			struct sched_task *p = list_task(n);
+			switch (rotate_verdict(p, this_rq, src, sd, now)) {
+			case ROTATE_NEVER:
+				break;
+			case ROTATE_LATER:
+				*later = true;
+				break;
+			case ROTATE_HOT:
+				*later = *hot = true;
+				break;
+			case ROTATE_OK:
+				if (!best || p->stats.last_ran_ns < best->stats.last_ran_ns)
+					best = p;
+			}
+		}
+	}
+	return best;
+}
+
+/* The smallest of this CPU's domains that holds cpu: its cache rules apply. */
+static struct sched_domain *domain_with(struct runqueue *rq, int cpu)
+{
+	for (int i = 0; i < rq->nr_domains; i++)
+		if (rq->sd[i].span & bit(cpu))
+			return &rq->sd[i];
+	return &rq->sd[rq->nr_domains - 1];
+}
+
+/* Take one task from src by rotation: true if one moved. Both CPUs then
+ * sit out ROTATE_INTERVAL_NS, and src, whose running task now has the CPU
+ * alone, goes to the back of the turns. */
+static bool rotate_from(struct runqueue *this_rq, struct runqueue *src, uint64_t now,
+			bool *later)
+{
+	struct sched_domain *sd = domain_with(this_rq, src->cpu);
+	uint32_t locked = bit(this_rq->cpu) | bit(src->cpu);
+	struct sched_task *p = NULL;
+	bool hot = false;
+
+	lock_rqs(locked);
+	if (!move_unbalances(this_rq->cpu, src->cpu))
+		p = rotate_pick(this_rq, src, sd, now, later, &hot);
+	if (p) {
+		p->rotated_runs = p->stats.nr_runs;
+		dequeue_task(src, p);
+		attach_task(src, this_rq, p);
+		rotations[this_rq->cpu].rotated_ns = rotations[src->cpu].rotated_ns = now;
+		rotations[src->cpu].turn_ns = now;
+	}
+	unlock_rqs(locked);
+	if (p || hot)
+		count_balance(sd, p != NULL);	/* hot refusals count as failures (§8.1) */
+	return p != NULL;
+}
+
+/*
+ * Rotation [beyond] (staircase.md §8.2): a split within the imbalance
+ * threshold (3 hogs on 2 CPUs, 12 on 8) leaves the tasks that happen to be
+ * alone with a whole CPU and the others with half. So a CPU that runs
+ * fewer tasks than another of its widest domain takes a waiting task from
+ * it now and then, and the task that has a CPU alone changes: over a few
+ * hundred ms every task gets its share. CPUs take turns; a CPU that found
+ * nothing it may take, now or later, gives its turn up.
+ */
+static void rotate(struct runqueue *this_rq, struct sched_domain *widest)
+{
+	uint64_t now = clock_ns();
+	uint32_t tried = 0;
+	bool later = false;
+	int src;
+
+	if (!tunables.rotate || recently_rotated(this_rq, now))
+		return;
+	while ((src = rotate_source(this_rq, widest->span, tried, now)) >= 0) {
+		if (other_goes_first(this_rq, src, widest->span, now))
+			return;
+		if (rotate_from(this_rq, cpu_rq(src), now, &later))
+			return;
+		tried |= bit(src);
+	}
+	if (tried && !later) {
+		rq_lock(this_rq);
+		rotations[this_rq->cpu].turn_ns = now;
+		spin_unlock(&this_rq->lock);
+	}
+}
+
+/* From sched_tick(): each domain whose time has come is balanced; when the
+ * widest one was and nothing moved, a busy CPU tries a rotation (§8.2). */
 void balance_tick(struct runqueue *rq, bool idle)
 {
+	bool widest_due = false;
+	int moved = 0;
+
 	for (int i = 0; i < rq->nr_domains; i++) {
 		struct sched_domain *sd = &rq->sd[i];
 		if (rq->ticks < sd->next_balance)
 			continue;
 		sd->next_balance = rq->ticks + (idle ? 1 : sd->busy_interval);
-		load_balance(rq, sd);
+		moved += load_balance(rq, sd);
+		widest_due = i == rq->nr_domains - 1;
 	}
+	if (widest_due && !moved && !idle)
+		rotate(rq, &rq->sd[rq->nr_domains - 1]);
 }
 
 /* ---------- affinity moves ---------- */

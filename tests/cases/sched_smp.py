@@ -7,7 +7,10 @@ measurement is repeated once before it counts as a failure); init then
 exits with that verdict, the kernel prints `init exited: status N` and
 powers off, and exit_code=1 means status 0.
 
-    smp_share    three CPU-bound NORMAL tasks on 2 CPUs: 67 % +- 12 each
+    smp_share    three CPU-bound NORMAL tasks on 2 CPUs: 67 % +- 12 each;
+                 six on 4 CPUs (smp_share_6_1x4x1, issue 31: two pairs and
+                 two alone, which rotation must keep changing): 67 % +- 12
+                 each and Jain's index >= 0.95 (sched_rotate=0: 0.889)
     smp_spread   two CPU-bound tasks on 2 cores x 2 threads: one per core
                  (not siblings) within 200 ms, and no move after
     smt_batch    NORMAL hog on CPU 0, BATCH hog on CPU 1: BATCH < 5 % when
@@ -40,6 +43,7 @@ TOPO = {
     "1x2x2": "4,sockets=1,cores=2,threads=2",
     "1x1x2": "2,sockets=1,cores=1,threads=2",
     "1x2x1": "2,sockets=1,cores=2,threads=1",
+    "1x4x1": "4,sockets=1,cores=4,threads=1",
     "2x2x2": "8,sockets=2,cores=2,threads=2",
 }
 ICOUNT = ["-icount", "shift=2,sleep=off"]     # as suite.py
@@ -84,6 +88,12 @@ def cases(accel):
     return [
         smp_case("smp_share_2x1x1", "2x1x1", "smp_share",
                  ["smp_hogs_share_cpus_fairly"], accel=accel),
+        # 4 vCPUs: a 2-core host cannot give each its own core, but the
+        # shares are counted in the guest's own ticks (lost ones charged
+        # to what ran), so host steal does not read as unfairness; the
+        # issue's "a core per vCPU" figures are for a larger host
+        smp_case("smp_share_6_1x4x1", "1x4x1", "smp_share",
+                 ["smp_hogs_share_cpus_fairly"], args="6", accel=accel),
         smp_case("smp_spread_1x2x2", "1x2x2", "smp_spread",
                  ["smp_hogs_placed_one_per_core_not_siblings",
                   "smp_hogs_started_on_siblings_spread_to_cores"],

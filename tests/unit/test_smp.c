@@ -270,6 +270,229 @@ TEST(balance_five_hogs_on_two_siblings_share_fairly)
 	CHECK_EQ(fake_migrated_running, 0);
 }
 
+/* ---- rotation [beyond] (staircase.md §8.2) ---- */
+
+/* hogs CPU hogs, all queued on CPU 0 of a packages x cores x threads machine. */
+static struct sim_task **start_hogs(int packages, int cores, int threads, int hogs)
+{
+	static struct sim_task *t[SIM_MAX];
+
+	boot_topology(packages, cores, threads);
+	sim_reset();
+	for (int i = 0; i < hogs; i++)
+		t[i] = sim_add(0, 0, 0);
+	return t;
+}
+
+/* Uneven splits, within the imbalance threshold, that pulling alone would
+ * freeze (§8.2's table): over 6 s each hog gets its M/H of a CPU, +-8 %. */
+TEST(rotation_evens_out_uneven_splits)
+{
+	static const struct { int packages, cores, threads, hogs; } split[] = {
+		{ 2, 1, 1, 3 },		/* 2 CPUs: 2:1 */
+		{ 1, 4, 1, 5 },		/* 4 CPUs: 2:1:1:1 */
+		{ 1, 4, 1, 6 },
+		{ 1, 4, 1, 7 },
+		{ 1, 8, 1, 12 },	/* the case: four pairs, four alone */
+		{ 1, 4, 2, 10 },	/* 4 cores x 2 threads */
+		{ 2, 2, 1, 5 },		/* 2 packages x 2 cores */
+		{ 2, 2, 2, 12 },	/* 2 packages x 2 cores x 2 threads */
+	};
+	for (unsigned k = 0; k < sizeof(split) / sizeof(split[0]); k++) {
+		int ncpus = split[k].packages * split[k].cores * split[k].threads;
+		struct sim_task **t = start_hogs(split[k].packages, split[k].cores,
+						 split[k].threads, split[k].hogs);
+		double ideal = 6000.0 * ncpus / split[k].hogs;
+		sim_run(6000);
+		for (int i = 0; i < split[k].hogs; i++)
+			CHECK_RANGE(t[i]->ran, ideal * 0.92, ideal * 1.08);
+		CHECK_EQ(fake_migrated_running, 0);
+	}
+}
+
+/* The CPU alone goes to the task that has waited the largest part of its
+ * life: 15 hogs on 8 CPUs (one alone at a time), 20 s, each within 5 % of
+ * 8/15 of a CPU (10,667 ticks). Leaving out the task the taker already
+ * runs from that comparison lets three hogs in fifteen fall to 50 %. */
+TEST(rotation_leaves_the_neediest_task_alone)
+{
+	struct sim_task **t = start_hogs(1, 8, 1, 15);
+	sim_run(20000);
+	for (int i = 0; i < 15; i++)
+		CHECK_RANGE(t[i]->ran, 10133, 11200);
+}
+
+/* sched_rotate=0 is the seed's balancer: 12 hogs on 8 CPUs settle as four
+ * pairs and four alone, and stay so (every hog at 100 % or 50 %). */
+TEST(rotation_off_leaves_the_seeds_frozen_split)
+{
+	struct sim_task **t = start_hogs(1, 8, 1, 12);
+	int alone = 0, paired = 0;
+
+	tunables.rotate = 0;
+	sim_run(200);			/* spread by pulling */
+	int moves = fake_trace_count(TRACE_MIGRATE, -1);
+	for (int i = 0; i < 12; i++)
+		t[i]->ran = 0;
+	sim_run(5000);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), moves);
+	for (int i = 0; i < 12; i++) {
+		alone += t[i]->ran == 5000;
+		paired += t[i]->ran >= 2400 && t[i]->ran <= 2600;
+	}
+	CHECK_EQ(alone, 4);
+	CHECK_EQ(paired, 8);
+}
+
+/* The highest and lowest load among the groups of CPUs of width w (w = 1:
+ * CPUs, 2: the cores of a 2-thread machine). */
+static int load_spread(int w)
+{
+	int hi = 0, lo = 1 << 30;
+
+	for (int first = 0; first < fake_ncpus; first += w) {
+		int load = 0;
+		for (int cpu = first; cpu < first + w; cpu++)
+			load += cpu_rq(cpu)->nr_running;
+		hi = load > hi ? load : hi;
+		lo = load < lo ? load : lo;
+	}
+	return hi - lo;
+}
+
+/* A rotation only mirrors the split: at every tick after the spreading,
+ * CPUs differ by at most one task and so do cores (a core whose two
+ * threads both have a pair never faces one with a thread alone). */
+TEST(rotation_never_unbalances)
+{
+	start_hogs(1, 8, 1, 11);
+	sim_run(200);
+	for (int i = 0; i < 3000; i++) {
+		sim_step();
+		CHECK(load_spread(1) <= 1);
+	}
+	start_hogs(1, 4, 2, 13);		/* cores: one with two pairs, three with 2+1 */
+	sim_run(200);
+	for (int i = 0; i < 3000; i++) {
+		sim_step();
+		CHECK(load_spread(1) <= 1);
+		CHECK(load_spread(2) <= 1);
+	}
+	CHECK(fake_trace_count(TRACE_MIGRATE, -1) > 50);
+}
+
+/* The migrations of a run, from the trace (after the first skip records). */
+static int migrations(int skip, struct fake_trace_rec *out, int max)
+{
+	int n = 0;
+
+	for (int i = skip; i < fake_trace_len && n < max; i++)
+		if (fake_trace[i].event == TRACE_MIGRATE)
+			out[n++] = fake_trace[i];
+	return n;
+}
+
+/* A rotated task is not sent back at once: the CPU that took it gives
+ * nothing for ROTATE_INTERVAL_NS (a task waiting at the tail of its list
+ * could otherwise bounce between two CPUs without running). */
+TEST(rotation_does_not_bounce_a_task_back)
+{
+	static struct fake_trace_rec m[4000];
+	start_hogs(1, 2, 1, 3);
+	sim_run(100);
+	int n = migrations(fake_trace_len, m, 0), skip = fake_trace_len;
+	sim_run(5000);
+	n = migrations(skip, m, 4000);
+	CHECK(n >= 10);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n && m[j].ns < m[i].ns + ROTATE_INTERVAL_NS; j++)
+			CHECK(!(m[j].pid == m[i].pid && m[j].arg == m[i].cpu));
+}
+
+/* Paced: each CPU gives or takes at most one task by rotation per
+ * ROTATE_INTERVAL_NS, so a pair of CPUs sees at most one move in that time.
+ * 12 hogs on 8 CPUs: four alone; 15: one alone, which would otherwise take
+ * again as soon as it has given. And few: 16-20 moves a second here (at
+ * most 30); a task rotated again before it has run made it 66 with 13. */
+TEST(rotation_moves_are_paced)
+{
+	static struct fake_trace_rec m[4000];
+	for (int hogs = 12; hogs <= 15; hogs++) {
+		uint64_t last[SCHED_MAX_CPUS] = { 0 };
+		start_hogs(1, 8, 1, hogs);
+		sim_run(200);
+		int skip = fake_trace_len;
+		sim_run(5000);
+		int n = migrations(skip, m, 4000);
+		CHECK_RANGE(n, 40, 150);
+		for (int i = 0; i < n; i++) {
+			int a = m[i].cpu, b = m[i].arg;
+			CHECK(!last[a] || m[i].ns - last[a] >= ROTATE_INTERVAL_NS);
+			CHECK(!last[b] || m[i].ns - last[b] >= ROTATE_INTERVAL_NS);
+			last[a] = last[b] = m[i].ns;
+		}
+	}
+}
+
+/* Turns: of two CPUs that could both take the waiting task, the one that
+ * has waited longer for its turn takes it, whatever their numbers. */
+TEST(rotation_takes_turns)
+{
+	for (int older = 1; older <= 2; older++) {
+		boot_topology(1, 3, 1);
+		struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
+		sim_add(1, 0, 0);
+		sim_add(2, 0, 0);
+		fake_resched_pending();
+		a->proc->se.cpus_allowed = b->proc->se.cpus_allowed = 0x7;
+		cpu_rotation(older)->turn_ns = 1;
+		cpu_rotation(3 - older)->turn_ns = 2;
+		int skip = fake_trace_len;
+		for (int i = 0; i < 1000 && fake_trace_count(TRACE_MIGRATE, -1) == 0; i++)
+			sim_step();
+		struct fake_trace_rec m[1];
+		CHECK_EQ(migrations(skip, m, 1), 1);
+		CHECK_EQ(m[0].cpu, older);
+		CHECK_EQ(m[0].arg, 0);
+		CHECK_EQ(cpu_rotation(0)->turn_ns, m[0].ns);	/* the giver goes last */
+	}
+}
+
+/* Pinned tasks stay, however uneven: rotation moves only the free ones. */
+TEST(rotation_never_moves_a_pinned_task)
+{
+	boot_topology(1, 4, 1);
+	struct sched_task *p0 = pinned(0, SCHED_NORMAL, 0), *p1 = pinned(0, SCHED_NORMAL, 0);
+	sim_add_task(fake_of(p0), 0, 0);
+	sim_add_task(fake_of(p1), 0, 0);
+	for (int i = 0; i < 4; i++)
+		sim_add(1, 0, 0);
+	sim_run(5000);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, fake_of(p0)->pid), 0);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, fake_of(p1)->pid), 0);
+	CHECK(fake_trace_count(TRACE_MIGRATE, -1) > 10);	/* the free ones rotate */
+}
+
+/* BATCH hogs are never rotated in front of NORMAL ones: CPU 0 runs a
+ * NORMAL hog with a BATCH one waiting, CPU 1 two NORMAL hogs, CPU 2 one.
+ * The NORMAL hogs rotate; the BATCH one, waiting behind a NORMAL hog
+ * wherever it would go, stays. */
+TEST(rotation_never_puts_batch_in_front_of_normal)
+{
+	fake_boot(3, NULL);
+	sim_add(0, 0, 0);
+	struct fake_proc *b = fake_spawn(0, 0, 0);
+	sched_set_policy(&b->se, SCHED_BATCH, 0);
+	sim_add_task(b, 0, 0);
+	sim_add(1, 0, 0);
+	sim_add(1, 0, 0);
+	sim_add(2, 0, 0);
+	sim_run(5000);
+	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, b->pid), 0);
+	CHECK_EQ(b->se.stats.nr_runs, 0);
+	CHECK(fake_trace_count(TRACE_MIGRATE, -1) > 10);
+}
+
 /* Rotation never moves a task that could not run at the other CPU: a
  * BATCH task waiting behind a NORMAL hog stays where it is. */
 TEST(balance_rotation_leaves_a_waiting_batch_task_alone)

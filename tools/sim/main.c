@@ -54,6 +54,7 @@ static bool tracing;
 static struct sim_trace_rec *trace_buf;
 static size_t trace_len, trace_lost;
 static struct sched_task *last_in[SCHED_MAX_CPUS];	/* switched in last, per CPU */
+static uint64_t migrations;		/* TRACE_MIGRATE events: tasks moved between CPUs */
 static bool yielded[SCHED_MAX_CPUS];
 
 /* ---- the trace hook: latencies, and the events for --trace ---- */
@@ -137,6 +138,8 @@ static void on_event(const struct fake_trace_rec *r)
 	}
 	if (tracing)
 		record(r, t);
+	if (r->event == TRACE_MIGRATE)
+		migrations++;
 	if (r->event == TRACE_SWITCH) {
 		last_in[r->cpu] = fake_curr(r->cpu);
 		yielded[r->cpu] = false;
@@ -307,6 +310,36 @@ static void format_cpus(uint32_t mask, int ncpus, char *buf, size_t size)
 	}
 }
 
+/*
+ * Jain's fairness index of the tasks' shares, (sum x)^2 / (n * sum x^2):
+ * 1.0 when all are equal, 1/n when one task has it all; and the largest
+ * share over the smallest. Over every task that started, so it means most
+ * when they are alike (H hogs on M CPUs: docs/staircase.md §8.2).
+ */
+static void print_fairness(uint64_t ticks, double seconds)
+{
+	double sum = 0, sumsq = 0, lo = 0, hi = 0;
+	int n = 0;
+
+	for (int i = 0; i < nreports; i++) {
+		if (!reports[i].sim)
+			continue;
+		double x = sim_share(reports[i].sim, ticks);
+		sum += x;
+		sumsq += x * x;
+		lo = n == 0 || x < lo ? x : lo;
+		hi = n == 0 || x > hi ? x : hi;
+		n++;
+	}
+	if (n && sumsq > 0 && lo > 0)
+		printf("fairness: Jain's index %.3f, max/min share %.2f\n", sum * sum / (n * sumsq), hi / lo);
+	else if (n && sumsq > 0)
+		printf("fairness: Jain's index %.3f, max/min share - (a task got nothing)\n",
+		       sum * sum / (n * sumsq));
+	printf("migrations: %llu, %.1f per second\n\n", (unsigned long long)migrations,
+	       seconds > 0 ? (double)migrations / seconds : 0.0);
+}
+
 static void print_report(const char *file, const struct workload *wl, uint64_t ticks,
 			 uint64_t seed)
 {
@@ -352,6 +385,7 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 	}
 	printf("(nice: or the real-time priority for fifo and rr; cpu%%: of one CPU over the whole run; times in ms; wake: from wake-up to "
 	       "running; stair, burst: at the end)\n\n");
+	print_fairness(ticks, (double)now / 1e9);
 	printf("%-5s %-9s %7s %7s %7s\n", "cpu", "pkg/core/thr", "busy%", "user%", "nice%");
 	for (int cpu = 0; cpu < wl->ncpus; cpu++) {
 		const struct runqueue *rq = cpu_rq(cpu);

@@ -88,6 +88,56 @@ c1=$(awk -v a="$(busy $out/spread.out 2)" -v b="$(busy $out/spread.out 3)" 'BEGI
 within "$c0" 95 105 && within "$c1" 95 105
 check "spread.wl: the hogs are on different cores, each core ~100 % busy over its two threads (got $c0 %, $c1 %)" $?
 
+# staircase.md §8.2 (issue 31): H hogs on M CPUs, for every H from M+1 to
+# 2M, flat and hyperthreaded (cores x 2 threads), 20 s each: Jain's index
+# at least 0.99, no hog below 85 % of its ideal share M/H, migrations at
+# most 4 per CPU per second. With sched_rotate=0 the seed's frozen split
+# comes back: every hog at 100 % or 50 %. The runs go two at a time, then
+# are checked in order.
+# hogs_wl M H THREADS: the workload on stdout
+hogs_wl() {
+	printf 'cpus %d cores %d threads %d\nduration 20s\n' "$1" $(($1 / $3)) "$3"
+	for i in $(seq 1 "$2"); do echo "hog$i normal 0 run all"; done
+}
+# fairness FILE M H: one line from the report, "jain max/min migrations/s
+# lowest% floor% at100 at50", floor being 85 % of the ideal share M/H
+fairness() {
+	awk -v m="$2" -v h="$3" '
+		/^fairness:/ { sub(",", "", $4); j = $4; mm = $NF }
+		/^migrations:/ { mig = $3 }
+		/^hog/ { sub("%", "", $6); x = $6 + 0; if (lo == "" || x < lo) lo = x
+			 n100 += x == 100; n50 += x == 50 }
+		END { printf "%s %s %s %s %.1f %d %d\n", j, mm, mig, lo, 85 * m / h, n100, n50 }' "$1"
+}
+fair_cases=()
+for spec in "2 1" "4 1" "8 1" "16 1" "8 2" "16 2"; do
+	set -- $spec
+	for h in $(seq $(($1 + 1)) $((2 * $1))); do fair_cases+=("$1 $h $2"); done
+done
+frozen_cases=("8 12 1" "16 24 1" "2 3 1" "8 12 2")
+for c in "${fair_cases[@]/%/ 1}" "${frozen_cases[@]/%/ 0}"; do
+	set -- $c
+	hogs_wl "$1" "$2" "$3" > "$out/hogs_$1_$2_$3.wl"
+	run "hogs_$1_$2_$3_$4" --tunable "sched_rotate=$4" "$out/hogs_$1_$2_$3.wl" &
+	[ $((++i % 2)) -eq 0 ] && wait
+done
+wait
+# topo M THREADS: how the case names its topology
+topo() { if [ "$2" -eq 2 ]; then echo ", $(($1 / 2)) cores x 2 threads"; fi; }
+for c in "${fair_cases[@]}"; do
+	set -- $c
+	read -r j mm mig lo floor _ <<< "$(fairness "$out/hogs_$1_$2_$3_1.out" "$1" "$2")"
+	awk -v j="$j" -v lo="$lo" -v f="$floor" -v mig="$mig" -v max=$((4 * $1)) \
+		'BEGIN { exit !(j != "" && j >= 0.99 && lo >= f && mig <= max) }'
+	check "$2 hogs on $1 CPUs$(topo "$1" "$3"): Jain $j (>= 0.99), max/min $mm, lowest $lo % (>= $floor), $mig migrations/s (<= $((4 * $1)))" $?
+done
+for c in "${frozen_cases[@]}"; do
+	set -- $c
+	read -r j mm _ _ _ n100 n50 <<< "$(fairness "$out/hogs_$1_$2_$3_0.out" "$1" "$2")"
+	[ "$n100" -eq $((2 * $1 - $2)) ] && [ "$n50" -eq $((2 * ($2 - $1))) ]
+	check "sched_rotate=0, $2 hogs on $1 CPUs$(topo "$1" "$3"): the seed's frozen split, $((2 * $1 - $2)) at 100 % and $((2 * ($2 - $1))) at 50 % (got $n100, $n50; Jain $j, max/min $mm)" $?
+done
+
 # The trace: every line in the kernel's format, and the viewer reads it.
 run ingo_trace --trace --duration 1s $ex/ingo.wl
 bad=$(sed -n '/^trace: begin/,/^trace: end/p' $out/ingo_trace.out |

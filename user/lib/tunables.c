@@ -24,7 +24,7 @@ const struct tunable tunables[] = {
 	{ SCHED_TUNABLE_CACHE_DELAY, "cache_delay", "ms", "0..1000",
 	  "compute mode: a wake-up preempts only after this much running", 0 },
 	{ SCHED_TUNABLE_ROTATE, "sched_rotate", "", "0..1",
-	  "1: the balancer rotates a one-task split (3 hogs on 2 CPUs); 0: the seed's", 0 },
+	  "1: the balancer rotates uneven splits (3 hogs on 2 CPUs, 12 on 8); 0: the seed's", 0 },
 };
 const int ntunables = sizeof(tunables) / sizeof(tunables[0]);
 

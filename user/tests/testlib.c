@@ -259,7 +259,7 @@ int hogs_run(const struct hog_spec *spec, int n, int window_ms,
 	pid_t pid[16];
 	char c;
 
-	if (n > 16 || pipe(go) < 0 || pipe(ready) < 0)
+	if (n > HOGS_MAX || pipe(go) < 0 || pipe(ready) < 0)
 		return -1;
 	memset(out, 0, n * sizeof(*out));
 	for (int i = 0; i < n; i++) {
