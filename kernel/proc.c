@@ -292,6 +292,7 @@ void proc_default_limits(struct proc *p)
 		p->rlim[r] = (struct rlimit32){ RLIM_INFINITY, RLIM_INFINITY };
 	p->rlim[RLIMIT_NPROC] = (struct rlimit32){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
 	p->rlim[RLIMIT_NOFILE] = (struct rlimit32){ NOFILE, NOFILE };
+	p->rlim[RLIMIT_STACK] = (struct rlimit32){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
 }
 
 int sys_getrlimit(int resource, void *urlim)
@@ -405,8 +406,7 @@ int proc_fork(void)
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
-	child->brk_start = parent->brk_start;
-	child->brk = parent->brk;
+	mm_fork(&child->mm, &parent->mm);
 	child->euid = parent->euid;
 	child->suid = parent->suid;
 	child->gid = parent->gid;
