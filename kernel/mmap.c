@@ -195,7 +195,7 @@ int sys_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
 	len = PAGE_ROUND_UP(len);
 	if (len == 0 || addr + len < addr || addr + len > KERNEL_OFFSET)
 		return -ENOMEM;
-	if (prot & ~(uint32_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN | PROT_GROWSUP))
+	if (prot & ~(uint32_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM | PROT_GROWSDOWN | PROT_GROWSUP))
 		return -EINVAL;
 	int err = prot_allowed(&p->mm, addr, addr + len, prot);
 	if (err < 0)

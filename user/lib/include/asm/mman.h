@@ -14,6 +14,7 @@
 #define PROT_READ	0x1
 #define PROT_WRITE	0x2
 #define PROT_EXEC	0x4
+#define PROT_SEM	0x8	/* accepted, means nothing (as Linux on x86) */
 #define PROT_GROWSDOWN	0x01000000
 #define PROT_GROWSUP	0x02000000
 
