@@ -22,6 +22,15 @@
 #include "uaccess.h"
 
 #define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].cur / PAGE_SIZE)
+/* Frames a mapping that takes its frames at once (brk's promise, a shared
+ * mapping) must leave for everyone else: one process must not be able to
+ * take the last free memory. 4 MiB. */
+#define RESERVE_FRAMES 1024
+
+static bool frames_left_for_others(uint32_t bytes)
+{
+	return bytes / PAGE_SIZE + RESERVE_FRAMES <= pmm_free_count();
+}
 
 /* Linux's may_expand_vm: RLIMIT_AS counts every mapped page. */
 static bool may_expand(struct proc *p, uint32_t bytes)
@@ -93,6 +102,8 @@ static int map_region(struct proc *p, struct vm_area *a, uint32_t flags)
 	uint32_t len = a->end - a->start;
 
 	if (!may_expand(p, len))
+		return -ENOMEM;
+	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(len))
 		return -ENOMEM;
 	if ((flags & MAP_FIXED) && mm_unmap(&p->mm, p->pgdir, a->start, a->end) < 0)
 		return -ENOMEM;
@@ -211,6 +222,8 @@ static bool grow_in_place(struct proc *p, struct vm_area *a, uint32_t new_end)
 	if (new_end > MMAP_BASE && !(a->flags & VMA_GROWSDOWN) && old_end <= MMAP_BASE)
 		return false;	/* leave the stack its room */
 	if (new_end > KERNEL_OFFSET || mm_overlap(&p->mm, old_end, new_end))
+		return false;
+	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(new_end - old_end))
 		return false;
 	a->end = new_end;
 	if ((a->flags & VMA_SHARED) && populate_shared(p, a, old_end, new_end) < 0) {
@@ -335,8 +348,6 @@ int sys_madvise(uint32_t addr, uint32_t len, int advice)
 
 /* ---- brk: the heap above the program's segments --------------------------- */
 
-#define BRK_RESERVE_FRAMES 1024	/* 4 MiB */
-
 /* The heap region ends at the old break (rounded up): move its end. */
 static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 {
@@ -348,9 +359,7 @@ static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 		return -ENOMEM;		/* Linux keeps a page's gap to the next region */
 	if (!may_expand(p, new_end - old_end))
 		return -ENOMEM;
-	/* Keep BRK_RESERVE_FRAMES for everyone else: one process must not
-	 * be able to promise itself the last free memory. */
-	if ((new_end - old_end) / PAGE_SIZE + BRK_RESERVE_FRAMES > pmm_free_count())
+	if (!frames_left_for_others(new_end - old_end))
 		return -ENOMEM;
 	struct vm_area heap = { old_end, new_end, PROT_READ | PROT_WRITE, VMA_HEAP, NULL, 0 };
 	if (mm_insert(mm, &heap) < 0)
