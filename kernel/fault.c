@@ -55,7 +55,7 @@ static struct vm_area *grow_stack(struct proc *p, uint32_t va)
 /* A fresh frame for the page at va of a: zeros, or the file's bytes. */
 static enum fault_result fill_page(struct vm_area *a, uint32_t va, uint32_t *pa)
 {
-	uint32_t off = a->file_off + (va - a->start);
+	uint64_t off = (uint64_t)a->file_off + (va - a->start);	/* mremap may grow it past 4 GiB */
 
 	if (a->file && off >= PAGE_ROUND_UP(a->file->size))
 		return FAULT_SIGBUS;		/* wholly past the end of the file */
@@ -64,7 +64,7 @@ static enum fault_result fill_page(struct vm_area *a, uint32_t va, uint32_t *pa)
 		return FAULT_OOM;
 	memset(P2V(*pa), 0, PAGE_SIZE);
 	if (a->file) {
-		uint32_t n = a->file->size - off < PAGE_SIZE ? a->file->size - off : PAGE_SIZE;
+		uint32_t n = a->file->size - off < PAGE_SIZE ? a->file->size - (uint32_t)off : PAGE_SIZE;
 		memcpy(P2V(*pa), a->file->data + off, n);
 	}
 	return FAULT_OK;
@@ -84,7 +84,9 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 {
 	uint32_t old = PTE_ADDR(*pte);
 
-	if (pmm_refs(old) > 1) {
+	/* A shared mapping's page is never copied: every process must see
+	 * the one frame (it lacks PTE_W only if mprotect made it read-only). */
+	if (pmm_refs(old) > 1 && !(a->flags & VMA_SHARED)) {
 		uint32_t pa = pmm_alloc();
 		if (!pa)
 			return FAULT_OOM;
@@ -92,7 +94,7 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 		vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, true));
 		pmm_unref(old);
 		p->mm.cow_copies++;
-	} else {	/* the others let go of it already: it is ours */
+	} else {	/* the others let go of it already, or it is shared */
 		vm_set_pte(p->pgdir, va, pte, old | mm_pte_flags(a, true));
 	}
 	return FAULT_OK;

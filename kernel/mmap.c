@@ -135,6 +135,10 @@ int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd
 		return -ENOMEM;
 	if (pgoff + (len >> 12) < pgoff)
 		return -EOVERFLOW;
+	/* Regions keep 32-bit file offsets: no initrd file reaches 4 GiB.
+	 * (Linux maps such a range and answers its access with SIGBUS.) */
+	if (!(flags & MAP_ANONYMOUS) && (uint64_t)pgoff * PAGE_SIZE + len > 0xFFFFFFFFu)
+		return -EOVERFLOW;
 	int64_t at = place(p, addr, len, flags);
 	if (at < 0)
 		return (int)at;
