@@ -15,10 +15,10 @@
 #include "errno.h"
 #include "file.h"
 #include "mm.h"
+#include "mmap.h"
 #include "pmm.h"
 #include "proc.h"
 #include "string.h"
-#include "mmap.h"
 #include "uaccess.h"
 
 #define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].cur / PAGE_SIZE)
