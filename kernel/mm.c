@@ -10,6 +10,7 @@
  */
 #include "mm.h"
 #include "errno.h"
+#include "kmalloc.h"
 #include "panic.h"
 #include "pmm.h"
 #include "string.h"
@@ -38,13 +39,35 @@ uint32_t mm_total_pages(const struct mm *mm)
 	return pages;
 }
 
+/* The array doubles (from 8) when full. */
+int mm_reserve(struct mm *mm, int more)
+{
+	int cap = mm->cap ? mm->cap : 8;
+
+	if (mm->n + more <= mm->cap)
+		return 0;
+	if (mm->n + more > MM_MAX_AREAS)
+		return -ENOMEM;
+	while (cap < mm->n + more)
+		cap *= 2;
+	struct vm_area *bigger = kmalloc(cap * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	if (mm->n)
+		memcpy(bigger, mm->area, mm->n * sizeof(*bigger));
+	kfree(mm->area);
+	mm->area = bigger;
+	mm->cap = cap;
+	return 0;
+}
+
 int mm_insert(struct mm *mm, const struct vm_area *a)
 {
 	int i = 0;
 
 	KASSERT(a->start < a->end && !mm_overlap(mm, a->start, a->end));
-	if (mm->n == MM_MAX_AREAS)
-		return -ENOMEM;		/* Linux: past vm.max_map_count */
+	if (mm_reserve(mm, 1) < 0)
+		return -ENOMEM;
 	while (i < mm->n && mm->area[i].start < a->start)
 		i++;
 	memmove(&mm->area[i + 1], &mm->area[i], (mm->n - i) * sizeof(*a));
@@ -72,8 +95,10 @@ int mm_split_at(struct mm *mm, uint32_t va)
 
 	if (!a || a->start == va)
 		return 0;
-	if (mm->n == MM_MAX_AREAS)
+	int i = a - mm->area;
+	if (mm_reserve(mm, 1) < 0)
 		return -ENOMEM;
+	a = &mm->area[i];		/* the array may have moved */
 	struct vm_area upper = *a;
 	upper.start = va;
 	upper.file_off += va - a->start;	/* the file's byte at va */
@@ -81,11 +106,11 @@ int mm_split_at(struct mm *mm, uint32_t va)
 	return mm_insert(mm, &upper);
 }
 
-/* Room for the (at most two) splits at start and end? */
+/* Room for the (at most two) splits at start and end, made now so that
+ * the change cannot fail halfway. */
 static int room_to_split(struct mm *mm, uint32_t start, uint32_t end)
 {
-	int need = split_needed(mm, start) + split_needed(mm, end);
-	return mm->n + need > MM_MAX_AREAS ? -ENOMEM : 0;
+	return mm_reserve(mm, split_needed(mm, start) + split_needed(mm, end));
 }
 
 static bool can_merge(const struct vm_area *a, const struct vm_area *b)
@@ -195,13 +220,22 @@ uint32_t mm_free_range(struct mm *mm, uint32_t len)
 	return 0;
 }
 
-/* Only the regions in use: a fork copies a few, not MM_MAX_AREAS. */
-void mm_fork(struct mm *child, const struct mm *parent)
+int mm_fork(struct mm *child, const struct mm *parent)
 {
+	if (mm_reserve(child, parent->n) < 0)
+		return -ENOMEM;
 	memcpy(child->area, parent->area, parent->n * sizeof(parent->area[0]));
 	child->n = parent->n;
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
+	return 0;
+}
+
+void mm_release(struct mm *mm)
+{
+	kfree(mm->area);
+	mm->area = NULL;
+	mm->n = mm->cap = 0;
 }
 
 /* The fault counts stay: getrusage's ru_minflt counts across exec. */

@@ -8,8 +8,11 @@
  * forked after it was mapped. The program image, the brk heap and the
  * stack are regions like any other (docs/kernel.md, "Address space").
  *
- * Teaching size: a sorted array of at most MM_MAX_AREAS regions where
- * Linux has a maple tree and 65,530.
+ * Teaching size: a sorted array where Linux has a maple tree. It lives
+ * on the kernel heap and doubles when full, up to MM_MAX_AREAS (Linux's
+ * vm.max_map_count is 65,530): glibc's malloc maps every block over
+ * 128 KiB on its own, and freeing every other one of 300 such blocks
+ * leaves 300 regions.
  */
 #ifndef KERNEL_MM_H
 #define KERNEL_MM_H
@@ -19,7 +22,7 @@
 #include "vm.h"
 #include "../user/lib/include/asm/mman.h"	/* PROT_*, MAP_*: shared with libc */
 
-#define MM_MAX_AREAS	64
+#define MM_MAX_AREAS	4096
 /* No mapping below 64 KiB (Debian's vm.mmap_min_addr): a NULL pointer
  * plus a small offset always faults. */
 #define MMAP_MIN_ADDR	0x10000u
@@ -42,8 +45,8 @@ struct vm_area {
 };
 
 struct mm {
-	struct vm_area area[MM_MAX_AREAS];	/* sorted by start, disjoint */
-	int n;
+	struct vm_area *area;			/* sorted by start, disjoint (kmalloc) */
+	int n, cap;				/* regions, room for */
 	uint32_t brk_start, brk;		/* the heap: [brk_start, brk) */
 	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
 };
@@ -54,7 +57,11 @@ struct vm_area *mm_find(struct mm *mm, uint32_t va);
 struct vm_area *mm_overlap(struct mm *mm, uint32_t start, uint32_t end);
 /* Pages mapped, for RLIMIT_AS. */
 uint32_t mm_total_pages(const struct mm *mm);
-/* Add a region over an unmapped range; 0 or -ENOMEM (too many regions). */
+/* Room for `more` regions beyond n, now: 0, or -ENOMEM past MM_MAX_AREAS
+ * or when the heap has no bigger array (then nothing changed). */
+int mm_reserve(struct mm *mm, int more);
+/* Add a region over an unmapped range; 0 or -ENOMEM (too many regions,
+ * or no memory for a bigger array). */
 int mm_insert(struct mm *mm, const struct vm_area *a);
 /* Forget [start, end) and drop its pages; -ENOMEM if a split needs a
  * region more than there is room for (then nothing changed). */
@@ -71,8 +78,11 @@ uint32_t mm_free_range(struct mm *mm, uint32_t len);
 /* The PTE bits a present page of a has; writable is whether a write may
  * go straight to the frame (not copy-on-write). */
 uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
-/* fork: the child's regions are the parent's (its counts start at 0). */
-void mm_fork(struct mm *child, const struct mm *parent);
+/* fork: the child's regions are the parent's (its counts start at 0);
+ * 0 or -ENOMEM. */
+int mm_fork(struct mm *child, const struct mm *parent);
+/* exit: give the array back. */
+void mm_release(struct mm *mm);
 /* exec: the new program's regions, from nothing. */
 void mm_reset(struct mm *mm);
 

@@ -244,7 +244,7 @@ static int move_region(struct proc *p, struct vm_area *a, uint32_t old, uint32_t
 	struct vm_area moved = *a;
 	uint32_t to = mm_free_range(&p->mm, new_len);
 
-	if (!to || p->mm.n + 2 > MM_MAX_AREAS)
+	if (!to || mm_reserve(&p->mm, 2) < 0)	/* a split of the old, the new */
 		return -ENOMEM;
 	moved.start = to;
 	moved.end = to + new_len;

@@ -222,6 +222,7 @@ static struct mm test_mm;
 /* test_mm holds one region per (start, pages) pair, each read-write. */
 static struct mm *regions(int n, const uint32_t *starts, const uint32_t *pages)
 {
+	mm_release(&test_mm);
 	memset(&test_mm, 0, sizeof(test_mm));
 	fake_freed_bytes = 0;
 	for (int i = 0; i < n; i++) {
@@ -266,7 +267,8 @@ static void test_mm_protect_over_a_hole_changes_nothing(void)
 
 static void test_mm_full_table_refuses_a_split_and_changes_nothing(void)
 {
-	uint32_t starts[MM_MAX_AREAS], pages[MM_MAX_AREAS];
+	static uint32_t starts[MM_MAX_AREAS], pages[MM_MAX_AREAS];
+	fresh_memory();					/* the array is on the heap */
 	for (int i = 0; i < MM_MAX_AREAS; i++) {
 		starts[i] = A + i * 4 * P;	/* gaps: no two merge */
 		pages[i] = 3;
@@ -294,7 +296,7 @@ static void test_mm_free_range_goes_top_down_past_regions(void)
 static void test_mm_split_keeps_the_file_offset(void)
 {
 	static const struct initrd_file file;
-	memset(&test_mm, 0, sizeof(test_mm));
+	regions(0, NULL, NULL);
 	struct vm_area a = { A, A + 4 * P, PROT_READ, 0, &file, 8 * P };
 	mm_insert(&test_mm, &a);
 	CHECK(mm_split_at(&test_mm, A + P) == 0);
