@@ -157,7 +157,7 @@ static void add_segment(struct mm *mm, uint32_t start, uint32_t end, uint8_t pro
 	}
 	struct vm_area a = { start, end, prot, 0, NULL, 0 };
 	if (start < end)
-		(void)mm_insert(mm, &a);	/* phnum <= 32: room for all */
+		(void)mm_insert(mm, &a);	/* exec_into made the room */
 }
 
 /* After the point of no return: the new program's regions. */
@@ -207,6 +207,10 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	err = load_segments(pd, f, eh, &end);
 	if (!err)
 		err = build_stack(pd, eh, p, argv, argc, envp, envc, &sp);
+	/* Room for the regions exec_regions makes (two per segment at most,
+	 * and the stack), counted from none: then it cannot fail. */
+	if (!err && mm_reserve(&p->mm, 2 * eh->phnum + 1 - p->mm.n) < 0)
+		err = -ENOMEM;
 	if (err < 0) {
 		vm_free_pgdir(pd);
 		return err;
