@@ -24,6 +24,8 @@
 #define ECHILD	10
 #define EAGAIN	11
 #define ENOMEM	12
+#define EEXIST	17
+#define ENODEV	19
 #define ENOTDIR	20
 #define EISDIR	21
 #define EMFILE	24
@@ -32,6 +34,7 @@
 #define EROFS	30
 #define EPIPE	32
 #define ERANGE	34
+#define EOVERFLOW 75
 #define ENAMETOOLONG 36
 #define EOPNOTSUPP 95
 

@@ -10,8 +10,10 @@
  *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
  *	then the 16 AT_RANDOM bytes and the strings themselves.
  *
- * The heap starts at the page after the last segment and moves with brk
- * (at the end of this file).
+ * The segments and the first stack pages are filled at once; the new
+ * program's regions (kernel/mm.c) say what the rest may become: each
+ * segment, an empty heap after the last one (brk, kernel/mmap.c), and the
+ * stack, which grows down on demand (kernel/fault.c).
  */
 #include "elf.h"
 #include "errno.h"
@@ -19,6 +21,7 @@
 #include "file.h"
 #include "initrd.h"
 #include "kmalloc.h"
+#include "mm.h"
 #include "pmm.h"
 #include "proc.h"
 #include "signal.h"
@@ -92,7 +95,7 @@ static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
 	uint32_t sp = USER_STACK_TOP;
 	uint32_t uargv[ARG_MAX_COUNT + 1], uenvp[ARG_MAX_COUNT + 1];
 
-	if (vm_alloc_user(pd, USER_STACK_TOP - 4 * PAGE_SIZE, 4 * PAGE_SIZE, PTE_W) < 0)
+	if (vm_alloc_user(pd, USER_STACK_TOP - USER_STACK_START, USER_STACK_START, PTE_W) < 0)
 		return -ENOMEM;
 	for (int i = envc - 1; i >= -argc; i--) {	/* strings: envp, then argv */
 		const char *s = i >= 0 ? envp[i] : argv[i + argc];
@@ -133,6 +136,47 @@ static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
 	return 0;
 }
 
+static uint8_t segment_prot(uint32_t pf)
+{
+	return ((pf & PF_R) ? PROT_READ : 0) | ((pf & PF_W) ? PROT_WRITE : 0) |
+	       ((pf & PF_X) ? PROT_EXEC : 0);
+}
+
+/* One region per segment. Two segments may share a page (text ending
+ * where data starts): that page is in the first one's region, with both
+ * protections, as load_segments mapped it. */
+static void add_segment(struct mm *mm, uint32_t start, uint32_t end, uint8_t prot)
+{
+	struct vm_area *prev = mm->n ? &mm->area[mm->n - 1] : NULL;
+
+	if (prev && start < prev->end) {
+		if (prev->end - PAGE_SIZE >= prev->start && (prev->prot | prot) != prev->prot &&
+		    mm_split_at(mm, prev->end - PAGE_SIZE) == 0)
+			mm->area[mm->n - 1].prot |= prot;
+		start = mm->area[mm->n - 1].end;
+	}
+	struct vm_area a = { start, end, prot, 0, NULL, 0 };
+	if (start < end)
+		(void)mm_insert(mm, &a);	/* exec_into made the room */
+}
+
+/* After the point of no return: the new program's regions. */
+static void exec_regions(struct proc *p, const struct initrd_file *f,
+			 const struct elf_header *eh, uint32_t end)
+{
+	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
+	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
+				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0 };
+
+	mm_reset(&p->mm);
+	for (int i = 0; i < eh->phnum; i++)
+		if (ph[i].type == PT_LOAD && ph[i].memsz)
+			add_segment(&p->mm, PAGE_ROUND_DOWN(ph[i].vaddr),
+				    PAGE_ROUND_UP(ph[i].vaddr + ph[i].memsz), segment_prot(ph[i].flags));
+	(void)mm_insert(&p->mm, &stack);
+	p->mm.brk_start = p->mm.brk = PAGE_ROUND_UP(end);
+}
+
 static int count(char *const v[])
 {
 	int n = 0;
@@ -163,6 +207,10 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	err = load_segments(pd, f, eh, &end);
 	if (!err)
 		err = build_stack(pd, eh, p, argv, argc, envp, envc, &sp);
+	/* Room for the regions exec_regions makes (two per segment at most,
+	 * and the stack), counted from none: then it cannot fail. */
+	if (!err && mm_reserve(&p->mm, 2 * eh->phnum + 1 - p->mm.n) < 0)
+		err = -ENOMEM;
 	if (err < 0) {
 		vm_free_pgdir(pd);
 		return err;
@@ -175,7 +223,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		vm_switch(pd);
 	if (old)
 		vm_free_pgdir(old);
-	p->brk_start = p->brk = PAGE_ROUND_UP(end);
+	exec_regions(p, f, eh, end);
 	proc_set_name(p, path);
 	signal_exec(p);		/* handlers were addresses in the old program */
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
@@ -235,32 +283,4 @@ int sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	kfree(strings);
 	/* On success the trap frame now starts the new program; eax = 0. */
 	return err < 0 ? err : 0;
-}
-
-/* ---- brk: the heap above the program's segments --------------------------- */
-
-#define BRK_RESERVE_FRAMES 1024	/* 4 MiB */
-
-int sys_brk(uint32_t addr)
-{
-	struct proc *p = current();
-	uint32_t old = p->brk;
-
-	/* Linux returns the current break when it cannot move it. */
-	if (addr < p->brk_start || addr >= USER_STACK_LOW)
-		return (int)old;
-	/* Keep BRK_RESERVE_FRAMES for everyone else: one process must not
-	 * be able to take the last free memory (Linux would say ENOMEM). */
-	if (addr > old && (PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old)) / PAGE_SIZE + BRK_RESERVE_FRAMES > pmm_free_count())
-		return (int)old;
-	if (addr > old) {
-		if (vm_alloc_user(p->pgdir, PAGE_ROUND_UP(old), PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old), PTE_W) < 0) {
-			vm_free_range(p->pgdir, PAGE_ROUND_UP(old), PAGE_ROUND_UP(addr) - PAGE_ROUND_UP(old));
-			return (int)old;
-		}
-	} else {
-		vm_free_range(p->pgdir, addr, PAGE_ROUND_UP(old) - addr);
-	}
-	p->brk = addr;
-	return (int)addr;
 }

@@ -12,8 +12,5 @@ struct proc;
  * on error p is unchanged. */
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[]);
 int sys_execve(const char *upath, char *const *uargv, char *const *uenvp);
-/* Move the end of the heap (exec set it at the end of the last segment);
- * returns the new break, or the old one when it cannot move. */
-int sys_brk(uint32_t addr);
 
 #endif

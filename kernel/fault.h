@@ -10,11 +10,15 @@
 struct proc;
 struct trapframe;
 
-/* trap(): a CPU exception taken in user mode. Grows the stack, or sends
- * the process the signal Linux would (which may end it). */
+/* trap(): a CPU exception taken in user mode. Serves a page fault that is
+ * demand paging, copy-on-write or stack growth, or sends the process the
+ * signal Linux would (which may end it). */
 void user_fault(struct trapframe *tf);
-/* Map the page at addr if it lies in p's stack region (the stack grows on
- * demand, both on a fault and when a system call writes there). */
-bool fault_grow_stack(struct proc *p, uint32_t addr);
+
+enum fault_result { FAULT_OK, FAULT_MAPERR, FAULT_ACCERR, FAULT_SIGBUS, FAULT_OOM };
+/* Make the page at va present (and writable if write) in p, as a fault
+ * there would; also how the kernel reaches user pages not yet touched
+ * (kernel/uaccess.c). FAULT_OK or why not. */
+enum fault_result mm_fault(struct proc *p, uint32_t va, bool write);
 
 #endif

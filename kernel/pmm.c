@@ -6,6 +6,12 @@
  * the common single-frame case is quick. Freeing a frame that is already
  * free panics: it is always a bug, and a silent one would corrupt memory
  * much later.
+ *
+ * Each frame also has a reference count (frame_refs): copy-on-write fork
+ * and shared mappings put one user page in several page tables, and the
+ * frame is free only when the last of them lets go (pmm_unref). A frame
+ * handed out by pmm_alloc has count 1; pmm_free insists on that, so a
+ * frame still mapped elsewhere can never be freed by mistake.
  */
 #include <stdbool.h>
 #include "pmm.h"
@@ -20,6 +26,10 @@ static struct spinlock lock = SPINLOCK_INIT("pmm");
 static uint32_t used[MAX_FRAMES / 32];
 static bool bitmap_ready;
 static uint32_t nfree, ntotal, hint;
+/* 16 bits: a shared mapping's page is in every process that has it (NPROC
+ * 256, so 8 bits would overflow). Changed atomically: two processes that
+ * share a page may drop it at once on two CPUs. */
+static uint16_t frame_refs[MAX_FRAMES];
 
 static bool frame_used(uint32_t f) { return used[f / 32] & (1u << (f % 32)); }
 static void set_used(uint32_t f)   { used[f / 32] |= 1u << (f % 32); }
@@ -108,8 +118,10 @@ uint32_t pmm_alloc_aligned(uint32_t n, uint32_t align)
 		if (i == n)
 			found = f;
 	}
-	for (uint32_t i = 0; found && i < n; i++)
+	for (uint32_t i = 0; found && i < n; i++) {
 		set_used(found + i);
+		frame_refs[found + i] = 1;
+	}
 	if (found)
 		nfree -= n;
 	spin_unlock(&lock);
@@ -121,8 +133,10 @@ uint32_t pmm_alloc_contig(uint32_t n)
 	spin_lock(&lock);
 	uint32_t f = n && n <= nfree ? find_run(n) : 0;
 	if (f) {
-		for (uint32_t i = 0; i < n; i++)
+		for (uint32_t i = 0; i < n; i++) {
 			set_used(f + i);
+			frame_refs[f + i] = 1;
+		}
 		nfree -= n;
 		hint = f + n;
 	}
@@ -143,6 +157,9 @@ void pmm_free_contig(uint32_t pa, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		if (f + i == 0 || f + i >= MAX_FRAMES || !frame_used(f + i))
 			panic("pmm_free: frame 0x%x is not allocated", (f + i) * PAGE_SIZE);
+		/* 0: pmm_unref freed it already; >1: still mapped elsewhere. */
+		KASSERT(frame_refs[f + i] == 1);
+		frame_refs[f + i] = 0;
 		set_free(f + i);
 	}
 	nfree += n;
@@ -156,6 +173,29 @@ void pmm_free_contig(uint32_t pa, uint32_t n)
 void pmm_free(uint32_t pa)
 {
 	pmm_free_contig(pa, 1);
+}
+
+void pmm_ref(uint32_t pa)
+{
+	uint32_t f = pa / PAGE_SIZE;
+	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0 && frame_refs[f] < 0xFFFF);
+	__atomic_add_fetch(&frame_refs[f], 1, __ATOMIC_RELAXED);
+}
+
+void pmm_unref(uint32_t pa)
+{
+	uint32_t f = pa / PAGE_SIZE;
+	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0);	/* never freed twice */
+	/* Only the holder that takes the count to 0 frees: pmm_free sees 1. */
+	if (__atomic_sub_fetch(&frame_refs[f], 1, __ATOMIC_ACQ_REL) == 0) {
+		frame_refs[f] = 1;
+		pmm_free(pa);
+	}
+}
+
+uint32_t pmm_refs(uint32_t pa)
+{
+	return __atomic_load_n(&frame_refs[pa / PAGE_SIZE], __ATOMIC_ACQUIRE);
 }
 
 uint32_t pmm_free_count(void)

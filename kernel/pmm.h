@@ -18,7 +18,13 @@ void pmm_reserve(uint64_t pa, uint64_t len);
 uint32_t pmm_alloc(void);			/* one frame, or 0 when none is left */
 uint32_t pmm_alloc_contig(uint32_t n);	/* n adjacent frames, or 0 */
 void pmm_free(uint32_t pa);
-void pmm_free_contig(uint32_t pa, uint32_t n);
+void pmm_free_contig(uint32_t pa, uint32_t n);	/* each frame's count must be 1 */
+
+/* Reference counts of user pages (copy-on-write, shared mappings): one
+ * more mapping of the frame; one fewer, freeing it at 0; how many now. */
+void pmm_ref(uint32_t pa);
+void pmm_unref(uint32_t pa);
+uint32_t pmm_refs(uint32_t pa);
 
 uint32_t pmm_free_count(void);
 int sys_free_frames(void);		/* call 505: the same, for leak tests */

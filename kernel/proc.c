@@ -226,6 +226,7 @@ static void proc_release(struct proc *p)
 	if (p->pgdir)
 		vm_free_pgdir(p->pgdir);
 	p->pgdir = NULL;
+	mm_release(&p->mm);
 	p->kstack = NULL;		/* the slot's stack stays mapped for its next process */
 	spin_lock(&ptable_lock);
 	p->pstate = P_UNUSED;
@@ -292,6 +293,7 @@ void proc_default_limits(struct proc *p)
 		p->rlim[r] = (struct rlimit32){ RLIM_INFINITY, RLIM_INFINITY };
 	p->rlim[RLIMIT_NPROC] = (struct rlimit32){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
 	p->rlim[RLIMIT_NOFILE] = (struct rlimit32){ NOFILE, NOFILE };
+	p->rlim[RLIMIT_STACK] = (struct rlimit32){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
 }
 
 int sys_getrlimit(int resource, void *urlim)
@@ -405,8 +407,10 @@ int proc_fork(void)
 	*child->tf = *parent->tf;
 	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
-	child->brk_start = parent->brk_start;
-	child->brk = parent->brk;
+	if (mm_fork(&child->mm, &parent->mm) < 0) {
+		proc_release(child);
+		return -ENOMEM;
+	}
 	child->euid = parent->euid;
 	child->suid = parent->suid;
 	child->gid = parent->gid;
@@ -487,6 +491,7 @@ void proc_exit(int status)
 	p->pgdir = NULL;
 	if (pd)
 		vm_free_pgdir(pd);
+	mm_release(&p->mm);
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;

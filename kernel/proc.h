@@ -20,6 +20,7 @@
 #include "cpu.h"
 #include "trap.h"
 #include "vm.h"
+#include "mm.h"
 #include "waitq.h"
 #include "signal.h"
 #include "fpu.h"
@@ -31,8 +32,10 @@
 #define NPROC_USER_DEFAULT	64
 #define NPROC_ROOT_RESERVE	16
 #define RLIM_NLIMITS	16		/* Linux i386's resources 0..15 */
+#define RLIMIT_STACK	3
 #define RLIMIT_NPROC	6
 #define RLIMIT_NOFILE	7
+#define RLIMIT_AS	9
 #define RLIM_INFINITY	0xFFFFFFFFu
 
 struct rlimit32 { uint32_t cur, max; };
@@ -41,7 +44,8 @@ struct rlimit32 { uint32_t cur, max; };
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
-#define USER_STACK_MAX	(8u << 20)	/* grows on demand down to here */
+#define USER_STACK_MAX	(8u << 20)	/* grows on demand down to here (RLIMIT_STACK) */
+#define USER_STACK_START (4 * PAGE_SIZE)	/* made by exec */
 #define USER_STACK_LOW	(USER_STACK_TOP - USER_STACK_MAX)
 
 /* Callee-saved registers, as kernel/switch.asm pushes them. */
@@ -68,7 +72,7 @@ struct proc {
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
 	pde_t *pgdir;			/* NULL for kernel threads */
-	uint32_t brk_start, brk;	/* user heap: [brk_start, brk) */
+	struct mm mm;			/* its regions (kernel/mm.c) */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */

@@ -676,7 +676,6 @@ static int fault_code(const struct trapframe *tf, uint32_t *addr)
 {
 	*addr = 0;
 	switch (tf->trapno) {
-	case T_PGFLT:	*addr = read_cr2(); return (tf->err & 1) ? SEGV_ACCERR : SEGV_MAPERR;
 	case T_DIVIDE:	*addr = tf->eip; return 1;		/* FPE_INTDIV */
 	case T_ILLOP:	*addr = tf->eip; return 2;		/* ILL_ILLOPN */
 	default:	return SI_KERNEL;	/* int3, #GP: as Linux */
@@ -687,9 +686,18 @@ static int fault_code(const struct trapframe *tf, uint32_t *addr)
  * blocked or ignored one cannot, and the process dies of it. */
 void signal_fault(struct trapframe *tf, int sig)
 {
+	uint32_t addr;
+	int code = fault_code(tf, &addr);
+	signal_fault_at(tf, sig, code, addr);
+}
+
+/* A page fault's signal: kernel/fault.c knows its si_code, not the CPU. */
+void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr)
+{
 	struct proc *p = current();
 	struct ksiginfo info = { 0, 0, 0, 0, 0 };
-	info.code = fault_code(tf, &info.addr);
+	info.code = code;
+	info.addr = addr;
 
 	spin_lock(&ptable_lock);
 	bool handled = action_of(p, sig)->handler > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));

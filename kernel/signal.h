@@ -119,6 +119,8 @@ bool signal_ignored_or_blocked(const struct proc *p, int sig);
 void signal_deliver(struct trapframe *tf);
 /* A fault in user mode: a handler gets it, otherwise the process dies. */
 void signal_fault(struct trapframe *tf, int sig);
+/* The same with the si_code and si_addr given (a page fault's). */
+void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr);
 /* A child stopped, continued or ended: SIGCHLD and a wake-up for the
  * parent's wait4 (ptable_lock held). */
 void signal_notify_parent(struct proc *child, int code, int status);

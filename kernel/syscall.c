@@ -15,6 +15,7 @@
 #include "file.h"
 #include "gdt.h"
 #include "lockstat.h"
+#include "mmap.h"
 #include "mutex.h"
 #include "pgrp.h"
 #include "pmm.h"
@@ -55,7 +56,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(37, sys_kill),			/* signal.c */
 	SYSCALL(42, sys_pipe),			/* file.c */
 	SYSCALL(43, sys_times),			/* systime.c */
-	SYSCALL(45, sys_brk),			/* exec.c */
+	SYSCALL(45, sys_brk),			/* mmap.c */
 	SYSCALL(47, sys_getgid),		/* cred.c */
 	SYSCALL(49, sys_geteuid),		/* cred.c */
 	SYSCALL(50, sys_getegid),		/* cred.c */
@@ -69,6 +70,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(76, sys_getrlimit),		/* proc.c (old getrlimit: the same here) */
 	SYSCALL(77, sys_getrusage),		/* systime.c */
 	SYSCALL(88, sys_reboot),		/* power.c */
+	SYSCALL(90, sys_old_mmap),		/* mmap.c */
+	SYSCALL(91, sys_munmap),		/* mmap.c */
 	SYSCALL(96, sys_getpriority),		/* sched/syscalls.c */
 	SYSCALL(97, sys_setpriority),		/* sched/syscalls.c */
 	SYSCALL(101, sys_ioperm),		/* gdt.c */
@@ -76,6 +79,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(114, proc_wait4),		/* proc.c */
 	SYSCALL(119, sys_sigreturn),		/* signal.c */
 	SYSCALL(122, sys_uname),		/* uname.c */
+	SYSCALL(125, sys_mprotect),		/* mmap.c */
 	SYSCALL(132, sys_getpgid),		/* pgrp.c */
 	SYSCALL(147, sys_getsid),		/* pgrp.c */
 	SYSCALL(154, sys_sched_setparam),	/* sched/syscalls.c */
@@ -87,12 +91,14 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(160, sys_sched_get_priority_min),	/* sched/syscalls.c */
 	SYSCALL(161, sys_sched_rr_get_interval),	/* sched/syscalls.c */
 	SYSCALL(162, sys_nanosleep),		/* sleep.c */
+	SYSCALL(163, sys_mremap),		/* mmap.c */
 	SYSCALL(173, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(174, sys_rt_sigaction),		/* signal.c */
 	SYSCALL(175, sys_rt_sigprocmask),	/* signal.c */
 	SYSCALL(176, sys_rt_sigpending),	/* signal.c */
 	SYSCALL(179, sys_rt_sigsuspend),	/* signal.c */
 	SYSCALL(191, sys_getrlimit),		/* proc.c (ugetrlimit) */
+	SYSCALL(192, sys_mmap2),		/* mmap.c */
 	SYSCALL(199, sys_getuid),		/* cred.c */
 	SYSCALL(200, sys_getgid),		/* cred.c */
 	SYSCALL(201, sys_geteuid),		/* cred.c */
@@ -105,6 +111,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(211, sys_getresgid),		/* cred.c */
 	SYSCALL(213, sys_setuid),		/* cred.c */
 	SYSCALL(214, sys_setgid),		/* cred.c */
+	SYSCALL(219, sys_madvise),		/* mmap.c */
 	SYSCALL(224, sys_getpid),		/* proc.c (gettid: one thread per process) */
 	SYSCALL(238, sys_tkill),		/* signal.c */
 	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */

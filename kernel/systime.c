@@ -88,5 +88,7 @@ int sys_getrusage(int who, void *uru)
 		return -EINVAL;
 	}
 	rusage_fill(&ru, u, s);
+	if (who == RUSAGE_SELF)
+		ru.rest[RU_MINFLT] = (int32_t)p->mm.minflt;	/* page faults served */
 	return copy_to_user(uru, &ru, sizeof(ru));
 }

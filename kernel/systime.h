@@ -17,8 +17,9 @@
  * CPU time), then 14 longs this kernel leaves 0. */
 struct rusage32 {
 	int32_t utime_sec, utime_usec, stime_sec, stime_usec;
-	int32_t rest[14];
+	int32_t rest[14];	/* ru_maxrss, ..., ru_minflt (rest[RU_MINFLT]), ... */
 };
+#define RU_MINFLT 4
 
 /* ru = CPU times of utime and stime ticks, every other field 0. */
 void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime);

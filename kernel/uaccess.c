@@ -22,8 +22,10 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 		if (len > n - off)
 			len = n - off;
 		uint32_t pa = vm_user_phys(pgdir, va, write);
-		/* An untouched stack page is there for the asking, as on a fault. */
-		if (!pa && pgdir == current()->pgdir && fault_grow_stack(current(), va))
+		/* A page not touched yet, or shared copy-on-write, or just
+		 * below the stack: the kernel's access faults it in as the
+		 * program's own would. */
+		if (!pa && pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK)
 			pa = vm_user_phys(pgdir, va, write);
 		if (!pa)
 			return -EFAULT;

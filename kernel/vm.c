@@ -226,7 +226,7 @@ void vm_free_user(pde_t *pgdir)
 		pte_t *table = P2V(PTE_ADDR(pgdir[i]));
 		for (uint32_t j = m->span[i].first; j < m->span[i].end; j++)
 			if (table[j] & PTE_P)
-				pmm_free(PTE_ADDR(table[j]));
+				pmm_unref(PTE_ADDR(table[j]));
 		pmm_free(PTE_ADDR(pgdir[i]));
 		pgdir[i] = 0;
 	}
@@ -244,6 +244,14 @@ void vm_switch(pde_t *pgdir)
 	write_cr3(V2P(pgdir));
 }
 
+/*
+ * fork: copy-on-write. The child gets its own page tables, but every user
+ * page stays where it is and is mapped in both, with one more reference
+ * (pmm_ref). A private page loses PTE_W in both parent and child, so the
+ * first write of either faults and gets a copy of its own (kernel/fault.c);
+ * a page of a shared mapping (PTE_SHARED) keeps PTE_W: both see every write.
+ * Only the page tables are new: 4 KiB for each 4 MiB a program spans.
+ */
 pde_t *vm_copy_user(pde_t *src)
 {
 	pde_t *dst = vm_new_pgdir();
@@ -254,17 +262,46 @@ pde_t *vm_copy_user(pde_t *src)
 		for (uint32_t j = map_of(src)->span[i].first; j < map_of(src)->span[i].end; j++) {
 			if (!(table[j] & PTE_P))
 				continue;
-			uint32_t pa = pmm_alloc();
-			if (!pa || vm_map_page(dst, (i << 22) | (j << 12), pa, table[j] & 0xFFF & ~PTE_P) < 0) {
-				if (pa)
-					pmm_free(pa);
+			if (!(table[j] & PTE_SHARED))
+				table[j] &= ~PTE_W;
+			if (vm_map_page(dst, (i << 22) | (j << 12), PTE_ADDR(table[j]),
+					table[j] & 0xFFF & ~PTE_P) < 0) {
 				vm_free_pgdir(dst);
 				return NULL;
 			}
-			memcpy(P2V(pa), P2V(PTE_ADDR(table[j])), PAGE_SIZE);
+			pmm_ref(PTE_ADDR(table[j]));
 		}
 	}
+	/* The parent's writable pages just became read-only: forget the
+	 * translations its TLB still holds (fork runs in the parent). */
+	write_cr3(read_cr3());
 	return dst;
+}
+
+void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
+{
+	set_pte(pgdir, va, pte, value);
+	invlpg(va);
+}
+
+/* mremap: move the pages of [from, from+n) to [to, to+n) (page tables of
+ * the destination made first, so that running out of memory changes
+ * nothing). -1 when memory runs out. */
+int vm_move_range(pde_t *pgdir, uint32_t from, uint32_t to, uint32_t n)
+{
+	for (uint32_t off = 0; off < n; off += PAGE_SIZE)
+		if (vm_walk(pgdir, from + off, false) && !vm_walk(pgdir, to + off, true))
+			return -1;
+	for (uint32_t off = 0; off < n; off += PAGE_SIZE) {
+		pte_t *src = vm_walk(pgdir, from + off, false);
+		if (!src || !(*src & PTE_P))
+			continue;
+		pte_t value = *src;
+		*src = 0;
+		invlpg(from + off);
+		vm_set_pte(pgdir, to + off, vm_walk(pgdir, to + off, false), value);
+	}
+	return 0;
 }
 
 int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags)
@@ -291,7 +328,7 @@ void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 	for (uint32_t a = PAGE_ROUND_UP(va); a < va + n; a += PAGE_SIZE) {
 		pte_t *pte = vm_walk(pgdir, a, false);
 		if (pte && (*pte & PTE_P)) {
-			pmm_free(PTE_ADDR(*pte));
+			pmm_unref(PTE_ADDR(*pte));
 			*pte = 0;
 			invlpg(a);
 		}

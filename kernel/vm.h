@@ -35,6 +35,8 @@ extern char *host_phys_base;
 #define PTE_PWT 0x008
 #define PTE_PCD 0x010	/* cache disable: for device registers */
 #define PTE_PS  0x080	/* 4 MiB page (in a directory entry) */
+/* Bits 9-11 are the software's. */
+#define PTE_SHARED 0x200	/* a MAP_SHARED page: fork keeps it writable in both */
 #define PTE_ADDR(e) ((e) & ~0xFFFu)
 
 #define PDX(va) (((uint32_t)(va) >> 22) & 0x3FF)
@@ -69,13 +71,18 @@ int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags);
  * that the page is user-accessible (and writable when write is set). */
 uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write);
 void vm_switch(pde_t *pgdir);
-/* A new address space with a private copy of every user page of pgdir
+/* A new address space that shares every user page of pgdir, copy-on-write
  * (fork); NULL when memory runs out. */
 pde_t *vm_copy_user(pde_t *pgdir);
+/* Set a user PTE that vm_walk gave (keeps the map of where pages are). */
+void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value);
+/* Move the pages of [from, from+n) to [to, to+n) (mremap); -1 if out of
+ * memory, then nothing moved. */
+int vm_move_range(pde_t *pgdir, uint32_t from, uint32_t to, uint32_t n);
 /* Map n bytes of fresh zeroed user pages at [va, va+n); flags PTE_W etc.
  * Pages already mapped are left alone. 0 or -1 when memory runs out. */
 int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags);
-/* Unmap and free the user pages in [va, va+n). */
+/* Unmap the user pages in [va, va+n), dropping a reference to each. */
 void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n);
 
 #endif

@@ -3,7 +3,7 @@
 # diff the two KTAP transcripts (issue 7; docs/testing.md).
 #
 #   tests/linux-diff.sh [PROGRAM...]     default: posix_sched abicheck faults
-#                                        signals and every other
+#                                        signals memmap and every other
 #                                        build/user/bin/posix_*
 #
 # The programs are static i386 Linux binaries. The Linux side is, in this
@@ -45,7 +45,7 @@ mkdir -p "$out"
 if [ $# -gt 0 ]; then
 	progs="$*"
 else
-	progs="posix_sched abicheck faults signals"
+	progs="posix_sched abicheck faults signals memmap"
 	for f in "$BIN"/posix_*; do
 		[ -x "$f" ] || continue
 		n=$(basename "$f")

@@ -34,12 +34,15 @@ CASES = [
     programs("proc_basics_smt4", SMT4, BASICS, BASICS_EXPECT),
     # Each faulting program is killed with Linux's signal, seen by its
     # parent through wait4; the kernel reports it in one line and goes on.
-    programs("proc_faults", ONE, "/bin/faults", [
+    # Then memory (issue 25): mmap and friends, copy-on-write, shared
+    # mappings, demand paging; its transcript is Linux 6.1's (linux-diff).
+    programs("proc_faults", ONE, "/bin/faults,/bin/memmap", [
         r"^pid \d+ \(fault_null\): SIGSEGV at eip=0x[0-9a-f]+ addr=0x00000000",
         r"^pid \d+ \(fault_kwrite\): SIGSEGV at eip=0x[0-9a-f]+ addr=0xc0100000",
         r"^pid \d+ \(fault_cli\): SIGSEGV at eip=",
         r"^pid \d+ \(fault_div\): SIGFPE at eip=",
         r"^pid \d+ \(fault_ill\): SIGILL at eip=",
+        r"^ok 46 - mmap_past_rlimit_as_is_enomem",
     ]),
     # Signals as Linux i386 gives them (issue 11): handlers and their frames,
     # masks, EINTR/SA_RESTART, SIGCHLD, stop/continue, default actions,

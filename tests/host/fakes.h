@@ -9,6 +9,7 @@
 
 #include <setjmp.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #define HOST_PHYS_SIZE (64u << 20)	/* 64 MiB of fake RAM */
 
@@ -18,6 +19,8 @@ extern char panic_message[256];
 extern char printk_log[8192];		/* everything printk printed */
 
 void fakes_reset(void);
+/* kernel/mm.c's calls of vm_free_range: the last start, bytes in all. */
+extern uint32_t fake_freed_start, fake_freed_bytes;
 
 /* Run stmt; true if it panicked. */
 #define PANICS(stmt) ({ bool _p = false; panic_armed = true; \

@@ -15,6 +15,8 @@
 #include "../../kernel/format.h"
 #include "../../kernel/initrd.h"
 #include "../../kernel/kmalloc.h"
+#include "../../kernel/errno.h"
+#include "../../kernel/mm.h"
 #include "../../kernel/pmm.h"
 #include "../../kernel/vm.h"
 
@@ -186,6 +188,123 @@ static void test_pmm_double_free_panics(void)
 	CHECK(PANICS(pmm_free(0)));			/* frame 0 is never handed out */
 }
 
+/* Copy-on-write: a frame mapped twice is freed by the second unref only. */
+static void test_pmm_shared_frame_is_freed_by_its_last_reference(void)
+{
+	fresh_memory();
+	uint32_t before = pmm_free_count(), a = pmm_alloc();
+	CHECK(pmm_refs(a) == 1);
+	pmm_ref(a);
+	CHECK(pmm_refs(a) == 2);
+	pmm_unref(a);
+	CHECK(pmm_refs(a) == 1 && pmm_free_count() == before - 1);
+	pmm_unref(a);
+	CHECK(pmm_free_count() == before);
+	CHECK(PANICS(pmm_unref(a)));			/* never freed twice */
+}
+
+static void test_pmm_free_of_a_shared_frame_panics(void)
+{
+	fresh_memory();
+	uint32_t a = pmm_alloc();
+	pmm_ref(a);
+	CHECK(PANICS(pmm_free(a)));			/* still mapped elsewhere */
+	CHECK(strstr(panic_message, "frame_refs"));
+}
+
+/* ---- mm.c ---- */
+
+#define P 4096u
+#define A 0x10000000u
+
+static struct mm test_mm;
+
+/* test_mm holds one region per (start, pages) pair, each read-write. */
+static struct mm *regions(int n, const uint32_t *starts, const uint32_t *pages)
+{
+	mm_release(&test_mm);
+	memset(&test_mm, 0, sizeof(test_mm));
+	fake_freed_bytes = 0;
+	for (int i = 0; i < n; i++) {
+		struct vm_area a = { starts[i], starts[i] + pages[i] * P, PROT_READ | PROT_WRITE, 0, NULL, 0 };
+		mm_insert(&test_mm, &a);
+	}
+	return &test_mm;
+}
+
+static bool area_is(const struct mm *mm, int i, uint32_t start, uint32_t end, int prot)
+{
+	return i < mm->n && mm->area[i].start == start && mm->area[i].end == end &&
+	       mm->area[i].prot == prot;
+}
+
+static void test_mm_munmap_of_the_middle_splits_a_region(void)
+{
+	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
+	CHECK(mm_unmap(mm, NULL, A + P, A + 2 * P) == 0);
+	CHECK(mm->n == 2);
+	CHECK(area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
+	CHECK(area_is(mm, 1, A + 2 * P, A + 3 * P, PROT_READ | PROT_WRITE));
+	CHECK(fake_freed_start == A + P && fake_freed_bytes == P);	/* its pages only */
+	CHECK(mm_find(mm, A + P) == NULL && mm_find(mm, A + 2 * P) == &mm->area[1]);
+}
+
+static void test_mm_protect_splits_then_merges_back(void)
+{
+	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
+	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ) == 0);
+	CHECK(mm->n == 3 && area_is(mm, 1, A + P, A + 2 * P, PROT_READ));
+	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ | PROT_WRITE) == 0);
+	CHECK(mm->n == 1 && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
+}
+
+static void test_mm_protect_over_a_hole_changes_nothing(void)
+{
+	struct mm *mm = regions(2, (uint32_t[]){ A, A + 2 * P }, (uint32_t[]){ 1, 1 });
+	CHECK(mm_protect(mm, NULL, A, A + 3 * P, PROT_NONE) == -ENOMEM);
+	CHECK(mm->n == 2 && area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
+}
+
+static void test_mm_full_table_refuses_a_split_and_changes_nothing(void)
+{
+	static uint32_t starts[MM_MAX_AREAS], pages[MM_MAX_AREAS];
+	fresh_memory();					/* the array is on the heap */
+	for (int i = 0; i < MM_MAX_AREAS; i++) {
+		starts[i] = A + i * 4 * P;	/* gaps: no two merge */
+		pages[i] = 3;
+	}
+	struct mm *mm = regions(MM_MAX_AREAS, starts, pages);
+	CHECK(mm->n == MM_MAX_AREAS);
+	CHECK(mm_unmap(mm, NULL, A + P, A + 2 * P) == -ENOMEM);
+	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ) == -ENOMEM);
+	CHECK(mm->n == MM_MAX_AREAS && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
+	CHECK(fake_freed_bytes == 0);
+	CHECK(mm_unmap(mm, NULL, A, A + 3 * P) == 0 && mm->n == MM_MAX_AREAS - 1);	/* no split */
+}
+
+static void test_mm_free_range_goes_top_down_past_regions(void)
+{
+	struct mm *mm = regions(0, NULL, NULL);
+	CHECK(mm_free_range(mm, 2 * P) == MMAP_BASE - 2 * P);
+	mm = regions(2, (uint32_t[]){ MMAP_BASE - 2 * P, MMAP_BASE - 5 * P }, (uint32_t[]){ 2, 2 });
+	/* the 1-page gap between them is too small for 2 pages */
+	CHECK(mm_free_range(mm, 2 * P) == MMAP_BASE - 7 * P);
+	CHECK(mm_free_range(mm, P) == MMAP_BASE - 3 * P);
+	CHECK(mm_free_range(mm, MMAP_BASE) == 0);		/* no room at all */
+}
+
+static void test_mm_split_keeps_the_file_offset(void)
+{
+	static const struct initrd_file file;
+	regions(0, NULL, NULL);
+	struct vm_area a = { A, A + 4 * P, PROT_READ, 0, &file, 8 * P };
+	mm_insert(&test_mm, &a);
+	CHECK(mm_split_at(&test_mm, A + P) == 0);
+	CHECK(test_mm.n == 2 && test_mm.area[1].file_off == 9 * P);
+	mm_merge(&test_mm);					/* contiguous in the file */
+	CHECK(test_mm.n == 1 && test_mm.area[0].file_off == 8 * P);
+}
+
 /* ---- kmalloc.c ---- */
 
 static void test_kmalloc_blocks_are_aligned_and_disjoint(void)
@@ -294,7 +413,11 @@ static void test_initrd_rejects_truncated_archive(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..15\n");
+#ifdef POISON_FREE
+	printf("KTAP version 1\n1..24\n");
+#else
+	printf("KTAP version 1\n1..23\n");
+#endif
 	run("format_conversions", test_format_conversions);
 	run("format_truncates_and_reports_full_length", test_format_truncates_and_reports_full_length);
 	run("parse_int_accepts_only_whole_decimal_numbers", test_parse_int_accepts_only_whole_decimal_numbers);
@@ -304,6 +427,14 @@ int main(void)
 	run("pmm_hands_out_distinct_aligned_frames_and_counts", test_pmm_hands_out_distinct_aligned_frames_and_counts);
 	run("pmm_contiguous_runs_and_exhaustion", test_pmm_contiguous_runs_and_exhaustion);
 	run("pmm_double_free_panics", test_pmm_double_free_panics);
+	run("pmm_shared_frame_is_freed_by_its_last_reference", test_pmm_shared_frame_is_freed_by_its_last_reference);
+	run("pmm_free_of_a_shared_frame_panics", test_pmm_free_of_a_shared_frame_panics);
+	run("mm_munmap_of_the_middle_splits_a_region", test_mm_munmap_of_the_middle_splits_a_region);
+	run("mm_protect_splits_then_merges_back", test_mm_protect_splits_then_merges_back);
+	run("mm_protect_over_a_hole_changes_nothing", test_mm_protect_over_a_hole_changes_nothing);
+	run("mm_full_table_refuses_a_split_and_changes_nothing", test_mm_full_table_refuses_a_split_and_changes_nothing);
+	run("mm_free_range_goes_top_down_past_regions", test_mm_free_range_goes_top_down_past_regions);
+	run("mm_split_keeps_the_file_offset", test_mm_split_keeps_the_file_offset);
 #ifdef POISON_FREE
 	run("pmm_and_kfree_poison_what_they_free", test_pmm_and_kfree_poison_what_they_free);
 #endif

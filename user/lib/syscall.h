@@ -34,6 +34,12 @@
 #define SYS_getrusage              77
 #define SYS_ugetrlimit            191
 #define SYS_reboot                 88
+#define SYS_mmap                   90
+#define SYS_munmap                 91
+#define SYS_mprotect              125
+#define SYS_mremap                163
+#define SYS_mmap2                 192
+#define SYS_madvise               219
 #define SYS_getpriority            96
 #define SYS_setpriority            97
 #define SYS_wait4                 114

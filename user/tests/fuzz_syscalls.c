@@ -39,6 +39,12 @@
  * 1000 too) calls every number once with zero arguments, and those that
  * do not answer ENOSYS make the list the aimed calls are drawn from.
  *
+ * Pointer arguments also point at one page that every child shares
+ * (MAP_SHARED|MAP_ANONYMOUS, mapped before the first child), so the
+ * memory calls (mmap, munmap, mprotect, mremap, madvise) meet shared
+ * frames from several processes; the frame count afterwards includes
+ * them.
+ *
  * A few calls are never made, because their effect is the test's own end
  * or takes too long: fork and execve (the child would multiply or turn
  * into another program), the sleeps, and the test mutex's timed hold.
@@ -49,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +88,7 @@ static struct {
 	int nimplemented;
 	short implemented[NR_CALLS];	/* their numbers */
 	char buffer[4096];		/* random_arg's valid pointer */
+	char *shared;			/* and a page every child shares (MAP_SHARED) */
 } s = { .rng = DEFAULT_SEED };
 
 static unsigned long next_random(void)
@@ -95,7 +103,9 @@ static long random_arg(void)
 	case 0:	return 0;
 	case 1:	return -1;
 	case 2:	return next_random() % 16;			/* fds, small ints */
-	case 3:	return (long)s.buffer;				/* a valid pointer */
+	/* a valid pointer: the child's own buffer, or the page all children
+	 * share (chosen without a draw, so a seed draws what it always drew) */
+	case 3:	return (s.rng & 0x100) && s.shared ? (long)s.shared : (long)s.buffer;
 	case 4:	return 0xC0100000L;				/* kernel memory */
 	case 5:	return 0x40000000L + (next_random() % 4096);	/* unmapped */
 	case 6:	return (long)0x7FFFFFFF;
@@ -405,6 +415,11 @@ int main(int argc, char **argv)
 		printf("# %d of %d call numbers answer other than ENOSYS\n",
 		       s.nimplemented, NR_CALLS);
 	}
+	/* One page shared by every child of every fuzzer (issue 25): their
+	 * random calls write, unmap and reprotect it while the others use it. */
+	s.shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s.shared == MAP_FAILED)
+		s.shared = NULL;
 	/* warm the heap up: one child per fuzzer, all at once */
 	run_fuzzers(seed, parallel, parallel, &warm);
 	int before = free_frames();

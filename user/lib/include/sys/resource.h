@@ -27,7 +27,8 @@ int getpriority(int which, id_t who);
 int setpriority(int which, id_t who, int nice);
 int getrusage(int who, struct rusage *usage);
 
-/* Resource limits (Linux i386 numbers; this kernel enforces RLIMIT_NPROC). */
+/* Resource limits (Linux i386 numbers; this kernel enforces RLIMIT_NPROC,
+ * RLIMIT_NOFILE, RLIMIT_STACK and RLIMIT_AS). */
 #define RLIMIT_CPU     0
 #define RLIMIT_FSIZE   1
 #define RLIMIT_DATA    2
@@ -35,6 +36,7 @@ int getrusage(int who, struct rusage *usage);
 #define RLIMIT_CORE    4
 #define RLIMIT_NPROC   6
 #define RLIMIT_NOFILE  7
+#define RLIMIT_AS      9
 #define RLIM_INFINITY  (~0UL)
 typedef unsigned long rlim_t;
 struct rlimit {
