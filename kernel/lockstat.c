@@ -35,7 +35,35 @@ static struct lock_class classes[LOCK_CLASSES];
 /* Where locks whose class table is full are counted (and named so). */
 static struct lock_class overflow = { "(other classes)", LOCK_SPIN, { { 0 } } };
 
+/* Name pointers already seen, to their class: a spinlock has no room for
+ * its class (sched/spinlock.h), so a counted acquisition finds it here by
+ * the address of its name, claimed as the class slots are. */
+#define NAME_CACHE 256
+static struct { const char *volatile name; enum lock_kind kind; struct lock_class *cls; }
+	name_cache[NAME_CACHE];
+
+static struct lock_class *class_by_name(const char *name, enum lock_kind kind);
+
 struct lock_class *lockstat_class(const char *name, enum lock_kind kind)
+{
+	if (!name)
+		return class_by_name(name, kind);
+	uint32_t h = ((uint32_t)name >> 2) * 2654435761u;
+	for (int i = 0; i < NAME_CACHE; i++) {
+		int k = (h + i) % NAME_CACHE;
+		const char *n = __atomic_load_n(&name_cache[k].name, __ATOMIC_ACQUIRE);
+		if (n == name && name_cache[k].kind == kind && name_cache[k].cls)
+			return name_cache[k].cls;
+		if (!n && __sync_bool_compare_and_swap(&name_cache[k].name, NULL, name)) {
+			name_cache[k].kind = kind;
+			__atomic_store_n(&name_cache[k].cls, class_by_name(name, kind), __ATOMIC_RELEASE);
+			return name_cache[k].cls;
+		}
+	}
+	return class_by_name(name, kind);	/* cache full: the slow way */
+}
+
+static struct lock_class *class_by_name(const char *name, enum lock_kind kind)
 {
 	if (!name)
 		name = "(unnamed)";
@@ -68,13 +96,13 @@ static void account(uint64_t *total, uint64_t *min, uint64_t *max, uint64_t v)
 		*min = v;
 }
 
-/* Called with interrupts off, by the CPU that now holds the lock; *last_cpu
- * is the lock's own record of its previous holder. */
-void lockstat_acquired(struct lock_class *c, int *last_cpu, uint64_t wait, bool contended)
+/* Called with interrupts off, by the CPU that now holds the lock;
+ * last_cpu is the lock's own record of its previous holder (-1: none). */
+void lockstat_acquired(struct lock_class *c, int last_cpu, uint64_t wait, bool contended)
 {
 	int me = cpu_id();
 	struct lock_cpu_stat *s = &c->cpu[me];
-	bool bounced = *last_cpu >= 0 && *last_cpu != me;
+	bool bounced = last_cpu >= 0 && last_cpu != me;
 
 	s->acquisitions++;
 	s->acq_bounces += bounced;
@@ -83,7 +111,6 @@ void lockstat_acquired(struct lock_class *c, int *last_cpu, uint64_t wait, bool 
 		s->con_bounces += bounced;
 		account(&s->wait_total, &s->wait_min, &s->wait_max, wait);
 	}
-	*last_cpu = me;
 }
 
 void lockstat_released(struct lock_class *c, uint64_t held)
@@ -92,20 +119,44 @@ void lockstat_released(struct lock_class *c, uint64_t held)
 	account(&s->hold_total, &s->hold_min, &s->hold_max, held);
 }
 
+/* The spinlocks a CPU holds that were taken counting, with when: locks are
+ * released by the CPU that took them, not always in the reverse order. */
+#define HOLDS 8
+static struct hold {
+	struct spinlock *lock;
+	struct lock_class *cls;
+	uint64_t since;
+} holds[MAX_CPUS][HOLDS];
+
 void lockstat_spin_taken(struct spinlock *l, uint64_t waited_from)
 {
 	uint64_t now = rdtsc();
-	if (!l->cls)
-		l->cls = lockstat_class(l->name, LOCK_SPIN);
-	lockstat_acquired(l->cls, &l->last_cpu, waited_from ? now - waited_from : 0,
-			  waited_from != 0);
-	l->held_since = now | 1;	/* spin_unlock tests the low word alone */
+	struct lock_class *c = lockstat_class(l->name, LOCK_SPIN);
+	struct hold *h = holds[cpu_id()];
+
+	lockstat_acquired(c, l->last_cpu, waited_from ? now - waited_from : 0, waited_from != 0);
+	l->last_cpu = (int16_t)cpu_id();
+	for (int i = 0; i < HOLDS; i++) {
+		if (!h[i].lock) {
+			h[i] = (struct hold){ l, c, now };
+			/* we hold it: spin_unlock will take its slow path */
+			l->locked = LOCKED_COUNTED;
+			return;
+		}
+	}
+	/* Nested deeper than HOLDS counted locks: its hold goes uncounted. */
 }
 
 void lockstat_spin_released(struct spinlock *l)
 {
-	lockstat_released(l->cls, rdtsc() - l->held_since);
-	l->held_since = 0;
+	struct hold *h = holds[cpu_id()];
+	for (int i = 0; i < HOLDS; i++) {
+		if (h[i].lock == l) {
+			lockstat_released(h[i].cls, rdtsc() - h[i].since);
+			h[i].lock = NULL;
+			return;
+		}
+	}
 }
 
 /* One class, summed over the CPUs, times in ns. */

@@ -7,8 +7,8 @@
  *
  * Built with LOCK_DEBUG (the default build; DEBUG=0 leaves it out) and
  * off until switched on (`lockstat on`, as Linux's kernel.lock_stat
- * sysctl): off, it costs a lock and unlock one test each (+108
- * instructions a yield, 4.9 %); on, it costs a yield about 540 more (docs/kernel.md "Lock statistics").
+ * sysctl): off, it costs a lock one test (+10 instructions a yield);
+ * on, it costs a yield about 540 more (docs/kernel.md "Lock statistics").
  */
 #ifndef KERNEL_LOCKSTAT_H
 #define KERNEL_LOCKSTAT_H
@@ -40,7 +40,7 @@ void lockstat_spin_taken(struct spinlock *l, uint64_t waited_from);
 void lockstat_spin_released(struct spinlock *l);
 
 struct lock_class *lockstat_class(const char *name, enum lock_kind kind);
-void lockstat_acquired(struct lock_class *c, int *last_cpu, uint64_t wait, bool contended);
+void lockstat_acquired(struct lock_class *c, int last_cpu, uint64_t wait, bool contended);
 void lockstat_released(struct lock_class *c, uint64_t held);
 
 int sys_lock_stat(int op, uint32_t ubuf, int n);

@@ -3,6 +3,7 @@
  */
 #include <stddef.h>
 #include "mutex.h"
+#include "cpu.h"
 #include "errno.h"
 #include "lockstat.h"
 #include "x86.h"
@@ -31,7 +32,8 @@ static void mutex_taken(struct mutex *m, uint64_t since)
 	uint64_t now = rdtsc();
 	if (!m->cls)
 		m->cls = lockstat_class(m->lock.name, LOCK_MUTEX);
-	lockstat_acquired(m->cls, &m->last_cpu, since ? now - since : 0, since != 0);
+	lockstat_acquired(m->cls, m->last_cpu, since ? now - since : 0, since != 0);
+	m->last_cpu = cpu_id();
 	m->held_since = now;
 #else
 	(void)m;

@@ -29,9 +29,7 @@ void spin_init(struct spinlock *l, const char *name)
 	l->cpu = -1;
 	l->name = name;
 	l->taken_at = 0;
-	l->cls = NULL;
 	l->last_cpu = -1;
-	l->held_since = 0;
 }
 
 /* Another CPU holds l: wait, reading only, until it looks free (a
@@ -107,27 +105,27 @@ static inline void release(struct spinlock *l)
 	pop_cli();
 }
 
-#ifdef LOCK_DEBUG
-/* spin_unlock of a lock taken while counting: out of line, so that the
- * common path keeps no register across a call. */
-static __attribute__((noinline)) void spin_unlock_counted(struct spinlock *l)
-{
-	lockstat_spin_released(l);
-	release(l);
-}
-#endif
-
-void spin_unlock(struct spinlock *l)
+/* Not a plain "held by this CPU" (locked == 1): a mistake, or (lock
+ * statistics) a lock taken while counting, which lockstat_spin_taken()
+ * marked LOCKED_COUNTED. Out of line: the common unlock tests one word
+ * it had to test anyway, and keeps no register across a call. */
+static __attribute__((noinline)) void spin_unlock_slow(struct spinlock *l)
 {
 	if (!l->locked || l->cpu != cpu_id())	/* !spin_held(l), as above */
 		panic("spin_unlock: cpu%d releases %s held by cpu%d",
 		      cpu_id(), l->name, l->locked ? l->cpu : -1);
 #ifdef LOCK_DEBUG
-	/* Taken while counting? One word: its low bit is set then. */
-	if ((uint32_t)l->held_since) {
-		spin_unlock_counted(l);
+	if (l->locked == LOCKED_COUNTED)
+		lockstat_spin_released(l);
+#endif
+	release(l);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	if (l->locked != 1 || l->cpu != cpu_id()) {
+		spin_unlock_slow(l);
 		return;
 	}
-#endif
 	release(l);
 }
