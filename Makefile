@@ -52,7 +52,19 @@ LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
 KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
 KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
-KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o)
+KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
+	$(BUILD)/obj/syscall_names.o
+
+# Linux's i386 call names, for "unimplemented system call N (name)"
+# (kernel/syscall.c), from the cross toolchain's header at build time.
+SYSCALL_HDR = /usr/i686-linux-gnu/include/asm/unistd_32.h
+$(BUILD)/gen/syscall_names.c: tools/mksyscallnames.sh $(SYSCALL_HDR)
+	@mkdir -p $(dir $@)
+	@tools/mksyscallnames.sh $(SYSCALL_HDR) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/syscall_names.o: $(BUILD)/gen/syscall_names.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
 .PHONY: all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths

@@ -20,6 +20,7 @@
 #include "pgrp.h"
 #include "pmm.h"
 #include "power.h"
+#include "printk.h"
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
@@ -133,6 +134,31 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_lock_stat, sys_lock_stat),	/* lockstat.c */
 };
 
+/* tools/mksyscallnames.sh, from Linux's asm/unistd_32.h at build time. */
+extern const char *const linux_syscall_names[];
+extern const unsigned linux_syscall_names_count;
+
+/*
+ * A call this kernel does not have: -ENOSYS, as Linux gives for one it
+ * does not have, and one console line the first time each number is
+ * asked for, so that a real program shows what ABI is missing (numbers
+ * from 1,024 up share one line). Out of line: no known call pays for it.
+ */
+static __attribute__((noinline)) int syscall_unknown(uint32_t nr)
+{
+	static uint32_t logged[1024 / 32 + 1];
+	uint32_t bit = nr < 1024 ? nr : 1024;
+	if (__atomic_fetch_or(&logged[bit / 32], 1u << (bit % 32), __ATOMIC_RELAXED) &
+	    (1u << (bit % 32)))
+		return -ENOSYS;
+	const char *name = nr < linux_syscall_names_count ? linux_syscall_names[nr] : NULL;
+	struct proc *p = current();
+	printk("syscall: unimplemented system call %u (%s) from %s[%d]; -ENOSYS "
+	       "(logged once per number)\n", nr, name ? name : "not a Linux i386 call",
+	       p->name, p->pid);
+	return -ENOSYS;
+}
+
 /*
  * int 0x80 lands here from trapentry.asm's syscall_entry, not through
  * trap(): the number picks the function and the result goes back in eax.
@@ -144,11 +170,13 @@ void syscall(struct trapframe *tf)
 {
 	struct proc *p = current();
 	uint32_t nr = tf->eax;
-	int ret = -ENOSYS;
+	int ret;
 
 	p->syscall_nr = (int)nr;	/* for a restart after a signal */
 	if (nr < NSYSCALLS && syscalls[nr])
 		ret = syscalls[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	else
+		ret = syscall_unknown(nr);
 	/* execve replaced the whole trap frame; its eax must start at 0. */
 	tf->eax = (uint32_t)ret;
 	cli();

@@ -54,7 +54,10 @@ check() {
         if ! have i686-elf-gcc; then
             cmd i686-linux-gnu-gcc gcc-i686-linux-gnu
             cmd i686-linux-gnu-ld binutils-i686-linux-gnu
-        fi ;;
+        fi
+        # Linux's i386 call names, for the kernel's unimplemented-call line
+        [ -f /usr/i686-linux-gnu/include/asm/unistd_32.h ] ||
+            need linux-libc-dev-i386-cross /usr/i686-linux-gnu/include/asm/unistd_32.h ;;
     nasm)   cmd nasm nasm ;;
     qemu)   cmd qemu-system-i386 qemu-system-x86 ;;
     iso)
