@@ -9,6 +9,7 @@
  * its CPU's need_resched flag is set.
  */
 #include "proc.h"
+#include <uapi/wait.h>
 #include "errno.h"
 #include "exec.h"
 #include "file.h"
@@ -552,9 +553,6 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 	return pid;
 }
 
-#define WNOHANG 1
-#define WUNTRACED 2
-#define WCONTINUED 8
 #define WAIT_STATUS_CONTINUED 0xFFFF
 
 /* A live child's stop or continue that wait4 may report (and then not

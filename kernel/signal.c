@@ -264,10 +264,6 @@ int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 	return uold ? copy_to_user(uold, &old, sizeof(old)) : 0;
 }
 
-#define SIG_BLOCK	0
-#define SIG_UNBLOCK	1
-#define SIG_SETMASK	2
-
 int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size)
 {
 	struct proc *p = current();

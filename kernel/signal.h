@@ -14,53 +14,16 @@
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
+#include <uapi/signal.h>
+
 #include <stdint.h>
 #include <stdbool.h>
 #include "trap.h"
 
 #define NSIG		64		/* signals 1..64 */
-#define SIGHUP		1
-#define SIGINT		2
-#define SIGQUIT		3
-#define SIGILL		4
-#define SIGTRAP		5
-#define SIGABRT		6
-#define SIGBUS		7
-#define SIGFPE		8
-#define SIGKILL		9
-#define SIGSEGV		11
-#define SIGPIPE		13
-#define SIGTERM		15
-#define SIGCHLD		17
-#define SIGCONT		18
-#define SIGSTOP		19
-#define SIGTSTP		20
-#define SIGTTIN		21
-#define SIGTTOU		22
-#define SIGURG		23
-#define SIGWINCH	28
 
 #define SIG_DFL		0u
 #define SIG_IGN		1u
-
-#define SA_NOCLDSTOP	0x00000001u
-#define SA_NOCLDWAIT	0x00000002u
-#define SA_SIGINFO	0x00000004u
-#define SA_RESTORER	0x04000000u
-#define SA_ONSTACK	0x08000000u
-#define SA_RESTART	0x10000000u
-#define SA_NODEFER	0x40000000u
-#define SA_RESETHAND	0x80000000u
-
-/* si_code values */
-#define SI_USER		0
-#define SI_KERNEL	0x80
-#define CLD_EXITED	1
-#define CLD_KILLED	2
-#define CLD_STOPPED	5
-#define CLD_CONTINUED	6
-#define SEGV_MAPERR	1
-#define SEGV_ACCERR	2
 
 /* Returned by interrupted calls, never seen by user code (Linux's values). */
 #define ERESTARTSYS		512	/* restart if SA_RESTART, else EINTR */

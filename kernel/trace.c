@@ -52,14 +52,6 @@
 #include "time.h"
 #include "x86.h"
 
-/* Linux's numbers (docs/abi.md); kernel/errno.h has only those it needed. */
-#ifndef EBUSY
-#define EBUSY	16
-#endif
-#ifndef ENODEV
-#define ENODEV	19
-#endif
-
 #define COMM_LEN PROC_NAME_MAX		/* 15 characters and a NUL, as Linux's */
 
 /* How the task running on the executing CPU stands: for a switch record,

@@ -22,6 +22,7 @@
 #include "file.h"
 #include "pgrp.h"
 #include "proc.h"
+#include <uapi/ioctls.h>
 #include "signal.h"
 #include "spinlock.h"
 #include "string.h"
@@ -54,13 +55,6 @@ struct termios32 {
 #define VSUSP 10
 #define VWERASE 14
 
-#define TCGETS		0x5401
-#define TCSETS		0x5402
-#define TCSETSW		0x5403
-#define TCSETSF		0x5404
-#define TIOCGPGRP	0x540F
-#define TIOCSPGRP	0x5410
-#define TIOCGWINSZ	0x5413
 
 /* Linux's defaults for a console (stty sane). */
 static const struct termios32 tio_default = {

@@ -72,6 +72,7 @@ stage() {
 [ -f tests/unit/Makefile ] && stage sched-unit make --no-print-directory -C tests/unit
 [ -f tests/host/Makefile ] && stage kernel-unit make --no-print-directory -C tests/host
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
+[ -f tests/host-tools/test_uapi.py ] && stage uapi python3 tests/host-tools/test_uapi.py
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py

@@ -24,10 +24,6 @@
 #include "ktap.h"
 #include "syscall.h"
 
-#ifndef SIGTRAP
-#define SIGTRAP 5
-#endif
-
 static const struct {
 	const char *prog;
 	int signal;

@@ -26,8 +26,6 @@
 #include "syscall.h"
 
 #define PAGE 4096
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
 #define RW (PROT_READ | PROT_WRITE)
 #define ANON (MAP_PRIVATE | MAP_ANONYMOUS)
 

@@ -23,10 +23,6 @@
 
 #include "testlib.h"
 
-#ifndef SCHED_BATCH
-#define SCHED_BATCH 3
-#endif
-
 static void pin(int cpu)
 {
 	cpu_set_t set;

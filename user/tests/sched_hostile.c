@@ -30,9 +30,6 @@
 
 #include "testlib.h"
 
-#ifndef SCHED_BATCH
-#define SCHED_BATCH 3
-#endif
 #define SCHED_ISO_NR 4
 #define WINDOW_MS 2000
 

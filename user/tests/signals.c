@@ -47,7 +47,6 @@
 #define MARGIN_MS 150
 #define SECTION_TIMEOUT_S 10
 #define SS_DISABLE 2
-#define SEGV_MAPERR 1
 #define FPE_INTDIV 1
 #define ILL_ILLOPN 2
 #define PR_SET_DUMPABLE 4

@@ -2,15 +2,10 @@
 #ifndef _SCHED_H
 #define _SCHED_H
 
+#include <uapi/sched.h>
+
 #include <sys/types.h>
 #include <time.h>
-
-#define SCHED_OTHER  0
-#define SCHED_NORMAL 0
-#define SCHED_FIFO   1
-#define SCHED_RR     2
-#define SCHED_BATCH  3	/* staircase: runs only when nothing else wants the CPU */
-#define SCHED_ISO    4	/* staircase: soft real time for unprivileged users */
 
 struct sched_param {
 	int sched_priority;

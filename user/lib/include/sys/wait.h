@@ -2,12 +2,10 @@
 #ifndef _SYS_WAIT_H
 #define _SYS_WAIT_H
 
+#include <uapi/wait.h>
+
 #include <sys/types.h>
 #include <sys/resource.h>
-
-#define WNOHANG    1
-#define WUNTRACED  2
-#define WCONTINUED 8
 
 #define WEXITSTATUS(s)  (((s) >> 8) & 0xff)
 #define WTERMSIG(s)     ((s) & 0x7f)

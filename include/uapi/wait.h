@@ -1,0 +1,12 @@
+/*
+ * uapi/wait.h - wait4's options (Linux's numbers), once for the kernel
+ * (kernel/proc.c) and the small libc (user/lib/include/sys/wait.h).
+ */
+#ifndef UAPI_WAIT_H
+#define UAPI_WAIT_H
+
+#define WNOHANG		1
+#define WUNTRACED	2
+#define WCONTINUED	8
+
+#endif
