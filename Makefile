@@ -102,13 +102,15 @@ $(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
 	@$(NM) -n $@ | grep ' [tT] ' > $(BUILD)/syms1.txt
 	@cmp -s $(BUILD)/syms0.txt $(BUILD)/syms1.txt || { echo "ksyms: second link moved functions"; rm -f $@; exit 1; }
 
-# The initrd: a ustar archive of build/initrd/ (user programs in /bin).
+# The initrd: a ustar archive of build/initrd/ (user programs in /bin,
+# user/etc's files in /etc: passwd and group, for ps and ls).
 initrd: $(BUILD)/initrd.tar
-$(BUILD)/initrd.tar: $(USER_PROGS)
-	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin
+$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*)
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
 	@for p in $(USER_PROGS); do cp $$p $(BUILD)/initrd/bin/; done
+	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"
-	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin etc
 
 # ---- running ---------------------------------------------------------------
 SOCKETS ?= 1

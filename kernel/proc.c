@@ -421,6 +421,7 @@ int proc_fork(void)
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])
 			child->files[fd] = file_dup(parent->files[fd]);
+	child->cwd = parent->cwd;
 
 	sched_fork(&parent->se, &child->se);
 	int pid = child->pid;

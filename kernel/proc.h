@@ -53,6 +53,7 @@ enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE };
 enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
 struct file;
+struct initrd_file;
 
 struct proc {
 	struct sched_task se;		/* scheduler state: owned by sched/ */
@@ -75,6 +76,7 @@ struct proc {
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
 
 	struct file *files[NOFILE];
+	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;

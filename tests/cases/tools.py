@@ -64,3 +64,56 @@ CASES = [
          forbid=[r"killed by signal", r"^sh: .*: exit status 1[0-9][0-9]"],
          check=check_session),
 ]
+
+# The first-hour tools on the initrd's tree (kernel/fs.c: getdents64,
+# stat64, chdir, getcwd; user/bin/ls.c, cat.c, pwd.c, sleep.c, uptime.c,
+# clear.c), each line typed at the prompt and its whole output checked;
+# the errors are Linux's words for ENOENT, ENOTDIR and EISDIR.
+def _typed(line, *out):
+    return "^\\$ " + re.escape(line) + "\n" + "".join(o + "\n" for o in out) + r"(?=\$ )"
+
+
+FILES = [  # (line, its output lines as regexes)
+    ("ls /", ["bin  etc"]),
+    ("ls -a /etc", [r"\.  \.\.  group  passwd"]),
+    ("ls /bin | grep -c '^ls$'", ["1"]),
+    ("ls -l /etc/passwd", [r"-rw-r--r-- 1 root root \d+ \w{3} [ \d]\d  ?[\d:]{4,5} /etc/passwd"]),
+    ("ls -ld /bin", [r"drwxr-xr-x \d+ root root 0 \w{3} [ \d]\d  ?[\d:]{4,5} /bin"]),
+    ("cd /bin; pwd; ls -1 sh cat", ["/bin", "cat", "sh"]),
+    ("cd ../etc; pwd; cat group | head -n 1", ["/etc", "root:x:0:"]),
+    ("cd; pwd", ["/"]),
+    ("cat -n /etc/group | head -n 2", [r"     1\troot:x:0:", r"     2\tdaemon:x:1:"]),
+    ("ls /nope; echo st=$?",
+     ["ls: cannot access '/nope': No such file or directory", "sh: ls: exit status 2", "st=2"]),
+    ("cat /nope /bin; echo st=$?",
+     ["cat: /nope: No such file or directory", "cat: /bin: Is a directory",
+      "sh: cat: exit status 1", "st=1"]),
+    ("cd /bin/sh", ["sh: cd: /bin/sh: Not a directory"]),
+    ("ls -z", ["ls: invalid option -- 'z'", "Try 'ls --help' for more information.",
+               "sh: ls: exit status 2"]),
+    ("sleep 1; echo slept", ["slept"]),
+    ("sleep 1x", ["sleep: invalid time interval '1x'", "Try 'sleep --help' for more information.",
+                  "sh: sleep: exit status 1"]),
+    ("sleep", ["sleep: missing operand", "Try 'sleep --help' for more information.",
+               "sh: sleep: exit status 1"]),
+    ("pwd -z", ["pwd: invalid option -- 'z'", "Try 'pwd --help' for more information.",
+                "sh: pwd: exit status 1"]),
+    ("uptime", [r" 00:00:\d\d up 0 min,  0 user,  load average: \d\.\d\d, \d\.\d\d, \d\.\d\d"]),
+    ("uptime -p", ["up 0 minutes"]),
+    ("uptime -x", ["uptime: invalid option -- 'x'", "Try 'uptime --help' for more information.",
+                   "sh: uptime: exit status 1"]),
+    ("clear -x | wc -c", ["7"]),
+    ("clear -q", ["clear: invalid option -- 'q'", "Usage: clear \\[options\\]",
+                  "sh: clear: exit status 1"]),
+]
+HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h"]
+
+CASES += [
+    Case("tools_files", smp=ONE, append="tests=none", timeout=60,
+         tags=("quick", "console"),
+         send=[(r"^\$ ", (t + "\r").encode()) for t in [l for l, _ in FILES] + HELPS + ["exit"]],
+         expect_order=[_typed(line, *out) for line, out in FILES] +
+                      [r"^Usage: ls \[OPTION\]", r"^Usage: cat \[OPTION\]", r"^Usage: pwd",
+                       r"^Usage: sleep NUMBER", r"^ uptime \[options\]", r"^Usage: clear",
+                       r"^init exited: status 0$"]),
+]

@@ -1537,6 +1537,22 @@ static int bi_echo(int argc, char **argv)
 	return 0;
 }
 
+/* cd [DIR]: no DIR is $HOME, or "/" where HOME is not set (bash says
+ * "HOME not set"; a student at the console has no HOME here). */
+static int bi_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+	if (argc > 2)
+		return too_many("cd");
+	if (!dir || !*dir)
+		dir = "/";
+	if (chdir(dir) < 0) {
+		err("cd: %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int bi_true(int argc, char **argv) { (void)argc, (void)argv; return 0; }
 static int bi_false(int argc, char **argv) { (void)argc, (void)argv; return 1; }
 static int bi_help(int argc, char **argv);
@@ -1547,6 +1563,7 @@ static const struct builtin {
 	const char *usage, *what;
 } builtins[] = {
 	{ "exit", bi_exit, "exit [N]", "leave the shell (status N, default 0)" },
+	{ "cd", bi_cd, "cd [DIR]", "change the working directory (default /)" },
 	{ "help", bi_help, "help", "this list" },
 	{ "jobs", bi_jobs, "jobs [%N...]", "the jobs: Running, Stopped, Done" },
 	{ "fg", bi_fg, "fg [%N]", "continue a job in the foreground" },
@@ -1581,6 +1598,12 @@ static const char *const programs[][2] = {
 	{ "head [-n N] [FILE]", "the first N lines (default 10)" },
 	{ "wc [-l] [-w] [-c] [FILE]", "count lines, words and bytes" },
 	{ "trace run PROG [ARG...]", "record what the scheduler did while PROG runs" },
+	{ "ls [-alh1] [FILE...]", "list a directory (ls -l: modes, owners, sizes)" },
+	{ "cat [-n] [FILE...]", "print files" },
+	{ "pwd", "the working directory" },
+	{ "sleep SEC", "wait SEC seconds (0.5, 2m too)" },
+	{ "uptime", "time since boot, load averages of 1, 5, 15 minutes" },
+	{ "clear", "clear the screen" },
 	{ "hello", "hello from pid N" },
 };
 
