@@ -37,7 +37,9 @@ CASES = [
     Case("tools_shell_session", smp=ONE, append="tests=none", timeout=60,
          tags=("quick", "console"),
          send=[(r"^\$ ", b"spin 2 &\r"),
-               (r"^\[\d+\] \d+\n\$ ", b"ps\r"),
+               # wait until the child has exec'd spin (ps could still see sh)
+               (r"^\[\d+\] \d+\n\$ ", b"until ps | grep -q ' spin$'; do sleep 0.1; done\r"),
+               (r"done\n\$ ", b"ps\r"),
                (r"^ +PID STATE" + PROMPT_AFTER, b"chrt -b spin 1\r"),
                (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),

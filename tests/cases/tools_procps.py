@@ -153,7 +153,11 @@ def session(cmds):
     return send
 
 
-MAIN = ["spin 10 &",
+# ps right after "spin &" may still see the forked shell (named sh) that
+# has not exec'd spin yet: wait for the state the checks assert.
+WAIT_SPIN = "until ps | grep -q ' spin$'; do sleep 0.1; done"
+
+MAIN = ["spin 10 &", WAIT_SPIN,
         "ps -e -o pid,cls,rtprio,ni,pri,psr,time,comm",
         "ps -o pid,pri,stair,comm",
         "pgrep spin",
@@ -178,7 +182,7 @@ MAIN = ["spin 10 &",
         "periodic -c 0",
         "exit"]
 
-PIPES = ["spin 5 &",
+PIPES = ["spin 5 &", WAIT_SPIN,
          "ps | grep spin",
          "ps | grep -c spin",
          "ps | wc -l",
