@@ -154,6 +154,8 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */
 int sys_proc_name(int pid, char *ubuf, uint32_t len);
+/* System call 508: who a process is (parent, ids, start), for ps -ef/aux. */
+int sys_proc_ids(int pid, void *uids);
 int sys_exit(int code);			/* exit and exit_group: status code << 8 */
 int sys_waitpid(int pid, int *ustatus, int options);
 int sys_getpid(void);			/* and gettid: one thread per process */

@@ -34,7 +34,7 @@
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 
-#define NSYSCALLS 508
+#define NSYSCALLS 509
 #define SYSCALL(nr, fn) [nr] = (syscall_fn)(void *)(fn)
 
 static const syscall_fn syscalls[NSYSCALLS] = {
@@ -130,6 +130,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(505, sys_free_frames),		/* pmm.c */
 	SYSCALL(506, sys_sched_topology),	/* drivers/topology.c */
 	SYSCALL(507, sys_proc_name),		/* proc.c */
+	SYSCALL(508, sys_proc_ids),		/* proc.c */
 };
 
 /*
