@@ -107,15 +107,22 @@ FILES = [  # (line, its output lines as regexes)
     ("clear -x | wc -c", ["7"]),
     ("clear -q", ["clear: invalid option -- 'q'", "Usage: clear \\[options\\]",
                   "sh: clear: exit status 1"]),
+    ("top -n 0", ["top: bad iterations argument '0'", "Usage:", r" top \[-b\] \[-n N\] \[-d SECS\]",
+                  ".*", ".*", ".*", ".*", "sh: top: exit status 1"]),
+    ("top -b -n 2 -d 0.2 | grep -c '^top - 00:00:'", ["2"]),
+    ("top -b -n 1 | grep -c '^Tasks: .* total, .* running, .* sleeping'", ["1"]),
 ]
 HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h"]
 
 CASES += [
     Case("tools_files", smp=ONE, append="tests=none", timeout=60,
          tags=("quick", "console"),
-         send=[(r"^\$ ", (t + "\r").encode()) for t in [l for l, _ in FILES] + HELPS + ["exit"]],
+         # top on the terminal runs until q (typed once its first frame is out)
+         send=[(r"^\$ ", (t + "\r").encode()) for t in [l for l, _ in FILES] + HELPS] +
+              [(r"^\$ ", b"top -d 0.2\r"), (r"^Tasks: ", b"q"), (r"^\$ ", b"exit\r")],
          expect_order=[_typed(line, *out) for line, out in FILES] +
                       [r"^Usage: ls \[OPTION\]", r"^Usage: cat \[OPTION\]", r"^Usage: pwd",
                        r"^Usage: sleep NUMBER", r"^ uptime \[options\]", r"^Usage: clear",
-                       r"^init exited: status 0$"]),
+                       r"^\$ top -d 0\.2\ntop - 00:00:\d\d up 0 min, ",  # the escapes are stripped
+                       r"^\$ exit$", r"^init exited: status 0$"]),
 ]

@@ -2293,8 +2293,8 @@ static const struct builtin {
 
 /* The programs help lists; those not installed in bindir are left out. */
 static const char *const programs[][2] = {
-	{ "ps [-e] [-o LIST] [-p PID]", "every task; -o pid,cls,pri,stair,... as procps" },
-	{ "top [-n N] [-d SEC]", "per-CPU load and the busiest tasks, every SEC s" },
+	{ "ps [-e] [-f] [-o LIST] [-p PID]", "every task; ps aux, ps -ef; -o pid,cls,pri,stair,..." },
+	{ "top [-b] [-n N] [-d SEC]", "per-CPU load and the busiest tasks, until q" },
 	{ "chrt -f|-r|-b|-o|-i [PRIO] CMD", "run CMD with a policy; -p PID: show/set; -m: ranges" },
 	{ "nice [-n N] CMD", "run CMD with nice +N (default 10)" },
 	{ "renice N -p PID", "set a running task's nice value" },
