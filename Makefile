@@ -7,8 +7,8 @@
 #   make iso        a GRUB rescue ISO (build/staircase.iso); make run-iso
 #   make gdb        QEMU stopped, waiting for gdb (see README)
 #   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
-#   make trace PROG=/bin/sched_rr   record one program in virtual time:
-#                   build/trace/sched_rr.{log,ftrace,json,html} (docs/trace.md)
+#   make trace      record the stairs example in virtual time: build/trace/stairs.{log,ftrace,json,html}
+#   make trace PROG=/bin/sched_rr   record one program: build/trace/sched_rr.* (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench      path lengths and scheduling quality beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
@@ -152,18 +152,25 @@ gdb: deps-run
 # record PROG with `trace run` streaming to COM2, then write the raw log and
 # its exports beside it (docs/trace.md). Arguments go after colons, as in
 # run=: PROG=/bin/spin:2. The console scrolls by as usual.
-TRACE_NAME = $(notdir $(firstword $(subst :, ,$(PROG))))
+# Without PROG, a named example (EXAMPLE=stairs, the default): a hog, a
+# nice 10 hog and a sleeper on one CPU, the first trace to look at: the
+# hogs walk down the stairs, the nice 10 one on shorter slices, the
+# sleeper stays on top (trace_crosscheck_1x1x1 records the same line).
+TRACE_EXAMPLE_stairs := /bin/spin:3:+:/bin/nice:-n:10:/bin/spin:3:+:/bin/sleeper:1:9:3
+EXAMPLE ?= stairs
+TRACE_PROG = $(if $(PROG),$(PROG),$(TRACE_EXAMPLE_$(EXAMPLE)))
+TRACE_NAME = $(if $(PROG),$(notdir $(firstword $(subst :, ,$(PROG)))),$(EXAMPLE))
 TRACE_OUT = $(BUILD)/trace/$(TRACE_NAME)
 .PHONY: trace
 trace: deps-run
-	@test -n "$(PROG)" || { echo "usage: make trace PROG=/bin/sched_rr [SMP=2] [APPEND=...]"; exit 2; }
+	@test -n "$(TRACE_PROG)" || { echo "make trace: no example called '$(EXAMPLE)' (there is: stairs); or PROG=/bin/sched_rr [SMP=2] [APPEND=...]"; exit 2; }
 	@$(MAKE) --no-print-directory build
 	@mkdir -p $(BUILD)/trace
 	qemu-system-i386 -display none -monitor none -serial stdio -serial file:$(TRACE_OUT).log \
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg -icount shift=2,sleep=off \
 		-m $(MEM) -smp $(SMP) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
 		-kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
-		-append "tests=none $(APPEND) run=/bin/trace:run:$(PROG) then=poweroff"; $(QEMU_STATUS)
+		-append "tests=none $(APPEND) run=/bin/trace:run:$(TRACE_PROG) then=poweroff"; $(QEMU_STATUS)
 	@$(PYTHON) tools/traceview.py $(TRACE_OUT).log -o $(TRACE_OUT).html \
 		--ftrace $(TRACE_OUT).ftrace --json $(TRACE_OUT).json
 
@@ -236,12 +243,13 @@ bench:
 	@BENCH_KVM=$(if $(filter command line,$(origin KVM)),$(KVM),0) tools/bench/run.sh
 
 # Where one program's kernel instructions go, by function (tools/bench/profile.sh).
-PROG ?= /bin/pathlen
+# (Its default PROG is its own: make trace without PROG records an example.)
+PROFILE_PROG = $(or $(PROG),/bin/pathlen)
 ARGS ?= yield 100
 profile:
 	@tools/ensure-deps.sh cc nasm qemu python
 	@$(MAKE) --no-print-directory build
-	@tools/bench/profile.sh $(addprefix --annotate=,$(ANNOTATE)) $(PROG) $(ARGS)
+	@tools/bench/profile.sh $(addprefix --annotate=,$(ANNOTATE)) $(PROFILE_PROG) $(ARGS)
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:
