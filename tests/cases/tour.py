@@ -100,6 +100,9 @@ def fact_checks(steps, outs):
     want("chrt -p $!", r"sched_rr_get_interval: 400 ms", "rr_interval 20 doubles the slice", 1)
     want("taskset -c 1 ps", r"^ +\d+ +R +NORMAL +\d+ +0 +\d+ +\d+ +1 .* ps$",
          "ps pinned to CPU 1 runs there (CPU column 1)")
+    # Hogs have run for most of a minute by then: Linux's 1-minute load
+    # average (sysinfo, kernel/sysinfo.c) has risen above 0.
+    want("top", r"load average: (?!0\.00)\d+\.\d\d, ", "the 1-minute load average counts the hogs")
     # The one-line experiment: nice 0 and nice 10 on one CPU, about 2:1.
     exp = "taskset -c 0 sh -c 'for n in 0 10; do nice -n $n spin 2 & done; wait'; echo done"
     got = [int(x) for x in re.findall(r"got (\d+) ms CPU", (by_cmd.get(exp) or [""])[0])]
