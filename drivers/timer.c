@@ -38,6 +38,7 @@
 #include "../kernel/printk.h"
 #include "../kernel/sched_glue.h"
 #include "../kernel/sleep.h"
+#include "../kernel/sysinfo.h"
 #include "../kernel/watchdog.h"
 #include "../kernel/time.h"
 #include "../kernel/trap.h"
@@ -84,6 +85,8 @@ static void tick(struct trapframe *tf, uint64_t due)
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
 	sched_tick_cpu(c, trap_from_user(tf));
+	if (c->id == 0)
+		loadavg_tick(c->ticks);	/* once per tick for the machine, not per CPU */
 	watchdog_tick(tf);
 }
 

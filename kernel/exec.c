@@ -18,6 +18,7 @@
 #include "elf.h"
 #include "errno.h"
 #include "exec.h"
+#include "fs.h"
 #include "file.h"
 #include "initrd.h"
 #include "kmalloc.h"
@@ -187,13 +188,14 @@ static int count(char *const v[])
 
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
-	const struct initrd_file *f = initrd_lookup(path);
+	const struct initrd_file *f;
 	const struct elf_header *eh;
 	uint32_t end, sp;
 	int argc = count(argv), envc = count(envp);
 
-	if (!f)
-		return -ENOENT;
+	int found = fs_lookup(p, path, &f);	/* relative to p's working directory */
+	if (found < 0)
+		return found;
 	if (f->is_dir)
 		return -EACCES;
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
@@ -265,7 +267,7 @@ static int copy_vector(char *const *uvec, char **vec, char **buf, uint32_t *room
 
 int sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	char *argv[ARG_MAX_COUNT + 1], *envp[ARG_MAX_COUNT + 1];
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)

@@ -4,6 +4,7 @@
  */
 #include "file.h"
 #include "errno.h"
+#include "fs.h"
 #include "kmalloc.h"
 #include "proc.h"
 #include "spinlock.h"
@@ -79,7 +80,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 
 /* ---- the descriptor calls ------------------------------------------------- */
 
-static struct file *fd_file(int fd)
+struct file *fd_file(int fd)
 {
 	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
 }
@@ -118,19 +119,18 @@ int sys_ioctl(int fd, uint32_t req, void *uarg)
 	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
 }
 
-#define O_ACCMODE 3
-
+/* A directory opens read-only (for getdents64); O_DIRECTORY insists on
+ * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
 int sys_open(const char *upath, int flags)
 {
-	char path[INITRD_PATH_MAX];
-	int err = strncpy_from_user(path, upath, sizeof(path));
+	const struct initrd_file *node;
+	int err = fs_lookup_user(upath, &node);
 	if (err < 0)
 		return err;
-	const struct initrd_file *node = initrd_lookup(path);
-	if (!node)
-		return -ENOENT;
+	if ((flags & O_DIRECTORY) && !node->is_dir)
+		return -ENOTDIR;
 	if ((flags & O_ACCMODE) != 0)	/* the initrd is read-only */
-		return -EROFS;
+		return node->is_dir ? -EISDIR : -EROFS;
 	struct file *f = file_alloc(FT_INITRD);
 	if (!f)
 		return -ENOMEM;

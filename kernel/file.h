@@ -30,6 +30,9 @@ void file_close(struct file *f);
 int file_read(struct file *f, void *ubuf, uint32_t n);
 int file_write(struct file *f, const void *ubuf, uint32_t n);
 
+/* The current process's file on descriptor fd, or NULL. */
+struct file *fd_file(int fd);
+
 /* The system calls on descriptors of the current process. */
 int sys_read(int fd, void *ubuf, uint32_t n);
 int sys_write(int fd, const void *ubuf, uint32_t n);

@@ -7,6 +7,7 @@
  */
 #include "initrd.h"
 #include "bootinfo.h"
+#include "errno.h"
 #include "format.h"
 #include "kmalloc.h"
 #include "printk.h"
@@ -31,7 +32,8 @@ bool ustar_header_ok(const uint8_t *block)
 	return memcmp(block + 257, "ustar", 5) == 0;
 }
 
-static void add_file(const char *path, const uint8_t *data, uint32_t size, bool dir)
+static void add_file(const char *path, const uint8_t *data, uint32_t size, bool dir,
+		     uint16_t perm, uint32_t mtime)
 {
 	if (nfiles == MAX_FILES) {
 		pr_warn("initrd: too many files, %s dropped\n", path);
@@ -51,6 +53,9 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->data = data;
 	f->size = size;
 	f->is_dir = dir;
+	f->perm = perm & 07777;
+	f->mtime = mtime;
+	f->parent = 0;
 }
 
 static void unpack_ustar(const uint8_t *p, uint32_t len)
@@ -70,14 +75,16 @@ static void unpack_ustar(const uint8_t *p, uint32_t len)
 			ksnprintf(name, sizeof(name), "%.100s", (const char *)h);
 		uint32_t size = ustar_octal((const char *)h + 124, 12);
 		char type = h[156];
+		uint16_t perm = (uint16_t)ustar_octal((const char *)h + 100, 8);
+		uint32_t mtime = ustar_octal((const char *)h + 136, 12);
 		if (off + 512 + size > len) {
 			pr_warn("initrd: %s runs past the archive end\n", name);
 			return;
 		}
 		if (type == '0' || type == 0)
-			add_file(name, h + 512, size, false);
+			add_file(name, h + 512, size, false, perm, mtime);
 		else if (type == '5')
-			add_file(name, NULL, 0, true);
+			add_file(name, NULL, 0, true, perm, mtime);
 		off += 512 + ((size + 511) & ~511u);
 	}
 }
@@ -91,8 +98,45 @@ static const char *basename(const char *s)
 	return b;
 }
 
+static char *last_slash(const char *s)
+{
+	const char *last = NULL;
+	for (; *s; s++)
+		if (*s == '/')
+			last = s;
+	return (char *)last;
+}
+
+/*
+ * Give every node its directory, making the directories the archives only
+ * imply ("bin/x" without "bin/") and "/"; nodes made here are linked when
+ * the loop reaches them.
+ */
+static void link_tree(void)
+{
+	if (!initrd_lookup("/"))
+		add_file("/", NULL, 0, true, 0755, 0);
+	for (int i = 0; i < nfiles; i++) {
+		char dir[INITRD_PATH_MAX];
+		strlcpy(dir, files[i].path, sizeof(dir));
+		char *slash = last_slash(dir);
+		if (slash == dir)
+			slash++;			/* "/bin": its directory is "/" */
+		*slash = 0;
+		if (!dir[0]) {				/* "/" itself */
+			files[i].parent = i;
+			continue;
+		}
+		if (!initrd_lookup(dir))
+			add_file(dir, NULL, 0, true, 0755, files[i].mtime);
+		const struct initrd_file *d = initrd_lookup(dir);
+		files[i].parent = d ? (int)(d - files) : i;	/* NULL: the table is full */
+	}
+}
+
 void initrd_init(void)
 {
+	nfiles = 0;
 	for (int i = 0; i < boot_nmodules; i++) {
 		const struct boot_module *m = &boot_modules[i];
 		const uint8_t *p = P2V(m->start);
@@ -110,11 +154,12 @@ void initrd_init(void)
 			while (b[k] && b[k] != ' ' && k + 5 < sizeof(path))
 				path[4 + k] = b[k], k++;
 			path[4 + k] = 0;
-			add_file(path, p, len, false);
+			add_file(path, p, len, false, 0755, 0);
 		} else {
 			pr_warn("initrd: module %s is neither ustar nor ELF, skipped\n", m->name);
 		}
 	}
+	link_tree();
 	printk("initrd: %d files from %d modules\n", nfiles, boot_nmodules);
 }
 
@@ -126,3 +171,95 @@ const struct initrd_file *initrd_lookup(const char *path)
 	return NULL;
 }
 
+
+const struct initrd_file *initrd_root(void)
+{
+	return initrd_lookup("/");
+}
+
+const struct initrd_file *initrd_parent(const struct initrd_file *f)
+{
+	return &files[f->parent];
+}
+
+uint32_t initrd_ino(const struct initrd_file *f)
+{
+	return (uint32_t)(f - files) + 1;
+}
+
+const char *initrd_name(const struct initrd_file *f)
+{
+	const char *slash = last_slash(f->path);
+	return slash[1] ? slash + 1 : f->path;
+}
+
+const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos)
+{
+	int d = (int)(dir - files);
+	for (int i = (int)*pos; i < nfiles; i++) {
+		/* Not "/" in itself, and not a node a later module replaced. */
+		if (files[i].parent == d && i != d && initrd_lookup(files[i].path) == &files[i]) {
+			*pos = (uint32_t)i + 1;
+			return &files[i];
+		}
+	}
+	*pos = (uint32_t)nfiles;
+	return NULL;
+}
+
+/* One step of the walk: name (len bytes) inside directory at. */
+static int walk_step(const struct initrd_file **at, const char *name, size_t len)
+{
+	if (!(*at)->is_dir)
+		return -ENOTDIR;
+	if (len == 1 && name[0] == '.')
+		return 0;
+	if (len == 2 && name[0] == '.' && name[1] == '.') {
+		*at = initrd_parent(*at);
+		return 0;
+	}
+	char path[INITRD_PATH_MAX];
+	size_t base = strlen((*at)->path);
+	if (base == 1)
+		base = 0;			/* "/" + name, not "//" + name */
+	if (base + 1 + len >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, (*at)->path, base);
+	path[base] = '/';
+	memcpy(path + base + 1, name, len);
+	path[base + 1 + len] = 0;
+	const struct initrd_file *next = initrd_lookup(path);
+	if (!next)
+		return -ENOENT;
+	*at = next;
+	return 0;
+}
+
+int initrd_resolve(const struct initrd_file *cwd, const char *path,
+		   const struct initrd_file **out)
+{
+	const struct initrd_file *at = path[0] == '/' || !cwd ? initrd_root() : cwd;
+	const char *s = path;
+
+	if (!path[0])
+		return -ENOENT;			/* Linux: "" names nothing */
+	if (!at)
+		return -ENOENT;			/* no initrd at all */
+	while (*s) {
+		while (*s == '/')
+			s++;
+		const char *end = s;
+		while (*end && *end != '/')
+			end++;
+		if (end == s)
+			break;			/* trailing '/' */
+		int err = walk_step(&at, s, (size_t)(end - s));
+		if (err < 0)
+			return err;
+		s = end;
+	}
+	if (s > path && s[-1] == '/' && !at->is_dir)
+		return -ENOTDIR;		/* "file/" */
+	*out = at;
+	return 0;
+}

@@ -5,6 +5,10 @@
  * module that is an ELF file becomes /bin/<basename of its module string>
  * (docs/abi.md §8). Files are never copied: a node points into the module's
  * memory, which the frame allocator keeps reserved.
+ *
+ * The tree is a flat table where each node names its directory (parent):
+ * a few hundred nodes, so a linear scan lists a directory. A directory an
+ * archive only implies ("bin/x" without "bin/") is made, and so is "/".
  */
 #ifndef KERNEL_INITRD_H
 #define KERNEL_INITRD_H
@@ -19,10 +23,27 @@ struct initrd_file {
 	const uint8_t *data;
 	uint32_t size;
 	bool is_dir;
+	uint16_t perm;			/* permission bits (ustar's mode field) */
+	uint32_t mtime;			/* seconds since 1970 (ustar's mtime) */
+	int parent;			/* index of its directory; "/" is its own */
 };
 
 void initrd_init(void);
+/* The node of an absolute, normalised path ("/bin/sh"), or NULL. */
 const struct initrd_file *initrd_lookup(const char *path);
+const struct initrd_file *initrd_root(void);
+const struct initrd_file *initrd_parent(const struct initrd_file *f);
+uint32_t initrd_ino(const struct initrd_file *f);	/* 1, 2, ...: its index + 1 */
+const char *initrd_name(const struct initrd_file *f);	/* last component; "/" for the root */
+/* Directory listing: the next node of dir at or after index *pos (start
+ * at 0), *pos moved past it; NULL at the end. */
+const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos);
+/* Walk path from cwd (or from "/" when path starts with '/'), component
+ * by component as Linux's path walk does: ".", "..", repeated '/',
+ * -ENOENT for a missing name or "", -ENOTDIR where a file is used as a
+ * directory (also "file/"), -ENAMETOOLONG. 0 and *out on success. */
+int initrd_resolve(const struct initrd_file *cwd, const char *path,
+		   const struct initrd_file **out);
 
 /* Pure helpers, used by the unit tests too. */
 uint32_t ustar_octal(const char *field, int len);

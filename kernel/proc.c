@@ -426,6 +426,7 @@ int proc_fork(void)
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])
 			child->files[fd] = file_dup(parent->files[fd]);
+	child->cwd = parent->cwd;
 
 	sched_fork(&parent->se, &child->se);
 	int pid = child->pid;
@@ -682,6 +683,48 @@ void proc_fault_kill(struct trapframe *tf, int sig)
  * is locked, so a process that exits meanwhile cannot hand over a reused
  * slot's name. Returns the length copied (without the NUL).
  */
+/* What call 508 reports (user/lib/kernel_calls.h's struct proc_ids). */
+struct proc_ids {
+	int32_t pid, ppid, pgid, sid;
+	int32_t uid, euid, gid, egid;
+	uint32_t start_ms;		/* since boot */
+	int32_t tty;			/* 1: in the console's session (ttyS0) */
+};
+
+/*
+ * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
+ * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in
+ * /proc/PID/stat and status; there is no /proc here). Copied under the
+ * table lock, like 507.
+ */
+int sys_proc_ids(int pid, void *uids)
+{
+	struct proc_ids ids;
+	bool found = false;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (pid == 0)
+		pid = current()->pid;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC && !found; i++) {
+		const struct proc *p = &ptable[i];
+		if (p->pid != pid || (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
+			continue;
+		ids = (struct proc_ids){
+			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
+			.pgid = p->pgid, .sid = p->sid, .uid = p->uid, .euid = p->euid,
+			.gid = p->gid, .egid = p->egid,
+			.start_ms = (uint32_t)(p->start_ns / 1000000), .tty = p->sid == 1,
+		};
+		found = true;
+	}
+	spin_unlock(&ptable_lock);
+	if (!found)
+		return -ESRCH;
+	return copy_to_user(uids, &ids, sizeof(ids)) < 0 ? -EFAULT : 0;
+}
+
 int sys_proc_name(int pid, char *ubuf, uint32_t len)
 {
 	char name[PROC_NAME_MAX];

@@ -57,6 +57,7 @@ enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE };
 enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
 struct file;
+struct initrd_file;
 
 struct proc {
 	struct sched_task se;		/* scheduler state: owned by sched/ */
@@ -79,6 +80,7 @@ struct proc {
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
 
 	struct file *files[NOFILE];
+	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;
@@ -156,6 +158,8 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */
 int sys_proc_name(int pid, char *ubuf, uint32_t len);
+/* System call 508: who a process is (parent, ids, start), for ps -ef/aux. */
+int sys_proc_ids(int pid, void *uids);
 int sys_exit(int code);			/* exit and exit_group: status code << 8 */
 int sys_waitpid(int pid, int *ustatus, int options);
 int sys_getpid(void);			/* and gettid: one thread per process */

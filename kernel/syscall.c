@@ -13,6 +13,7 @@
 #include "cred.h"
 #include "exec.h"
 #include "file.h"
+#include "fs.h"
 #include "gdt.h"
 #include "lockstat.h"
 #include "mmap.h"
@@ -24,6 +25,7 @@
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
+#include "sysinfo.h"
 #include "sleep.h"
 #include "systime.h"
 #include "trace.h"
@@ -49,6 +51,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(6, sys_close),			/* file.c */
 	SYSCALL(7, sys_waitpid),		/* proc.c */
 	SYSCALL(11, sys_execve),		/* exec.c */
+	SYSCALL(12, sys_chdir),			/* fs.c */
 	SYSCALL(20, sys_getpid),		/* proc.c */
 	SYSCALL(23, sys_setuid),		/* cred.c */
 	SYSCALL(24, sys_getuid),		/* cred.c */
@@ -78,6 +81,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(101, sys_ioperm),		/* gdt.c */
 	SYSCALL(110, sys_iopl),			/* gdt.c */
 	SYSCALL(114, proc_wait4),		/* proc.c */
+	SYSCALL(116, sys_sysinfo),		/* sysinfo.c */
 	SYSCALL(119, sys_sigreturn),		/* signal.c */
 	SYSCALL(122, sys_uname),		/* uname.c */
 	SYSCALL(125, sys_mprotect),		/* mmap.c */
@@ -98,8 +102,12 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(175, sys_rt_sigprocmask),	/* signal.c */
 	SYSCALL(176, sys_rt_sigpending),	/* signal.c */
 	SYSCALL(179, sys_rt_sigsuspend),	/* signal.c */
+	SYSCALL(183, sys_getcwd),		/* fs.c */
 	SYSCALL(191, sys_getrlimit),		/* proc.c (ugetrlimit) */
 	SYSCALL(192, sys_mmap2),		/* mmap.c */
+	SYSCALL(195, sys_stat64),		/* fs.c */
+	SYSCALL(196, sys_lstat64),		/* fs.c */
+	SYSCALL(197, sys_fstat64),		/* fs.c */
 	SYSCALL(199, sys_getuid),		/* cred.c */
 	SYSCALL(200, sys_getgid),		/* cred.c */
 	SYSCALL(201, sys_geteuid),		/* cred.c */
@@ -113,6 +121,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(213, sys_setuid),		/* cred.c */
 	SYSCALL(214, sys_setgid),		/* cred.c */
 	SYSCALL(219, sys_madvise),		/* mmap.c */
+	SYSCALL(220, sys_getdents64),		/* fs.c */
 	SYSCALL(224, sys_getpid),		/* proc.c (gettid: one thread per process) */
 	SYSCALL(238, sys_tkill),		/* signal.c */
 	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */
@@ -132,6 +141,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(506, sys_sched_topology),	/* drivers/topology.c */
 	SYSCALL(507, sys_proc_name),		/* proc.c */
 	SYSCALL(__NR_lock_stat, sys_lock_stat),	/* lockstat.c */
+	SYSCALL(508, sys_proc_ids),		/* proc.c */
 };
 
 /* tools/mksyscallnames.sh, from Linux's asm/unistd_32.h at build time. */

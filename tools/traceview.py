@@ -557,6 +557,16 @@ def write_json(blocks, name, out, which=0):
 
 # ---- the page -----------------------------------------------------------------
 
+def prio_axis(order):
+    """The stairs every row is drawn against by default: from the highest
+    stair any task stood on to the lowest, so rows can be compared."""
+    prios = [p[1] for tk in order for p in tk.prio]
+    if not prios:
+        return [100, 140]
+    lo, hi = min(prios), max(prios)
+    return [lo - 2, hi + 2] if hi - lo < 4 else [lo, hi]
+
+
 def page_data(a):
     """analyse() in the compact form the page's script reads."""
     order = sorted(a["tasks"].values(), key=lambda tk: (tk.pid, tk.gen))
@@ -572,7 +582,11 @@ def page_data(a):
     marks = [[m["t"], m["cpu"], ev_code[m["ev"]], index.get(m["key"], -1), m["arg"],
               m["line"], m["prio"], m["burst"], m["slice"], pol.get(m["policy"], 6)]
              for m in a["marks"]]
+    # `trace run` itself sleeps from the start of the recording to its
+    # end: its one wake-up is not a latency anyone waited for.
+    recorder = [i for i, tk in enumerate(order) if tk.name == "trace"]
     return dict(t1=a["t1"], ncpus=a["ncpus"], line=a["line"], events=a["events"],
+                axis=prio_axis(order), recorder=recorder,
                 lost=a["lost"], stream=a["stream"], notes=a["notes"], tasks=tasks,
                 stints=stints, marks=marks,
                 prio=[[[p[0], p[1], ev_code.get(p[2], 0), p[3], p[4], p[5]] for p in tk.prio]
@@ -646,6 +660,7 @@ window.addEventListener("error", ev => {
  <fieldset><legend>policies (pattern)</legend><span id="fpol"></span></fieldset>
  <fieldset><legend>CPUs</legend><span id="fcpu"></span></fieldset>
  <fieldset><legend>marks</legend><span id="fmarks"></span></fieldset>
+ <fieldset><legend>stairs</legend><label><input type="checkbox" id="rowzoom"> zoom each row to its own stairs</label></fieldset>
 </div>
 <svg id="defs" width="0" height="0" style="position:absolute">
  <defs>
@@ -869,8 +884,13 @@ function drawRows(d) {
     el(svg, "text", {class: "small", x: 20, y: y + 32, fill: "#555"}).textContent =
       task.pol.map(p => POLICIES[p]).join(" > ") + (task.names.length > 1 ? "  was " + task.names.slice(0, -1).join(", ") : "");
     if (!pts.length) return;
-    let lo = Math.min(...pts.map(p => p[1])), hi = Math.max(...pts.map(p => p[1]));
-    if (hi - lo < 4) { lo -= 2; hi += 2; }
+    // One stair axis for every row (d.axis), so rows compare; the
+    // "zoom each row" box gives each row its own range instead.
+    let [lo, hi] = d.axis;
+    if (document.getElementById("rowzoom").checked) {
+      lo = Math.min(...pts.map(p => p[1])); hi = Math.max(...pts.map(p => p[1]));
+      if (hi - lo < 4) { lo -= 2; hi += 2; }
+    }
     const yOf = v => y + 6 + (v - lo) / (hi - lo) * (ROW - 14);
     el(svg, "text", {class: "small", x: LEFT - 24, y: y + 10, fill: "#777"}).textContent = lo;
     el(svg, "text", {class: "small", x: LEFT - 24, y: y + ROW - 5, fill: "#777"}).textContent = hi;
@@ -974,7 +994,8 @@ function stats(d) {
     const r = rows[i];
     h += `<tr><td><svg class="sw"><rect width="14" height="12" fill="${colour(i)}"/></svg>${taskName(d, i).replace(/</g, "&lt;")}</td>` +
          `<td>${ms(r.run)}</td><td>${(100 * r.run / span).toFixed(1)}%</td><td>${r.runs}</td><td>${r.wakes}</td>` +
-         `<td>${r.wakes ? us(r.lat / r.wakes) : "-"}</td><td>${r.wakes ? us(r.max) : "-"}</td>` +
+         (d.recorder.includes(i) ? `<td>-</td><td>- (the recorder)</td>` :
+          `<td>${r.wakes ? us(r.lat / r.wakes) : "-"}</td><td>${r.wakes ? us(r.max) : "-"}</td>`) +
          `<td>${r.drops}</td><td>${r.ends}</td><td>${r.moves}</td></tr>`;
   }
   h += "</table><p>" + busy.map((x, c) => `cpu${c} busy ${(100 * x / span).toFixed(1)}%`).join(", ") + "</p>";
@@ -1047,6 +1068,7 @@ document.getElementById("out").onclick = () => zoom(2);
 document.getElementById("left").onclick = () => pan(-0.5);
 document.getElementById("right").onclick = () => pan(0.5);
 document.getElementById("all").onclick = () => { from = to = 0; draw(); };
+document.getElementById("rowzoom").onchange = () => draw();
 document.getElementById("go").onclick = () => {
   from = +document.getElementById("from").value * 1e6; to = +document.getElementById("to").value * 1e6; draw(); };
 document.getElementById("zsel").onclick = () => { if (sel) { [from, to] = sel; sel = null; draw(); } };

@@ -142,7 +142,9 @@ CASES = [
     # early, so ps meets a closed pipe (EPIPE/SIGPIPE: no message).
     Case("shell_pipes_of_tools", smp=ONE, append="tests=none", timeout=60,
          tags=("console", "shell"),
-         send=lines("spin 20 &", "ps | grep spin | wc -l", "ps | head -n 1 | wc -l",
+         # the loop waits until the child has exec'd spin (else ps shows sh)
+         send=lines("spin 20 &", "until ps | grep -q ' spin$'; do sleep 0.1; done",
+                    "ps | grep spin | wc -l", "ps | head -n 1 | wc -l",
                     "hello | grep -c hello", "kill %1; wait", "exit"),
          expect_order=[typed("ps | grep spin | wc -l", "1"),
                        typed("ps | head -n 1 | wc -l", "1"),
@@ -229,4 +231,56 @@ CASES += [
               lines("echo st=$?", "exit"),
          expect_order=[r"^\[1\]\+  Stopped \(tty input\) +grep hello$",
                        r"^say hello\nsay hello$", r"^st=0$", CLEAN_EXIT]),
+]
+
+# Scripting an experiment (issue 30): variables, for, while, until, if,
+# break/continue, test, export, NAME=VALUE for one command, a loop typed
+# over several lines ("> "), and what POSIX sh has and this shell has not
+# refused by name (one line, status 2) instead of misparsed.
+EXPERIMENT = "X=3; for n in 0 5 10; do nice -n $n spin 1 & done; wait; echo done $X"
+SCRIPTS = [  # (line, its output lines as regexes)
+    ("i=0; while [ $i != 000 ]; do i=0$i; done; echo i=$i", ["i=000"]),
+    ("until true; do echo never; done; echo st=$?", ["st=0"]),
+    ("if false; then echo no; elif [ 2 -gt 1 ]; then echo elif; else echo no; fi", ["elif"]),
+    ("for x in 1 2 3 4; do if [ $x = 2 ]; then continue; fi; "
+     "if [ $x = 4 ]; then break; fi; echo x=$x; done", ["x=1", "x=3"]),
+    ("echo ${X}y \"$X\" '$X'; Y=1 sh -c 'echo Y=$Y'; echo Y=$Y", [r"3y 3 \$X", "Y=1", "Y="]),
+    ("export Z=2; sh -c 'echo Z=$Z'; ! false && echo negated", ["Z=2", "negated"]),
+    ("echo done fi then", ["done fi then"]),
+    ("[ 3 -lt x ]; echo st=$?", ["sh: test: x: integer expression expected", "st=2"]),
+    ("case x in x) echo;; esac", [r"sh: case \.\.\. esac: not supported by this shell .*"]),
+    ("f() { echo; }", [r"sh: \( \) subshells and name\(\) functions: not supported by this shell"]),
+    ("echo $(ls)", [r"sh: \$\(\.\.\.\) command substitution: not supported by this shell"]),
+    ("echo `ls`", [r"sh: `\.\.\.` command substitution: not supported by this shell"]),
+    ("cat <<EOF", [r"sh: << here-documents: not supported by this shell"]),
+    ("echo $((1+2))", [r"sh: \$\(\(\.\.\.\)\) arithmetic: not supported by this shell"]),
+    ("{ echo; }", [r"sh: \{ \} command groups: not supported by this shell"]),
+    ("while true; do done", [r"sh: syntax error near unexpected token 'done' \(empty 'do'\)"]),
+    ("for x in 1; do echo; done | cat",
+     [r"sh: '\|' after a compound command: not supported by this shell"]),
+]
+
+
+def check_experiment(log):
+    """The experiment line: three spins (nice 0, 5, 10) reported, then "done 3"."""
+    m = re.search(r"^\$ " + re.escape(EXPERIMENT) + r"\n((?:.*\n)*?)done 3\n", log, re.M)
+    if not m:
+        return False, "no 'done 3' after the experiment line"
+    spins = re.findall(r"^spin\[\d+\]: ", m.group(1), re.M)
+    if len(spins) != 3:
+        return False, f"{len(spins)} spin reports before 'done 3', want 3"
+    return True, "three spins, then done 3"
+
+
+CASES += [
+    Case("shell_scripting", smp=ONE, append="tests=none", timeout=60,
+         tags=("quick", "console", "shell"),
+         send=lines(EXPERIMENT, *[l for l, _ in SCRIPTS], "for w in a b") +
+              [(r"^> ", t) for t in (b"do\r", b"echo w=$w\r", b"done\r")] +
+              lines("exit"),
+         expect_order=[r"^\[3\] \d+$", r"^done 3$"] +
+                      [typed(line, *out) for line, out in SCRIPTS] +
+                      [r"^\$ for w in a b\n> do\n> echo w=\$w\n> done\nw=a\nw=b\n" + NEXT,
+                       CLEAN_EXIT],
+         check=check_experiment),
 ]

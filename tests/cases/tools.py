@@ -37,7 +37,9 @@ CASES = [
     Case("tools_shell_session", smp=ONE, append="tests=none", timeout=60,
          tags=("quick", "console"),
          send=[(r"^\$ ", b"spin 2 &\r"),
-               (r"^\[\d+\] \d+\n\$ ", b"ps\r"),
+               # wait until the child has exec'd spin (ps could still see sh)
+               (r"^\[\d+\] \d+\n\$ ", b"until ps | grep -q ' spin$'; do sleep 0.1; done\r"),
+               (r"done\n\$ ", b"ps\r"),
                (r"^ +PID STATE" + PROMPT_AFTER, b"chrt -b spin 1\r"),
                (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),
@@ -63,4 +65,64 @@ CASES = [
              r"^init exited: status 0$"],
          forbid=[r"killed by signal", r"^sh: .*: exit status 1[0-9][0-9]"],
          check=check_session),
+]
+
+# The first-hour tools on the initrd's tree (kernel/fs.c: getdents64,
+# stat64, chdir, getcwd; user/bin/ls.c, cat.c, pwd.c, sleep.c, uptime.c,
+# clear.c), each line typed at the prompt and its whole output checked;
+# the errors are Linux's words for ENOENT, ENOTDIR and EISDIR.
+def _typed(line, *out):
+    return "^\\$ " + re.escape(line) + "\n" + "".join(o + "\n" for o in out) + r"(?=\$ )"
+
+
+FILES = [  # (line, its output lines as regexes)
+    ("ls /", ["bin  etc"]),
+    ("ls -a /etc", [r"\.  \.\.  group  passwd"]),
+    ("ls /bin | grep -c '^ls$'", ["1"]),
+    ("ls -l /etc/passwd", [r"-rw-r--r-- 1 root root \d+ \w{3} [ \d]\d  ?[\d:]{4,5} /etc/passwd"]),
+    ("ls -ld /bin", [r"drwxr-xr-x \d+ root root 0 \w{3} [ \d]\d  ?[\d:]{4,5} /bin"]),
+    ("cd /bin; pwd; ls -1 sh cat", ["/bin", "cat", "sh"]),
+    ("cd ../etc; pwd; cat group | head -n 1", ["/etc", "root:x:0:"]),
+    ("cd; pwd", ["/"]),
+    ("cat -n /etc/group | head -n 2", [r"     1\troot:x:0:", r"     2\tdaemon:x:1:"]),
+    ("ls /nope; echo st=$?",
+     ["ls: cannot access '/nope': No such file or directory", "sh: ls: exit status 2", "st=2"]),
+    ("cat /nope /bin; echo st=$?",
+     ["cat: /nope: No such file or directory", "cat: /bin: Is a directory",
+      "sh: cat: exit status 1", "st=1"]),
+    ("cd /bin/sh", ["sh: cd: /bin/sh: Not a directory"]),
+    ("ls -z", ["ls: invalid option -- 'z'", "Try 'ls --help' for more information.",
+               "sh: ls: exit status 2"]),
+    ("sleep 1; echo slept", ["slept"]),
+    ("sleep 1x", ["sleep: invalid time interval '1x'", "Try 'sleep --help' for more information.",
+                  "sh: sleep: exit status 1"]),
+    ("sleep", ["sleep: missing operand", "Try 'sleep --help' for more information.",
+               "sh: sleep: exit status 1"]),
+    ("pwd -z", ["pwd: invalid option -- 'z'", "Try 'pwd --help' for more information.",
+                "sh: pwd: exit status 1"]),
+    ("uptime", [r" 00:00:\d\d up 0 min,  0 user,  load average: \d\.\d\d, \d\.\d\d, \d\.\d\d"]),
+    ("uptime -p", ["up 0 minutes"]),
+    ("uptime -x", ["uptime: invalid option -- 'x'", "Try 'uptime --help' for more information.",
+                   "sh: uptime: exit status 1"]),
+    ("clear -x | wc -c", ["7"]),
+    ("clear -q", ["clear: invalid option -- 'q'", "Usage: clear \\[options\\]",
+                  "sh: clear: exit status 1"]),
+    ("top -n 0", ["top: bad iterations argument '0'", "Usage:", r" top \[-b\] \[-n N\] \[-d SECS\]",
+                  ".*", ".*", ".*", ".*", "sh: top: exit status 1"]),
+    ("top -b -n 2 -d 0.2 | grep -c '^top - 00:00:'", ["2"]),
+    ("top -b -n 1 | grep -c '^Tasks: .* total, .* running, .* sleeping'", ["1"]),
+]
+HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h"]
+
+CASES += [
+    Case("tools_files", smp=ONE, append="tests=none", timeout=60,
+         tags=("quick", "console"),
+         # top on the terminal runs until q (typed once its first frame is out)
+         send=[(r"^\$ ", (t + "\r").encode()) for t in [l for l, _ in FILES] + HELPS] +
+              [(r"^\$ ", b"top -d 0.2\r"), (r"^Tasks: ", b"q"), (r"^\$ ", b"exit\r")],
+         expect_order=[_typed(line, *out) for line, out in FILES] +
+                      [r"^Usage: ls \[OPTION\]", r"^Usage: cat \[OPTION\]", r"^Usage: pwd",
+                       r"^Usage: sleep NUMBER", r"^ uptime \[options\]", r"^Usage: clear",
+                       r"^\$ top -d 0\.2\ntop - 00:00:\d\d up 0 min, ",  # the escapes are stripped
+                       r"^\$ exit$", r"^init exited: status 0$"]),
 ]

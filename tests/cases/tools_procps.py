@@ -153,7 +153,11 @@ def session(cmds):
     return send
 
 
-MAIN = ["spin 10 &",
+# ps right after "spin &" may still see the forked shell (named sh) that
+# has not exec'd spin yet: wait for the state the checks assert.
+WAIT_SPIN = "until ps | grep -q ' spin$'; do sleep 0.1; done"
+
+MAIN = ["spin 10 &", WAIT_SPIN, "ps aux", "ps -ef",
         "ps -e -o pid,cls,rtprio,ni,pri,psr,time,comm",
         "ps -o pid,pri,stair,comm",
         "pgrep spin",
@@ -176,9 +180,10 @@ MAIN = ["spin 10 &",
         "wc -c /bin/wc",
         "wc /bin/nosuch",
         "periodic -c 0",
+        "ps auxq",
         "exit"]
 
-PIPES = ["spin 5 &",
+PIPES = ["spin 5 &", WAIT_SPIN,
          "ps | grep spin",
          "ps | grep -c spin",
          "ps | wc -l",
@@ -199,6 +204,13 @@ CASES = [
          tags=("console",),
          send=session(MAIN),
          expect_order=[
+             # procps' BSD user format and full format, with names from /etc/passwd
+             r"^USER {9}PID %CPU %MEM {4}VSZ {3}RSS TTY {6}STAT START {3}TIME COMMAND$",
+             r"^root {11}1 +\d+\.\d +0\.0 +0 +0 ttyS0 +Ss +\d\d:\d\d +\d+:\d\d sh$",
+             r"^root +\d+ +\d+\.\d +0\.0 +0 +0 ttyS0 +R +\d\d:\d\d +\d+:\d\d spin$",
+             r"^UID {10}PID {4}PPID  C STIME TTY {10}TIME CMD$",
+             r"^root {11}1 {7}0 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d sh$",
+             r"^root +\d+ +1 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d spin$",
              r"^ +PID CLS RTPRIO +NI PRI PSR +TIME COMMAND$",
              r"^ +PID PRI STAIR COMMAND$",
              r"^\$ pkill spin$",
@@ -215,6 +227,7 @@ CASES = [
              r"^head: invalid number of lines: 'x'$", status("head", 1),
              r"^wc: /bin/nosuch: No such file or directory$", status("wc", 1),
              r"^periodic: -c: bad number '0' \(1\.\.100 %\)$", status("periodic", 2),
+             r"^error: unsupported option \(BSD syntax\) 'q' in \"auxq\"", status("ps", 1),
              r"^init exited: status 0$"],
          # pkill ended the spin: the shell says so, and the spin never
          # lived to print its own summary.

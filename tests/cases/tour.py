@@ -3,7 +3,8 @@
 The case reads the tour itself. Every line starting with "$ " inside a
 ```console block is a command, typed when the shell's prompt appears; a
 line "^C" or "^Z" right after a command is that key, sent as soon as the
-command's line is echoed. The other lines of the block are what the
+command's line is echoed ("q", a key for top, after the output shown
+before it). The other lines of the block are what the
 command printed: each must match one line of the command's real output,
 in order (numbers stand for any number and runs of spaces for any run,
 since pids, stairs and timings differ from run to run; lines may be left
@@ -20,7 +21,7 @@ import re
 from harness import Case, REPO
 
 TOUR = os.path.join(REPO, "docs", "tour.md")
-KEYS = {"^C": b"\x03", "^Z": b"\x1a"}
+KEYS = {"^C": b"\x03", "^Z": b"\x1a", "q": b"q"}
 
 
 def tour_steps(path=TOUR):
@@ -99,6 +100,14 @@ def fact_checks(steps, outs):
     want("chrt -p $!", r"sched_rr_get_interval: 400 ms", "rr_interval 20 doubles the slice", 1)
     want("taskset -c 1 ps", r"^ +\d+ +R +NORMAL +\d+ +0 +\d+ +\d+ +1 .* ps$",
          "ps pinned to CPU 1 runs there (CPU column 1)")
+    # Hogs have run for most of a minute by then: Linux's 1-minute load
+    # average (sysinfo, kernel/sysinfo.c) has risen above 0.
+    want("top", r"load average: (?!0\.00)\d+\.\d\d, ", "the 1-minute load average counts the hogs")
+    # The one-line experiment: nice 0 and nice 10 on one CPU, about 2:1.
+    exp = "taskset -c 0 sh -c 'for n in 0 10; do nice -n $n spin 2 & done; wait'; echo done"
+    got = [int(x) for x in re.findall(r"got (\d+) ms CPU", (by_cmd.get(exp) or [""])[0])]
+    if len(got) != 2 or not got[1] * 1.3 < got[0] < got[1] * 3.5:
+        problems.append(f"the nice 0 / nice 10 spins on one CPU got {got} ms, want about 2:1")
     # Ctrl-C ended the runaway hog: the ps right after shows no spin.
     after = by_cmd.get("ps", [])
     if len(after) > 3 and re.search(r" spin$", after[3], re.M):

@@ -105,7 +105,10 @@ def export_and_check(blocks, name):
 # The cross-check: the same three programs in the simulator and in QEMU.
 CROSS_WL = os.path.join(REPO, "tools", "sim", "examples", "crosscheck.wl")
 CROSS_TASKS = ("hog", "nicehog", "sleeper")       # crosscheck.wl, in fork order
-CROSS_RUN = "/bin/spin:3:+:/bin/nice:-n:10:/bin/spin:3:+:/bin/sleeper:1:9:3"
+# make trace's stairs example (the Makefile's TRACE_EXAMPLE_stairs, read
+# from there so that the first trace README shows is the one checked here)
+with open(os.path.join(REPO, "Makefile")) as _f:
+    CROSS_RUN = re.search(r"^TRACE_EXAMPLE_stairs := (\S+)$", _f.read(), re.M)[1]
 CROSS_POINTS = 10
 
 
@@ -134,6 +137,25 @@ def kernel_shares(block):
     return [100.0 * run[k] / (end - start) for k in kids], (end - start) / 1e6
 
 
+def stairs_shown(block):
+    """The page make trace draws: some task visibly descends the stairs
+    (stair drops in the export), and every row shares one stair axis."""
+    d = traceview.page_data(traceview.analyse(block))
+    drops = {}
+    for m in d["marks"]:
+        if traceview.EVENTS[m[2]] == "stair_drop":
+            drops[m[3]] = drops.get(m[3], 0) + 1
+    problems = []
+    if max(drops.values(), default=0) < 5:
+        problems.append(f"stair drops per task {drops}: no task walks down the stairs")
+    lo, hi = d["axis"]
+    prios = [p[1] for row in d["prio"] for p in row]
+    if not prios or min(prios) < lo or max(prios) > hi or hi - lo < 10:
+        problems.append(f"rows' shared axis {d['axis']} does not cover the stairs {min(prios, default=None)}.."
+                        f"{max(prios, default=None)}")
+    return problems
+
+
 def crosscheck(name):
     def check(log):
         path = os.path.join(LOGS, name + ".com2.log")
@@ -146,7 +168,7 @@ def crosscheck(name):
             return False, "; ".join(warnings[:3]) or f"{blocks[0].lost} events lost"
         if "trace: begin" in log:
             return False, "the trace was dumped on the console, not streamed"
-        problems = export_and_check(blocks, name)
+        problems = export_and_check(blocks, name) + stairs_shown(blocks[0])
         if problems:
             return False, "; ".join(problems[:3])
         got, window = kernel_shares(blocks[0])

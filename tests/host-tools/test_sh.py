@@ -68,6 +68,34 @@ def pipeline_of_three_stages():
 
 
 @test
+def variables_and_loops_as_posix_sh():
+    out = out_of("X=3; for n in 0 5 10; do echo n=$n; done; echo done $X\n"
+                 "i=0; while [ $i != 000 ]; do i=0$i; done; echo i=$i\n"
+                 "until true; do echo never; done; echo st=$?\n"
+                 "if false; then echo no; elif [ 2 -gt 1 ]; then echo elif; else echo no; fi\n"
+                 "for w in a b\ndo\necho w=$w\ndone\n"
+                 "for x in 1 2 3; do if [ $x = 2 ]; then continue; fi; echo x=$x; done\n"
+                 "echo ${X}y \"$X\" '$X'; Y=1 sh -c 'echo Y=$Y'; echo Y=$Y\n"
+                 "export Z=2; sh -c 'echo Z=$Z'; ! false && echo negated\n")
+    assert out == ("n=0\nn=5\nn=10\ndone 3\ni=000\nst=0\nelif\nw=a\nw=b\n"
+                   "x=1\nx=3\n3y 3 $X\nY=1\nY=\nZ=2\nnegated\n"), repr(out)
+
+
+@test
+def unsupported_posix_sh_is_refused_by_name():
+    for line, why in [("case x in x) echo;; esac", "case ... esac"),
+                      ("f() { echo; }", "name() functions"),
+                      ("echo $(ls)", "$(...) command substitution"),
+                      ("echo `ls`", "command substitution"),
+                      ("cat <<EOF", "here-documents"),
+                      ("echo $((1+2))", "$((...)) arithmetic"),
+                      ("{ echo; }", "{ } command groups")]:
+        out, errs, st = run(line + "\n")
+        assert out == "" and len(errs) == 1 and why in errs[0] and \
+            "not supported" in errs[0], (line, out, errs, st)
+
+
+@test
 def pipeline_status_is_the_last_stage():
     out = out_of("false | true; echo $?\ntrue | false; echo $?\n")
     assert out == "0\n1\n", repr(out)

@@ -118,6 +118,27 @@ def text_mode_prints_a_row_per_pid():
 
 
 @test
+def rows_share_one_stair_axis_and_the_recorder_is_named():
+    # make trace's stairs example, recorded (spin, nice 10 spin, sleeper
+    # under trace run): every row is drawn against the same stairs, which
+    # cover every task's, and the recorder's one long sleep is no latency.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                        "kernel-spin-nice-sleeper.log")
+    with open(path, errors="replace") as f:
+        blocks, warnings = parse(f.read())
+    d = traceview.page_data(traceview.analyse(blocks[0]))
+    lo, hi = d["axis"]
+    prios = [p[1] for row in d["prio"] for p in row]
+    assert lo == min(prios) and hi == max(prios) and (lo, hi) == (120, 139), d["axis"]
+    assert [d["tasks"][i]["name"] for i in d["recorder"]] == ["trace"], d["recorder"]
+    page = io.StringIO()
+    traceview.write_html(blocks, "stairs", page)
+    html = page.getvalue()
+    assert '<input type="checkbox" id="rowzoom">' in html      # per-row zoom: off by default
+    assert "let [lo, hi] = d.axis;" in html and "(the recorder)" in html
+
+
+@test
 def html_is_self_contained():
     out = io.StringIO()
     traceview.write_html(parse(LOG)[0], "log </script>", out)

@@ -12,6 +12,7 @@
 #include "fakes.h"
 #include "../../kernel/bootinfo.h"
 #include "../../kernel/bootparam.h"
+#include "../../kernel/errno.h"
 #include "../../kernel/format.h"
 #include "../../kernel/initrd.h"
 #include "../../kernel/kmalloc.h"
@@ -400,6 +401,45 @@ static void test_initrd_unpacks_ustar_and_installs_elf_modules(void)
 	CHECK(strstr(printk_log, "module junk is neither ustar nor ELF"));
 }
 
+/* The archive of the test above gives this tree: "/" made, "/etc" implied
+ * by "./etc/motd", "/bin" from its own entry. */
+static void test_initrd_tree_links_every_node_to_its_directory(void)
+{
+	const struct initrd_file *root = initrd_root(), *bin = initrd_lookup("/bin");
+	const struct initrd_file *etc = initrd_lookup("/etc"), *f;
+	CHECK(root && root->is_dir && initrd_parent(root) == root);
+	CHECK(etc && etc->is_dir && initrd_parent(etc) == root);
+	CHECK(bin && initrd_parent(initrd_lookup("/bin/hello")) == bin);
+	CHECK(strcmp(initrd_name(initrd_lookup("/bin/hello")), "hello") == 0);
+	CHECK(strcmp(initrd_name(root), "/") == 0);
+	int n = 0, saw_myprog = 0;
+	uint32_t pos = 0;
+	while ((f = initrd_next_child(bin, &pos)) != NULL) {
+		n++;
+		saw_myprog += strcmp(f->path, "/bin/myprog") == 0;
+	}
+	CHECK(n == 2 && saw_myprog == 1);
+	pos = 0;
+	n = 0;
+	while ((f = initrd_next_child(root, &pos)) != NULL)
+		n++;
+	CHECK(n == 2);				/* bin and etc, not "/" itself */
+}
+
+static void test_initrd_resolve_walks_like_linux(void)
+{
+	const struct initrd_file *bin = initrd_lookup("/bin"), *f = NULL;
+	CHECK(initrd_resolve(bin, "hello", &f) == 0 && f == initrd_lookup("/bin/hello"));
+	CHECK(initrd_resolve(bin, "../etc//motd", &f) == 0 && f == initrd_lookup("/etc/motd"));
+	CHECK(initrd_resolve(bin, "/../..", &f) == 0 && f == initrd_root());
+	CHECK(initrd_resolve(NULL, "bin/./hello", &f) == 0 && f == initrd_lookup("/bin/hello"));
+	CHECK(initrd_resolve(bin, "/etc/", &f) == 0 && f == initrd_lookup("/etc"));
+	CHECK(initrd_resolve(bin, "hello/", &f) == -ENOTDIR);
+	CHECK(initrd_resolve(bin, "hello/..", &f) == -ENOTDIR);
+	CHECK(initrd_resolve(bin, "nothing", &f) == -ENOENT);
+	CHECK(initrd_resolve(bin, "", &f) == -ENOENT);
+}
+
 static void test_initrd_rejects_truncated_archive(void)
 {
 	uint8_t *tar = P2V(0x500000);
@@ -414,9 +454,9 @@ static void test_initrd_rejects_truncated_archive(void)
 int main(void)
 {
 #ifdef POISON_FREE
-	printf("KTAP version 1\n1..24\n");
+	printf("KTAP version 1\n1..26\n");
 #else
-	printf("KTAP version 1\n1..23\n");
+	printf("KTAP version 1\n1..25\n");
 #endif
 	run("format_conversions", test_format_conversions);
 	run("format_truncates_and_reports_full_length", test_format_truncates_and_reports_full_length);
@@ -443,6 +483,8 @@ int main(void)
 	run("kmalloc_bad_and_double_free_panic", test_kmalloc_bad_and_double_free_panic);
 	run("ustar_octal_fields", test_ustar_octal_fields);
 	run("initrd_unpacks_ustar_and_installs_elf_modules", test_initrd_unpacks_ustar_and_installs_elf_modules);
+	run("initrd_tree_links_every_node_to_its_directory", test_initrd_tree_links_every_node_to_its_directory);
+	run("initrd_resolve_walks_like_linux", test_initrd_resolve_walks_like_linux);
 	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -12,8 +12,10 @@ lab's host unit tests one by one, then all the others together; the lab's
 simulator checks; then (unless quick) a boot to the shell and the lab's user
 programs in QEMU, in virtual time (-icount shift=2,sleep=off), so that the
 result does not depend on how busy the machine is. One line per test with
-its points and time, then "Score: N/M". Exit status 0 only at full marks,
-1 below, 2 when it cannot grade (no such lab, a tree of another lab).
+its points and time, then one line, "Score: N/M - full marks" or
+"Score: N/M - not yet full marks". Exit status 0 only at full marks, 1
+below, 2 when it cannot grade (no such lab, a tree of another lab);
+make grade turns 1 into 0 unless STRICT=1 (the Makefile says why).
 
 In the solution tree, a lab whose solution is not the tree itself (policy:
 its SOLUTION blocks and tools/lab/policy/) is graded in its reference tree,
@@ -323,8 +325,7 @@ def main():
                             ["make", "-s", "--no-print-directory", "-j2",
                              "BUILD=build/lab/kernel", "build"])
         qemu(g, lab, have_kernel, boot_only=True)
-        print(f"Score: {g.got}/{g.total}")
-        return 0 if g.got == g.total else 1
+        return score_line(g)
     have_unit = build(g, "host unit tests (tests/unit, ASan and UBSan)",
                       ["make", "-s", "--no-print-directory", "-C", "tests/unit",
                        "BUILD=build/lab", "build/lab/unit_tests"])
@@ -345,8 +346,14 @@ def main():
     if not args.quick:
         qemu(g, lab, have_kernel)
     print(f"time: {time.monotonic() - t_start:.0f} s")
-    print(f"Score: {g.got}/{g.total}")
-    return 0 if g.got == g.total else 1
+    return score_line(g)
+
+
+def score_line(g):
+    """The last line, plain for a student; the exit status for a script."""
+    full = g.got == g.total
+    print(f"Score: {g.got}/{g.total} - {'full marks' if full else 'not yet full marks'}")
+    return 0 if full else 1
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """lab.py - make lab: write a student tree for one lab.
 
-    make lab LAB=batch [DEST=../batch-lab]
-    python3 tools/lab/lab.py NAME [--dest DIR]
+    make lab LAB=batch [DEST=../batch-lab] [CLEAN=1]
+    python3 tools/lab/lab.py NAME [--dest DIR] [--clean]
 
 The student tree (docs/labs.md) is a copy of this tree without build/ and
 .git, in which the lab's regions (the LAB markers of sched/ and wherever a
@@ -12,7 +12,9 @@ no reference solution (SOLUTION blocks, tools/lab/*/solution/) is
 left. On top: the handout, docs/labs/NAME.md, as README-LAB.md, and .lab,
 which tells `make grade` the lab. It is a fresh git repository with one
 commit, so that a student's changes are `git diff`. DEST defaults to
-../NAME-lab beside this tree; it must not exist, or be empty.
+../NAME-lab beside this tree; it must not exist, or be empty. Files git
+does not track (your notes, a scratch program) are copied too, and listed
+with a warning; --clean (CLEAN=1) leaves them out.
 
 Exit status 0, or 2 with the reason (an unknown lab: the list of labs).
 Python 3 standard library only.
@@ -51,9 +53,9 @@ def git(dest, *args):
                    cwd=dest, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def make_student_tree(name, dest):
+def make_student_tree(name, dest, leave_out=()):
     lab = labs.LABS[name]
-    markers.make_tree(dest, name, "student", labs.NAMES)
+    markers.make_tree(dest, name, "student", labs.NAMES, leave_out=leave_out)
     with open(os.path.join(dest, "README-LAB.md"), "w", encoding="utf-8") as f:
         f.write(handout_text(lab))
     with open(os.path.join(dest, ".lab"), "w") as f:
@@ -67,6 +69,8 @@ def main():
     ap = argparse.ArgumentParser(description="write a student tree for a lab (make lab)")
     ap.add_argument("lab", nargs="?", default="")
     ap.add_argument("--dest", default="", help="where (default ../LAB-lab beside this tree)")
+    ap.add_argument("--clean", action="store_true",
+                    help="leave out the files git does not track (default: copy them, with a warning)")
     args = ap.parse_args()
     if os.path.exists(os.path.join(ROOT, ".lab")) or \
             os.path.exists(os.path.join(ROOT, ".lab-solution")):
@@ -80,8 +84,13 @@ def main():
                   f"{x.minutes % 60:02d}; {x.handout})")
         return 2
     dest = os.path.abspath(args.dest or os.path.join(os.path.dirname(ROOT), f"{args.lab}-lab"))
+    untracked = markers.untracked_files(ROOT)
+    if untracked and not args.clean:
+        shown = ", ".join(untracked[:5]) + (f" and {len(untracked) - 5} more" if len(untracked) > 5 else "")
+        print(f"lab: warning: copying {len(untracked)} file(s) git does not track into the "
+              f"student tree: {shown} (CLEAN=1 leaves them out)")
     try:
-        make_student_tree(args.lab, dest)
+        make_student_tree(args.lab, dest, untracked if args.clean else ())
     except markers.MarkerError as e:
         print(f"lab: {e}")
         return 2

@@ -180,6 +180,17 @@ def tree_files(root=ROOT):
     return keep
 
 
+def untracked_files(root=ROOT):
+    """tree_files() that git does not track (new, never added): make lab
+    warns about them, and leaves them out with --clean."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "-o", "--exclude-standard"], cwd=root,
+                             capture_output=True, check=True).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return sorted(set(out.split("\0")) & set(tree_files(root)))
+
+
 def is_solution_only(path):
     """tools/lab/LAB/solution/...: never in a student tree."""
     parts = path.split("/")
@@ -221,14 +232,15 @@ def copy_overlay(src_dir, dest):
     return added
 
 
-def make_tree(dest, lab, mode, known_labs, root=ROOT):
+def make_tree(dest, lab, mode, known_labs, root=ROOT, leave_out=()):
     """Write the tree of `lab` in `mode` ("student" or "solution") to dest,
-    which must not exist or be empty. Returns the overlay files added."""
+    which must not exist or be empty, without the files in leave_out.
+    Returns the overlay files added."""
     if os.path.exists(dest) and os.listdir(dest):
         raise MarkerError(f"{dest} exists and is not empty: remove it or choose another DEST")
     os.makedirs(dest, exist_ok=True)
     for f in tree_files(root):
-        if is_solution_only(f):
+        if is_solution_only(f) or f in leave_out:
             continue
         src, dst = os.path.join(root, f), os.path.join(dest, f)
         os.makedirs(os.path.dirname(dst), exist_ok=True)

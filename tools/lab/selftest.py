@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 import labs      # noqa: E402
 import markers   # noqa: E402
 
-SCORE = re.compile(r"^Score: (\d+)/(\d+)$", re.M)
+SCORE = re.compile(r"^Score: (\d+)/(\d+) - (?:full marks|not yet full marks)$", re.M)
 
 
 class Checks:

@@ -7,6 +7,10 @@
  *   ps -o LIST    procps' user-defined format: pid,cls,rtprio,ni,pri,psr,time,
  *                 comm ... (comma or space separated; -o again appends)
  *   ps -p PIDS    only these pids (exit status 1 if none of them exists)
+ *   ps -f, -ef    procps' full format: UID PID PPID C STIME TTY TIME CMD
+ *   ps aux        procps' BSD user format: USER PID %CPU %MEM VSZ RSS TTY
+ *                 STAT START TIME COMMAND (a, x: every process, the
+ *                 default here; u: this format)
  *
  * It asks call 500 (sched_stat) about every pid up to its own + 64 (pids
  * only grow here, so every older task has a lower one; the 64 are for the
@@ -21,16 +25,19 @@
  * NORMAL, CLS/POL TS FF RR B ISO (the one table of policy names,
  * user/lib/sched.c), TIME [dd-]hh:mm:ss.  NI is "-" for FIFO/RR only: procps
  * also blanks it for class 4, but on this kernel nice moves an ISO task's
- * stair.  Call 500 reports no parent, so PPID is "-".
+ * stair.  PPID, UID and the start time come from call 508.
  *
  * On Linux call 500 does not exist: ps then shows only PID, POLICY and
  * NICE (sched_getscheduler, getpriority) and says so; -o needs call 500.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -90,8 +97,15 @@ NUM_COL(show_wait, p->t.wait_ns / 1000000)
 /* procps: 39 - (prio - 100), "not legal as UNIX PRI": higher runs first. */
 NUM_COL(show_pri, 139 - p->t.prio)
 
-/* PPID: call 500's struct has no parent (getppid answers only for us). */
-static void show_ppid(char *o, const struct proc_info *p) { (void)p; strcpy(o, "-"); }
+/* PPID: call 508's (call 500's struct has no parent). */
+static void show_ppid(char *o, const struct proc_info *p)
+{
+	struct proc_ids ids;
+	if (proc_ids(p->t.pid, &ids) < 0)
+		strcpy(o, "-");
+	else
+		snprintf(o, COLW, "%d", ids.ppid);
+}
 static void show_cls(char *o, const struct proc_info *p) { strcpy(o, sched_policy_class(p->t.policy)); }
 static void show_comm(char *o, const struct proc_info *p) { strcpy(o, p->name); }
 static void show_state(char *o, const struct proc_info *p) { strcpy(o, state_name(p->t.state)); }
@@ -301,14 +315,93 @@ static void print_default_row(const struct proc_info *p, int verbose)
 	printf(" %s\n", p->name);
 }
 
+/* ---- procps' -f and BSD u formats (call 508 for the ids) ------------------ */
+
+enum { FMT_DEFAULT, FMT_FULL, FMT_USER };
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* A user's name as procps prints it: the number when there is none, or
+ * when the name is longer than the column (procps: "+" truncation aside). */
+static void user_name(int uid, char *buf, size_t len)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+	if (pw && strlen(pw->pw_name) <= 8)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%d", uid);
+}
+
+/* CPU use over the process's life in tenths of a percent (procps' %CPU
+ * and C: CPU time / time since it started). */
+static unsigned pcpu_tenths(const struct proc_info *p, const struct proc_ids *ids)
+{
+	unsigned long long cpu_ms = ((unsigned long long)p->t.utime + p->t.stime) * 1000 / hz;
+	long age = now_ms() - (long)ids->start_ms;
+	return age > 0 ? (unsigned)(cpu_ms * 1000 / (unsigned long long)age) : 0;
+}
+
+/* START and STIME: "HH:MM" for today (the clock starts at boot here). */
+static void start_time(const struct proc_ids *ids, char *buf, size_t len)
+{
+	unsigned m = ids->start_ms / 60000;
+	snprintf(buf, len, "%02u:%02u", m / 60 % 24, m % 60);
+}
+
+static void print_format_head(int fmt)
+{
+	if (fmt == FMT_FULL)
+		printf("UID          PID    PPID  C STIME TTY          TIME CMD\n");
+	else
+		printf("USER         PID %%CPU %%MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
+}
+
+/*
+ * One row of -f or u, with procps' widths. VSZ and RSS are 0: the kernel
+ * counts no pages per process yet (nor does it keep the argument list,
+ * so CMD and COMMAND are the program's name).
+ */
+static void print_format_row(int fmt, const struct proc_info *p)
+{
+	struct proc_ids ids;
+	char user[32], start[8], stat[COLW], cputime[COLW];
+	unsigned long s = ((unsigned long long)p->t.utime + p->t.stime) / hz;
+	unsigned pcpu;
+
+	if (proc_ids(p->t.pid, &ids) < 0)
+		return;				/* gone since the walk found it */
+	user_name(ids.euid, user, sizeof(user));
+	start_time(&ids, start, sizeof(start));
+	pcpu = pcpu_tenths(p, &ids);
+	if (fmt == FMT_FULL) {
+		show_time(cputime, p);
+		printf("%-8s %7d %7d %2u %s %-8s %8s %s\n", user, ids.pid, ids.ppid,
+		       pcpu / 10 > 99 ? 99 : pcpu / 10, start, ids.tty ? "ttyS0" : "?",
+		       cputime, p->name);
+		return;
+	}
+	show_stat(stat, p);
+	snprintf(cputime, sizeof(cputime), "%lu:%02lu", s / 60, s % 60);
+	printf("%-8s %7d %2u.%u %4s %6d %5d %-8s %-4s %5s %6s %s\n", user, ids.pid,
+	       pcpu / 10, pcpu % 10, "0.0", 0, 0, ids.tty ? "ttyS0" : "?", stat, start,
+	       cputime, p->name);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static int usage(void)
 {
 	int col = 11;
 
-	printf("usage: ps [-e|-A] [-v] [-o LIST]... [-p PID[,PID...]]\n"
+	printf("usage: ps [-e|-A] [-f] [-v] [-o LIST]... [-p PID[,PID...]]   or   ps aux\n"
 	       "  -e, -A   every task (the default here)\n"
+	       "  -f       full format: UID PID PPID C STIME TTY TIME CMD\n"
+	       "  aux      BSD user format: USER PID %%CPU %%MEM VSZ RSS TTY STAT START TIME COMMAND\n"
 	       "  -v       also max_burst, full_slice, cpus_allowed mask, flags\n"
 	       "  -o LIST  these columns, comma separated:\n"
 	       "           ");
@@ -365,12 +458,45 @@ static const char *value(int argc, char **argv, int *i, const char *what)
 	return NULL;
 }
 
-static int parse(int argc, char **argv, struct format *f, int *verbose)
+/* procps' BSD options: letters without a dash. a and x (everyone's, with
+ * or without a terminal) are what this ps always shows; u is the user
+ * format. */
+static int parse_bsd(const char *a, int *fmt)
+{
+	for (const char *c = a; *c; c++) {
+		if (*c == 'u')
+			*fmt = FMT_USER;
+		else if (*c != 'a' && *c != 'x' && *c != 'w')
+			return fprintf(stderr, "error: unsupported option (BSD syntax) '%c' in \"%s\" "
+				       "(ps -h lists them)\n", *c, a), -1;
+	}
+	return 0;
+}
+
+/* -e, -A, -f clustered as procps takes them: -ef, -fe, -Af. */
+static int unix_cluster(const char *a, int *fmt)
+{
+	if (a[0] != '-' || !a[1])
+		return 0;
+	for (const char *c = a + 1; *c; c++)
+		if (!strchr("eAf", *c))
+			return 0;
+	if (strchr(a, 'f'))
+		*fmt = FMT_FULL;
+	return 1;
+}
+
+static int parse(int argc, char **argv, struct format *f, int *verbose, int *fmt)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 
-		if (strcmp(a, "-v") == 0)
+		if (a[0] != '-') {
+			if (parse_bsd(a, fmt) < 0)
+				return -1;
+		} else if (unix_cluster(a, fmt))
+			continue;
+		else if (strcmp(a, "-v") == 0)
 			*verbose = 1;
 		else if (strcmp(a, "-e") == 0 || strcmp(a, "-A") == 0)
 			continue;	/* every task is the default */
@@ -399,7 +525,7 @@ int main(int argc, char **argv)
 	struct format f = { .ncols = 0 };
 	struct proc_walk w;
 	struct proc_info p;
-	int verbose = 0, shown = 0, r = parse(argc, argv, &f, &verbose);
+	int verbose = 0, shown = 0, fmt = FMT_DEFAULT, r = parse(argc, argv, &f, &verbose, &fmt);
 
 	if (r)
 		return r > 0 ? 0 : 1;
@@ -411,7 +537,13 @@ int main(int argc, char **argv)
 			errno == ENOSYS ? ": -o and -p need the staircase kernel" : "");
 		return 1;
 	}
-	if (f.ncols)
+	if (fmt != FMT_DEFAULT && (f.ncols || verbose)) {
+		fprintf(stderr, "error: conflicting format options (-f or u with -o or -v)\n");
+		return 1;
+	}
+	if (fmt != FMT_DEFAULT)
+		print_format_head(fmt);
+	else if (f.ncols)
 		print_user_row(&f, NULL);
 	else
 		print_default_head(verbose);
@@ -423,7 +555,9 @@ int main(int argc, char **argv)
 		}
 		if (!wanted(&f, p.t.pid))
 			continue;
-		if (f.ncols)
+		if (fmt != FMT_DEFAULT)
+			print_format_row(fmt, &p);
+		else if (f.ncols)
 			print_user_row(&f, &p);
 		else
 			print_default_row(&p, verbose);

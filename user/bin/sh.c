@@ -6,8 +6,12 @@
  *
  * A line is a list of pipelines:  a | b | c ; d && e || f & g < FILE
  * with 'single' and "double" quotes, \ escapes, # comments and $?, $!, $$
- * and $NAME (from the environment) expanded just before each pipeline runs
- * (so "false; echo $?" prints 1).  Every stage of a pipeline is forked and
+ * and $NAME expanded just before each pipeline runs (so "false; echo $?"
+ * prints 1), and POSIX sh's compound commands for scripting an
+ * experiment: NAME=VALUE, for, while, until, if/elif/else, !, break,
+ * continue, test/[ ]; a loop left open reads on ("> ").  What POSIX sh has
+ * beyond that (case, functions, $( ), $(( )), heredocs, { }) is refused
+ * by name, never misparsed.  Every stage of a pipeline is forked and
  * joined by a real pipe; the last stage's status is $?.  Output redirection
  * is refused: the only file system is the read-only initrd.
  *
@@ -25,7 +29,7 @@
  * without TCGETS) everything that needs them is skipped, and the rest works.
  *
  * Sections: limits and state; the terminal and line editor; the lexer and
- * parser; expansion; the job table; waiting; running pipelines and lists;
+ * parser (a tree of nodes); variables and expansion; the job table; waiting; running pipelines and lists;
  * builtins; main.  docs/userland.md (## sh) describes it for users.
  */
 #include <errno.h>
@@ -35,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -68,6 +73,8 @@ static bool interrupted;		/* Ctrl-C: drop the rest of the line */
 static int line_no;			/* lines read: exit's stopped-jobs warning */
 
 static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int err_count;		/* messages so far: the parser's "did it fail" */
+static bool more_lines_ok;	/* a trial parse (read_more): count errors, say nothing */
 
 /* Every message of the shell itself: "sh: ..." on stderr, one line. */
 static void err(const char *fmt, ...)
@@ -75,6 +82,9 @@ static void err(const char *fmt, ...)
 	char buf[320];
 	va_list ap;
 
+	err_count++;
+	if (more_lines_ok)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -325,10 +335,11 @@ static int read_line(char *buf, const char *prompt)
 /* ==== the lexer and parser ================================================ */
 
 /* Tokens; the operators are also what follows a pipeline (its `op`). */
-enum { T_END, T_WORD, T_SEMI, T_AMP, T_AND, T_OR, T_PIPE, T_IN, T_OUT, T_APPEND };
+enum { T_END, T_WORD, T_SEMI, T_AMP, T_AND, T_OR, T_PIPE, T_IN, T_OUT, T_APPEND, T_NL };
 static const char *const op_text[] = {
 	[T_END] = "newline", [T_SEMI] = ";", [T_AMP] = "&", [T_AND] = "&&",
 	[T_OR] = "||", [T_PIPE] = "|", [T_IN] = "<", [T_OUT] = ">", [T_APPEND] = ">>",
+	[T_NL] = "newline",
 };
 
 struct token {
@@ -358,15 +369,55 @@ static int npipes;
 static bool is_op_char(char c) { return c && strchr("|&;<>", c); }
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
+static bool is_name_char(char c, bool first);
+
+/* "NAME}" follows a "${". */
+static bool plain_braces(const char *p)
+{
+	const char *q = p;
+	while (is_name_char(*q, q == p))
+		q++;
+	return q > p && *q == '}';
+}
+
+/*
+ * What POSIX sh has and this shell has not, refused by name where the
+ * lexer meets it (a misparse would run something else than was meant).
+ * Returns true after the message.
+ */
+static bool unsupported_at(const char *p, bool in_quotes)
+{
+	const char *what = NULL;
+	if (p[0] == '`')
+		what = "`...` command substitution";
+	else if (p[0] == '$' && p[1] == '(' && p[2] == '(')
+		what = "$((...)) arithmetic";
+	else if (p[0] == '$' && p[1] == '(')
+		what = "$(...) command substitution";
+	else if (p[0] == '$' && p[1] == '{' && !plain_braces(p + 2))
+		what = "${...} other than ${NAME}";
+	else if (!in_quotes && (p[0] == '(' || p[0] == ')'))
+		what = "( ) subshells and name() functions";
+	if (what)
+		err("%s: not supported by this shell", what);
+	return what != NULL;
+}
+
 /* One word's raw extent: up to an unquoted blank or operator.  Returns the
- * end, or NULL after reporting an unterminated quote. */
+ * end, or NULL after reporting an unterminated quote or something this
+ * shell does not do. */
 static const char *scan_word(const char *p)
 {
-	while (*p && !is_blank(*p) && !is_op_char(*p)) {
+	while (*p && !is_blank(*p) && !is_op_char(*p) && *p != '\n') {
+		if (unsupported_at(p, false))
+			return NULL;
 		if (*p == '\'' || *p == '"') {
 			char q = *p++;
-			while (*p && *p != q)
+			while (*p && *p != q) {
+				if (q == '"' && unsupported_at(p, true))
+					return NULL;
 				p += (q == '"' && *p == '\\' && p[1]) ? 2 : 1;
+			}
 			if (!*p) {
 				err("syntax error: no closing %c", q);
 				return NULL;
@@ -396,6 +447,21 @@ static int op_at(const char *p, int *len)
 	return T_END;
 }
 
+/* Token i would start a command (the parser's reserved-word place). */
+static bool command_start(int i)
+{
+	if (i == 0)
+		return true;
+	int t = tokens[i - 1].type;
+	if (t != T_WORD)
+		return t != T_IN && t != T_OUT && t != T_APPEND;
+	static const char *const kw[] = { "then", "do", "else", "elif", "if", "while", "until", "!" };
+	for (unsigned k = 0; k < sizeof(kw) / sizeof(kw[0]); k++)
+		if (!strcmp(tokens[i - 1].word, kw[k]))
+			return true;
+	return false;
+}
+
 /* The line as tokens, ending with T_END; -1 after an error message. */
 static int lex(const char *line)
 {
@@ -409,14 +475,27 @@ static int lex(const char *line)
 		while (is_blank(*p))
 			p++;
 		t->start = p - line;
-		if (!*p || *p == '#') {			/* a comment ends the line */
+		if (*p == '#')				/* a comment ends the line */
+			while (*p && *p != '\n')
+				p++;
+		if (!*p) {
 			t->type = T_END;
-			t->end = t->start;
+			t->end = t->start = p - line;
 			return n;
 		}
-		if (is_op_char(*p)) {
+		if (*p == '\n') {			/* continuation lines: like ';' */
+			t->type = T_NL;
+			p++;
+		} else if (p[0] == '<' && p[1] == '<') {
+			err("<< here-documents: not supported by this shell");
+			return -1;
+		} else if (is_op_char(*p)) {
 			t->type = op_at(p, &len);
 			p += len;
+		} else if (command_start(n - 1) && !strncmp(p, "case", 4) &&
+			   (is_blank(p[4]) || !p[4])) {
+			err("case ... esac: not supported by this shell (use if/elif)");
+			return -1;
 		} else {
 			const char *end = scan_word(p);
 			if (!end)
@@ -480,39 +559,321 @@ static int parse_command(struct command *c, int *i)
 	return c->nwords == 0 ? missing_command(*i) : 0;
 }
 
-/* The tokens as pipelines (pipes[0..npipes)); -1 after an error message. */
-static int parse(void)
+/*
+ * The grammar, POSIX sh's for what this shell has (XCU 2.10):
+ *   list     := and_or ((';' | '&' | newline) and_or)* [';' | '&']
+ *   and_or   := pipeline (('&&' | '||') pipeline)*
+ *   pipeline := ['!'] command ('|' command)*
+ *   command  := simple | if | while | until | for
+ *   if       := 'if' list 'then' list ('elif' list 'then' list)* ['else' list] 'fi'
+ *   while    := ('while' | 'until') list 'do' list 'done'
+ *   for      := 'for' NAME ['in' WORD...] (';' | newline) 'do' list 'done'
+ * Reserved words count only where a command starts, unquoted, as in POSIX
+ * ("echo done" prints done).  The tree is nodes[]; a simple pipeline is
+ * pipes[k], its words expanded each time it runs (so a loop sees $i anew).
+ */
+enum { N_PIPE, N_NOT, N_AND, N_OR, N_SEQ, N_BG, N_IF, N_WHILE, N_UNTIL, N_FOR };
+
+struct node {
+	int type;
+	struct node *a, *b, *c;	/* the parts: see exec_node() */
+	int pipe;		/* N_PIPE: its pipes[] index */
+	char *var;		/* N_FOR: the name, and its words */
+	char **words;
+	int nwords;
+	int start, end;		/* its text in the line: a background job's name */
+};
+
+#define MAX_NODES (2 * MAX_TOKENS)
+static struct node nodes[MAX_NODES];
+static int nnodes;
+static char *for_words[MAX_TOKENS];
+static int nfor_words;
+static int pos;			/* the next token */
+static bool incomplete;		/* the line ended inside if/while/for: read more */
+
+static const char *const closers[] = { "then", "do", "done", "fi", "else", "elif", NULL };
+static const char *const refused[][2] = {
+	{ "case", "case ... esac" }, { "esac", "case ... esac" },
+	{ "function", "functions" }, { "select", "select loops" },
+	{ "{", "{ } command groups" }, { "}", "{ } command groups" },
+	{ "[[", "[[ ]] (use [ ])" }, { "time", "the time keyword" },
+};
+
+static bool word_is(int i, const char *w)
 {
-	int i = 0;
+	return tokens[i].type == T_WORD && strcmp(tokens[i].word, w) == 0;
+}
 
-	npipes = 0;
-	while (tokens[i].type != T_END) {
+static bool at_closer(void)
+{
+	for (int k = 0; closers[k]; k++)
+		if (word_is(pos, closers[k]))
+			return true;
+	return false;
+}
+
+static void skip_newlines(void)
+{
+	while (tokens[pos].type == T_NL)
+		pos++;
+}
+
+static struct node *new_node(int type, struct node *a, struct node *b, int first)
+{
+	if (nnodes == MAX_NODES) {
+		err("the line is too complex (max %d parts)", MAX_NODES);
+		return NULL;
+	}
+	struct node *n = &nodes[nnodes++];
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	n->a = a;
+	n->b = b;
+	n->start = tokens[first].start;
+	n->end = tokens[pos > first ? pos - 1 : first].end;
+	return n;
+}
+
+/* The text ended inside if/while/for: where more lines can come (fd 0)
+ * the caller reads on (with "> " on a terminal); else it is an error. */
+static void unfinished(const char *fmt, const char *a, const char *b)
+{
+	incomplete = true;
+	err(fmt, a, b);
+}
+
+/* A reserved word was needed at pos: at the end of the text that means
+ * "more lines to come". */
+static bool expect(const char *w, const char *after)
+{
+	if (word_is(pos, w)) {
+		pos++;
+		return true;
+	}
+	if (tokens[pos].type == T_END) {
+		unfinished("syntax error: '%s' without '%s'", after, w);
+	} else {
+		err("syntax error near unexpected token '%s' (expecting '%s')",
+		    tokens[pos].type == T_WORD ? tokens[pos].word : op_text[tokens[pos].type], w);
+	}
+	return false;
+}
+
+static struct node *parse_list(void);
+
+/* A list where one must be: "while do" has none. */
+static struct node *parse_body(const char *after)
+{
+	struct node *n = parse_list();
+	if (!n && !incomplete && tokens[pos].type != T_END && at_closer())
+		err("syntax error near unexpected token '%s' (empty '%s')", tokens[pos].word, after);
+	else if (!n && tokens[pos].type == T_END && !incomplete)
+		unfinished("syntax error: '%s' without its end", after, "");
+	return n;
+}
+
+static struct node *parse_if(int first)
+{
+	struct node *n = new_node(N_IF, NULL, NULL, first);
+	const char *kw = tokens[pos].word;	/* "if" or "elif" */
+	pos++;
+	if (!n || !(n->a = parse_body(kw)) || !expect("then", kw) ||
+	    !(n->b = parse_body("then")))
+		return NULL;
+	if (word_is(pos, "elif"))
+		return (n->c = parse_if(pos)) ? n : NULL;
+	if (word_is(pos, "else")) {
+		pos++;
+		if (!(n->c = parse_body("else")))
+			return NULL;
+	}
+	return expect("fi", "if") ? n : NULL;
+}
+
+static struct node *parse_while(int first)
+{
+	int type = word_is(pos, "while") ? N_WHILE : N_UNTIL;
+	const char *kw = tokens[pos++].word;
+	struct node *n = new_node(type, NULL, NULL, first);
+	if (!n || !(n->a = parse_body(kw)) || !expect("do", kw) ||
+	    !(n->b = parse_body("do")) || !expect("done", kw))
+		return NULL;
+	return n;
+}
+
+static struct node *parse_for(int first)
+{
+	struct node *n = new_node(N_FOR, NULL, NULL, first);
+	pos++;
+	if (!n)
+		return NULL;
+	if (tokens[pos].type != T_WORD || !is_name_char(tokens[pos].word[0], true)) {
+		err("syntax error: 'for' needs a variable name");
+		return NULL;
+	}
+	for (const char *c = tokens[pos].word; *c; c++)
+		if (!is_name_char(*c, false)) {
+			err("for: '%s': not a valid identifier", tokens[pos].word);
+			return NULL;
+		}
+	n->var = tokens[pos++].word;
+	n->words = &for_words[nfor_words];
+	skip_newlines();
+	if (word_is(pos, "in"))
+		for (pos++; tokens[pos].type == T_WORD; pos++)
+			for_words[nfor_words++] = tokens[pos].word, n->nwords++;
+	if (tokens[pos].type == T_SEMI || tokens[pos].type == T_NL)
+		pos++;
+	skip_newlines();
+	if (!expect("do", "for") || !(n->a = parse_body("do")) || !expect("done", "for"))
+		return NULL;
+	return n;
+}
+
+/* if, while, until, for at pos; NULL (after a message) if it is none. */
+static struct node *parse_compound(bool *found)
+{
+	int first = pos;
+	*found = true;
+	if (word_is(pos, "if"))
+		return parse_if(first);
+	if (word_is(pos, "while") || word_is(pos, "until"))
+		return parse_while(first);
+	if (word_is(pos, "for"))
+		return parse_for(first);
+	*found = false;
+	return NULL;
+}
+
+/* A word a command may not start with here: say so by name. */
+static bool refused_word(void)
+{
+	for (unsigned k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+		if (word_is(pos, refused[k][0])) {
+			err("%s: not supported by this shell", refused[k][1]);
+			return true;
+		}
+	if (at_closer()) {
+		err("syntax error near unexpected token '%s'", tokens[pos].word);
+		return true;
+	}
+	return false;
+}
+
+static struct node *parse_pipeline(void)
+{
+	int first = pos;
+	bool negate = word_is(pos, "!"), compound;
+	struct node *n;
+
+	if (negate)
+		pos++;
+	if (refused_word())
+		return NULL;
+	n = parse_compound(&compound);
+	if (compound) {
+		if (n && tokens[pos].type >= T_PIPE && tokens[pos].type <= T_APPEND) {
+			err("'%s' after a compound command: not supported by this shell",
+			    op_text[tokens[pos].type]);
+			return NULL;
+		}
+	} else {
 		struct pipeline *p = &pipes[npipes];
-
 		if (npipes == MAX_PIPES) {
 			err("too many commands in one line (max %d pipelines)", MAX_PIPES);
-			return -1;
+			return NULL;
 		}
 		p->ncmds = 0;
-		p->start = tokens[i].start;
+		p->start = tokens[pos].start;
 		for (;;) {
 			if (p->ncmds == MAX_STAGES) {
 				err("too many commands in one pipeline (max %d)", MAX_STAGES);
-				return -1;
+				return NULL;
 			}
-			if (parse_command(&p->cmd[p->ncmds++], &i) < 0)
-				return -1;
-			if (tokens[i].type != T_PIPE)
+			if (parse_command(&p->cmd[p->ncmds++], &pos) < 0)
+				return NULL;
+			if (tokens[pos].type != T_PIPE)
 				break;
-			i++;
+			pos++;
+			if (word_is(pos, "if") || word_is(pos, "while") || word_is(pos, "for") ||
+			    word_is(pos, "until")) {
+				err("a pipe into '%s': not supported by this shell", tokens[pos].word);
+				return NULL;
+			}
 		}
-		p->end = tokens[i - 1].end;
-		p->op = tokens[i].type;		/* T_END, ;, &, && or || */
-		if (p->op != T_END)
-			i++;
-		if ((p->op == T_AND || p->op == T_OR) && tokens[i].type == T_END)
-			return missing_command(i);
-		npipes++;
+		p->end = tokens[pos - 1].end;
+		n = new_node(N_PIPE, NULL, NULL, first);
+		if (n)
+			n->pipe = npipes++;
+	}
+	return n && negate ? new_node(N_NOT, n, NULL, first) : n;
+}
+
+static struct node *parse_and_or(void)
+{
+	int first = pos;
+	struct node *n = parse_pipeline();
+
+	while (n && (tokens[pos].type == T_AND || tokens[pos].type == T_OR)) {
+		int type = tokens[pos++].type == T_AND ? N_AND : N_OR;
+		skip_newlines();
+		if (tokens[pos].type == T_END)
+			return missing_command(pos), NULL;
+		struct node *right = parse_pipeline();
+		n = right ? new_node(type, n, right, first) : NULL;
+	}
+	return n;
+}
+
+/* Commands up to the end or a closing reserved word; NULL if none (or
+ * after a message: then `incomplete` or an error is set). */
+static struct node *parse_list(void)
+{
+	struct node *list = NULL;
+
+	skip_newlines();
+	while (tokens[pos].type != T_END && !at_closer()) {
+		int first = pos;
+		struct node *n = parse_and_or();
+		if (!n)
+			return NULL;
+		if (tokens[pos].type == T_AMP) {
+			pos++;
+			n = new_node(N_BG, n, NULL, first);
+			if (n)
+				n->end = tokens[pos - 2].end;	/* the job's name: without the & */
+		} else if (tokens[pos].type == T_SEMI || tokens[pos].type == T_NL) {
+			pos++;
+		} else if (tokens[pos].type != T_END && !at_closer()) {
+			return missing_command(pos), NULL;
+		}
+		if (!n)
+			return NULL;
+		list = list ? new_node(N_SEQ, list, n, first) : n;
+		if (!list)
+			return NULL;
+		skip_newlines();
+	}
+	return list;
+}
+
+static struct node *tree;	/* the parsed text, or NULL if empty */
+
+/* The tokens as a tree; -1 after an error message (and `incomplete` if
+ * more lines could complete it). */
+static int parse(void)
+{
+	int errors = err_count;
+
+	npipes = nnodes = nfor_words = pos = 0;
+	incomplete = false;
+	tree = parse_list();
+	if (err_count != errors)
+		return -1;
+	if (tokens[pos].type != T_END) {
+		err("syntax error near unexpected token '%s'", tokens[pos].word);
+		return -1;
 	}
 	return 0;
 }
@@ -543,8 +904,111 @@ static bool is_name_char(char c, bool first)
 	       (!first && c >= '0' && c <= '9');
 }
 
-/* $?, $!, $$ or $NAME at p (the '$'); returns the last character used.
- * A '$' before anything else is just a '$'. */
+/* ==== variables =========================================================== */
+
+/* The shell's variables: the environment it was given (exported) and
+ * those set with NAME=VALUE (exported only after `export NAME`). */
+#define MAX_VARS 64
+#define VAR_NAME_MAX 32
+
+static struct var {
+	char name[VAR_NAME_MAX];
+	char *value;		/* malloc'd */
+	bool exported;
+} vars[MAX_VARS];
+
+static struct var *var_find(const char *name, size_t len)
+{
+	for (int i = 0; i < MAX_VARS; i++)
+		if (vars[i].value && strlen(vars[i].name) == len && !strncmp(vars[i].name, name, len))
+			return &vars[i];
+	return NULL;
+}
+
+static const char *var_get(const char *name)
+{
+	struct var *v = var_find(name, strlen(name));
+	return v ? v->value : NULL;
+}
+
+/* "NAME=VALUE" (or name and value apart): 0, or -1 after a message. */
+static int var_set(const char *name, size_t len, const char *value, bool export)
+{
+	struct var *v = var_find(name, len);
+	char *copy = strdup(value);
+
+	if (len >= VAR_NAME_MAX) {
+		err("%.*s: variable name too long (max %d)", (int)len, name, VAR_NAME_MAX - 1);
+		free(copy);
+		return -1;
+	}
+	for (int i = 0; !v && i < MAX_VARS; i++)
+		if (!vars[i].value) {
+			v = &vars[i];
+			memcpy(v->name, name, len);
+			v->name[len] = 0;
+			v->exported = false;
+		}
+	if (!v || !copy) {
+		err("%.*s: no room for another variable (max %d)", (int)len, name, MAX_VARS);
+		free(copy);
+		return -1;
+	}
+	free(v->value);
+	v->value = copy;
+	v->exported |= export;
+	return 0;
+}
+
+/* NAME=... at the start of a raw word: the name's length, else 0. */
+static size_t assignment_name(const char *raw)
+{
+	size_t n = 0;
+	while (is_name_char(raw[n], n == 0))
+		n++;
+	return n && raw[n] == '=' ? n : 0;
+}
+
+static void vars_import(void)
+{
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (eq)
+			var_set(*e, eq - *e, eq + 1, true);
+	}
+}
+
+/* A child's environment: the exported variables, then its own NAME=VALUE
+ * words (which win). In the child, after fork: static is fine. */
+static char **child_environ(char **assign, int nassign)
+{
+	static char *env[MAX_VARS + MAX_ARGS + 1];
+	static char buf[EXPAND_LEN * 2];
+	char *b = buf;
+	int n = 0;
+
+	for (int i = 0; i < MAX_VARS; i++) {
+		struct var *v = &vars[i];
+		bool overridden = false;
+		if (!v->value || !v->exported)
+			continue;
+		for (int k = 0; k < nassign; k++)
+			overridden |= assignment_name(assign[k]) == strlen(v->name) &&
+				      !strncmp(assign[k], v->name, strlen(v->name));
+		int len = snprintf(b, buf + sizeof(buf) - b, "%s=%s", v->name, v->value);
+		if (overridden || len >= buf + sizeof(buf) - b)
+			continue;
+		env[n++] = b;
+		b += len + 1;
+	}
+	for (int k = 0; k < nassign; k++)
+		env[n++] = assign[k];
+	env[n] = NULL;
+	return env;
+}
+
+/* $?, $!, $$, $NAME or ${NAME} at p (the '$'); returns the last character
+ * used.  A '$' before anything else is just a '$'. */
 static const char *dollar(const char *p)
 {
 	char num[16], name[64];
@@ -556,6 +1020,14 @@ static const char *dollar(const char *p)
 			snprintf(num, sizeof(num), "%d", v), put_str(num);
 		return p + 1;
 	}
+	if (p[1] == '{') {		/* ${NAME}; ${NAME:-x} and the like are refused by the lexer */
+		const char *q = p + 2;
+		while (is_name_char(*q, q == p + 2) && n < (int)sizeof(name) - 1)
+			name[n++] = *q++;
+		name[n] = '\0';
+		put_str(var_get(name));
+		return q;		/* the '}' */
+	}
 	if (!is_name_char(p[1], true)) {
 		put('$');
 		return p;
@@ -566,7 +1038,7 @@ static const char *dollar(const char *p)
 		p++;
 	}
 	name[n] = '\0';
-	put_str(getenv(name));		/* unset: nothing */
+	put_str(var_get(name));		/* unset: nothing */
 	return p;
 }
 
@@ -601,10 +1073,12 @@ static char *expand(const char *raw)
 	return word;
 }
 
-/* A command's argv (and its < file) after expansion. */
+/* A command's argv (and its < file) after expansion; its leading
+ * NAME=VALUE words (POSIX: for its environment only) apart. */
 struct argv {
-	char *argv[MAX_ARGS + 1];
-	int argc;
+	char *word[MAX_ARGS + 1];
+	char **argv;		/* word + nassign */
+	int argc, nassign;
 	char *in;
 };
 
@@ -614,10 +1088,15 @@ static int expand_pipeline(const struct pipeline *p, struct argv *a)
 	exp_full = false;
 	for (int s = 0; s < p->ncmds; s++) {
 		const struct command *c = &p->cmd[s];
-		for (int w = 0; w < c->nwords; w++)
-			a[s].argv[w] = expand(c->words[w]);
-		a[s].argv[c->nwords] = NULL;
-		a[s].argc = c->nwords;
+		a[s].nassign = 0;
+		for (int w = 0; w < c->nwords; w++) {
+			a[s].word[w] = expand(c->words[w]);
+			if (a[s].nassign == w && assignment_name(c->words[w]))
+				a[s].nassign++;
+		}
+		a[s].word[c->nwords] = NULL;
+		a[s].argv = a[s].word + a[s].nassign;
+		a[s].argc = c->nwords - a[s].nassign;
 		a[s].in = c->in ? expand(c->in) : NULL;
 	}
 	if (exp_full) {
@@ -976,7 +1455,6 @@ static int foreground(struct job *j)
 
 static int run_builtin(int argc, char **argv);
 static bool is_builtin(const char *name);
-static int run_list(int first, int last);
 
 static const int job_signals[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
 #define NJOB_SIGNALS (int)(sizeof(job_signals) / sizeof(job_signals[0]))
@@ -1032,6 +1510,8 @@ static void child_exec(struct argv *a)
 		dup2(fd, 0);
 		close(fd);
 	}
+	if (a->argc == 0)
+		_exit(0);		/* only NAME=VALUE words: nothing to run */
 	if (is_builtin(name)) {
 		int status = run_builtin(a->argc, a->argv);
 		fflush(stdout);
@@ -1042,7 +1522,7 @@ static void child_exec(struct argv *a)
 	else
 		snprintf(path, sizeof(path), "%s/%s", bindir, name);
 	a->argv[0] = path;	/* programs find their siblings from argv[0] */
-	execve(path, a->argv, environ);
+	execve(path, a->argv, child_environ(a->word, a->nassign));
 	/* One line that says both why and what $? is (the parent adds none). */
 	if (errno == ENOENT) {
 		err("%s: not found, exit status 127", name);
@@ -1148,6 +1628,14 @@ static int run_pipeline(const struct pipeline *p, const char *line, bool bg)
 		return STATUS_SYNTAX;
 	if (inputs_missing(a, n))
 		return 1;
+	if (n == 1 && !bg && a[0].argc == 0) {	/* X=5: the shell's own variable */
+		for (int k = 0; k < a[0].nassign; k++) {
+			size_t len = assignment_name(p->cmd[0].words[k]);
+			if (var_set(a[0].word[k], len, a[0].word[k] + len + 1, false) < 0)
+				return 1;
+		}
+		return 0;
+	}
 	if (n == 1 && !bg && !a[0].in && is_builtin(a[0].argv[0])) {
 		fflush(stdout);
 		return run_builtin(a[0].argc, a[0].argv);
@@ -1155,8 +1643,8 @@ static int run_pipeline(const struct pipeline *p, const char *line, bool bg)
 	j = job_new(line + p->start, p->end - p->start);
 	if (!j)
 		return STATUS_SYNTAX;
-	snprintf(j->last, sizeof(j->last), "%s", a[n - 1].argv[0]);
-	j->last_builtin = is_builtin(a[n - 1].argv[0]);
+	snprintf(j->last, sizeof(j->last), "%s", a[n - 1].argc ? a[n - 1].argv[0] : "sh");
+	j->last_builtin = a[n - 1].argc == 0 || is_builtin(a[n - 1].argv[0]);
 	if (start_stages(j, a, n, !bg) < 0) {
 		/* A stage is missing: end the ones that run, and the job failed. */
 		if (j->nprocs > 0)
@@ -1168,12 +1656,31 @@ static int run_pipeline(const struct pipeline *p, const char *line, bool bg)
 	return launch(j, bg);
 }
 
-/* "a && b &": the whole and-or list is one background job, a forked copy
- * of the shell that runs it (its stages stay in its process group). */
-static int run_subshell(int first, int last, const char *line)
+static const char *cur_line;	/* the text being run: the jobs' names */
+static int exec_node(const struct node *n);
+static int loop_depth;		/* loops running: what break N and continue N may leave */
+static int breaking, continuing;	/* loops still to leave / to go on with */
+
+/* After a loop's body: true to leave the loop (break, or continue of an
+ * outer loop), as POSIX's break N and continue N count loops. */
+static bool leave_loop(void)
 {
-	struct job *j = job_new(line + pipes[first].start,
-				pipes[last].end - pipes[first].start);
+	if (breaking) {
+		breaking--;
+		return true;
+	}
+	if (continuing) {
+		continuing--;
+		return continuing > 0;
+	}
+	return interrupted;
+}
+
+/* "a && b &", "for ...; done &": one background job, a forked copy of the
+ * shell that runs the tree (its pipelines stay in its process group). */
+static int run_subshell(const struct node *n)
+{
+	struct job *j = job_new(cur_line + n->start, n->end - n->start);
 	pid_t pid;
 
 	if (!j)
@@ -1188,47 +1695,111 @@ static int run_subshell(int first, int last, const char *line)
 	if (pid == 0) {
 		child_setup(0, false);
 		memset(jobs, 0, sizeof(jobs));	/* the parent's, not ours */
-		_exit(run_list(first, last));
+		_exit(exec_node(n));
 	}
 	job_add_proc(j, pid);
 	return launch(j, true);
 }
 
-static const char *cur_line;	/* the line being run: the jobs' names */
-
-/* Pipelines first..last joined by && and ||: each runs or is skipped by
- * the status so far, left to right, as in bash.  Returns $?. */
-static int run_list(int first, int last)
+/* for NAME in WORDS: the words expanded once, before the first round (a
+ * word that came from $VAR unquoted is split at blanks, as POSIX does). */
+static int exec_for(const struct node *n)
 {
-	for (int i = first; i <= last; i++) {
-		int op = i > first ? pipes[i - 1].op : T_SEMI;
-		if ((op == T_AND && last_status != 0) || (op == T_OR && last_status == 0))
-			continue;
-		last_status = run_pipeline(&pipes[i], cur_line, false);
-		if (interrupted)
+	char *values = malloc(EXPAND_LEN), *v = values;
+	int status = 0;
+
+	if (!values) {
+		err("for: out of memory");
+		return 1;
+	}
+	exp_next = expanded;
+	exp_full = false;
+	for (int w = 0; w < n->nwords; w++) {
+		char *word = expand(n->words[w]);
+		bool split = !strchr(n->words[w], '"') && !strchr(n->words[w], '\'');
+		for (char *c = word; *c && v < values + EXPAND_LEN - 1; c++)
+			*v++ = split && is_blank(*c) ? '\0' : *c;
+		*v++ = '\0';
+	}
+	char *end = v;
+	loop_depth++;
+	for (v = values; v < end && !interrupted; v += strlen(v) + 1) {
+		if (!*v)
+			continue;	/* an empty field from splitting */
+		if (var_set(n->var, strlen(n->var), v, false) < 0)
 			break;
+		status = exec_node(n->a);
+		if (leave_loop())
+			break;
+	}
+	loop_depth--;
+	free(values);
+	return last_status = status;
+}
+
+/*
+ * Run a tree node; returns $? after it.  IF: a is the condition, b the
+ * then-part, c the else-part (or the elif's IF).  WHILE/UNTIL: a is the
+ * condition, b the body; $? of a loop is its last body's, 0 if none ran.
+ * A foreground job ended by Ctrl-C stops the rest, loops included.
+ */
+static int exec_node(const struct node *n)
+{
+	int status = 0;
+
+	if (!n || interrupted || breaking || continuing)
+		return last_status;
+	switch (n->type) {
+	case N_PIPE:
+		return last_status = run_pipeline(&pipes[n->pipe], cur_line, false);
+	case N_NOT:
+		exec_node(n->a);
+		return last_status = !last_status;
+	case N_AND:
+	case N_OR:
+		exec_node(n->a);
+		if (!interrupted && (last_status == 0) == (n->type == N_AND))
+			exec_node(n->b);
+		return last_status;
+	case N_SEQ:
+		exec_node(n->a);
+		return exec_node(n->b);
+	case N_BG:
+		if (n->a->type == N_PIPE)
+			return last_status = run_pipeline(&pipes[n->a->pipe], cur_line, true);
+		return last_status = run_subshell(n->a);
+	case N_IF:
+		exec_node(n->a);
+		if (interrupted)
+			return last_status;
+		if (last_status == 0)
+			return exec_node(n->b);
+		return n->c ? exec_node(n->c) : (last_status = 0);
+	case N_WHILE:
+	case N_UNTIL:
+		loop_depth++;
+		for (;;) {
+			exec_node(n->a);
+			if (interrupted || (last_status == 0) != (n->type == N_WHILE))
+				break;
+			status = exec_node(n->b);
+			if (leave_loop())
+				break;
+		}
+		loop_depth--;
+		return last_status = status;
+	case N_FOR:
+		return exec_for(n);
 	}
 	return last_status;
 }
 
-/* A parsed line: its and-or lists, each in the foreground or (ending in
- * '&') the background.  A foreground job killed by Ctrl-C ends the line. */
+/* A parsed text: a foreground job killed by Ctrl-C ends it. */
 static void run_line(const char *line)
 {
 	cur_line = line;
 	interrupted = false;
-	for (int i = 0; i < npipes && !interrupted;) {
-		int last = i;
-		while (pipes[last].op == T_AND || pipes[last].op == T_OR)
-			last++;
-		if (pipes[last].op != T_AMP)
-			run_list(i, last);
-		else if (last > i)
-			last_status = run_subshell(i, last, line);
-		else
-			last_status = run_pipeline(&pipes[i], line, true);
-		i = last + 1;
-	}
+	exec_node(tree);
 }
 
 static void run_text(char *line)
@@ -1537,6 +2108,159 @@ static int bi_echo(int argc, char **argv)
 	return 0;
 }
 
+/* cd [DIR]: no DIR is $HOME, or "/" where HOME is not set (bash says
+ * "HOME not set"; a student at the console has no HOME here). */
+static int bi_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : var_get("HOME");
+	if (argc > 2)
+		return too_many("cd");
+	if (!dir || !*dir)
+		dir = "/";
+	if (chdir(dir) < 0) {
+		err("cd: %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* export NAME[=VALUE]...: into the environment of the commands run later. */
+static int bi_export(int argc, char **argv)
+{
+	int ret = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		const char *old = NULL;
+		bool valid = len > 0;
+		for (size_t k = 0; k < len; k++)
+			valid &= is_name_char(argv[i][k], k == 0);
+		if (!valid) {
+			err("export: '%s': not a valid identifier", argv[i]);
+			ret = 1;
+			continue;
+		}
+		if (!eq) {
+			struct var *v = var_find(argv[i], len);
+			old = v ? v->value : "";
+		}
+		if (var_set(argv[i], len, eq ? eq + 1 : old, true) < 0)
+			ret = 1;
+	}
+	return ret;
+}
+
+static int bi_unset(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		struct var *v = var_find(argv[i], strlen(argv[i]));
+		if (v) {
+			free(v->value);
+			v->value = NULL;
+		}
+	}
+	return 0;
+}
+
+/* test / [: POSIX's (XCU test) forms with up to four arguments, and !.
+ * Status 0 true, 1 false, 2 a bad expression (with a message). */
+static int test_number(const char *s, long *v)
+{
+	int n;
+	if (!parse_int_arg(s, -2147483647L - 1, 2147483647L, &n)) {
+		err("test: %s: integer expression expected", s);
+		return -1;
+	}
+	*v = n;
+	return 0;
+}
+
+static int test_unary(const char *op, const char *arg)
+{
+	struct stat st;
+	if (!strcmp(op, "-z")) return *arg != 0;
+	if (!strcmp(op, "-n")) return *arg == 0;
+	if (!strcmp(op, "-e")) return stat(arg, &st) != 0;
+	if (!strcmp(op, "-f")) return stat(arg, &st) != 0 || !S_ISREG(st.st_mode);
+	if (!strcmp(op, "-d")) return stat(arg, &st) != 0 || !S_ISDIR(st.st_mode);
+	if (!strcmp(op, "-x")) return stat(arg, &st) != 0 || !(st.st_mode & 0111);
+	err("test: %s: unary operator expected", op);
+	return 2;
+}
+
+static int test_binary(const char *l, const char *op, const char *r)
+{
+	static const char *const ops[] = { "-eq", "-ne", "-lt", "-le", "-gt", "-ge" };
+	long a, b;
+	if (!strcmp(op, "=") || !strcmp(op, "=="))
+		return strcmp(l, r) != 0;
+	if (!strcmp(op, "!="))
+		return strcmp(l, r) == 0;
+	for (int k = 0; k < 6; k++) {
+		if (strcmp(op, ops[k]))
+			continue;
+		if (test_number(l, &a) < 0 || test_number(r, &b) < 0)
+			return 2;
+		bool t = k == 0 ? a == b : k == 1 ? a != b : k == 2 ? a < b :
+			 k == 3 ? a <= b : k == 4 ? a > b : a >= b;
+		return !t;
+	}
+	err("test: %s: binary operator expected", op);
+	return 2;
+}
+
+static int test_expr(int argc, char **argv)
+{
+	if (argc > 0 && !strcmp(argv[0], "!") && argc != 3) {
+		int r = test_expr(argc - 1, argv + 1);
+		return r == 2 ? 2 : !r;
+	}
+	switch (argc) {
+	case 0: return 1;
+	case 1: return argv[0][0] == 0;
+	case 2: return test_unary(argv[0], argv[1]);
+	case 3: return test_binary(argv[0], argv[1], argv[2]);
+	default:
+		err("test: too many arguments (-a, -o and ( ) are not supported: use && and ||)");
+		return 2;
+	}
+}
+
+static int bi_test(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "[")) {
+		if (strcmp(argv[argc - 1], "]")) {
+			err("[: missing ']'");
+			return 2;
+		}
+		argc--;
+	}
+	return test_expr(argc - 1, argv + 1);
+}
+
+/* break [N], continue [N]: leave (or go on with) the N innermost loops. */
+static int bi_break(int argc, char **argv)
+{
+	int n = 1;
+	if (argc > 2)
+		return too_many(argv[0]);
+	if (argc == 2 && !parse_int_arg(argv[1], 1, 1000, &n)) {
+		err("%s: %s: loop count out of range", argv[0], argv[1]);
+		return 1;
+	}
+	if (!loop_depth) {
+		err("%s: only meaningful in a 'for', 'while', or 'until' loop", argv[0]);
+		return 0;
+	}
+	if (n > loop_depth)
+		n = loop_depth;
+	if (argv[0][0] == 'b')
+		breaking = n;
+	else
+		continuing = n;
+	return 0;
+}
+
 static int bi_true(int argc, char **argv) { (void)argc, (void)argv; return 0; }
 static int bi_false(int argc, char **argv) { (void)argc, (void)argv; return 1; }
 static int bi_help(int argc, char **argv);
@@ -1547,6 +2271,7 @@ static const struct builtin {
 	const char *usage, *what;
 } builtins[] = {
 	{ "exit", bi_exit, "exit [N]", "leave the shell (status N, default 0)" },
+	{ "cd", bi_cd, "cd [DIR]", "change the working directory (default /)" },
 	{ "help", bi_help, "help", "this list" },
 	{ "jobs", bi_jobs, "jobs [%N...]", "the jobs: Running, Stopped, Done" },
 	{ "fg", bi_fg, "fg [%N]", "continue a job in the foreground" },
@@ -1555,6 +2280,12 @@ static const struct builtin {
 	{ "wait", bi_wait, "wait [%N|PID...]", "wait for background jobs; $? is theirs" },
 	{ "history", bi_history, "history", "the last 32 lines (Up and Down recall them)" },
 	{ "echo", bi_echo, "echo [-n] WORD...", "print the words" },
+	{ "export", bi_export, "export NAME[=VALUE]...", "pass NAME to the programs run later" },
+	{ "unset", bi_unset, "unset NAME...", "forget variables" },
+	{ "test", bi_test, "test EXPR, [ EXPR ]", "-eq -ne -lt -le -gt -ge = != -z -n -e -f -d !" },
+	{ "[", bi_test, NULL, NULL },
+	{ "break", bi_break, "break [N], continue [N]", "leave a loop, or start its next round" },
+	{ "continue", bi_break, NULL, NULL },
 	{ "true", bi_true, "true", "status 0" },
 	{ "false", bi_false, "false", "status 1" },
 };
@@ -1562,8 +2293,8 @@ static const struct builtin {
 
 /* The programs help lists; those not installed in bindir are left out. */
 static const char *const programs[][2] = {
-	{ "ps [-e] [-o LIST] [-p PID]", "every task; -o pid,cls,pri,stair,... as procps" },
-	{ "top [-n N] [-d SEC]", "per-CPU load and the busiest tasks, every SEC s" },
+	{ "ps [-e] [-f] [-o LIST] [-p PID]", "every task; ps aux, ps -ef; -o pid,cls,pri,stair,..." },
+	{ "top [-b] [-n N] [-d SEC]", "per-CPU load and the busiest tasks, until q" },
 	{ "chrt -f|-r|-b|-o|-i [PRIO] CMD", "run CMD with a policy; -p PID: show/set; -m: ranges" },
 	{ "nice [-n N] CMD", "run CMD with nice +N (default 10)" },
 	{ "renice N -p PID", "set a running task's nice value" },
@@ -1582,6 +2313,12 @@ static const char *const programs[][2] = {
 	{ "wc [-l] [-w] [-c] [FILE]", "count lines, words and bytes" },
 	{ "trace run PROG [ARG...]", "record what the scheduler did while PROG runs" },
 	{ "lockstat [-n N] | on|off|reset", "lock contention by class (/proc/lock_stat's table)" },
+	{ "ls [-alh1] [FILE...]", "list a directory (ls -l: modes, owners, sizes)" },
+	{ "cat [-n] [FILE...]", "print files" },
+	{ "pwd", "the working directory" },
+	{ "sleep SEC", "wait SEC seconds (0.5, 2m too)" },
+	{ "uptime", "time since boot, load averages of 1, 5, 15 minutes" },
+	{ "clear", "clear the screen" },
 	{ "hello", "hello from pid N" },
 };
 
@@ -1606,7 +2343,8 @@ static int bi_help(int argc, char **argv)
 	(void)argc, (void)argv;
 	printf("builtins:\n");
 	for (int i = 0; i < NBUILTINS; i++)
-		printf("  %-34s %s\n", builtins[i].usage, builtins[i].what);
+		if (builtins[i].usage)
+			printf("  %-34s %s\n", builtins[i].usage, builtins[i].what);
 	printf("a line: CMD [ARG...] [< FILE], joined by | ; && || and ending in & to\n"
 	       "run in the background; 'quotes', \"$? $! $$ $NAME\", # comments.\n"
 	       "Ctrl-C ends the foreground job, Ctrl-Z stops it (fg, bg go on).\n"
@@ -1668,6 +2406,37 @@ static void init_interactive(void)
 	tcsetpgrp(0, shell_pgid);
 }
 
+/* An if/while/for left open at the end of the line: append lines ("> "
+ * on a terminal, as bash) until it closes or fails.  0: run it; -1: do
+ * not (the error is said, $? is 2). */
+static int read_more(char *line, size_t size)
+{
+	static char next[LINE_LEN];
+
+	for (;;) {
+		more_lines_ok = true;
+		int ok = lex(line) >= 0 && parse() >= 0;
+		more_lines_ok = false;
+		if (ok || !incomplete)
+			return 0;	/* run_text() says what is wrong, once */
+		int n = read_line(next, interactive ? "> " : "");
+		if (n == LINE_EOF || n == LINE_INTR) {
+			if (n == LINE_EOF)
+				err("syntax error: unexpected end of file");
+			last_status = n == LINE_INTR ? 130 : STATUS_SYNTAX;
+			return -1;
+		}
+		size_t len = strlen(line);
+		if (n == LINE_LONG || len + 1 + strlen(next) >= size) {
+			err("line too long (max %d characters in all)", LINE_LEN - 1);
+			last_status = STATUS_SYNTAX;
+			return -1;
+		}
+		line[len] = '\n';
+		strcpy(line + len + 1, next);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static char line[LINE_LEN], cmd[LINE_LEN];
@@ -1677,6 +2446,7 @@ int main(int argc, char **argv)
 		snprintf(bindir, sizeof(bindir), "%.*s",
 			 (int)(slash - argv[0]), argv[0]);
 	shell_pid = getpid();
+	vars_import();
 	if (argc >= 2 && !strcmp(argv[1], "-c")) {
 		if (argc != 3 || strlen(argv[2]) >= LINE_LEN) {
 			err("%s", argc < 3 ? "-c: a command line is needed" :
@@ -1713,6 +2483,8 @@ int main(int argc, char **argv)
 		}
 		if (interactive)
 			history_add(line);
+		if (read_more(line, sizeof(line)) < 0)
+			continue;
 		run_text(line);
 	}
 	if (interactive)

@@ -57,6 +57,11 @@ int sched_topology(int cpu, struct sched_topology_info *info)
 	return __syscall_ret(syscall2(SYS_sched_topology, cpu, (long)info));
 }
 
+int proc_ids(pid_t pid, struct proc_ids *ids)
+{
+	return __syscall_ret(syscall2(SYS_proc_ids, pid, (long)ids));
+}
+
 int proc_name(pid_t pid, char *buf, size_t len)
 {
 	return __syscall_ret(syscall3(SYS_proc_name, pid, (long)buf, (long)len));

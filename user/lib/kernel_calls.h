@@ -23,6 +23,7 @@
 #define SYS_free_frames    505	/* ()  free physical frames, for leak tests */
 #define SYS_sched_topology 506	/* (cpu, struct sched_topology_info *) */
 #define SYS_proc_name      507	/* (pid, char *buf, len >= 16): name, for ps */
+#define SYS_proc_ids       508	/* (pid, struct proc_ids *): parent, ids, start, for ps */
 
 /* One task as the scheduler sees it (500).  Ticks are 1/hz s. */
 struct sched_task_info {
@@ -105,6 +106,15 @@ int lock_stat_reset(void);
 /* Count from now on (1) or stop (0): root; off at boot. state: 1 counting. */
 int lock_stat_set(int on);
 int lock_stat_state(void);
+
+/* Who a process is (508): what ps -ef and ps aux show. */
+struct proc_ids {
+	int32_t pid, ppid, pgid, sid;
+	int32_t uid, euid, gid, egid;
+	uint32_t start_ms;		/* since boot */
+	int32_t tty;			/* 1: in the console's session (ttyS0) */
+};
+int proc_ids(pid_t pid, struct proc_ids *ids);
 
 /* 1 when running on our kernel (uname sysname is not "Linux"). */
 int kernel_is_ours(void);

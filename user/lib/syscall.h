@@ -19,6 +19,7 @@
 #define SYS_close                   6
 #define SYS_waitpid                 7
 #define SYS_execve                 11
+#define SYS_chdir                  12
 #define SYS_getpid                 20
 #define SYS_setuid                 23
 #define SYS_getuid                 24
@@ -33,6 +34,11 @@
 #define SYS_setrlimit              75
 #define SYS_getrusage              77
 #define SYS_ugetrlimit            191
+#define SYS_getcwd                183
+#define SYS_stat64                195
+#define SYS_lstat64               196
+#define SYS_fstat64               197
+#define SYS_getdents64            220
 #define SYS_reboot                 88
 #define SYS_mmap                   90
 #define SYS_munmap                 91
@@ -43,6 +49,7 @@
 #define SYS_getpriority            96
 #define SYS_setpriority            97
 #define SYS_wait4                 114
+#define SYS_sysinfo               116
 #define SYS_uname                 122
 #define SYS_sched_setparam        154
 #define SYS_sched_getparam        155

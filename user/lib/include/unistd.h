@@ -19,6 +19,8 @@ ssize_t write(int fd, const void *buf, size_t n);
 int close(int fd);
 int pipe(int fds[2]);
 int dup2(int oldfd, int newfd);
+int chdir(const char *path);
+char *getcwd(char *buf, size_t size);	/* buf, or NULL and errno (ERANGE) */
 
 pid_t getpid(void);
 pid_t getppid(void);
