@@ -125,6 +125,17 @@ static void owner_name(bool user, unsigned id, char *buf, size_t len)
 		snprintf(buf, len, "%u", id);
 }
 
+/* One entry's owner, group and size columns, as text. */
+static void columns(const struct entry *e, char *owner, char *group, char *size, int len)
+{
+	owner_name(true, e->st.st_uid, owner, len);
+	owner_name(false, e->st.st_gid, group, len);
+	if (human)
+		human_size(e->st.st_size, size, len);
+	else
+		snprintf(size, len, "%lld", e->st.st_size);
+}
+
 static void print_long(struct entry *e, int n, bool total)
 {
 	char owner[32], group[32], size[32], mode[12], date[32];
@@ -132,12 +143,7 @@ static void print_long(struct entry *e, int n, bool total)
 	unsigned long long blocks = 0;
 
 	for (int i = 0; i < n; i++) {	/* the column widths first, as GNU */
-		owner_name(true, e[i].st.st_uid, owner, sizeof(owner));
-		owner_name(false, e[i].st.st_gid, group, sizeof(group));
-		if (human)
-			human_size(e[i].st.st_size, size, sizeof(size));
-		else
-			snprintf(size, sizeof(size), "%lld", e[i].st.st_size);
+		columns(&e[i], owner, group, size, sizeof(owner));
 		wl = width_of(e[i].st.st_nlink) > wl ? width_of(e[i].st.st_nlink) : wl;
 		wo = (int)strlen(owner) > wo ? (int)strlen(owner) : wo;
 		wg = (int)strlen(group) > wg ? (int)strlen(group) : wg;
@@ -153,12 +159,7 @@ static void print_long(struct entry *e, int n, bool total)
 	}
 	for (int i = 0; i < n; i++) {
 		mode_string(e[i].st.st_mode, mode);
-		owner_name(true, e[i].st.st_uid, owner, sizeof(owner));
-		owner_name(false, e[i].st.st_gid, group, sizeof(group));
-		if (human)
-			human_size(e[i].st.st_size, size, sizeof(size));
-		else
-			snprintf(size, sizeof(size), "%lld", e[i].st.st_size);
+		columns(&e[i], owner, group, size, sizeof(owner));
 		date_string(e[i].st.st_mtime, date, sizeof(date));
 		printf("%s %*u %-*s %-*s %*s %s %s\n", mode, wl, e[i].st.st_nlink, wo, owner,
 		       wg, group, ws, size, date, e[i].name);
