@@ -99,7 +99,9 @@ MAIN = ["/bin/kill -l",
         ("pgrep -c spin", 1.0),
         "/bin/kill -TERM -$!",
         "wait",
-        "pgrep -c spin",
+        # wait reaps the job's shell; a spin with the signal pending may
+        # not have run yet to die of it (a busy host): give it a second
+        ("pgrep -c spin", 1.0),
         "periodic --audio -t 30 &",
         # after it has installed its handler (and spin below: once it has
         # exec'd, its name is spin, not sh)
