@@ -908,8 +908,8 @@ static bool is_name_char(char c, bool first)
 
 /* The shell's variables: the environment it was given (exported) and
  * those set with NAME=VALUE (exported only after `export NAME`). */
-#define MAX_VARS 64
-#define VAR_NAME_MAX 32
+#define MAX_VARS 128
+#define VAR_NAME_MAX 64
 
 static struct var {
 	char name[VAR_NAME_MAX];
@@ -969,12 +969,17 @@ static size_t assignment_name(const char *raw)
 	return n && raw[n] == '=' ? n : 0;
 }
 
+/* The environment we were given, as exported variables. Entries that are
+ * not names we can hold (too long, not a shell name, no room left) are
+ * left out without a word: they are the caller's, not errors of ours. */
 static void vars_import(void)
 {
-	for (char **e = environ; e && *e; e++) {
+	int room = MAX_VARS - 16;	/* keep some for the user's own */
+	for (char **e = environ; e && *e && room > 0; e++) {
 		const char *eq = strchr(*e, '=');
-		if (eq)
-			var_set(*e, eq - *e, eq + 1, true);
+		if (eq && eq > *e && eq - *e < VAR_NAME_MAX &&
+		    assignment_name(*e) == (size_t)(eq - *e) && var_set(*e, eq - *e, eq + 1, true) == 0)
+			room--;
 	}
 }
 
