@@ -85,6 +85,7 @@ void schedule(void)
 		c->current = next;
 		c->prev = prev;
 		switch_space(c, next);
+		tls_load(c, &next->tls);
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
 		bool intena = c->intena;
@@ -405,6 +406,7 @@ int proc_fork(void)
 		return -ENOMEM;
 	}
 	*child->tf = *parent->tf;
+	child->tls = parent->tls;	/* its %gs names the same slots */
 	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
 	if (mm_fork(&child->mm, &parent->mm) < 0) {

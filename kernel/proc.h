@@ -24,6 +24,7 @@
 #include "waitq.h"
 #include "signal.h"
 #include "fpu.h"
+#include "tls.h"
 
 #define NPROC		256
 #define NOFILE		16
@@ -77,6 +78,9 @@ struct proc {
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
+	struct tls_state tls;		/* its set_thread_area slots (kernel/tls.c) */
+	int *clear_child_tid;		/* set_tid_address (kernel/thread.c) */
+	void *robust_list;		/* set_robust_list: kept, not yet walked */
 
 	struct file *files[NOFILE];
 	/* Signals (kernel/signal.c); written under ptable_lock. */

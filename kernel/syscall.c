@@ -21,12 +21,15 @@
 #include "pmm.h"
 #include "power.h"
 #include "printk.h"
+#include "random.h"
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
 #include "sleep.h"
 #include "systime.h"
+#include "thread.h"
 #include "trace.h"
+#include "tls.h"
 #include "trap.h"
 #include "uname.h"
 #include "x86.h"
@@ -117,11 +120,19 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(238, sys_tkill),		/* signal.c */
 	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(242, sys_sched_getaffinity),	/* sched/syscalls.c */
+	SYSCALL(243, sys_set_thread_area),	/* tls.c */
+	SYSCALL(244, sys_get_thread_area),	/* tls.c */
 	SYSCALL(252, sys_exit),			/* proc.c (exit_group) */
+	SYSCALL(258, sys_set_tid_address),	/* thread.c */
 	SYSCALL(265, sys_clock_gettime),	/* systime.c */
 	SYSCALL(267, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(311, sys_set_robust_list),	/* thread.c */
+	SYSCALL(312, sys_get_robust_list),	/* thread.c */
 	SYSCALL(318, sys_getcpu),		/* cpu.c */
 	SYSCALL(340, sys_prlimit64),		/* proc.c */
+	SYSCALL(355, sys_getrandom),		/* random.c */
+	SYSCALL(386, sys_rseq),			/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
+	SYSCALL(403, sys_clock_gettime64),	/* systime.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(500, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(501, sys_sched_cpu_stats),	/* sched/syscalls.c */
