@@ -82,6 +82,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(110, sys_iopl),			/* gdt.c */
 	SYSCALL(114, proc_wait4),		/* proc.c */
 	SYSCALL(119, sys_sigreturn),		/* signal.c */
+	SYSCALL(120, sys_clone),		/* thread.c (fork-like only) */
 	SYSCALL(122, sys_uname),		/* uname.c */
 	SYSCALL(125, sys_mprotect),		/* mmap.c */
 	SYSCALL(132, sys_getpgid),		/* pgrp.c */

@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+struct user_desc;
+int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
+	      int *uctid);
 int sys_set_tid_address(int *utidptr);
 int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);

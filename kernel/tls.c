@@ -100,16 +100,17 @@ static int free_slot(const struct tls_state *t)
 	return -ESRCH;
 }
 
-int sys_set_thread_area(struct user_desc *uinfo)
+/* Linux's do_set_thread_area(): for the caller, or for a child clone is
+ * making (CLONE_SETTLS, which names its slot: no allocation). */
+int tls_set(struct proc *p, struct user_desc *uinfo, bool can_allocate)
 {
-	struct proc *p = current();
 	struct user_desc u;
 	if (copy_from_user(&u, uinfo, sizeof(u)) < 0)
 		return -EFAULT;
 	if (!desc_okay(&u))
 		return -EINVAL;
 	int idx = (int)u.entry_number;
-	if (idx == -1) {
+	if (idx == -1 && can_allocate) {
 		idx = free_slot(&p->tls);
 		if (idx < 0)
 			return idx;
@@ -122,10 +123,17 @@ int sys_set_thread_area(struct user_desc *uinfo)
 	p->tls.desc[idx - GDT_ENTRY_TLS_MIN] = d;
 	if (!d)
 		drop_selector(p->tf, (uint32_t)idx);
-	push_cli();		/* this CPU's GDT, not the one we may migrate to */
-	tls_load(mycpu(), &p->tls);
-	pop_cli();
+	if (p == current()) {
+		push_cli();	/* this CPU's GDT, not the one we may migrate to */
+		tls_load(mycpu(), &p->tls);
+		pop_cli();
+	}
 	return 0;
+}
+
+int sys_set_thread_area(struct user_desc *uinfo)
+{
+	return tls_set(current(), uinfo, true);
 }
 
 int sys_get_thread_area(struct user_desc *uinfo)

@@ -5,6 +5,7 @@
 #ifndef KERNEL_TLS_H
 #define KERNEL_TLS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <uapi/tls.h>
 #include "cpu.h"
@@ -14,7 +15,10 @@ struct tls_state {
 	uint64_t desc[GDT_ENTRY_TLS_ENTRIES];
 };
 
+struct proc;
 int sys_set_thread_area(struct user_desc *uinfo);
+/* set_thread_area for p (the caller, or a child clone prepares). */
+int tls_set(struct proc *p, struct user_desc *uinfo, bool can_allocate);
 int sys_get_thread_area(struct user_desc *uinfo);
 
 /* Put a task's descriptors into this CPU's GDT at a switch: the pop of
