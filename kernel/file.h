@@ -30,6 +30,9 @@ void file_close(struct file *f);
 int file_read(struct file *f, void *ubuf, uint32_t n);
 int file_write(struct file *f, const void *ubuf, uint32_t n);
 
+/* The current process's open file fd, or NULL (not open, out of range). */
+struct file *fd_file(int fd);
+
 /* The system calls on descriptors of the current process. */
 int sys_read(int fd, void *ubuf, uint32_t n);
 int sys_write(int fd, const void *ubuf, uint32_t n);
@@ -38,6 +41,7 @@ int sys_open(const char *upath, int flags);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
 int sys_pipe(int *ufds);
+int sys_pipe2(int *ufds, int flags);
 
 /* Pipes (kernel/pipe.c). */
 int pipe_create(struct file **rd, struct file **wr);

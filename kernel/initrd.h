@@ -23,6 +23,8 @@ struct initrd_file {
 
 void initrd_init(void);
 const struct initrd_file *initrd_lookup(const char *path);
+/* Its place in the archive: a stable inode number for stat (kernel/stat.c). */
+uint32_t initrd_index(const struct initrd_file *n);
 
 /* Pure helpers, used by the unit tests too. */
 uint32_t ustar_octal(const char *field, int len);

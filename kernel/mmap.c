@@ -52,11 +52,6 @@ static int populate_shared(struct proc *p, const struct vm_area *a, uint32_t sta
 	return 0;
 }
 
-static struct file *fd_file(int fd)
-{
-	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
-}
-
 /* May this mapping's type go with its file and protection? (do_mmap's
  * switch on MAP_TYPE.) A file shared and writable needs a file opened
  * for writing, which the read-only initrd never is. */

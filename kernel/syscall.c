@@ -25,6 +25,7 @@
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
+#include "stat.h"
 #include "sleep.h"
 #include "systime.h"
 #include "thread.h"
@@ -73,6 +74,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(75, sys_setrlimit),		/* proc.c */
 	SYSCALL(76, sys_getrlimit),		/* proc.c (old getrlimit: the same here) */
 	SYSCALL(77, sys_getrusage),		/* systime.c */
+	SYSCALL(85, sys_readlink),		/* stat.c */
 	SYSCALL(88, sys_reboot),		/* power.c */
 	SYSCALL(90, sys_old_mmap),		/* mmap.c */
 	SYSCALL(91, sys_munmap),		/* mmap.c */
@@ -104,6 +106,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(179, sys_rt_sigsuspend),	/* signal.c */
 	SYSCALL(191, sys_getrlimit),		/* proc.c (ugetrlimit) */
 	SYSCALL(192, sys_mmap2),		/* mmap.c */
+	SYSCALL(197, sys_fstat64),		/* stat.c */
 	SYSCALL(199, sys_getuid),		/* cred.c */
 	SYSCALL(200, sys_getgid),		/* cred.c */
 	SYSCALL(201, sys_geteuid),		/* cred.c */
@@ -127,11 +130,14 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(258, sys_set_tid_address),	/* thread.c */
 	SYSCALL(265, sys_clock_gettime),	/* systime.c */
 	SYSCALL(267, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(300, sys_fstatat64),		/* stat.c */
 	SYSCALL(311, sys_set_robust_list),	/* thread.c */
 	SYSCALL(312, sys_get_robust_list),	/* thread.c */
 	SYSCALL(318, sys_getcpu),		/* cpu.c */
+	SYSCALL(331, sys_pipe2),		/* file.c (flags 0 only) */
 	SYSCALL(340, sys_prlimit64),		/* proc.c */
 	SYSCALL(355, sys_getrandom),		/* random.c */
+	SYSCALL(383, sys_statx),		/* stat.c */
 	SYSCALL(386, sys_rseq),			/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(403, sys_clock_gettime64),	/* systime.c */
 	/* Only here (docs/abi.md §4: 500 and up). */

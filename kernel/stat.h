@@ -1,0 +1,15 @@
+/*
+ * stat.h - what a file is: fstat64, fstatat64, statx and readlink, as
+ * glibc's start-up and stdio ask (is stdout a terminal? how big a buffer?).
+ */
+#ifndef KERNEL_STAT_H
+#define KERNEL_STAT_H
+
+#include <stdint.h>
+
+int sys_fstat64(int fd, void *ustat);
+int sys_fstatat64(int dirfd, const char *upath, void *ustat, int flags);
+int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *ustatx);
+int sys_readlink(const char *upath, char *ubuf, int size);
+
+#endif
