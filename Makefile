@@ -217,7 +217,7 @@ TEST_ISO_APPEND = tests=quick then=exit
 # make test-all: everything make test runs, plus the cases tagged "all"
 # (they repeat what other cases check: docs/testing.md) and every lab's boot.
 test test-all:
-	@tools/ensure-deps.sh cc nasm qemu iso python hostcc cpio
+	@tools/ensure-deps.sh cc nasm qemu iso python hostcc cpio glibc
 	@echo "i386 programs on this host: $$(tools/run-i386 --setup) (tools/run-i386; docs/testing.md)"
 	@$(MAKE) --no-print-directory all
 	@rm -f $(BUILD)/test.iso

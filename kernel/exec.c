@@ -229,8 +229,13 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	proc_set_name(p, path);
 	signal_exec(p);		/* handlers were addresses in the old program */
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
-	if (p == current())
+	p->tls = (struct tls_state){ 0 };	/* and with no TLS slots (Linux's flush_thread) */
+	if (p == current()) {
 		fpu_restore(&p->fpu);
+		push_cli();
+		tls_load(mycpu(), &p->tls);
+		pop_cli();
+	}
 	p->did_exec = true;
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));

@@ -187,3 +187,11 @@ int sys_pipe(int *ufds)
 	}
 	return copy_to_user(ufds, fds, sizeof(fds));
 }
+
+/* 331 pipe2: glibc's pipe() is pipe2(fds, 0). O_CLOEXEC and O_NONBLOCK
+ * need close-on-exec and non-blocking descriptors, which this kernel has
+ * not yet: EINVAL for any flag (Linux accepts those two and O_DIRECT). */
+int sys_pipe2(int *ufds, int flags)
+{
+	return flags ? -EINVAL : sys_pipe(ufds);
+}

@@ -41,6 +41,7 @@ int sys_open(const char *upath, int flags);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
 int sys_pipe(int *ufds);
+int sys_pipe2(int *ufds, int flags);
 
 /* Pipes (kernel/pipe.c). */
 int pipe_create(struct file **rd, struct file **wr);

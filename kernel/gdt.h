@@ -9,8 +9,12 @@
 
 #include <stdint.h>
 
+/* 6..8 are the thread-local storage slots, where Linux i386 has them
+ * (uapi/tls.h, kernel/tls.c): glibc hard-codes nothing but asks for -1,
+ * yet a program that prints its %gs sees Linux's 0x33. */
 enum {
 	SEG_NULL, SEG_KCODE, SEG_KDATA, SEG_UCODE, SEG_UDATA, SEG_TSS,
+	SEG_TLS_MIN, SEG_TLS_MAX = SEG_TLS_MIN + 2,
 	SEG_PERCPU, SEG_DFTSS, GDT_ENTRIES
 };
 

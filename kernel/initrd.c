@@ -163,6 +163,11 @@ void initrd_init(void)
 	printk("initrd: %d files from %d modules\n", nfiles, boot_nmodules);
 }
 
+uint32_t initrd_index(const struct initrd_file *n)
+{
+	return (uint32_t)(n - files);
+}
+
 const struct initrd_file *initrd_lookup(const char *path)
 {
 	for (int i = nfiles - 1; i >= 0; i--)	/* later modules win */

@@ -44,6 +44,8 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
  * directory (also "file/"), -ENAMETOOLONG. 0 and *out on success. */
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out);
+/* Its place in the archive: a stable inode number for stat (kernel/stat.c). */
+uint32_t initrd_index(const struct initrd_file *n);
 
 /* Pure helpers, used by the unit tests too. */
 uint32_t ustar_octal(const char *field, int len);

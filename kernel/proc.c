@@ -86,6 +86,7 @@ void schedule(void)
 		c->current = next;
 		c->prev = prev;
 		switch_space(c, next);
+		tls_load(c, &next->tls);
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
 		bool intena = c->intena;
@@ -107,6 +108,11 @@ static void proc_first_return(void)
 	sched_finish_switch(&c->prev->se);
 	c->intena = false;	/* the iret to user mode turns interrupts on */
 	pop_cli();
+	/* clone's CLONE_CHILD_SETTID: written here, in the child's own
+	 * (copy-on-write) memory, as Linux's schedule_tail() does. */
+	struct proc *p = current();
+	if (p->set_child_tid)
+		copy_to_user(p->set_child_tid, &p->pid, sizeof(p->pid));
 }
 
 /*
@@ -394,23 +400,28 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 
 /* ---- fork -------------------------------------------------------------- */
 
-int proc_fork(void)
+/* A copy of the caller, not yet runnable: fork and clone (kernel/thread.c)
+ * adjust it, then fork_start() lets it run. NULL with *err set if not. */
+struct proc *fork_prepare(int *err)
 {
 	struct proc *parent = current();
 	struct proc *child = proc_alloc(parent->uid, parent->rlim[RLIMIT_NPROC].cur);
+	*err = -EAGAIN;
 	if (!child)
-		return -EAGAIN;
+		return NULL;
+	*err = -ENOMEM;
 	child->pgdir = vm_copy_user(parent->pgdir);
 	if (!child->pgdir) {
 		proc_release(child);
-		return -ENOMEM;
+		return NULL;
 	}
 	*child->tf = *parent->tf;
+	child->tls = parent->tls;	/* its %gs names the same slots */
 	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
 	if (mm_fork(&child->mm, &parent->mm) < 0) {
 		proc_release(child);
-		return -ENOMEM;
+		return NULL;
 	}
 	child->euid = parent->euid;
 	child->suid = parent->suid;
@@ -427,14 +438,35 @@ int proc_fork(void)
 		if (parent->files[fd])
 			child->files[fd] = file_dup(parent->files[fd]);
 	child->cwd = parent->cwd;
+	return child;
+}
 
-	sched_fork(&parent->se, &child->se);
+/* A prepared child that clone found wrong after all (a bad TLS). */
+void fork_abandon(struct proc *child)
+{
+	for (int fd = 0; fd < NOFILE; fd++)
+		if (child->files[fd])
+			file_close(child->files[fd]);
+	proc_release(child);
+}
+
+/* The prepared child joins the scheduler; its pid for the parent. */
+int fork_start(struct proc *child)
+{
+	sched_fork(&current()->se, &child->se);
 	int pid = child->pid;
 	spin_lock(&ptable_lock);
 	child->pstate = P_LIVE;
 	spin_unlock(&ptable_lock);
 	sched_wake_new(&child->se);
 	return pid;
+}
+
+int proc_fork(void)
+{
+	int err;
+	struct proc *child = fork_prepare(&err);
+	return child ? fork_start(child) : err;
 }
 
 /* ---- exit and wait ------------------------------------------------------ */

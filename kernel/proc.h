@@ -24,6 +24,7 @@
 #include "waitq.h"
 #include "signal.h"
 #include "fpu.h"
+#include "tls.h"
 
 #define NPROC		256
 #define NOFILE		16
@@ -78,6 +79,10 @@ struct proc {
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
+	struct tls_state tls;		/* its set_thread_area slots (kernel/tls.c) */
+	int *clear_child_tid;		/* set_tid_address (kernel/thread.c) */
+	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
+	void *robust_list;		/* set_robust_list: kept, not yet walked */
 
 	struct file *files[NOFILE];
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
@@ -152,6 +157,12 @@ void schedule(void);
 void proc_return_to_user(struct trapframe *tf);
 
 int proc_fork(void);
+/* fork in two halves, for clone (kernel/thread.c): a copy of the caller
+ * not yet runnable (NULL and *err: EAGAIN, ENOMEM), then let it run (its
+ * pid), or give it up. */
+struct proc *fork_prepare(int *err);
+int fork_start(struct proc *child);
+void fork_abandon(struct proc *child);
 __attribute__((noreturn)) void proc_exit(int status);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 /* A fault in user mode: report it and kill the process with sig. */

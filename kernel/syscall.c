@@ -22,13 +22,17 @@
 #include "pmm.h"
 #include "power.h"
 #include "printk.h"
+#include "random.h"
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
 #include "sysinfo.h"
+#include "stat.h"
 #include "sleep.h"
 #include "systime.h"
+#include "thread.h"
 #include "trace.h"
+#include "tls.h"
 #include "trap.h"
 #include "uname.h"
 #include "x86.h"
@@ -73,6 +77,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(75, sys_setrlimit),		/* proc.c */
 	SYSCALL(76, sys_getrlimit),		/* proc.c (old getrlimit: the same here) */
 	SYSCALL(77, sys_getrusage),		/* systime.c */
+	SYSCALL(85, sys_readlink),		/* stat.c */
 	SYSCALL(88, sys_reboot),		/* power.c */
 	SYSCALL(90, sys_old_mmap),		/* mmap.c */
 	SYSCALL(91, sys_munmap),		/* mmap.c */
@@ -83,6 +88,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(114, proc_wait4),		/* proc.c */
 	SYSCALL(116, sys_sysinfo),		/* sysinfo.c */
 	SYSCALL(119, sys_sigreturn),		/* signal.c */
+	SYSCALL(120, sys_clone),		/* thread.c (fork-like only) */
 	SYSCALL(122, sys_uname),		/* uname.c */
 	SYSCALL(125, sys_mprotect),		/* mmap.c */
 	SYSCALL(132, sys_getpgid),		/* pgrp.c */
@@ -126,11 +132,22 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(238, sys_tkill),		/* signal.c */
 	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(242, sys_sched_getaffinity),	/* sched/syscalls.c */
+	SYSCALL(243, sys_set_thread_area),	/* tls.c */
+	SYSCALL(244, sys_get_thread_area),	/* tls.c */
 	SYSCALL(252, sys_exit),			/* proc.c (exit_group) */
+	SYSCALL(258, sys_set_tid_address),	/* thread.c */
 	SYSCALL(265, sys_clock_gettime),	/* systime.c */
 	SYSCALL(267, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(300, sys_fstatat64),		/* stat.c */
+	SYSCALL(311, sys_set_robust_list),	/* thread.c */
+	SYSCALL(312, sys_get_robust_list),	/* thread.c */
 	SYSCALL(318, sys_getcpu),		/* cpu.c */
+	SYSCALL(331, sys_pipe2),		/* file.c (flags 0 only) */
 	SYSCALL(340, sys_prlimit64),		/* proc.c */
+	SYSCALL(355, sys_getrandom),		/* random.c */
+	SYSCALL(383, sys_statx),		/* stat.c */
+	SYSCALL(386, sys_rseq),			/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
+	SYSCALL(403, sys_clock_gettime64),	/* systime.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(500, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(501, sys_sched_cpu_stats),	/* sched/syscalls.c */

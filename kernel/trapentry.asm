@@ -11,7 +11,7 @@
 ; path every program takes most often (docs/bench.md, getpid).
 
 %define KDATA_SEL  0x10
-%define PERCPU_SEL 0x30
+%define PERCPU_SEL 0x48	; SEG_PERCPU << 3 (kernel/gdt.h)
 
 ; Vectors where the CPU pushes an error code itself.
 %macro VECTOR 1

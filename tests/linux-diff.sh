@@ -3,8 +3,9 @@
 # diff the two KTAP transcripts (issue 7; docs/testing.md).
 #
 #   tests/linux-diff.sh [PROGRAM...]     default: posix_sched abicheck faults
-#                                        signals memmap and every other
-#                                        build/user/bin/posix_*
+#                                        signals memmap, the glibc programs
+#                                        built from user/glibc/ and every
+#                                        other build/user/bin/posix_*
 #
 # The programs are static i386 Linux binaries. The Linux side is, in this
 # order: Debian's i386 Linux 6.1 (linux-image-686, fetched by
@@ -12,7 +13,8 @@
 # an initramfs, all programs in one boot (LINUX_SIDE=qemu); else the host,
 # when it can run i386 programs (tools/run-i386: natively or under
 # qemu-i386) and we are root (posix_sched checks unprivileged rules after setuid(1000));
-# else the transcript recorded on Linux 6.1, user/tests/expected/NAME.linux.ktap,
+# else the transcript recorded on Linux 6.1, user/tests/expected/NAME.linux.ktap
+# (user/glibc/NAME.linux.ktap for a glibc program),
 # with a note saying so; a program with none of them is skipped.
 # LINUX_SIDE=host or LINUX_SIDE=recorded forces one. The host may not be a
 # plain Linux: this sandbox's host kernel has no iopl() (ENOSYS), which
@@ -46,6 +48,10 @@ if [ $# -gt 0 ]; then
 	progs="$*"
 else
 	progs="posix_sched abicheck faults signals memmap"
+	# the glibc programs (user/glibc/), where make built them
+	for n in $(ls user/glibc/*.c 2>/dev/null | sed 's|.*/||; s|\.c$||'); do
+		[ -x "$BIN/$n" ] && progs="$progs $n"
+	done
 	for f in "$BIN"/posix_*; do
 		[ -x "$f" ] || continue
 		n=$(basename "$f")
@@ -55,6 +61,16 @@ fi
 for f in "$KERNEL" "$INITRD"; do
 	[ -f "$f" ] || { echo "linux-diff: $f not found: run make first"; exit 2; }
 done
+
+# A program's recorded Linux transcript: the project's programs keep theirs
+# in user/tests/expected/, the glibc ones beside their source.
+recorded() {	# PROGRAM
+	local f
+	for f in "user/tests/expected/$1.linux.ktap" "user/glibc/$1.linux.ktap"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
 
 # The program's lines and its exit status, from a serial log (our init
 # prints "init: running /bin/P" before and "init: /bin/P exited ..." after).
@@ -142,9 +158,9 @@ for p in $progs; do
 		echo "exit status $?" >>"$out/$p.linux.raw"
 		normalize <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
 		echo "host" >"$out/$p.linux.source"
-	elif [ -f "user/tests/expected/$p.linux.ktap" ]; then
+	elif rec=$(recorded "$p"); then
 		# recorded from programs that exited 0
-		{ cat "user/tests/expected/$p.linux.ktap"; echo "exit status 0"; } |
+		{ cat "$rec"; echo "exit status 0"; } |
 			normalize >"$out/$p.linux.ktap"
 		echo "recorded" >"$out/$p.linux.source"
 	fi

@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=$here/../build/ensure-deps.log
 
-all_tools="cc nasm qemu iso python gdb hostcc cpio i386run"
+all_tools="cc nasm qemu iso python gdb hostcc cpio i386run glibc"
 
 usage() {
     echo "usage: tools/ensure-deps.sh [-n] [tool ...]   tools: $all_tools" >&2
@@ -82,6 +82,11 @@ check() {
     chromium) cmd chromium chromium ;;
     # the initramfs of the Linux side of tests/linux-diff.sh
     cpio)   cmd cpio cpio ;;
+    # Debian's glibc for i386, static: the programs in user/glibc/ (built
+    # by make when it is there; compared with Linux by tests/linux-diff.sh)
+    glibc)
+        [ -f /usr/i686-linux-gnu/lib/libc.a ] ||
+            need libc6-dev-i386-cross /usr/i686-linux-gnu/lib/libc.a ;;
     hostcc)
         cmd gcc gcc
         cmd make make ;;

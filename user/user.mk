@@ -31,7 +31,10 @@ USER_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none
 USER_LIBGCC := $(shell $(USER_CC) -print-libgcc-file-name 2>/dev/null)
 
 # Every .c file in user/bin and user/tests is one program: adding a file
-# adds a program (installed as /bin/<name>).
+# adds a program (installed as /bin/<name>). So is every .c file in
+# user/glibc/, built with Debian's glibc (libc6-dev-i386-cross;
+# tools/ensure-deps.sh glibc) when the cross compiler finds its libc.a,
+# and left out when it does not: the kernel and the rest need no glibc.
 USER_BIN_NAMES := $(basename $(notdir $(wildcard user/bin/*.c)))
 USER_TEST_NAMES := $(filter-out testlib,$(basename $(notdir $(wildcard user/tests/*.c))))
 
@@ -43,6 +46,13 @@ USER_TESTLIB := $(USER_OUT)/tests/testlib.o
 
 USER_TESTS := $(USER_TEST_NAMES:%=$(USER_OUT)/bin/%)
 USER_PROGS := $(USER_BIN_NAMES:%=$(USER_OUT)/bin/%) $(USER_TESTS)
+
+USER_GLIBC_LIBC := $(shell $(USER_CC) -print-file-name=libc.a 2>/dev/null)
+ifneq ($(USER_GLIBC_LIBC),libc.a)
+USER_GLIBC_NAMES := $(basename $(notdir $(wildcard user/glibc/*.c)))
+endif
+USER_GLIBC_PROGS := $(USER_GLIBC_NAMES:%=$(USER_OUT)/bin/%)
+USER_PROGS += $(USER_GLIBC_PROGS)
 
 .PHONY: user user-clean
 user: $(USER_PROGS)
@@ -94,5 +104,12 @@ $(USER_TESTS): $(USER_OUT)/bin/%: $(USER_OUT)/obj/%.o $(USER_TESTLIB) \
 	@echo "  LD      $@"
 	@$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_TESTLIB) \
 		$(USER_LIBC) $(USER_LIBGCC)
+
+# glibc programs: the distribution's compiler driver as a student runs it,
+# stripped (-s): with symbols each is 760 KB of the initrd.
+$(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c
+	@mkdir -p $(dir $@)
+	@echo "  GLIBC   $@"
+	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<
 
 -include $(shell find $(USER_OUT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,19 @@
+/*
+ * thread.h - what a thread library asks of the kernel about one thread:
+ * its id word cleared at exit (set_tid_address), its robust-futex list
+ * (set_robust_list), and rseq, which this kernel does not have.
+ */
+#ifndef KERNEL_THREAD_H
+#define KERNEL_THREAD_H
+
+#include <stdint.h>
+
+struct user_desc;
+int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
+	      int *uctid);
+int sys_set_tid_address(int *utidptr);
+int sys_set_robust_list(void *uhead, uint32_t len);
+int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);
+int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig);
+
+#endif
