@@ -144,11 +144,23 @@ def after(cmd):
     return re.escape(cmd) + r"\n(?:.*\n)*?\$ "
 
 
+# A background chrt prints "granted" after the prompt is back: typing the
+# next command before it would let that line cut the command's echo in two
+# (seen: "$ ps -o pid,cls,rtprio,ni,chrt: periodic: granted ..."), so the
+# command after one waits for the line as well.
+GRANTED = r"(?:.*\n)*?.*granted SCHED_[A-Z]+ priority \d+\n"
+
+
 def session(cmds):
-    """send pairs: each command once the previous one's prompt is back."""
+    """send pairs: each command once the previous one's prompt is back
+    (and, after a background chrt, its "granted" line)."""
     send, prev = [], None
     for cmd in cmds:
-        send.append((after(prev) if prev else r"^\$ ", cmd.encode() + b"\r"))
+        if prev and prev.startswith("chrt ") and prev.endswith("&"):
+            trigger = re.escape(prev) + r"\n" + GRANTED
+        else:
+            trigger = after(prev) if prev else r"^\$ "
+        send.append((trigger, cmd.encode() + b"\r"))
         prev = cmd
     return send
 
