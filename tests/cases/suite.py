@@ -110,9 +110,11 @@ def policy_case(name, tunables, tags=()):
 
 # Tagged "all" (make test-all only; docs/testing.md): suite_quick_1x1x1 is
 # a part of suite_all_1x1x1, 2x1x1's two CPUs in two sockets are covered by
-# 1x2x2 and 2x2x2, and the policy programs under sched_compute=1 repeat
-# their hz100 run with the one tunable the unit tests already cover.
-REPEATED = ("suite_quick_1x1x1", "suite_quick_2x1x1", "suite_policy_compute")
+# 1x2x2 and 2x2x2, and the policy programs under sched_compute=1 or hz=100
+# repeat their suite runs under one tunable the unit tests already cover
+# (timer_hz100 boots at hz=100 in make test).
+REPEATED = ("suite_quick_1x1x1", "suite_quick_2x1x1", "suite_policy_compute",
+            "suite_policy_hz100")
 
 
 def tags_of(name, tags):
