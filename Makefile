@@ -57,17 +57,6 @@ KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm driver
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/syscall_names.o
 
-# Linux's i386 call names, for "unimplemented system call N (name)"
-# (kernel/syscall.c), from the cross toolchain's header at build time.
-SYSCALL_HDR = /usr/i686-linux-gnu/include/asm/unistd_32.h
-$(BUILD)/gen/syscall_names.c: tools/mksyscallnames.sh $(SYSCALL_HDR)
-	@mkdir -p $(dir $@)
-	@tools/mksyscallnames.sh $(SYSCALL_HDR) > $@.tmp && mv $@.tmp $@
-$(BUILD)/obj/syscall_names.o: $(BUILD)/gen/syscall_names.c
-	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
-
 .PHONY: all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
@@ -79,6 +68,17 @@ deps-build:
 	@tools/ensure-deps.sh cc nasm
 
 kernel: $(BUILD)/kernel.elf
+
+# Linux's i386 call names, for "unimplemented system call N (name)"
+# (kernel/syscall.c), from the cross toolchain's header at build time.
+SYSCALL_HDR = /usr/i686-linux-gnu/include/asm/unistd_32.h
+$(BUILD)/gen/syscall_names.c: tools/mksyscallnames.sh $(SYSCALL_HDR)
+	@mkdir -p $(dir $@)
+	@tools/mksyscallnames.sh $(SYSCALL_HDR) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/syscall_names.o: $(BUILD)/gen/syscall_names.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
 # Flags live here: a change to the Makefile rebuilds everything.
 $(KERNEL_OBJS): Makefile

@@ -126,7 +126,7 @@ fi
 
 echo "ensure-deps: installing ${missing_pkgs[*]} (log: build/ensure-deps.log)" >&2
 mkdir -p "$(dirname "$log")"
-if ! { "${as_root[@]+"${as_root[@]}"}" apt-get update -q &&
+if ! { "${as_root[@]+"${as_root[@]}"}" "$here/apt-update.sh" &&
        "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive \
            apt-get install -y -q --no-install-recommends "${missing_pkgs[@]}"; } >>"$log" 2>&1; then
     tail -n 5 "$log" >&2

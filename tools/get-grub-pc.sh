@@ -33,7 +33,8 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-$SUDO apt-get update -qq >/dev/null 2>&1 || { echo "get-grub-pc: apt-get update failed" >&2; exit 1; }
+why=$($SUDO "$(dirname "$0")/apt-update.sh" 2>&1) || { echo "get-grub-pc: ${why:-apt-get update failed}" >&2; exit 1; }
+[ -z "$why" ] || echo "get-grub-pc: $why" >&2
 (cd "$tmp" && apt-get download -q grub-pc-bin:$arch >/dev/null 2>&1) ||
 	{ echo "get-grub-pc: apt-get download grub-pc-bin:$arch failed" >&2; exit 1; }
 dpkg-deb -x "$tmp"/grub-pc-bin_*.deb "$tmp/x"

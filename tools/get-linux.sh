@@ -34,7 +34,8 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-$SUDO apt-get update -qq >/dev/null 2>&1 || { echo "get-linux: apt-get update failed" >&2; exit 1; }
+why=$($SUDO "$(dirname "$0")/apt-update.sh" 2>&1) || { echo "get-linux: ${why:-apt-get update failed}" >&2; exit 1; }
+[ -z "$why" ] || echo "get-linux: $why" >&2
 # linux-image-686 is a metapackage: its dependency names the image.
 img=$(apt-cache depends linux-image-686:i386 2>/dev/null |
       sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*-686\)\(:i386\)\{0,1\}$/\1/p' | head -n 1)
