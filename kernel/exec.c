@@ -196,7 +196,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	int found = fs_lookup(p, path, &f);	/* relative to p's working directory */
 	if (found < 0)
 		return found;
-	if (f->is_dir)
+	if (f->is_dir || f->rdev)	/* Linux: only a regular file runs */
 		return -EACCES;
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
 		return -E2BIG;
@@ -227,7 +227,9 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		vm_free_pgdir(old);
 	exec_regions(p, f, eh, end);
 	proc_set_name(p, path);
+	p->exe = f;
 	signal_exec(p);		/* handlers were addresses in the old program */
+	fd_close_on_exec(p);
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
 	p->tls = (struct tls_state){ 0 };	/* and with no TLS slots (Linux's flush_thread) */
 	if (p == current()) {
@@ -237,6 +239,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		pop_cli();
 	}
 	p->did_exec = true;
+	p->dumpable = 1;		/* Linux's SUID_DUMP_USER after an exec */
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = UCODE_SEL;

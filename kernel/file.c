@@ -3,6 +3,7 @@
  * the system calls on file descriptors (the current process's files[]).
  */
 #include "file.h"
+#include "dev.h"
 #include "errno.h"
 #include "fs.h"
 #include "kmalloc.h"
@@ -10,8 +11,19 @@
 #include "spinlock.h"
 #include "string.h"
 #include "uaccess.h"
+#include <uapi/poll.h>
 
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
+
+/* F_GETFL of a new file: how it is open, as Linux reports it. */
+static uint32_t default_flags(enum file_type type)
+{
+	switch (type) {
+	case FT_CONSOLE:	return O_RDWR;
+	case FT_PIPE_WRITE:	return O_WRONLY;
+	default:		return O_RDONLY;
+	}
+}
 
 struct file *file_alloc(enum file_type type)
 {
@@ -19,6 +31,7 @@ struct file *file_alloc(enum file_type type)
 	if (f) {
 		f->type = type;
 		f->ref = 1;
+		f->flags = default_flags(type);
 	}
 	return f;
 }
@@ -51,7 +64,7 @@ static int initrd_read(struct file *f, void *ubuf, uint32_t n)
 	if (f->offset >= node->size)
 		return 0;
 	if (n > node->size - f->offset)
-		n = node->size - f->offset;
+		n = node->size - (uint32_t)f->offset;
 	if (copy_to_user(ubuf, node->data + f->offset, n) < 0)
 		return -EFAULT;
 	f->offset += n;
@@ -61,9 +74,10 @@ static int initrd_read(struct file *f, void *ubuf, uint32_t n)
 int file_read(struct file *f, void *ubuf, uint32_t n)
 {
 	switch (f->type) {
-	case FT_CONSOLE:	return tty_read(ubuf, n);
-	case FT_PIPE_READ:	return pipe_read(f->pipe, ubuf, n);
+	case FT_CONSOLE:	return tty_read(ubuf, n, f->flags & O_NONBLOCK);
+	case FT_PIPE_READ:	return pipe_read(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return initrd_read(f, ubuf, n);
+	case FT_DEV:		return dev_read(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -72,30 +86,80 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 {
 	switch (f->type) {
 	case FT_CONSOLE:	return tty_write(ubuf, n);
-	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n);
+	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return -EBADF;	/* opened read-only */
+	case FT_DEV:		return dev_write(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
 
+/* Regular files and devices never make a reader or writer wait. */
+#define ALWAYS_READY	(POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM)
+
+static bool is_terminal(const struct file *f)
+{
+	return f->type == FT_CONSOLE || (f->type == FT_DEV && !dev_seekable(f));
+}
+
+uint32_t file_poll(struct file *f)
+{
+	if (is_terminal(f))
+		return tty_poll();
+	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
+		return pipe_poll(f->pipe, f->type == FT_PIPE_WRITE);
+	return ALWAYS_READY;
+}
+
+struct waitq *file_waitq(struct file *f)
+{
+	if (is_terminal(f))
+		return tty_waitq();
+	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
+		return pipe_waitq(f->pipe);
+	return NULL;
+}
+
 /* ---- the descriptor calls ------------------------------------------------- */
+
+static void fd_set_cloexec(struct proc *p, int fd, bool on)
+{
+	if (on)
+		p->cloexec |= 1u << fd;
+	else
+		p->cloexec &= ~(1u << fd);
+}
+
+void fd_close_on_exec(struct proc *p)
+{
+	for (int fd = 0; fd < NOFILE; fd++) {
+		if ((p->cloexec & (1u << fd)) && p->files[fd]) {
+			file_close(p->files[fd]);
+			p->files[fd] = NULL;
+		}
+	}
+	p->cloexec = 0;
+}
 
 struct file *fd_file(int fd)
 {
 	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
 }
 
-static int fd_install(struct file *f)
+/* Put f on the lowest free descriptor from `from` up, marked
+ * close-on-exec or not: the descriptor, or -EMFILE. */
+static int fd_install_from(struct file *f, int from, bool cloexec)
 {
 	struct proc *p = current();
-	for (int fd = 0; fd < NOFILE; fd++) {
+	for (int fd = from; fd < NOFILE; fd++) {
 		if (!p->files[fd]) {
 			p->files[fd] = f;
+			fd_set_cloexec(p, fd, cloexec);
 			return fd;
 		}
 	}
 	return -EMFILE;
 }
+
 
 int sys_read(int fd, void *ubuf, uint32_t n)
 {
@@ -109,36 +173,56 @@ int sys_write(int fd, const void *ubuf, uint32_t n)
 	return f ? file_write(f, ubuf, n) : -EBADF;
 }
 
-/* Only the console answers ioctls (kernel/tty.c); Linux says ENOTTY for
- * the others. */
+/* Only the console answers ioctls (kernel/tty.c), also as /dev/tty and
+ * /dev/console; Linux says ENOTTY for the others. */
 int sys_ioctl(int fd, uint32_t req, void *uarg)
 {
 	struct file *f = fd_file(fd);
 	if (!f)
 		return -EBADF;
+	if (f->type == FT_DEV)
+		return dev_ioctl(f, req, uarg);
 	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
 }
 
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
  * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
+static int open_node(const struct initrd_file *node, int flags)
+{
+	if ((flags & O_DIRECTORY) && !node->is_dir)
+		return -ENOTDIR;
+	/* the initrd is read-only; its devices are not */
+	if ((flags & O_ACCMODE) != 0 && !node->rdev)
+		return node->is_dir ? -EISDIR : -EROFS;
+	struct file *f = file_alloc(node->rdev ? FT_DEV : FT_INITRD);
+	if (!f)
+		return -ENOMEM;
+	f->node = node;
+	/* Linux keeps every flag but the ones that act only at open. */
+	f->flags = (uint32_t)flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
+	int fd = fd_install_from(f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_close(f);
+	return fd;
+}
+
 int sys_open(const char *upath, int flags)
 {
 	const struct initrd_file *node;
 	int err = fs_lookup_user(upath, &node);
+	return err < 0 ? err : open_node(node, flags);
+}
+
+/* openat (295): glibc's open() since 2.26, busybox's too. */
+int sys_openat(int dirfd, const char *upath, int flags)
+{
+	char path[FS_PATH_MAX];
+	const struct initrd_file *node;
+	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
 		return err;
-	if ((flags & O_DIRECTORY) && !node->is_dir)
-		return -ENOTDIR;
-	if ((flags & O_ACCMODE) != 0)	/* the initrd is read-only */
-		return node->is_dir ? -EISDIR : -EROFS;
-	struct file *f = file_alloc(FT_INITRD);
-	if (!f)
-		return -ENOMEM;
-	f->node = node;
-	int fd = fd_install(f);
-	if (fd < 0)
-		file_close(f);
-	return fd;
+	err = fs_lookup_at(dirfd, path, &node, true);
+	return err < 0 ? err : open_node(node, flags);
 }
 
 int sys_close(int fd)
@@ -147,6 +231,7 @@ int sys_close(int fd)
 	if (!f)
 		return -EBADF;
 	current()->files[fd] = NULL;
+	fd_set_cloexec(current(), fd, false);
 	file_close(f);
 	return 0;
 }
@@ -164,20 +249,95 @@ int sys_dup2(int oldfd, int newfd)
 	if (p->files[newfd])
 		file_close(p->files[newfd]);
 	p->files[newfd] = file_dup(f);
+	fd_set_cloexec(p, newfd, false);	/* a dup is never close-on-exec */
 	return newfd;
 }
 
-int sys_pipe(int *ufds)
+/* ---- seeking ---------------------------------------------------------------- */
+
+/* Linux's limit for an offset (MAX_LFS_FILESIZE on i386: 2^44 - 1 with
+ * 4 KiB pages). */
+#define MAX_OFFSET	((1ull << 44) - 1)
+
+/* The new offset of an initrd file or directory, or -errno. SEEK_DATA and
+ * SEEK_HOLE as Linux's generic_file_llseek: the data is the whole file,
+ * the one hole is at its end. */
+static int64_t seek_node(struct file *f, int64_t off, int whence)
+{
+	int64_t size = f->node->is_dir ? 0 : (int64_t)f->node->size;
+	int64_t pos;
+	switch (whence) {
+	case SEEK_SET:	pos = off; break;
+	case SEEK_CUR:	pos = (int64_t)f->offset + off; break;
+	case SEEK_END:
+		if (f->node->is_dir)
+			return -EINVAL;
+		pos = size + off;
+		break;
+	case SEEK_DATA:
+	case SEEK_HOLE:
+		if (f->node->is_dir || off < 0 || off >= size)
+			return -ENXIO;
+		pos = whence == SEEK_DATA ? off : size;
+		break;
+	default:	return -EINVAL;
+	}
+	if (pos < 0 || (uint64_t)pos > MAX_OFFSET)
+		return -EINVAL;
+	f->offset = (uint64_t)pos;
+	return pos;
+}
+
+static int64_t file_seek(int fd, int64_t off, int whence)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	if (f->type == FT_INITRD)
+		return seek_node(f, off, whence);
+	if (f->type == FT_DEV && dev_seekable(f))
+		return whence <= SEEK_END ? 0 : -EINVAL;	/* null, zero: stay at 0 */
+	return -ESPIPE;		/* the console, pipes */
+}
+
+/* lseek (19): a 32-bit offset; EOVERFLOW when the result does not fit. */
+int sys_lseek(int fd, int32_t off, int whence)
+{
+	int64_t pos = file_seek(fd, off, whence);
+	if (pos > INT32_MAX)
+		return -EOVERFLOW;
+	return (int)pos;
+}
+
+/* _llseek (140), glibc's lseek64: the offset in two halves, the result
+ * written to *uresult. */
+int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence)
+{
+	int64_t pos = file_seek(fd, (int64_t)((uint64_t)off_high << 32 | off_low), whence);
+	if (pos < 0)
+		return (int)pos;
+	return copy_to_user(uresult, &pos, sizeof(pos)) < 0 ? -EFAULT : 0;
+}
+
+/* pipe (42) is pipe2 with no flags; pipe2 (331) takes O_CLOEXEC (both
+ * descriptors close on exec) and O_NONBLOCK (both ends return EAGAIN
+ * where they would wait). Linux's O_DIRECT (packet mode) is not done:
+ * EINVAL, like any other flag. */
+int sys_pipe2(int *ufds, int flags)
 {
 	struct file *rd, *wr;
 	int fds[2];
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
 	if (!user_range_ok(ufds, sizeof(fds), true))
 		return -EFAULT;
 	int err = pipe_create(&rd, &wr);
 	if (err < 0)
 		return err;
-	fds[0] = fd_install(rd);
-	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr);
+	rd->flags |= (uint32_t)flags & O_NONBLOCK;
+	wr->flags |= (uint32_t)flags & O_NONBLOCK;
+	fds[0] = fd_install_from(rd, 0, flags & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(wr, 0, flags & O_CLOEXEC);
 	if (fds[1] < 0) {
 		if (fds[0] >= 0)
 			current()->files[fds[0]] = NULL;
@@ -188,10 +348,46 @@ int sys_pipe(int *ufds)
 	return copy_to_user(ufds, fds, sizeof(fds));
 }
 
-/* 331 pipe2: glibc's pipe() is pipe2(fds, 0). O_CLOEXEC and O_NONBLOCK
- * need close-on-exec and non-blocking descriptors, which this kernel has
- * not yet: EINVAL for any flag (Linux accepts those two and O_DIRECT). */
-int sys_pipe2(int *ufds, int flags)
+int sys_pipe(int *ufds)
 {
-	return flags ? -EINVAL : sys_pipe(ufds);
+	return sys_pipe2(ufds, 0);
+}
+
+/* fcntl (55) and fcntl64 (221, glibc's): the descriptor commands. F_SETFL
+ * changes only O_APPEND and O_NONBLOCK, as Linux (its O_ASYNC, O_DIRECT,
+ * O_NOATIME are not done here: left as they are). Locks, leases, owners and
+ * pipe sizes are not done: EINVAL, as Linux answers a command it does not
+ * know. */
+#define SETFL_MASK	(O_APPEND | O_NONBLOCK)
+
+static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
+{
+	if (from >= NOFILE)	/* Linux: EINVAL at or past RLIMIT_NOFILE */
+		return -EINVAL;
+	int fd = fd_install_from(f, (int)from, cloexec);
+	if (fd >= 0)
+		file_dup(f);
+	return fd;
+}
+
+int sys_fcntl64(int fd, int cmd, uint32_t arg)
+{
+	struct file *f = fd_file(fd);
+	struct proc *p = current();
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:		return fcntl_dup(f, arg, false);
+	case F_DUPFD_CLOEXEC:	return fcntl_dup(f, arg, true);
+	case F_GETFD:		return (p->cloexec >> fd) & 1 ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		fd_set_cloexec(p, fd, arg & FD_CLOEXEC);
+		return 0;
+	case F_GETFL:		return (int)f->flags;
+	case F_SETFL:
+		f->flags = (f->flags & ~SETFL_MASK) | (arg & SETFL_MASK);
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }

@@ -1,26 +1,30 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Three kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, and a
- * read-only file of the initrd. A struct file is shared between
+ * Four kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * read-only file of the initrd, and a device of /dev (kernel/dev.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
 #define KERNEL_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV };
 
 struct pipe;
+struct proc;
+struct waitq;
 
 struct file {
 	enum file_type type;
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
-	const struct initrd_file *node;	/* FT_INITRD */
-	uint32_t offset;		/* FT_INITRD */
+	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c) */
+	uint64_t offset;		/* FT_INITRD: lseek may go past the end, as Linux */
+	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
 };
 
 struct file *file_alloc(enum file_type type);
@@ -38,21 +42,36 @@ int sys_read(int fd, void *ubuf, uint32_t n);
 int sys_write(int fd, const void *ubuf, uint32_t n);
 int sys_ioctl(int fd, uint32_t req, void *uarg);
 int sys_open(const char *upath, int flags);
+int sys_openat(int dirfd, const char *upath, int flags);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
+int sys_fcntl64(int fd, int cmd, uint32_t arg);
+int sys_lseek(int fd, int32_t off, int whence);
+int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
+/* poll (kernel/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
+ * POLLERR), and the wait queue woken when that changes (NULL: never). */
+uint32_t file_poll(struct file *f);
+struct waitq *file_waitq(struct file *f);
+/* exec: close the descriptors marked close-on-exec (O_CLOEXEC, FD_CLOEXEC). */
+void fd_close_on_exec(struct proc *p);
 
 /* Pipes (kernel/pipe.c). */
 int pipe_create(struct file **rd, struct file **wr);
-int pipe_read(struct pipe *p, void *ubuf, uint32_t n);
-int pipe_write(struct pipe *p, const void *ubuf, uint32_t n);
+/* nonblock (O_NONBLOCK): -EAGAIN where they would sleep. */
+int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock);
 void pipe_close(struct pipe *p, int writable);
+uint32_t pipe_poll(struct pipe *p, bool write_end);
+struct waitq *pipe_waitq(struct pipe *p);
 
 /* The console as a file (kernel/tty.c). */
-int tty_read(void *ubuf, uint32_t n);
+int tty_read(void *ubuf, uint32_t n, bool nonblock);
 int tty_write(const void *ubuf, uint32_t n);
 void tty_init(void);
+uint32_t tty_poll(void);
+struct waitq *tty_waitq(void);
 /* console_input_byte() (interrupt context): take every byte the console
  * has buffered. Does nothing before tty_init(): until then the raw
  * buffer is test=echo's (drivers/serial_irq.c). */

@@ -20,13 +20,15 @@ struct proc;
 int fs_lookup_user(const char *upath, const struct initrd_file **out);
 /* The same for a path already in kernel memory, from process p's cwd. */
 int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out);
-int fs_fstat(struct file *f, void *ustat64);
+/* The same for the *at() calls: a relative path starts at the directory
+ * open on dirfd (-EBADF when none is, -ENOTDIR when it is a file), or at
+ * the working directory for AT_FDCWD; an absolute one ignores dirfd.
+ * follow: a magic link as the last component stands for its target
+ * (stat, open); else the link itself (lstat, readlink). */
+int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bool follow);
 
 int sys_chdir(const char *upath);
 int sys_getcwd(char *ubuf, uint32_t size);
-int sys_stat64(const char *upath, void *ustat64);
-int sys_lstat64(const char *upath, void *ustat64);
-int sys_fstat64(int fd, void *ustat64);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
 
 #endif

@@ -56,6 +56,8 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->perm = perm & 07777;
 	f->mtime = mtime;
 	f->parent = 0;
+	f->rdev = 0;
+	f->magic = 0;
 }
 
 static void unpack_ustar(const uint8_t *p, uint32_t len)
@@ -112,26 +114,63 @@ static char *last_slash(const char *s)
  * imply ("bin/x" without "bin/") and "/"; nodes made here are linked when
  * the loop reaches them.
  */
+static void link_node(int i)
+{
+	char dir[INITRD_PATH_MAX];
+	strlcpy(dir, files[i].path, sizeof(dir));
+	char *slash = last_slash(dir);
+	if (slash == dir)
+		slash++;			/* "/bin": its directory is "/" */
+	*slash = 0;
+	if (!dir[0]) {				/* "/" itself */
+		files[i].parent = i;
+		return;
+	}
+	if (!initrd_lookup(dir))
+		add_file(dir, NULL, 0, true, 0755, files[i].mtime);
+	const struct initrd_file *d = initrd_lookup(dir);
+	files[i].parent = d ? (int)(d - files) : i;	/* NULL: the table is full */
+}
+
 static void link_tree(void)
 {
 	if (!initrd_lookup("/"))
 		add_file("/", NULL, 0, true, 0755, 0);
-	for (int i = 0; i < nfiles; i++) {
-		char dir[INITRD_PATH_MAX];
-		strlcpy(dir, files[i].path, sizeof(dir));
-		char *slash = last_slash(dir);
-		if (slash == dir)
-			slash++;			/* "/bin": its directory is "/" */
-		*slash = 0;
-		if (!dir[0]) {				/* "/" itself */
-			files[i].parent = i;
-			continue;
-		}
-		if (!initrd_lookup(dir))
-			add_file(dir, NULL, 0, true, 0755, files[i].mtime);
-		const struct initrd_file *d = initrd_lookup(dir);
-		files[i].parent = d ? (int)(d - files) : i;	/* NULL: the table is full */
-	}
+	for (int i = 0; i < nfiles; i++)
+		link_node(i);
+}
+
+/* A node the kernel makes after the archives (kernel/dev.c, kernel/procfs.c):
+ * linked at once, its directories made if need be. NULL when the path is
+ * taken (an archive's own file wins) or the table is full. */
+static struct initrd_file *add_kernel_node(const char *path, bool dir, uint16_t perm)
+{
+	if (initrd_lookup(path) || nfiles == MAX_FILES)
+		return NULL;
+	int first = nfiles;
+	add_file(path, NULL, 0, dir, perm, 0);
+	for (int i = first; i < nfiles; i++)	/* and the directories it needed */
+		link_node(i);
+	return &files[first];
+}
+
+void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm)
+{
+	struct initrd_file *f = add_kernel_node(path, false, perm);
+	if (f)
+		f->rdev = rdev;
+}
+
+void initrd_add_dir(const char *path)
+{
+	add_kernel_node(path, true, 0555);
+}
+
+void initrd_add_magic(const char *path, uint8_t magic)
+{
+	struct initrd_file *f = add_kernel_node(path, false, 0777);
+	if (f)
+		f->magic = magic;
 }
 
 void initrd_init(void)
@@ -240,8 +279,26 @@ static int walk_step(const struct initrd_file **at, const char *name, size_t len
 	return 0;
 }
 
+/* A magic link (/proc/self/exe) stands for the node the kernel says. */
+static int follow(const struct initrd_file **at)
+{
+	if (!(*at)->magic)
+		return 0;
+	const struct initrd_file *t = initrd_magic_target(*at);
+	if (!t)
+		return -ENOENT;
+	*at = t;
+	return 0;
+}
+
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out)
+{
+	return initrd_resolve_at(cwd, path, out, true);
+}
+
+int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
+		      const struct initrd_file **out, bool follow_last)
 {
 	const struct initrd_file *at = path[0] == '/' || !cwd ? initrd_root() : cwd;
 	const char *s = path;
@@ -259,6 +316,11 @@ int initrd_resolve(const struct initrd_file *cwd, const char *path,
 		if (end == s)
 			break;			/* trailing '/' */
 		int err = walk_step(&at, s, (size_t)(end - s));
+		const char *rest = end;
+		while (*rest == '/')
+			rest++;
+		if (!err && (*rest || follow_last))	/* lstat, readlink: not the last */
+			err = follow(&at);
 		if (err < 0)
 			return err;
 		s = end;

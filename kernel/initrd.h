@@ -25,6 +25,8 @@ struct initrd_file {
 	bool is_dir;
 	uint16_t perm;			/* permission bits (ustar's mode field) */
 	uint32_t mtime;			/* seconds since 1970 (ustar's mtime) */
+	uint16_t rdev;			/* a character device (kernel/dev.c): major << 8 | minor; 0 else */
+	uint8_t magic;			/* a magic link (kernel/procfs.c): initrd_magic_target() */
 	int parent;			/* index of its directory; "/" is its own */
 };
 
@@ -44,6 +46,20 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
  * directory (also "file/"), -ENAMETOOLONG. 0 and *out on success. */
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out);
+/* The same, following a magic link in the last component or not (lstat,
+ * readlink: the link itself). */
+int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
+		      const struct initrd_file **out, bool follow_last);
+/* Boot, after initrd_init: nodes the kernel makes, their directories made
+ * if need be; an archive's own file of that path wins. A character device
+ * (kernel/dev.c); a directory; a magic link (kernel/procfs.c), which the
+ * walk replaces by initrd_magic_target(node), as Linux's /proc/self/exe. */
+void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm);
+void initrd_add_dir(const char *path);
+void initrd_add_magic(const char *path, uint8_t magic);
+/* The kernel's answer for a magic link, for the current process: the node
+ * it stands for, or NULL (ENOENT). kernel/procfs.c. */
+const struct initrd_file *initrd_magic_target(const struct initrd_file *link);
 /* Its place in the archive: a stable inode number for stat (kernel/stat.c). */
 uint32_t initrd_index(const struct initrd_file *n);
 

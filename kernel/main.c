@@ -11,6 +11,7 @@
 #include "bootparam.h"
 #include "console.h"
 #include "cpu.h"
+#include "dev.h"
 #include "file.h"
 #include "format.h"
 #include "initrd.h"
@@ -19,6 +20,7 @@
 #include "power.h"
 #include "printk.h"
 #include "proc.h"
+#include "procfs.h"
 #include "sched_glue.h"
 #include "smp.h"
 #include "string.h"
@@ -149,6 +151,8 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 	/* Processes and the scheduler. */
 	initrd_init();
+	dev_init();		/* /dev/null ... (kernel/dev.c) */
+	procfs_init();		/* /proc/self/exe (kernel/procfs.c) */
 	proc_init();
 	start_scheduler();
 

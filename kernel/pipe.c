@@ -14,6 +14,7 @@
 #include "proc.h"
 #include "uaccess.h"
 #include "waitq.h"
+#include <uapi/poll.h>
 
 #define PIPE_SIZE 4096
 #define CHUNK 256
@@ -72,7 +73,32 @@ static void pipe_sleep(struct pipe *p)
 	spin_lock(&p->lock);
 }
 
-int pipe_read(struct pipe *p, void *ubuf, uint32_t n)
+/* poll: what each end is ready for (uapi/poll.h), and where it waits. */
+uint32_t pipe_poll(struct pipe *p, bool write_end)
+{
+	uint32_t mask = 0;
+	spin_lock(&p->lock);
+	if (write_end) {
+		if (p->nwrite - p->nread < PIPE_SIZE)
+			mask |= POLLOUT | POLLWRNORM;
+		if (p->readers == 0)
+			mask |= POLLERR;
+	} else {
+		if (p->nwrite != p->nread)
+			mask |= POLLIN | POLLRDNORM;
+		if (p->writers == 0)
+			mask |= POLLHUP;
+	}
+	spin_unlock(&p->lock);
+	return mask;
+}
+
+struct waitq *pipe_waitq(struct pipe *p)
+{
+	return &p->wait;
+}
+
+int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock)
 {
 	char tmp[CHUNK];
 	uint32_t got = 0;
@@ -81,9 +107,9 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n)
 		return 0;
 	spin_lock(&p->lock);
 	while (p->nread == p->nwrite && p->writers > 0) {
-		if (signal_pending(current())) {
+		if (nonblock || signal_pending(current())) {
 			spin_unlock(&p->lock);
-			return -ERESTARTSYS;
+			return nonblock ? -EAGAIN : -ERESTARTSYS;
 		}
 		pipe_sleep(p);
 	}
@@ -112,7 +138,7 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n)
 	return (int)got;
 }
 
-int pipe_write(struct pipe *p, const void *ubuf, uint32_t n)
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock)
 {
 	char tmp[CHUNK];
 	uint32_t done = 0;
@@ -133,6 +159,11 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n)
 				spin_unlock(&p->lock);
 				done += i;
 				return done ? (int)done : -ERESTARTSYS;
+			}
+			if (p->nwrite - p->nread == PIPE_SIZE && nonblock) {
+				spin_unlock(&p->lock);
+				done += i;
+				return done ? (int)done : -EAGAIN;
 			}
 			if (p->nwrite - p->nread == PIPE_SIZE) {
 				spin_unlock(&p->lock);

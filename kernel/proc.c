@@ -435,10 +435,13 @@ struct proc *fork_prepare(int *err)
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
 	memcpy(child->name, parent->name, sizeof(child->name));
+	child->dumpable = parent->dumpable;
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])
 			child->files[fd] = file_dup(parent->files[fd]);
+	child->cloexec = parent->cloexec;
 	child->cwd = parent->cwd;
+	child->exe = parent->exe;
 	return child;
 }
 

@@ -65,6 +65,7 @@ struct proc {
 	int gid, egid, sgid;
 	int pgid, sid;			/* process group and session (job control) */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
+	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
 	struct proc *parent;
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
@@ -80,7 +81,9 @@ struct proc {
 	void *robust_list;		/* set_robust_list: kept, not yet walked */
 
 	struct file *files[NOFILE];
+	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC) */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
+	const struct initrd_file *exe;	/* its program: /proc/self/exe (kernel/procfs.c) */
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;

@@ -16,6 +16,9 @@ int sleep_until(uint64_t deadline_ns, int state);
 /* The timer interrupt (drivers/timer.c): wake this CPU's due sleepers;
  * returns the next deadline queued here, or UINT64_MAX. */
 uint64_t sleep_expire(void);
+/* With the state already set by the caller: sleep until the deadline or a
+ * wake-up, whichever is first (kernel/poll.c). */
+void sleep_nap_until(uint64_t deadline_ns);
 
 int sys_nanosleep(const void *ureq, void *urem);
 int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);

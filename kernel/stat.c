@@ -1,19 +1,22 @@
 /*
- * stat.c - file status: fstat64 (197), fstatat64 (300), statx (383) and
- * readlink (85), with Linux i386's structures and errors.
+ * stat.c - file status: stat64 (195), lstat64 (196), fstat64 (197),
+ * fstatat64 (300), statx (383) and readlink (85), with Linux i386's
+ * structures and errors: one description of a file (struct kstat) that
+ * every call fills its structure from, so stat and fstatat agree.
  *
  * glibc 2.36 asks statx first (fstat on stdout decides its buffering: a
  * character device that is a terminal is line-buffered, like Linux's
  * console) and falls back to fstatat64. The files are the three kinds of
  * kernel/file.h: the console (a character device, Linux's /dev/console,
- * 5:1), pipes (FIFOs) and the initrd's read-only files and directories.
- * There are no symbolic links, so readlink finds none: EINVAL for a path
- * that exists, ENOENT else (also /proc/self/exe: no /proc yet, and glibc
- * does without it).
+ * 5:1), pipes (FIFOs), the initrd's read-only files and directories and
+ * the devices in /dev (kernel/dev.c).
+ * The only links are magic: /proc/self/exe (kernel/procfs.c), which
+ * stat follows to the program and lstat and readlink show as a link.
  */
 #include "stat.h"
 #include "errno.h"
 #include "file.h"
+#include "fs.h"
 #include "initrd.h"
 #include "proc.h"
 #include "string.h"
@@ -24,8 +27,12 @@
 /* What this kernel knows of a file, before either layout is filled. */
 struct kstat {
 	uint32_t mode, nlink, uid, gid, blksize, rdev_major, rdev_minor;
+	uint32_t dev_minor;		/* major 0: the initrd is one anonymous fs */
+	uint32_t mtime;			/* seconds; atime and ctime are the same */
 	uint64_t ino, size, blocks;
 };
+
+#define INITRD_DEV_MINOR	1	/* st_dev of every initrd node: (0, 1) */
 
 /* Linux i386's struct stat64 (asm/stat.h), 96 bytes. */
 struct stat64 {
@@ -57,18 +64,41 @@ struct statx {
 };
 _Static_assert(sizeof(struct statx) == 256, "Linux's struct statx");
 
+static uint32_t subdirs(const struct initrd_file *dir)
+{
+	const struct initrd_file *f;
+	uint32_t pos = 0, n = 0;
+	while ((f = initrd_next_child(dir, &pos)) != NULL)
+		n += f->is_dir;
+	return n;
+}
+
 static void stat_node(const struct initrd_file *n, struct kstat *k)
 {
-	*k = (struct kstat){ .nlink = 1, .blksize = 4096 };
-	k->mode = n->is_dir ? (S_IFDIR | 0755) : (S_IFREG | 0755);
-	k->ino = initrd_index(n) + 2;	/* 1 would be the root */
-	k->size = n->size;
-	k->blocks = (n->size + 511) / 512;
+	*k = (struct kstat){ .nlink = 1, .blksize = 4096, .dev_minor = INITRD_DEV_MINOR };
+	k->ino = initrd_ino(n);			/* getdents64's d_ino too */
+	k->mtime = n->mtime;
+	if (n->is_dir) {
+		k->mode = S_IFDIR | n->perm;
+		k->nlink = 2 + subdirs(n);	/* ".", its name, each child's ".." */
+	} else if (n->magic) {			/* lstat of /proc/self/exe */
+		const struct initrd_file *t = initrd_magic_target(n);
+		k->mode = S_IFLNK | 0777;
+		k->size = t ? strlen(t->path) : 0;
+	} else if (n->rdev) {
+		k->mode = S_IFCHR | n->perm;
+		k->rdev_major = n->rdev >> 8;
+		k->rdev_minor = n->rdev & 0xff;
+	} else {
+		k->mode = S_IFREG | n->perm;
+		k->size = n->size;
+		k->blocks = (n->size + 511) / 512;
+	}
 }
 
 static void stat_file(const struct file *f, struct kstat *k)
 {
-	if (f->type == FT_INITRD) {
+	if (f->type == FT_INITRD || f->type == FT_DEV) {
 		stat_node(f->node, k);
 		return;
 	}
@@ -83,9 +113,9 @@ static void stat_file(const struct file *f, struct kstat *k)
 	}
 }
 
-/* The file dirfd/upath names (AT_EMPTY_PATH: dirfd itself). A relative
- * path with AT_FDCWD starts at the working directory (kernel/fs.c's walk);
- * relative to another directory fd is not done yet: it starts at /. */
+/* The file dirfd/upath names (AT_EMPTY_PATH: dirfd itself); a relative
+ * path starts at dirfd's directory or, for AT_FDCWD, the working directory
+ * (kernel/fs.c's fs_lookup_at). */
 static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 {
 	char path[INITRD_PATH_MAX];
@@ -101,10 +131,8 @@ static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 		stat_file(f, k);
 		return 0;
 	}
-	if (path[0] != '/' && dirfd != AT_FDCWD && !fd_file(dirfd))
-		return -EBADF;
 	const struct initrd_file *n;
-	err = initrd_resolve(dirfd == AT_FDCWD ? current()->cwd : initrd_root(), path, &n);
+	err = fs_lookup_at(dirfd, path, &n, !(flags & AT_SYMLINK_NOFOLLOW));
 	if (err < 0)
 		return err;
 	stat_node(n, k);
@@ -114,6 +142,7 @@ static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 static int put_stat64(const struct kstat *k, void *ustat)
 {
 	struct stat64 s = { 0 };
+	s.dev = k->dev_minor;				/* (0, minor) */
 	s.ino32 = (uint32_t)k->ino;
 	s.ino = k->ino;
 	s.mode = k->mode;
@@ -124,7 +153,30 @@ static int put_stat64(const struct kstat *k, void *ustat)
 	s.size = (int64_t)k->size;
 	s.blksize = k->blksize;
 	s.blocks = k->blocks;
+	s.atime = s.mtime = s.ctime = k->mtime;
 	return copy_to_user(ustat, &s, sizeof(s)) < 0 ? -EFAULT : 0;
+}
+
+/* stat64 (195) and lstat64 (196): fstatat64 from the working directory;
+ * with no symbolic links here, lstat is stat. */
+int sys_stat64(const char *upath, void *ustat)
+{
+	return sys_fstatat64(AT_FDCWD, upath, ustat, 0);
+}
+
+int sys_lstat64(const char *upath, void *ustat)
+{
+	return sys_fstatat64(AT_FDCWD, upath, ustat, AT_SYMLINK_NOFOLLOW);
+}
+
+int sys_fstat64(int fd, void *ustat)
+{
+	struct file *f = fd_file(fd);
+	struct kstat k;
+	if (!f)
+		return -EBADF;
+	stat_file(f, &k);
+	return put_stat64(&k, ustat);
 }
 
 int sys_fstatat64(int dirfd, const char *upath, void *ustat, int flags)
@@ -162,17 +214,43 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
 	x.blocks = k.blocks;
 	x.rdev_major = k.rdev_major;
 	x.rdev_minor = k.rdev_minor;
+	x.dev_minor = k.dev_minor;
+	x.atime.sec = x.btime.sec = x.ctime.sec = x.mtime.sec = k.mtime;
 	return copy_to_user(ustatx, &x, sizeof(x)) < 0 ? -EFAULT : 0;
 }
 
-int sys_readlink(const char *upath, char *ubuf, int size)
+/* readlink (85) and readlinkat (305): the only links are magic ones
+ * (/proc/self/exe): its target's path, cut to size without a NUL, as
+ * Linux. A file that is not a link is EINVAL. */
+static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 {
-	(void)ubuf;
 	char path[INITRD_PATH_MAX];
+	const struct initrd_file *n;
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
 		return err;
 	if (size <= 0)
 		return -EINVAL;
-	return initrd_lookup(path) ? -EINVAL : -ENOENT;
+	err = fs_lookup_at(dirfd, path, &n, false);
+	if (err < 0)
+		return err;
+	if (!n->magic)
+		return -EINVAL;
+	const struct initrd_file *t = initrd_magic_target(n);
+	if (!t)
+		return -ENOENT;
+	uint32_t len = (uint32_t)strlen(t->path);
+	if (len > (uint32_t)size)
+		len = (uint32_t)size;
+	return copy_to_user(ubuf, t->path, len) < 0 ? -EFAULT : (int)len;
+}
+
+int sys_readlink(const char *upath, char *ubuf, int size)
+{
+	return readlink_at(AT_FDCWD, upath, ubuf, size);
+}
+
+int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
+{
+	return readlink_at(dirfd, upath, ubuf, size);
 }

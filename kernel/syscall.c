@@ -38,6 +38,8 @@
 #include "x86.h"
 #include "../drivers/topology.h"
 #include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
+#include "poll.h"
+#include "prctl.h"
 #include <uapi/unistd.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
@@ -56,6 +58,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_waitpid, sys_waitpid),			/* proc.c */
 	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
 	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
+	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
 	SYSCALL(__NR_getpid, sys_getpid),			/* proc.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
 	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
@@ -69,6 +72,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_geteuid, sys_geteuid),			/* cred.c */
 	SYSCALL(__NR_getegid, sys_getegid),			/* cred.c */
 	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
+	SYSCALL(__NR_fcntl, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
 	SYSCALL(__NR_dup2, sys_dup2),				/* file.c */
 	SYSCALL(__NR_getppid, sys_getppid),			/* proc.c */
@@ -92,6 +96,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_uname, sys_uname),				/* uname.c */
 	SYSCALL(__NR_mprotect, sys_mprotect),			/* mmap.c */
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
+	SYSCALL(__NR__llseek, sys_llseek),			/* file.c */
 	SYSCALL(__NR_getsid, sys_getsid),			/* pgrp.c */
 	SYSCALL(__NR_sched_setparam, sys_sched_setparam),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getparam, sys_sched_getparam),	/* sched/syscalls.c */
@@ -103,6 +108,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_rr_get_interval, sys_sched_rr_get_interval),	/* sched/syscalls.c */
 	SYSCALL(__NR_nanosleep, sys_nanosleep),			/* sleep.c */
 	SYSCALL(__NR_mremap, sys_mremap),			/* mmap.c */
+	SYSCALL(__NR_poll, sys_poll),				/* poll.c */
+	SYSCALL(__NR_prctl, sys_prctl),				/* prctl.c */
 	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),	/* signal.c */
@@ -111,9 +118,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* proc.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
-	SYSCALL(__NR_stat64, sys_stat64),			/* fs.c */
-	SYSCALL(__NR_lstat64, sys_lstat64),			/* fs.c */
-	SYSCALL(__NR_fstat64, sys_fstat64),			/* fs.c */
+	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */
+	SYSCALL(__NR_lstat64, sys_lstat64),			/* stat.c */
+	SYSCALL(__NR_fstat64, sys_fstat64),			/* stat.c */
 	SYSCALL(__NR_getuid32, sys_getuid),			/* cred.c */
 	SYSCALL(__NR_getgid32, sys_getgid),			/* cred.c */
 	SYSCALL(__NR_geteuid32, sys_geteuid),			/* cred.c */
@@ -128,6 +135,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setgid32, sys_setgid),			/* cred.c */
 	SYSCALL(__NR_madvise, sys_madvise),			/* mmap.c */
 	SYSCALL(__NR_getdents64, sys_getdents64),		/* fs.c */
+	SYSCALL(__NR_fcntl64, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_gettid, sys_getpid),			/* proc.c (gettid: one thread per process) */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
 	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
@@ -138,7 +146,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_set_tid_address, sys_set_tid_address),	/* thread.c */
 	SYSCALL(__NR_clock_gettime, sys_clock_gettime),		/* systime.c */
 	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(__NR_openat, sys_openat),			/* file.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
+	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */

@@ -29,6 +29,7 @@
 #include "uaccess.h"
 #include "waitq.h"
 #include <uapi/termios.h>
+#include <uapi/poll.h>
 
 #define TTY_BUF 1024		/* readable + being edited */
 #define LINE_MAX 256		/* one canonical line, '\n' included */
@@ -228,7 +229,23 @@ static uint32_t take(char *out, uint32_t n)
 	return k;
 }
 
-int tty_read(void *ubuf, uint32_t n)
+/* poll: input to read (a line, in canonical mode); output never waits. */
+uint32_t tty_poll(void)
+{
+	spin_lock(&tty_lock);
+	uint32_t mask = POLLOUT | POLLWRNORM;
+	if (has_input() || eof_pending > 0)
+		mask |= POLLIN | POLLRDNORM;
+	spin_unlock(&tty_lock);
+	return mask;
+}
+
+struct waitq *tty_waitq(void)
+{
+	return &tty_wait;
+}
+
+int tty_read(void *ubuf, uint32_t n, bool nonblock)
 {
 	struct proc *p = current();
 	struct waiter w;
@@ -241,6 +258,10 @@ int tty_read(void *ubuf, uint32_t n)
 		return 0;
 	spin_lock(&tty_lock);
 	while (!has_input() && ((tio.c_lflag & ICANON) || tio.c_cc[VMIN] > 0)) {
+		if (nonblock) {
+			spin_unlock(&tty_lock);
+			return -EAGAIN;
+		}
 		waitq_prepare(&tty_wait, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&tty_lock);
 		if (!signal_pending(p))		/* checked after the state is set */

@@ -1,5 +1,6 @@
 /*
- * uapi/fcntl.h - open's flags: Linux i386's numbers (asm-generic/fcntl.h),
+ * uapi/fcntl.h - open's flags and fcntl's commands: Linux i386's numbers
+ * (asm-generic/fcntl.h),
  * once for the kernel (kernel/fs.h) and the small libc
  * (user/lib/include/fcntl.h).
  */
@@ -10,6 +11,31 @@
 #define O_RDONLY	0
 #define O_WRONLY	1
 #define O_RDWR		2
+#define O_CREAT		0100
+#define O_EXCL		0200
+#define O_NOCTTY	0400
+#define O_TRUNC		01000
+#define O_APPEND	02000
+#define O_NONBLOCK	04000
+#define O_LARGEFILE	0100000
 #define O_DIRECTORY	0200000	/* fail with ENOTDIR unless it is a directory */
+#define O_NOFOLLOW	0400000
+#define O_CLOEXEC	02000000
+
+/* lseek (19) and _llseek (140): whence */
+#define SEEK_SET	0
+#define SEEK_CUR	1
+#define SEEK_END	2
+#define SEEK_DATA	3
+#define SEEK_HOLE	4
+
+/* fcntl (55) and fcntl64 (221) */
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
+#define F_DUPFD_CLOEXEC	1030
+#define FD_CLOEXEC	1
 
 #endif

@@ -20,6 +20,7 @@
 #define __NR_waitpid                 7
 #define __NR_execve                  11
 #define __NR_chdir                   12
+#define __NR_lseek                   19
 #define __NR_getpid                  20
 #define __NR_mount                   21
 #define __NR_setuid                  23
@@ -35,6 +36,7 @@
 #define __NR_geteuid                 49
 #define __NR_getegid                 50
 #define __NR_ioctl                   54
+#define __NR_fcntl                   55
 #define __NR_setpgid                 57
 #define __NR_dup2                    63
 #define __NR_getppid                 64
@@ -58,6 +60,7 @@
 #define __NR_uname                   122
 #define __NR_mprotect                125
 #define __NR_getpgid                 132
+#define __NR__llseek                 140
 #define __NR_getsid                  147
 #define __NR_sched_setparam          154
 #define __NR_sched_getparam          155
@@ -69,6 +72,7 @@
 #define __NR_sched_rr_get_interval   161
 #define __NR_nanosleep               162
 #define __NR_mremap                  163
+#define __NR_poll                    168
 #define __NR_prctl                   172
 #define __NR_rt_sigreturn            173
 #define __NR_rt_sigaction            174
@@ -96,6 +100,7 @@
 #define __NR_setgid32                214
 #define __NR_madvise                 219
 #define __NR_getdents64              220
+#define __NR_fcntl64                 221
 #define __NR_gettid                  224
 #define __NR_tkill                   238
 #define __NR_sched_setaffinity       241
@@ -106,7 +111,9 @@
 #define __NR_set_tid_address         258
 #define __NR_clock_gettime           265
 #define __NR_clock_nanosleep         267
+#define __NR_openat                  295
 #define __NR_fstatat64               300
+#define __NR_readlinkat              305
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318

@@ -27,13 +27,13 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "asm/ioctls.h", "linux/sched.h", "asm/unistd_32.h", "asm/mman.h",
                  "linux/mman.h", "linux/resource.h", "asm/resource.h", "linux/stat.h",
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
-                 "linux/reboot.h"]
+                 "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # Linux's too (6 and 3), but in the kernel's own
              # arch/x86/include/asm/segment.h, not in its uapi headers
-             "GDT_ENTRY_TLS_MIN", "GDT_ENTRY_TLS_ENTRIES"}
+             "GDT_ENTRY_TLS_MIN", "GDT_ENTRY_TLS_ENTRIES", "GDT_ENTRY_TLS_MAX"}
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
@@ -52,7 +52,7 @@ def defines(source, extra=()):
     compiler's preprocessor sees it after `source`."""
     r = subprocess.run([CC, "-E", "-dM", "-x", "c", *extra, "-"], input=source,
                        capture_output=True, text=True, check=True)
-    out = {}
+    out, exprs = {}, {}
     for name, value in re.findall(r"^#define (\w+) (.+)$", r.stdout, re.M):
         v = value.strip().strip("()").rstrip("uUlL")
         if re.fullmatch(r"-?0[0-7]+", v):      # C's octal: 0170000
@@ -60,7 +60,15 @@ def defines(source, extra=()):
         try:
             out[name] = int(v, 0)
         except ValueError:
-            pass
+            exprs[name] = value
+    # Sums of names, as (F_LINUX_SPECIFIC_BASE + 6): their values.
+    for name, value in exprs.items():
+        e = re.sub(r"\b([A-Za-z_]\w*)\b", lambda m: str(out.get(m.group(1), "?")), value)
+        if re.fullmatch(r"[\d\s()+\-*|<>]+", e):
+            try:
+                out[name] = int(eval(e, {"__builtins__": {}}))   # digits and operators only
+            except (SyntaxError, ValueError):
+                pass
     return out
 
 

@@ -21,6 +21,8 @@ extern char printk_log[8192];		/* everything printk printed */
 void fakes_reset(void);
 /* kernel/mm.c's calls of vm_free_range: the last start, bytes in all. */
 extern uint32_t fake_freed_start, fake_freed_bytes;
+struct initrd_file;
+extern const struct initrd_file *fake_magic_target;	/* initrd_magic_target()'s answer */
 
 /* Run stmt; true if it panicked. */
 #define PANICS(stmt) ({ bool _p = false; panic_armed = true; \

@@ -440,6 +440,32 @@ static void test_initrd_resolve_walks_like_linux(void)
 	CHECK(initrd_resolve(bin, "", &f) == -ENOENT);
 }
 
+/* The nodes the kernel adds after the archives (kernel/dev.c,
+ * kernel/procfs.c): linked into the tree with the directories they need,
+ * never over an archive's file; a magic link followed except as the last
+ * component of an lstat or readlink. */
+static void test_initrd_kernel_nodes_and_magic_links(void)
+{
+	const struct initrd_file *f = NULL, *hello = initrd_lookup("/bin/hello");
+	initrd_add_device("/dev/null", 0x0103, 0666);
+	initrd_add_device("/bin/hello", 0x0105, 0666);		/* taken: the archive's wins */
+	initrd_add_dir("/proc/self");
+	initrd_add_magic("/proc/self/exe", 1);
+	const struct initrd_file *dev = initrd_lookup("/dev"), *null = initrd_lookup("/dev/null");
+	CHECK(dev && dev->is_dir && initrd_parent(dev) == initrd_root());
+	CHECK(null && null->rdev == 0x0103 && initrd_parent(null) == dev && !null->is_dir);
+	CHECK(hello && hello->rdev == 0 && hello->size == 8);
+	CHECK(initrd_lookup("/proc") && initrd_parent(initrd_lookup("/proc/self")) == initrd_lookup("/proc"));
+	fake_magic_target = hello;
+	CHECK(initrd_resolve(NULL, "/proc/self/exe", &f) == 0 && f == hello);
+	CHECK(initrd_resolve_at(NULL, "/proc/self/exe", &f, false) == 0 && f->magic == 1);
+	CHECK(initrd_resolve_at(NULL, "/proc/self/exe/", &f, false) == -ENOTDIR);	/* followed: a file */
+	CHECK(initrd_resolve(NULL, "/proc/self/exe/..", &f) == -ENOTDIR);
+	fake_magic_target = NULL;				/* a kernel thread's */
+	CHECK(initrd_resolve(NULL, "/proc/self/exe", &f) == -ENOENT);
+	CHECK(initrd_resolve_at(NULL, "/proc/self/exe", &f, false) == 0);
+}
+
 static void test_initrd_rejects_truncated_archive(void)
 {
 	uint8_t *tar = P2V(0x500000);
@@ -485,6 +511,7 @@ int main(void)
 	run("initrd_unpacks_ustar_and_installs_elf_modules", test_initrd_unpacks_ustar_and_installs_elf_modules);
 	run("initrd_tree_links_every_node_to_its_directory", test_initrd_tree_links_every_node_to_its_directory);
 	run("initrd_resolve_walks_like_linux", test_initrd_resolve_walks_like_linux);
+	run("initrd_kernel_nodes_and_magic_links", test_initrd_kernel_nodes_and_magic_links);
 	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

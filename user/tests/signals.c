@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "syscall.h"
+#include <uapi/prctl.h>	/* PR_SET_DUMPABLE */
 
 #define TEST_UID 4242
 #define OTHER_UID 4243
@@ -49,7 +50,6 @@
 #define SS_DISABLE 2
 #define FPE_INTDIV 1
 #define ILL_ILLOPN 2
-#define PR_SET_DUMPABLE 4
 
 /* ---- Linux i386's frame structures (asm/sigcontext.h, asm/ucontext.h) ---- */
 

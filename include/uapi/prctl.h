@@ -1,0 +1,13 @@
+/*
+ * uapi/prctl.h - the prctl (172) options this kernel has: Linux's numbers
+ * (linux/prctl.h), once for the kernel (kernel/prctl.c) and user programs.
+ */
+#ifndef UAPI_PRCTL_H
+#define UAPI_PRCTL_H
+
+#define PR_GET_DUMPABLE	3
+#define PR_SET_DUMPABLE	4
+#define PR_SET_NAME	15	/* arg2: the name, up to 15 bytes are kept */
+#define PR_GET_NAME	16	/* arg2: a 16-byte buffer */
+
+#endif

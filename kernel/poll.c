@@ -1,0 +1,98 @@
+/*
+ * poll.c - poll (168): wait until one of several descriptors is ready.
+ *
+ * Each file says what it is ready for now (file_poll in kernel/file.c:
+ * pipes and the console by their state, files and devices always) and
+ * where its readiness changes (file_waitq: the pipe's or the terminal's
+ * wait queue). poll queues itself on every one of those queues first,
+ * then looks at the files, then sleeps: a change that comes between the
+ * look and the sleep wakes it, as in waitq.h's pattern. A timeout is a
+ * deadline on the sleep queues (kernel/sleep.c: sleep_nap_until).
+ */
+#include "poll.h"
+#include "errno.h"
+#include "file.h"
+#include "kmalloc.h"
+#include "proc.h"
+#include "sleep.h"
+#include "systime.h"
+#include "time.h"
+#include "uaccess.h"
+#include "waitq.h"
+#include <uapi/poll.h>
+
+/* One look at every descriptor: revents filled, the number ready. */
+static int poll_once(struct pollfd *fds, uint32_t n)
+{
+	int ready = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		fds[i].revents = 0;
+		if (fds[i].fd < 0)
+			continue;		/* Linux: ignored, revents 0 */
+		struct file *f = fd_file(fds[i].fd);
+		uint32_t mask = f ? file_poll(f) : POLLNVAL;
+		fds[i].revents = (short)(mask & ((uint16_t)fds[i].events | POLLERR | POLLHUP | POLLNVAL));
+		ready += fds[i].revents != 0;
+	}
+	return ready;
+}
+
+/* Queue (or, with w NULL-ed by finish, unqueue) on every file's queue. */
+static void watch(struct pollfd *fds, struct waiter *w, uint32_t n, bool on)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct file *f = fds[i].fd >= 0 ? fd_file(fds[i].fd) : NULL;
+		struct waitq *wq = f ? file_waitq(f) : NULL;
+		if (!wq)
+			continue;
+		if (on)
+			waitq_prepare(wq, &w[i], TASK_INTERRUPTIBLE);
+		else
+			waitq_finish(wq, &w[i]);
+	}
+}
+
+/* The loop: 0 or more ready, 0 at the deadline, -EINTR for a signal. */
+static int poll_wait(struct pollfd *fds, struct waiter *w, uint32_t n, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms > 0 ? clock_ns() + (uint64_t)timeout_ms * 1000000u : 0;
+	for (;;) {
+		watch(fds, w, n, true);
+		int ready = poll_once(fds, n);
+		bool expired = timeout_ms == 0 || (timeout_ms > 0 && clock_ns() >= deadline);
+		if (ready || expired || signal_pending(current())) {
+			watch(fds, w, n, false);
+			if (ready || expired)
+				return ready;
+			return -EINTR;
+		}
+		if (timeout_ms > 0)
+			sleep_nap_until(deadline);
+		else
+			schedule();
+		watch(fds, w, n, false);
+	}
+}
+
+int sys_poll(void *ufds, uint32_t nfds, int timeout_ms)
+{
+	struct proc *p = current();
+	if (nfds > p->rlim[RLIMIT_NOFILE].cur)
+		return -EINVAL;		/* Linux's limit */
+	uint32_t bytes = nfds * sizeof(struct pollfd);
+	struct pollfd *fds = nfds ? kmalloc(bytes) : NULL;
+	struct waiter *w = nfds ? kmalloc(nfds * sizeof(*w)) : NULL;
+	int ret = -ENOMEM;
+	if (nfds && (!fds || !w))
+		goto out;
+	ret = -EFAULT;
+	if (nfds && copy_from_user(fds, ufds, bytes) < 0)
+		goto out;
+	ret = poll_wait(fds, w, nfds, timeout_ms);
+	if (ret >= 0 && nfds && copy_to_user(ufds, fds, bytes) < 0)
+		ret = -EFAULT;
+out:
+	kfree(fds);
+	kfree(w);
+	return ret;
+}
