@@ -57,7 +57,7 @@ KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm driver
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/syscall_names.o
 
-.PHONY: all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -118,10 +118,28 @@ $(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
 
 # The initrd: a ustar archive of build/initrd/ (user programs in /bin,
 # user/etc's files in /etc: passwd and group, for ps and ls).
+# EXTRA="prog1 dir/prog2": any static i386 programs of your own, at
+# /bin/prog1, /bin/prog2 (docs/userland.md). BUSYBOX=1: Debian's
+# busybox-static (i386, fetched once by tools/get-deb.sh into build/debs)
+# at /bin/busybox. The list is remembered in build/initrd.extra, so
+# changing it rebuilds the initrd.
+EXTRA ?=
+BUSYBOX ?= 0
+BUSYBOX_BIN := $(if $(filter 1,$(BUSYBOX)),$(BUILD)/busybox/busybox)
+INITRD_EXTRA := $(EXTRA) $(BUSYBOX_BIN)
 initrd: $(BUILD)/initrd.tar
-$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*)
+FORCE:
+$(BUILD)/initrd.extra: FORCE
+	@mkdir -p $(BUILD)
+	@echo "$(INITRD_EXTRA)" | cmp -s - $@ || echo "$(INITRD_EXTRA)" > $@
+$(BUILD)/busybox/busybox:
+	@deb=$$(tools/get-deb.sh busybox-static) && rm -rf $(BUILD)/busybox.x && \
+		dpkg-deb -x "$$deb" $(BUILD)/busybox.x && mkdir -p $(dir $@) && \
+		mv $(BUILD)/busybox.x/bin/busybox $@ && rm -rf $(BUILD)/busybox.x
+	@echo "  DEB     $@ (Debian busybox-static, i386)"
+$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
-	@for p in $(USER_PROGS); do cp $$p $(BUILD)/initrd/bin/; done
+	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
 	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"
 	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin etc

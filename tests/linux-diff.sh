@@ -58,16 +58,50 @@ else
 		n=$(basename "$f")
 		case " $progs " in *" $n "*) ;; *) progs="$progs $n" ;; esac
 	done
+	progs="$progs busybox"
 fi
 for f in "$KERNEL" "$INITRD"; do
 	[ -f "$f" ] || { echo "linux-diff: $f not found: run make first"; exit 2; }
 done
 
+# "busybox": Debian's busybox-static (i386, unchanged; make's BUSYBOX=1
+# fetches it) running tests/busybox/everyday.sh, every line compared. Both
+# kernels get it beside the other programs: ours in a copy of the initrd.
+BUSYBOX_BIN=${BUSYBOX_BIN:-build/busybox/busybox}
+BB_SCRIPT=tests/busybox/everyday.sh
+busybox_ready() {
+	[ -f "$BUSYBOX_BIN" ] ||
+		make --no-print-directory -s BUSYBOX=1 "$BUSYBOX_BIN" >"$out/busybox.err" 2>&1
+}
+run_of() {	# PROGRAM: init's run= entry for it
+	if [ "$1" = busybox ]; then echo "/bin/busybox:sh:/bin/$(basename $BB_SCRIPT)"
+	else echo "/bin/$1"; fi
+}
+bin_of() {	# PROGRAM: the name init reports it under
+	[ "$1" = busybox ] && echo busybox || echo "$1"
+}
+have_bb=0
+case " $progs " in
+*" busybox "*)
+	if busybox_ready; then
+		have_bb=1
+		mkdir -p "$out/bb/bin"
+		cp "$BUSYBOX_BIN" "$BB_SCRIPT" "$out/bb/bin/"
+		cp "$INITRD" "$out/initrd-busybox.tar"
+		tar --format=ustar --owner=0 --group=0 -rf "$out/initrd-busybox.tar" -C "$out/bb" bin
+	else
+		echo "# NOTE: no busybox ($(tail -n 1 "$out/busybox.err")): busybox skipped"
+		progs=$(echo " $progs " | sed 's/ busybox / /')
+	fi ;;
+esac
+
 # A program's recorded Linux transcript: the project's programs keep theirs
 # in user/tests/expected/, the glibc ones beside their source.
 recorded() {	# PROGRAM
 	local f
-	for f in "user/tests/expected/$1.linux.ktap" "user/glibc/$1.linux.ktap"; do
+	for f in "user/tests/expected/$1.linux.ktap" "user/glibc/$1.linux.ktap" \
+		 "tests/busybox/everyday.linux.out"; do
+		[ "$1" = busybox ] || [ "${f#tests/busybox}" = "$f" ] || continue
 		[ -f "$f" ] && { echo "$f"; return 0; }
 	done
 	return 1
@@ -91,8 +125,9 @@ if [ "$side" = qemu ] && vmlinuz=$(tools/get-linux.sh 2>"$out/get-linux.err") &&
    command -v cpio >/dev/null; then
 	rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 	cp "$BIN"/* "$out/initramfs/bin/"
+	[ $have_bb = 1 ] && cp "$out"/bb/bin/* "$out/initramfs/bin/"
 	(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
-	run=$(echo $progs | sed 's|\([^ ]*\)|/bin/\1|g; s| |,|g')
+	run=$(for p in $progs; do run_of "$p"; done | paste -sd, -)
 	echo "# Linux side: Linux $(cat "$(dirname "$vmlinuz")/version" 2>/dev/null)" \
 	     "(Debian linux-image-686) in QEMU, $SMP"
 	(timeout 300 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
@@ -137,13 +172,27 @@ normalize() {
 	sed -E '/run-dependent/s/ # .*$/ # (numbers not compared)/'
 }
 
+# What is compared of a program: the KTAP lines and the exit status; of
+# the busybox script, every line but init's own and Linux's kernel
+# messages ("[    4.92] Kernel panic ...": when init exits after the last
+# program, Linux's panic can overtake the serial port's queued output).
+compared() {	# PROGRAM < transcript
+	if [ "$1" = busybox ]; then
+		tr -d '\r' | grep -v -E '^(init: |\[ *[0-9]+\.[0-9]+\] )'
+	else
+		normalize
+	fi
+}
+
 # Boot our kernel once per program, in parallel.
 pids=
 for p in $progs; do
+	initrd=$INITRD
+	[ "$p" = busybox ] && initrd=$out/initrd-busybox.tar
 	(timeout "$TIMEOUT" "$QEMU" -display none -monitor none -serial stdio \
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-accel tcg -smp "$SMP" -m 128M -kernel "$KERNEL" \
-		-initrd "$INITRD" -append "tests=none run=/bin/$p then=exit" \
+		-initrd "$initrd" -append "tests=none run=$(run_of "$p") then=exit" \
 		</dev/null >"$out/$p.serial.log" 2>"$out/$p.qemu.stderr"
 	 echo $? >"$out/$p.qemu.rc") &
 	pids="$pids $!"
@@ -156,18 +205,20 @@ for p in $progs; do
 	if [ $linux_qemu = 1 ]; then
 		cut_program "$out/linux.serial.log" "$p" "$out/$p.linux.raw"
 		if grep -q '^exit status' "$out/$p.linux.raw"; then
-			normalize <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
+			compared "$p" <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
 			echo "Linux 6.1 in QEMU" >"$out/$p.linux.source"
 		fi
-	elif [ $host = 1 ] && [ -x "$BIN/$p" ]; then
-		timeout 120 tools/run-i386 "$BIN/$p" >"$out/$p.linux.raw" 2>"$out/$p.linux.stderr"
+	elif [ $host = 1 ] && { [ -x "$BIN/$p" ] || [ "$p" = busybox ]; }; then
+		cmd="$BIN/$p"
+		[ "$p" = busybox ] && cmd="$BUSYBOX_BIN sh $BB_SCRIPT"
+		timeout 120 tools/run-i386 $cmd >"$out/$p.linux.raw" 2>&1
 		echo "exit status $?" >>"$out/$p.linux.raw"
-		normalize <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
+		compared "$p" <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
 		echo "host" >"$out/$p.linux.source"
 	elif rec=$(recorded "$p"); then
 		# recorded from programs that exited 0
 		{ cat "$rec"; echo "exit status 0"; } |
-			normalize >"$out/$p.linux.ktap"
+			compared "$p" >"$out/$p.linux.ktap"
 		echo "recorded" >"$out/$p.linux.source"
 	fi
 done
@@ -180,7 +231,7 @@ for p in $progs; do
 	# our side: the program's own lines, and its exit status from init
 	cut_program "$log" "$p" "$out/$p.ours.raw"
 	st=$(sed -n 's/^exit status //p' "$out/$p.ours.raw")
-	normalize <"$out/$p.ours.raw" >"$out/$p.ours.ktap"
+	compared "$p" <"$out/$p.ours.raw" >"$out/$p.ours.ktap"
 
 	if [ ! -f "$out/$p.linux.ktap" ]; then
 		echo "ok $n - $p # SKIP no Linux transcript (host can't run it," \
@@ -199,6 +250,11 @@ for p in $progs; do
 	if [ -z "$st" ]; then
 		echo "not ok $n - $p # did not exit normally on our kernel (see $log)"
 		tail -n 15 "$log" | sed 's/^/    | /'
+		failed=$((failed + 1))
+		continue
+	fi
+	if [ "$p" != busybox ] && ! grep -q '^KTAP version' "$out/$p.ours.ktap"; then
+		echo "not ok $n - $p # printed no KTAP on our kernel (exit status $st; see $log)"
 		failed=$((failed + 1))
 		continue
 	fi

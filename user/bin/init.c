@@ -13,7 +13,10 @@
  *                         program succeeded, else 1
  *
  * Programs are looked up in init's own directory (/bin on our kernel).
- * As process 1, init also reaps orphans while it waits.
+ * As process 1, init also reaps orphans while it waits. As process 1 on
+ * Linux (tests/linux-diff.sh boots Linux 6.1 with this init), it first
+ * mounts /proc and /dev as every Linux init does, so that programs find
+ * the same files on both kernels (/proc/self/exe, /dev/null).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include <unistd.h>
 
 #include "kernel_calls.h"
+#include "syscall.h"
 #include "../tests/suite.h"
 
 #define MAX_ARGS 16
@@ -125,6 +129,22 @@ static void run_list(const char *list)
 	}
 }
 
+/* Linux's initramfs has neither: make them, as an init there would. */
+static void linux_mounts(void)
+{
+	static const struct { const char *dir, *type; int mode; } fs[] = {
+		{ "/proc", "proc", 0555 }, { "/dev", "devtmpfs", 0755 },
+	};
+	for (unsigned i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		syscall2(__NR_mkdir, (long)fs[i].dir, fs[i].mode);
+		long r = syscall5(__NR_mount, (long)fs[i].type, (long)fs[i].dir,
+				  (long)fs[i].type, 0, 0);
+		if (r < 0)
+			printf("init: mount %s on %s: %s\n", fs[i].type, fs[i].dir,
+			       strerror((int)-r));
+	}
+}
+
 static void power_off(void)
 {
 	if (!kernel_is_ours()) {	/* never power off a host we test on */
@@ -150,6 +170,8 @@ int main(int argc, char **argv)
 	       tests ? tests : "quick", runs ? runs : "",
 	       then ? then : "sh");
 
+	if (getpid() == 1 && !kernel_is_ours())
+		linux_mounts();
 	run_tests(tests ? tests : "quick");
 	if (runs)
 		run_list(runs);

@@ -10,7 +10,7 @@
  *	i686-linux-gnu-gcc -static -pthread -O2 -o startup user/glibc/startup.c
  * startup.linux.ktap beside it is its transcript on Debian's Linux 6.1
  * (6.1.0-57-686) in QEMU with the project's init, as tests/linux-diff.sh
- * boots it (no /proc mounted there either).
+ * boots it.
  */
 #define _GNU_SOURCE
 #include <asm/ldt.h>

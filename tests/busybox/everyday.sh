@@ -1,0 +1,30 @@
+# everyday.sh - a day's shell work in Debian's busybox (busybox-static,
+# i386, unchanged), run by tests/linux-diff.sh on Linux 6.1 and on this
+# kernel: every line must be the same. Nothing here may print a pid, a
+# time or anything else that differs between two runs of one kernel.
+echo "pipe: $(echo hello world | tr a-z A-Z | cut -d' ' -f2)"
+x=$(echo 6); y=$((x * 7)); echo "subst: $x $y"
+for i in 1 2 3; do printf '%s.' "$i"; done; echo
+i=0; while [ $i -lt 5 ]; do i=$((i + 1)); done; echo "while: $i"
+case "staircase" in stair*) echo "case: stair" ;; *) echo "case: other" ;; esac
+printf 'pear\napple\nfig\n' | sort | tr '\n' ' '; echo
+printf '3\n10\n2\n' | sort -n | tr '\n' ' '; echo
+echo "a b c d" | awk '{ print $3, NF }'
+seq 1 100 | awk '{ s += $1 } END { print "sum:", s }'
+echo staircase | md5sum
+echo staircase | wc -c
+(exit 3) & wait $!; echo "wait: $?"
+sleep 5 & p=$!; kill $p; wait $p; echo "killed: $?"
+sleep 5 & p=$!; kill -9 $p; wait $p; echo "killed -9: $?"
+true & false & wait; echo "wait all: $?"
+trap 'echo "trap: USR1"' USR1; kill -USR1 $$; trap - USR1
+taskset 1 sh -c 'taskset -p $$' | sed 's/pid [0-9]*/pid N/'
+echo "read: $(echo 'one two' | { read a b; echo "$b $a"; })"
+f() { return 7; }; f; echo "function: $?"
+set -- x y z; echo "args: $# $2"
+test -d /bin && echo "test -d: yes"
+test -e /no/such/file || echo "test -e: no"
+cat /no/such/file 2>/dev/null || echo "cat: status $?"
+echo "devnull" > /dev/null && echo "redirect: ok"
+echo "$(( 1 << 10 )) $(( 17 % 5 )) $(( -7 / 2 ))"
+exit 0
