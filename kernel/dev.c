@@ -18,6 +18,7 @@
 #include "errno.h"
 #include "file.h"
 #include "initrd.h"
+#include "proc.h"
 #include "random.h"
 #include "string.h"
 #include "uaccess.h"
@@ -56,16 +57,23 @@ static bool is_console(uint16_t rdev)
 	return rdev == DEV_TTY || rdev == DEV_CONSOLE;
 }
 
+/* Like Linux's read_zero: a pending signal between pages ends a long
+ * read early with what was written (a kill must not wait for 2 GiB). */
 static int read_zeros(void *ubuf, uint32_t n)
 {
 	static const char zeros[256];
-	for (uint32_t done = 0; done < n;) {
+	uint32_t done = 0;
+	if (n > 0x7FFFF000u)
+		n = 0x7FFFF000u;		/* Linux's MAX_RW_COUNT */
+	while (done < n) {
 		uint32_t k = n - done < sizeof(zeros) ? n - done : sizeof(zeros);
 		if (copy_to_user((char *)ubuf + done, zeros, k) < 0)
 			return done ? (int)done : -EFAULT;
 		done += k;
+		if (done % PAGE_SIZE == 0 && done < n && signal_pending(current()))
+			break;
 	}
-	return (int)n;
+	return (int)done;
 }
 
 int dev_read(struct file *f, void *ubuf, uint32_t n)

@@ -364,9 +364,10 @@ static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
 {
 	if (from >= NOFILE)	/* Linux: EINVAL at or past RLIMIT_NOFILE */
 		return -EINVAL;
+	file_dup(f);		/* the new descriptor's reference, before it is seen */
 	int fd = fd_install_from(f, (int)from, cloexec);
-	if (fd >= 0)
-		file_dup(f);
+	if (fd < 0)
+		file_close(f);
 	return fd;
 }
 

@@ -21,47 +21,71 @@
 #include "waitq.h"
 #include <uapi/poll.h>
 
+/* The files the descriptors name, each held (file_dup) for the whole
+ * call, so a close meanwhile cannot free a queue poll sleeps on. */
+struct polled {
+	struct file *file;		/* NULL: a negative or closed descriptor */
+	struct waiter w;
+};
+
+static void hold(struct pollfd *fds, struct polled *pl, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct file *f = fds[i].fd >= 0 ? fd_file(fds[i].fd) : NULL;
+		pl[i].file = f ? file_dup(f) : NULL;
+	}
+}
+
+static void release(struct polled *pl, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (pl[i].file)
+			file_close(pl[i].file);
+}
+
 /* One look at every descriptor: revents filled, the number ready. */
-static int poll_once(struct pollfd *fds, uint32_t n)
+static int poll_once(struct pollfd *fds, struct polled *pl, uint32_t n)
 {
 	int ready = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		fds[i].revents = 0;
 		if (fds[i].fd < 0)
 			continue;		/* Linux: ignored, revents 0 */
-		struct file *f = fd_file(fds[i].fd);
-		uint32_t mask = f ? file_poll(f) : POLLNVAL;
+		uint32_t mask = pl[i].file ? file_poll(pl[i].file) : POLLNVAL;
 		fds[i].revents = (short)(mask & ((uint16_t)fds[i].events | POLLERR | POLLHUP | POLLNVAL));
 		ready += fds[i].revents != 0;
 	}
 	return ready;
 }
 
-/* Queue (or, with w NULL-ed by finish, unqueue) on every file's queue. */
-static void watch(struct pollfd *fds, struct waiter *w, uint32_t n, bool on)
+/* Queue on, or leave, every file's wait queue. */
+static void watch(struct polled *pl, uint32_t n, bool on)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		struct file *f = fds[i].fd >= 0 ? fd_file(fds[i].fd) : NULL;
-		struct waitq *wq = f ? file_waitq(f) : NULL;
+		struct waitq *wq = pl[i].file ? file_waitq(pl[i].file) : NULL;
 		if (!wq)
 			continue;
 		if (on)
-			waitq_prepare(wq, &w[i], TASK_INTERRUPTIBLE);
+			waitq_prepare(wq, &pl[i].w, TASK_INTERRUPTIBLE);
 		else
-			waitq_finish(wq, &w[i]);
+			waitq_finish(wq, &pl[i].w);
 	}
 }
 
-/* The loop: 0 or more ready, 0 at the deadline, -EINTR for a signal. */
-static int poll_wait(struct pollfd *fds, struct waiter *w, uint32_t n, int timeout_ms)
+/* The loop: 0 or more ready, 0 at the deadline, -EINTR for a signal. The
+ * state is set first, also when no file has a queue (no descriptors, or
+ * only negative ones: a pure sleep). */
+static int poll_wait(struct pollfd *fds, struct polled *pl, uint32_t n, int timeout_ms)
 {
 	uint64_t deadline = timeout_ms > 0 ? clock_ns() + (uint64_t)timeout_ms * 1000000u : 0;
 	for (;;) {
-		watch(fds, w, n, true);
-		int ready = poll_once(fds, n);
+		sched_set_current_state(TASK_INTERRUPTIBLE);
+		watch(pl, n, true);
+		int ready = poll_once(fds, pl, n);
 		bool expired = timeout_ms == 0 || (timeout_ms > 0 && clock_ns() >= deadline);
 		if (ready || expired || signal_pending(current())) {
-			watch(fds, w, n, false);
+			watch(pl, n, false);
+			sched_set_current_state(TASK_RUNNING);
 			if (ready || expired)
 				return ready;
 			return -EINTR;
@@ -70,7 +94,7 @@ static int poll_wait(struct pollfd *fds, struct waiter *w, uint32_t n, int timeo
 			sleep_nap_until(deadline);
 		else
 			schedule();
-		watch(fds, w, n, false);
+		watch(pl, n, false);
 	}
 }
 
@@ -81,18 +105,20 @@ int sys_poll(void *ufds, uint32_t nfds, int timeout_ms)
 		return -EINVAL;		/* Linux's limit */
 	uint32_t bytes = nfds * sizeof(struct pollfd);
 	struct pollfd *fds = nfds ? kmalloc(bytes) : NULL;
-	struct waiter *w = nfds ? kmalloc(nfds * sizeof(*w)) : NULL;
+	struct polled *pl = nfds ? kzalloc(nfds * sizeof(*pl)) : NULL;
 	int ret = -ENOMEM;
-	if (nfds && (!fds || !w))
+	if (nfds && (!fds || !pl))
 		goto out;
 	ret = -EFAULT;
 	if (nfds && copy_from_user(fds, ufds, bytes) < 0)
 		goto out;
-	ret = poll_wait(fds, w, nfds, timeout_ms);
+	hold(fds, pl, nfds);
+	ret = poll_wait(fds, pl, nfds, timeout_ms);
+	release(pl, nfds);
 	if (ret >= 0 && nfds && copy_to_user(ufds, fds, bytes) < 0)
 		ret = -EFAULT;
 out:
 	kfree(fds);
-	kfree(w);
+	kfree(pl);
 	return ret;
 }
