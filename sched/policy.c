@@ -1,6 +1,7 @@
 /*
- * policy.c - the policy table and the staircase shared by NORMAL, ISO and
- * BATCH (staircase.md §4 to §6).
+ * policy.c - the policy table, its boot-time check, and the plain
+ * staircase's hooks, which NORMAL's table names and the other policies
+ * name where they do what it does (staircase.md §4 to §6).
  */
 #include "policy.h"
 #include "tunables.h"
@@ -17,6 +18,103 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 */
 /* LAB policy END */
 };
+
+/* Every hook named: a NULL one would be called at the first tick or
+ * wake-up of a task of that policy; here it stops the boot instead, and
+ * the assertion names the hook (policy.h). */
+void check_policy_hooks(const struct sched_policy *p)
+{
+	KASSERT(p->rr_interval);
+	KASSERT(p->max_burst);
+	KASSERT(p->full_slice);
+	KASSERT(p->effective_prio);
+	KASSERT(p->first_quantum);
+	KASSERT(p->tick);
+	KASSERT(p->rq_tick);
+	KASSERT(p->wake);
+	KASSERT(p->smt_rule);
+	KASSERT(p->yield);
+	KASSERT(p->rr_get_interval);
+}
+
+/* The table has a policy at every number below SCHED_NR_POLICIES (the
+ * tick's rq_tick loop calls each), each with every hook. */
+void sched_check_policies(void)
+{
+	for (int i = 0; i < SCHED_NR_POLICIES; i++) {
+		KASSERT(sched_policies[i] && sched_policies[i]->number == i);
+		check_policy_hooks(sched_policies[i]);
+	}
+}
+
+/* ---------- the plain staircase's numbers (§4) ---------- */
+
+/* The quantum: RR, the rr_interval tunable in ticks. */
+int staircase_rr_interval(const struct sched_task *p)
+{
+	(void)p;
+	return rr_ticks();
+}
+
+/* §4: one extra quantum on the top stair per user priority above the
+ * lowest: 19 at nice 0, 0 at nice 19. */
+int staircase_max_burst(const struct sched_task *p)
+{
+	return (NICE_LEVELS - 1) - USER_PRIO(p);
+}
+
+/* §4: one quantum per stair from the top stair down to 139. */
+int staircase_full_slice(const struct sched_task *p)
+{
+	return rr_ticks() * (1 + max_burst(p));
+}
+
+/* §5, with the burst extending the top stair. */
+int staircase_effective_prio(const struct sched_task *p)
+{
+	return staircase_prio(p, true);
+}
+
+/* §6.2: a woken task starts with one quantum. */
+int staircase_first_quantum(const struct sched_task *p)
+{
+	return rr_interval(p);
+}
+
+/* What sched_rr_get_interval reports: the whole slice. */
+int staircase_rr_get_interval(const struct sched_task *p)
+{
+	return full_slice(p);
+}
+
+/* The staircase keeps no per-CPU state (ISO's share is the only user). */
+void staircase_rq_tick(struct runqueue *rq, struct sched_task *curr)
+{
+	(void)rq;
+	(void)curr;
+}
+
+/* Nothing of its own at wake-up: the core's recalc is the whole rule. */
+void staircase_wake(struct sched_task *p)
+{
+	(void)p;
+}
+
+/* §8.3: no role; the SMT rule goes by slice alone. */
+unsigned staircase_smt_rule(const struct sched_task *p)
+{
+	(void)p;
+	return 0;
+}
+
+/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
+int staircase_yield(struct sched_task *p)
+{
+	p->flags |= SF_YIELDED;
+	return LOWEST_STAIR;
+}
+
+/* ---------- bursts, stairs and the tick (§5, §6.1) ---------- */
 
 void dec_burst(struct sched_task *p)
 {

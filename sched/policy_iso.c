@@ -61,12 +61,18 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr);
 
 const struct sched_policy policy_iso = {
 	.name = "SCHED_ISO", .number = SCHED_ISO,
-	.rq_tick = iso_update_share,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = iso_rr_interval,
 	.max_burst = iso_max_burst,
+	.full_slice = staircase_full_slice,
 	.effective_prio = iso_effective_prio,
+	.first_quantum = staircase_first_quantum,
+	.tick = staircase_tick,
+	.rq_tick = iso_update_share,
+	.wake = staircase_wake,
+	.smt_rule = staircase_smt_rule,
 	.yield = iso_yield,
+	.rr_get_interval = staircase_rr_get_interval,
 };
 
 int iso_share_permille(const struct runqueue *rq)
@@ -136,6 +142,13 @@ const struct sched_policy policy_iso = {
 	.name = "SCHED_ISO",
 	.number = SCHED_ISO,
 	.prio_min = 0, .prio_max = 0,
+	// SCHED_NORMAL's hooks, the plain staircase's (sched/policy_normal.c):
+	.rr_interval = staircase_rr_interval, .max_burst = staircase_max_burst,
+	.full_slice = staircase_full_slice, .tick = staircase_tick,
+	.effective_prio = staircase_effective_prio, .wake = staircase_wake,
+	.first_quantum = staircase_first_quantum, .yield = staircase_yield,
+	.rq_tick = staircase_rq_tick, .smt_rule = staircase_smt_rule,
+	.rr_get_interval = staircase_rr_get_interval,
 };
 
 // The share of ISO ticks that the statistics call reports (syscalls.c).

@@ -175,7 +175,9 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
+	struct runqueue *rq = task_rq_lock(p);	/* the hooks' lock (policy.h) */
 	ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
+	spin_unlock(&rq->lock);
 	put_task(pid, p);
 	ts.tv_sec = (int32_t)(ns / 1000000000ull);
 	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
