@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "vm.h"
-#include "../user/lib/include/asm/mman.h"	/* PROT_*, MAP_*: shared with libc */
+#include <uapi/mman.h>	/* PROT_*, MAP_*: shared with libc */
 
 #define MM_MAX_AREAS	4096
 /* No mapping below 64 KiB (Debian's vm.mmap_min_addr): a NULL pointer
