@@ -10,9 +10,4 @@
  * UART's receive interrupt: each byte becomes a console_input_byte(). */
 void serial_irq_init(uint32_t apic_id);
 
-/* test=echo: print "echo: ready", read one line from console input
- * (sleeping in hlt between interrupts), print `echo: got "<line>"`.
- * Needs interrupts on. */
-void serial_echo_test(void);
-
 #endif

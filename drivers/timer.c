@@ -47,7 +47,6 @@
 
 #define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
 #define CALIBRATE_RUNS 5
-#define SELFTEST_MS    2000
 
 int timer_hz = 1000;
 static uint32_t lapic_count;		/* APIC timer counts per tick */
@@ -195,25 +194,12 @@ static uint64_t read64(volatile uint64_t *p)
 	return a;
 }
 
-void timer_selftest(void)
+uint64_t timer_interrupts(int cpu)
 {
-	uint64_t ticks0[MAX_CPUS], irqs0[MAX_CPUS];
+	return read64(&interrupts[cpu]);
+}
 
-	uint64_t start = clock_ns();
-	for (int i = 0; i < ncpus; i++) {
-		ticks0[i] = read64(&cpus[i].ticks);
-		irqs0[i] = read64(&interrupts[i]);
-	}
-	while (clock_ns() - start < SELFTEST_MS * 1000000ull)
-		hlt();
-	uint64_t ms = (clock_ns() - start) / 1000000;
-	for (int i = 0; i < ncpus; i++) {	/* snapshot all before printing any */
-		ticks0[i] = read64(&cpus[i].ticks) - ticks0[i];
-		irqs0[i] = read64(&interrupts[i]) - irqs0[i];
-	}
-	for (int i = 0; i < ncpus; i++) {
-		uint64_t t = ticks0[i], n = irqs0[i];
-		printk("timer: cpu%d %llu ticks in %llu ms (%llu interrupts, %llu lost)\n",
-		       i, t, ms, n, t > n ? t - n : 0);
-	}
+uint64_t cpu_ticks(int cpu)
+{
+	return read64(&cpus[cpu].ticks);
 }

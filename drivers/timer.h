@@ -24,8 +24,9 @@ void timer_start(void);
  * (clock_ns() time), if that is before anything it waits for now. */
 void timer_arm(uint64_t deadline_ns);
 
-/* test=timer: count every CPU's ticks over 2 s of TSC time and print
- * "timer: cpuK T ticks in M ms" for each. Needs interrupts on. */
-void timer_selftest(void);
+/* Tick interrupts a CPU has taken, and its ticks (which also count the
+ * lost ones): what test=timer compares (kernel/selftest.c). */
+uint64_t timer_interrupts(int cpu);
+uint64_t cpu_ticks(int cpu);
 
 #endif

@@ -37,12 +37,8 @@ void smp_start_scheduler(void);
 /* panic(): stop every other CPU (T_IPI_HALT). Any time, interrupts off. */
 void smp_halt_others(void);
 
-/* Resched IPIs each CPU has taken (smp_selftest checks that they arrive). */
+/* Resched IPIs each CPU has taken (test=ipi, kernel/selftest.c, checks
+ * that they arrive). */
 extern volatile uint32_t smp_resched_ipis[];
-
-/* test=ipi (kernel/smp_selftest.c): exercise call-function (waiting, and a
- * ring of nested calls) and the resched IPI on every CPU; prints
- * "ipi: ... reached N of N CPUs". */
-void smp_selftest(void);
 
 #endif
