@@ -13,9 +13,6 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 	[SCHED_BATCH]	= &policy_batch,
 	[SCHED_ISO]	= &policy_iso,
 /* LAB policy BEGIN */
-/* LAB policy SOLUTION
-	[SCHED_IDLEPRIO] = &policy_idleprio,
-*/
 /* LAB policy END */
 };
 
@@ -150,11 +147,6 @@ int staircase_prio(const struct sched_task *p, bool burst_extends_top)
 		return prio;
 	prio += 1 + (used - first) / rr;
 	return prio > LOWEST_STAIR ? LOWEST_STAIR : prio;
-/* LAB stairs STUB
-	// Before: a task stands on its top stair for ever and never descends.
-	(void)burst_extends_top;
-	return LOWEST_STAIR - max_burst(p);
-*/
 /* LAB stairs END */
 }
 
@@ -173,15 +165,6 @@ void staircase_tick(struct runqueue *rq, struct sched_task *p)
 	} else if (--p->time_slice <= 0) {
 		end_quantum(rq, p, TRACE_STAIR_DROP);
 	}
-/* LAB stairs STUB
-	// Before: round robin on the task's stair. The slice and the quantum
-	// count down; a used quantum sends the task to the tail of the same
-	// list; a used slice starts again, with the burst untouched.
-	if (--p->slice < 1)
-		p->slice += full_slice(p);
-	if (--p->time_slice < 1)
-		end_quantum(rq, p, TRACE_SLICE_END);
-*/
 /* LAB stairs END */
 }
 

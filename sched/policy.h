@@ -86,9 +86,6 @@ struct sched_policy {
 extern const struct sched_policy policy_normal, policy_fifo, policy_rr,
 	policy_batch, policy_iso;
 /* LAB policy BEGIN */
-/* LAB policy SOLUTION
-extern const struct sched_policy policy_idleprio;
-*/
 /* LAB policy END */
 extern const struct sched_policy *const sched_policies[SCHED_NR_POLICIES];
 

@@ -76,20 +76,4 @@ const struct sched_policy policy_batch = {
 	.yield = batch_yield,
 	.rr_get_interval = staircase_rr_get_interval,
 };
-/* LAB batch STUB
-// Before: BATCH is the plain staircase under another number, as if it
-// were SCHED_NORMAL: every hook is the staircase's own.
-const struct sched_policy policy_batch = {
-	.name = "SCHED_BATCH",
-	.number = SCHED_BATCH,
-	.prio_min = 0, .prio_max = 0,
-	// SCHED_NORMAL's hooks, the plain staircase's (sched/policy_normal.c):
-	.rr_interval = staircase_rr_interval, .max_burst = staircase_max_burst,
-	.full_slice = staircase_full_slice, .tick = staircase_tick,
-	.effective_prio = staircase_effective_prio, .wake = staircase_wake,
-	.first_quantum = staircase_first_quantum, .yield = staircase_yield,
-	.rq_tick = staircase_rq_tick, .smt_rule = staircase_smt_rule,
-	.rr_get_interval = staircase_rr_get_interval,
-};
-*/
 /* LAB batch END */

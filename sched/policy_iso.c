@@ -135,27 +135,4 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr)
 		requeue_iso_tasks(rq);
 	}
 }
-/* LAB iso STUB
-// Before: ISO is the plain staircase under another number, as if it were
-// SCHED_NORMAL, with no cap; no CPU ever throttles it.
-const struct sched_policy policy_iso = {
-	.name = "SCHED_ISO",
-	.number = SCHED_ISO,
-	.prio_min = 0, .prio_max = 0,
-	// SCHED_NORMAL's hooks, the plain staircase's (sched/policy_normal.c):
-	.rr_interval = staircase_rr_interval, .max_burst = staircase_max_burst,
-	.full_slice = staircase_full_slice, .tick = staircase_tick,
-	.effective_prio = staircase_effective_prio, .wake = staircase_wake,
-	.first_quantum = staircase_first_quantum, .yield = staircase_yield,
-	.rq_tick = staircase_rq_tick, .smt_rule = staircase_smt_rule,
-	.rr_get_interval = staircase_rr_get_interval,
-};
-
-// The share of ISO ticks that the statistics call reports (syscalls.c).
-int iso_share_permille(const struct runqueue *rq)
-{
-	(void)rq;
-	return 0;
-}
-*/
 /* LAB iso END */
