@@ -13,7 +13,7 @@
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
 
-static void serial_intr(struct trapframe *tf)
+void serial_intr(struct trapframe *tf)
 {
 	(void)tf;
 	int c;
@@ -23,7 +23,6 @@ static void serial_intr(struct trapframe *tf)
 
 void serial_irq_init(uint32_t apic_id)
 {
-	trap_register(T_IRQ0 + COM1_IRQ, serial_intr);
 	ioapic_route_isa(COM1_IRQ, T_IRQ0 + COM1_IRQ, apic_id);
 	serial_enable_rx_interrupt();
 	serial_intr(NULL);		/* bytes that arrived before: no edge for them */
