@@ -1,10 +1,32 @@
 /*
- * policy.c - the policy table, its boot-time check, and the plain
- * staircase's hooks, which NORMAL's table names and the other policies
- * name where they do what it does (staircase.md §4 to §6).
+ * policy.c - SCHED_NORMAL, the plain staircase (staircase.md §4 to §6),
+ * and the table of every policy with its boot-time check.
+ *
+ * NORMAL is the staircase itself, so its table is here, beside its
+ * hooks, the staircase_* functions below; the other policies (policy_rt.c,
+ * policy_batch.c, policy_iso.c) name the same functions where they do
+ * what the staircase does. Nice 0 has max_burst 19, top stair 120, a
+ * quantum of RR and a full slice of 20 RR = 200 ms at HZ 1000, and its
+ * burst extends its time on the top stair.
  */
 #include "policy.h"
 #include "tunables.h"
+
+const struct sched_policy policy_normal = {
+	.name = "SCHED_NORMAL", .number = SCHED_NORMAL,
+	.prio_min = 0, .prio_max = 0,
+	.rr_interval = staircase_rr_interval,
+	.max_burst = staircase_max_burst,
+	.full_slice = staircase_full_slice,
+	.effective_prio = staircase_effective_prio,
+	.first_quantum = staircase_first_quantum,
+	.tick = staircase_tick,
+	.rq_tick = staircase_rq_tick,
+	.wake = staircase_wake,
+	.smt_rule = staircase_smt_rule,
+	.yield = staircase_yield,
+	.rr_get_interval = staircase_rr_get_interval,
+};
 
 const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 	[SCHED_NORMAL]	= &policy_normal,

@@ -3,7 +3,8 @@
  * scheduling policies lives (staircase.md §4, §5, §6 and §7).
  *
  * Like Linux's struct sched_class, but small: one struct of numbers and
- * hooks per policy, one file per policy (policy_normal.c, policy_rt.c,
+ * hooks per policy, one file per policy (policy.c: SCHED_NORMAL, the
+ * plain staircase, whose hooks the others reuse; policy_rt.c,
  * policy_batch.c, policy_iso.c) and one table (policy.c). The core calls
  * only these hooks, never "if (policy == ...)". To add a policy: write
  * policy_foo.c with a struct sched_policy, give it a SCHED_ number in
