@@ -15,7 +15,6 @@
 
 #define KBD_DATA    0x60
 #define KBD_STATUS  0x64	/* bit 0: output buffer full */
-#define KBD_IRQ     1
 #define SC_LSHIFT   0x2A
 #define SC_RSHIFT   0x36
 #define SC_RELEASE  0x80
@@ -39,7 +38,7 @@ static const char shifted[0x3A] = {
 
 static bool shift, extended;
 
-static void keyboard_intr(struct trapframe *tf)
+void keyboard_intr(struct trapframe *tf)
 {
 	(void)tf;
 	while (inb(KBD_STATUS) & 1) {
@@ -67,6 +66,5 @@ void keyboard_init(uint32_t apic_id)
 {
 	while (inb(KBD_STATUS) & 1)	/* drop whatever was typed before boot */
 		(void)inb(KBD_DATA);
-	trap_register(T_IRQ0 + KBD_IRQ, keyboard_intr);
 	ioapic_route_isa(KBD_IRQ, T_IRQ0 + KBD_IRQ, apic_id);
 }

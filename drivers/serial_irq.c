@@ -13,9 +13,7 @@
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
 
-#define ECHO_MAX 80
-
-static void serial_intr(struct trapframe *tf)
+void serial_intr(struct trapframe *tf)
 {
 	(void)tf;
 	int c;
@@ -25,29 +23,7 @@ static void serial_intr(struct trapframe *tf)
 
 void serial_irq_init(uint32_t apic_id)
 {
-	trap_register(T_IRQ0 + COM1_IRQ, serial_intr);
 	ioapic_route_isa(COM1_IRQ, T_IRQ0 + COM1_IRQ, apic_id);
 	serial_enable_rx_interrupt();
 	serial_intr(NULL);		/* bytes that arrived before: no edge for them */
-}
-
-void serial_echo_test(void)
-{
-	char line[ECHO_MAX + 1];
-	int n = 0;
-
-	printk("echo: ready\n");
-	for (;;) {
-		int c = console_getc_nowait();
-		if (c < 0) {
-			hlt();		/* the next interrupt: a byte, or a tick */
-			continue;
-		}
-		if (c == '\r' || c == '\n')
-			break;
-		if (n < ECHO_MAX)
-			line[n++] = (char)c;
-	}
-	line[n] = 0;
-	printk("echo: got \"%s\"\n", line);
 }

@@ -26,9 +26,11 @@
  * period of slack keeps a late interrupt followed at once by the next from
  * being counted three times; the price is that ticks may trail the TSC by
  * one. sched_tick() still runs once per interrupt, as Linux's
- * scheduler_tick, and sched_tick_cpu() charges the ticks that were lost. A
- * timer that runs too fast still shows up as too many ticks; one too slow
- * shows up in the interrupt count that test=timer prints.
+ * scheduler_tick, and the ticks that were lost are charged afterwards
+ * (kernel/tick.c, which does all of a tick's work: this file only drives
+ * the timer). A timer that runs too fast still shows up as too many
+ * ticks; one too slow shows up in the interrupt count that test=timer
+ * prints.
  */
 #include "timer.h"
 #include "lapic.h"
@@ -36,10 +38,7 @@
 #include "../kernel/bootparam.h"
 #include "../kernel/cpu.h"
 #include "../kernel/printk.h"
-#include "../kernel/sched_glue.h"
-#include "../kernel/sleep.h"
-#include "../kernel/sysinfo.h"
-#include "../kernel/watchdog.h"
+#include "../kernel/tick.h"
 #include "../kernel/time.h"
 #include "../kernel/trap.h"
 #include "../kernel/x86.h"
@@ -47,7 +46,6 @@
 
 #define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
 #define CALIBRATE_RUNS 5
-#define SELFTEST_MS    2000
 
 int timer_hz = 1000;
 static uint32_t lapic_count;		/* APIC timer counts per tick */
@@ -57,38 +55,6 @@ static uint64_t tsc_start[MAX_CPUS];	/* when each CPU's timer started */
 static uint64_t interrupts[MAX_CPUS];	/* tick interrupts actually taken */
 static uint64_t next_tick[MAX_CPUS];	/* TSC of each CPU's next tick */
 static uint64_t next_deadline[MAX_CPUS];	/* earliest sleep deadline (ns) queued there */
-
-/*
- * The scheduler's tick (sched/core.c), then the ticks lost since the
- * last one. Nothing before this CPU joins the scheduler: current is set at
- * the end of proc_init_idle(); the timer ticks from before that (boot).
- */
-static void sched_tick_cpu(struct cpu *c, bool user_mode)
-{
-	static uint64_t seen[MAX_CPUS];	/* c->ticks at the last call */
-	uint64_t lost;
-
-	if (!c->current)
-		return;
-	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;
-	seen[c->id] = c->ticks;
-	sched_tick(user_mode);
-	if (lost)
-		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
-}
-
-static void tick(struct trapframe *tf, uint64_t due)
-{
-	struct cpu *c = mycpu();
-	interrupts[c->id]++;
-	c->ticks++;
-	if (due > c->ticks + 1)
-		c->ticks = due - 1;
-	sched_tick_cpu(c, trap_from_user(tf));
-	if (c->id == 0)
-		loadavg_tick(c->ticks);	/* once per tick for the machine, not per CPU */
-	watchdog_tick(tf);
-}
 
 /* Program this CPU's one-shot timer for its next tick or deadline. */
 static void program(int cpu)
@@ -104,18 +70,21 @@ static void program(int cpu)
 			    T_LAPIC_TIMER);
 }
 
-/* The tick if one is due, then the sleepers that are due here. */
-static void timer_interrupt(struct trapframe *tf)
+/* Is a tick due? Then the next one is a whole period later, on a fixed
+ * TSC boundary. kernel/tick.c does the work of both the tick and the
+ * deadline, and says when the next deadline is. */
+void timer_interrupt(struct trapframe *tf)
 {
 	int cpu = cpu_id();
-	uint64_t now = rdtsc();
+	uint64_t now = rdtsc(), due = 0;
+	bool tick_due = now >= next_tick[cpu];
 
-	if (now >= next_tick[cpu]) {
-		uint64_t due = (now - tsc_start[cpu]) / tsc_per_tick;
+	if (tick_due) {
+		due = (now - tsc_start[cpu]) / tsc_per_tick;
 		next_tick[cpu] = tsc_start[cpu] + (due + 1) * tsc_per_tick;
-		tick(tf, due);
+		interrupts[cpu]++;
 	}
-	next_deadline[cpu] = sleep_expire();
+	next_deadline[cpu] = tick_interrupt(tf, tick_due, due);
 	program(cpu);
 }
 
@@ -169,7 +138,6 @@ void timer_calibrate(void)
 	clock_set_tsc_khz(tsc_hz / 1000);
 	lapic_count = apic_hz / timer_hz;
 	tsc_per_tick = tsc_hz * lapic_count / apic_hz;
-	trap_register(T_LAPIC_TIMER, timer_interrupt);
 	printk("timer: lapic %d Hz (timer clock %llu Hz, %u per tick), tsc %llu.%03llu MHz\n",
 	       timer_hz, apic_hz, lapic_count, tsc_hz / 1000000, tsc_hz / 1000 % 1000);
 }
@@ -195,25 +163,12 @@ static uint64_t read64(volatile uint64_t *p)
 	return a;
 }
 
-void timer_selftest(void)
+uint64_t timer_interrupts(int cpu)
 {
-	uint64_t ticks0[MAX_CPUS], irqs0[MAX_CPUS];
+	return read64(&interrupts[cpu]);
+}
 
-	uint64_t start = clock_ns();
-	for (int i = 0; i < ncpus; i++) {
-		ticks0[i] = read64(&cpus[i].ticks);
-		irqs0[i] = read64(&interrupts[i]);
-	}
-	while (clock_ns() - start < SELFTEST_MS * 1000000ull)
-		hlt();
-	uint64_t ms = (clock_ns() - start) / 1000000;
-	for (int i = 0; i < ncpus; i++) {	/* snapshot all before printing any */
-		ticks0[i] = read64(&cpus[i].ticks) - ticks0[i];
-		irqs0[i] = read64(&interrupts[i]) - irqs0[i];
-	}
-	for (int i = 0; i < ncpus; i++) {
-		uint64_t t = ticks0[i], n = irqs0[i];
-		printk("timer: cpu%d %llu ticks in %llu ms (%llu interrupts, %llu lost)\n",
-		       i, t, ms, n, t > n ? t - n : 0);
-	}
+uint64_t cpu_ticks(int cpu)
+{
+	return read64(&cpus[cpu].ticks);
 }

@@ -3,15 +3,17 @@
  *
  * Each CPU's local APIC timer, in one-shot mode, interrupts it timer_hz
  * times a second for the tick, and in between at each sleep deadline
- * queued on that CPU (timer_arm). The tick counts mycpu()->ticks and calls
- * sched_tick() (sched/core.c: the scheduler's tick); then the timer
- * wakes the sleepers that are due (sleep_expire). Both run in interrupt
- * context on that CPU, with interrupts off.
+ * queued on that CPU (timer_arm). At each interrupt it says whether a
+ * tick is due and hands over to kernel/tick.c, which does the tick's work
+ * and wakes the sleepers that are due, in interrupt context on that CPU,
+ * with interrupts off.
  */
 #ifndef DRIVERS_TIMER_H
 #define DRIVERS_TIMER_H
 
 #include <stdint.h>
+
+struct trapframe;
 
 extern int timer_hz;			/* boot parameter hz=, HZ_MIN..HZ_MAX */
 
@@ -23,9 +25,12 @@ void timer_start(void);
 /* Interrupts off: make this CPU's timer also fire at deadline_ns
  * (clock_ns() time), if that is before anything it waits for now. */
 void timer_arm(uint64_t deadline_ns);
+/* Vector T_LAPIC_TIMER (kernel/trap.c's trap()). */
+void timer_interrupt(struct trapframe *tf);
 
-/* test=timer: count every CPU's ticks over 2 s of TSC time and print
- * "timer: cpuK T ticks in M ms" for each. Needs interrupts on. */
-void timer_selftest(void);
+/* Tick interrupts a CPU has taken, and its ticks (which also count the
+ * lost ones): what test=timer compares (kernel/selftest.c). */
+uint64_t timer_interrupts(int cpu);
+uint64_t cpu_ticks(int cpu);
 
 #endif

@@ -22,6 +22,7 @@
 #include "proc.h"
 #include "procfs.h"
 #include "sched_glue.h"
+#include "selftest.h"
 #include "smp.h"
 #include "string.h"
 #include "trap.h"
@@ -44,34 +45,6 @@ static void cpu_vendor(char out[13])
 	memcpy(out + 4, &d, 4);
 	memcpy(out + 8, &c, 4);
 	out[12] = 0;
-}
-
-/* test=panic: a deliberate kernel page fault, so the harness can check
- * that a kernel bug produces "panic:" and a symbolized backtrace. */
-static __attribute__((noinline)) void test_panic_fault(void)
-{
-	volatile uint32_t *unmapped = (uint32_t *)0x40000000;
-	printk("test: writing to unmapped address %p from kernel mode\n", unmapped);
-	*unmapped = 0xdead;
-}
-
-static void boot_self_tests(void)
-{
-	const char *t = bootparam_str("test");
-	if (!t)
-		return;
-	if (strcmp(t, "panic") == 0)
-		test_panic_fault();
-	else if (strcmp(t, "timer") == 0)
-		timer_selftest();
-	else if (strcmp(t, "echo") == 0)
-		serial_echo_test();
-	else if (strcmp(t, "ipi") == 0)
-		smp_selftest();
-	else if (strcmp(t, "slowfind") == 0)
-		proc_slow_lookup = true;	/* widens the pid-lookup race window */
-	else
-		pr_warn("bootparam: test: unknown test \"%s\"\n", t);
 }
 
 static void start_scheduler(void)
@@ -156,7 +129,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	proc_init();
 	start_scheduler();
 
-	boot_self_tests();
+	selftest_boot();	/* a test= self-test (kernel/selftest.c), if asked for */
 	tty_init();		/* after test=echo, which reads the raw console */
 	prepare_init_env();
 	const char *init = bootparam_str("init");

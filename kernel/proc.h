@@ -183,10 +183,6 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit);
  * acting on someone else who got the pid's slot (pids are never reused,
  * slots are). NULL if there is none. */
 struct proc *proc_get(int pid);
-/* test=slowfind: proc_get() waits 500 us after its lookup, so that a
- * system call racing with exit and fork would act on a reused slot if
- * the reference did not keep the slot (user/tests/pid_reuse.c). */
-extern bool proc_slow_lookup;
 void proc_put(struct proc *p);
 /* The limits a process starts with (init; fork copies its parent's). */
 void proc_default_limits(struct proc *p);

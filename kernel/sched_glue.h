@@ -1,6 +1,6 @@
 /*
  * sched_glue.h - starting the scheduler (its ticks come from
- * drivers/timer.c, which calls sched_tick() itself).
+ * kernel/tick.c, which calls sched_tick() itself).
  */
 #ifndef KERNEL_SCHED_GLUE_H
 #define KERNEL_SCHED_GLUE_H

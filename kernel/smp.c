@@ -146,20 +146,20 @@ static void run_pending_call(void)
 
 volatile uint32_t smp_resched_ipis[MAX_CPUS];
 
-static void ipi_resched(struct trapframe *tf)
+void ipi_resched(struct trapframe *tf)
 {
 	(void)tf;
 	smp_resched_ipis[cpu_id()]++;
 	mycpu()->need_resched = 1;
 }
 
-static void ipi_call(struct trapframe *tf)
+void ipi_call(struct trapframe *tf)
 {
 	(void)tf;
 	run_pending_call();
 }
 
-static void ipi_halt(struct trapframe *tf)
+void ipi_halt(struct trapframe *tf)
 {
 	(void)tf;
 	for (;;) {
@@ -176,10 +176,6 @@ void smp_boot_aps(void)
 	bsp->apic_id = lapic_id();
 	topology_assign(bsp);
 	bsp->online = true;
-
-	trap_register(T_IPI_RESCHED, ipi_resched);
-	trap_register(T_IPI_CALL, ipi_call);
-	trap_register(T_IPI_HALT, ipi_halt);
 
 	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, trampoline_end - trampoline_start);
 	for (int i = 0; i < acpi_ncpus; i++) {

@@ -14,7 +14,7 @@
 
 /* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
  * the APs. A CPU that does not answer within 1 s is reported, parked
- * with an INIT and skipped. Also installs the IPI handlers. Leaves ncpus =
+ * with an INIT and skipped. Leaves ncpus =
  * the number online. */
 void smp_boot_aps(void);
 
@@ -37,12 +37,14 @@ void smp_start_scheduler(void);
 /* panic(): stop every other CPU (T_IPI_HALT). Any time, interrupts off. */
 void smp_halt_others(void);
 
-/* Resched IPIs each CPU has taken (smp_selftest checks that they arrive). */
-extern volatile uint32_t smp_resched_ipis[];
+/* The three IPI vectors' handlers (kernel/trap.c's interrupt()). */
+struct trapframe;
+void ipi_resched(struct trapframe *tf);
+void ipi_call(struct trapframe *tf);
+void ipi_halt(struct trapframe *tf);
 
-/* test=ipi (kernel/smp_selftest.c): exercise call-function (waiting, and a
- * ring of nested calls) and the resched IPI on every CPU; prints
- * "ipi: ... reached N of N CPUs". */
-void smp_selftest(void);
+/* Resched IPIs each CPU has taken (test=ipi, kernel/selftest.c, checks
+ * that they arrive). */
+extern volatile uint32_t smp_resched_ipis[];
 
 #endif

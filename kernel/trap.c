@@ -3,8 +3,9 @@
  *
  * trap() sorts traps into two kinds: CPU exceptions (a fault in the
  * kernel is a bug: panic; a fault in user mode kills that process only)
- * and device and inter-processor interrupts (a handler registered with
- * trap_register). System calls (vector 0x80) do not come here:
+ * and device and inter-processor interrupts, every one of which is listed
+ * in interrupt() with its handler, as xv6's trap() lists them. System
+ * calls (vector 0x80) do not come here:
  * trapentry.asm sends them straight to syscall() (kernel/syscall.c),
  * which returns the same way. On the way back to user mode it calls proc_return_to_user(),
  * which is where the scheduler gets its chance to switch tasks: the kernel
@@ -20,7 +21,12 @@
 #include "string.h"
 #include "vm.h"
 #include "x86.h"
+#include "smp.h"
+#include "../drivers/keyboard.h"
 #include "../drivers/lapic.h"
+#include "../drivers/serial.h"
+#include "../drivers/serial_irq.h"
+#include "../drivers/timer.h"
 
 struct gate {
 	uint16_t off_lo, sel;
@@ -29,7 +35,6 @@ struct gate {
 } __attribute__((packed));
 
 static struct gate idt[256];
-static irq_handler_t handlers[256];
 extern uint32_t trap_vectors[256];
 
 static void set_gate(int v, uint32_t addr, int dpl, bool trap_gate)
@@ -107,11 +112,6 @@ void idt_load(void)
 	lidt(&desc);
 }
 
-void trap_register(int vector, irq_handler_t h)
-{
-	handlers[vector] = h;
-}
-
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
 	"bound range exceeded", "invalid opcode", "device not available",
@@ -139,15 +139,39 @@ static void exception(struct trapframe *tf)
 	panic_trap(tf);
 }
 
+/* Every interrupt vector the kernel uses, and its handler. */
+static void interrupt(struct trapframe *tf)
+{
+	switch (tf->trapno) {
+	case T_LAPIC_TIMER:	/* the tick and sleep deadlines: drivers/timer.c, kernel/tick.c */
+		timer_interrupt(tf);
+		break;
+	case T_IPI_RESCHED:	/* another CPU's resched_cpu(): kernel/smp.c */
+		ipi_resched(tf);
+		break;
+	case T_IPI_CALL:	/* smp_call_function(): kernel/smp.c */
+		ipi_call(tf);
+		break;
+	case T_IPI_HALT:	/* panic() stops the other CPUs: kernel/smp.c */
+		ipi_halt(tf);
+		break;
+	case T_IRQ0 + KBD_IRQ:	/* PS/2 keyboard, through the IOAPIC: drivers/keyboard.c */
+		keyboard_intr(tf);
+		break;
+	case T_IRQ0 + COM1_IRQ:	/* COM1 received bytes, through the IOAPIC: drivers/serial_irq.c */
+		serial_intr(tf);
+		break;
+	default:
+		pr_warn("trap: unexpected vector %u on cpu%d\n", tf->trapno, cpu_id());
+	}
+}
+
 void trap(struct trapframe *tf)
 {
 	if (tf->trapno < 32) {
 		exception(tf);
-	} else if (handlers[tf->trapno]) {
-		handlers[tf->trapno](tf);
-		lapic_eoi();
-	} else if (tf->trapno != T_SPURIOUS) {
-		pr_warn("trap: unexpected vector %u on cpu%d\n", tf->trapno, cpu_id());
+	} else if (tf->trapno != T_SPURIOUS) {	/* the local APIC's: no EOI */
+		interrupt(tf);
 		lapic_eoi();
 	}
 	if (trap_from_user(tf))

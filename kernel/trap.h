@@ -36,14 +36,11 @@ static inline bool trap_from_user(const struct trapframe *tf)
 	return (tf->cs & 3) == 3;
 }
 
-typedef void (*irq_handler_t)(struct trapframe *tf);
-
 void idt_init(void);		/* build the IDT (once) */
 struct cpu;
 /* The TSS a double fault switches to, for CPU c (gdt_load calls it). */
 void double_fault_tss_init(struct cpu *c);
 void idt_load(void);		/* load it on this CPU */
-void trap_register(int vector, irq_handler_t h);
 const char *trap_name(int vector);
 void trap(struct trapframe *tf);
 

@@ -139,8 +139,8 @@ static bool wake_would_preempt(const struct sched_task *t, int cpu)
 	struct sched_task woken;
 	bool yes;
 
-	predict_activation(t, &woken);
 	rq_lock(rq);
+	predict_activation(t, &woken);
 	yes = preempt_decision(rq, &woken) != PREEMPT_NO;
 	spin_unlock(&rq->lock);
 	return yes;

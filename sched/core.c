@@ -51,6 +51,7 @@ void sched_set_hz(int hz)
 void sched_init(int ncpus, const struct sched_topology *topo)
 {
 	KASSERT(ncpus >= 1 && ncpus <= SCHED_MAX_CPUS);
+	sched_check_policies();
 	sched_ncpus = ncpus;
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		rq_init(cpu_rq(cpu), cpu);
@@ -131,8 +132,7 @@ static void prepare_activation(struct sched_task *p, uint64_t now)
 {
 	p->slice = full_slice(p);
 	recalc_task_prio(p, now);
-	if (policy_of(p)->wake)
-		policy_of(p)->wake(p);	/* BATCH reads UISLEEP here */
+	policy_wake(p);		/* BATCH reads UISLEEP here */
 	p->prio = effective_prio(p);
 	p->flags &= ~SF_UISLEEP;
 	p->time_slice = first_quantum(p);
@@ -146,8 +146,11 @@ static void activate_task(struct runqueue *rq, struct sched_task *p, uint64_t no
 	enqueue_task(rq, p);
 }
 
+/* What activate_task would make of t, on a copy: wake-up placement asks
+ * it with t's run queue locked, as the hooks require (policy.h). */
 void predict_activation(const struct sched_task *t, struct sched_task *copy)
 {
+	KASSERT(spin_held(&task_rq(t)->lock));
 	*copy = *t;
 	prepare_activation(copy, clock_ns());
 }
@@ -406,8 +409,7 @@ void sched_tick(bool user_mode)
 	rq->ticks++;
 	account_tick(rq, p, user_mode);
 	for (int i = 0; i < SCHED_NR_POLICIES; i++)
-		if (sched_policies[i] && sched_policies[i]->rq_tick)
-			sched_policies[i]->rq_tick(rq, p);
+		sched_policies[i]->rq_tick(rq, p);
 	idle = p->is_idle;
 	if (idle) {
 		/* Work held back by the SMT rule: look again every tick. */

@@ -14,6 +14,15 @@
  *
  * sched/ calls no libc function. GCC may still emit memcpy/memset for a
  * struct copy even with -ffreestanding; the kernel provides both.
+ *
+ * The kernel's side, by file: kernel/sched_glue.c (this_cpu,
+ * irqs_disabled, cpu_relax), kernel/time.c (clock_ns), kernel/smp.c
+ * (resched_cpu: an IPI), kernel/proc.c (sched_find_task, sched_put_task
+ * and the task's pid and credentials: the process table), kernel/uaccess.c
+ * (copy_from_user, copy_to_user), kernel/panic.c (kassert_fail),
+ * kernel/trace.c (sched_trace_record) and kernel/spinlock.c (the locks of
+ * spinlock.h). The unit tests' and the simulator's side is
+ * tests/unit/fake_machine.c.
  */
 #ifndef SCHED_MACHINE_H
 #define SCHED_MACHINE_H

@@ -1,9 +1,32 @@
 /*
- * policy.c - the policy table and the staircase shared by NORMAL, ISO and
- * BATCH (staircase.md §4 to §6).
+ * policy.c - SCHED_NORMAL, the plain staircase (staircase.md §4 to §6),
+ * and the table of every policy with its boot-time check.
+ *
+ * NORMAL is the staircase itself, so its table is here, beside its
+ * hooks, the staircase_* functions below; the other policies (policy_rt.c,
+ * policy_batch.c, policy_iso.c) name the same functions where they do
+ * what the staircase does. Nice 0 has max_burst 19, top stair 120, a
+ * quantum of RR and a full slice of 20 RR = 200 ms at HZ 1000, and its
+ * burst extends its time on the top stair.
  */
 #include "policy.h"
 #include "tunables.h"
+
+const struct sched_policy policy_normal = {
+	.name = "SCHED_NORMAL", .number = SCHED_NORMAL,
+	.prio_min = 0, .prio_max = 0,
+	.rr_interval = staircase_rr_interval,
+	.max_burst = staircase_max_burst,
+	.full_slice = staircase_full_slice,
+	.effective_prio = staircase_effective_prio,
+	.first_quantum = staircase_first_quantum,
+	.tick = staircase_tick,
+	.rq_tick = staircase_rq_tick,
+	.wake = staircase_wake,
+	.smt_rule = staircase_smt_rule,
+	.yield = staircase_yield,
+	.rr_get_interval = staircase_rr_get_interval,
+};
 
 const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 	[SCHED_NORMAL]	= &policy_normal,
@@ -12,11 +35,105 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
 	[SCHED_BATCH]	= &policy_batch,
 	[SCHED_ISO]	= &policy_iso,
 /* LAB policy BEGIN */
-/* LAB policy SOLUTION
-	[SCHED_IDLEPRIO] = &policy_idleprio,
-*/
 /* LAB policy END */
 };
+
+/* Every hook named: a NULL one would be called at the first tick or
+ * wake-up of a task of that policy; here it stops the boot instead, and
+ * the assertion names the hook (policy.h). */
+void check_policy_hooks(const struct sched_policy *p)
+{
+	KASSERT(p->rr_interval);
+	KASSERT(p->max_burst);
+	KASSERT(p->full_slice);
+	KASSERT(p->effective_prio);
+	KASSERT(p->first_quantum);
+	KASSERT(p->tick);
+	KASSERT(p->rq_tick);
+	KASSERT(p->wake);
+	KASSERT(p->smt_rule);
+	KASSERT(p->yield);
+	KASSERT(p->rr_get_interval);
+}
+
+/* The table has a policy at every number below SCHED_NR_POLICIES (the
+ * tick's rq_tick loop calls each), each with every hook. */
+void sched_check_policies(void)
+{
+	for (int i = 0; i < SCHED_NR_POLICIES; i++) {
+		KASSERT(sched_policies[i] && sched_policies[i]->number == i);
+		check_policy_hooks(sched_policies[i]);
+	}
+}
+
+/* ---------- the plain staircase's numbers (§4) ---------- */
+
+/* The quantum: RR, the rr_interval tunable in ticks. */
+int staircase_rr_interval(const struct sched_task *p)
+{
+	(void)p;
+	return rr_ticks();
+}
+
+/* §4: one extra quantum on the top stair per user priority above the
+ * lowest: 19 at nice 0, 0 at nice 19. */
+int staircase_max_burst(const struct sched_task *p)
+{
+	return (NICE_LEVELS - 1) - USER_PRIO(p);
+}
+
+/* §4: one quantum per stair from the top stair down to 139. */
+int staircase_full_slice(const struct sched_task *p)
+{
+	return rr_ticks() * (1 + max_burst(p));
+}
+
+/* §5, with the burst extending the top stair. */
+int staircase_effective_prio(const struct sched_task *p)
+{
+	return staircase_prio(p, true);
+}
+
+/* §6.2: a woken task starts with one quantum. */
+int staircase_first_quantum(const struct sched_task *p)
+{
+	return rr_interval(p);
+}
+
+/* What sched_rr_get_interval reports: the whole slice. */
+int staircase_rr_get_interval(const struct sched_task *p)
+{
+	return full_slice(p);
+}
+
+/* The staircase keeps no per-CPU state (ISO's share is the only user). */
+void staircase_rq_tick(struct runqueue *rq, struct sched_task *curr)
+{
+	(void)rq;
+	(void)curr;
+}
+
+/* Nothing of its own at wake-up: the core's recalc is the whole rule. */
+void staircase_wake(struct sched_task *p)
+{
+	(void)p;
+}
+
+/* §8.3: no role; the SMT rule goes by slice alone. */
+unsigned staircase_smt_rule(const struct sched_task *p)
+{
+	(void)p;
+	return 0;
+}
+
+/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
+int staircase_yield(struct sched_task *p)
+{
+	p->flags |= SF_YIELDED;
+	return LOWEST_STAIR;
+}
+
+/* ---------- bursts, stairs and the tick (§5, §6.1) ---------- */
 
 void dec_burst(struct sched_task *p)
 {
@@ -52,11 +169,6 @@ int staircase_prio(const struct sched_task *p, bool burst_extends_top)
 		return prio;
 	prio += 1 + (used - first) / rr;
 	return prio > LOWEST_STAIR ? LOWEST_STAIR : prio;
-/* LAB stairs STUB
-	// Before: a task stands on its top stair for ever and never descends.
-	(void)burst_extends_top;
-	return LOWEST_STAIR - max_burst(p);
-*/
 /* LAB stairs END */
 }
 
@@ -75,15 +187,6 @@ void staircase_tick(struct runqueue *rq, struct sched_task *p)
 	} else if (--p->time_slice <= 0) {
 		end_quantum(rq, p, TRACE_STAIR_DROP);
 	}
-/* LAB stairs STUB
-	// Before: round robin on the task's stair. The slice and the quantum
-	// count down; a used quantum sends the task to the tail of the same
-	// list; a used slice starts again, with the burst untouched.
-	if (--p->slice < 1)
-		p->slice += full_slice(p);
-	if (--p->time_slice < 1)
-		end_quantum(rq, p, TRACE_SLICE_END);
-*/
 /* LAB stairs END */
 }
 

@@ -3,19 +3,28 @@
  * scheduling policies lives (staircase.md §4, §5, §6 and §7).
  *
  * Like Linux's struct sched_class, but small: one struct of numbers and
- * hooks per policy, one file per policy (policy_normal.c, policy_rt.c,
+ * hooks per policy, one file per policy (policy.c: SCHED_NORMAL, the
+ * plain staircase, whose hooks the others reuse; policy_rt.c,
  * policy_batch.c, policy_iso.c) and one table (policy.c). The core calls
  * only these hooks, never "if (policy == ...)". To add a policy: write
  * policy_foo.c with a struct sched_policy, give it a SCHED_ number in
  * sched.h and add it to the table in policy.c.
  *
- * A hook left out (NULL) means the staircase's default, named on each
- * hook below; so SCHED_NORMAL, the plain staircase, sets none.
+ * Every table names every hook, as Linux's sched_class does even for the
+ * idle class's empty task_tick_idle: what a policy shares with the plain
+ * staircase it names as the staircase_* function (policy.c), so reading
+ * one table tells what that policy does. A NULL hook is a bug, caught at
+ * boot (sched_check_policies, from sched_init) and by a unit test.
  *
- * All quantities are in ticks. Every hook runs with the task's rq lock
- * held and interrupts off (the core calls them from the tick, wake-up,
- * schedule() and the system calls, all under that lock), and only reads
- * or writes the task it is given and that run queue.
+ * All quantities are in ticks. Locking: every hook runs with the lock of
+ * the task's run queue held (cpu_rq(p->cpu)), interrupts off, and only
+ * reads or writes the task it is given and that run queue. The core calls
+ * them from the tick, wake-up, schedule(), fork, nice and the system
+ * calls, all under that lock; wake-up placement asks them about a private
+ * copy of the task (predict_activation), also under that lock. The one
+ * exception is sched_task_init, on a task no other CPU can see yet: it
+ * asks full_slice and rr_interval without a lock, and those two may
+ * read only the task and the tunables.
  */
 #ifndef SCHED_POLICY_H
 #define SCHED_POLICY_H
@@ -43,38 +52,41 @@ struct sched_policy {
 	bool nice_time;		/* its ticks count as "nice" time (seed 002) */
 	int prio_min, prio_max;	/* sched_get_priority_min/max */
 
-	/* The quantum; default RR (rr_ticks()). */
+	/* The quantum (staircase_rr_interval: RR, rr_ticks()). */
 	int (*rr_interval)(const struct sched_task *p);
-	/* Default 39 - user_prio (§4). */
+	/* Extra quanta on the top stair (staircase_max_burst: 39 -
+	 * user_prio, §4). */
 	int (*max_burst)(const struct sched_task *p);
-	/* The whole slice; default RR x (1 + max_burst) (§4). */
+	/* The whole slice (staircase_full_slice: RR x (1 + max_burst), §4). */
 	int (*full_slice)(const struct sched_task *p);
-	/* The stair now, computed, never stored (the caller stores it);
-	 * default staircase_prio(p, true) (§5). */
+	/* The stair now, computed, never stored (the caller stores it)
+	 * (staircase_effective_prio, §5). */
 	int (*effective_prio)(const struct sched_task *p);
-	/* time_slice at wake-up; default the quantum (§6.2). */
+	/* time_slice at wake-up (staircase_first_quantum: the quantum, §6.2). */
 	int (*first_quantum)(const struct sched_task *p);
-	/* Default staircase_tick (§6.1). */
+	/* The running task's tick (staircase_tick, §6.1). */
 	void (*tick)(struct runqueue *rq, struct sched_task *p);
-	/* Optional. Every tick of every CPU, whatever runs (ISO's share). */
+	/* Every tick of every CPU, whatever runs, for every policy (ISO's
+	 * share; staircase_rq_tick: nothing). */
 	void (*rq_tick)(struct runqueue *rq, struct sched_task *curr);
-	/* Optional. At wake-up, before the stair is computed (§6.2). */
+	/* At wake-up, before the stair is computed (§6.2; staircase_wake:
+	 * nothing). */
 	void (*wake)(struct sched_task *p);
-	/* Optional: SMT_* roles for the SMT rule; none: by slice (§8.3). */
+	/* SMT_* roles for the SMT rule (§8.3; staircase_smt_rule: none, the
+	 * rule goes by slice alone). */
 	unsigned (*smt_rule)(const struct sched_task *p);
 	/* sched_yield: the list the task waits on (at its tail), and any
-	 * flag the policy sets; default: flagged YIELDED, at 139 (§6.5). */
+	 * flag the policy sets (staircase_yield: flagged YIELDED, at 139,
+	 * §6.5). */
 	int (*yield)(struct sched_task *p);
-	/* What sched_rr_get_interval reports; default the whole slice. */
+	/* What sched_rr_get_interval reports (staircase_rr_get_interval:
+	 * the whole slice). */
 	int (*rr_get_interval)(const struct sched_task *p);
 };
 
 extern const struct sched_policy policy_normal, policy_fifo, policy_rr,
 	policy_batch, policy_iso;
 /* LAB policy BEGIN */
-/* LAB policy SOLUTION
-extern const struct sched_policy policy_idleprio;
-*/
 /* LAB policy END */
 extern const struct sched_policy *const sched_policies[SCHED_NR_POLICIES];
 
@@ -88,77 +100,76 @@ static inline bool valid_policy(int policy)
 	return policy >= 0 && policy < SCHED_NR_POLICIES && sched_policies[policy];
 }
 
-/* The staircase's defaults, which the policies may also call: the two
- * formulas of §4 here (inline: every yield and stair asks for them, make
- * profile), the rest in policy.c. */
+/* Checks that every hook of p is named (a KASSERT naming the missing one);
+ * sched_check_policies does it for every table, at boot. */
+void check_policy_hooks(const struct sched_policy *p);
+void sched_check_policies(void);
 
-/* §4: one extra quantum on the top stair per user priority above the
- * lowest: 19 at nice 0, 0 at nice 19. */
-static inline int staircase_max_burst(const struct sched_task *p)
-{
-	return (NICE_LEVELS - 1) - USER_PRIO(p);
-}
-
-int staircase_prio(const struct sched_task *p, bool burst_extends_top);
+/* The plain staircase's hooks (policy.c), which SCHED_NORMAL's table names
+ * and the other policies name where they do what the staircase does. */
+int staircase_rr_interval(const struct sched_task *p);
+int staircase_max_burst(const struct sched_task *p);
+int staircase_full_slice(const struct sched_task *p);
+int staircase_effective_prio(const struct sched_task *p);
+int staircase_first_quantum(const struct sched_task *p);
 void staircase_tick(struct runqueue *rq, struct sched_task *p);
-/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
-static inline int staircase_yield(struct sched_task *p)
-{
-	p->flags |= SF_YIELDED;
-	return LOWEST_STAIR;
-}
+void staircase_rq_tick(struct runqueue *rq, struct sched_task *curr);
+void staircase_wake(struct sched_task *p);
+unsigned staircase_smt_rule(const struct sched_task *p);
+int staircase_yield(struct sched_task *p);
+int staircase_rr_get_interval(const struct sched_task *p);
+
+/* §5: the stair, with or without the burst extending the top one (ISO
+ * has none). */
+int staircase_prio(const struct sched_task *p, bool burst_extends_top);
 /* A quantum is over: requeue at the stair now, a fresh quantum, and the
  * CPU reschedules; event is what the trace calls it. */
 void end_quantum(struct runqueue *rq, struct sched_task *p, int event);
 void dec_burst(struct sched_task *p);
 void inc_burst(struct sched_task *p);
 
-/* The core asks through these: the policy's hook, or the default. */
-#define POLICY_OR(p, hook, dflt) \
-	(policy_of(p)->hook ? policy_of(p)->hook : (dflt))
+/* The core asks through these: one line each, the task's policy's hook. */
 static inline int rr_interval(const struct sched_task *p)
 {
-	return policy_of(p)->rr_interval ? policy_of(p)->rr_interval(p) : rr_ticks();
+	return policy_of(p)->rr_interval(p);
 }
 static inline int max_burst(const struct sched_task *p)
 {
-	return policy_of(p)->max_burst ? policy_of(p)->max_burst(p) : staircase_max_burst(p);
-}
-/* §4: one quantum per stair from the top stair down to 139. */
-static inline int staircase_full_slice(const struct sched_task *p)
-{
-	return rr_ticks() * (1 + max_burst(p));
+	return policy_of(p)->max_burst(p);
 }
 static inline int full_slice(const struct sched_task *p)
 {
-	return policy_of(p)->full_slice ? policy_of(p)->full_slice(p) : staircase_full_slice(p);
+	return policy_of(p)->full_slice(p);
 }
 static inline int effective_prio(const struct sched_task *p)
 {
-	return policy_of(p)->effective_prio ? policy_of(p)->effective_prio(p) : staircase_prio(p, true);
+	return policy_of(p)->effective_prio(p);
 }
 static inline int first_quantum(const struct sched_task *p)
 {
-	return policy_of(p)->first_quantum ? policy_of(p)->first_quantum(p) : rr_interval(p);
+	return policy_of(p)->first_quantum(p);
 }
 static inline void policy_tick(struct runqueue *rq, struct sched_task *p)
 {
-	POLICY_OR(p, tick, staircase_tick)(rq, p);
+	policy_of(p)->tick(rq, p);
+}
+static inline void policy_wake(struct sched_task *p)
+{
+	policy_of(p)->wake(p);
 }
 static inline int policy_yield(struct sched_task *p)
 {
-	return policy_of(p)->yield ? policy_of(p)->yield(p) : staircase_yield(p);
+	return policy_of(p)->yield(p);
 }
 static inline int rr_get_interval(const struct sched_task *p)
 {
-	return policy_of(p)->rr_get_interval ? policy_of(p)->rr_get_interval(p) : full_slice(p);
+	return policy_of(p)->rr_get_interval(p);
 }
 static inline bool fixed_prio(const struct sched_task *p) { return policy_of(p)->rt; }
 static inline unsigned smt_rule(const struct sched_task *p)
 {
-	return policy_of(p)->smt_rule ? policy_of(p)->smt_rule(p) : 0;
+	return policy_of(p)->smt_rule(p);
 }
-
 
 /* The ISO cap [beyond] (policy_iso.c). */
 int iso_share_permille(const struct runqueue *rq);

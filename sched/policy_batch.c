@@ -62,23 +62,18 @@ static int batch_yield(struct sched_task *p)
 
 const struct sched_policy policy_batch = {
 	.name = "SCHED_BATCH", .number = SCHED_BATCH,
-	.wake = batch_wake,
-	.smt_rule = batch_smt_rule,
 	.user_only = true, .nice_time = true,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = batch_rr_interval,
+	.max_burst = staircase_max_burst,
 	.full_slice = batch_full_slice,
 	.effective_prio = batch_effective_prio,
 	.first_quantum = batch_first_quantum,
+	.tick = staircase_tick,
+	.rq_tick = staircase_rq_tick,
+	.wake = batch_wake,
+	.smt_rule = batch_smt_rule,
 	.yield = batch_yield,
+	.rr_get_interval = staircase_rr_get_interval,
 };
-/* LAB batch STUB
-// Before: BATCH is the plain staircase under another number, as if it
-// were SCHED_NORMAL: no hook, so every hook is the staircase's default.
-const struct sched_policy policy_batch = {
-	.name = "SCHED_BATCH",
-	.number = SCHED_BATCH,
-	.prio_min = 0, .prio_max = 0,
-};
-*/
 /* LAB batch END */

@@ -61,12 +61,18 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr);
 
 const struct sched_policy policy_iso = {
 	.name = "SCHED_ISO", .number = SCHED_ISO,
-	.rq_tick = iso_update_share,
 	.prio_min = 0, .prio_max = 0,
 	.rr_interval = iso_rr_interval,
 	.max_burst = iso_max_burst,
+	.full_slice = staircase_full_slice,
 	.effective_prio = iso_effective_prio,
+	.first_quantum = staircase_first_quantum,
+	.tick = staircase_tick,
+	.rq_tick = iso_update_share,
+	.wake = staircase_wake,
+	.smt_rule = staircase_smt_rule,
 	.yield = iso_yield,
+	.rr_get_interval = staircase_rr_get_interval,
 };
 
 int iso_share_permille(const struct runqueue *rq)
@@ -129,20 +135,4 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr)
 		requeue_iso_tasks(rq);
 	}
 }
-/* LAB iso STUB
-// Before: ISO is the plain staircase under another number, as if it were
-// SCHED_NORMAL, with no cap; no CPU ever throttles it.
-const struct sched_policy policy_iso = {
-	.name = "SCHED_ISO",
-	.number = SCHED_ISO,
-	.prio_min = 0, .prio_max = 0,
-};
-
-// The share of ISO ticks that the statistics call reports (syscalls.c).
-int iso_share_permille(const struct runqueue *rq)
-{
-	(void)rq;
-	return 0;
-}
-*/
 /* LAB iso END */

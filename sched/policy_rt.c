@@ -70,12 +70,16 @@ const struct sched_policy policy_fifo = {
 /* LAB iso BEGIN */
 	.unprivileged_as = &policy_iso,
 /* LAB iso END */
-	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.rr_interval = staircase_rr_interval,
 	.max_burst = rt_max_burst,
 	.full_slice = rt_full_slice,
 	.effective_prio = rt_effective_prio,
+	.first_quantum = staircase_first_quantum,
 	.tick = fifo_tick,
+	.rq_tick = staircase_rq_tick,
+	.wake = staircase_wake,
+	.smt_rule = rt_smt_rule,
 	.yield = rt_yield,
 	.rr_get_interval = fifo_rr_get_interval,
 };
@@ -86,11 +90,16 @@ const struct sched_policy policy_rr = {
 /* LAB iso BEGIN */
 	.unprivileged_as = &policy_iso,
 /* LAB iso END */
-	.smt_rule = rt_smt_rule,
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.rr_interval = staircase_rr_interval,
 	.max_burst = rt_max_burst,
 	.full_slice = rt_full_slice,
 	.effective_prio = rt_effective_prio,
+	.first_quantum = staircase_first_quantum,
 	.tick = rr_tick,
+	.rq_tick = staircase_rq_tick,
+	.wake = staircase_wake,
+	.smt_rule = rt_smt_rule,
 	.yield = rt_yield,
+	.rr_get_interval = staircase_rr_get_interval,
 };

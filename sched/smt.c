@@ -61,16 +61,6 @@ bool dependent_sleeper(struct runqueue *rq, struct sched_task *p)
 	}
 	return run_idle;
 }
-/* LAB smt STUB
-// Before: no dependent-sleeper rule. Each hyperthread schedules as if it
-// had a core to itself, and nothing is ever held back for a sibling.
-bool dependent_sleeper(struct runqueue *rq, struct sched_task *p)
-{
-	(void)rq;
-	(void)p;
-	return false;
-}
-*/
 /* LAB smt END */
 
 void wake_sleeping_siblings(struct runqueue *rq)

@@ -9,6 +9,9 @@
 #include "../../sched/core.h"
 #include "../../sched/syscalls.h"
 #include "../../sched/errno.h"
+#include <setjmp.h>
+#include <stddef.h>
+#include <string.h>
 
 
 static struct sched_task *spawn(void)
@@ -463,4 +466,69 @@ TEST(stats_count_runs_wait_and_ticks)
 	CHECK_EQ(b->stats.stime, 1);
 	CHECK_EQ(cpu_rq(0)->system_ticks, 1);
 	CHECK_EQ(cpu_rq(0)->user_ticks, 10);
+}
+
+/* ---- the policy table (policy.h): every hook named ---- */
+
+/* The hooks of struct sched_policy, by name and place. */
+static const struct { const char *name; size_t offset; } policy_hooks[] = {
+#define HOOK(h) { #h, offsetof(struct sched_policy, h) }
+	HOOK(rr_interval), HOOK(max_burst), HOOK(full_slice),
+	HOOK(effective_prio), HOOK(first_quantum), HOOK(tick), HOOK(rq_tick),
+	HOOK(wake), HOOK(smt_rule), HOOK(yield), HOOK(rr_get_interval),
+#undef HOOK
+};
+#define NR_HOOKS (sizeof(policy_hooks) / sizeof(policy_hooks[0]))
+
+static void *hook_at(const struct sched_policy *p, size_t offset)
+{
+	void *fn;
+	memcpy(&fn, (const char *)p + offset, sizeof(fn));
+	return fn;
+}
+
+/* Every table names every hook (a count of the struct's pointers after
+ * prio_max keeps the list above complete). */
+TEST(every_policy_table_names_every_hook)
+{
+	CHECK_EQ(sizeof(struct sched_policy) - offsetof(struct sched_policy, rr_interval),
+		 NR_HOOKS * sizeof(void *));
+	for (int i = 0; i < SCHED_NR_POLICIES; i++) {
+		CHECK(sched_policies[i] != NULL);
+		CHECK_EQ(sched_policies[i]->number, i);
+		for (size_t h = 0; h < NR_HOOKS; h++)
+			if (!hook_at(sched_policies[i], policy_hooks[h].offset))
+				test_fail(__FILE__, __LINE__, "%s has no %s hook",
+					  sched_policies[i]->name, policy_hooks[h].name);
+	}
+}
+
+/* The boot's check (sched_init -> sched_check_policies) stops at a NULL
+ * hook, naming it: one copy of SCHED_NORMAL's table per hook, with that
+ * hook taken out. */
+TEST(a_null_hook_fails_the_boot_check)
+{
+#ifndef NDEBUG			/* KASSERT is compiled out with NDEBUG */
+	static jmp_buf jb;
+	static size_t h;
+	jmp_buf *saved = fake_assert_jmp;
+	for (h = 0; h < NR_HOOKS; h++) {
+		static struct sched_policy broken;
+		broken = policy_normal;
+		memset((char *)&broken + policy_hooks[h].offset, 0, sizeof(void *));
+		fake_assert_jmp = &jb;
+		if (setjmp(jb) == 0) {
+			check_policy_hooks(&broken);
+			fake_assert_jmp = saved;
+			test_fail(__FILE__, __LINE__, "no KASSERT without %s",
+				  policy_hooks[h].name);
+			return;
+		}
+		fake_assert_jmp = saved;
+		char want[64];
+		snprintf(want, sizeof(want), "p->%s at", policy_hooks[h].name);
+		CHECK(strstr(fake_assert_msg, want) != NULL);
+	}
+	check_policy_hooks(&policy_normal);	/* the real table passes */
+#endif
 }

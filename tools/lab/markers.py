@@ -1,31 +1,39 @@
 """markers.py - the lab markers in the C sources, and the trees made from them.
 
-A lab region in a .c or .h file (docs/labs.md, "Markers"):
+A lab region in a .c or .h file of the tree (docs/labs.md, "Markers") is
+only its two markers around the code the normal build compiles:
 
     /* LAB batch BEGIN */
     ... the code the normal build compiles ...
-    /* LAB batch STUB
-    ... what a student of lab batch gets instead (optional) ...
-    */
-    /* LAB batch SOLUTION
-    ... what the reference solution of lab batch has instead (optional) ...
+    /* LAB batch END */
+
+What a lab puts there instead lives in tools/lab/, never in the sources a
+student reads: tools/lab/LAB/stub-regions/PATH holds the stubs of LAB's
+regions in PATH, and tools/lab/LAB/solution-regions/PATH their reference
+solutions, each region written in PATH's order as
+
+    /* LAB batch BEGIN */
+    /* LAB batch STUB          (or SOLUTION)
+    ... what a student of lab batch gets instead ...
     */
     /* LAB batch END */
 
-Every marker is alone on its line. The STUB and SOLUTION blocks are C
-comments, so the normal build sees the code between BEGIN and the first
-block and nothing else. A region without a STUB gives the student that
-same code (a lab that adds something, such as policy, marks the places
-where it goes); a region without a SOLUTION is its own solution. Stub and
-solution text may not contain a C comment; a line comment (// text) in
-them becomes a C comment in the tree that gets the text.
+(a region there with no block keeps the tree's code). Such a file, if it
+exists, has exactly as many regions of LAB as PATH has; without one,
+every region of LAB in PATH keeps its code: a region without a stub gives
+the student the code as it is (a lab that adds something, such as policy,
+marks the places where it goes), one without a solution is its own
+solution. Every marker is alone on its line. Stub and solution text may
+not contain a C comment; a line comment (// text) in them becomes a C
+comment in the tree that gets the text. A STUB or SOLUTION block in the
+tree's own sources is refused.
 
 Trees (Python 3 standard library only):
   student_tree(lab)   the lab's regions as stubs (their BEGIN and END kept,
                       to show where to work), every other region as the
                       normal build has it, the lab's overlay files
                       (tools/lab/LAB/tree/) added, no SOLUTION text and no
-                      tools/lab/*/solution/ at all;
+                      tools/lab/*/solution/ or solution-regions/ at all;
   solution_tree(lab)  the reference solution: the lab's SOLUTION blocks and
                       its tools/lab/LAB/solution/ files in, its overlay too.
 """
@@ -57,8 +65,10 @@ class Region:
         self.solution = None                # lines, or None: the live ones
 
 
-def parse(text, where="?"):
-    """The text as a list of plain lines and Regions."""
+def parse(text, where="?", blocks=False):
+    """The text as a list of plain lines and Regions; blocks: may it hold
+    STUB and SOLUTION blocks (a tools/lab/LAB/*-regions/ file) or not (a
+    source of the tree)."""
     out, region, block, block_name = [], None, None, None
     for n, line in enumerate(text.split("\n"), 1):
         if block is not None:
@@ -84,6 +94,11 @@ def parse(text, where="?"):
             out.append(region)
             region = None
         elif b:
+            if not blocks:
+                kind = b.group(2).lower()
+                raise MarkerError(f"{where}:{n}: a LAB {b.group(1)} {b.group(2)} block in the "
+                                  f"sources: it belongs in tools/lab/{b.group(1)}/{kind}-regions/"
+                                  f"{where}")
             if not region or region.lab != b.group(1):
                 raise MarkerError(f"{where}:{n}: LAB {b.group(1)} {b.group(2)} outside "
                                   "its region")
@@ -106,6 +121,51 @@ def parse(text, where="?"):
     if block is not None or region:
         raise MarkerError(f"{where}: LAB {region.lab} region not closed")
     return out
+
+
+REGION_KINDS = ("stub", "solution")
+
+
+def region_file(lab, kind, path, root=ROOT):
+    """tools/lab/LAB/KIND-regions/PATH: the stubs or solutions of lab's
+    regions in path."""
+    return os.path.join(root, "tools", "lab", lab, f"{kind}-regions", path)
+
+
+def attach_blocks(items, path, root=ROOT):
+    """Give the Regions of path (parsed) their stubs and solutions from
+    tools/lab/LAB/{stub,solution}-regions/PATH, in order."""
+    by_lab = {}
+    for it in items:
+        if isinstance(it, Region):
+            by_lab.setdefault(it.lab, []).append(it)
+    for lab, regions in by_lab.items():
+        for kind in REGION_KINDS:
+            f = region_file(lab, kind, path, root)
+            if not os.path.isfile(f):
+                continue
+            rel = os.path.relpath(f, root)
+            with open(f, encoding="utf-8") as fh:
+                found = [it for it in parse(fh.read(), rel, blocks=True)
+                         if isinstance(it, Region)]
+            if [r.lab for r in found] != [lab] * len(regions):
+                raise MarkerError(f"{rel}: {len(found)} region(s), but {path} has "
+                                  f"{len(regions)} of lab {lab} (one each, in order)")
+            for mine, theirs in zip(regions, found):
+                if any(l.strip() for l in theirs.live):
+                    raise MarkerError(f"{rel}: code outside a {kind.upper()} block in LAB "
+                                      f"{lab}'s region (the tree's code is {path}'s)")
+                if getattr(theirs, "solution" if kind == "stub" else "stub") is not None:
+                    raise MarkerError(f"{rel}: a {kind}-regions file holds only {kind.upper()} "
+                                      "blocks")
+                setattr(mine, kind, getattr(theirs, kind))
+    return items
+
+
+def load(path, root=ROOT):
+    """A source of the tree, parsed, its regions with their blocks."""
+    with open(os.path.join(root, path), encoding="utf-8") as fh:
+        return attach_blocks(parse(fh.read(), path), path, root)
 
 
 def line_comments(lines):
@@ -192,9 +252,11 @@ def untracked_files(root=ROOT):
 
 
 def is_solution_only(path):
-    """tools/lab/LAB/solution/...: never in a student tree."""
+    """tools/lab/LAB/solution/... and solution-regions/...: never in a
+    student tree."""
     parts = path.split("/")
-    return len(parts) > 3 and parts[:2] == ["tools", "lab"] and parts[3] == "solution"
+    return len(parts) > 3 and parts[:2] == ["tools", "lab"] and \
+        parts[3] in ("solution", "solution-regions")
 
 
 def regions_by_lab(root=ROOT):
@@ -206,7 +268,7 @@ def regions_by_lab(root=ROOT):
                 text = fh.read()
             if "/* LAB " not in text:
                 continue
-            for it in parse(text, f):
+            for it in attach_blocks(parse(text, f), f, root):
                 if isinstance(it, Region):
                     found.setdefault(it.lab, []).append((f, it))
     return found
@@ -248,7 +310,7 @@ def make_tree(dest, lab, mode, known_labs, root=ROOT, leave_out=()):
             with open(src, encoding="utf-8") as fh:
                 text = fh.read()
             if "/* LAB " in text:
-                items = parse(text, f)
+                items = attach_blocks(parse(text, f), f, root)
                 for it in items:
                     if isinstance(it, Region) and it.lab not in known_labs:
                         raise MarkerError(f"{f}: LAB {it.lab}: no such lab "

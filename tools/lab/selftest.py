@@ -67,22 +67,37 @@ def run(cmd, cwd, timeout=900):
 def solution_only_lines(lab):
     """{path: lines that only the lab's solution has} for its stubbed regions."""
     out = {}
-    for path, region in markers.regions_by_lab().get(lab, []):
-        if region.stub is None:
-            continue
-        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-            items = markers.parse(f.read(), path)
-        elsewhere = set()
-        for it in items:
-            if isinstance(it, str):
-                elsewhere.add(it.strip())
-            elif it is not region:
-                elsewhere.update(l.strip() for l in it.live)
-        stub = {l.strip() for l in region.stub}
-        lines = {l.strip() for l in region.live
-                 if len(l.strip()) >= 16 and l.strip() not in elsewhere | stub}
-        out.setdefault(path, set()).update(lines)
+    for path in {p for p, _ in markers.regions_by_lab().get(lab, [])}:
+        items = markers.load(path)
+        for i, region in enumerate(items):
+            if not isinstance(region, markers.Region) or region.lab != lab or \
+                    region.stub is None:
+                continue
+            elsewhere = set()
+            for j, it in enumerate(items):
+                if isinstance(it, str):
+                    elsewhere.add(it.strip())
+                elif j != i:
+                    elsewhere.update(l.strip() for l in it.live)
+            stub = {l.strip() for l in region.stub}
+            lines = {l.strip() for l in region.live
+                     if len(l.strip()) >= 16 and l.strip() not in elsewhere | stub}
+            out.setdefault(path, set()).update(lines)
     return out
+
+
+def check_sources(check):
+    """No stub or solution in the sources students read: they live in
+    tools/lab/LAB/{stub,solution}-regions/ (markers.py refuses them)."""
+    found = []
+    for f in markers.tree_files():
+        if f.endswith(markers.SOURCE_EXT) and not f.startswith("tools/lab/"):
+            with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+                for n, line in enumerate(fh, 1):
+                    if markers.BLOCK.match(line):
+                        found.append(f"{f}:{n}")
+    check(not found, "no lab stub or solution in the sources (tools/lab/LAB/*-regions/ "
+          "hold them)", ", ".join(found[:4]))
 
 
 def check_tree(check, name, dest):
@@ -161,6 +176,7 @@ def main():
     t0 = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="labs-selftest-")
     try:
+        check_sources(check)
         rc, out, _ = run([sys.executable, os.path.join(HERE, "lab.py"), "no_such_lab",
                           "--dest", os.path.join(tmp, "x")], ROOT)
         check(rc == 2 and all(n in out for n in labs.NAMES) and not os.path.exists(
