@@ -29,6 +29,7 @@
 #include "time.h"
 #include "x86.h"
 #include "../drivers/timer.h"
+#include <uapi/ourcalls.h>	/* TEST_MUTEX_LOCK ...: call 503's operations */
 
 /* ---------- test=panic ---------- */
 
@@ -242,11 +243,11 @@ int sys_test_mutex(int op, int arg)
 	spin_unlock(&init_lock);
 
 	switch (op) {
-	case 0:
-	case 1:
+	case TEST_MUTEX_LOCK:
+	case TEST_MUTEX_UNLOCK:
 		if (arg < 0 || arg >= TEST_MUTEXES)
 			return -EINVAL;
-		if (op == 0) {
+		if (op == TEST_MUTEX_LOCK) {
 			if (test_mutexes[arg].owner == current())
 				return -EINVAL;	/* would deadlock */
 			return mutex_lock_killable(&test_mutexes[arg]);
@@ -256,7 +257,7 @@ int sys_test_mutex(int op, int arg)
 			mutex_unlock(&test_mutexes[arg]);
 		}
 		return 0;
-	case 2:
+	case TEST_MUTEX_HOLD_SLEEP:
 		if (arg < 0 || arg > 10000)
 			return -EINVAL;
 		if (test_mutexes[0].owner == current())
@@ -266,7 +267,7 @@ int sys_test_mutex(int op, int arg)
 		sleep_until(clock_ns() + (uint64_t)arg * 1000000, TASK_UNINTERRUPTIBLE);
 		mutex_unlock(&test_mutexes[0]);
 		return 0;
-	case 3:
+	case TEST_KERNEL_SPIN:
 		if (current()->euid != 0)
 			return -EPERM;
 		if (arg < 0 || arg > 10000)
@@ -274,11 +275,11 @@ int sys_test_mutex(int op, int arg)
 		for (uint64_t end = clock_ns() + (uint64_t)arg * 1000000; clock_ns() < end;)
 			__asm__ volatile("pause");
 		return 0;
-	case 4:
+	case TEST_STACK_OVERFLOW:
 		if (current()->euid != 0)
 			return -EPERM;
 		return overflow_stack(0);
-	case 5:
+	case TEST_SPIN_HOLD:
 		if (arg < 0 || arg > 1000)
 			return -EINVAL;
 		spin_lock(&test_spin);
