@@ -30,8 +30,4 @@ void mutex_lock(struct mutex *m);
 int mutex_lock_killable(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
-/* System call 503 (the test mutexes) is kernel/selftest.c's; syscall.c
- * finds its declaration through this include. */
-#include "selftest.h"
-
 #endif

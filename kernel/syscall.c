@@ -40,6 +40,7 @@
 #include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
 #include "poll.h"
 #include "prctl.h"
+#include "selftest.h"
 #include <uapi/unistd.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
@@ -162,7 +163,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_tunable, sys_sched_tunable),		/* sched_glue.c */
-	SYSCALL(__NR_test_mutex, sys_test_mutex),		/* mutex.c */
+	SYSCALL(__NR_test_mutex, sys_test_mutex),		/* selftest.c */
 	SYSCALL(__NR_trace, sys_trace),				/* trace.c */
 	SYSCALL(__NR_free_frames, sys_free_frames),		/* pmm.c */
 	SYSCALL(__NR_sched_topology, sys_sched_topology),	/* drivers/topology.c */
