@@ -1,6 +1,12 @@
 /*
  * file.c - reference-counted open files and dispatch on their type, and
  * the system calls on file descriptors (the current process's files[]).
+ *
+ * The threads of a group share one table, the leader's (kernel/proc.h).
+ * One lock over every table's slots (teaching size): two threads cannot
+ * take the same free descriptor. A descriptor one thread closes while
+ * another is inside a read of it is not held for the reader (Linux's
+ * fget reference): a known shortcut.
  */
 #include "file.h"
 #include "errno.h"
@@ -12,6 +18,12 @@
 #include "uaccess.h"
 
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
+static struct spinlock fd_lock = SPINLOCK_INIT("fd tables");
+
+static struct file **fd_table(void)
+{
+	return current()->group_leader->files;
+}
 
 struct file *file_alloc(enum file_type type)
 {
@@ -82,19 +94,33 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 
 struct file *fd_file(int fd)
 {
-	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
+	return fd >= 0 && fd < NOFILE ? fd_table()[fd] : NULL;
 }
 
 static int fd_install(struct file *f)
 {
-	struct proc *p = current();
-	for (int fd = 0; fd < NOFILE; fd++) {
-		if (!p->files[fd]) {
-			p->files[fd] = f;
-			return fd;
+	struct file **files = fd_table();
+	int found = -EMFILE;
+	spin_lock(&fd_lock);
+	for (int fd = 0; fd < NOFILE && found < 0; fd++) {
+		if (!files[fd]) {
+			files[fd] = f;
+			found = fd;
 		}
 	}
-	return -EMFILE;
+	spin_unlock(&fd_lock);
+	return found;
+}
+
+/* Empty slot fd (or put f there); what was in it, for the caller to close. */
+static struct file *fd_swap(int fd, struct file *f)
+{
+	struct file **files = fd_table();
+	spin_lock(&fd_lock);
+	struct file *old = files[fd];
+	files[fd] = f;
+	spin_unlock(&fd_lock);
+	return old;
 }
 
 int sys_read(int fd, void *ubuf, uint32_t n)
@@ -143,10 +169,9 @@ int sys_open(const char *upath, int flags)
 
 int sys_close(int fd)
 {
-	struct file *f = fd_file(fd);
+	struct file *f = fd >= 0 && fd < NOFILE ? fd_swap(fd, NULL) : NULL;
 	if (!f)
 		return -EBADF;
-	current()->files[fd] = NULL;
 	file_close(f);
 	return 0;
 }
@@ -160,10 +185,9 @@ int sys_dup2(int oldfd, int newfd)
 		return -EBADF;
 	if (newfd == oldfd)
 		return newfd;
-	struct proc *p = current();
-	if (p->files[newfd])
-		file_close(p->files[newfd]);
-	p->files[newfd] = file_dup(f);
+	struct file *old = fd_swap(newfd, file_dup(f));
+	if (old)
+		file_close(old);
 	return newfd;
 }
 
@@ -180,7 +204,7 @@ int sys_pipe(int *ufds)
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr);
 	if (fds[1] < 0) {
 		if (fds[0] >= 0)
-			current()->files[fds[0]] = NULL;
+			fd_swap(fds[0], NULL);
 		file_close(rd);
 		file_close(wr);
 		return -EMFILE;

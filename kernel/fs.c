@@ -45,7 +45,7 @@ _Static_assert(sizeof(struct stat64) == 96, "Linux i386 struct stat64 is 96 byte
 
 static const struct initrd_file *cwd_of(const struct proc *p)
 {
-	return p->cwd ? p->cwd : initrd_root();
+	return p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
 }
 
 int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out)
@@ -70,7 +70,7 @@ int sys_chdir(const char *upath)
 		return err;
 	if (!node->is_dir)
 		return -ENOTDIR;
-	current()->cwd = node;
+	current()->group_leader->cwd = node;
 	return 0;
 }
 

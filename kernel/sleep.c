@@ -85,6 +85,22 @@ int sleep_until(uint64_t deadline, int state)
 	return err;
 }
 
+void sleep_timer_start(uint64_t deadline)
+{
+	struct proc *p = current();
+	struct sleep_queue *q = &queues[cpu_id()];
+	spin_lock(&q->lock);
+	p->sleep_until = deadline;
+	insert(q, p);
+	timer_arm(deadline);
+	spin_unlock(&q->lock);
+}
+
+void sleep_timer_cancel(void)
+{
+	dequeue_self(current());
+}
+
 uint64_t sleep_expire(void)
 {
 	struct sleep_queue *q = &queues[cpu_id()];

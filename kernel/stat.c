@@ -114,7 +114,7 @@ static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 	if (path[0] != '/' && dirfd != AT_FDCWD && !fd_file(dirfd))
 		return -EBADF;
 	const struct initrd_file *n;
-	err = initrd_resolve(dirfd == AT_FDCWD ? current()->cwd : initrd_root(), path, &n);
+	err = initrd_resolve(dirfd == AT_FDCWD ? current()->group_leader->cwd : initrd_root(), path, &n);
 	if (err < 0)
 		return err;
 	stat_node(n, k);

@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "file.h"
 #include "fs.h"
+#include "futex.h"
 #include "gdt.h"
 #include "lockstat.h"
 #include "mmap.h"
@@ -128,16 +129,18 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(214, sys_setgid),		/* cred.c */
 	SYSCALL(219, sys_madvise),		/* mmap.c */
 	SYSCALL(220, sys_getdents64),		/* fs.c */
-	SYSCALL(224, sys_getpid),		/* proc.c (gettid: one thread per process) */
+	SYSCALL(224, sys_gettid),		/* proc.c */
 	SYSCALL(238, sys_tkill),		/* signal.c */
+	SYSCALL(240, sys_futex),		/* futex.c */
 	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(242, sys_sched_getaffinity),	/* sched/syscalls.c */
 	SYSCALL(243, sys_set_thread_area),	/* tls.c */
 	SYSCALL(244, sys_get_thread_area),	/* tls.c */
-	SYSCALL(252, sys_exit),			/* proc.c (exit_group) */
+	SYSCALL(252, sys_exit_group),		/* proc.c */
 	SYSCALL(258, sys_set_tid_address),	/* thread.c */
 	SYSCALL(265, sys_clock_gettime),	/* systime.c */
 	SYSCALL(267, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(270, sys_tgkill),		/* signal.c */
 	SYSCALL(300, sys_fstatat64),		/* stat.c */
 	SYSCALL(311, sys_set_robust_list),	/* thread.c */
 	SYSCALL(312, sys_get_robust_list),	/* thread.c */
@@ -148,6 +151,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(383, sys_statx),		/* stat.c */
 	SYSCALL(386, sys_rseq),			/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(403, sys_clock_gettime64),	/* systime.c */
+	SYSCALL(422, sys_futex_time64),		/* futex.c */
+	SYSCALL(435, sys_clone3),		/* thread.c (ENOSYS, as before Linux 5.3) */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(500, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(501, sys_sched_cpu_stats),	/* sched/syscalls.c */

@@ -24,7 +24,7 @@ import hostlib  # noqa: E402
 CC = "i686-linux-gnu-gcc"
 UAPI = os.path.join(hostlib.REPO, "include", "uapi")
 LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/wait.h",
-                 "asm/ioctls.h", "linux/sched.h", "asm/unistd_32.h"]
+                 "asm/ioctls.h", "linux/sched.h", "asm/unistd_32.h", "linux/futex.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL, and
 # the project's own call (500 and up: docs/abi.md §4).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER", "__NR_lock_stat",
