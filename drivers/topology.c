@@ -13,6 +13,7 @@
  *      cores and threads. We then say so instead of guessing.
  */
 #include "topology.h"
+#include <uapi/ourcalls.h>
 #include "../kernel/errno.h"
 #include "../kernel/printk.h"
 #include "../kernel/string.h"
@@ -170,12 +171,8 @@ void topology_report(void)
 }
 
 /* 506: sched_topology(cpu, struct) - where CPU cpu sits in the machine,
- * for tests that must know which CPUs are hyperthread siblings. */
-struct sched_topology_info {
-	int32_t ncpus, package, core, thread;
-	uint32_t siblings;		/* CPUs on the same core, cpu included */
-};
-
+ * for tests that must know which CPUs are hyperthread siblings
+ * (struct sched_topology_info: uapi/ourcalls.h). */
 int sys_sched_topology(int cpu, void *uinfo)
 {
 	struct sched_topology_info info;

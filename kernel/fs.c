@@ -10,6 +10,7 @@
  * linux_dirent64), so glibc's and Debian's programs read them unchanged.
  */
 #include "fs.h"
+#include <uapi/stat.h>	/* S_IF* */
 #include "errno.h"
 #include "file.h"
 #include "proc.h"
@@ -34,10 +35,6 @@ struct stat64 {
 } __attribute__((packed));
 _Static_assert(sizeof(struct stat64) == 96, "Linux i386 struct stat64 is 96 bytes");
 
-#define S_IFIFO		0010000
-#define S_IFCHR		0020000
-#define S_IFDIR		0040000
-#define S_IFREG		0100000
 #define DT_DIR		4
 #define DT_REG		8
 #define INITRD_DEV	1		/* st_dev of every initrd node: (0, 1) */

@@ -7,8 +7,8 @@
 
 #include "initrd.h"
 
-#define O_ACCMODE	3
-#define O_DIRECTORY	0200000		/* Linux i386 (asm-generic/fcntl.h) */
+#include <uapi/fcntl.h>		/* O_ACCMODE, O_DIRECTORY */
+
 #define FS_PATH_MAX	256		/* a path as a program may write it, with "..", "./" */
 
 struct file;

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include "vm.h"
 #include "spinlock.h"
-#include "../user/lib/include/asm/mman.h"	/* PROT_*, MAP_*: shared with libc */
+#include <uapi/mman.h>	/* PROT_*, MAP_*: shared with libc */
 
 #define MM_MAX_AREAS	4096
 /* No mapping below 64 KiB (Debian's vm.mmap_min_addr): a NULL pointer

@@ -6,6 +6,7 @@
  *  3. QEMU's PIIX4 PM control at 0x604 (docs/hardware-notes.md §6), then halt.
  */
 #include "power.h"
+#include <uapi/reboot.h>
 #include "errno.h"
 #include "printk.h"
 #include "proc.h"
@@ -26,12 +27,8 @@ void power_off(int status)
 	}
 }
 
-/* reboot(2) (call 88), Linux's magic numbers: only power-off and halt are
- * done here, both as power_off(0), for root. */
-#define LINUX_REBOOT_MAGIC1 0xFEE1DEADu
-#define LINUX_REBOOT_MAGIC2 672274793u
-#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDCu
-#define LINUX_REBOOT_CMD_HALT 0xCDEF0123u
+/* reboot(2) (call 88), Linux's magic numbers (uapi/reboot.h): only
+ * power-off and halt are done here, both as power_off(0), for root. */
 
 int sys_reboot(uint32_t magic1, uint32_t magic2, uint32_t cmd)
 {

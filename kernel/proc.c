@@ -9,6 +9,7 @@
  * its CPU's need_resched flag is set.
  */
 #include "proc.h"
+#include <uapi/ourcalls.h>
 #include <uapi/wait.h>
 #include "errno.h"
 #include "exec.h"
@@ -840,14 +841,6 @@ void proc_fault_kill(struct trapframe *tf, int sig)
  * is locked, so a process that exits meanwhile cannot hand over a reused
  * slot's name. Returns the length copied (without the NUL).
  */
-/* What call 508 reports (user/lib/kernel_calls.h's struct proc_ids). */
-struct proc_ids {
-	int32_t pid, ppid, pgid, sid;
-	int32_t uid, euid, gid, egid;
-	uint32_t start_ms;		/* since boot */
-	int32_t tty;			/* 1: in the console's session (ttyS0) */
-};
-
 /*
  * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
  * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in

@@ -32,6 +32,7 @@
 #include "vm.h"
 #include "mm.h"
 #include "waitq.h"
+#include <uapi/resource.h>	/* RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY */
 #include "signal.h"
 #include "fpu.h"
 #include "tls.h"
@@ -42,12 +43,6 @@
  * zombies included, by default; and the slots only root may take. */
 #define NPROC_USER_DEFAULT	64
 #define NPROC_ROOT_RESERVE	16
-#define RLIM_NLIMITS	16		/* Linux i386's resources 0..15 */
-#define RLIMIT_STACK	3
-#define RLIMIT_NPROC	6
-#define RLIMIT_NOFILE	7
-#define RLIMIT_AS	9
-#define RLIM_INFINITY	0xFFFFFFFFu
 
 struct rlimit32 { uint32_t cur, max; };
 #define KSTACK_SIZE	8192

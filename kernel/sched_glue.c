@@ -68,9 +68,9 @@ void sched_glue_init(int hz, const struct sched_topology *topo)
 /* 502: sched_tunable(id, op, value): op 0 reads, op 1 sets (root only). */
 int sys_sched_tunable(int id, int op, int value)
 {
-	if (op == 0)
+	if (op == SCHED_TUNABLE_GET)
 		return sys_sched_get_tunable(id);
-	if (op == 1)
+	if (op == SCHED_TUNABLE_SET)
 		return sys_sched_set_tunable(id, value);
 	return -EINVAL;
 }

@@ -169,8 +169,6 @@ int sys_nanosleep(const void *ureq, void *urem)
 	return err < 0 ? err : sleep_relative(ns, urem);
 }
 
-#define TIMER_ABSTIME 1
-
 int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 {
 	uint64_t ns;

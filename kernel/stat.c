@@ -19,17 +19,7 @@
 #include "string.h"
 #include "uaccess.h"
 
-#define AT_FDCWD		(-100)
-#define AT_SYMLINK_NOFOLLOW	0x100
-#define AT_NO_AUTOMOUNT		0x800
-#define AT_EMPTY_PATH		0x1000
-#define AT_STATX_SYNC_TYPE	0x6000
-#define STATX_BASIC_STATS	0x7FFu
-
-#define S_IFIFO	0010000
-#define S_IFCHR	0020000
-#define S_IFDIR	0040000
-#define S_IFREG	0100000
+#include <uapi/stat.h>	/* AT_*, STATX_BASIC_STATS, S_IF* */
 
 /* What this kernel knows of a file, before either layout is filled. */
 struct kstat {

@@ -39,131 +39,131 @@
 #include "x86.h"
 #include "../drivers/topology.h"
 #include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
-#include <uapi/lockstat.h>
+#include <uapi/unistd.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 
-#define NSYSCALLS 510
+#define NSYSCALLS (__NR_lock_stat + 1)	/* the last number in uapi/unistd.h */
 #define SYSCALL(nr, fn) [nr] = (syscall_fn)(void *)(fn)
 
 static const syscall_fn syscalls[NSYSCALLS] = {
-	SYSCALL(0, sys_restart_syscall),	/* sleep.c */
-	SYSCALL(1, sys_exit),			/* proc.c */
-	SYSCALL(2, proc_fork),			/* proc.c */
-	SYSCALL(3, sys_read),			/* file.c */
-	SYSCALL(4, sys_write),			/* file.c */
-	SYSCALL(5, sys_open),			/* file.c */
-	SYSCALL(6, sys_close),			/* file.c */
-	SYSCALL(7, sys_waitpid),		/* proc.c */
-	SYSCALL(11, sys_execve),		/* exec.c */
-	SYSCALL(12, sys_chdir),			/* fs.c */
-	SYSCALL(20, sys_getpid),		/* proc.c */
-	SYSCALL(23, sys_setuid),		/* cred.c */
-	SYSCALL(24, sys_getuid),		/* cred.c */
-	SYSCALL(29, sys_pause),			/* signal.c */
-	SYSCALL(34, sys_nice),			/* sched/syscalls.c */
-	SYSCALL(37, sys_kill),			/* signal.c */
-	SYSCALL(42, sys_pipe),			/* file.c */
-	SYSCALL(43, sys_times),			/* systime.c */
-	SYSCALL(45, sys_brk),			/* mmap.c */
-	SYSCALL(47, sys_getgid),		/* cred.c */
-	SYSCALL(49, sys_geteuid),		/* cred.c */
-	SYSCALL(50, sys_getegid),		/* cred.c */
-	SYSCALL(54, sys_ioctl),			/* file.c */
-	SYSCALL(57, sys_setpgid),		/* pgrp.c */
-	SYSCALL(63, sys_dup2),			/* file.c */
-	SYSCALL(64, sys_getppid),		/* proc.c */
-	SYSCALL(65, sys_getpgrp),		/* pgrp.c */
-	SYSCALL(66, sys_setsid),		/* pgrp.c */
-	SYSCALL(75, sys_setrlimit),		/* proc.c */
-	SYSCALL(76, sys_getrlimit),		/* proc.c (old getrlimit: the same here) */
-	SYSCALL(77, sys_getrusage),		/* systime.c */
-	SYSCALL(85, sys_readlink),		/* stat.c */
-	SYSCALL(88, sys_reboot),		/* power.c */
-	SYSCALL(90, sys_old_mmap),		/* mmap.c */
-	SYSCALL(91, sys_munmap),		/* mmap.c */
-	SYSCALL(96, sys_getpriority),		/* sched/syscalls.c */
-	SYSCALL(97, sys_setpriority),		/* sched/syscalls.c */
-	SYSCALL(101, sys_ioperm),		/* gdt.c */
-	SYSCALL(110, sys_iopl),			/* gdt.c */
-	SYSCALL(114, proc_wait4),		/* proc.c */
-	SYSCALL(116, sys_sysinfo),		/* sysinfo.c */
-	SYSCALL(119, sys_sigreturn),		/* signal.c */
-	SYSCALL(120, sys_clone),		/* thread.c (fork-like only) */
-	SYSCALL(122, sys_uname),		/* uname.c */
-	SYSCALL(125, sys_mprotect),		/* mmap.c */
-	SYSCALL(132, sys_getpgid),		/* pgrp.c */
-	SYSCALL(147, sys_getsid),		/* pgrp.c */
-	SYSCALL(154, sys_sched_setparam),	/* sched/syscalls.c */
-	SYSCALL(155, sys_sched_getparam),	/* sched/syscalls.c */
-	SYSCALL(156, sys_sched_setscheduler),	/* sched/syscalls.c */
-	SYSCALL(157, sys_sched_getscheduler),	/* sched/syscalls.c */
-	SYSCALL(158, sys_sched_yield),		/* sched/syscalls.c */
-	SYSCALL(159, sys_sched_get_priority_max),	/* sched/syscalls.c */
-	SYSCALL(160, sys_sched_get_priority_min),	/* sched/syscalls.c */
-	SYSCALL(161, sys_sched_rr_get_interval),	/* sched/syscalls.c */
-	SYSCALL(162, sys_nanosleep),		/* sleep.c */
-	SYSCALL(163, sys_mremap),		/* mmap.c */
-	SYSCALL(173, sys_rt_sigreturn),		/* signal.c */
-	SYSCALL(174, sys_rt_sigaction),		/* signal.c */
-	SYSCALL(175, sys_rt_sigprocmask),	/* signal.c */
-	SYSCALL(176, sys_rt_sigpending),	/* signal.c */
-	SYSCALL(179, sys_rt_sigsuspend),	/* signal.c */
-	SYSCALL(183, sys_getcwd),		/* fs.c */
-	SYSCALL(191, sys_getrlimit),		/* proc.c (ugetrlimit) */
-	SYSCALL(192, sys_mmap2),		/* mmap.c */
-	SYSCALL(195, sys_stat64),		/* fs.c */
-	SYSCALL(196, sys_lstat64),		/* fs.c */
-	SYSCALL(197, sys_fstat64),		/* fs.c */
-	SYSCALL(199, sys_getuid),		/* cred.c */
-	SYSCALL(200, sys_getgid),		/* cred.c */
-	SYSCALL(201, sys_geteuid),		/* cred.c */
-	SYSCALL(202, sys_getegid),		/* cred.c */
-	SYSCALL(203, sys_setreuid),		/* cred.c */
-	SYSCALL(204, sys_setregid),		/* cred.c */
-	SYSCALL(208, sys_setresuid),		/* cred.c */
-	SYSCALL(209, sys_getresuid),		/* cred.c */
-	SYSCALL(210, sys_setresgid),		/* cred.c */
-	SYSCALL(211, sys_getresgid),		/* cred.c */
-	SYSCALL(213, sys_setuid),		/* cred.c */
-	SYSCALL(214, sys_setgid),		/* cred.c */
-	SYSCALL(219, sys_madvise),		/* mmap.c */
-	SYSCALL(220, sys_getdents64),		/* fs.c */
-	SYSCALL(224, sys_gettid),		/* proc.c */
-	SYSCALL(238, sys_tkill),		/* signal.c */
-	SYSCALL(240, sys_futex),		/* futex.c */
-	SYSCALL(241, sys_sched_setaffinity),	/* sched/syscalls.c */
-	SYSCALL(242, sys_sched_getaffinity),	/* sched/syscalls.c */
-	SYSCALL(243, sys_set_thread_area),	/* tls.c */
-	SYSCALL(244, sys_get_thread_area),	/* tls.c */
-	SYSCALL(252, sys_exit_group),		/* proc.c */
-	SYSCALL(258, sys_set_tid_address),	/* thread.c */
-	SYSCALL(265, sys_clock_gettime),	/* systime.c */
-	SYSCALL(267, sys_clock_nanosleep),	/* sleep.c */
-	SYSCALL(270, sys_tgkill),		/* signal.c */
-	SYSCALL(300, sys_fstatat64),		/* stat.c */
-	SYSCALL(311, sys_set_robust_list),	/* thread.c */
-	SYSCALL(312, sys_get_robust_list),	/* thread.c */
-	SYSCALL(318, sys_getcpu),		/* cpu.c */
-	SYSCALL(331, sys_pipe2),		/* file.c (flags 0 only) */
-	SYSCALL(340, sys_prlimit64),		/* proc.c */
-	SYSCALL(355, sys_getrandom),		/* random.c */
-	SYSCALL(383, sys_statx),		/* stat.c */
-	SYSCALL(386, sys_rseq),			/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
-	SYSCALL(403, sys_clock_gettime64),	/* systime.c */
-	SYSCALL(422, sys_futex_time64),		/* futex.c */
-	SYSCALL(435, sys_clone3),		/* thread.c (ENOSYS, as before Linux 5.3) */
+	SYSCALL(__NR_restart_syscall, sys_restart_syscall),	/* sleep.c */
+	SYSCALL(__NR_exit, sys_exit),				/* proc.c */
+	SYSCALL(__NR_fork, proc_fork),				/* proc.c */
+	SYSCALL(__NR_read, sys_read),				/* file.c */
+	SYSCALL(__NR_write, sys_write),				/* file.c */
+	SYSCALL(__NR_open, sys_open),				/* file.c */
+	SYSCALL(__NR_close, sys_close),				/* file.c */
+	SYSCALL(__NR_waitpid, sys_waitpid),			/* proc.c */
+	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
+	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
+	SYSCALL(__NR_getpid, sys_getpid),			/* proc.c */
+	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
+	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
+	SYSCALL(__NR_pause, sys_pause),				/* signal.c */
+	SYSCALL(__NR_nice, sys_nice),				/* sched/syscalls.c */
+	SYSCALL(__NR_kill, sys_kill),				/* signal.c */
+	SYSCALL(__NR_pipe, sys_pipe),				/* file.c */
+	SYSCALL(__NR_times, sys_times),				/* systime.c */
+	SYSCALL(__NR_brk, sys_brk),				/* mmap.c */
+	SYSCALL(__NR_getgid, sys_getgid),			/* cred.c */
+	SYSCALL(__NR_geteuid, sys_geteuid),			/* cred.c */
+	SYSCALL(__NR_getegid, sys_getegid),			/* cred.c */
+	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
+	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
+	SYSCALL(__NR_dup2, sys_dup2),				/* file.c */
+	SYSCALL(__NR_getppid, sys_getppid),			/* proc.c */
+	SYSCALL(__NR_getpgrp, sys_getpgrp),			/* pgrp.c */
+	SYSCALL(__NR_setsid, sys_setsid),			/* pgrp.c */
+	SYSCALL(__NR_setrlimit, sys_setrlimit),			/* proc.c */
+	SYSCALL(__NR_getrlimit, sys_getrlimit),			/* proc.c (old getrlimit: the same here) */
+	SYSCALL(__NR_getrusage, sys_getrusage),			/* systime.c */
+	SYSCALL(__NR_readlink, sys_readlink),			/* stat.c */
+	SYSCALL(__NR_reboot, sys_reboot),			/* power.c */
+	SYSCALL(__NR_mmap, sys_old_mmap),			/* mmap.c */
+	SYSCALL(__NR_munmap, sys_munmap),			/* mmap.c */
+	SYSCALL(__NR_getpriority, sys_getpriority),		/* sched/syscalls.c */
+	SYSCALL(__NR_setpriority, sys_setpriority),		/* sched/syscalls.c */
+	SYSCALL(__NR_ioperm, sys_ioperm),			/* gdt.c */
+	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
+	SYSCALL(__NR_wait4, proc_wait4),			/* proc.c */
+	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
+	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
+	SYSCALL(__NR_clone, sys_clone),				/* thread.c (threads, fork-like) */
+	SYSCALL(__NR_uname, sys_uname),				/* uname.c */
+	SYSCALL(__NR_mprotect, sys_mprotect),			/* mmap.c */
+	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
+	SYSCALL(__NR_getsid, sys_getsid),			/* pgrp.c */
+	SYSCALL(__NR_sched_setparam, sys_sched_setparam),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_getparam, sys_sched_getparam),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_setscheduler, sys_sched_setscheduler),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_getscheduler, sys_sched_getscheduler),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_yield, sys_sched_yield),		/* sched/syscalls.c */
+	SYSCALL(__NR_sched_get_priority_max, sys_sched_get_priority_max),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_get_priority_min, sys_sched_get_priority_min),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_rr_get_interval, sys_sched_rr_get_interval),	/* sched/syscalls.c */
+	SYSCALL(__NR_nanosleep, sys_nanosleep),			/* sleep.c */
+	SYSCALL(__NR_mremap, sys_mremap),			/* mmap.c */
+	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
+	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */
+	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),	/* signal.c */
+	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),		/* signal.c */
+	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
+	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
+	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* proc.c (ugetrlimit) */
+	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
+	SYSCALL(__NR_stat64, sys_stat64),			/* fs.c */
+	SYSCALL(__NR_lstat64, sys_lstat64),			/* fs.c */
+	SYSCALL(__NR_fstat64, sys_fstat64),			/* fs.c */
+	SYSCALL(__NR_getuid32, sys_getuid),			/* cred.c */
+	SYSCALL(__NR_getgid32, sys_getgid),			/* cred.c */
+	SYSCALL(__NR_geteuid32, sys_geteuid),			/* cred.c */
+	SYSCALL(__NR_getegid32, sys_getegid),			/* cred.c */
+	SYSCALL(__NR_setreuid32, sys_setreuid),			/* cred.c */
+	SYSCALL(__NR_setregid32, sys_setregid),			/* cred.c */
+	SYSCALL(__NR_setresuid32, sys_setresuid),		/* cred.c */
+	SYSCALL(__NR_getresuid32, sys_getresuid),		/* cred.c */
+	SYSCALL(__NR_setresgid32, sys_setresgid),		/* cred.c */
+	SYSCALL(__NR_getresgid32, sys_getresgid),		/* cred.c */
+	SYSCALL(__NR_setuid32, sys_setuid),			/* cred.c */
+	SYSCALL(__NR_setgid32, sys_setgid),			/* cred.c */
+	SYSCALL(__NR_madvise, sys_madvise),			/* mmap.c */
+	SYSCALL(__NR_getdents64, sys_getdents64),		/* fs.c */
+	SYSCALL(__NR_gettid, sys_gettid),			/* proc.c */
+	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
+	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
+	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */
+	SYSCALL(__NR_set_thread_area, sys_set_thread_area),	/* tls.c */
+	SYSCALL(__NR_get_thread_area, sys_get_thread_area),	/* tls.c */
+	SYSCALL(__NR_exit_group, sys_exit_group),		/* proc.c */
+	SYSCALL(__NR_set_tid_address, sys_set_tid_address),	/* thread.c */
+	SYSCALL(__NR_clock_gettime, sys_clock_gettime),		/* systime.c */
+	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(__NR_tgkill, sys_tgkill),			/* signal.c */
+	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
+	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
+	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
+	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
+	SYSCALL(__NR_pipe2, sys_pipe2),				/* file.c (flags 0 only) */
+	SYSCALL(__NR_prlimit64, sys_prlimit64),			/* proc.c */
+	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
+	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
+	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
+	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
+	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
+	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	/* Only here (docs/abi.md §4: 500 and up). */
-	SYSCALL(500, sys_sched_task_stats),	/* sched/syscalls.c */
-	SYSCALL(501, sys_sched_cpu_stats),	/* sched/syscalls.c */
-	SYSCALL(502, sys_sched_tunable),	/* sched_glue.c */
-	SYSCALL(503, sys_test_mutex),		/* mutex.c */
-	SYSCALL(504, sys_trace),		/* trace.c */
-	SYSCALL(505, sys_free_frames),		/* pmm.c */
-	SYSCALL(506, sys_sched_topology),	/* drivers/topology.c */
-	SYSCALL(507, sys_proc_name),		/* proc.c */
-	SYSCALL(__NR_lock_stat, sys_lock_stat),	/* lockstat.c */
-	SYSCALL(508, sys_proc_ids),		/* proc.c */
+	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */
+	SYSCALL(__NR_sched_tunable, sys_sched_tunable),		/* sched_glue.c */
+	SYSCALL(__NR_test_mutex, sys_test_mutex),		/* mutex.c */
+	SYSCALL(__NR_trace, sys_trace),				/* trace.c */
+	SYSCALL(__NR_free_frames, sys_free_frames),		/* pmm.c */
+	SYSCALL(__NR_sched_topology, sys_sched_topology),	/* drivers/topology.c */
+	SYSCALL(__NR_proc_name, sys_proc_name),			/* proc.c */
+	SYSCALL(__NR_proc_ids, sys_proc_ids),			/* proc.c */
+	SYSCALL(__NR_lock_stat, sys_lock_stat),			/* lockstat.c */
 };
 
 /* tools/mksyscallnames.sh, from Linux's asm/unistd_32.h at build time. */

@@ -87,9 +87,6 @@ int sys_times(void *utms)
 	return (int)(clock_ns() / (1000000000ull / USER_HZ));
 }
 
-#define RUSAGE_SELF 0
-#define RUSAGE_CHILDREN (-1)
-
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current();

@@ -7,10 +7,8 @@
 
 #include <stdint.h>
 
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
+#include <uapi/time.h>	/* CLOCK_*, TIMER_ABSTIME */
+
 #define USER_HZ 100		/* Linux i386's clock_t unit for times() */
 
 /* Linux's struct rusage on i386: two struct timevals (user and system

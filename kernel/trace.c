@@ -38,6 +38,7 @@
  * "trace: end, <n> events, <lost> lost".
  */
 #include "trace.h"
+#include <uapi/ourcalls.h>	/* TRACE_STOP ... TRACE_DRAIN, call 504's ops */
 #include "../sched/sched.h"
 #include "../drivers/serial.h"
 #include "bootparam.h"
@@ -405,12 +406,12 @@ int sys_trace(int op, int arg)
 		return -EPERM;
 	mutex_lock(&ctl_lock);
 	switch (op) {
-	case TRACE_OP_STOP:	ret = trace_stop(); break;
-	case TRACE_OP_START:	ret = streaming ? -EBUSY : trace_start((uint32_t)arg); break;
-	case TRACE_OP_CLEAR:	trace_clear(); break;
-	case TRACE_OP_DUMP:	ret = streaming ? -EBUSY : trace_dump(); break;
-	case TRACE_OP_STREAM:	ret = streaming ? -EBUSY : trace_stream((uint32_t)arg); break;
-	case TRACE_OP_DRAIN:	ret = trace_drain(); break;
+	case TRACE_STOP:	ret = trace_stop(); break;
+	case TRACE_START:	ret = streaming ? -EBUSY : trace_start((uint32_t)arg); break;
+	case TRACE_CLEAR:	trace_clear(); break;
+	case TRACE_DUMP:	ret = streaming ? -EBUSY : trace_dump(); break;
+	case TRACE_STREAM:	ret = streaming ? -EBUSY : trace_stream((uint32_t)arg); break;
+	case TRACE_DRAIN:	ret = trace_drain(); break;
 	default:		ret = -EINVAL;
 	}
 	mutex_unlock(&ctl_lock);

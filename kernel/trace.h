@@ -22,13 +22,6 @@
 #define TRACE_BUF_EVENTS 4096		/* per CPU; the oldest are overwritten */
 #define TRACE_ALL_EVENTS ((1u << TRACE_NR_EVENTS) - 1)
 
-/* The ops of system call 504, as user/lib/kernel_calls.h numbers them. */
-enum trace_op {
-	TRACE_OP_STOP, TRACE_OP_START, TRACE_OP_CLEAR, TRACE_OP_DUMP,
-	TRACE_OP_STREAM,	/* arg: mask; clear, then record and stream to COM2 */
-	TRACE_OP_DRAIN,		/* send what was recorded since the last drain */
-};
-
 /* Boot: the parameter trace=1 starts recording every event at once. */
 void trace_init(void);
 /* sched_trace_record() (declared in sched/machine.h, as is the event mask

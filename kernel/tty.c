@@ -28,48 +28,28 @@
 #include "string.h"
 #include "uaccess.h"
 #include "waitq.h"
+#include <uapi/termios.h>
 
 #define TTY_BUF 1024		/* readable + being edited */
 #define LINE_MAX 256		/* one canonical line, '\n' included */
 
-/* Linux's struct termios (TCGETS) and the flags we act on. */
-#define NCCS 19
-struct termios32 {
-	uint32_t iflag, oflag, cflag, lflag;
-	uint8_t line;
-	uint8_t cc[NCCS];
-};
-#define ICRNL	0000400u
-#define ISIG	0000001u
-#define ICANON	0000002u
-#define ECHO	0000010u
-#define ECHOE	0000020u
-#define ECHOCTL	0001000u
-#define VINTR 0
-#define VQUIT 1
-#define VERASE 2
-#define VKILL 3
-#define VEOF 4
-#define VTIME 5
-#define VMIN 6
-#define VSUSP 10
-#define VWERASE 14
-
+/* Linux's struct termios (TCGETS) and its flags: uapi/termios.h. */
 
 /* Linux's defaults for a console (stty sane). */
-static const struct termios32 tio_default = {
-	.iflag = ICRNL | 0002000u /* IXON */,
-	.oflag = 0000001u | 0000004u,				/* OPOST ONLCR */
-	.cflag = 0000017u | 0000060u | 0000200u | 0002000u,	/* B38400 CS8 CREAD HUPCL */
-	.lflag = ISIG | ICANON | ECHO | ECHOE | 0000040u | ECHOCTL | 0004000u | 0100000u,
-	.cc = { [VINTR] = 3, [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = 0x15,
-		[VEOF] = 4, [VTIME] = 0, [VMIN] = 1, [8] = 0x11, [9] = 0x13,
-		[VSUSP] = 0x1a, [12] = 0x12, [13] = 0x0f, [VWERASE] = 0x17, [15] = 0x16 },
+static const struct termios tio_default = {
+	.c_iflag = ICRNL | IXON,
+	.c_oflag = OPOST | ONLCR,
+	.c_cflag = B38400 | CS8 | CREAD | HUPCL,
+	.c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
+	.c_cc = { [VINTR] = 3, [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = 0x15,
+		[VEOF] = 4, [VTIME] = 0, [VMIN] = 1, [VSTART] = 0x11, [VSTOP] = 0x13,
+		[VSUSP] = 0x1a, [VREPRINT] = 0x12, [VDISCARD] = 0x0f, [VWERASE] = 0x17,
+		[VLNEXT] = 0x16 },
 };
 
 static struct spinlock tty_lock = SPINLOCK_INIT("tty");
 static struct waitq tty_wait;
-static struct termios32 tio;
+static struct termios tio;
 static char buf[TTY_BUF];
 static uint32_t head, commit, tail;	/* [head, commit) readable, [commit, tail) the line being edited */
 static int eof_pending;			/* Ctrl-D on empty lines, not yet read as 0 */
@@ -81,7 +61,7 @@ static volatile bool tty_ready;
 
 static void echo(const char *s, int n)
 {
-	if (tio.lflag & ECHO)
+	if (tio.c_lflag & ECHO)
 		console_write(s, n);
 }
 
@@ -91,7 +71,7 @@ static bool erase_one(void)
 	if (tail == commit)
 		return false;
 	tail--;
-	if (tio.lflag & ECHOE)
+	if (tio.c_lflag & ECHOE)
 		echo("\b \b", 3);
 	return true;
 }
@@ -111,7 +91,7 @@ static void store(char c)
 
 static void echo_char(char c)
 {
-	if ((unsigned char)c < ' ' && c != '\n' && c != '\t' && (tio.lflag & ECHOCTL)) {
+	if ((unsigned char)c < ' ' && c != '\n' && c != '\t' && (tio.c_lflag & ECHOCTL)) {
 		char two[2] = { '^', (char)(c + '@') };
 		echo(two, 2);
 	} else {
@@ -122,13 +102,13 @@ static void echo_char(char c)
 /* The signal a byte stands for under ISIG, or 0. */
 static int isig_signal(char c)
 {
-	if (!(tio.lflag & ISIG) || c == 0)
+	if (!(tio.c_lflag & ISIG) || c == 0)
 		return 0;
-	if (c == (char)tio.cc[VINTR])
+	if (c == (char)tio.c_cc[VINTR])
 		return SIGINT;
-	if (c == (char)tio.cc[VQUIT])
+	if (c == (char)tio.c_cc[VQUIT])
 		return SIGQUIT;
-	if (c == (char)tio.cc[VSUSP])
+	if (c == (char)tio.c_cc[VSUSP])
 		return SIGTSTP;
 	return 0;
 }
@@ -136,14 +116,14 @@ static int isig_signal(char c)
 /* Canonical editing of one byte; returns true if a line became readable. */
 static bool canonical(char c)
 {
-	if (c == (char)tio.cc[VERASE] || c == '\b') {
+	if (c == (char)tio.c_cc[VERASE] || c == '\b') {
 		erase_one();
-	} else if (c == (char)tio.cc[VKILL]) {
+	} else if (c == (char)tio.c_cc[VKILL]) {
 		while (erase_one())
 			;
-	} else if (c == (char)tio.cc[VWERASE]) {
+	} else if (c == (char)tio.c_cc[VWERASE]) {
 		erase_word();
-	} else if (c == (char)tio.cc[VEOF]) {
+	} else if (c == (char)tio.c_cc[VEOF]) {
 		if (tail == commit)
 			eof_pending++;
 		commit = tail;
@@ -164,7 +144,7 @@ static bool canonical(char c)
  * Returns the signal to send to the foreground group, or 0. */
 static int receive_byte(char c, bool *readable)
 {
-	if (c == '\r' && (tio.iflag & ICRNL))
+	if (c == '\r' && (tio.c_iflag & ICRNL))
 		c = '\n';
 	int sig = isig_signal(c);
 	if (sig) {
@@ -173,7 +153,7 @@ static int receive_byte(char c, bool *readable)
 		echo_char(c);
 		return sig;
 	}
-	if (tio.lflag & ICANON) {
+	if (tio.c_lflag & ICANON) {
 		*readable |= canonical(c);
 	} else if (tail - head < TTY_BUF) {
 		store(c);
@@ -242,7 +222,7 @@ static uint32_t take(char *out, uint32_t n)
 	while (k < n && head != commit) {
 		char c = buf[head++ % TTY_BUF];
 		out[k++] = c;
-		if (c == '\n' && (tio.lflag & ICANON))
+		if (c == '\n' && (tio.c_lflag & ICANON))
 			break;
 	}
 	return k;
@@ -260,7 +240,7 @@ int tty_read(void *ubuf, uint32_t n)
 	if (n == 0)
 		return 0;
 	spin_lock(&tty_lock);
-	while (!has_input() && ((tio.lflag & ICANON) || tio.cc[VMIN] > 0)) {
+	while (!has_input() && ((tio.c_lflag & ICANON) || tio.c_cc[VMIN] > 0)) {
 		waitq_prepare(&tty_wait, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&tty_lock);
 		if (!signal_pending(p))		/* checked after the state is set */
@@ -299,18 +279,18 @@ int tty_write(const void *ubuf, uint32_t n)
 
 static int set_modes(const void *uarg, bool flush)
 {
-	struct termios32 t;
+	struct termios t;
 	int err = job_check(current(), SIGTTOU);
 	if (err)
 		return err;
 	if (copy_from_user(&t, uarg, sizeof(t)) < 0)
 		return -EFAULT;
 	spin_lock(&tty_lock);
-	bool was_canonical = tio.lflag & ICANON;
+	bool was_canonical = tio.c_lflag & ICANON;
 	tio = t;
 	if (flush)
 		head = commit = tail;
-	else if (was_canonical && !(t.lflag & ICANON))
+	else if (was_canonical && !(t.c_lflag & ICANON))
 		commit = tail;			/* the half-typed line becomes readable */
 	spin_unlock(&tty_lock);
 	waitq_wake_all(&tty_wait);
@@ -340,7 +320,7 @@ int tty_ioctl(uint32_t req, void *uarg)
 {
 	switch (req) {
 	case TCGETS: {
-		struct termios32 t;
+		struct termios t;
 		spin_lock(&tty_lock);
 		t = tio;
 		spin_unlock(&tty_lock);

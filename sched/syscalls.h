@@ -15,34 +15,11 @@
 
 #include <stdint.h>
 #include "sched.h"		/* struct timespec32 */
-
-#define PRIO_PROCESS	0
-#define PRIO_PGRP	1
-#define PRIO_USER	2
+#include <uapi/resource.h>	/* PRIO_* */
+#include <uapi/ourcalls.h>	/* struct sched_task_info, sched_cpu_info */
 
 struct sched_param {		/* Linux's */
 	int32_t sched_priority;
-};
-
-
-/* sys_sched_task_stats(): one task, as the scheduler sees it. 80 bytes. */
-struct sched_task_info {
-	int32_t pid, policy, rt_priority, nice;
-	int32_t prio, static_prio, burst, slice;	/* slice: ticks left */
-	int32_t time_slice, cpu, state, flags;		/* time_slice: ticks left */
-	uint32_t utime, stime, nr_runs, cpus_allowed;	/* utime/stime in ticks */
-	uint64_t wait_ns;				/* runnable but not running */
-	int32_t max_burst, full_slice;
-};
-
-/* sys_sched_cpu_stats(): one CPU. 56 bytes. */
-struct sched_cpu_info {
-	uint64_t user_ticks, nice_ticks, system_ticks, idle_ticks;
-	int32_t cpu, nr_running;
-	int32_t iso_share_permille;	/* decaying share of ISO ticks, 0..1000 */
-	int32_t iso_throttled;		/* 1: ISO tasks run as BATCH here */
-	int32_t curr_pid;		/* 0 when idle */
-	int32_t lost_ticks;		/* ticks the timer never delivered (host stalls) */
 };
 
 int sys_sched_setscheduler(int pid, int policy, const void *uparam);

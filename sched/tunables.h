@@ -12,17 +12,20 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <uapi/ourcalls.h>	/* SCHED_TUNABLE_*: call 502's ids */
 
+/* The ids are call 502's (uapi/ourcalls.h), so tune and sysctl name them
+ * as the kernel does. */
 enum sched_tunable {
-	TUNABLE_HZ,			/* timer Hz, owned by the kernel: read-only here */
-	TUNABLE_INTERACTIVE,		/* sched_interactive: 0..1, default 1 */
-	TUNABLE_COMPUTE,		/* sched_compute: 0..1, default 0 */
-	TUNABLE_RR_INTERVAL,		/* rr_interval: 1..1000 ms, default 10 */
-	TUNABLE_PER_CPU_GAIN,		/* per_cpu_gain: 0..100 %, default 25 */
-	TUNABLE_ISO_CPU,		/* iso_cpu: 0..100 %, default 70 [beyond] */
-	TUNABLE_CACHE_DELAY,		/* cache_delay: 0..1000 ms, default 10 */
-	TUNABLE_ROTATE,			/* sched_rotate: 0..1, default 1 [beyond] */
-	TUNABLE_NR
+	TUNABLE_HZ = SCHED_TUNABLE_HZ,			/* timer Hz, owned by the kernel: read-only here */
+	TUNABLE_INTERACTIVE = SCHED_TUNABLE_INTERACTIVE,	/* sched_interactive: 0..1, default 1 */
+	TUNABLE_COMPUTE = SCHED_TUNABLE_COMPUTE,	/* sched_compute: 0..1, default 0 */
+	TUNABLE_RR_INTERVAL = SCHED_TUNABLE_RR_INTERVAL,	/* rr_interval: 1..1000 ms, default 10 */
+	TUNABLE_PER_CPU_GAIN = SCHED_TUNABLE_PER_CPU_GAIN,	/* per_cpu_gain: 0..100 %, default 25 */
+	TUNABLE_ISO_CPU = SCHED_TUNABLE_ISO_CPU,	/* iso_cpu: 0..100 %, default 70 [beyond] */
+	TUNABLE_CACHE_DELAY = SCHED_TUNABLE_CACHE_DELAY,	/* cache_delay: 0..1000 ms, default 10 */
+	TUNABLE_ROTATE = SCHED_TUNABLE_ROTATE,		/* sched_rotate: 0..1, default 1 [beyond] */
+	TUNABLE_NR = SCHED_TUNABLE_NR
 };
 
 struct sched_tunables {

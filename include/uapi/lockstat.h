@@ -1,14 +1,13 @@
 /*
- * uapi/lockstat.h - system call 509, lock statistics (kernel/lockstat.c,
- * user/bin/lockstat.c): defined here once, for the kernel and user space.
+ * uapi/lockstat.h - lock statistics, system call 509 (__NR_lock_stat in
+ * uapi/unistd.h; kernel/lockstat.c, user/bin/lockstat.c): defined here
+ * once, for the kernel and user space.
  * include/uapi/ holds what both sides of the ABI must agree on.
  */
 #ifndef UAPI_LOCKSTAT_H
 #define UAPI_LOCKSTAT_H
 
 #include <stdint.h>
-
-#define __NR_lock_stat	509
 
 /* op */
 #define LOCK_STAT_READ	0	/* (op, struct lock_stat_info *buf, n): classes there are */

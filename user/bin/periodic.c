@@ -39,10 +39,6 @@
 
 #include "args.h"
 
-#ifndef CLOCK_THREAD_CPUTIME_ID
-#define CLOCK_THREAD_CPUTIME_ID 3	/* Linux's number; time.h lacks it */
-#endif
-
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
 #define GAP_NS 200000LL		/* a larger step between two reads: not running */

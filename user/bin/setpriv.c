@@ -33,7 +33,6 @@
 #include "syscall.h"
 #include "tool.h"
 
-#define SYS_setgroups32 206	/* Linux i386; not in syscall.h: only we use it */
 #define MAX_GROUPS 32
 
 struct ids {
@@ -189,7 +188,7 @@ static int set_groups(const struct ids *id)
 
 	if (id->ngroups < 0 && !id->clear_groups)
 		return 0;
-	r = syscall2(SYS_setgroups32, id->ngroups < 0 ? 0 : id->ngroups,
+	r = syscall2(__NR_setgroups32, id->ngroups < 0 ? 0 : id->ngroups,
 		     (long)id->groups);
 	if (r == -ENOSYS && id->ngroups <= 0)
 		return 0;	/* no supplementary groups here: none to clear */

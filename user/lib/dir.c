@@ -15,17 +15,17 @@
 
 #define RET(x) return __syscall_ret(x)
 
-int stat(const char *path, struct stat *st) { RET(syscall2(SYS_stat64, (long)path, (long)st)); }
-int lstat(const char *path, struct stat *st) { RET(syscall2(SYS_lstat64, (long)path, (long)st)); }
-int fstat(int fd, struct stat *st) { RET(syscall2(SYS_fstat64, fd, (long)st)); }
-int chdir(const char *path) { RET(syscall1(SYS_chdir, (long)path)); }
-int sysinfo(struct sysinfo *info) { RET(syscall1(SYS_sysinfo, (long)info)); }
-int getdents64(int fd, void *buf, size_t n) { RET(syscall3(SYS_getdents64, fd, (long)buf, n)); }
+int stat(const char *path, struct stat *st) { RET(syscall2(__NR_stat64, (long)path, (long)st)); }
+int lstat(const char *path, struct stat *st) { RET(syscall2(__NR_lstat64, (long)path, (long)st)); }
+int fstat(int fd, struct stat *st) { RET(syscall2(__NR_fstat64, fd, (long)st)); }
+int chdir(const char *path) { RET(syscall1(__NR_chdir, (long)path)); }
+int sysinfo(struct sysinfo *info) { RET(syscall1(__NR_sysinfo, (long)info)); }
+int getdents64(int fd, void *buf, size_t n) { RET(syscall3(__NR_getdents64, fd, (long)buf, n)); }
 
 /* The kernel returns the length; POSIX returns buf. */
 char *getcwd(char *buf, size_t size)
 {
-	return __syscall_ret(syscall2(SYS_getcwd, (long)buf, size)) < 0 ? NULL : buf;
+	return __syscall_ret(syscall2(__NR_getcwd, (long)buf, size)) < 0 ? NULL : buf;
 }
 
 struct DIR {

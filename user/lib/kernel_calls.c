@@ -8,34 +8,34 @@
 
 int sched_stat(pid_t pid, struct sched_task_info *info)
 {
-	return __syscall_ret(syscall2(SYS_sched_stat, pid, (long)info));
+	return __syscall_ret(syscall2(__NR_sched_task_stats, pid, (long)info));
 }
 
 int sched_cpustat(int cpu, struct sched_cpu_info *info)
 {
-	return __syscall_ret(syscall2(SYS_sched_cpustat, cpu, (long)info));
+	return __syscall_ret(syscall2(__NR_sched_cpu_stats, cpu, (long)info));
 }
 
 int sched_tunable_get(int id)
 {
-	return __syscall_ret(syscall3(SYS_sched_tunable, id,
+	return __syscall_ret(syscall3(__NR_sched_tunable, id,
 				      SCHED_TUNABLE_GET, 0));
 }
 
 int sched_tunable_set(int id, int value)
 {
-	return __syscall_ret(syscall3(SYS_sched_tunable, id,
+	return __syscall_ret(syscall3(__NR_sched_tunable, id,
 				      SCHED_TUNABLE_SET, value));
 }
 
 int test_mutex(int op, int arg)
 {
-	return __syscall_ret(syscall2(SYS_test_mutex, op, arg));
+	return __syscall_ret(syscall2(__NR_test_mutex, op, arg));
 }
 
 int trace_ctl(int op, int arg)
 {
-	return __syscall_ret(syscall2(SYS_trace, op, arg));
+	return __syscall_ret(syscall2(__NR_trace, op, arg));
 }
 
 int kernel_is_ours(void)
@@ -49,22 +49,22 @@ int kernel_is_ours(void)
 
 int free_frames(void)
 {
-	return __syscall_ret(syscall0(SYS_free_frames));
+	return __syscall_ret(syscall0(__NR_free_frames));
 }
 
 int sched_topology(int cpu, struct sched_topology_info *info)
 {
-	return __syscall_ret(syscall2(SYS_sched_topology, cpu, (long)info));
+	return __syscall_ret(syscall2(__NR_sched_topology, cpu, (long)info));
 }
 
 int proc_ids(pid_t pid, struct proc_ids *ids)
 {
-	return __syscall_ret(syscall2(SYS_proc_ids, pid, (long)ids));
+	return __syscall_ret(syscall2(__NR_proc_ids, pid, (long)ids));
 }
 
 int proc_name(pid_t pid, char *buf, size_t len)
 {
-	return __syscall_ret(syscall3(SYS_proc_name, pid, (long)buf, (long)len));
+	return __syscall_ret(syscall3(__NR_proc_name, pid, (long)buf, (long)len));
 }
 
 int lock_stat_read(struct lock_stat_info *buf, int n)

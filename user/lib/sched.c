@@ -9,50 +9,50 @@
 
 int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 {
-	RET(syscall3(SYS_sched_setscheduler, pid, policy, (long)p));
+	RET(syscall3(__NR_sched_setscheduler, pid, policy, (long)p));
 }
 
 int sched_getscheduler(pid_t pid)
 {
-	RET(syscall1(SYS_sched_getscheduler, pid));
+	RET(syscall1(__NR_sched_getscheduler, pid));
 }
 
 int sched_setparam(pid_t pid, const struct sched_param *p)
 {
-	RET(syscall2(SYS_sched_setparam, pid, (long)p));
+	RET(syscall2(__NR_sched_setparam, pid, (long)p));
 }
 
 int sched_getparam(pid_t pid, struct sched_param *p)
 {
-	RET(syscall2(SYS_sched_getparam, pid, (long)p));
+	RET(syscall2(__NR_sched_getparam, pid, (long)p));
 }
 
 int sched_get_priority_max(int policy)
 {
-	RET(syscall1(SYS_sched_get_priority_max, policy));
+	RET(syscall1(__NR_sched_get_priority_max, policy));
 }
 
 int sched_get_priority_min(int policy)
 {
-	RET(syscall1(SYS_sched_get_priority_min, policy));
+	RET(syscall1(__NR_sched_get_priority_min, policy));
 }
 
 int sched_rr_get_interval(pid_t pid, struct timespec *ts)
 {
-	RET(syscall2(SYS_sched_rr_get_interval, pid, (long)ts));
+	RET(syscall2(__NR_sched_rr_get_interval, pid, (long)ts));
 }
 
-int sched_yield(void) { RET(syscall0(SYS_sched_yield)); }
+int sched_yield(void) { RET(syscall0(__NR_sched_yield)); }
 
 int sched_setaffinity(pid_t pid, size_t len, const cpu_set_t *mask)
 {
-	RET(syscall3(SYS_sched_setaffinity, pid, len, (long)mask));
+	RET(syscall3(__NR_sched_setaffinity, pid, len, (long)mask));
 }
 
 /* The raw call returns how many bytes it wrote; clear the rest, return 0. */
 int sched_getaffinity(pid_t pid, size_t len, cpu_set_t *mask)
 {
-	long r = __syscall_ret(syscall3(SYS_sched_getaffinity, pid, len,
+	long r = __syscall_ret(syscall3(__NR_sched_getaffinity, pid, len,
 					(long)mask));
 
 	if (r < 0)
@@ -66,7 +66,7 @@ int sched_getcpu(void)
 {
 	unsigned int cpu;
 
-	if (__syscall_ret(syscall3(SYS_getcpu, (long)&cpu, 0, 0)) < 0)
+	if (__syscall_ret(syscall3(__NR_getcpu, (long)&cpu, 0, 0)) < 0)
 		return -1;
 	return cpu;
 }

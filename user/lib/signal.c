@@ -41,7 +41,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		k.sa_restorer = (k.sa_flags & SA_SIGINFO) ? __restore_rt : __restore;
 		act = &k;
 	}
-	RET(syscall4(SYS_rt_sigaction, sig, (long)act, (long)old, SIGSET_BYTES));
+	RET(syscall4(__NR_rt_sigaction, sig, (long)act, (long)old, SIGSET_BYTES));
 }
 
 sighandler_t signal(int sig, sighandler_t handler)
@@ -55,20 +55,20 @@ sighandler_t signal(int sig, sighandler_t handler)
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	RET(syscall4(SYS_rt_sigprocmask, how, (long)set, (long)old, SIGSET_BYTES));
+	RET(syscall4(__NR_rt_sigprocmask, how, (long)set, (long)old, SIGSET_BYTES));
 }
 
 int sigpending(sigset_t *set)
 {
-	RET(syscall2(SYS_rt_sigpending, (long)set, SIGSET_BYTES));
+	RET(syscall2(__NR_rt_sigpending, (long)set, SIGSET_BYTES));
 }
 
 int sigsuspend(const sigset_t *mask)
 {
-	RET(syscall2(SYS_rt_sigsuspend, (long)mask, SIGSET_BYTES));
+	RET(syscall2(__NR_rt_sigsuspend, (long)mask, SIGSET_BYTES));
 }
 
-int pause(void) { RET(syscall0(SYS_pause)); }
+int pause(void) { RET(syscall0(__NR_pause)); }
 int killpg(pid_t pgrp, int sig) { return pgrp <= 1 ? (errno = EINVAL, -1) : kill(-pgrp, sig); }
 int raise(int sig) { return kill(getpid(), sig); }
 
@@ -165,11 +165,11 @@ void psignal(int sig, const char *s)
 
 /* ---- process groups, the terminal ---------------------------------------- */
 
-int setpgid(pid_t pid, pid_t pgid) { RET(syscall2(SYS_setpgid, pid, pgid)); }
-pid_t getpgid(pid_t pid) { RET(syscall1(SYS_getpgid, pid)); }
-pid_t getpgrp(void) { RET(syscall0(SYS_getpgrp)); }
-pid_t setsid(void) { RET(syscall0(SYS_setsid)); }
-pid_t getsid(pid_t pid) { RET(syscall1(SYS_getsid, pid)); }
+int setpgid(pid_t pid, pid_t pgid) { RET(syscall2(__NR_setpgid, pid, pgid)); }
+pid_t getpgid(pid_t pid) { RET(syscall1(__NR_getpgid, pid)); }
+pid_t getpgrp(void) { RET(syscall0(__NR_getpgrp)); }
+pid_t setsid(void) { RET(syscall0(__NR_setsid)); }
+pid_t getsid(pid_t pid) { RET(syscall1(__NR_getsid, pid)); }
 
 int ioctl(int fd, unsigned long req, ...)
 {
@@ -177,7 +177,7 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	long arg = va_arg(ap, long);
 	va_end(ap);
-	RET(syscall3(SYS_ioctl, fd, (long)req, arg));
+	RET(syscall3(__NR_ioctl, fd, (long)req, arg));
 }
 
 pid_t tcgetpgrp(int fd)
@@ -204,12 +204,12 @@ int isatty(int fd)
 
 /* ---- identity ------------------------------------------------------------ */
 
-int setreuid(uid_t r, uid_t e) { RET(syscall2(SYS_setreuid32, r, e)); }
-int setresuid(uid_t r, uid_t e, uid_t s) { RET(syscall3(SYS_setresuid32, r, e, s)); }
-int getresuid(uid_t *r, uid_t *e, uid_t *s) { RET(syscall3(SYS_getresuid32, (long)r, (long)e, (long)s)); }
-gid_t getgid(void) { return syscall0(SYS_getgid32); }
-gid_t getegid(void) { return syscall0(SYS_getegid32); }
-int setgid(gid_t g) { RET(syscall1(SYS_setgid32, g)); }
-int setregid(gid_t r, gid_t e) { RET(syscall2(SYS_setregid32, r, e)); }
-int setresgid(gid_t r, gid_t e, gid_t s) { RET(syscall3(SYS_setresgid32, r, e, s)); }
-int getresgid(gid_t *r, gid_t *e, gid_t *s) { RET(syscall3(SYS_getresgid32, (long)r, (long)e, (long)s)); }
+int setreuid(uid_t r, uid_t e) { RET(syscall2(__NR_setreuid32, r, e)); }
+int setresuid(uid_t r, uid_t e, uid_t s) { RET(syscall3(__NR_setresuid32, r, e, s)); }
+int getresuid(uid_t *r, uid_t *e, uid_t *s) { RET(syscall3(__NR_getresuid32, (long)r, (long)e, (long)s)); }
+gid_t getgid(void) { return syscall0(__NR_getgid32); }
+gid_t getegid(void) { return syscall0(__NR_getegid32); }
+int setgid(gid_t g) { RET(syscall1(__NR_setgid32, g)); }
+int setregid(gid_t r, gid_t e) { RET(syscall2(__NR_setregid32, r, e)); }
+int setresgid(gid_t r, gid_t e, gid_t s) { RET(syscall3(__NR_setresgid32, r, e, s)); }
+int getresgid(gid_t *r, gid_t *e, gid_t *s) { RET(syscall3(__NR_getresgid32, (long)r, (long)e, (long)s)); }

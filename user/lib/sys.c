@@ -23,52 +23,52 @@
 pid_t fork(void)
 {
 	fflush(stdout);		/* or the child prints our buffer twice */
-	RET(syscall0(SYS_fork));
+	RET(syscall0(__NR_fork));
 }
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	fflush(stdout);
-	RET(syscall3(SYS_execve, (long)path, (long)argv, (long)envp));
+	RET(syscall3(__NR_execve, (long)path, (long)argv, (long)envp));
 }
 
 void _exit(int status)
 {
 	for (;;)
-		syscall1(SYS_exit_group, status);
+		syscall1(__NR_exit_group, status);
 }
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-	RET(syscall3(SYS_read, fd, (long)buf, n));
+	RET(syscall3(__NR_read, fd, (long)buf, n));
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	RET(syscall3(SYS_write, fd, (long)buf, n));
+	RET(syscall3(__NR_write, fd, (long)buf, n));
 }
 
 int open(const char *path, int flags, ...)
 {
-	RET(syscall3(SYS_open, (long)path, flags, 0));
+	RET(syscall3(__NR_open, (long)path, flags, 0));
 }
 
-int close(int fd) { RET(syscall1(SYS_close, fd)); }
-int pipe(int fds[2]) { RET(syscall1(SYS_pipe, (long)fds)); }
-int dup2(int oldfd, int newfd) { RET(syscall2(SYS_dup2, oldfd, newfd)); }
-pid_t getpid(void) { RET(syscall0(SYS_getpid)); }
-pid_t getppid(void) { RET(syscall0(SYS_getppid)); }
-pid_t gettid(void) { RET(syscall0(SYS_gettid)); }
-uid_t getuid(void) { return syscall0(SYS_getuid32); }
-uid_t geteuid(void) { return syscall0(SYS_geteuid32); }
-int setuid(uid_t uid) { RET(syscall1(SYS_setuid32, uid)); }
-int kill(pid_t pid, int sig) { RET(syscall2(SYS_kill, pid, sig)); }
-int uname(struct utsname *u) { RET(syscall1(SYS_uname, (long)u)); }
+int close(int fd) { RET(syscall1(__NR_close, fd)); }
+int pipe(int fds[2]) { RET(syscall1(__NR_pipe, (long)fds)); }
+int dup2(int oldfd, int newfd) { RET(syscall2(__NR_dup2, oldfd, newfd)); }
+pid_t getpid(void) { RET(syscall0(__NR_getpid)); }
+pid_t getppid(void) { RET(syscall0(__NR_getppid)); }
+pid_t gettid(void) { RET(syscall0(__NR_gettid)); }
+uid_t getuid(void) { return syscall0(__NR_getuid32); }
+uid_t geteuid(void) { return syscall0(__NR_geteuid32); }
+int setuid(uid_t uid) { RET(syscall1(__NR_setuid32, uid)); }
+int kill(pid_t pid, int sig) { RET(syscall2(__NR_kill, pid, sig)); }
+int uname(struct utsname *u) { RET(syscall1(__NR_uname, (long)u)); }
 
 /* Raw nice returns 0; POSIX (and glibc) return the new nice value. */
 int nice(int inc)
 {
-	if (__syscall_ret(syscall1(SYS_nice, inc)) < 0)
+	if (__syscall_ret(syscall1(__NR_nice, inc)) < 0)
 		return -1;
 	return getpriority(PRIO_PROCESS, 0);
 }
@@ -76,41 +76,41 @@ int nice(int inc)
 /* The raw call returns 20 - nice so that it is never negative. */
 int getpriority(int which, id_t who)
 {
-	long r = __syscall_ret(syscall2(SYS_getpriority, which, who));
+	long r = __syscall_ret(syscall2(__NR_getpriority, which, who));
 	return r < 0 ? -1 : 20 - (int)r;
 }
 
 int setpriority(int which, id_t who, int value)
 {
-	RET(syscall3(SYS_setpriority, which, who, value));
+	RET(syscall3(__NR_setpriority, which, who, value));
 }
 
 int getrlimit(int resource, struct rlimit *rlim)
 {
-	RET(syscall2(SYS_ugetrlimit, resource, (long)rlim));
+	RET(syscall2(__NR_ugetrlimit, resource, (long)rlim));
 }
 
 int setrlimit(int resource, const struct rlimit *rlim)
 {
-	RET(syscall2(SYS_setrlimit, resource, (long)rlim));
+	RET(syscall2(__NR_setrlimit, resource, (long)rlim));
 }
 
 int getrusage(int who, struct rusage *ru)
 {
-	RET(syscall2(SYS_getrusage, who, (long)ru));
+	RET(syscall2(__NR_getrusage, who, (long)ru));
 }
 
 /* times() returns a tick count that may look negative; never an error. */
-clock_t times(struct tms *buf) { return syscall1(SYS_times, (long)buf); }
+clock_t times(struct tms *buf) { return syscall1(__NR_times, (long)buf); }
 
 pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
 {
-	RET(syscall4(SYS_wait4, pid, (long)status, options, (long)ru));
+	RET(syscall4(__NR_wait4, pid, (long)status, options, (long)ru));
 }
 
 pid_t waitpid(pid_t pid, int *status, int options)
 {
-	RET(syscall3(SYS_waitpid, pid, (long)status, options));
+	RET(syscall3(__NR_waitpid, pid, (long)status, options));
 }
 
 pid_t wait(int *status) { return wait4(-1, status, 0, NULL); }
@@ -118,7 +118,7 @@ pid_t wait(int *status) { return wait4(-1, status, 0, NULL); }
 int reboot(int cmd)
 {
 	fflush(stdout);
-	RET(syscall4(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+	RET(syscall4(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 		     cmd, 0));
 }
 
@@ -127,7 +127,7 @@ static unsigned long cur_brk;
 
 int brk(void *addr)
 {
-	unsigned long r = syscall1(SYS_brk, (long)addr);
+	unsigned long r = syscall1(__NR_brk, (long)addr);
 
 	cur_brk = r;
 	if (r < (unsigned long)addr) {
@@ -142,7 +142,7 @@ void *sbrk(long inc)
 	unsigned long old;
 
 	if (cur_brk == 0)
-		cur_brk = syscall1(SYS_brk, 0);
+		cur_brk = syscall1(__NR_brk, 0);
 	old = cur_brk;
 	if (inc != 0 && brk((void *)(old + inc)) < 0)
 		return (void *)-1;
@@ -151,18 +151,18 @@ void *sbrk(long inc)
 
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	RET(syscall2(SYS_clock_gettime, clk, (long)ts));
+	RET(syscall2(__NR_clock_gettime, clk, (long)ts));
 }
 
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-	RET(syscall2(SYS_nanosleep, (long)req, (long)rem));
+	RET(syscall2(__NR_nanosleep, (long)req, (long)rem));
 }
 
 int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 		    struct timespec *rem)
 {
-	return -syscall4(SYS_clock_nanosleep, clk, flags, (long)req,
+	return -syscall4(__NR_clock_nanosleep, clk, flags, (long)req,
 			 (long)rem);
 }
 

@@ -24,6 +24,9 @@
 #include "ktap.h"
 #include "syscall.h"
 
+/* Past Linux's calls and ours: -ENOSYS on both kernels. */
+#define NO_SUCH_CALL 9999
+
 static const struct {
 	const char *prog;
 	int signal;
@@ -110,42 +113,42 @@ static void calls_as_user(void *arg)
 	pipe(pfd);
 	close(pfd[0]);
 	close(pfd[1]);
-	ktap_errno("bad_syscall_number_9999", raw_errno(syscall0(9999)), ENOSYS);
-	ktap_errno("write_closed_fd", raw_errno(syscall3(SYS_write, pfd[1], (long)buf, 1)), EBADF);
+	ktap_errno("bad_syscall_number_9999", raw_errno(syscall0(NO_SUCH_CALL)), ENOSYS);
+	ktap_errno("write_closed_fd", raw_errno(syscall3(__NR_write, pfd[1], (long)buf, 1)), EBADF);
 	pipe(pfd);
 	/* A system call made with the direction flag set: the kernel must
 	 * clear it for its own string instructions and copy the right bytes. */
 	{
 		char a[400] = "", b[400] = "";
 		long r;
-		syscall1(SYS_uname, (long)a);
-		__asm__ volatile("std\n\tint $0x80\n\tcld" : "=a"(r) : "a"(SYS_uname), "b"(b) : "memory", "cc");
+		syscall1(__NR_uname, (long)a);
+		__asm__ volatile("std\n\tint $0x80\n\tcld" : "=a"(r) : "a"(__NR_uname), "b"(b) : "memory", "cc");
 		ktap_ok(r == 0 && memcmp(a, b, sizeof(a)) == 0, "syscall_with_direction_flag_set",
 			"uname returned %ld, %s", r, memcmp(a, b, sizeof(a)) ? "different bytes" : "same bytes");
 	}
 	ktap_errno("write_from_kernel_pointer",
-		   raw_errno(syscall3(SYS_write, pfd[1], 0xC0100000L, 16)), EFAULT);
+		   raw_errno(syscall3(__NR_write, pfd[1], 0xC0100000L, 16)), EFAULT);
 	close(pfd[0]);
 	close(pfd[1]);
 	if (setuid(1000) < 0) {
 		ktap_ok(0, "setuid_1000", "errno %d", errno);
 		return;
 	}
-	ktap_errno("iopl_3_as_uid_1000", raw_errno(syscall1(110, 3)), EPERM);
-	ktap_errno("iopl_4_is_einval", raw_errno(syscall1(110, 4)), EINVAL);
-	ktap_errno("ioperm_as_uid_1000", raw_errno(syscall3(101, 0x60, 1, 1)), EPERM);
+	ktap_errno("iopl_3_as_uid_1000", raw_errno(syscall1(__NR_iopl, 3)), EPERM);
+	ktap_errno("iopl_4_is_einval", raw_errno(syscall1(__NR_iopl, 4)), EINVAL);
+	ktap_errno("ioperm_as_uid_1000", raw_errno(syscall3(__NR_ioperm, 0x60, 1, 1)), EPERM);
 	/* brk: grow 16 MiB at a time until it stops; it must stop, not crash */
-	unsigned long start = (unsigned long)syscall1(SYS_brk, 0), cur = start;
+	unsigned long start = (unsigned long)syscall1(__NR_brk, 0), cur = start;
 	int steps = 0;
 	while (steps < 4096) {
 		unsigned long want = cur + (16ul << 20);
-		unsigned long got = (unsigned long)syscall1(SYS_brk, (long)want);
+		unsigned long got = (unsigned long)syscall1(__NR_brk, (long)want);
 		if (got < want)
 			break;
 		cur = got;
 		steps++;
 	}
-	ktap_ok(steps > 0 && steps < 4096 && (unsigned long)syscall1(SYS_brk, 0) == cur,
+	ktap_ok(steps > 0 && steps < 4096 && (unsigned long)syscall1(__NR_brk, 0) == cur,
 		"brk_grows_then_stops_cleanly", "run-dependent: grew %d x 16 MiB", steps);
 }
 

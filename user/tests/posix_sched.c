@@ -161,7 +161,7 @@ static void setters(void *unused)
 		   EFAULT);
 	ktap_errno("setscheduler_reaped_child_esrch",
 		   ERRNO_OF(sched_setscheduler(gone, SCHED_OTHER, &sp)), ESRCH);
-	ktap_ok(syscall3(SYS_sched_setscheduler, 0, SCHED_OTHER, (long)&sp)
+	ktap_ok(syscall3(__NR_sched_setscheduler, 0, SCHED_OTHER, (long)&sp)
 		== 0, "raw_setscheduler_returns_0", "want 0");
 	if (!test_kernel_specific_skip("setscheduler_batch_reads_back"))
 		set_read_back_tag("setscheduler_batch_reads_back",
@@ -280,10 +280,10 @@ static void nice_cases(void *unused)
 	b = getpriority(PRIO_PROCESS, 0);
 	ktap_ok(a == 5 && b == 5, "nice_5_then_getpriority_5",
 		"nice returned %d, getpriority %d", a, b);
-	raw = syscall2(SYS_getpriority, PRIO_PROCESS, 0);
+	raw = syscall2(__NR_getpriority, PRIO_PROCESS, 0);
 	ktap_ok(raw == 15, "raw_getpriority_is_20_minus_nice", "raw=%d want 15",
 		raw);
-	raw = syscall1(SYS_nice, 1);
+	raw = syscall1(__NR_nice, 1);
 	ktap_ok(raw == 0 && getpriority(PRIO_PROCESS, 0) == 6,
 		"raw_nice_returns_0", "raw=%d, nice now %d", raw,
 		getpriority(PRIO_PROCESS, 0));

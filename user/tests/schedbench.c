@@ -126,8 +126,8 @@ static int read_proc(const char *file, char *buf, int len)
 	snprintf(path, sizeof(path), "/proc/%s", file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		syscall2(39 /* mkdir */, (long)"/proc", 0555);
-		syscall5(21 /* mount */, (long)"proc", (long)"/proc", (long)"proc", 0, 0);
+		syscall2(__NR_mkdir, (long)"/proc", 0555);
+		syscall5(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", 0, 0);
 		fd = open(path, O_RDONLY);
 	}
 	if (fd < 0)

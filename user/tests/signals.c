@@ -50,7 +50,6 @@
 #define FPE_INTDIV 1
 #define ILL_ILLOPN 2
 #define PR_SET_DUMPABLE 4
-#define SYS_prctl 172
 
 /* ---- Linux i386's frame structures (asm/sigcontext.h, asm/ucontext.h) ---- */
 
@@ -271,13 +270,13 @@ static int act(int sig, void *handler, unsigned long flags, const sigset_t *mask
 	sa.sa_restorer = (flags & SA_SIGINFO) ? __restore_rt : restore_plain;
 	if (mask)
 		sa.sa_mask = *mask;
-	return __syscall_ret(syscall4(SYS_rt_sigaction, sig, (long)&sa, 0, 8));
+	return __syscall_ret(syscall4(__NR_rt_sigaction, sig, (long)&sa, 0, 8));
 }
 
 static int query(int sig, struct sigaction *old)
 {
 	memset(old, 0, sizeof(*old));
-	return __syscall_ret(syscall4(SYS_rt_sigaction, sig, 0, (long)old, 8));
+	return __syscall_ret(syscall4(__NR_rt_sigaction, sig, 0, (long)old, 8));
 }
 
 static sigset_t mk(int sig, ...)
@@ -879,12 +878,12 @@ static void section_masks(void)
 		sa.sa_handler = mask_handler;
 		sa.sa_flags = SA_RESTORER;
 		sa.sa_restorer = restore_plain;
-		e[0] = raw_errno(syscall4(SYS_rt_sigaction, 0, (long)&sa, 0, 8));
-		e[1] = raw_errno(syscall4(SYS_rt_sigaction, 65, (long)&sa, 0, 8));
-		e[2] = raw_errno(syscall4(SYS_rt_sigaction, SIGUSR1, (long)&sa, 0, 4));
-		e[3] = raw_errno(syscall4(SYS_rt_sigprocmask, 3, (long)&set, 0, 8));
-		e[4] = raw_errno(syscall4(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, 0, 4));
-		e[5] = raw_errno(syscall2(SYS_rt_sigsuspend, (long)&set, 4));
+		e[0] = raw_errno(syscall4(__NR_rt_sigaction, 0, (long)&sa, 0, 8));
+		e[1] = raw_errno(syscall4(__NR_rt_sigaction, 65, (long)&sa, 0, 8));
+		e[2] = raw_errno(syscall4(__NR_rt_sigaction, SIGUSR1, (long)&sa, 0, 4));
+		e[3] = raw_errno(syscall4(__NR_rt_sigprocmask, 3, (long)&set, 0, 8));
+		e[4] = raw_errno(syscall4(__NR_rt_sigprocmask, SIG_BLOCK, (long)&set, 0, 4));
+		e[5] = raw_errno(syscall2(__NR_rt_sigsuspend, (long)&set, 4));
 		int ok = 1;
 		for (int i = 0; i < 6; i++)
 			ok &= e[i] == EINVAL;
@@ -1548,7 +1547,7 @@ static void no_core(void)
 	struct rlimit rl = { 0, 0 };
 
 	setrlimit(RLIMIT_CORE, &rl);
-	syscall2(SYS_prctl, PR_SET_DUMPABLE, 0);
+	syscall2(__NR_prctl, PR_SET_DUMPABLE, 0);
 }
 
 static void section_defaults(void)

@@ -2,10 +2,7 @@
 #ifndef _FCNTL_H
 #define _FCNTL_H
 
-#define O_RDONLY 0
-#define O_WRONLY 1
-#define O_RDWR   2
-#define O_DIRECTORY 0200000	/* fail with ENOTDIR unless it is a directory */
+#include <uapi/fcntl.h>	/* O_RDONLY, O_WRONLY, O_RDWR, O_DIRECTORY */
 
 int open(const char *path, int flags, ...);
 

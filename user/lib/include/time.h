@@ -9,9 +9,7 @@ struct timespec {
 	long tv_nsec;
 };
 
-#define CLOCK_REALTIME   0
-#define CLOCK_MONOTONIC  1
-#define TIMER_ABSTIME    1
+#include <uapi/time.h>	/* CLOCK_*, TIMER_ABSTIME */
 
 int clock_gettime(clockid_t clk, struct timespec *ts);
 int nanosleep(const struct timespec *req, struct timespec *rem);

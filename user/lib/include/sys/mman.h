@@ -1,10 +1,10 @@
-/* sys/mman.h - mapping memory (Linux i386; the numbers are asm/mman.h's,
+/* sys/mman.h - mapping memory (Linux i386; the numbers are uapi/mman.h's,
  * which the kernel includes too). */
 #ifndef _SYS_MMAN_H
 #define _SYS_MMAN_H
 
 #include <sys/types.h>
-#include <asm/mman.h>
+#include <uapi/mman.h>
 
 /* Through the old mmap (90): one pointer, offset in bytes (a multiple of
  * the page size), so no call needs a sixth register. */

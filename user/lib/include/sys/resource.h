@@ -4,13 +4,7 @@
 
 #include <sys/types.h>
 #include <sys/time.h>
-
-#define PRIO_PROCESS 0
-#define PRIO_PGRP    1
-#define PRIO_USER    2
-
-#define RUSAGE_SELF      0
-#define RUSAGE_CHILDREN  (-1)
+#include <uapi/resource.h>	/* PRIO_*, RUSAGE_*, RLIMIT_* */
 
 struct rusage {
 	struct timeval ru_utime;
@@ -27,17 +21,7 @@ int getpriority(int which, id_t who);
 int setpriority(int which, id_t who, int nice);
 int getrusage(int who, struct rusage *usage);
 
-/* Resource limits (Linux i386 numbers; this kernel enforces RLIMIT_NPROC,
- * RLIMIT_NOFILE, RLIMIT_STACK and RLIMIT_AS). */
-#define RLIMIT_CPU     0
-#define RLIMIT_FSIZE   1
-#define RLIMIT_DATA    2
-#define RLIMIT_STACK   3
-#define RLIMIT_CORE    4
-#define RLIMIT_NPROC   6
-#define RLIMIT_NOFILE  7
-#define RLIMIT_AS      9
-#define RLIM_INFINITY  (~0UL)
+/* Resource limits: RLIMIT_*, RLIM_INFINITY in uapi/resource.h. */
 typedef unsigned long rlim_t;
 struct rlimit {
 	rlim_t rlim_cur;	/* soft limit */

@@ -28,12 +28,7 @@ struct stat {
 	unsigned long long st_ino;
 } __attribute__((packed));
 
-#define S_IFMT   0170000
-#define S_IFIFO  0010000
-#define S_IFCHR  0020000
-#define S_IFDIR  0040000
-#define S_IFREG  0100000
-#define S_IFLNK  0120000
+#include <uapi/stat.h>	/* S_IFMT, S_IFDIR, ...; AT_FDCWD, ... */
 #define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)

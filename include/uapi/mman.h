@@ -1,5 +1,5 @@
 /*
- * asm/mman.h - the numbers of mmap, mprotect, mremap and madvise (Linux
+ * uapi/mman.h - the numbers of mmap, mprotect, mremap and madvise (Linux
  * i386's, as in Linux's include/uapi/asm-generic/mman-common.h).
  *
  * The one definition of them: the C library's <sys/mman.h> includes this
@@ -7,8 +7,8 @@
  * shared by the kernel and libc. Numbers only, no declarations, so that
  * either side can include it.
  */
-#ifndef _ASM_MMAN_H
-#define _ASM_MMAN_H
+#ifndef UAPI_MMAN_H
+#define UAPI_MMAN_H
 
 #define PROT_NONE	0x0
 #define PROT_READ	0x1

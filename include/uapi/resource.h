@@ -1,0 +1,41 @@
+/*
+ * uapi/resource.h - nice-value targets, getrusage's who, and the resource
+ * limits: Linux i386's numbers (linux/resource.h, asm-generic/resource.h),
+ * once for the kernel (kernel/proc.h, kernel/systime.c, sched/syscalls.c)
+ * and the small libc (user/lib/include/sys/resource.h). This kernel
+ * enforces RLIMIT_STACK, RLIMIT_NPROC, RLIMIT_NOFILE and RLIMIT_AS and
+ * keeps the others as values (docs/kernel.md "Limits").
+ */
+#ifndef UAPI_RESOURCE_H
+#define UAPI_RESOURCE_H
+
+/* getpriority/setpriority(which, who) */
+#define PRIO_PROCESS	0
+#define PRIO_PGRP	1
+#define PRIO_USER	2
+
+/* getrusage(who) */
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_THREAD	1
+
+#define RLIMIT_CPU		0
+#define RLIMIT_FSIZE		1
+#define RLIMIT_DATA		2
+#define RLIMIT_STACK		3
+#define RLIMIT_CORE		4
+#define RLIMIT_RSS		5
+#define RLIMIT_NPROC		6
+#define RLIMIT_NOFILE		7
+#define RLIMIT_MEMLOCK		8
+#define RLIMIT_AS		9
+#define RLIMIT_LOCKS		10
+#define RLIMIT_SIGPENDING	11
+#define RLIMIT_MSGQUEUE		12
+#define RLIMIT_NICE		13
+#define RLIMIT_RTPRIO		14
+#define RLIMIT_RTTIME		15
+#define RLIM_NLIMITS		16
+#define RLIM_INFINITY		(~0UL)
+
+#endif

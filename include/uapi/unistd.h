@@ -1,0 +1,136 @@
+/*
+ * uapi/unistd.h - the system-call numbers, defined once for the kernel's
+ * table (kernel/syscall.c: [__NR_getpid] = sys_getpid) and the small libc's
+ * wrappers (user/lib/syscall.h). Linux i386's numbers and names
+ * (asm/unistd_32.h; tests/host-tools/test_uapi.py compares them), for the
+ * calls this kernel implements or its programs make; a call not listed is
+ * answered -ENOSYS and logged once by its Linux name (kernel/syscall.c).
+ * The project's own calls are 500 and up (docs/abi.md §4), past Linux's.
+ */
+#ifndef UAPI_UNISTD_H
+#define UAPI_UNISTD_H
+
+#define __NR_restart_syscall         0
+#define __NR_exit                    1
+#define __NR_fork                    2
+#define __NR_read                    3
+#define __NR_write                   4
+#define __NR_open                    5
+#define __NR_close                   6
+#define __NR_waitpid                 7
+#define __NR_execve                  11
+#define __NR_chdir                   12
+#define __NR_getpid                  20
+#define __NR_mount                   21
+#define __NR_setuid                  23
+#define __NR_getuid                  24
+#define __NR_pause                   29
+#define __NR_nice                    34
+#define __NR_kill                    37
+#define __NR_mkdir                   39
+#define __NR_pipe                    42
+#define __NR_times                   43
+#define __NR_brk                     45
+#define __NR_getgid                  47
+#define __NR_geteuid                 49
+#define __NR_getegid                 50
+#define __NR_ioctl                   54
+#define __NR_setpgid                 57
+#define __NR_dup2                    63
+#define __NR_getppid                 64
+#define __NR_getpgrp                 65
+#define __NR_setsid                  66
+#define __NR_setrlimit               75
+#define __NR_getrlimit               76
+#define __NR_getrusage               77
+#define __NR_readlink                85
+#define __NR_reboot                  88
+#define __NR_mmap                    90
+#define __NR_munmap                  91
+#define __NR_getpriority             96
+#define __NR_setpriority             97
+#define __NR_ioperm                  101
+#define __NR_iopl                    110
+#define __NR_wait4                   114
+#define __NR_sysinfo                 116
+#define __NR_sigreturn               119
+#define __NR_clone                   120
+#define __NR_uname                   122
+#define __NR_mprotect                125
+#define __NR_getpgid                 132
+#define __NR_getsid                  147
+#define __NR_sched_setparam          154
+#define __NR_sched_getparam          155
+#define __NR_sched_setscheduler      156
+#define __NR_sched_getscheduler      157
+#define __NR_sched_yield             158
+#define __NR_sched_get_priority_max  159
+#define __NR_sched_get_priority_min  160
+#define __NR_sched_rr_get_interval   161
+#define __NR_nanosleep               162
+#define __NR_mremap                  163
+#define __NR_prctl                   172
+#define __NR_rt_sigreturn            173
+#define __NR_rt_sigaction            174
+#define __NR_rt_sigprocmask          175
+#define __NR_rt_sigpending           176
+#define __NR_rt_sigsuspend           179
+#define __NR_getcwd                  183
+#define __NR_ugetrlimit              191
+#define __NR_mmap2                   192
+#define __NR_stat64                  195
+#define __NR_lstat64                 196
+#define __NR_fstat64                 197
+#define __NR_getuid32                199
+#define __NR_getgid32                200
+#define __NR_geteuid32               201
+#define __NR_getegid32               202
+#define __NR_setreuid32              203
+#define __NR_setregid32              204
+#define __NR_setgroups32             206
+#define __NR_setresuid32             208
+#define __NR_getresuid32             209
+#define __NR_setresgid32             210
+#define __NR_getresgid32             211
+#define __NR_setuid32                213
+#define __NR_setgid32                214
+#define __NR_madvise                 219
+#define __NR_getdents64              220
+#define __NR_gettid                  224
+#define __NR_tkill                   238
+#define __NR_futex                   240
+#define __NR_sched_setaffinity       241
+#define __NR_sched_getaffinity       242
+#define __NR_set_thread_area         243
+#define __NR_get_thread_area         244
+#define __NR_exit_group              252
+#define __NR_set_tid_address         258
+#define __NR_clock_gettime           265
+#define __NR_clock_nanosleep         267
+#define __NR_tgkill                  270
+#define __NR_fstatat64               300
+#define __NR_set_robust_list         311
+#define __NR_get_robust_list         312
+#define __NR_getcpu                  318
+#define __NR_pipe2                   331
+#define __NR_prlimit64               340
+#define __NR_getrandom               355
+#define __NR_statx                   383
+#define __NR_rseq                    386
+#define __NR_clock_gettime64         403
+#define __NR_futex_time64            422
+#define __NR_clone3                  435
+
+/* The project's own (docs/abi.md §4). */
+#define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */
+#define __NR_sched_cpu_stats         501	/* (cpu, struct sched_cpu_info *): sched/syscalls.c */
+#define __NR_sched_tunable           502	/* (id, op, value): kernel/sched_glue.c */
+#define __NR_test_mutex              503	/* (op, arg): the boot tests' mutex, kernel/mutex.c */
+#define __NR_trace                   504	/* (op, arg): kernel/trace.c, docs/trace.md */
+#define __NR_free_frames             505	/* (): free physical frames, for leak tests */
+#define __NR_sched_topology          506	/* (cpu, struct sched_topology_info *) */
+#define __NR_proc_name               507	/* (pid, char *buf, len >= 16): a process's name, for ps */
+#define __NR_proc_ids                508	/* (pid, struct proc_ids *): parent, ids, start, for ps */
+#define __NR_lock_stat               509	/* (op, ...): lock statistics, uapi/lockstat.h */
+
+#endif
