@@ -209,6 +209,10 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	err = load_segments(pd, f, eh, &end);
 	if (!err)
 		err = build_stack(pd, eh, p, argv, argc, envp, envc, &sp);
+	/* A thread's exec ends the others and takes the group's id
+	 * (Linux's de_thread). */
+	if (!err && p == current())
+		err = proc_kill_other_threads();
 	/* Room for the regions exec_regions makes (two per segment at most,
 	 * and the stack), counted from none: then it cannot fail. */
 	if (!err && mm_reserve(&p->mm, 2 * eh->phnum + 1 - p->mm.n) < 0)

@@ -23,6 +23,7 @@
 #include "pmm.h"
 #include "proc.h"
 #include "signal.h"
+#include "smp.h"
 #include "string.h"
 #include "trap.h"
 #include "x86.h"
@@ -100,7 +101,7 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 	return FAULT_OK;
 }
 
-enum fault_result mm_fault(struct proc *p, uint32_t va, bool write)
+static enum fault_result fault_locked(struct proc *p, uint32_t va, bool write)
 {
 	if (va >= KERNEL_OFFSET)
 		return FAULT_MAPERR;	/* as Linux: the kernel's half is no region */
@@ -120,6 +121,22 @@ enum fault_result mm_fault(struct proc *p, uint32_t va, bool write)
 		r = copy_on_write(p, a, va, pte);
 	if (r == FAULT_OK)
 		p->mm.minflt++;
+	return r;
+}
+
+/* A thread's fault is served in its group's address space (the leader's:
+ * kernel/proc.h), under its lock. A page copied for COW may still be read
+ * through another CPU's stale translation to the old frame: those CPUs
+ * forget theirs before this thread writes. */
+enum fault_result mm_fault(struct proc *p, uint32_t va, bool write)
+{
+	struct proc *g = p->group_leader;
+	mm_lock(&g->mm);
+	uint32_t copies = g->mm.cow_copies;
+	enum fault_result r = fault_locked(g, va, write);
+	if (g->mm.cow_copies != copies && g->nr_threads > 1)
+		smp_flush_tlb(g->pgdir);
+	mm_unlock(&g->mm);
 	return r;
 }
 

@@ -1,6 +1,12 @@
 /*
  * file.c - reference-counted open files and dispatch on their type, and
  * the system calls on file descriptors (the current process's files[]).
+ *
+ * The threads of a group share one table, the leader's (kernel/proc.h).
+ * One lock over every table's slots (teaching size): two threads cannot
+ * take the same free descriptor. A descriptor one thread closes while
+ * another is inside a read of it is not held for the reader (Linux's
+ * fget reference): a known shortcut.
  */
 #include "file.h"
 #include "dev.h"
@@ -14,6 +20,12 @@
 #include <uapi/poll.h>
 
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
+static struct spinlock fd_lock = SPINLOCK_INIT("fd tables");
+
+static struct file **fd_table(void)
+{
+	return current()->group_leader->files;
+}
 
 /* F_GETFL of a new file: how it is open, as Linux reports it. */
 static uint32_t default_flags(enum file_type type)
@@ -121,45 +133,76 @@ struct waitq *file_waitq(struct file *f)
 
 /* ---- the descriptor calls ------------------------------------------------- */
 
-static void fd_set_cloexec(struct proc *p, int fd, bool on)
+/* Under fd_lock, with the table's close-on-exec bits (the leader's). */
+static void fd_set_cloexec_locked(int fd, bool on)
 {
+	struct proc *leader = current()->group_leader;
 	if (on)
-		p->cloexec |= 1u << fd;
+		leader->cloexec |= 1u << fd;
 	else
-		p->cloexec &= ~(1u << fd);
+		leader->cloexec &= ~(1u << fd);
 }
 
+static void fd_set_cloexec(int fd, bool on)
+{
+	spin_lock(&fd_lock);
+	fd_set_cloexec_locked(fd, on);
+	spin_unlock(&fd_lock);
+}
+
+static bool fd_get_cloexec(int fd)
+{
+	return (current()->group_leader->cloexec >> fd) & 1;
+}
+
+/* execve, once the other threads are gone: p's table is its own. */
 void fd_close_on_exec(struct proc *p)
 {
+	struct proc *leader = p->group_leader;
 	for (int fd = 0; fd < NOFILE; fd++) {
-		if ((p->cloexec & (1u << fd)) && p->files[fd]) {
-			file_close(p->files[fd]);
-			p->files[fd] = NULL;
+		if ((leader->cloexec & (1u << fd)) && leader->files[fd]) {
+			file_close(leader->files[fd]);
+			leader->files[fd] = NULL;
 		}
 	}
-	p->cloexec = 0;
+	leader->cloexec = 0;
 }
 
 struct file *fd_file(int fd)
 {
-	return fd >= 0 && fd < NOFILE ? current()->files[fd] : NULL;
+	return fd >= 0 && fd < NOFILE ? fd_table()[fd] : NULL;
 }
 
 /* Put f on the lowest free descriptor from `from` up, marked
  * close-on-exec or not: the descriptor, or -EMFILE. */
 static int fd_install_from(struct file *f, int from, bool cloexec)
 {
-	struct proc *p = current();
-	for (int fd = from; fd < NOFILE; fd++) {
-		if (!p->files[fd]) {
-			p->files[fd] = f;
-			fd_set_cloexec(p, fd, cloexec);
-			return fd;
+	struct file **files = fd_table();
+	int found = -EMFILE;
+	spin_lock(&fd_lock);
+	for (int fd = from; fd < NOFILE && found < 0; fd++) {
+		if (!files[fd]) {
+			files[fd] = f;
+			fd_set_cloexec_locked(fd, cloexec);
+			found = fd;
 		}
 	}
-	return -EMFILE;
+	spin_unlock(&fd_lock);
+	return found;
 }
 
+/* Empty slot fd (or put f there, not close-on-exec); what was in it, for
+ * the caller to close. */
+static struct file *fd_swap(int fd, struct file *f)
+{
+	struct file **files = fd_table();
+	spin_lock(&fd_lock);
+	struct file *old = files[fd];
+	files[fd] = f;
+	fd_set_cloexec_locked(fd, false);
+	spin_unlock(&fd_lock);
+	return old;
+}
 
 int sys_read(int fd, void *ubuf, uint32_t n)
 {
@@ -227,11 +270,9 @@ int sys_openat(int dirfd, const char *upath, int flags)
 
 int sys_close(int fd)
 {
-	struct file *f = fd_file(fd);
+	struct file *f = fd >= 0 && fd < NOFILE ? fd_swap(fd, NULL) : NULL;
 	if (!f)
 		return -EBADF;
-	current()->files[fd] = NULL;
-	fd_set_cloexec(current(), fd, false);
 	file_close(f);
 	return 0;
 }
@@ -245,11 +286,9 @@ int sys_dup2(int oldfd, int newfd)
 		return -EBADF;
 	if (newfd == oldfd)
 		return newfd;
-	struct proc *p = current();
-	if (p->files[newfd])
-		file_close(p->files[newfd]);
-	p->files[newfd] = file_dup(f);
-	fd_set_cloexec(p, newfd, false);	/* a dup is never close-on-exec */
+	struct file *old = fd_swap(newfd, file_dup(f));
+	if (old)
+		file_close(old);
 	return newfd;
 }
 
@@ -340,7 +379,7 @@ int sys_pipe2(int *ufds, int flags)
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(wr, 0, flags & O_CLOEXEC);
 	if (fds[1] < 0) {
 		if (fds[0] >= 0)
-			current()->files[fds[0]] = NULL;
+			fd_swap(fds[0], NULL);
 		file_close(rd);
 		file_close(wr);
 		return -EMFILE;
@@ -374,15 +413,14 @@ static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
 int sys_fcntl64(int fd, int cmd, uint32_t arg)
 {
 	struct file *f = fd_file(fd);
-	struct proc *p = current();
 	if (!f)
 		return -EBADF;
 	switch (cmd) {
 	case F_DUPFD:		return fcntl_dup(f, arg, false);
 	case F_DUPFD_CLOEXEC:	return fcntl_dup(f, arg, true);
-	case F_GETFD:		return (p->cloexec >> fd) & 1 ? FD_CLOEXEC : 0;
+	case F_GETFD:		return fd_get_cloexec(fd) ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		fd_set_cloexec(p, fd, arg & FD_CLOEXEC);
+		fd_set_cloexec(fd, arg & FD_CLOEXEC);
 		return 0;
 	case F_GETFL:		return (int)f->flags;
 	case F_SETFL:

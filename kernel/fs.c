@@ -23,7 +23,7 @@
 
 static const struct initrd_file *cwd_of(const struct proc *p)
 {
-	return p->cwd ? p->cwd : initrd_root();
+	return p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
 }
 
 int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out)
@@ -76,7 +76,7 @@ int sys_chdir(const char *upath)
 		return err;
 	if (!node->is_dir)
 		return -ENOTDIR;
-	current()->cwd = node;
+	current()->group_leader->cwd = node;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "vm.h"
+#include "spinlock.h"
 #include <uapi/mman.h>	/* PROT_*, MAP_*: shared with libc */
 
 #define MM_MAX_AREAS	4096
@@ -49,6 +50,11 @@ struct mm {
 	int n, cap;				/* regions, room for */
 	uint32_t brk_start, brk;		/* the heap: [brk_start, brk) */
 	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
+	/* One thread at a time changes the regions or the page tables (a
+	 * fault, mmap and friends, fork's copy): the group's threads may run
+	 * on several CPUs. A spinlock: nothing under it sleeps. Linux has a
+	 * sleeping mmap_lock, taken for reading by faults. */
+	struct spinlock lock;
 };
 
 /* The region holding va, or NULL. */
@@ -83,6 +89,8 @@ uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
 int mm_fork(struct mm *child, const struct mm *parent);
 /* exit: give the array back. */
 void mm_release(struct mm *mm);
+void mm_lock(struct mm *mm);
+void mm_unlock(struct mm *mm);
 /* exec: the new program's regions, from nothing. */
 void mm_reset(struct mm *mm);
 

@@ -11,6 +11,14 @@
  * before the first touch would otherwise get a page of its own. (Linux
  * keeps such pages in a shmem file instead; teaching size.)
  * Files can be mapped only privately or read-only: the initrd is read-only.
+ *
+ * A thread group has one address space, the leader's (kernel/proc.h):
+ * each call works on it under its lock, and when other threads may have
+ * it loaded on other CPUs, those drop their cached translations before
+ * the lock is let go (smp_flush_tlb). Shortcut: the frames are freed
+ * first, so a thread that writes to memory another thread is unmapping
+ * at that moment may write to a freed frame; Linux frees them only after
+ * the flush (its mmu_gather).
  */
 #include "errno.h"
 #include "file.h"
@@ -19,6 +27,7 @@
 #include "pmm.h"
 #include "proc.h"
 #include "string.h"
+#include "smp.h"
 #include "uaccess.h"
 
 #define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].cur / PAGE_SIZE)
@@ -113,9 +122,9 @@ static int map_region(struct proc *p, struct vm_area *a, uint32_t flags)
 }
 
 /* 192: mmap2 - offset in pages. */
-int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
+static int do_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 	struct vm_area a = { 0, 0, (uint8_t)(prot & 7), 0, NULL, 0 };
 	struct file *f = (flags & MAP_ANONYMOUS) ? NULL : fd_file(fd);
 
@@ -166,9 +175,9 @@ int sys_old_mmap(const uint32_t *uargs)
 }
 
 /* 91 */
-int sys_munmap(uint32_t addr, uint32_t len)
+static int do_munmap(uint32_t addr, uint32_t len)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 
 	if ((addr & (PAGE_SIZE - 1)) || addr > KERNEL_OFFSET || len > KERNEL_OFFSET - addr)
 		return -EINVAL;
@@ -192,9 +201,9 @@ static int prot_allowed(struct mm *mm, uint32_t start, uint32_t end, uint32_t pr
 }
 
 /* 125 */
-int sys_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
+static int do_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 
 	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
 		return -EINVAL;
@@ -257,9 +266,9 @@ static int move_region(struct proc *p, struct vm_area *a, uint32_t old, uint32_t
 }
 
 /* 163: mremap (MREMAP_MAYMOVE; not MREMAP_FIXED or DONTUNMAP: EINVAL). */
-int sys_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t flags, uint32_t new_addr)
+static int do_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t flags, uint32_t new_addr)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 	(void)new_addr;
 
 	if (flags & ~(uint32_t)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
@@ -323,9 +332,9 @@ static void dont_need(struct proc *p, uint32_t start, uint32_t end)
 
 /* 219: advice is a hint, except MADV_DONTNEED; -ENOMEM if part of the
  * range is not mapped (after acting on the rest, as Linux). */
-int sys_madvise(uint32_t addr, uint32_t len, int advice)
+static int do_madvise(uint32_t addr, uint32_t len, int advice)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 
 	if (!advice_valid(advice) || (addr & (PAGE_SIZE - 1)))
 		return -EINVAL;
@@ -368,9 +377,9 @@ static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 }
 
 /* 45: Linux returns the current break when it cannot move it. */
-int sys_brk(uint32_t addr)
+static int do_brk(uint32_t addr)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 	uint32_t old_end = PAGE_ROUND_UP(p->mm.brk), new_end = PAGE_ROUND_UP(addr);
 
 	if (addr < p->mm.brk_start || addr >= MMAP_BASE)
@@ -379,4 +388,60 @@ int sys_brk(uint32_t addr)
 		return (int)p->mm.brk;
 	p->mm.brk = addr;
 	return (int)addr;
+}
+
+/* ---- the calls, one thread of a group at a time ----------------------- */
+
+/* Called as its own statement: the order in which a call's arguments
+ * are evaluated is unspecified in C, so mm_leave(mm_enter(), do_...())
+ * may run do_...() before taking the lock. */
+static struct proc *mm_enter(void)
+{
+	struct proc *g = current()->group_leader;
+	mm_lock(&g->mm);
+	return g;
+}
+
+static int mm_leave(struct proc *g, int result)
+{
+	if (g->nr_threads > 1)
+		smp_flush_tlb(g->pgdir);
+	mm_unlock(&g->mm);
+	return result;
+}
+
+int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_mmap2(addr, len, prot, flags, fd, pgoff));
+}
+
+int sys_munmap(uint32_t addr, uint32_t len)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_munmap(addr, len));
+}
+
+int sys_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_mprotect(addr, len, prot));
+}
+
+int sys_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t flags, uint32_t new_addr)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_mremap(old, old_len, new_len, flags, new_addr));
+}
+
+int sys_madvise(uint32_t addr, uint32_t len, int advice)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_madvise(addr, len, advice));
+}
+
+int sys_brk(uint32_t addr)
+{
+	struct proc *g = mm_enter();
+	return mm_leave(g, do_brk(addr));
 }

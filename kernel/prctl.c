@@ -60,7 +60,7 @@ static void log_unknown(uint32_t option)
 
 int sys_prctl(uint32_t option, uint32_t arg2)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;	/* dumpable is the process's */
 	switch (option) {
 	case PR_SET_NAME:
 		return set_name((const char *)arg2);

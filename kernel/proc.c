@@ -14,15 +14,19 @@
 #include "errno.h"
 #include "exec.h"
 #include "file.h"
+#include "futex.h"
 #include "kmalloc.h"
 #include "mutex.h"
 #include "panic.h"
 #include "pmm.h"
 #include "power.h"
-#include "selftest.h"
 #include "printk.h"
+#include "selftest.h"
+#include "sleep.h"
+#include "smp.h"
 #include "string.h"
 #include "systime.h"
+#include "thread.h"
 #include "time.h"
 #include "uaccess.h"
 #include "vm.h"
@@ -175,6 +179,12 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
+/* Unused, or a thread gone and off its CPU (its stack is free). */
+static bool slot_free(const struct proc *p)
+{
+	return p->pstate == P_UNUSED || (p->pstate == P_DEAD && !p->se.on_cpu);
+}
+
 struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 {
 	struct proc *p = NULL;
@@ -182,13 +192,13 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC; i++) {
-		if (ptable[i].pstate == P_UNUSED) {
+		if (slot_free(&ptable[i])) {
 			if (!p && ptable[i].refs == 0)	/* no proc_get() holder */
 				p = &ptable[i];
 			continue;
 		}
 		used++;
-		mine += ptable[i].uid == uid;
+		mine += ptable[i].uid == uid;	/* threads count, as Linux */
 	}
 	/* Root is never limited; others leave root a reserve (RLIMIT_NPROC). */
 	if (p && uid != 0 && (used >= NPROC - NPROC_ROOT_RESERVE ||
@@ -199,6 +209,8 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 		p->pstate = P_EMBRYO;
 		p->pid = next_pid++;
 		p->uid = uid;
+		p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
+		p->nr_threads = 1;
 	}
 	spin_unlock(&ptable_lock);
 	if (!p)
@@ -207,6 +219,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 	/* Each slot has its stack for good, above an unmapped guard page. */
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
+	spin_init(&p->mm.lock, "mm");
 	fpu_clean(&p->fpu);
 	p->kstack = vm_kstack((int)(p - ptable), KSTACK_SIZE / PAGE_SIZE);
 	p->start_ns = clock_ns();
@@ -307,7 +320,7 @@ int sys_getrlimit(int resource, void *urlim)
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	return copy_to_user(urlim, &current()->rlim[resource], sizeof(struct rlimit32));
+	return copy_to_user(urlim, &current()->group_leader->rlim[resource], sizeof(struct rlimit32));
 }
 
 /* Lower freely; raise the hard limit only as root; never cur > max. */
@@ -331,16 +344,16 @@ int sys_setrlimit(int resource, const void *urlim)
 		return -EINVAL;
 	if (copy_from_user(&lim, urlim, sizeof(lim)) < 0)
 		return -EFAULT;
-	return set_limit(current(), resource, lim);
+	return set_limit(current()->group_leader, resource, lim);
 }
 
 /* prlimit64 for the caller itself (pid 0 or its own pid). */
 int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 	uint64_t lim64[2];
 
-	if (pid != 0 && pid != p->pid)
+	if (pid != 0 && pid != p->pid && pid != current()->pid)
 		return pid < 0 ? -EINVAL : -ESRCH;
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
@@ -400,40 +413,48 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 
 /* ---- fork -------------------------------------------------------------- */
 
+/* What every new thread or process takes from its creator. */
+void proc_copy_ids(struct proc *child, const struct proc *me)
+{
+	child->euid = me->euid;
+	child->suid = me->suid;
+	child->gid = me->gid;
+	child->egid = me->egid;
+	child->sgid = me->sgid;
+	child->pgid = me->group_leader->pgid;
+	child->sid = me->group_leader->sid;
+	memcpy(child->name, me->name, sizeof(child->name));
+}
+
 /* A copy of the caller, not yet runnable: fork and clone (kernel/thread.c)
  * adjust it, then fork_start() lets it run. NULL with *err set if not. */
 struct proc *fork_prepare(int *err)
 {
-	struct proc *parent = current();
-	struct proc *child = proc_alloc(parent->uid, parent->rlim[RLIMIT_NPROC].cur);
+	struct proc *me = current(), *parent = me->group_leader;
+	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].cur);
 	*err = -EAGAIN;
 	if (!child)
 		return NULL;
 	*err = -ENOMEM;
+	/* Only the calling thread is copied (POSIX fork in a thread). */
+	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);
-	if (!child->pgdir) {
+	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
+	if (parent->nr_threads > 1)	/* the parent's pages are read-only now */
+		smp_flush_tlb(parent->pgdir);
+	mm_unlock(&parent->mm);
+	if (copied < 0) {
 		proc_release(child);
 		return NULL;
 	}
-	*child->tf = *parent->tf;
-	child->tls = parent->tls;	/* its %gs names the same slots */
+	*child->tf = *me->tf;
+	child->tls = me->tls;		/* its %gs names the same slots */
 	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
 	child->tf->eax = 0;		/* fork returns 0 in the child */
-	if (mm_fork(&child->mm, &parent->mm) < 0) {
-		proc_release(child);
-		return NULL;
-	}
-	child->euid = parent->euid;
-	child->suid = parent->suid;
-	child->gid = parent->gid;
-	child->egid = parent->egid;
-	child->sgid = parent->sgid;
-	child->pgid = parent->pgid;
-	child->sid = parent->sid;
-	signal_fork(child, parent);
+	proc_copy_ids(child, me);
+	signal_fork(child, me);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
-	memcpy(child->name, parent->name, sizeof(child->name));
 	child->dumpable = parent->dumpable;
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])
@@ -507,49 +528,145 @@ static bool tell_parent(struct proc *p, int status)
 	return true;
 }
 
-void proc_exit(int status)
+/* The group's last thread is gone: give back what the threads shared
+ * (the leader's), hand the children to init, and let the parent reap the
+ * leader. Returns with ptable_lock held. */
+static void group_end(struct proc *p, struct proc *leader, int status)
 {
-	struct proc *p = current();
-
-	if (p == initproc) {
-		printk("init exited: status %d\n", status_code(status));
-		power_off(status_code(status));
-	}
 	for (int fd = 0; fd < NOFILE; fd++) {
-		if (p->files[fd]) {
-			file_close(p->files[fd]);
-			p->files[fd] = NULL;
+		if (leader->files[fd]) {
+			file_close(leader->files[fd]);
+			leader->files[fd] = NULL;
 		}
 	}
-	selftest_exit();	/* call 503's mutexes (kernel/selftest.c) */
-	/* Leave the address space before freeing it. */
-	vm_switch(kernel_pgdir);
-	pde_t *pd = p->pgdir;
-	p->pgdir = NULL;
+	pde_t *pd = leader->pgdir;
+	leader->pgdir = p->pgdir = NULL;
 	if (pd)
 		vm_free_pgdir(pd);
-	mm_release(&p->mm);
+	mm_release(&leader->mm);
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;
 	for (int i = 0; i < NPROC; i++) {
-		if (ptable[i].parent == p && ptable[i].pstate != P_UNUSED) {
+		if (ptable[i].parent == leader && ptable[i].pstate != P_UNUSED) {
 			ptable[i].parent = initproc;
 			if (ptable[i].pstate == P_ZOMBIE)
 				wake_init = true;
 		}
 	}
-	p->exit_status = status;
-	p->pstate = P_ZOMBIE;
-	sched_set_current_state(TASK_DEAD);
+	if (leader->group_exiting)
+		status = leader->group_exit_status;
+	else if (leader != p)
+		status = leader->exit_status;	/* Linux: the leader's own exit code */
+	leader->exit_status = status;
+	leader->pstate = P_ZOMBIE;
 	/* Tell the parent while the table is locked: unlocked, the parent
 	 * could exit and its slot be reused before the wake-up lands. */
-	wake_init |= tell_parent(p, status);
+	wake_init |= tell_parent(leader, status);
 	if (wake_init)
 		waitq_wake_all(&initproc->child_exit);
+}
+
+/* A thread's own end: the tid word glibc's pthread_join waits on is
+ * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
+ * mm_release does when others share the memory. */
+static void thread_release(struct proc *p)
+{
+	int zero = 0;
+	if (p->clear_child_tid && p->group_leader->nr_threads > 1 &&
+	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_address((uint32_t)p->clear_child_tid, 1);
+	p->clear_child_tid = NULL;
+	selftest_exit();	/* call 503's mutexes (kernel/selftest.c) */
+}
+
+void proc_exit(int status)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	if (leader == initproc && leader->nr_threads == 1) {
+		printk("init exited: status %d\n", status_code(status));
+		power_off(status_code(status));
+	}
+	thread_release(p);
+	/* Leave the address space before it may be freed. */
+	vm_switch(kernel_pgdir);
+	spin_lock(&ptable_lock);
+	bool last = --leader->nr_threads == 0;
+	if (!last && p == leader) {
+		p->exit_status = status;
+		p->pstate = P_ZOMBIE;		/* not reaped before the group ends */
+	}
+	spin_unlock(&ptable_lock);
+	if (last)
+		group_end(p, leader, status);	/* returns with ptable_lock held */
+	else
+		spin_lock(&ptable_lock);
+	if (p != leader) {
+		p->pgdir = NULL;
+		p->pstate = P_DEAD;		/* no one waits for a thread */
+	}
+	sched_set_current_state(TASK_DEAD);
 	spin_unlock(&ptable_lock);
 	schedule();
 	panic("zombie %d ran again", p->pid);
+}
+
+/* Every other thread of the group gets SIGKILL (ptable_lock held). */
+static void kill_group_locked(struct proc *me)
+{
+	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *t = &ptable[i];
+		if (t != me && t->pstate == P_LIVE && t->group_leader == me->group_leader)
+			signal_send_locked(t, SIGKILL, &info);
+	}
+}
+
+void proc_exit_group(int status)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	/* Whoever set group_exiting first (exit_group, a fatal signal, an
+	 * exec) has sent the others SIGKILL already: this thread just goes. */
+	if (leader->nr_threads > 1) {
+		spin_lock(&ptable_lock);
+		if (!leader->group_exiting) {
+			leader->group_exiting = true;
+			leader->group_exit_status = status;
+			kill_group_locked(p);
+		}
+		spin_unlock(&ptable_lock);
+	}
+	proc_exit(status);
+}
+
+int proc_kill_other_threads(void)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	if (leader->nr_threads == 1)
+		return 0;
+	spin_lock(&ptable_lock);
+	bool lost = leader->group_exiting;
+	if (!lost) {
+		leader->group_exiting = true;	/* no new threads meanwhile */
+		kill_group_locked(p);
+	}
+	spin_unlock(&ptable_lock);
+	if (lost)
+		return -EINTR;
+	while (leader->nr_threads > 1 && !signal_fatal_pending(p))
+		sleep_until(clock_ns() + 100000, TASK_UNINTERRUPTIBLE);
+	spin_lock(&ptable_lock);
+	leader->group_exiting = false;
+	lost = leader->nr_threads > 1;
+	spin_unlock(&ptable_lock);
+	if (lost)
+		return -EINTR;
+	if (p != leader)
+		thread_become_leader(p, leader);
+	return 0;
 }
 
 /* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
@@ -622,7 +739,9 @@ static int report_status(int pid, int status, int *ustatus, void *urusage)
 
 int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 {
-	struct proc *p = current();
+	/* Any thread waits for the children of the whole group (no
+	 * __WNOTHREAD): they are the leader's. */
+	struct proc *me = current(), *p = me->group_leader;
 	struct waiter w;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
@@ -639,7 +758,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 			if (!wait_matches(&ptable[i], p, pid))
 				continue;
 			have = true;
-			if (ptable[i].pstate == P_ZOMBIE) {
+			if (ptable[i].pstate == P_ZOMBIE && ptable[i].nr_threads == 0) {
 				zombie = &ptable[i];
 				break;
 			}
@@ -655,13 +774,13 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 			spin_unlock(&ptable_lock);
 			return reap(p, zombie, ustatus, urusage);
 		}
-		if (!have || (options & WNOHANG) || signal_pending(p)) {
+		if (!have || (options & WNOHANG) || signal_pending(me)) {
 			spin_unlock(&ptable_lock);
-			return !have ? -ECHILD : signal_pending(p) ? -ERESTARTSYS : 0;
+			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
 		}
 		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&ptable_lock);
-		if (!signal_pending(p))		/* checked after the state is set */
+		if (!signal_pending(me))		/* checked after the state is set */
 			schedule();
 		waitq_finish(&p->child_exit, &w);
 		spin_lock(&ptable_lock);
@@ -675,11 +794,17 @@ int sys_exit(int code)
 	proc_exit((code & 0xFF) << 8);
 }
 
-int sys_getpid(void)  { return current()->pid; }
+int sys_exit_group(int code)
+{
+	proc_exit_group((code & 0xFF) << 8);
+}
+
+int sys_getpid(void)  { return current()->group_leader->pid; }
+int sys_gettid(void)  { return current()->pid; }
 
 int sys_getppid(void)
 {
-	struct proc *parent = current()->parent;
+	struct proc *parent = current()->group_leader->parent;
 	return parent ? parent->pid : 0;
 }
 
@@ -709,7 +834,7 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 	printk("pid %d (%s): %s at eip=0x%08x addr=0x%08x (%s)\n", p->pid, p->name,
 	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
 	       trap_name(tf->trapno));
-	proc_exit(sig);
+	proc_exit_group(sig);
 }
 
 /*

@@ -4,8 +4,18 @@
  * A process is an address space (pgdir, NULL for a kernel thread), a
  * kernel stack, open files, credentials and a place in the family tree.
  * Its scheduling state is the embedded struct sched_task, which only
- * sched/ writes. Every process is also a single thread of control: there
- * are no user threads.
+ * sched/ writes.
+ *
+ * Threads (kernel/thread.c): a struct proc is one thread, one scheduler
+ * task with its own id (its pid field: Linux's tid). Threads made by
+ * clone(CLONE_THREAD) form a group around its first thread, the group
+ * leader, whose pid is the group's (Linux's tgid: what getpid says). The
+ * leader's slot holds what the group shares: the address space (pgdir,
+ * mm), the file table, the signal handlers, the working directory, the
+ * limits, the children and the place in the family tree. Linux keeps
+ * those in refcounted mm, files, fs, sighand and signal structs; here the
+ * leader's slot lives until the last thread of the group has exited
+ * (wait4 does not reap the leader before), which is the one reference.
  *
  * Lifecycle: fork (or proc_kthread) -> runnable -> ... -> exit leaves a
  * ZOMBIE holding its exit status -> the parent's wait4 reaps it, freeing
@@ -49,7 +59,10 @@ struct context {
 	uint32_t edi, esi, ebx, ebp, eip;
 };
 
-enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE };
+/* P_DEAD: a thread other than the leader that has exited. Nothing waits
+ * for it (Linux's autoreaped thread): its slot is free once it is off its
+ * CPU (proc_alloc). */
+enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE, P_DEAD };
 enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
 struct file;
@@ -65,12 +78,17 @@ struct proc {
 	int gid, egid, sgid;
 	int pgid, sid;			/* process group and session (job control) */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
-	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
-	struct proc *parent;
+	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec; the leader's */
+	struct proc *parent;		/* the leader's; NULL in other threads */
+	struct proc *group_leader;	/* the group's first thread; itself in it */
+	/* The leader's only, under ptable_lock: */
+	int nr_threads;			/* threads of the group not yet exited */
+	bool group_exiting;		/* exit_group or a fatal signal ends them all */
+	int group_exit_status;		/* what wait4 then reports */
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
-	pde_t *pgdir;			/* NULL for kernel threads */
-	struct mm mm;			/* its regions (kernel/mm.c) */
+	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
+	struct mm mm;			/* its regions (kernel/mm.c): the leader's is the group's */
 	void *kstack;			/* KSTACK_SIZE bytes */
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
@@ -80,10 +98,10 @@ struct proc {
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
 	void *robust_list;		/* set_robust_list: kept, not yet walked */
 
-	struct file *files[NOFILE];
-	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC) */
-	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
-	const struct initrd_file *exe;	/* its program: /proc/self/exe (kernel/procfs.c) */
+	struct file *files[NOFILE];	/* the leader's is the group's */
+	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC); the leader's */
+	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
+	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;
@@ -161,7 +179,17 @@ int proc_fork(void);
 struct proc *fork_prepare(int *err);
 int fork_start(struct proc *child);
 void fork_abandon(struct proc *child);
+/* Ids, group and name that a new thread or process takes from me. */
+void proc_copy_ids(struct proc *child, const struct proc *me);
+/* End the calling thread (exit); the group ends with its last thread. */
 __attribute__((noreturn)) void proc_exit(int status);
+/* End every thread of the caller's group (exit_group, a fatal signal):
+ * status is what wait4 reports. */
+__attribute__((noreturn)) void proc_exit_group(int status);
+/* Make the caller the only thread of its group (execve): the others are
+ * killed and gone when it returns; -EINTR if a fatal signal came first
+ * or another thread is ending the group already. */
+int proc_kill_other_threads(void);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 /* A fault in user mode: report it and kill the process with sig. */
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
@@ -171,7 +199,9 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len);
 int sys_proc_ids(int pid, void *uids);
 int sys_exit(int code);			/* exit and exit_group: status code << 8 */
 int sys_waitpid(int pid, int *ustatus, int options);
-int sys_getpid(void);			/* and gettid: one thread per process */
+int sys_exit_group(int code);
+int sys_getpid(void);			/* the group's id (tgid) */
+int sys_gettid(void);			/* the thread's */
 int sys_getppid(void);
 
 /* A slot for a new process of uid, or NULL: the table is full, or uid

@@ -29,5 +29,5 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 	struct proc *p = current();
 	if (link->magic != MAGIC_SELF_EXE || !p)
 		return NULL;
-	return p->exe;		/* NULL for a kernel thread: ENOENT */
+	return p->group_leader ? p->group_leader->exe : NULL;	/* a kernel thread: ENOENT */
 }

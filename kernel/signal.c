@@ -58,7 +58,7 @@ static bool sig_valid(int sig) { return sig >= 1 && sig <= NSIG; }
 
 static struct ksigaction *action_of(const struct proc *p, int sig)
 {
-	return (struct ksigaction *)&p->sigact[sig - 1];
+	return (struct ksigaction *)&p->group_leader->sigact[sig - 1];	/* the group's */
 }
 
 /* Would delivery do nothing? init takes only what it handles. */
@@ -107,7 +107,7 @@ void signal_notify_parent(struct proc *child, int code, int status)
 	bool stop_or_cont = code == CLD_STOPPED || code == CLD_CONTINUED;
 	if (!(stop_or_cont && (action_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP))) {
 		struct ksiginfo info = { code, child->pid, child->uid, status, 0 };
-		signal_send_locked(parent, SIGCHLD, &info);
+		signal_send_process(parent, SIGCHLD, &info);
 	}
 	waitq_wake_all(&parent->child_exit);
 }
@@ -143,13 +143,48 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 		kick(t, sig);
 }
 
+/* The thread a signal to t's whole process goes to: the first that does
+ * not block it, the leader first (Linux's complete_signal). If every
+ * thread blocks it, it waits on the leader (or on a live thread, if the
+ * leader has exited): Linux keeps it in a set all threads share, so that
+ * whichever unblocks it first takes it; not so here. Ptable_lock held. */
+static struct proc *pick_thread(struct proc *leader, int sig)
+{
+	struct proc *live = leader->pstate == P_LIVE ? leader : NULL;
+	if (live && !(live->sig_blocked & SIGBIT(sig)))
+		return live;
+	for (int i = 0; i < NPROC && leader->nr_threads > 1; i++) {
+		struct proc *t = &ptable[i];
+		if (t->group_leader != leader || t->pstate != P_LIVE)
+			continue;
+		if (!(t->sig_blocked & SIGBIT(sig)))
+			return t;
+		if (!live)
+			live = t;
+	}
+	return live;
+}
+
+void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info)
+{
+	struct proc *to = pick_thread(t->group_leader, sig);
+	if (to)
+		signal_send_locked(to, sig, info);
+}
+
+/* A process: its leader, alive, a zombie, or waiting for its threads. */
+static bool is_process(const struct proc *t)
+{
+	return t == t->group_leader && (t->pstate == P_LIVE || t->pstate == P_ZOMBIE);
+}
+
 int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info)
 {
 	int n = 0;
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *t = &ptable[i];
-		if (t->pstate == P_LIVE && t->pgid == pgid) {
-			signal_send_locked(t, sig, info);
+		if (is_process(t) && t->pgid == pgid) {
+			signal_send_process(t, sig, info);
 			n++;
 		}
 	}
@@ -187,25 +222,27 @@ static bool may_signal(const struct proc *me, const struct proc *t, int sig)
 	return sig == SIGCONT && me->sid == t->sid;
 }
 
-/* Which processes pid names for kill(2): > 0 that one, 0 the caller's
- * group, -1 everyone but init and the caller, < -1 the group -pid. */
+/* Which processes pid names for kill(2): > 0 that one (or the process
+ * of that thread id, as Linux), 0 the caller's group, -1 everyone but
+ * init and the caller, < -1 the group -pid. Each process once: t is a
+ * thread of it, its leader for all but the first form. */
 static bool kill_target(const struct proc *me, const struct proc *t, int pid)
 {
-	if (t->pstate != P_LIVE && t->pstate != P_ZOMBIE)
-		return false;
 	if (pid > 0)
-		return t->pid == pid;
+		return t->pid == pid && (t->pstate == P_LIVE || is_process(t));
+	if (!is_process(t))
+		return false;
 	if (pid == 0)
-		return t->pgid == me->pgid;
+		return t->pgid == me->group_leader->pgid;
 	if (pid == -1)
-		return t != me && !proc_is_init(t) && t->pid > 0;
+		return t != me->group_leader && !proc_is_init(t) && t->pid > 0;
 	return t->pgid == -pid;
 }
 
 int sys_kill(int pid, int sig)
 {
 	struct proc *me = current();
-	struct ksiginfo info = { SI_USER, me->pid, me->uid, 0, 0 };
+	struct ksiginfo info = { SI_USER, me->group_leader->pid, me->uid, 0, 0 };
 	int found = 0, sent = 0;
 
 	if (sig < 0 || sig > NSIG || pid == INT32_MIN)
@@ -220,7 +257,7 @@ int sys_kill(int pid, int sig)
 			continue;
 		sent++;
 		if (sig != 0)
-			signal_send_locked(t, sig, &info);
+			signal_send_process(t, sig, &info);
 	}
 	spin_unlock(&ptable_lock);
 	if (!found)
@@ -230,10 +267,33 @@ int sys_kill(int pid, int sig)
 	return sent || pid == -1 ? 0 : -EPERM;
 }
 
-/* One thread per process: a thread id is a pid. */
+/* A signal to one thread: tgkill (270) checks that it is in group tgid
+ * (tgid -1: tkill, 238, any group). SI_TKILL in its siginfo, as Linux. */
+int sys_tgkill(int tgid, int tid, int sig)
+{
+	struct proc *me = current();
+	struct ksiginfo info = { SI_TKILL, me->group_leader->pid, me->uid, 0, 0 };
+	int err = -ESRCH;
+
+	if (tid <= 0 || (tgid <= 0 && tgid != -1) || sig < 0 || sig > NSIG)
+		return -EINVAL;
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC && err == -ESRCH; i++) {
+		struct proc *t = &ptable[i];
+		if (t->pid != tid || t->pstate != P_LIVE ||
+		    (tgid != -1 && t->group_leader->pid != tgid))
+			continue;
+		err = may_signal(me, t, sig) ? 0 : -EPERM;
+		if (!err && sig)
+			signal_send_locked(t, sig, &info);
+	}
+	spin_unlock(&ptable_lock);
+	return err;
+}
+
 int sys_tkill(int tid, int sig)
 {
-	return tid <= 0 ? -EINVAL : sys_kill(tid, sig);
+	return sys_tgkill(-1, tid, sig);
 }
 
 /* ---- actions and masks ----------------------------------------------------- */
@@ -344,7 +404,7 @@ int sys_rt_sigsuspend(const void *umask, uint32_t size)
 
 void signal_fork(struct proc *child, const struct proc *parent)
 {
-	memcpy(child->sigact, parent->sigact, sizeof(child->sigact));
+	memcpy(child->sigact, parent->group_leader->sigact, sizeof(child->sigact));
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
 }
@@ -589,7 +649,7 @@ static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction
 	if (err < 0) {
 		printk("pid %d (%s): no room on the user stack for signal %d's frame\n",
 		       p->pid, p->name, sig);
-		proc_exit(SIGSEGV);	/* the signal it could not take: Linux's force_sigsegv */
+		proc_exit_group(SIGSEGV);	/* the signal it could not take: Linux's force_sigsegv */
 	}
 	spin_lock(&ptable_lock);
 	p->sig_restore_mask = false;
@@ -661,7 +721,7 @@ void signal_deliver(struct trapframe *tf)
 			continue;
 		}
 		spin_unlock(&ptable_lock);
-		proc_exit(sig);		/* the wait status is the signal */
+		proc_exit_group(sig);	/* the wait status is the signal */
 	}
 	restart_without_handler(p, tf);
 }
@@ -762,7 +822,7 @@ static int bad_frame(void)
 {
 	struct proc *p = current();
 	printk("pid %d (%s): bad signal frame at esp=0x%08x\n", p->pid, p->name, p->tf->esp);
-	proc_exit(SIGSEGV);
+	proc_exit_group(SIGSEGV);
 }
 
 /* The handler returned through "popl %eax; sigreturn": esp is 8 bytes

@@ -64,6 +64,8 @@ struct proc;
 
 /* Send sig to p with ptable_lock held (kill, the tty, exit's SIGCHLD). */
 void signal_send_locked(struct proc *p, int sig, const struct ksiginfo *info);
+/* To t's process: one of its threads that does not block sig. */
+void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info);
 /* Send sig to every process of group pgid; ptable_lock held. Returns the
  * number of processes it reached. */
 int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info);
@@ -94,6 +96,7 @@ void signal_exec(struct proc *p);
 
 int sys_kill(int pid, int sig);
 int sys_tkill(int tid, int sig);
+int sys_tgkill(int tgid, int tid, int sig);
 int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size);
 int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size);
 int sys_rt_sigpending(void *uset, uint32_t size);

@@ -85,24 +85,32 @@ int sleep_until(uint64_t deadline, int state)
 	return err;
 }
 
+void sleep_timer_start(uint64_t deadline)
+{
+	struct proc *p = current();
+	struct sleep_queue *q = &queues[cpu_id()];
+	spin_lock(&q->lock);
+	p->sleep_until = deadline;
+	insert(q, p);
+	timer_arm(deadline);
+	spin_unlock(&q->lock);
+}
+
+void sleep_timer_cancel(void)
+{
+	dequeue_self(current());
+}
+
 /* One nap, for a caller that is already queued elsewhere with its state
  * set (poll: waitq_prepare): back at the deadline or at any wake-up before
  * it, whichever comes first (Linux's schedule_timeout). */
 void sleep_nap_until(uint64_t deadline)
 {
-	struct proc *p = current();
-	p->sleep_until = deadline;
-	struct sleep_queue *q = &queues[cpu_id()];
-	spin_lock(&q->lock);
-	if (clock_ns() >= deadline) {
-		spin_unlock(&q->lock);
+	if (clock_ns() >= deadline)
 		return;
-	}
-	insert(q, p);
-	timer_arm(deadline);
-	spin_unlock(&q->lock);
+	sleep_timer_start(deadline);
 	schedule();
-	dequeue_self(p);
+	sleep_timer_cancel();
 }
 
 uint64_t sleep_expire(void)

@@ -13,6 +13,11 @@
 /* Sleep until clock_ns() >= deadline. state is TASK_INTERRUPTIBLE (a
  * kill ends it early: returns -EINTR) or TASK_UNINTERRUPTIBLE. */
 int sleep_until(uint64_t deadline_ns, int state);
+/* For a sleep that something else ends too (a futex wake): the caller
+ * set its state already; its CPU's timer wakes it at deadline unless
+ * sleep_timer_cancel() took it off first (call it after schedule()). */
+void sleep_timer_start(uint64_t deadline_ns);
+void sleep_timer_cancel(void);
 /* The timer interrupt (drivers/timer.c): wake this CPU's due sleepers;
  * returns the next deadline queued here, or UINT64_MAX. */
 uint64_t sleep_expire(void);

@@ -126,7 +126,7 @@ static bool start_ap(struct cpu *c)
 
 /* Run the call waiting in this CPU's slot, if any. The slot is emptied
  * before fn runs, so fn may make calls of its own (and run ours). */
-static void run_pending_call(void)
+void smp_poll_calls(void)
 {
 	struct call_slot *s = &call_slots[cpu_id()];
 	if (!s->pending)
@@ -156,7 +156,7 @@ void ipi_resched(struct trapframe *tf)
 void ipi_call(struct trapframe *tf)
 {
 	(void)tf;
-	run_pending_call();
+	smp_poll_calls();
 }
 
 void ipi_halt(struct trapframe *tf)
@@ -226,6 +226,19 @@ void resched_cpu(int cpu)
 		lapic_send_ipi(cpus[cpu].apic_id, T_IPI_RESCHED);
 }
 
+static void flush_if_loaded(void *pd)
+{
+	if (read_cr3() == V2P(pd))
+		write_cr3(V2P(pd));
+}
+
+void smp_flush_tlb(pde_t *pd)
+{
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (cpu != cpu_id())
+			smp_call_function(cpu, flush_if_loaded, pd, true);
+}
+
 void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 {
 	KASSERT(cpu >= 0 && cpu < ncpus);
@@ -237,7 +250,7 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 	}
 	struct call_slot *s = &call_slots[cpu];
 	while (xchg(&s->busy, 1) != 0) {
-		run_pending_call();
+		smp_poll_calls();
 		pause();
 	}
 	s->fn = fn;
@@ -249,7 +262,7 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 	lapic_send_ipi(cpus[cpu].apic_id, T_IPI_CALL);
 	if (wait) {
 		while (!s->done) {
-			run_pending_call();
+			smp_poll_calls();
 			pause();
 		}
 		xchg(&s->busy, 0);

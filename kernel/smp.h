@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "vm.h"
 
 /* Boot CPU, interrupts off, after lapic_init and timer_calibrate: start
  * the APs. A CPU that does not answer within 1 s is reported, parked
@@ -33,6 +34,20 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait);
  * let the APs join, each at its next interrupt, on its boot stack, and
  * wait until every one has. */
 void smp_start_scheduler(void);
+
+/* Every other CPU that has address space pd loaded forgets its cached
+ * translations (a TLB shootdown): after a change that took a page away or
+ * made it read-only while threads of that space may run elsewhere. Called
+ * with that space's lock held (kernel/mm.c), so that no thread maps
+ * something new at the old addresses before every CPU forgot them; the
+ * lock's waiters answer the IPI while they wait. No other spinlock may
+ * be held: a CPU spinning on it with interrupts off would never answer. */
+void smp_flush_tlb(pde_t *pd);
+
+/* Run a call another CPU asked of this one (smp_call_function), if any:
+ * for a CPU that waits with interrupts off for something that other CPU
+ * may hold meanwhile (kernel/mm.c's lock). */
+void smp_poll_calls(void);
 
 /* panic(): stop every other CPU (T_IPI_HALT). Any time, interrupts off. */
 void smp_halt_others(void);

@@ -94,6 +94,20 @@ void spin_lock(struct spinlock *l)
 #endif
 }
 
+bool spin_trylock(struct spinlock *l)
+{
+	push_cli();
+	if (l->locked && l->cpu == cpu_id())
+		panic("spin_trylock: cpu%d already holds %s", cpu_id(), l->name);
+	if (xchg(&l->locked, 1) != 0) {
+		pop_cli();
+		return false;
+	}
+	l->cpu = cpu_id();
+	l->taken_at = (uint32_t)__builtin_return_address(0);
+	return true;
+}
+
 /* Free the lock and give back its interrupt state. */
 static inline void release(struct spinlock *l)
 {

@@ -8,4 +8,8 @@
 
 #include "../sched/spinlock.h"
 
+/* Take l if it is free (true), else return false at once: for a waiter
+ * that must do something else while it waits (kernel/mm.c). */
+bool spin_trylock(struct spinlock *l);
+
 #endif

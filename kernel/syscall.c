@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "file.h"
 #include "fs.h"
+#include "futex.h"
 #include "gdt.h"
 #include "lockstat.h"
 #include "mmap.h"
@@ -93,7 +94,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_wait4, proc_wait4),			/* proc.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
-	SYSCALL(__NR_clone, sys_clone),				/* thread.c (fork-like only) */
+	SYSCALL(__NR_clone, sys_clone),				/* thread.c (threads, fork-like) */
 	SYSCALL(__NR_uname, sys_uname),				/* uname.c */
 	SYSCALL(__NR_mprotect, sys_mprotect),			/* mmap.c */
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
@@ -137,16 +138,18 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_madvise, sys_madvise),			/* mmap.c */
 	SYSCALL(__NR_getdents64, sys_getdents64),		/* fs.c */
 	SYSCALL(__NR_fcntl64, sys_fcntl64),			/* file.c */
-	SYSCALL(__NR_gettid, sys_getpid),			/* proc.c (gettid: one thread per process) */
+	SYSCALL(__NR_gettid, sys_gettid),			/* proc.c */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
+	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
 	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_set_thread_area, sys_set_thread_area),	/* tls.c */
 	SYSCALL(__NR_get_thread_area, sys_get_thread_area),	/* tls.c */
-	SYSCALL(__NR_exit_group, sys_exit),			/* proc.c (exit_group) */
+	SYSCALL(__NR_exit_group, sys_exit_group),		/* proc.c */
 	SYSCALL(__NR_set_tid_address, sys_set_tid_address),	/* thread.c */
 	SYSCALL(__NR_clock_gettime, sys_clock_gettime),		/* systime.c */
 	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
+	SYSCALL(__NR_tgkill, sys_tgkill),			/* signal.c */
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
@@ -159,6 +162,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
+	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
+	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */

@@ -5,9 +5,10 @@
  * (120) as far as processes go: glibc's fork() is clone(SIGCHLD |
  * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID).
  *
- * A process here is still one thread, so its thread id is its pid. The
- * addresses are kept as Linux keeps them, for the thread exit that will
- * clear the id word and wake its futex (CLONE_CHILD_CLEARTID, issue 26).
+ * clone with CLONE_THREAD makes a thread: a new task in the caller's
+ * group (kernel/proc.h says what the group shares). Its exit clears the
+ * id word set_tid_address or CLONE_CHILD_CLEARTID named and wakes a
+ * futex waiter there (kernel/proc.c), which is how pthread_join returns.
  */
 #include "thread.h"
 #include "errno.h"
@@ -15,6 +16,7 @@
 #include "proc.h"
 #include "signal.h"
 #include "tls.h"
+#include "string.h"
 #include "uaccess.h"
 #include <uapi/clone.h>
 
@@ -75,9 +77,20 @@ int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig)
 	return -ENOSYS;
 }
 
-/* What fork-like clone may add to a copy of the caller. */
+/* What fork-like clone may add to a copy of the caller. CLONE_VM with
+ * CLONE_VFORK (glibc's posix_spawn) is a fork too: the child gets a copy
+ * where Linux lends it the parent's memory, and the parent does not wait
+ * for its exec (a shortcut: a child that reports an exec failure through
+ * the shared memory is not heard). */
 #define CLONE_FORK_FLAGS (CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			  CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)
+			  CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
+			  CLONE_VM | CLONE_VFORK)
+/* A thread shares all of these (glibc's pthread_create asks for them)... */
+#define CLONE_THREAD_SHARES (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD)
+/* ...and may ask for these too. */
+#define CLONE_THREAD_FLAGS (CLONE_THREAD_SHARES | CLONE_SYSVSEM | CLONE_SETTLS | \
+			    CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | \
+			    CLONE_CHILD_CLEARTID | CLONE_DETACHED | CSIGNAL)
 
 /* Combinations Linux's copy_process() refuses with EINVAL: a thread
  * shares its handlers, and shared handlers need shared memory. */
@@ -94,20 +107,21 @@ static bool clone_flags_ok(uint32_t flags)
 	return true;
 }
 
-/* Sharing (threads, vfork's borrowed memory) is not built yet: say so
- * once, and answer as a kernel without the feature would. */
+/* Other sharing (a thread with its own files, a process sharing memory
+ * but not a thread) is not built: say so once, and answer as a kernel
+ * without the feature would. */
 static int clone_unsupported(uint32_t flags)
 {
 	static bool said;
 	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		printk("clone: flags 0x%x share memory, files or handlers; only "
-		       "fork-like clone is built (threads: issue 26); -ENOSYS\n", flags);
+		printk("clone: flags 0x%x: only threads (CLONE_VM|FS|FILES|SIGHAND|THREAD) "
+		       "and fork-like clone are built; -ENOSYS\n", flags);
 	return -ENOSYS;
 }
 
 /* The child's own settings from clone's arguments. */
 static int clone_setup(struct proc *child, uint32_t flags, uint32_t newsp,
-		       struct user_desc *utls, int *uctid)
+		       struct user_desc *utls, int *uptid, int *uctid)
 {
 	if (newsp)
 		child->tf->esp = newsp;
@@ -115,33 +129,149 @@ static int clone_setup(struct proc *child, uint32_t flags, uint32_t newsp,
 		child->set_child_tid = uctid;
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = uctid;
-	if (flags & CLONE_SETTLS)
-		return tls_set(child, utls, false);
+	int err = (flags & CLONE_SETTLS) ? tls_set(child, utls, false) : 0;
+	if (err < 0)
+		return err;
+	if ((flags & CLONE_PARENT_SETTID) &&
+	    copy_to_user(uptid, &child->pid, sizeof(child->pid)) < 0)
+		return -EFAULT;
 	return 0;
 }
 
-/* 120 clone(flags, newsp, parent_tidptr, tls, child_tidptr): i386's
- * argument order. Only SIGCHLD as the exit signal for now: another would
- * need wait4's __WCLONE. */
-int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
-	      int *uctid)
+static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
+			 int *uctid)
 {
-	if (!clone_flags_ok(flags))
-		return -EINVAL;
-	if ((flags & ~(uint32_t)CSIGNAL & ~(uint32_t)CLONE_FORK_FLAGS) ||
-	    (flags & CSIGNAL) != SIGCHLD)
-		return clone_unsupported(flags);
 	int err;
 	struct proc *child = fork_prepare(&err);
 	if (!child)
 		return err;
-	err = clone_setup(child, flags, newsp, utls, uctid);
-	if (err == 0 && (flags & CLONE_PARENT_SETTID) &&
-	    copy_to_user(uptid, &child->pid, sizeof(child->pid)) < 0)
-		err = -EFAULT;
+	err = clone_setup(child, flags, newsp, utls, uptid, uctid);
 	if (err < 0) {
 		fork_abandon(child);
 		return err;
 	}
 	return fork_start(child);
+}
+
+/* A new thread of the caller's group: its own task (tid, registers, TLS,
+ * signal mask, scheduling state), everything else the group's
+ * (kernel/proc.h). The staircase schedules it as any task: its own
+ * burst and slice, no share of the group's (docs/staircase.md). */
+static struct proc *thread_prepare(void)
+{
+	struct proc *me = current(), *leader = me->group_leader;
+	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].cur);
+	if (!t)
+		return NULL;
+	t->group_leader = leader;
+	t->nr_threads = 0;		/* the leader counts the group's */
+	t->pgdir = leader->pgdir;
+	*t->tf = *me->tf;
+	t->tf->eax = 0;			/* clone returns 0 in the new thread */
+	t->tls = me->tls;
+	fpu_save(&t->fpu);
+	proc_copy_ids(t, me);
+	t->sig_blocked = me->sig_blocked;
+	return t;
+}
+
+/* Runnable, unless the group is ending: then it never ran. */
+static int thread_start(struct proc *t)
+{
+	struct proc *leader = t->group_leader;
+	spin_lock(&ptable_lock);
+	bool ending = leader->group_exiting;
+	if (!ending) {
+		leader->nr_threads++;
+		t->pstate = P_LIVE;
+	}
+	spin_unlock(&ptable_lock);
+	if (ending)
+		return -EAGAIN;
+	int tid = t->pid;
+	sched_fork(&current()->se, &t->se);
+	sched_wake_new(&t->se);
+	return tid;
+}
+
+static int clone_thread(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
+			int *uctid)
+{
+	struct proc *t = thread_prepare();
+	if (!t)
+		return -EAGAIN;
+	int err = clone_setup(t, flags, newsp, utls, uptid, uctid);
+	if (!err)
+		err = thread_start(t);
+	if (err < 0) {
+		t->pgdir = NULL;	/* the group's: not the new thread's to free */
+		fork_abandon(t);
+	}
+	return err;
+}
+
+/* 120 clone(flags, newsp, parent_tidptr, tls, child_tidptr): i386's
+ * argument order. A process's exit signal is SIGCHLD only for now:
+ * another would need wait4's __WCLONE. */
+int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
+	      int *uctid)
+{
+	if (!clone_flags_ok(flags))
+		return -EINVAL;
+	if (flags & CLONE_THREAD) {
+		if ((flags & CLONE_THREAD_SHARES) != CLONE_THREAD_SHARES ||
+		    (flags & ~(uint32_t)CLONE_THREAD_FLAGS))
+			return clone_unsupported(flags);
+		return clone_thread(flags, newsp, uptid, utls, uctid);
+	}
+	if ((flags & ~(uint32_t)CSIGNAL & ~(uint32_t)CLONE_FORK_FLAGS) ||
+	    (flags & CSIGNAL) != SIGCHLD || (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+		return clone_unsupported(flags);
+	return clone_process(flags, newsp, uptid, utls, uctid);
+}
+
+/* 435 clone3: ENOSYS, as Linux before 5.3; glibc then uses clone. */
+int sys_clone3(void *uargs, uint32_t size)
+{
+	(void)uargs;
+	(void)size;
+	return -ENOSYS;
+}
+
+/*
+ * exec from a thread other than the leader, once the others are gone
+ * (proc_kill_other_threads): the caller becomes the group's leader, with
+ * its pid, parent, children and everything the group shared, and the old
+ * leader's slot is let go (Linux's de_thread). The caller's own tid is
+ * forgotten, as on Linux.
+ */
+void thread_become_leader(struct proc *p, struct proc *leader)
+{
+	spin_lock(&ptable_lock);
+	p->pid = leader->pid;
+	p->parent = leader->parent;
+	p->pgid = leader->pgid;
+	p->sid = leader->sid;
+	p->did_exec = leader->did_exec;
+	p->start_ns = leader->start_ns;
+	p->cutime = leader->cutime;
+	p->cstime = leader->cstime;
+	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
+	memcpy(p->files, leader->files, sizeof(p->files));
+	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
+	p->cwd = leader->cwd;
+	struct spinlock lock = p->mm.lock;
+	p->mm = leader->mm;
+	p->mm.lock = lock;
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].parent == leader && ptable[i].pstate != P_UNUSED)
+			ptable[i].parent = p;
+	p->group_leader = p;
+	p->nr_threads = 1;
+	p->group_exiting = false;
+	memset(leader->files, 0, sizeof(leader->files));
+	leader->mm.area = NULL;
+	leader->pgdir = NULL;
+	leader->pstate = P_DEAD;
+	spin_unlock(&ptable_lock);
 }

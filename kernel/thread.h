@@ -11,9 +11,15 @@
 struct user_desc;
 int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
 	      int *uctid);
+int sys_clone3(void *uargs, uint32_t size);
 int sys_set_tid_address(int *utidptr);
 int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);
 int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig);
+
+struct proc;
+/* exec from thread p: p takes over leader's place (kernel/proc.c's
+ * proc_kill_other_threads, once the other threads are gone). */
+void thread_become_leader(struct proc *p, struct proc *leader);
 
 #endif

@@ -103,6 +103,7 @@
 #define __NR_fcntl64                 221
 #define __NR_gettid                  224
 #define __NR_tkill                   238
+#define __NR_futex                   240
 #define __NR_sched_setaffinity       241
 #define __NR_sched_getaffinity       242
 #define __NR_set_thread_area         243
@@ -111,6 +112,7 @@
 #define __NR_set_tid_address         258
 #define __NR_clock_gettime           265
 #define __NR_clock_nanosleep         267
+#define __NR_tgkill                  270
 #define __NR_openat                  295
 #define __NR_fstatat64               300
 #define __NR_readlinkat              305
@@ -123,6 +125,8 @@
 #define __NR_statx                   383
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403
+#define __NR_futex_time64            422
+#define __NR_clone3                  435
 
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */

@@ -47,6 +47,9 @@ void spin_init(struct spinlock *l, const char *name) { l->locked = 0; l->cpu = -
 int this_cpu(void) { return 0; }
 void spin_lock(struct spinlock *l) { l->locked = 1; l->cpu = 0; }
 void spin_unlock(struct spinlock *l) { l->locked = 0; l->cpu = -1; }
+bool spin_trylock(struct spinlock *l) { if (l->locked) return false; spin_lock(l); return true; }
+/* One CPU: no other asks this one to flush its TLB (kernel/smp.c). */
+void smp_poll_calls(void) { }
 
 void panic(const char *fmt, ...)
 {
