@@ -258,8 +258,11 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->cstime = leader->cstime;
 	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
 	memcpy(p->files, leader->files, sizeof(p->files));
+	p->cloexec = leader->cloexec;		/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
 	p->cwd = leader->cwd;
+	p->exe = leader->exe;
+	p->dumpable = leader->dumpable;
 	struct spinlock lock = p->mm.lock;
 	p->mm = leader->mm;
 	p->mm.lock = lock;
