@@ -123,15 +123,21 @@ $(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
 # busybox-static (i386, fetched once by tools/get-deb.sh into build/debs)
 # at /bin/busybox. The list is remembered in build/initrd.extra, so
 # changing it rebuilds the initrd.
+# DEBS="libc6 ...": Debian's i386 packages (fetched once by tools/get-deb.sh
+# into build/debs, nothing installed) unpacked into the initrd at their own
+# paths, symbolic links kept; their documentation left out.
 EXTRA ?=
 BUSYBOX ?= 0
+DEBS ?=
 BUSYBOX_BIN := $(if $(filter 1,$(BUSYBOX)),$(BUILD)/busybox/busybox)
 INITRD_EXTRA := $(EXTRA) $(BUSYBOX_BIN)
+DEB_EXCLUDE := --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/lintian \
+	--exclude=./usr/share/info --exclude=./usr/share/locale
 initrd: $(BUILD)/initrd.tar
 FORCE:
 $(BUILD)/initrd.extra: FORCE
 	@mkdir -p $(BUILD)
-	@echo "$(INITRD_EXTRA)" | cmp -s - $@ || echo "$(INITRD_EXTRA)" > $@
+	@echo "$(INITRD_EXTRA) debs: $(DEBS)" | cmp -s - $@ || echo "$(INITRD_EXTRA) debs: $(DEBS)" > $@
 $(BUILD)/busybox/busybox:
 	@deb=$$(tools/get-deb.sh busybox-static) && rm -rf $(BUILD)/busybox.x && \
 		dpkg-deb -x "$$deb" $(BUILD)/busybox.x && mkdir -p $(dir $@) && \
@@ -139,10 +145,13 @@ $(BUILD)/busybox/busybox:
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
 $(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
+	@for d in $(DEBS); do deb=$$(tools/get-deb.sh $$d) || exit 1; \
+		echo "  DEB     $$deb"; \
+		dpkg-deb --fsys-tarfile "$$deb" | tar -x -C $(BUILD)/initrd $(DEB_EXCLUDE) || exit 1; done
 	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
 	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"
-	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd bin etc
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd $$(ls $(BUILD)/initrd)
 
 # ---- running ---------------------------------------------------------------
 SOCKETS ?= 1

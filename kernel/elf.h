@@ -1,6 +1,6 @@
 /*
  * elf.h - the parts of the ELF32 format (System V ABI, i386 supplement)
- * that loading a static executable needs.
+ * that loading an executable and its dynamic loader needs.
  */
 #ifndef KERNEL_ELF_H
 #define KERNEL_ELF_H
@@ -9,8 +9,11 @@
 
 #define ELF_MAGIC 0x464C457Fu	/* "\x7FELF" little-endian */
 #define ET_EXEC 2
+#define ET_DYN 3		/* a position-independent program, or ld.so */
 #define EM_386 3
 #define PT_LOAD 1
+#define PT_INTERP 3		/* the dynamic loader's path */
+#define PT_PHDR 6
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
@@ -33,6 +36,8 @@ struct elf_phdr {
 #define AT_PHENT  4
 #define AT_PHNUM  5
 #define AT_PAGESZ 6
+#define AT_BASE   7
+#define AT_FLAGS  8
 #define AT_ENTRY  9
 #define AT_UID    11
 #define AT_EUID   12
@@ -41,6 +46,9 @@ struct elf_phdr {
 #define AT_HWCAP  16
 #define AT_CLKTCK 17
 #define AT_SECURE 23
+#define AT_PLATFORM 15
 #define AT_RANDOM 25
+#define AT_HWCAP2 26
+#define AT_EXECFN 31
 
 #endif

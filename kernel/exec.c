@@ -35,61 +35,178 @@
 #define ARG_MAX_COUNT 64
 #define USER_HZ 100
 
-/* Check the header and program headers; the entry point or -ENOEXEC. */
-static int elf_check(const struct initrd_file *f, const struct elf_header **out)
+/* One ELF file as exec places it: the program, or the dynamic loader its
+ * PT_INTERP names (ld-linux.so.2), loaded beside it as Linux does. */
+struct image {
+	const struct initrd_file *f;
+	const struct elf_header *eh;
+	uint32_t bias;			/* added to every vaddr: 0 for ET_EXEC */
+	uint32_t lo, hi;		/* its segments' span, before the bias */
+};
+
+/* Where position-independent files go (no randomization here): a PIE
+ * program at Linux i386's ELF_ET_DYN_BASE (4 MiB since Linux 4.13), the
+ * loader at the top of the mmap area, as its first mapping would be. */
+#define PIE_BASE	0x00400000u
+
+static const struct elf_phdr *phdrs(const struct image *im)
+{
+	return (const void *)(im->f->data + im->eh->phoff);
+}
+
+/* Check the header and program headers (-ENOEXEC when they are not an
+ * i386 program this kernel can place), and find the segments' span. */
+static int elf_check(const struct initrd_file *f, struct image *im)
 {
 	const struct elf_header *eh = (const void *)f->data;
 	if (f->size < sizeof(*eh) || eh->magic != ELF_MAGIC || eh->class != 1 ||
-	    eh->data != 1 || eh->type != ET_EXEC || eh->machine != EM_386 ||
+	    eh->data != 1 || (eh->type != ET_EXEC && eh->type != ET_DYN) || eh->machine != EM_386 ||
 	    eh->phentsize != sizeof(struct elf_phdr) || eh->phnum == 0 || eh->phnum > 32 ||
 	    eh->phoff > f->size || eh->phoff + eh->phnum * sizeof(struct elf_phdr) > f->size)
 		return -ENOEXEC;
-	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
+	*im = (struct image){ f, eh, 0, 0xFFFFFFFFu, 0 };
+	const struct elf_phdr *ph = phdrs(im);
 	for (int i = 0; i < eh->phnum; i++) {
 		if (ph[i].type != PT_LOAD)
 			continue;
 		if (ph[i].filesz > ph[i].memsz || ph[i].offset > f->size ||
 		    ph[i].filesz > f->size - ph[i].offset ||
-		    ph[i].vaddr + ph[i].memsz < ph[i].vaddr ||
-		    ph[i].vaddr + ph[i].memsz > USER_STACK_LOW || ph[i].vaddr < PAGE_SIZE)
+		    ph[i].vaddr + ph[i].memsz < ph[i].vaddr)
 			return -ENOEXEC;
+		if (ph[i].vaddr < im->lo)
+			im->lo = ph[i].vaddr;
+		if (ph[i].vaddr + ph[i].memsz > im->hi)
+			im->hi = ph[i].vaddr + ph[i].memsz;
 	}
-	*out = eh;
+	if (im->hi == 0)
+		return -ENOEXEC;		/* nothing to load */
 	return 0;
 }
 
-/* Map and fill the PT_LOAD segments; returns the end of the highest. */
-static int load_segments(pde_t *pd, const struct initrd_file *f,
-			 const struct elf_header *eh, uint32_t *end)
+/* Choose the bias, then check that every segment lands in the user half
+ * below the stack, above page 0. */
+static int place(struct image *im, uint32_t base)
 {
-	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
-	*end = 0;
-	for (int i = 0; i < eh->phnum; i++) {
+	im->bias = im->eh->type == ET_DYN ? base - PAGE_ROUND_DOWN(im->lo) : 0;
+	uint32_t lo = im->lo + im->bias, hi = im->hi + im->bias;
+	if (lo < PAGE_SIZE || hi < lo || hi > MMAP_BASE)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* Map and fill the PT_LOAD segments. */
+static int load_segments(pde_t *pd, const struct image *im)
+{
+	const struct elf_phdr *ph = phdrs(im);
+	for (int i = 0; i < im->eh->phnum; i++) {
 		if (ph[i].type != PT_LOAD || ph[i].memsz == 0)
 			continue;
 		uint32_t flags = (ph[i].flags & PF_W) ? PTE_W : 0;
-		if (vm_alloc_user(pd, ph[i].vaddr, ph[i].memsz, flags) < 0)
+		uint32_t vaddr = ph[i].vaddr + im->bias;
+		if (vm_alloc_user(pd, vaddr, ph[i].memsz, flags) < 0)
 			return -ENOMEM;
 		/* Copy the file bytes; the rest (bss) is already zero. The
 		 * pages may be read-only for the user, so copy to the frames. */
 		for (uint32_t off = 0; off < ph[i].filesz;) {
-			uint32_t va = ph[i].vaddr + off;
+			uint32_t va = vaddr + off;
 			uint32_t n = PAGE_SIZE - (va & (PAGE_SIZE - 1));
 			if (n > ph[i].filesz - off)
 				n = ph[i].filesz - off;
 			pte_t *pte = vm_walk(pd, va, false);
 			memcpy((char *)P2V(PTE_ADDR(*pte)) + (va & (PAGE_SIZE - 1)),
-			       f->data + ph[i].offset + off, n);
+			       im->f->data + ph[i].offset + off, n);
 			off += n;
 		}
-		if (ph[i].vaddr + ph[i].memsz > *end)
-			*end = ph[i].vaddr + ph[i].memsz;
 	}
 	return 0;
 }
 
+/* The program's own program headers, as the loaded image has them (Linux's
+ * AT_PHDR): PT_PHDR's address, else the first segment's plus phoff. */
+static uint32_t phdr_address(const struct image *im)
+{
+	const struct elf_phdr *ph = phdrs(im);
+	for (int i = 0; i < im->eh->phnum; i++)
+		if (ph[i].type == PT_PHDR)
+			return ph[i].vaddr + im->bias;
+	for (int i = 0; i < im->eh->phnum; i++)
+		if (ph[i].type == PT_LOAD && ph[i].offset == 0)
+			return ph[i].vaddr + im->eh->phoff + im->bias;
+	return 0;
+}
+
+/* The interpreter's path (PT_INTERP), NUL-terminated in the file; NULL
+ * for a static program, and -ENOEXEC in *err for a bad one. */
+static const char *interp_path(const struct image *im, int *err)
+{
+	const struct elf_phdr *ph = phdrs(im);
+	*err = 0;
+	for (int i = 0; i < im->eh->phnum; i++) {
+		if (ph[i].type != PT_INTERP)
+			continue;
+		const char *s = (const char *)im->f->data + ph[i].offset;
+		if (ph[i].offset > im->f->size || ph[i].filesz > im->f->size - ph[i].offset ||
+		    ph[i].filesz < 2 || ph[i].filesz > INITRD_PATH_MAX || s[ph[i].filesz - 1]) {
+			*err = -ENOEXEC;
+			return NULL;
+		}
+		return s;
+	}
+	return NULL;
+}
+
+/* Linux runs only a regular file with an x bit (root too needs one). */
+static bool runnable(const struct initrd_file *f)
+{
+	return !f->is_dir && !f->rdev && (f->perm & 0111);
+}
+
+/* What execve found: the program, and its loader when it has one. */
+struct exec_plan {
+	struct image prog, interp;
+	bool dynamic;
+};
+
+/* Check the program, find and check its loader (Linux: ENOENT when the
+ * loader is missing, ELIBBAD when it is not ELF), and place both. */
+static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_plan *x)
+{
+	int err = elf_check(f, &x->prog);
+	if (err < 0)
+		return err;
+	err = place(&x->prog, PIE_BASE);
+	if (err < 0)
+		return err;
+	const char *ipath = interp_path(&x->prog, &err);
+	x->dynamic = ipath != NULL;
+	if (!ipath)
+		return err;
+	const struct initrd_file *lf;
+	err = fs_lookup(p, ipath, &lf);
+	if (err < 0)
+		return err;
+	if (!runnable(lf))
+		return -EACCES;
+	if (lf->size < sizeof(struct elf_header))
+		return -EIO;			/* Linux: its header read comes up short */
+	if (elf_check(lf, &x->interp) < 0 || x->interp.eh->type != ET_DYN)
+		return -ELIBBAD;
+	uint32_t span = PAGE_ROUND_UP(x->interp.hi) - PAGE_ROUND_DOWN(x->interp.lo);
+	if (span > MMAP_BASE - PIE_BASE)
+		return -ENOMEM;
+	return place(&x->interp, PAGE_ROUND_DOWN(MMAP_BASE - span)) < 0 ? -ELIBBAD : 0;
+}
+
+/* AT_HWCAP: CPUID leaf 1's EDX, the feature bits Linux i386 passes. */
+static uint32_t cpu_hwcap(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	return d;
+}
+
 /* Push argv/envp strings, pointers and auxv onto the new stack. */
-static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
+static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, const char *path,
 		       char *const argv[], int argc, char *const envp[], int envc,
 		       uint32_t *sp_out)
 {
@@ -98,6 +215,10 @@ static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
 
 	if (vm_alloc_user(pd, USER_STACK_TOP - USER_STACK_START, USER_STACK_START, PTE_W) < 0)
 		return -ENOMEM;
+	/* AT_EXECFN's string at the very top, as Linux puts the file name. */
+	sp -= strlen(path) + 1;
+	uint32_t uexecfn = sp;
+	copy_to_pgdir(pd, sp, path, strlen(path) + 1);
 	for (int i = envc - 1; i >= -argc; i--) {	/* strings: envp, then argv */
 		const char *s = i >= 0 ? envp[i] : argv[i + argc];
 		uint32_t len = strlen(s) + 1;
@@ -108,6 +229,9 @@ static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
 		else
 			uargv[i + argc] = sp;
 	}
+	sp -= sizeof("i686");
+	uint32_t uplatform = sp;
+	copy_to_pgdir(pd, sp, "i686", sizeof("i686"));
 	uint8_t random[16];
 	uint64_t t = rdtsc();
 	for (int i = 0; i < 16; i++)
@@ -117,11 +241,15 @@ static int build_stack(pde_t *pd, const struct elf_header *eh, struct proc *p,
 	copy_to_pgdir(pd, sp, random, sizeof(random));
 	sp &= ~15u;
 
+	const struct image *prog = &x->prog;
 	uint32_t auxv[] = {
-		AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->entry, AT_PHNUM, eh->phnum,
-		AT_PHENT, sizeof(struct elf_phdr), AT_UID, p->uid, AT_EUID, p->euid,
-		AT_GID, 0, AT_EGID, 0, AT_CLKTCK, USER_HZ, AT_SECURE, 0,
-		AT_RANDOM, urandom, AT_NULL, 0,
+		AT_HWCAP, cpu_hwcap(), AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, USER_HZ,
+		AT_PHDR, phdr_address(prog), AT_PHENT, sizeof(struct elf_phdr),
+		AT_PHNUM, prog->eh->phnum, AT_BASE, x->dynamic ? x->interp.bias : 0,
+		AT_FLAGS, 0, AT_ENTRY, prog->eh->entry + prog->bias,
+		AT_UID, p->uid, AT_EUID, p->euid, AT_GID, p->gid, AT_EGID, p->egid,
+		AT_SECURE, 0, AT_RANDOM, urandom, AT_HWCAP2, 0, AT_EXECFN, uexecfn,
+		AT_PLATFORM, uplatform, AT_NULL, 0,
 	};
 	uint32_t words = 1 + argc + 1 + envc + 1 + sizeof(auxv) / 4;
 	sp -= words * 4;
@@ -161,21 +289,30 @@ static void add_segment(struct mm *mm, uint32_t start, uint32_t end, uint8_t pro
 		(void)mm_insert(mm, &a);	/* exec_into made the room */
 }
 
-/* After the point of no return: the new program's regions. */
-static void exec_regions(struct proc *p, const struct initrd_file *f,
-			 const struct elf_header *eh, uint32_t end)
+static void image_regions(struct mm *mm, const struct image *im)
 {
-	const struct elf_phdr *ph = (const void *)(f->data + eh->phoff);
+	const struct elf_phdr *ph = phdrs(im);
+	for (int i = 0; i < im->eh->phnum; i++)
+		if (ph[i].type == PT_LOAD && ph[i].memsz)
+			add_segment(mm, PAGE_ROUND_DOWN(ph[i].vaddr + im->bias),
+				    PAGE_ROUND_UP(ph[i].vaddr + im->bias + ph[i].memsz),
+				    segment_prot(ph[i].flags));
+}
+
+/* After the point of no return: the new program's regions, its loader's
+ * (above it, in address order), the stack; the heap starts after the
+ * program (brk), as Linux's. */
+static void exec_regions(struct proc *p, const struct exec_plan *x)
+{
 	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
 				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0 };
 
 	mm_reset(&p->mm);
-	for (int i = 0; i < eh->phnum; i++)
-		if (ph[i].type == PT_LOAD && ph[i].memsz)
-			add_segment(&p->mm, PAGE_ROUND_DOWN(ph[i].vaddr),
-				    PAGE_ROUND_UP(ph[i].vaddr + ph[i].memsz), segment_prot(ph[i].flags));
+	image_regions(&p->mm, &x->prog);
+	if (x->dynamic)
+		image_regions(&p->mm, &x->interp);
 	(void)mm_insert(&p->mm, &stack);
-	p->mm.brk_start = p->mm.brk = PAGE_ROUND_UP(end);
+	p->mm.brk_start = p->mm.brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
 }
 
 static int count(char *const v[])
@@ -189,33 +326,36 @@ static int count(char *const v[])
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
 	const struct initrd_file *f;
-	const struct elf_header *eh;
-	uint32_t end, sp;
+	struct exec_plan x;
+	uint32_t sp;
 	int argc = count(argv), envc = count(envp);
 
 	int found = fs_lookup(p, path, &f);	/* relative to p's working directory */
 	if (found < 0)
 		return found;
-	if (f->is_dir || f->rdev)	/* Linux: only a regular file runs */
+	if (!runnable(f))
 		return -EACCES;
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
 		return -E2BIG;
-	int err = elf_check(f, &eh);
+	int err = plan_exec(p, f, &x);
 	if (err < 0)
 		return err;
 	pde_t *pd = vm_new_pgdir();
 	if (!pd)
 		return -ENOMEM;
-	err = load_segments(pd, f, eh, &end);
+	err = load_segments(pd, &x.prog);
+	if (!err && x.dynamic)
+		err = load_segments(pd, &x.interp);
 	if (!err)
-		err = build_stack(pd, eh, p, argv, argc, envp, envc, &sp);
+		err = build_stack(pd, &x, p, path, argv, argc, envp, envc, &sp);
 	/* A thread's exec ends the others and takes the group's id
 	 * (Linux's de_thread). */
 	if (!err && p == current())
 		err = proc_kill_other_threads();
 	/* Room for the regions exec_regions makes (two per segment at most,
 	 * and the stack), counted from none: then it cannot fail. */
-	if (!err && mm_reserve(&p->mm, 2 * eh->phnum + 1 - p->mm.n) < 0)
+	int nph = x.prog.eh->phnum + (x.dynamic ? x.interp.eh->phnum : 0);
+	if (!err && mm_reserve(&p->mm, 2 * nph + 1 - p->mm.n) < 0)
 		err = -ENOMEM;
 	if (err < 0) {
 		vm_free_pgdir(pd);
@@ -229,7 +369,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		vm_switch(pd);
 	if (old)
 		vm_free_pgdir(old);
-	exec_regions(p, f, eh, end);
+	exec_regions(p, &x);
 	proc_set_name(p, path);
 	p->exe = f;
 	signal_exec(p);		/* handlers were addresses in the old program */
@@ -250,7 +390,8 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = UDATA_SEL;
 	tf->eflags = EFLAGS_IF;
 	tf->esp = sp;
-	tf->eip = eh->entry;
+	/* A dynamic program starts in its loader, which then calls it. */
+	tf->eip = x.dynamic ? x.interp.eh->entry + x.interp.bias : x.prog.eh->entry + x.prog.bias;
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 #include "string.h"
 #include "vm.h"
 
-#define MAX_FILES 256
+#define MAX_FILES 1024		/* Debian's libc6 alone has 300 */
 
 static struct initrd_file files[MAX_FILES];
 static int nfiles;
@@ -58,6 +58,24 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->parent = 0;
 	f->rdev = 0;
 	f->magic = 0;
+	f->symlink = NULL;
+}
+
+/* ustar's symbolic link (typeflag '2'): the target is the header's
+ * linkname field, up to 100 bytes (NUL-terminated when shorter), kept
+ * where it is: the module's memory stays reserved. */
+static void add_symlink(const char *name, const char *target, uint32_t mtime)
+{
+	size_t n = 0;
+	while (n < 100 && target[n])
+		n++;
+	if (n == 0 || n == 100) {
+		pr_warn("initrd: symlink %s: empty or 100-byte target, dropped\n", name);
+		return;
+	}
+	add_file(name, NULL, 0, false, 0777, mtime);
+	if (nfiles > 0 && files[nfiles - 1].symlink == NULL)
+		files[nfiles - 1].symlink = target;
 }
 
 static void unpack_ustar(const uint8_t *p, uint32_t len)
@@ -87,6 +105,8 @@ static void unpack_ustar(const uint8_t *p, uint32_t len)
 			add_file(name, h + 512, size, false, perm, mtime);
 		else if (type == '5')
 			add_file(name, NULL, 0, true, perm, mtime);
+		else if (type == '2')
+			add_symlink(name, (const char *)h + 157, mtime);
 		off += 512 + ((size + 511) & ~511u);
 	}
 }
@@ -251,8 +271,10 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
 	return NULL;
 }
 
-/* One step of the walk: name (len bytes) inside directory at. */
-static int walk_step(const struct initrd_file **at, const char *name, size_t len)
+/* One step of the walk: name (len bytes) inside directory at. Not inlined:
+ * its path buffer must not sit in every frame of a symbolic link's nested
+ * walk (resolve -> follow -> resolve, up to 40 deep on an 8 KiB stack). */
+static __attribute__((noinline)) int walk_step(const struct initrd_file **at, const char *name, size_t len)
 {
 	if (!(*at)->is_dir)
 		return -ENOTDIR;
@@ -279,26 +301,42 @@ static int walk_step(const struct initrd_file **at, const char *name, size_t len
 	return 0;
 }
 
-/* A magic link (/proc/self/exe) stands for the node the kernel says. */
-static int follow(const struct initrd_file **at)
+static int resolve(const struct initrd_file *cwd, const char *path,
+		   const struct initrd_file **out, bool follow_last, int depth);
+
+/* A link stands for what it names: a magic link (/proc/self/exe) the node
+ * the kernel says, a symbolic link its target, walked from the link's own
+ * directory (or from "/"). Linux gives up after 40 links: ELOOP. */
+static int follow(const struct initrd_file **at, int depth)
 {
-	if (!(*at)->magic)
+	if ((*at)->magic) {
+		const struct initrd_file *t = initrd_magic_target(*at);
+		if (!t)
+			return -ENOENT;
+		*at = t;
 		return 0;
-	const struct initrd_file *t = initrd_magic_target(*at);
-	if (!t)
-		return -ENOENT;
-	*at = t;
-	return 0;
+	}
+	if (!(*at)->symlink)
+		return 0;
+	if (depth >= INITRD_MAX_LINKS)
+		return -ELOOP;
+	return resolve(initrd_parent(*at), (*at)->symlink, at, true, depth + 1);
 }
 
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out)
 {
-	return initrd_resolve_at(cwd, path, out, true);
+	return resolve(cwd, path, out, true, 0);
 }
 
 int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
 		      const struct initrd_file **out, bool follow_last)
+{
+	return resolve(cwd, path, out, follow_last, 0);
+}
+
+static int resolve(const struct initrd_file *cwd, const char *path,
+		   const struct initrd_file **out, bool follow_last, int depth)
 {
 	const struct initrd_file *at = path[0] == '/' || !cwd ? initrd_root() : cwd;
 	const char *s = path;
@@ -320,7 +358,7 @@ int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
 		while (*rest == '/')
 			rest++;
 		if (!err && (*rest || follow_last))	/* lstat, readlink: not the last */
-			err = follow(&at);
+			err = follow(&at, depth);
 		if (err < 0)
 			return err;
 		s = end;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #define INITRD_PATH_MAX 100
+#define INITRD_MAX_LINKS 40		/* Linux's MAXSYMLINKS: then ELOOP */
 
 struct initrd_file {
 	char path[INITRD_PATH_MAX];	/* absolute, e.g. "/bin/sh" */
@@ -27,6 +28,7 @@ struct initrd_file {
 	uint32_t mtime;			/* seconds since 1970 (ustar's mtime) */
 	uint16_t rdev;			/* a character device (kernel/dev.c): major << 8 | minor; 0 else */
 	uint8_t magic;			/* a magic link (kernel/procfs.c): initrd_magic_target() */
+	const char *symlink;		/* a symbolic link's target (a tar's typeflag '2'); NULL else */
 	int parent;			/* index of its directory; "/" is its own */
 };
 

@@ -10,8 +10,9 @@
  * kernel/file.h: the console (a character device, Linux's /dev/console,
  * 5:1), pipes (FIFOs), the initrd's read-only files and directories and
  * the devices in /dev (kernel/dev.c).
- * The only links are magic: /proc/self/exe (kernel/procfs.c), which
- * stat follows to the program and lstat and readlink show as a link.
+ * Links are the initrd's symbolic links (a tar's) and the magic
+ * /proc/self/exe (kernel/procfs.c): stat follows them, lstat and
+ * readlink show the link.
  */
 #include "stat.h"
 #include "errno.h"
@@ -85,6 +86,9 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 		const struct initrd_file *t = initrd_magic_target(n);
 		k->mode = S_IFLNK | 0777;
 		k->size = t ? strlen(t->path) : 0;
+	} else if (n->symlink) {		/* lstat of a symbolic link */
+		k->mode = S_IFLNK | 0777;
+		k->size = strlen(n->symlink);
 	} else if (n->rdev) {
 		k->mode = S_IFCHR | n->perm;
 		k->rdev_major = n->rdev >> 8;
@@ -219,7 +223,7 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
 	return copy_to_user(ustatx, &x, sizeof(x)) < 0 ? -EFAULT : 0;
 }
 
-/* readlink (85) and readlinkat (305): the only links are magic ones
+/* readlink (85) and readlinkat (305): a symbolic link's target, or a magic
  * (/proc/self/exe): its target's path, cut to size without a NUL, as
  * Linux. A file that is not a link is EINVAL. */
 static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
@@ -234,15 +238,19 @@ static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 	err = fs_lookup_at(dirfd, path, &n, false);
 	if (err < 0)
 		return err;
-	if (!n->magic)
-		return -EINVAL;
-	const struct initrd_file *t = initrd_magic_target(n);
-	if (!t)
-		return -ENOENT;
-	uint32_t len = (uint32_t)strlen(t->path);
+	const char *target = n->symlink;
+	if (n->magic) {
+		const struct initrd_file *t = initrd_magic_target(n);
+		if (!t)
+			return -ENOENT;
+		target = t->path;
+	}
+	if (!target)
+		return -EINVAL;			/* not a link */
+	uint32_t len = (uint32_t)strlen(target);
 	if (len > (uint32_t)size)
 		len = (uint32_t)size;
-	return copy_to_user(ubuf, t->path, len) < 0 ? -EFAULT : (int)len;
+	return copy_to_user(ubuf, target, len) < 0 ? -EFAULT : (int)len;
 }
 
 int sys_readlink(const char *upath, char *ubuf, int size)
@@ -253,4 +261,52 @@ int sys_readlink(const char *upath, char *ubuf, int size)
 int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 {
 	return readlink_at(dirfd, upath, ubuf, size);
+}
+
+/* access (33), faccessat (307) and faccessat2 (439, with flags): may the caller's real ids read (R_OK 4),
+ * write (W_OK 2), run or search (X_OK 1) the file, or does it exist (F_OK
+ * 0)? Every file of the initrd belongs to root; root may read and write
+ * anything and run what has an x bit. The initrd is read-only (EROFS for
+ * W_OK on its files; /dev's devices are writable). */
+#define ACCESS_MODES	7
+#define AT_EACCESS	0x200
+
+static int may(const struct initrd_file *n, int mode, int uid, int gid)
+{
+	if ((mode & 2) && !n->rdev && !n->magic)
+		return -EROFS;
+	uint32_t perm = n->perm;
+	if (uid == 0)			/* root: x needs an x bit (a directory is searchable) */
+		return (mode & 1) && !n->is_dir && !(perm & 0111) ? -EACCES : 0;
+	uint32_t bits = gid == 0 ? (perm >> 3) & 7 : perm & 7;
+	return (mode & ~bits & ACCESS_MODES) ? -EACCES : 0;
+}
+
+int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
+{
+	char path[INITRD_PATH_MAX];
+	const struct initrd_file *n;
+	if (mode & ~ACCESS_MODES)
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &n, !(flags & AT_SYMLINK_NOFOLLOW));
+	if (err < 0)
+		return err;
+	struct proc *p = current();
+	bool eff = flags & AT_EACCESS;
+	return may(n, mode, eff ? p->euid : p->uid, eff ? p->egid : p->gid);
+}
+
+int sys_faccessat(int dirfd, const char *upath, int mode)
+{
+	return sys_faccessat2(dirfd, upath, mode, 0);
+}
+
+int sys_access(const char *upath, int mode)
+{
+	return sys_faccessat2(AT_FDCWD, upath, mode, 0);
 }

@@ -14,6 +14,9 @@ int sys_fstat64(int fd, void *ustat);
 int sys_fstatat64(int dirfd, const char *upath, void *ustat, int flags);
 int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *ustatx);
 int sys_readlink(const char *upath, char *ubuf, int size);
+int sys_access(const char *upath, int mode);
+int sys_faccessat(int dirfd, const char *upath, int mode);
+int sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
 int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size);
 
 #endif

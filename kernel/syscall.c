@@ -65,6 +65,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
 	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
 	SYSCALL(__NR_pause, sys_pause),				/* signal.c */
+	SYSCALL(__NR_access, sys_access),			/* stat.c */
 	SYSCALL(__NR_nice, sys_nice),				/* sched/syscalls.c */
 	SYSCALL(__NR_kill, sys_kill),				/* signal.c */
 	SYSCALL(__NR_pipe, sys_pipe),				/* file.c */
@@ -153,6 +154,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
+	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
@@ -164,6 +166,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
+	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */

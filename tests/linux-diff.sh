@@ -50,7 +50,7 @@ if [ $# -gt 0 ]; then
 else
 	progs="posix_sched abicheck faults signals memmap"
 	# the glibc programs (user/glibc/), where make built them
-	for n in $(ls user/glibc/*.c 2>/dev/null | sed 's|.*/||; s|\.c$||'); do
+	for n in $(ls user/glibc/*.c user/glibc-dyn/dynamic.c 2>/dev/null | sed 's|.*/||; s|\.c$||'); do
 		[ -x "$BIN/$n" ] && progs="$progs $n"
 	done
 	for f in "$BIN"/posix_*; do
@@ -95,11 +95,35 @@ case " $progs " in
 	fi ;;
 esac
 
+# "dynamic" (user/glibc-dyn/) needs Debian's libc6:i386 (ld.so, libc.so.6)
+# on both kernels: its lib/ and usr/ go into a copy of our initrd and into
+# Linux's initramfs.
+have_libc6=0
+case " $progs " in
+*" dynamic "*)
+	if deb=$(tools/get-deb.sh libc6 2>"$out/libc6.err"); then
+		have_libc6=1
+		rm -rf "$out/libc6" && mkdir -p "$out/libc6"
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -x -C "$out/libc6" --exclude=./usr/share ./lib ./usr 2>/dev/null
+		# an executable that is not ELF, as interp_notelf's interpreter
+		# (longer than an ELF header: a shorter one is EIO on Linux)
+		printf 'not an ELF file, %s\n' $(seq 1 20) >"$out/libc6/usr/lib/notelf"
+		chmod 755 "$out/libc6/usr/lib/notelf"
+		cp "$INITRD" "$out/initrd-dynamic.tar"
+		tar --format=ustar --owner=0 --group=0 -rf "$out/initrd-dynamic.tar" -C "$out/libc6" lib usr
+	else
+		echo "# NOTE: no libc6:i386 ($(tail -n 1 "$out/libc6.err")): dynamic skipped"
+		progs=$(echo " $progs " | sed 's/ dynamic / /')
+	fi ;;
+esac
+
 # A program's recorded Linux transcript: the project's programs keep theirs
 # in user/tests/expected/, the glibc ones beside their source.
 recorded() {	# PROGRAM
 	local f
 	for f in "user/tests/expected/$1.linux.ktap" "user/glibc/$1.linux.ktap" \
+		 "user/glibc-dyn/$1.linux.ktap" \
 		 "tests/busybox/everyday.linux.out"; do
 		[ "$1" = busybox ] || [ "${f#tests/busybox}" = "$f" ] || continue
 		[ -f "$f" ] && { echo "$f"; return 0; }
@@ -126,6 +150,7 @@ if [ "$side" = qemu ] && vmlinuz=$(tools/get-linux.sh 2>"$out/get-linux.err") &&
 	rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 	cp "$BIN"/* "$out/initramfs/bin/"
 	[ $have_bb = 1 ] && cp "$out"/bb/bin/* "$out/initramfs/bin/"
+	[ $have_libc6 = 1 ] && cp -a "$out"/libc6/lib "$out"/libc6/usr "$out/initramfs/"
 	(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
 	run=$(for p in $progs; do run_of "$p"; done | paste -sd, -)
 	echo "# Linux side: Linux $(cat "$(dirname "$vmlinuz")/version" 2>/dev/null)" \
@@ -189,6 +214,7 @@ pids=
 for p in $progs; do
 	initrd=$INITRD
 	[ "$p" = busybox ] && initrd=$out/initrd-busybox.tar
+	[ "$p" = dynamic ] && initrd=$out/initrd-dynamic.tar
 	(timeout "$TIMEOUT" "$QEMU" -display none -monitor none -serial stdio \
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-accel tcg -smp "$SMP" -m 128M -kernel "$KERNEL" \

@@ -53,6 +53,16 @@ USER_GLIBC_NAMES := $(basename $(notdir $(wildcard user/glibc/*.c)))
 endif
 USER_GLIBC_PROGS := $(USER_GLIBC_NAMES:%=$(USER_OUT)/bin/%)
 USER_PROGS += $(USER_GLIBC_PROGS)
+# user/glibc-dyn/: linked dynamically, as the distribution's compiler links
+# by default (a PIE with /lib/ld-linux.so.2 as interpreter). They run where
+# Debian's libc6:i386 is in the initrd (make DEBS=libc6; tests/linux-diff.sh
+# adds it); interp_missing and interp_notelf name interpreters that are not
+# there or are not ELF (/usr/lib/notelf: tests/linux-diff.sh makes it, an
+# executable text file), for dynamic's execve checks.
+ifneq ($(USER_GLIBC_LIBC),libc.a)
+USER_GLIBC_DYN := $(USER_OUT)/bin/dynamic $(USER_OUT)/bin/interp_missing $(USER_OUT)/bin/interp_notelf
+endif
+USER_PROGS += $(USER_GLIBC_DYN)
 
 .PHONY: user user-clean
 user: $(USER_PROGS)
@@ -111,5 +121,14 @@ $(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c
 	@mkdir -p $(dir $@)
 	@echo "  GLIBC   $@"
 	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<
+
+$(USER_OUT)/bin/dynamic: user/glibc-dyn/dynamic.c
+	@mkdir -p $(dir $@)
+	@echo "  GLIBC   $@ (dynamic)"
+	@$(USER_CC) -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<
+$(USER_OUT)/bin/interp_missing $(USER_OUT)/bin/interp_notelf: user/glibc-dyn/interp.c
+	@mkdir -p $(dir $@)
+	@echo "  GLIBC   $@ (dynamic)"
+	@$(USER_CC) -O2 -s -Wl,--dynamic-linker=$(if $(findstring missing,$@),/no/such/ld.so,/usr/lib/notelf) -o $@ $<
 
 -include $(shell find $(USER_OUT) -name '*.d' 2>/dev/null)

@@ -466,6 +466,42 @@ static void test_initrd_kernel_nodes_and_magic_links(void)
 	CHECK(initrd_resolve_at(NULL, "/proc/self/exe", &f, false) == 0);
 }
 
+/* A tar's symbolic links (typeflag '2', the target in the linkname field
+ * at offset 157): followed by the walk from the link's own directory or
+ * from "/", kept as links by lstat-like walks, ELOOP after 40. */
+static void symlink_entry(uint8_t *p, const char *name, const char *target)
+{
+	ustar_entry(p, name, NULL, '2');
+	strcpy((char *)p + 157, target);
+}
+
+static void test_initrd_symbolic_links(void)
+{
+	uint8_t *tar = P2V(0x200000);
+	memset(tar, 0, 8192);
+	ustar_entry(tar, "lib/i386/ld.so", "ELF", '0');
+	symlink_entry(tar + 1024, "lib/ld-linux.so.2", "i386/ld.so");	/* relative */
+	symlink_entry(tar + 1536, "bin/ld", "/lib/ld-linux.so.2");		/* absolute, a chain */
+	symlink_entry(tar + 2048, "usrlib", "lib/");			/* a directory */
+	symlink_entry(tar + 2560, "loop1", "loop2");
+	symlink_entry(tar + 3072, "loop2", "loop1");
+	symlink_entry(tar + 3584, "dangling", "no/such");
+	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 8192, "initrd.tar" };
+	boot_nmodules = 1;
+	initrd_init();
+	const struct initrd_file *ld = initrd_lookup("/lib/i386/ld.so"), *f = NULL;
+	CHECK(ld && ld->size == 3);
+	CHECK(initrd_resolve(NULL, "/lib/ld-linux.so.2", &f) == 0 && f == ld);
+	CHECK(initrd_resolve(NULL, "/bin/ld", &f) == 0 && f == ld);
+	CHECK(initrd_resolve(NULL, "/usrlib/i386/ld.so", &f) == 0 && f == ld);
+	CHECK(initrd_resolve_at(NULL, "/bin/ld", &f, false) == 0 && f->symlink &&
+	      strcmp(f->symlink, "/lib/ld-linux.so.2") == 0);
+	CHECK(initrd_resolve(NULL, "/loop1", &f) == -ELOOP);
+	CHECK(initrd_resolve(NULL, "/dangling", &f) == -ENOENT);
+	CHECK(initrd_resolve_at(NULL, "/dangling", &f, false) == 0);
+	CHECK(initrd_resolve(NULL, "/lib/ld-linux.so.2/x", &f) == -ENOTDIR);
+}
+
 static void test_initrd_rejects_truncated_archive(void)
 {
 	uint8_t *tar = P2V(0x500000);
@@ -513,6 +549,7 @@ int main(void)
 	run("initrd_resolve_walks_like_linux", test_initrd_resolve_walks_like_linux);
 	run("initrd_kernel_nodes_and_magic_links", test_initrd_kernel_nodes_and_magic_links);
 	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
+	run("initrd_symbolic_links", test_initrd_symbolic_links);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
