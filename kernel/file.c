@@ -410,6 +410,13 @@ static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
 	return fd;
 }
 
+/* dup (41): the lowest free descriptor, not close-on-exec. */
+int sys_dup(int fd)
+{
+	struct file *f = fd_file(fd);
+	return f ? fcntl_dup(f, 0, false) : -EBADF;
+}
+
 int sys_fcntl64(int fd, int cmd, uint32_t arg)
 {
 	struct file *f = fd_file(fd);

@@ -48,6 +48,7 @@ int sys_dup2(int oldfd, int newfd);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);
+int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
 /* poll (kernel/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,

@@ -93,6 +93,36 @@ int sys_getcwd(char *ubuf, uint32_t size)
 	return (int)len;
 }
 
+/* unlink (10) and unlinkat (301): nothing can be removed from the
+ * read-only initrd, so Linux's answers for a read-only file system: the
+ * walk's errors (ENOENT...), EISDIR for a directory (unlinkat without
+ * AT_REMOVEDIR), ENOTDIR for a file with it, else EROFS. */
+#define AT_REMOVEDIR	0x200
+
+int sys_unlinkat(int dirfd, const char *upath, int flags)
+{
+	char path[FS_PATH_MAX];
+	const struct initrd_file *node;
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &node, false);
+	if (err < 0)
+		return err;
+	if (node->is_dir && !(flags & AT_REMOVEDIR))
+		return -EISDIR;
+	if (!node->is_dir && (flags & AT_REMOVEDIR))
+		return -ENOTDIR;
+	return -EROFS;
+}
+
+int sys_unlink(const char *upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, 0);
+}
+
 /* ---- getdents64 ------------------------------------------------------------ */
 
 /* linux/dirent.h: 19 bytes of header, the name and its NUL, padded to 8. */

@@ -30,5 +30,7 @@ int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bo
 int sys_chdir(const char *upath);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
+int sys_unlink(const char *upath);
+int sys_unlinkat(int dirfd, const char *upath, int flags);
 
 #endif

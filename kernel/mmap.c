@@ -445,3 +445,24 @@ int sys_brk(uint32_t addr)
 	struct proc *g = mm_enter();
 	return mm_leave(g, do_brk(addr));
 }
+
+/* mlockall (152) and munlockall (153): this kernel never pages anything
+ * out (there is no swap), so every page a program has stays resident and
+ * locking is a promise already kept. The checks are Linux's: the flags
+ * (MCL_ONFAULT alone is EINVAL), and an unprivileged caller needs a
+ * RLIMIT_MEMLOCK (EPERM at 0). cyclictest locks its memory first. */
+int sys_mlockall(int flags)
+{
+	struct proc *p = current();
+	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
+	    flags == MCL_ONFAULT)
+		return -EINVAL;
+	if (p->euid != 0 && p->group_leader->rlim[RLIMIT_MEMLOCK].cur == 0)
+		return -EPERM;
+	return 0;
+}
+
+int sys_munlockall(void)
+{
+	return 0;
+}

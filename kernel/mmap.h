@@ -16,5 +16,7 @@ int sys_mremap(uint32_t old, uint32_t old_len, uint32_t new_len,
 int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 	      int fd, uint32_t pgoff);					/* 192 */
 int sys_madvise(uint32_t addr, uint32_t len, int advice);		/* 219 */
+int sys_mlockall(int flags);						/* 152 */
+int sys_munlockall(void);						/* 153 */
 
 #endif

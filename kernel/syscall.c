@@ -58,6 +58,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_open, sys_open),				/* file.c */
 	SYSCALL(__NR_close, sys_close),				/* file.c */
 	SYSCALL(__NR_waitpid, sys_waitpid),			/* proc.c */
+	SYSCALL(__NR_unlink, sys_unlink),			/* fs.c */
 	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
 	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
@@ -68,6 +69,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_access, sys_access),			/* stat.c */
 	SYSCALL(__NR_nice, sys_nice),				/* sched/syscalls.c */
 	SYSCALL(__NR_kill, sys_kill),				/* signal.c */
+	SYSCALL(__NR_dup, sys_dup),				/* file.c */
 	SYSCALL(__NR_pipe, sys_pipe),				/* file.c */
 	SYSCALL(__NR_times, sys_times),				/* systime.c */
 	SYSCALL(__NR_brk, sys_brk),				/* mmap.c */
@@ -101,6 +103,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
 	SYSCALL(__NR__llseek, sys_llseek),			/* file.c */
 	SYSCALL(__NR_getsid, sys_getsid),			/* pgrp.c */
+	SYSCALL(__NR_mlockall, sys_mlockall),			/* mmap.c */
+	SYSCALL(__NR_munlockall, sys_munlockall),		/* mmap.c */
 	SYSCALL(__NR_sched_setparam, sys_sched_setparam),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getparam, sys_sched_getparam),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_setscheduler, sys_sched_setscheduler),	/* sched/syscalls.c */
@@ -149,10 +153,12 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_exit_group, sys_exit_group),		/* proc.c */
 	SYSCALL(__NR_set_tid_address, sys_set_tid_address),	/* thread.c */
 	SYSCALL(__NR_clock_gettime, sys_clock_gettime),		/* systime.c */
+	SYSCALL(__NR_clock_getres, sys_clock_getres),		/* systime.c */
 	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
 	SYSCALL(__NR_tgkill, sys_tgkill),			/* signal.c */
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
+	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* fs.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
 	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
@@ -164,6 +170,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
+	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */

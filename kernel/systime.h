@@ -23,7 +23,9 @@ struct rusage32 {
 void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime);
 
 int sys_clock_gettime(int clock, void *uts);
-int sys_clock_gettime64(int clock, void *uts);	/* 403: 64-bit timespec */
+int sys_clock_gettime64(int clock, void *uts);
+int sys_clock_getres(int clock, void *uts);
+int sys_clock_getres_time64(int clock, void *uts);	/* 403: 64-bit timespec */
 int sys_times(void *utms);
 int sys_getrusage(int who, void *uru);
 

@@ -49,4 +49,9 @@
 #define MADV_REMOVE		9
 #define MADV_POPULATE_WRITE	23	/* the highest Linux 6.1 knows */
 
+/* mlockall */
+#define MCL_CURRENT	1
+#define MCL_FUTURE	2
+#define MCL_ONFAULT	4
+
 #endif

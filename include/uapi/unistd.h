@@ -18,6 +18,7 @@
 #define __NR_open                    5
 #define __NR_close                   6
 #define __NR_waitpid                 7
+#define __NR_unlink                  10
 #define __NR_execve                  11
 #define __NR_chdir                   12
 #define __NR_lseek                   19
@@ -30,6 +31,7 @@
 #define __NR_nice                    34
 #define __NR_kill                    37
 #define __NR_mkdir                   39
+#define __NR_dup                     41
 #define __NR_pipe                    42
 #define __NR_times                   43
 #define __NR_brk                     45
@@ -63,6 +65,8 @@
 #define __NR_getpgid                 132
 #define __NR__llseek                 140
 #define __NR_getsid                  147
+#define __NR_mlockall                152
+#define __NR_munlockall              153
 #define __NR_sched_setparam          154
 #define __NR_sched_getparam          155
 #define __NR_sched_setscheduler      156
@@ -112,10 +116,12 @@
 #define __NR_exit_group              252
 #define __NR_set_tid_address         258
 #define __NR_clock_gettime           265
+#define __NR_clock_getres            266
 #define __NR_clock_nanosleep         267
 #define __NR_tgkill                  270
 #define __NR_openat                  295
 #define __NR_fstatat64               300
+#define __NR_unlinkat                301
 #define __NR_readlinkat              305
 #define __NR_faccessat               307
 #define __NR_set_robust_list         311
@@ -127,6 +133,7 @@
 #define __NR_statx                   383
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403
+#define __NR_clock_getres_time64     406
 #define __NR_futex_time64            422
 #define __NR_clone3                  435
 #define __NR_faccessat2              439

@@ -3,8 +3,9 @@
  * so that tests/linux-diff.sh compares this kernel's answers with Linux
  * 6.1's: openat, fcntl (F_GETFL/SETFL, F_GETFD/SETFD, F_DUPFD and
  * F_DUPFD_CLOEXEC), close-on-exec across execve, lseek and _llseek,
- * O_NONBLOCK on pipes, poll, the devices of /dev, /proc/self/exe, and
- * prctl's name.
+ * O_NONBLOCK on pipes, poll, the devices of /dev, /proc/self/exe,
+ * prctl's name, and what rt-tests' programs call on the way (dup,
+ * clock_getres, unlink, mlockall).
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o files user/glibc/files.c
@@ -19,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int n;
@@ -223,11 +226,31 @@ static void self_checks(void)
 	check(raw(prctl(PR_SET_DUMPABLE, 2)) == -EINVAL, "dumpable_2_einval");
 }
 
+/* The calls cyclictest and hackbench (rt-tests) make on the way. */
+static void rt_tests_checks(void)
+{
+	int d = dup(1);
+	check(d >= 3 && fcntl(d, F_GETFD) == 0, "dup_gives_the_lowest_free_descriptor");
+	close(d);
+	check(raw(dup(99)) == -EBADF, "dup_bad_fd_ebadf");
+	struct timespec res = { 5, 5 };
+	check(clock_getres(CLOCK_MONOTONIC, &res) == 0 && res.tv_sec == 0 && res.tv_nsec == 1,
+	      "clock_getres_monotonic_1_ns");
+	check(raw(clock_getres(12345, &res)) == -EINVAL, "clock_getres_bad_clock_einval");
+	check(raw(unlink("/no/such/file")) == -ENOENT, "unlink_missing_enoent");
+	check(raw(unlink("/bin")) == -EISDIR, "unlink_a_directory_eisdir");
+	check(raw(unlinkat(AT_FDCWD, "/bin/files", AT_REMOVEDIR)) == -ENOTDIR,
+	      "rmdir_of_a_file_enotdir");
+	check(mlockall(MCL_CURRENT | MCL_FUTURE) == 0 && munlockall() == 0, "mlockall_as_root");
+	check(raw(mlockall(0)) == -EINVAL && raw(mlockall(MCL_ONFAULT)) == -EINVAL,
+	      "mlockall_bad_flags_einval");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "probe") == 0)
 		return fcntl(atoi(argv[2]), F_GETFD) >= 0;
-	printf("KTAP version 1\n1..56\n");
+	printf("KTAP version 1\n1..65\n");
 	open_checks();
 	fcntl_checks();
 	cloexec_checks();
@@ -235,5 +258,6 @@ int main(int argc, char **argv)
 	poll_checks();
 	dev_checks();
 	self_checks();
+	rt_tests_checks();
 	return failures ? 1 : 0;
 }
