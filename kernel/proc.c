@@ -837,9 +837,10 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 
 /*
  * 507: proc_name(pid, buf, len) - a process's name (its program's file
- * name), for ps. pid 0 is the caller. The name is copied while the table
- * is locked, so a process that exits meanwhile cannot hand over a reused
- * slot's name. Returns the length copied (without the NUL).
+ * name), for ps. pid 0 is the caller; a thread other than its group's
+ * leader is ESRCH here and in 508, so ps lists processes (no ps -L yet).
+ * The name is copied while the table is locked, so a process that exits
+ * meanwhile cannot hand over a reused slot's name. Returns the length copied (without the NUL).
  */
 /*
  * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
@@ -855,11 +856,12 @@ int sys_proc_ids(int pid, void *uids)
 	if (pid < 0)
 		return -EINVAL;
 	if (pid == 0)
-		pid = current()->pid;
+		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC && !found; i++) {
 		const struct proc *p = &ptable[i];
-		if (p->pid != pid || (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
+		if (p->pid != pid || p != p->group_leader ||
+		    (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
 			continue;
 		ids = (struct proc_ids){
 			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
@@ -883,11 +885,11 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len)
 	if (pid < 0 || len < PROC_NAME_MAX)
 		return -EINVAL;
 	if (pid == 0)
-		pid = current()->pid;
+		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC && !found; i++) {
-		if (ptable[i].pid == pid && (ptable[i].pstate == P_LIVE ||
-					     ptable[i].pstate == P_ZOMBIE)) {
+		if (ptable[i].pid == pid && &ptable[i] == ptable[i].group_leader &&
+		    (ptable[i].pstate == P_LIVE || ptable[i].pstate == P_ZOMBIE)) {
 			memcpy(name, ptable[i].name, sizeof(name));
 			found = true;
 		}

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -432,6 +433,45 @@ static void exec_from_thread(void)
 	      "execve_from_a_thread_ends_the_others_and_keeps_the_pid");
 }
 
+static void *sleep_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;		/* not reached */
+}
+
+/* A thread bomb as user 1000 with RLIMIT_NPROC 10: threads count as
+ * processes, so 9 threads beside the first, then EAGAIN. Root's limit
+ * is not touched (the child's setuid makes it user 1000). */
+static void thread_bomb(void)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit r = { 10, 10 };
+		if (setuid(1000) != 0 || setrlimit(RLIMIT_NPROC, &r) != 0)
+			_exit(100);
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 65536);
+		int made = 0, err = 0;
+		while (made < 50 && err == 0) {
+			pthread_t t;
+			err = pthread_create(&t, &a, sleep_forever, NULL);
+			made += err == 0;
+		}
+		_exit(err == EAGAIN ? made : 99);
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "thread_bomb_stopped_by_rlimit_nproc_at_9_threads");
+	pid_t other = fork();		/* and root can still fork */
+	if (other == 0)
+		_exit(0);
+	check(other > 0 && waitpid(other, &st, 0) == other, "root_forks_after_the_thread_bomb");
+}
+
 /* ---- signals and threads --------------------------------------------------------- */
 
 static volatile pid_t handled_by;
@@ -604,7 +644,7 @@ int main(int argc, char **argv)
 	static char path[256];
 	snprintf(path, sizeof(path), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
 	self_path = path;
-	printf("KTAP version 1\n1..40\n");
+	printf("KTAP version 1\n1..42\n");
 	mutex_and_join();
 	condvar();
 	tls_and_ids();
@@ -615,6 +655,7 @@ int main(int argc, char **argv)
 	fork_in_threads();
 	group_ends();
 	exec_from_thread();
+	thread_bomb();
 	signals();
 	futex_requeue_and_wake();
 	futex_errors();
