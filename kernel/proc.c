@@ -567,10 +567,14 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 /* A thread's own end: the tid word glibc's pthread_join waits on is
  * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
- * mm_release does when others share the memory. */
+ * mm_release does when others share the memory; before that, the robust
+ * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust). */
 static void thread_release(struct proc *p)
 {
 	int zero = 0;
+	if (p->robust_list)
+		futex_exit_robust((uint32_t)p->robust_list, p->pid);
+	p->robust_list = NULL;
 	if (p->clear_child_tid && p->group_leader->nr_threads > 1 &&
 	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
 		futex_wake_address((uint32_t)p->clear_child_tid, 1);

@@ -95,7 +95,7 @@ struct proc {
 	struct tls_state tls;		/* its set_thread_area slots (kernel/tls.c) */
 	int *clear_child_tid;		/* set_tid_address (kernel/thread.c) */
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
-	void *robust_list;		/* set_robust_list: kept, not yet walked */
+	void *robust_list;		/* set_robust_list: walked at exit (kernel/futex.c) */
 
 	struct file *files[NOFILE];	/* the leader's is the group's */
 	const struct initrd_file *cwd;	/* the leader's is the group's */	/* chdir (kernel/fs.c); NULL means "/" */

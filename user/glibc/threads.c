@@ -145,6 +145,39 @@ static void condvar(void)
 	check((long)sum == (long)ITEMS * (ITEMS + 1) / 2, "condvar_hands_2000_items_over");
 }
 
+/* A thread that exits holding a robust mutex: the kernel walks its
+ * robust list (set_robust_list) and marks the lock's owner dead, waking
+ * the thread waiting for it, which gets EOWNERDEAD. */
+static pthread_mutex_t robust;
+static volatile int robust_held;
+
+static void *die_holding(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&robust);
+	robust_held = 1;
+	pause_ms(100);			/* the main thread waits for it meanwhile */
+	return NULL;
+}
+
+static void robust_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&robust, &a);
+	pthread_t t;
+	pthread_create(&t, NULL, die_holding, NULL);
+	while (!robust_held)
+		pause_ms(1);
+	int r = pthread_mutex_lock(&robust);
+	check(r == EOWNERDEAD, "robust_mutex_of_a_thread_that_died_eownerdead");
+	if (r == EOWNERDEAD)
+		pthread_mutex_consistent(&robust);
+	check(pthread_mutex_unlock(&robust) == 0 && pthread_join(t, NULL) == 0,
+	      "robust_mutex_made_consistent_and_unlocked");
+}
+
 /* ---- TLS and ids ------------------------------------------------------------ */
 
 static __thread int tls_value = 7;
@@ -644,9 +677,10 @@ int main(int argc, char **argv)
 	static char path[256];
 	snprintf(path, sizeof(path), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
 	self_path = path;
-	printf("KTAP version 1\n1..42\n");
+	printf("KTAP version 1\n1..44\n");
 	mutex_and_join();
 	condvar();
+	robust_mutex();
 	tls_and_ids();
 	fifo_thread();
 	floating_point();
