@@ -599,6 +599,10 @@ void proc_exit(int status)
 		p->exit_status = status;
 		p->pstate = P_ZOMBIE;		/* not reaped before the group ends */
 	}
+	if (p != leader) {		/* the process's times keep this thread's */
+		leader->dead_utime += p->se.stats.utime;
+		leader->dead_stime += p->se.stats.stime;
+	}
 	spin_unlock(&ptable_lock);
 	if (last)
 		group_end(p, leader, status);	/* returns with ptable_lock held */
@@ -671,6 +675,21 @@ int proc_kill_other_threads(void)
 	return 0;
 }
 
+void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime)
+{
+	spin_lock(&ptable_lock);
+	*utime = leader->dead_utime + leader->se.stats.utime;
+	*stime = leader->dead_stime + leader->se.stats.stime;
+	for (int i = 0; i < NPROC && leader->nr_threads > 1; i++) {
+		struct proc *t = &ptable[i];
+		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
+			*utime += t->se.stats.utime;
+			*stime += t->se.stats.stime;
+		}
+	}
+	spin_unlock(&ptable_lock);
+}
+
 /* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
  * < -1 any in group -pid. */
 static bool wait_matches(struct proc *q, struct proc *parent, int pid)
@@ -690,8 +709,12 @@ static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
 {
 	int pid = z->pid;
-	uint32_t utime = z->se.stats.utime + z->cutime;
-	uint32_t stime = z->se.stats.stime + z->cstime;
+	uint32_t utime, stime;
+
+	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
+	uint32_t own_u = utime, own_s = stime;
+	utime += z->cutime;
+	stime += z->cstime;
 
 	while (z->se.on_cpu)
 		pause();
@@ -701,7 +724,7 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
 		struct rusage32 ru;
-		rusage_fill(&ru, z->se.stats.utime, z->se.stats.stime);
+		rusage_fill(&ru, own_u, own_s);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	proc_release(z);

@@ -104,6 +104,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_rr_get_interval, sys_sched_rr_get_interval),	/* sched/syscalls.c */
 	SYSCALL(__NR_nanosleep, sys_nanosleep),			/* sleep.c */
 	SYSCALL(__NR_mremap, sys_mremap),			/* mmap.c */
+	SYSCALL(__NR_prctl, sys_prctl),				/* thread.c (PR_SET_NAME, PR_GET_NAME) */
 	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),	/* signal.c */

@@ -19,6 +19,7 @@
 #include "string.h"
 #include "uaccess.h"
 #include <uapi/clone.h>
+#include <uapi/prctl.h>
 
 /* Linux's struct robust_list_head on i386: list, futex_offset, pending. */
 #define ROBUST_LIST_HEAD_SIZE	12
@@ -63,6 +64,35 @@ int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr)
 	    copy_to_user(uhead_ptr, &head, sizeof(head)) < 0)
 		return -EFAULT;
 	return 0;
+}
+
+/* 172 prctl: a thread's name (what ps and trace show), as Linux: 16
+ * bytes with the NUL, a longer one cut. Other options: EINVAL, as Linux
+ * gives for one it does not know, said once. */
+int sys_prctl(int option, uint32_t arg2, uint32_t arg3, uint32_t arg4, uint32_t arg5)
+{
+	struct proc *p = current();
+	char name[PROC_NAME_MAX];
+	static bool said;
+
+	(void)arg3;
+	(void)arg4;
+	(void)arg5;
+	switch (option) {
+	case PR_SET_NAME:
+		if (strncpy_from_user(name, (const char *)arg2, sizeof(name)) == -EFAULT)
+			return -EFAULT;
+		name[sizeof(name) - 1] = 0;
+		spin_lock(&ptable_lock);	/* ps copies it under the lock */
+		memcpy(p->name, name, sizeof(name));
+		spin_unlock(&ptable_lock);
+		return 0;
+	case PR_GET_NAME:
+		return copy_to_user((void *)arg2, p->name, sizeof(p->name)) < 0 ? -EFAULT : 0;
+	}
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		printk("prctl: option %d is not built; -EINVAL\n", option);
+	return -EINVAL;
 }
 
 /* Restartable sequences: not here. glibc 2.35+ registers one at start-up
@@ -255,6 +285,8 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
 	p->cutime = leader->cutime;
+	p->dead_utime = leader->dead_utime + leader->se.stats.utime;
+	p->dead_stime = leader->dead_stime + leader->se.stats.stime;
 	p->cstime = leader->cstime;
 	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
 	memcpy(p->files, leader->files, sizeof(p->files));

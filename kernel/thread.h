@@ -15,6 +15,7 @@ int sys_clone3(void *uargs, uint32_t size);
 int sys_set_tid_address(int *utidptr);
 int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);
+int sys_prctl(int option, uint32_t arg2, uint32_t arg3, uint32_t arg4, uint32_t arg5);
 int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig);
 
 struct proc;

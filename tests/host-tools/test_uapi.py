@@ -27,7 +27,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "asm/ioctls.h", "linux/sched.h", "asm/unistd_32.h", "asm/mman.h",
                  "linux/mman.h", "linux/resource.h", "asm/resource.h", "linux/stat.h",
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
-                 "linux/reboot.h", "linux/futex.h"]
+                 "linux/reboot.h", "linux/futex.h", "linux/prctl.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -227,6 +228,64 @@ static void tls_and_ids(void)
 	check(distinct, "tls_addresses_differ_per_thread");
 	check(same_pid, "getpid_is_the_process_in_every_thread");
 	check(own_tid && gettid_() == getpid(), "gettid_differs_per_thread_main_is_getpid");
+}
+
+/* ---- CPU time of a process is all its threads' ------------------------------ */
+
+static long cpu_ms(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void *spin_250ms(void *arg)
+{
+	(void)arg;
+	while (cpu_ms(CLOCK_THREAD_CPUTIME_ID) < 250)
+		;
+	return NULL;
+}
+
+static void cpu_times(void)
+{
+	pthread_t t;
+	long before = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+	pthread_create(&t, NULL, spin_250ms, NULL);
+	pthread_join(t, NULL);
+	struct rusage self, thread;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_THREAD, &thread);
+	long self_ms = self.ru_utime.tv_sec * 1000 + self.ru_utime.tv_usec / 1000 +
+		       self.ru_stime.tv_sec * 1000 + self.ru_stime.tv_usec / 1000;
+	long mine_ms = thread.ru_utime.tv_sec * 1000 + thread.ru_utime.tv_usec / 1000 +
+		       thread.ru_stime.tv_sec * 1000 + thread.ru_stime.tv_usec / 1000;
+	check(cpu_ms(CLOCK_PROCESS_CPUTIME_ID) >= 250 + before && self_ms >= 240,
+	      "process_cpu_time_counts_an_exited_threads_250_ms");
+	check(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - before < 200 && mine_ms < self_ms,
+	      "thread_cpu_time_is_the_callers_own");
+}
+
+/* ---- names (prctl) ------------------------------------------------------------- */
+
+static void *rename_self(void *arg)
+{
+	char *out = arg;
+	prctl(PR_SET_NAME, "a-very-long-thread-name", 0, 0, 0);
+	prctl(PR_GET_NAME, out, 0, 0, 0);
+	return NULL;
+}
+
+static void names(void)
+{
+	char mine[16] = "", theirs[16] = "";
+	pthread_t t;
+	pthread_create(&t, NULL, rename_self, theirs);
+	pthread_join(t, NULL);
+	prctl(PR_GET_NAME, mine, 0, 0, 0);
+	check(strcmp(theirs, "a-very-long-thr") == 0, "prctl_set_name_cut_to_15_bytes_in_a_thread");
+	check(strcmp(mine, "threads") == 0, "prctl_get_name_of_the_main_thread_unchanged");
+	check(raw(prctl(9999, 0, 0, 0, 0)) == -EINVAL, "prctl_unknown_option_einval");
 }
 
 /* ---- a thread at SCHED_FIFO in a SCHED_OTHER process ------------------------- */
@@ -677,12 +736,14 @@ int main(int argc, char **argv)
 	static char path[256];
 	snprintf(path, sizeof(path), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
 	self_path = path;
-	printf("KTAP version 1\n1..44\n");
+	printf("KTAP version 1\n1..49\n");
 	mutex_and_join();
 	condvar();
 	robust_mutex();
 	tls_and_ids();
 	fifo_thread();
+	names();
+	cpu_times();
 	floating_point();
 	large_mallocs();
 	many_threads();
