@@ -331,6 +331,92 @@ static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_w
 	return woke;
 }
 
+/* ---- robust futexes at thread exit ---------------------------------------- */
+
+/* Compare-and-exchange the user word at uaddr, atomic against threads on
+ * other CPUs; its value before in *cur. 0, or -EFAULT. */
+static int user_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *cur)
+{
+	struct proc *g = current()->group_leader;
+	for (;;) {
+		if (!user_range_ok((void *)uaddr, 4, true))
+			return -EFAULT;
+		spin_lock(&futex_lock);
+		uint32_t pa = vm_user_phys(g->pgdir, uaddr, true);
+		if (pa) {
+			*cur = old;
+			__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa), cur, new, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			spin_unlock(&futex_lock);
+			return 0;
+		}
+		spin_unlock(&futex_lock);	/* taken away meanwhile: again */
+	}
+}
+
+/* Linux's handle_futex_death for a non-PI word: if tid owns it, mark the
+ * owner dead (keeping FUTEX_WAITERS) and wake one waiter. pending: the
+ * lock the thread was taking or dropping when it died; a 0 there may
+ * have a waiter that must hear of it. */
+static void futex_death(uint32_t uaddr, int tid, bool pending)
+{
+	uint32_t val, cur;
+	if ((uaddr & 3) || copy_from_user(&val, (void *)uaddr, 4) < 0)
+		return;
+	if (pending && val == 0) {
+		futex_wake_address(uaddr, 1);
+		return;
+	}
+	for (;;) {
+		if ((val & FUTEX_TID_MASK) != (uint32_t)tid)
+			return;
+		uint32_t dead = (val & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+		if (user_cmpxchg(uaddr, val, dead, &cur) < 0)
+			return;
+		if (cur == val)
+			break;
+		val = cur;			/* changed meanwhile: again */
+	}
+	if (val & FUTEX_WAITERS)
+		futex_wake_address(uaddr, 1);
+}
+
+/* A list pointer's bit 0 says "priority-inheritance futex": not built
+ * here, so such entries are skipped. */
+static int fetch_entry(uint32_t uptr, uint32_t *entry, bool *pi)
+{
+	uint32_t v;
+	if (copy_from_user(&v, (void *)uptr, 4) < 0)
+		return -EFAULT;
+	*entry = v & ~1u;
+	*pi = v & 1;
+	return 0;
+}
+
+/* struct robust_list_head on i386: list.next, futex_offset, list_op_pending. */
+void futex_exit_robust(uint32_t uhead, int tid)
+{
+	uint32_t entry, next, pending;
+	int32_t offset;
+	bool pi, next_pi, pending_pi;
+
+	if (fetch_entry(uhead, &entry, &pi) < 0 ||
+	    copy_from_user(&offset, (void *)(uhead + 4), 4) < 0 ||
+	    fetch_entry(uhead + 8, &pending, &pending_pi) < 0)
+		return;
+	for (int limit = ROBUST_LIST_LIMIT; entry != uhead && limit > 0; limit--) {
+		int rc = fetch_entry(entry, &next, &next_pi);
+		if (entry != pending && !pi)
+			futex_death(entry + (uint32_t)offset, tid, false);
+		if (rc < 0)
+			return;
+		entry = next;
+		pi = next_pi;
+	}
+	if (pending && !pending_pi)
+		futex_death(pending + (uint32_t)offset, tid, true);
+}
+
 /* ---- the calls ---------------------------------------------------------- */
 
 static int futex_wake(uint32_t uaddr, bool private, int n, uint32_t bitset)

@@ -17,4 +17,9 @@ int sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint3
  * CLONE_CHILD_CLEARTID); how many woke. */
 int futex_wake_address(uint32_t uaddr, int n);
 
+/* Thread exit: every robust futex on the list at uhead (set_robust_list)
+ * that thread tid still owns is marked FUTEX_OWNER_DIED, and a waiter
+ * woken (Linux's exit_robust_list). */
+void futex_exit_robust(uint32_t uhead, int tid);
+
 #endif

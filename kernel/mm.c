@@ -13,9 +13,7 @@
 #include "kmalloc.h"
 #include "panic.h"
 #include "pmm.h"
-#include "smp.h"
 #include "string.h"
-#include "x86.h"
 
 struct vm_area *mm_find(struct mm *mm, uint32_t va)
 {
@@ -238,21 +236,6 @@ void mm_release(struct mm *mm)
 	kfree(mm->area);
 	mm->area = NULL;
 	mm->n = mm->cap = 0;
-}
-
-/* The holder may be waiting for this CPU to drop its stale translations
- * (smp_flush_tlb): answer while waiting. */
-void mm_lock(struct mm *mm)
-{
-	while (!spin_trylock(&mm->lock)) {
-		smp_poll_calls();
-		pause();
-	}
-}
-
-void mm_unlock(struct mm *mm)
-{
-	spin_unlock(&mm->lock);
 }
 
 /* The fault counts stay: getrusage's ru_minflt counts across exec. */

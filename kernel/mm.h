@@ -89,6 +89,7 @@ uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
 int mm_fork(struct mm *child, const struct mm *parent);
 /* exit: give the array back. */
 void mm_release(struct mm *mm);
+/* The lock above (in kernel/mmap.c). */
 void mm_lock(struct mm *mm);
 void mm_unlock(struct mm *mm);
 /* exec: the new program's regions, from nothing. */

@@ -26,9 +26,10 @@
 #include "mmap.h"
 #include "pmm.h"
 #include "proc.h"
-#include "string.h"
 #include "smp.h"
+#include "string.h"
 #include "uaccess.h"
+#include "x86.h"
 
 #define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].cur / PAGE_SIZE)
 /* Frames a mapping that takes its frames at once (brk's promise, a shared
@@ -388,6 +389,22 @@ static int do_brk(uint32_t addr)
 		return (int)p->mm.brk;
 	p->mm.brk = addr;
 	return (int)addr;
+}
+
+/* mm_lock (kernel/mm.h), here rather than in mm.c, which the host unit
+ * tests build: the holder may be waiting for this CPU to drop its stale
+ * translations (smp_flush_tlb), so a waiter answers while it waits. */
+void mm_lock(struct mm *mm)
+{
+	while (!spin_trylock(&mm->lock)) {
+		smp_poll_calls();
+		pause();
+	}
+}
+
+void mm_unlock(struct mm *mm)
+{
+	spin_unlock(&mm->lock);
 }
 
 /* ---- the calls, one thread of a group at a time ----------------------- */

@@ -569,10 +569,14 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 /* A thread's own end: the tid word glibc's pthread_join waits on is
  * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
- * mm_release does when others share the memory. */
+ * mm_release does when others share the memory; before that, the robust
+ * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust). */
 static void thread_release(struct proc *p)
 {
 	int zero = 0;
+	if (p->robust_list)
+		futex_exit_robust((uint32_t)p->robust_list, p->pid);
+	p->robust_list = NULL;
 	if (p->clear_child_tid && p->group_leader->nr_threads > 1 &&
 	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
 		futex_wake_address((uint32_t)p->clear_child_tid, 1);
@@ -596,6 +600,10 @@ void proc_exit(int status)
 	if (!last && p == leader) {
 		p->exit_status = status;
 		p->pstate = P_ZOMBIE;		/* not reaped before the group ends */
+	}
+	if (p != leader) {		/* the process's times keep this thread's */
+		leader->dead_utime += p->se.stats.utime;
+		leader->dead_stime += p->se.stats.stime;
 	}
 	spin_unlock(&ptable_lock);
 	if (last)
@@ -669,6 +677,21 @@ int proc_kill_other_threads(void)
 	return 0;
 }
 
+void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime)
+{
+	spin_lock(&ptable_lock);
+	*utime = leader->dead_utime + leader->se.stats.utime;
+	*stime = leader->dead_stime + leader->se.stats.stime;
+	for (int i = 0; i < NPROC && leader->nr_threads > 1; i++) {
+		struct proc *t = &ptable[i];
+		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
+			*utime += t->se.stats.utime;
+			*stime += t->se.stats.stime;
+		}
+	}
+	spin_unlock(&ptable_lock);
+}
+
 /* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
  * < -1 any in group -pid. */
 static bool wait_matches(struct proc *q, struct proc *parent, int pid)
@@ -688,8 +711,12 @@ static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
 {
 	int pid = z->pid;
-	uint32_t utime = z->se.stats.utime + z->cutime;
-	uint32_t stime = z->se.stats.stime + z->cstime;
+	uint32_t utime, stime;
+
+	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
+	uint32_t own_u = utime, own_s = stime;
+	utime += z->cutime;
+	stime += z->cstime;
 
 	while (z->se.on_cpu)
 		pause();
@@ -699,7 +726,7 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
 		struct rusage32 ru;
-		rusage_fill(&ru, z->se.stats.utime, z->se.stats.stime);
+		rusage_fill(&ru, own_u, own_s);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	proc_release(z);
@@ -839,9 +866,10 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 
 /*
  * 507: proc_name(pid, buf, len) - a process's name (its program's file
- * name), for ps. pid 0 is the caller. The name is copied while the table
- * is locked, so a process that exits meanwhile cannot hand over a reused
- * slot's name. Returns the length copied (without the NUL).
+ * name), for ps. pid 0 is the caller; a thread other than its group's
+ * leader is ESRCH here and in 508, so ps lists processes (no ps -L yet).
+ * The name is copied while the table is locked, so a process that exits
+ * meanwhile cannot hand over a reused slot's name. Returns the length copied (without the NUL).
  */
 /*
  * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
@@ -857,11 +885,12 @@ int sys_proc_ids(int pid, void *uids)
 	if (pid < 0)
 		return -EINVAL;
 	if (pid == 0)
-		pid = current()->pid;
+		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC && !found; i++) {
 		const struct proc *p = &ptable[i];
-		if (p->pid != pid || (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
+		if (p->pid != pid || p != p->group_leader ||
+		    (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
 			continue;
 		ids = (struct proc_ids){
 			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
@@ -885,11 +914,11 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len)
 	if (pid < 0 || len < PROC_NAME_MAX)
 		return -EINVAL;
 	if (pid == 0)
-		pid = current()->pid;
+		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
 	for (int i = 0; i < NPROC && !found; i++) {
-		if (ptable[i].pid == pid && (ptable[i].pstate == P_LIVE ||
-					     ptable[i].pstate == P_ZOMBIE)) {
+		if (ptable[i].pid == pid && &ptable[i] == ptable[i].group_leader &&
+		    (ptable[i].pstate == P_LIVE || ptable[i].pstate == P_ZOMBIE)) {
 			memcpy(name, ptable[i].name, sizeof(name));
 			found = true;
 		}

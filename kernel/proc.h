@@ -85,6 +85,7 @@ struct proc {
 	int nr_threads;			/* threads of the group not yet exited */
 	bool group_exiting;		/* exit_group or a fatal signal ends them all */
 	int group_exit_status;		/* what wait4 then reports */
+	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
 	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
@@ -96,7 +97,7 @@ struct proc {
 	struct tls_state tls;		/* its set_thread_area slots (kernel/tls.c) */
 	int *clear_child_tid;		/* set_tid_address (kernel/thread.c) */
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
-	void *robust_list;		/* set_robust_list: kept, not yet walked */
+	void *robust_list;		/* set_robust_list: walked at exit (kernel/futex.c) */
 
 	struct file *files[NOFILE];	/* the leader's is the group's */
 	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC); the leader's */
@@ -179,6 +180,9 @@ int proc_fork(void);
 struct proc *fork_prepare(int *err);
 int fork_start(struct proc *child);
 void fork_abandon(struct proc *child);
+/* CPU ticks of every thread of leader's group, the exited ones too (what
+ * times, getrusage and wait4 report for a process). */
+void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime);
 /* Ids, group and name that a new thread or process takes from me. */
 void proc_copy_ids(struct proc *child, const struct proc *me);
 /* End the calling thread (exit); the group ends with its last thread. */

@@ -41,7 +41,12 @@ static int clock_read(int clock, uint64_t *ns)
 	case CLOCK_MONOTONIC:
 		*ns = clock_ns();
 		return 0;
-	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_PROCESS_CPUTIME_ID: {
+		uint32_t u, s;
+		proc_group_times(p->group_leader, &u, &s);
+		*ns = (uint64_t)(u + s) * 1000000000ull / hz();
+		return 0;
+	}
 	case CLOCK_THREAD_CPUTIME_ID:
 		*ns = (uint64_t)(p->se.stats.utime + p->se.stats.stime) * 1000000000ull / hz();
 		return 0;
@@ -101,12 +106,15 @@ static uint32_t to_user_hz(uint32_t ticks)
 	return (uint32_t)((uint64_t)ticks * USER_HZ / hz());
 }
 
+/* A process's times: all its threads' (proc_group_times), its reaped
+ * children's. */
 int sys_times(void *utms)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
+	uint32_t u, s;
+	proc_group_times(p, &u, &s);
 	uint32_t tms[4] = {
-		to_user_hz(p->se.stats.utime), to_user_hz(p->se.stats.stime),
-		to_user_hz(p->cutime), to_user_hz(p->cstime),
+		to_user_hz(u), to_user_hz(s), to_user_hz(p->cutime), to_user_hz(p->cstime),
 	};
 	if (utms && copy_to_user(utms, tms, sizeof(tms)) < 0)
 		return -EFAULT;
@@ -115,13 +123,15 @@ int sys_times(void *utms)
 
 int sys_getrusage(int who, void *uru)
 {
-	struct proc *p = current();
+	struct proc *p = current()->group_leader;
 	struct rusage32 ru;
 	uint32_t u, s;
 
 	if (who == RUSAGE_SELF) {
-		u = p->se.stats.utime;
-		s = p->se.stats.stime;
+		proc_group_times(p, &u, &s);
+	} else if (who == RUSAGE_THREAD) {
+		u = current()->se.stats.utime;
+		s = current()->se.stats.stime;
 	} else if (who == RUSAGE_CHILDREN) {
 		u = p->cutime;
 		s = p->cstime;

@@ -255,6 +255,8 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
 	p->cutime = leader->cutime;
+	p->dead_utime = leader->dead_utime + leader->se.stats.utime;
+	p->dead_stime = leader->dead_stime + leader->se.stats.stime;
 	p->cstime = leader->cstime;
 	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
 	memcpy(p->files, leader->files, sizeof(p->files));

@@ -28,6 +28,13 @@
 /* WAIT_BITSET/WAKE_BITSET's bitset that matches every waiter (FUTEX_WAIT). */
 #define FUTEX_BITSET_MATCH_ANY	0xffffffff
 
+/* A robust futex word (set_robust_list): the owner's tid, and these. */
+#define FUTEX_WAITERS		0x80000000
+#define FUTEX_OWNER_DIED	0x40000000
+#define FUTEX_TID_MASK		0x3fffffff
+/* At most this many entries of a robust list are walked at exit. */
+#define ROBUST_LIST_LIMIT	2048
+
 /* FUTEX_WAKE_OP's val3: op (4 bits), cmp (4), oparg (12), cmparg (12). */
 #define FUTEX_OP_SET		0	/* uaddr2 = oparg */
 #define FUTEX_OP_ADD		1	/* uaddr2 += oparg */

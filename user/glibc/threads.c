@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -144,6 +146,39 @@ static void condvar(void)
 	check((long)sum == (long)ITEMS * (ITEMS + 1) / 2, "condvar_hands_2000_items_over");
 }
 
+/* A thread that exits holding a robust mutex: the kernel walks its
+ * robust list (set_robust_list) and marks the lock's owner dead, waking
+ * the thread waiting for it, which gets EOWNERDEAD. */
+static pthread_mutex_t robust;
+static volatile int robust_held;
+
+static void *die_holding(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&robust);
+	robust_held = 1;
+	pause_ms(100);			/* the main thread waits for it meanwhile */
+	return NULL;
+}
+
+static void robust_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&robust, &a);
+	pthread_t t;
+	pthread_create(&t, NULL, die_holding, NULL);
+	while (!robust_held)
+		pause_ms(1);
+	int r = pthread_mutex_lock(&robust);
+	check(r == EOWNERDEAD, "robust_mutex_of_a_thread_that_died_eownerdead");
+	if (r == EOWNERDEAD)
+		pthread_mutex_consistent(&robust);
+	check(pthread_mutex_unlock(&robust) == 0 && pthread_join(t, NULL) == 0,
+	      "robust_mutex_made_consistent_and_unlocked");
+}
+
 /* ---- TLS and ids ------------------------------------------------------------ */
 
 static __thread int tls_value = 7;
@@ -193,6 +228,64 @@ static void tls_and_ids(void)
 	check(distinct, "tls_addresses_differ_per_thread");
 	check(same_pid, "getpid_is_the_process_in_every_thread");
 	check(own_tid && gettid_() == getpid(), "gettid_differs_per_thread_main_is_getpid");
+}
+
+/* ---- CPU time of a process is all its threads' ------------------------------ */
+
+static long cpu_ms(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void *spin_250ms(void *arg)
+{
+	(void)arg;
+	while (cpu_ms(CLOCK_THREAD_CPUTIME_ID) < 250)
+		;
+	return NULL;
+}
+
+static void cpu_times(void)
+{
+	pthread_t t;
+	long before = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+	pthread_create(&t, NULL, spin_250ms, NULL);
+	pthread_join(t, NULL);
+	struct rusage self, thread;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_THREAD, &thread);
+	long self_ms = self.ru_utime.tv_sec * 1000 + self.ru_utime.tv_usec / 1000 +
+		       self.ru_stime.tv_sec * 1000 + self.ru_stime.tv_usec / 1000;
+	long mine_ms = thread.ru_utime.tv_sec * 1000 + thread.ru_utime.tv_usec / 1000 +
+		       thread.ru_stime.tv_sec * 1000 + thread.ru_stime.tv_usec / 1000;
+	check(cpu_ms(CLOCK_PROCESS_CPUTIME_ID) >= 250 + before && self_ms >= 240,
+	      "process_cpu_time_counts_an_exited_threads_250_ms");
+	check(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - before < 200 && mine_ms < self_ms,
+	      "thread_cpu_time_is_the_callers_own");
+}
+
+/* ---- names (prctl) ------------------------------------------------------------- */
+
+static void *rename_self(void *arg)
+{
+	char *out = arg;
+	prctl(PR_SET_NAME, "a-very-long-thread-name", 0, 0, 0);
+	prctl(PR_GET_NAME, out, 0, 0, 0);
+	return NULL;
+}
+
+static void names(void)
+{
+	char mine[16] = "", theirs[16] = "";
+	pthread_t t;
+	pthread_create(&t, NULL, rename_self, theirs);
+	pthread_join(t, NULL);
+	prctl(PR_GET_NAME, mine, 0, 0, 0);
+	check(strcmp(theirs, "a-very-long-thr") == 0, "prctl_set_name_cut_to_15_bytes_in_a_thread");
+	check(strcmp(mine, "threads") == 0, "prctl_get_name_of_the_main_thread_unchanged");
+	check(raw(prctl(9999, 0, 0, 0, 0)) == -EINVAL, "prctl_unknown_option_einval");
 }
 
 /* ---- a thread at SCHED_FIFO in a SCHED_OTHER process ------------------------- */
@@ -432,6 +525,45 @@ static void exec_from_thread(void)
 	      "execve_from_a_thread_ends_the_others_and_keeps_the_pid");
 }
 
+static void *sleep_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;		/* not reached */
+}
+
+/* A thread bomb as user 1000 with RLIMIT_NPROC 10: threads count as
+ * processes, so 9 threads beside the first, then EAGAIN. Root's limit
+ * is not touched (the child's setuid makes it user 1000). */
+static void thread_bomb(void)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit r = { 10, 10 };
+		if (setuid(1000) != 0 || setrlimit(RLIMIT_NPROC, &r) != 0)
+			_exit(100);
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 65536);
+		int made = 0, err = 0;
+		while (made < 50 && err == 0) {
+			pthread_t t;
+			err = pthread_create(&t, &a, sleep_forever, NULL);
+			made += err == 0;
+		}
+		_exit(err == EAGAIN ? made : 99);
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "thread_bomb_stopped_by_rlimit_nproc_at_9_threads");
+	pid_t other = fork();		/* and root can still fork */
+	if (other == 0)
+		_exit(0);
+	check(other > 0 && waitpid(other, &st, 0) == other, "root_forks_after_the_thread_bomb");
+}
+
 /* ---- signals and threads --------------------------------------------------------- */
 
 static volatile pid_t handled_by;
@@ -604,17 +736,21 @@ int main(int argc, char **argv)
 	static char path[256];
 	snprintf(path, sizeof(path), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
 	self_path = path;
-	printf("KTAP version 1\n1..40\n");
+	printf("KTAP version 1\n1..49\n");
 	mutex_and_join();
 	condvar();
+	robust_mutex();
 	tls_and_ids();
 	fifo_thread();
+	names();
+	cpu_times();
 	floating_point();
 	large_mallocs();
 	many_threads();
 	fork_in_threads();
 	group_ends();
 	exec_from_thread();
+	thread_bomb();
 	signals();
 	futex_requeue_and_wake();
 	futex_errors();
