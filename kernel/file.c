@@ -7,6 +7,7 @@
 #include "errno.h"
 #include "fs.h"
 #include "kmalloc.h"
+#include "procfs.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "string.h"
@@ -53,6 +54,8 @@ void file_close(struct file *f)
 		return;
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		pipe_close(f->pipe, f->type == FT_PIPE_WRITE);
+	if (f->type == FT_PROC)
+		procfs_release(f);
 	kfree(f);
 }
 
@@ -78,6 +81,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_PIPE_READ:	return pipe_read(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return initrd_read(f, ubuf, n);
 	case FT_DEV:		return dev_read(f, ubuf, n);
+	case FT_PROC:		return procfs_read(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -89,6 +93,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return -EBADF;	/* opened read-only */
 	case FT_DEV:		return dev_write(f, ubuf, n);
+	case FT_PROC:		return procfs_write(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -187,14 +192,27 @@ int sys_ioctl(int fd, uint32_t req, void *uarg)
 
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
  * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
+static enum file_type type_of(const struct initrd_file *node)
+{
+	if (node->rdev)
+		return FT_DEV;
+	return node->procfs && !node->is_dir ? FT_PROC : FT_INITRD;
+}
+
 static int open_node(const struct initrd_file *node, int flags)
 {
+	enum file_type type = type_of(node);
 	if ((flags & O_DIRECTORY) && !node->is_dir)
 		return -ENOTDIR;
-	/* the initrd is read-only; its devices are not */
-	if ((flags & O_ACCMODE) != 0 && !node->rdev)
+	if (type == FT_PROC) {			/* /proc's own permission rules */
+		int err = procfs_may_open(node, flags);
+		if (err)
+			return err;
+	} else if ((flags & O_ACCMODE) != 0 && !node->rdev) {
+		/* the initrd is read-only; its devices are not */
 		return node->is_dir ? -EISDIR : -EROFS;
-	struct file *f = file_alloc(node->rdev ? FT_DEV : FT_INITRD);
+	}
+	struct file *f = file_alloc(type);
 	if (!f)
 		return -ENOMEM;
 	f->node = node;
@@ -295,6 +313,8 @@ static int64_t file_seek(int fd, int64_t off, int whence)
 		return -EBADF;
 	if (f->type == FT_INITRD)
 		return seek_node(f, off, whence);
+	if (f->type == FT_PROC)		/* Linux's seq_lseek: no SEEK_END */
+		return whence == SEEK_SET || whence == SEEK_CUR ? seek_node(f, off, whence) : -EINVAL;
 	if (f->type == FT_DEV && dev_seekable(f))
 		return whence <= SEEK_END ? 0 : -EINVAL;	/* null, zero: stay at 0 */
 	return -ESPIPE;		/* the console, pipes */

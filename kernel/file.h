@@ -1,8 +1,9 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Four kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
- * read-only file of the initrd, and a device of /dev (kernel/dev.c). A struct file is shared between
+ * Five kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * read-only file of the initrd, a device of /dev (kernel/dev.c), and a
+ * /proc file (kernel/procfs.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
@@ -12,7 +13,7 @@
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC };
 
 struct pipe;
 struct proc;
@@ -22,8 +23,10 @@ struct file {
 	enum file_type type;
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
-	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c) */
-	uint64_t offset;		/* FT_INITRD: lseek may go past the end, as Linux */
+	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c), FT_PROC */
+	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
+	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
+	uint32_t text_len;
 	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
 };
 

@@ -20,6 +20,7 @@
 #define DT_CHR		2
 #define DT_DIR		4
 #define DT_REG		8
+#define DT_LNK		10
 
 static const struct initrd_file *cwd_of(const struct proc *p)
 {
@@ -156,7 +157,7 @@ int sys_getdents64(int fd, void *udirp, uint32_t count)
 		d->d_ino = initrd_ino(e);
 		d->d_off = next;
 		d->d_reclen = (uint16_t)reclen;
-		d->d_type = e->is_dir ? DT_DIR : e->rdev ? DT_CHR : DT_REG;
+		d->d_type = e->is_dir ? DT_DIR : e->rdev ? DT_CHR : e->magic ? DT_LNK : DT_REG;
 		memcpy(d->d_name, name, len + 1);
 		if (copy_to_user((char *)udirp + done, rec, reclen) < 0)
 			return -EFAULT;

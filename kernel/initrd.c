@@ -11,6 +11,7 @@
 #include "format.h"
 #include "kmalloc.h"
 #include "printk.h"
+#include "procfs.h"
 #include "string.h"
 #include "vm.h"
 
@@ -58,6 +59,8 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->parent = 0;
 	f->rdev = 0;
 	f->magic = 0;
+	f->procfs = 0;
+	f->arg = 0;
 }
 
 static void unpack_ustar(const uint8_t *p, uint32_t len)
@@ -173,6 +176,15 @@ void initrd_add_magic(const char *path, uint8_t magic)
 		f->magic = magic;
 }
 
+void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm, bool dir)
+{
+	struct initrd_file *f = add_kernel_node(path, dir, perm);
+	if (f) {
+		f->procfs = kind;
+		f->arg = arg;
+	}
+}
+
 void initrd_init(void)
 {
 	nfiles = 0;
@@ -202,9 +214,16 @@ void initrd_init(void)
 	printk("initrd: %d files from %d modules\n", nfiles, boot_nmodules);
 }
 
+/* Nodes outside the table are /proc's per-process ones (kernel/procfs_pid.c),
+ * made when a walk or a listing reaches them. */
+static bool in_table(const struct initrd_file *n)
+{
+	return n >= files && n < files + MAX_FILES;
+}
+
 uint32_t initrd_index(const struct initrd_file *n)
 {
-	return (uint32_t)(n - files);
+	return in_table(n) ? (uint32_t)(n - files) : procfs_ino(n);
 }
 
 const struct initrd_file *initrd_lookup(const char *path)
@@ -223,12 +242,12 @@ const struct initrd_file *initrd_root(void)
 
 const struct initrd_file *initrd_parent(const struct initrd_file *f)
 {
-	return &files[f->parent];
+	return in_table(f) ? &files[f->parent] : procfs_parent(f);
 }
 
 uint32_t initrd_ino(const struct initrd_file *f)
 {
-	return (uint32_t)(f - files) + 1;
+	return in_table(f) ? (uint32_t)(f - files) + 1 : procfs_ino(f);
 }
 
 const char *initrd_name(const struct initrd_file *f)
@@ -237,8 +256,12 @@ const char *initrd_name(const struct initrd_file *f)
 	return slash[1] ? slash + 1 : f->path;
 }
 
+/* A listing of /proc goes on past the table with the live PIDs: positions
+ * from nfiles up are procfs's (procfs_next_child). */
 const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos)
 {
+	if (!in_table(dir) || (dir->procfs && *pos >= (uint32_t)nfiles))
+		return procfs_next_child(dir, pos, (uint32_t)nfiles);
 	int d = (int)(dir - files);
 	for (int i = (int)*pos; i < nfiles; i++) {
 		/* Not "/" in itself, and not a node a later module replaced. */
@@ -248,7 +271,7 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
 		}
 	}
 	*pos = (uint32_t)nfiles;
-	return NULL;
+	return dir->procfs ? procfs_next_child(dir, pos, (uint32_t)nfiles) : NULL;
 }
 
 /* One step of the walk: name (len bytes) inside directory at. */
@@ -262,6 +285,8 @@ static int walk_step(const struct initrd_file **at, const char *name, size_t len
 		*at = initrd_parent(*at);
 		return 0;
 	}
+	if (!in_table(*at))			/* /proc/PID: procfs names its children */
+		return procfs_lookup(at, name, len);
 	char path[INITRD_PATH_MAX];
 	size_t base = strlen((*at)->path);
 	if (base == 1)
@@ -273,6 +298,8 @@ static int walk_step(const struct initrd_file **at, const char *name, size_t len
 	memcpy(path + base + 1, name, len);
 	path[base + 1 + len] = 0;
 	const struct initrd_file *next = initrd_lookup(path);
+	if (!next && (*at)->procfs)		/* /proc/PID */
+		return procfs_lookup(at, name, len);
 	if (!next)
 		return -ENOENT;
 	*at = next;

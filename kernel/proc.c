@@ -243,6 +243,11 @@ static void proc_release(struct proc *p)
 
 bool proc_slow_lookup;
 
+int proc_last_pid(void)
+{
+	return next_pid - 1;
+}
+
 struct proc *proc_get(int pid)
 {
 	struct proc *found = NULL;

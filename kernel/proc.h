@@ -112,6 +112,8 @@ struct proc {
 extern struct spinlock ptable_lock;
 extern struct proc ptable[NPROC];
 bool proc_is_init(const struct proc *p);
+/* The pid last handed out (/proc/loadavg, /proc/stat's "processes"). */
+int proc_last_pid(void);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)

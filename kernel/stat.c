@@ -10,8 +10,9 @@
  * kernel/file.h: the console (a character device, Linux's /dev/console,
  * 5:1), pipes (FIFOs), the initrd's read-only files and directories and
  * the devices in /dev (kernel/dev.c).
- * The only links are magic: /proc/self/exe (kernel/procfs.c), which
- * stat follows to the program and lstat and readlink show as a link.
+ * The only links are magic: /proc/self and /proc/PID/exe
+ * (kernel/procfs.c), which stat follows and lstat and readlink show as
+ * links.
  */
 #include "stat.h"
 #include "errno.h"
@@ -19,6 +20,7 @@
 #include "fs.h"
 #include "initrd.h"
 #include "proc.h"
+#include "procfs.h"
 #include "string.h"
 #include "uaccess.h"
 
@@ -81,10 +83,11 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 	if (n->is_dir) {
 		k->mode = S_IFDIR | n->perm;
 		k->nlink = 2 + subdirs(n);	/* ".", its name, each child's ".." */
-	} else if (n->magic) {			/* lstat of /proc/self/exe */
-		const struct initrd_file *t = initrd_magic_target(n);
+	} else if (n->magic) {			/* lstat of /proc/self, /proc/PID/exe */
+		char text[INITRD_PATH_MAX];
+		int len = initrd_magic_text(n, text, sizeof(text));
 		k->mode = S_IFLNK | 0777;
-		k->size = t ? strlen(t->path) : 0;
+		k->size = len > 0 ? (uint64_t)len : 0;
 	} else if (n->rdev) {
 		k->mode = S_IFCHR | n->perm;
 		k->rdev_major = n->rdev >> 8;
@@ -94,6 +97,8 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 		k->size = n->size;
 		k->blocks = (n->size + 511) / 512;
 	}
+	if (n->procfs)				/* /proc/PID: its process's */
+		k->uid = k->gid = (uint32_t)procfs_uid(n);
 }
 
 static void stat_file(const struct file *f, struct kstat *k)
@@ -236,13 +241,13 @@ static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 		return err;
 	if (!n->magic)
 		return -EINVAL;
-	const struct initrd_file *t = initrd_magic_target(n);
-	if (!t)
-		return -ENOENT;
-	uint32_t len = (uint32_t)strlen(t->path);
-	if (len > (uint32_t)size)
-		len = (uint32_t)size;
-	return copy_to_user(ubuf, t->path, len) < 0 ? -EFAULT : (int)len;
+	char text[INITRD_PATH_MAX];
+	int len = initrd_magic_text(n, text, sizeof(text));
+	if (len < 0)
+		return len;
+	if (len > size)
+		len = size;
+	return copy_to_user(ubuf, text, (uint32_t)len) < 0 ? -EFAULT : len;
 }
 
 int sys_readlink(const char *upath, char *ubuf, int size)
