@@ -33,7 +33,7 @@
 #define MAGIC_SELF	2	/* /proc/self */
 
 /* The longest value a /proc/sys file takes in one write ("1000\n"). */
-#define SYS_WRITE_MAX	32
+#define PROCFS_WRITE_MAX	32
 
 void procfs_init(void)
 {
@@ -243,7 +243,7 @@ int procfs_read(struct file *f, void *ubuf, uint32_t n)
  */
 int procfs_write(struct file *f, const void *ubuf, uint32_t n)
 {
-	char text[SYS_WRITE_MAX];
+	char text[PROCFS_WRITE_MAX];
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (f->node->procfs != PROCFS_SYS_TUNABLE)

@@ -259,3 +259,60 @@ int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 {
 	return readlink_at(dirfd, upath, ubuf, size);
 }
+
+/* ---- access ------------------------------------------------------------------ */
+
+/* access's mode bits (libc's unistd.h; no kernel header has them). */
+#define X_OK	1
+#define W_OK	2
+#define R_OK	4
+
+/*
+ * May the caller's real ids (AT_EACCESS: effective ones) do mode to n?
+ * Linux's order: the permission bits (root reads and writes anything, and
+ * executes what has an x bit or is a directory), then EROFS for a write
+ * on the read-only initrd. /proc has its own rules (kernel/procfs.c).
+ */
+static int may_access(const struct initrd_file *n, int mode, bool effective)
+{
+	const struct proc *p = current();
+	int uid = effective ? p->euid : p->uid, gid = effective ? p->egid : p->gid;
+	struct kstat k;
+	stat_node(n, &k);
+	if ((mode & W_OK) && n->procfs && !n->is_dir)
+		return procfs_may_open(n, O_WRONLY);
+	uint32_t bits = uid == 0 ? 06 | ((k.mode & 0111) || n->is_dir)
+		      : (uint32_t)uid == k.uid ? k.mode >> 6 : (uint32_t)gid == k.gid ? k.mode >> 3 : k.mode;
+	if (mode & ~bits & 7)
+		return -EACCES;
+	if ((mode & W_OK) && !n->rdev)
+		return -EROFS;
+	return 0;
+}
+
+int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
+{
+	char path[INITRD_PATH_MAX];
+	const struct initrd_file *n;
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &n, !(flags & AT_SYMLINK_NOFOLLOW));
+	if (err < 0)
+		return err;
+	return mode ? may_access(n, mode, flags & AT_EACCESS) : 0;	/* F_OK: it exists */
+}
+
+int sys_faccessat(int dirfd, const char *upath, int mode)
+{
+	return sys_faccessat2(dirfd, upath, mode, 0);
+}
+
+int sys_access(const char *upath, int mode)
+{
+	return sys_faccessat2(AT_FDCWD, upath, mode, 0);
+}

@@ -1,6 +1,6 @@
 /*
- * stat.h - what a file is: stat64, lstat64, fstat64, fstatat64, statx and
- * readlink, as ls and glibc's start-up and stdio ask (is stdout a
+ * stat.h - what a file is: stat64, lstat64, fstat64, fstatat64, statx,
+ * readlink and access, as ls and glibc's start-up and stdio ask (is stdout a
  * terminal? how big a buffer?).
  */
 #ifndef KERNEL_STAT_H
@@ -15,5 +15,8 @@ int sys_fstatat64(int dirfd, const char *upath, void *ustat, int flags);
 int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *ustatx);
 int sys_readlink(const char *upath, char *ubuf, int size);
 int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size);
+int sys_access(const char *upath, int mode);
+int sys_faccessat(int dirfd, const char *upath, int mode);
+int sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
 
 #endif

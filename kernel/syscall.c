@@ -63,6 +63,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
 	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
 	SYSCALL(__NR_pause, sys_pause),				/* signal.c */
+	SYSCALL(__NR_access, sys_access),			/* stat.c */
 	SYSCALL(__NR_nice, sys_nice),				/* sched/syscalls.c */
 	SYSCALL(__NR_kill, sys_kill),				/* signal.c */
 	SYSCALL(__NR_pipe, sys_pipe),				/* file.c */
@@ -149,6 +150,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
+	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
@@ -158,6 +160,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
+	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */

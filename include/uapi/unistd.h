@@ -26,6 +26,7 @@
 #define __NR_setuid                  23
 #define __NR_getuid                  24
 #define __NR_pause                   29
+#define __NR_access                  33
 #define __NR_nice                    34
 #define __NR_kill                    37
 #define __NR_mkdir                   39
@@ -114,6 +115,7 @@
 #define __NR_openat                  295
 #define __NR_fstatat64               300
 #define __NR_readlinkat              305
+#define __NR_faccessat               307
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
@@ -123,6 +125,7 @@
 #define __NR_statx                   383
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403
+#define __NR_faccessat2              439
 
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */
