@@ -53,6 +53,7 @@ int sys_pipe2(int *ufds, int flags);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
+int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count);
 /* poll (kernel/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
  * POLLERR), and the wait queue woken when that changes (NULL: never). */
 uint32_t file_poll(struct file *f);

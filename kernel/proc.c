@@ -440,6 +440,8 @@ struct proc *fork_prepare(int *err)
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
 	memcpy(child->name, parent->name, sizeof(child->name));
+	memcpy(child->cmdline, parent->cmdline, parent->cmdline_len);
+	child->cmdline_len = parent->cmdline_len;
 	child->dumpable = parent->dumpable;
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])

@@ -37,6 +37,7 @@
 struct rlimit32 { uint32_t cur, max; };
 #define KSTACK_SIZE	8192
 #define PROC_NAME_MAX	16
+#define PROC_CMDLINE_MAX 128	/* the start of argv that /proc/PID/cmdline shows */
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
@@ -84,6 +85,8 @@ struct proc {
 	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC) */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/" */
 	const struct initrd_file *exe;	/* its program: /proc/self/exe (kernel/procfs.c) */
+	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline) */
+	uint32_t cmdline_len;
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;

@@ -190,6 +190,8 @@ const struct initrd_file *procfs_pid_exe(int pid)
 struct pid_snap {
 	int pid, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
 	char name[PROC_NAME_MAX];
+	char cmdline[PROC_CMDLINE_MAX];
+	uint32_t cmdline_len;
 	char state;
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages;
 	uint64_t start_ns;
@@ -239,6 +241,8 @@ static int snap(int pid, struct pid_snap *s)
 		.start_ns = p->start_ns,
 	};
 	memcpy(s->name, p->name, sizeof(s->name));
+	s->cmdline_len = p->cmdline_len < sizeof(s->cmdline) ? p->cmdline_len : sizeof(s->cmdline);
+	memcpy(s->cmdline, p->cmdline, s->cmdline_len);
 	s->name[PROC_NAME_MAX - 1] = 0;
 	snap_signals(p, s);
 	sched_task_view(&p->se, &s->sv);
@@ -393,14 +397,12 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 	sched_line(b, "hz", sched_hz());
 }
 
-/* cmdline: the arguments are not kept after exec here, so the program's
- * name stands for argv[0] (what pidof and ps -o args read). */
+/* cmdline: argv as exec gave it, each argument NUL-ended (what ps's
+ * COMMAND and pidof read); a kernel thread's is empty, as Linux's. */
 static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
 {
-	if (!s->vm_pages)
-		return;				/* a kernel thread: empty, as Linux */
-	pb_printf(b, "%s", s->name);
-	pb_putc(b, '\0');
+	for (uint32_t i = 0; i < s->cmdline_len && s->vm_pages; i++)
+		pb_putc(b, s->cmdline[i]);
 }
 
 int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
