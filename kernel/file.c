@@ -13,6 +13,7 @@
 #include "string.h"
 #include "uaccess.h"
 #include <uapi/poll.h>
+#include <uapi/stat.h>	/* AT_FDCWD */
 
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
 
@@ -226,9 +227,30 @@ static int open_node(const struct initrd_file *node, int flags)
 
 int sys_open(const char *upath, int flags)
 {
-	const struct initrd_file *node;
-	int err = fs_lookup_user(upath, &node);
-	return err < 0 ? err : open_node(node, flags);
+	return sys_openat(AT_FDCWD, upath, flags);
+}
+
+/* O_CREAT of a name that is not there: Linux's EROFS on a read-only file
+ * system, once the directory it would go in is found (the shell's
+ * "> /x": "Read-only file system"). Else the walk's own error. */
+static int create_refused(int dirfd, const char *path, int flags, int err)
+{
+	char dir[FS_PATH_MAX];
+	const struct initrd_file *d;
+	if (err != -ENOENT || !(flags & O_CREAT))
+		return err;
+	strlcpy(dir, path, sizeof(dir));
+	char *slash = NULL;
+	for (char *c = dir; *c; c++)
+		if (*c == '/')
+			slash = c;
+	if (!slash)
+		strlcpy(dir, ".", sizeof(dir));
+	else
+		slash[slash == dir] = 0;	/* "/x": "/"; "a/b": "a" */
+	if (fs_lookup_at(dirfd, dir, &d, true) == 0 && d->is_dir)
+		return -EROFS;
+	return err;
 }
 
 /* openat (295): glibc's open() since 2.26, busybox's too. */
@@ -240,7 +262,9 @@ int sys_openat(int dirfd, const char *upath, int flags)
 	if (err < 0)
 		return err;
 	err = fs_lookup_at(dirfd, path, &node, true);
-	return err < 0 ? err : open_node(node, flags);
+	if (err < 0)
+		return create_refused(dirfd, path, flags, err);
+	return open_node(node, flags);
 }
 
 int sys_close(int fd)
