@@ -729,7 +729,7 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 /*
  * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
  * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in
- * /proc/PID/stat and status; there is no /proc here). Copied under the
+ * /proc/PID/stat and status, as kernel/procfs_pid.c does). Copied under the
  * table lock, like 507.
  */
 int sys_proc_ids(int pid, void *uids)
