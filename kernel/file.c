@@ -324,7 +324,9 @@ static int64_t seek_node(struct file *f, int64_t off, int whence)
 		break;
 	default:	return -EINVAL;
 	}
-	if (pos < 0 || (uint64_t)pos > MAX_OFFSET)
+	/* /proc's directories: Linux's procfs has s_maxbytes MAX_NON_LFS. */
+	uint64_t max = f->node->procfs && f->node->is_dir ? INT32_MAX : MAX_OFFSET;
+	if (pos < 0 || (uint64_t)pos > max)
 		return -EINVAL;
 	f->offset = (uint64_t)pos;
 	return pos;

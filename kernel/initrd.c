@@ -263,6 +263,8 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
 	if (!in_table(dir) || (dir->procfs && *pos >= (uint32_t)nfiles))
 		return procfs_next_child(dir, pos, (uint32_t)nfiles);
 	int d = (int)(dir - files);
+	if (*pos > (uint32_t)nfiles)	/* lseek far past the end: an int would go negative */
+		*pos = (uint32_t)nfiles;
 	for (int i = (int)*pos; i < nfiles; i++) {
 		/* Not "/" in itself, and not a node a later module replaced. */
 		if (files[i].parent == d && i != d && initrd_lookup(files[i].path) == &files[i]) {

@@ -337,6 +337,15 @@ static void write_checks(void)
 	fd = open("/proc", O_RDONLY | O_DIRECTORY);
 	check(raw(syscall(SYS_getdents64, fd, buf, 8)) == -EINVAL, "getdents64_tiny_buffer_einval");
 	close(fd);
+	static char big[4096];
+	fd = open("/bin", O_RDONLY | O_DIRECTORY);
+	check(lseek64(fd, 0x80000002ll, SEEK_SET) == 0x80000002ll &&
+	      syscall(SYS_getdents64, fd, big, sizeof(big)) == 0, "getdents64_after_a_far_seek_is_empty");
+	close(fd);
+	fd = open("/proc", O_RDONLY | O_DIRECTORY);
+	check(raw(lseek64(fd, 0x80000002ll, SEEK_SET)) == -EINVAL && lseek(fd, 100000, SEEK_SET) == 100000 &&
+	      syscall(SYS_getdents64, fd, big, sizeof(big)) == 0, "proc_dir_seek_past_2g_einval_far_seek_empty");
+	close(fd);
 	pid_t child = fork();
 	if (child == 0) {
 		if (setuid(1000) < 0)
@@ -375,7 +384,7 @@ static void tunable_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..68\n");
+	printf("KTAP version 1\n1..70\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
