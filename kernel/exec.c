@@ -323,6 +323,21 @@ static int count(char *const v[])
 	return n;
 }
 
+/* /proc/PID/cmdline: the arguments, each with its NUL, as far as they fit
+ * (Linux reads them from the process's memory; a kernel copy here). */
+static void set_cmdline(struct proc *p, char *const argv[], int argc)
+{
+	uint32_t len = 0;
+	for (int i = 0; i < argc && len < sizeof(p->cmdline); i++) {
+		uint32_t n = (uint32_t)strlen(argv[i]) + 1;
+		if (n > sizeof(p->cmdline) - len)
+			n = sizeof(p->cmdline) - len;
+		memcpy(p->cmdline + len, argv[i], n);
+		len += n;
+	}
+	p->cmdline_len = len;
+}
+
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
 	const struct initrd_file *f;
@@ -371,6 +386,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		vm_free_pgdir(old);
 	exec_regions(p, &x);
 	proc_set_name(p, path);
+	set_cmdline(p, argv, argc);
 	p->exe = f;
 	signal_exec(p);		/* handlers were addresses in the old program */
 	fd_close_on_exec(p);

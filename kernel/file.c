@@ -13,11 +13,13 @@
 #include "errno.h"
 #include "fs.h"
 #include "kmalloc.h"
+#include "procfs.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "string.h"
 #include "uaccess.h"
 #include <uapi/poll.h>
+#include <uapi/stat.h>	/* AT_FDCWD */
 
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
 static struct spinlock fd_lock = SPINLOCK_INIT("fd tables");
@@ -65,6 +67,8 @@ void file_close(struct file *f)
 		return;
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		pipe_close(f->pipe, f->type == FT_PIPE_WRITE);
+	if (f->type == FT_PROC)
+		procfs_release(f);
 	kfree(f);
 }
 
@@ -90,6 +94,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_PIPE_READ:	return pipe_read(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return initrd_read(f, ubuf, n);
 	case FT_DEV:		return dev_read(f, ubuf, n);
+	case FT_PROC:		return procfs_read(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -101,6 +106,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
 	case FT_INITRD:		return -EBADF;	/* opened read-only */
 	case FT_DEV:		return dev_write(f, ubuf, n);
+	case FT_PROC:		return procfs_write(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -230,14 +236,27 @@ int sys_ioctl(int fd, uint32_t req, void *uarg)
 
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
  * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
+static enum file_type type_of(const struct initrd_file *node)
+{
+	if (node->rdev)
+		return FT_DEV;
+	return node->procfs && !node->is_dir ? FT_PROC : FT_INITRD;
+}
+
 static int open_node(const struct initrd_file *node, int flags)
 {
+	enum file_type type = type_of(node);
 	if ((flags & O_DIRECTORY) && !node->is_dir)
 		return -ENOTDIR;
-	/* the initrd is read-only; its devices are not */
-	if ((flags & O_ACCMODE) != 0 && !node->rdev)
+	if (type == FT_PROC) {			/* /proc's own permission rules */
+		int err = procfs_may_open(node, flags);
+		if (err)
+			return err;
+	} else if ((flags & O_ACCMODE) != 0 && !node->rdev) {
+		/* the initrd is read-only; its devices are not */
 		return node->is_dir ? -EISDIR : -EROFS;
-	struct file *f = file_alloc(node->rdev ? FT_DEV : FT_INITRD);
+	}
+	struct file *f = file_alloc(type);
 	if (!f)
 		return -ENOMEM;
 	f->node = node;
@@ -251,9 +270,30 @@ static int open_node(const struct initrd_file *node, int flags)
 
 int sys_open(const char *upath, int flags)
 {
-	const struct initrd_file *node;
-	int err = fs_lookup_user(upath, &node);
-	return err < 0 ? err : open_node(node, flags);
+	return sys_openat(AT_FDCWD, upath, flags);
+}
+
+/* O_CREAT of a name that is not there: Linux's EROFS on a read-only file
+ * system, once the directory it would go in is found (the shell's
+ * "> /x": "Read-only file system"). Else the walk's own error. */
+static int create_refused(int dirfd, const char *path, int flags, int err)
+{
+	char dir[FS_PATH_MAX];
+	const struct initrd_file *d;
+	if (err != -ENOENT || !(flags & O_CREAT))
+		return err;
+	strlcpy(dir, path, sizeof(dir));
+	char *slash = NULL;
+	for (char *c = dir; *c; c++)
+		if (*c == '/')
+			slash = c;
+	if (!slash)
+		strlcpy(dir, ".", sizeof(dir));
+	else
+		slash[slash == dir] = 0;	/* "/x": "/"; "a/b": "a" */
+	if (fs_lookup_at(dirfd, dir, &d, true) == 0 && d->is_dir)
+		return -EROFS;
+	return err;
 }
 
 /* openat (295): glibc's open() since 2.26, busybox's too. */
@@ -265,7 +305,9 @@ int sys_openat(int dirfd, const char *upath, int flags)
 	if (err < 0)
 		return err;
 	err = fs_lookup_at(dirfd, path, &node, true);
-	return err < 0 ? err : open_node(node, flags);
+	if (err < 0)
+		return create_refused(dirfd, path, flags, err);
+	return open_node(node, flags);
 }
 
 int sys_close(int fd)
@@ -321,7 +363,9 @@ static int64_t seek_node(struct file *f, int64_t off, int whence)
 		break;
 	default:	return -EINVAL;
 	}
-	if (pos < 0 || (uint64_t)pos > MAX_OFFSET)
+	/* /proc's directories: Linux's procfs has s_maxbytes MAX_NON_LFS. */
+	uint64_t max = f->node->procfs && f->node->is_dir ? INT32_MAX : MAX_OFFSET;
+	if (pos < 0 || (uint64_t)pos > max)
 		return -EINVAL;
 	f->offset = (uint64_t)pos;
 	return pos;
@@ -334,6 +378,8 @@ static int64_t file_seek(int fd, int64_t off, int whence)
 		return -EBADF;
 	if (f->type == FT_INITRD)
 		return seek_node(f, off, whence);
+	if (f->type == FT_PROC)		/* Linux's seq_lseek: no SEEK_END */
+		return whence == SEEK_SET || whence == SEEK_CUR ? seek_node(f, off, whence) : -EINVAL;
 	if (f->type == FT_DEV && dev_seekable(f))
 		return whence <= SEEK_END ? 0 : -EINVAL;	/* null, zero: stay at 0 */
 	return -ESPIPE;		/* the console, pipes */
@@ -356,6 +402,20 @@ int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, in
 	if (pos < 0)
 		return (int)pos;
 	return copy_to_user(uresult, &pos, sizeof(pos)) < 0 ? -EFAULT : 0;
+}
+
+/* sendfile64 (239): copying between two files inside the kernel needs a
+ * read and a write that take kernel buffers, which no file here has (they
+ * all copy to and from user memory). Linux answers EINVAL where in_fd
+ * cannot be spliced, and busybox's cat and coreutils then read and write:
+ * so does everything here, without a log line for an unknown call. */
+int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count)
+{
+	(void)uoffset;
+	(void)count;
+	if (!fd_file(out_fd) || !fd_file(in_fd))
+		return -EBADF;
+	return -EINVAL;
 }
 
 /* pipe (42) is pipe2 with no flags; pipe2 (331) takes O_CLOEXEC (both

@@ -1,8 +1,9 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Four kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
- * read-only file of the initrd, and a device of /dev (kernel/dev.c). A struct file is shared between
+ * Five kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * read-only file of the initrd, a device of /dev (kernel/dev.c), and a
+ * /proc file (kernel/procfs.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
@@ -12,7 +13,7 @@
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC };
 
 struct pipe;
 struct proc;
@@ -22,8 +23,10 @@ struct file {
 	enum file_type type;
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
-	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c) */
-	uint64_t offset;		/* FT_INITRD: lseek may go past the end, as Linux */
+	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c), FT_PROC */
+	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
+	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
+	uint32_t text_len;
 	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
 };
 
@@ -51,6 +54,7 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg);
 int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
+int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count);
 /* poll (kernel/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
  * POLLERR), and the wait queue woken when that changes (NULL: never). */
 uint32_t file_poll(struct file *f);

@@ -11,6 +11,7 @@
 #include "format.h"
 #include "kmalloc.h"
 #include "printk.h"
+#include "procfs.h"
 #include "string.h"
 #include "vm.h"
 
@@ -59,6 +60,8 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->rdev = 0;
 	f->magic = 0;
 	f->symlink = NULL;
+	f->procfs = 0;
+	f->arg = 0;
 }
 
 /* ustar's symbolic link (typeflag '2'): the target is the header's
@@ -193,6 +196,15 @@ void initrd_add_magic(const char *path, uint8_t magic)
 		f->magic = magic;
 }
 
+void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm, bool dir)
+{
+	struct initrd_file *f = add_kernel_node(path, dir, perm);
+	if (f) {
+		f->procfs = kind;
+		f->arg = arg;
+	}
+}
+
 void initrd_init(void)
 {
 	nfiles = 0;
@@ -222,9 +234,16 @@ void initrd_init(void)
 	printk("initrd: %d files from %d modules\n", nfiles, boot_nmodules);
 }
 
+/* Nodes outside the table are /proc's per-process ones (kernel/procfs_pid.c),
+ * made when a walk or a listing reaches them. */
+static bool in_table(const struct initrd_file *n)
+{
+	return n >= files && n < files + MAX_FILES;
+}
+
 uint32_t initrd_index(const struct initrd_file *n)
 {
-	return (uint32_t)(n - files);
+	return in_table(n) ? (uint32_t)(n - files) : procfs_ino(n);
 }
 
 const struct initrd_file *initrd_lookup(const char *path)
@@ -243,12 +262,12 @@ const struct initrd_file *initrd_root(void)
 
 const struct initrd_file *initrd_parent(const struct initrd_file *f)
 {
-	return &files[f->parent];
+	return in_table(f) ? &files[f->parent] : procfs_parent(f);
 }
 
 uint32_t initrd_ino(const struct initrd_file *f)
 {
-	return (uint32_t)(f - files) + 1;
+	return in_table(f) ? (uint32_t)(f - files) + 1 : procfs_ino(f);
 }
 
 const char *initrd_name(const struct initrd_file *f)
@@ -257,9 +276,15 @@ const char *initrd_name(const struct initrd_file *f)
 	return slash[1] ? slash + 1 : f->path;
 }
 
+/* A listing of /proc goes on past the table with the live PIDs: positions
+ * from nfiles up are procfs's (procfs_next_child). */
 const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos)
 {
+	if (!in_table(dir) || (dir->procfs && *pos >= (uint32_t)nfiles))
+		return procfs_next_child(dir, pos, (uint32_t)nfiles);
 	int d = (int)(dir - files);
+	if (*pos > (uint32_t)nfiles)	/* lseek far past the end: an int would go negative */
+		*pos = (uint32_t)nfiles;
 	for (int i = (int)*pos; i < nfiles; i++) {
 		/* Not "/" in itself, and not a node a later module replaced. */
 		if (files[i].parent == d && i != d && initrd_lookup(files[i].path) == &files[i]) {
@@ -268,7 +293,7 @@ const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint3
 		}
 	}
 	*pos = (uint32_t)nfiles;
-	return NULL;
+	return dir->procfs ? procfs_next_child(dir, pos, (uint32_t)nfiles) : NULL;
 }
 
 /* One step of the walk: name (len bytes) inside directory at. Not inlined:
@@ -284,6 +309,8 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 		*at = initrd_parent(*at);
 		return 0;
 	}
+	if (!in_table(*at))			/* /proc/PID: procfs names its children */
+		return procfs_lookup(at, name, len);
 	char path[INITRD_PATH_MAX];
 	size_t base = strlen((*at)->path);
 	if (base == 1)
@@ -295,6 +322,8 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 	memcpy(path + base + 1, name, len);
 	path[base + 1 + len] = 0;
 	const struct initrd_file *next = initrd_lookup(path);
+	if (!next && (*at)->procfs)		/* /proc/PID */
+		return procfs_lookup(at, name, len);
 	if (!next)
 		return -ENOENT;
 	*at = next;

@@ -29,6 +29,8 @@ struct initrd_file {
 	uint16_t rdev;			/* a character device (kernel/dev.c): major << 8 | minor; 0 else */
 	uint8_t magic;			/* a magic link (kernel/procfs.c): initrd_magic_target() */
 	const char *symlink;		/* a symbolic link's target (a tar's typeflag '2'); NULL else */
+	uint8_t procfs;			/* a /proc node (kernel/procfs.h's PROCFS_*); 0 else */
+	int32_t arg;			/* /proc: the pid of a /proc/PID node, a tunable's id */
 	int parent;			/* index of its directory; "/" is its own */
 };
 
@@ -59,6 +61,12 @@ int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
 void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm);
 void initrd_add_dir(const char *path);
 void initrd_add_magic(const char *path, uint8_t magic);
+/* A /proc node (kernel/procfs.c): a file whose text procfs makes at read,
+ * or a directory whose other children procfs makes (the PIDs of /proc). */
+void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm, bool dir);
+/* The text of a magic link for readlink and lstat's size (its target's
+ * path, or for /proc/self the caller's pid): its length, or -ENOENT. */
+int initrd_magic_text(const struct initrd_file *link, char *buf, uint32_t size);
 /* The kernel's answer for a magic link, for the current process: the node
  * it stands for, or NULL (ENOENT). kernel/procfs.c. */
 const struct initrd_file *initrd_magic_target(const struct initrd_file *link);

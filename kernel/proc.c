@@ -255,6 +255,11 @@ static void proc_release(struct proc *p)
 	spin_unlock(&ptable_lock);
 }
 
+int proc_last_pid(void)
+{
+	return next_pid - 1;
+}
+
 struct proc *proc_get(int pid)
 {
 	struct proc *found = NULL;
@@ -455,6 +460,8 @@ struct proc *fork_prepare(int *err)
 	signal_fork(child, me);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->parent = parent;
+	memcpy(child->cmdline, parent->cmdline, parent->cmdline_len);
+	child->cmdline_len = parent->cmdline_len;
 	child->dumpable = parent->dumpable;
 	for (int fd = 0; fd < NOFILE; fd++)
 		if (parent->files[fd])
@@ -874,7 +881,7 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 /*
  * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
  * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in
- * /proc/PID/stat and status; there is no /proc here). Copied under the
+ * /proc/PID/stat and status, as kernel/procfs_pid.c does). Copied under the
  * table lock, like 507.
  */
 int sys_proc_ids(int pid, void *uids)

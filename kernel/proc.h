@@ -47,6 +47,7 @@
 struct rlimit32 { uint32_t cur, max; };
 #define KSTACK_SIZE	8192
 #define PROC_NAME_MAX	16
+#define PROC_CMDLINE_MAX 128	/* the start of argv that /proc/PID/cmdline shows */
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
@@ -103,6 +104,8 @@ struct proc {
 	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC); the leader's */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
+	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline); the leader's */
+	uint32_t cmdline_len;
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;
@@ -131,6 +134,8 @@ struct proc {
 extern struct spinlock ptable_lock;
 extern struct proc ptable[NPROC];
 bool proc_is_init(const struct proc *p);
+/* The pid last handed out (/proc/loadavg, /proc/stat's "processes"). */
+int proc_last_pid(void);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)

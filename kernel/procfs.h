@@ -1,10 +1,107 @@
 /*
- * procfs.h - /proc as far as it goes (kernel/procfs.c).
+ * procfs.h - /proc: what the kernel knows, as text Linux's tools read
+ * (docs/abi.md §10). Three files:
+ *
+ *   kernel/procfs.c      the tree's hooks for the path walk and listings,
+ *                        /proc/self, and open/read/write of a /proc file
+ *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
+ *                        environ, sched (the staircase's view) and exe
+ *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
+ *                        cpuinfo,filesystems} and /proc/sys/kernel/
+ *
+ * A /proc node is a struct initrd_file with a kind (its procfs field).
+ * The fixed ones (/proc, /proc/uptime, /proc/sys/kernel/...) are nodes of
+ * the initrd's table, made at boot; the per-process ones are made when a
+ * walk or a listing reaches them, one set per process-table slot. A file's
+ * text is made when a read starts at offset 0 (as Linux's seq_file), into
+ * a buffer the open file holds until close.
  */
 #ifndef KERNEL_PROCFS_H
 #define KERNEL_PROCFS_H
 
-/* Boot, after initrd_init: /proc/self/exe. */
+#include <stddef.h>
+#include <stdint.h>
+
+struct initrd_file;
+struct file;
+
+enum procfs_kind {
+	PROCFS_NONE,
+	PROCFS_ROOT,			/* /proc: its files, then the PIDs */
+	PROCFS_PID_DIR,			/* /proc/PID */
+	PROCFS_PID_STAT,		/* the first per-process file */
+	PROCFS_PID_STATUS,
+	PROCFS_PID_STATM,
+	PROCFS_PID_CMDLINE,
+	PROCFS_PID_COMM,
+	PROCFS_PID_ENVIRON,
+	PROCFS_PID_SCHED,
+	PROCFS_PID_EXE,			/* a magic link: not read as text */
+	PROCFS_STAT,			/* the first of /proc's own files */
+	PROCFS_UPTIME,
+	PROCFS_LOADAVG,
+	PROCFS_MEMINFO,
+	PROCFS_VERSION,
+	PROCFS_CPUINFO,
+	PROCFS_FILESYSTEMS,
+	PROCFS_SYS_OSTYPE,		/* /proc/sys/kernel/ */
+	PROCFS_SYS_OSRELEASE,
+	PROCFS_SYS_VERSION,
+	PROCFS_SYS_HOSTNAME,
+	PROCFS_SYS_PID_MAX,
+	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */
+};
+
+/* Boot, after initrd_init: the fixed nodes. */
 void procfs_init(void);
+
+/* ---- for the path walk and listings (kernel/initrd.c) -------------------- */
+/* name (len bytes) inside the procfs directory *at (/proc or /proc/PID):
+ * 0 and *at moved, or -ENOENT. */
+int procfs_lookup(const struct initrd_file **at, const char *name, size_t len);
+/* The next child of a procfs directory from *pos; positions of /proc from
+ * base up are its PIDs. NULL at the end. */
+const struct initrd_file *procfs_next_child(const struct initrd_file *dir, uint32_t *pos,
+					    uint32_t base);
+const struct initrd_file *procfs_parent(const struct initrd_file *n);
+uint32_t procfs_ino(const struct initrd_file *n);
+/* The owner of a /proc/PID node (its process's euid); 0 for the others. */
+int procfs_uid(const struct initrd_file *n);
+
+/* ---- for the open files (kernel/file.c) ---------------------------------- */
+/* May the caller open this /proc file so (O_ACCMODE of flags)? 0, or
+ * -EACCES as Linux's permission check. */
+int procfs_may_open(const struct initrd_file *n, int flags);
+int procfs_read(struct file *f, void *ubuf, uint32_t n);
+int procfs_write(struct file *f, const void *ubuf, uint32_t n);
+void procfs_release(struct file *f);
+
+/* ---- between the procfs files -------------------------------------------- */
+/* A growing text buffer (kmalloc'd). */
+struct pbuf {
+	char *p;
+	uint32_t len, cap;
+	int err;			/* -ENOMEM once a grow failed */
+};
+void pb_printf(struct pbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pb_putc(struct pbuf *b, char c);
+/* The text of a /proc/PID file: 0, or -ESRCH when pid is gone. */
+int procfs_pid_text(const struct initrd_file *n, struct pbuf *b);
+/* The text of one of /proc's own files, or a /proc/sys file. */
+int procfs_sys_text(const struct initrd_file *n, struct pbuf *b);
+/* A write to /proc/sys/kernel/<tunable>: 0, or -EINVAL (nothing changed). */
+int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len);
+/* Boot: /proc's own files and /proc/sys/kernel (procfs_sys.c). */
+void procfs_sys_init(void);
+/* /proc/PID's nodes (procfs_pid.c). */
+const struct initrd_file *procfs_pid_dir(int pid);	/* NULL: no such process */
+int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t len);
+const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_t *pos,
+					  uint32_t base);
+const struct initrd_file *procfs_pid_parent(const struct initrd_file *n);
+uint32_t procfs_pid_ino(const struct initrd_file *n);
+int procfs_pid_uid(const struct initrd_file *n);
+/* The program of process pid (its exe link's target), or NULL. */
+const struct initrd_file *procfs_pid_exe(int pid);
 
 #endif

@@ -10,9 +10,9 @@
  * kernel/file.h: the console (a character device, Linux's /dev/console,
  * 5:1), pipes (FIFOs), the initrd's read-only files and directories and
  * the devices in /dev (kernel/dev.c).
- * Links are the initrd's symbolic links (a tar's) and the magic
- * /proc/self/exe (kernel/procfs.c): stat follows them, lstat and
- * readlink show the link.
+ * Links are the initrd's symbolic links (a tar's) and the magic ones,
+ * /proc/self and /proc/PID/exe (kernel/procfs.c): stat follows them,
+ * lstat and readlink show the link.
  */
 #include "stat.h"
 #include "errno.h"
@@ -20,6 +20,7 @@
 #include "fs.h"
 #include "initrd.h"
 #include "proc.h"
+#include "procfs.h"
 #include "string.h"
 #include "uaccess.h"
 
@@ -82,10 +83,11 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 	if (n->is_dir) {
 		k->mode = S_IFDIR | n->perm;
 		k->nlink = 2 + subdirs(n);	/* ".", its name, each child's ".." */
-	} else if (n->magic) {			/* lstat of /proc/self/exe */
-		const struct initrd_file *t = initrd_magic_target(n);
+	} else if (n->magic) {			/* lstat of /proc/self, /proc/PID/exe */
+		char text[INITRD_PATH_MAX];
+		int len = initrd_magic_text(n, text, sizeof(text));
 		k->mode = S_IFLNK | 0777;
-		k->size = t ? strlen(t->path) : 0;
+		k->size = len > 0 ? (uint64_t)len : 0;
 	} else if (n->symlink) {		/* lstat of a symbolic link */
 		k->mode = S_IFLNK | 0777;
 		k->size = strlen(n->symlink);
@@ -98,6 +100,8 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 		k->size = n->size;
 		k->blocks = (n->size + 511) / 512;
 	}
+	if (n->procfs)				/* /proc/PID: its process's */
+		k->uid = k->gid = (uint32_t)procfs_uid(n);
 }
 
 static void stat_file(const struct file *f, struct kstat *k)
@@ -224,7 +228,8 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
 }
 
 /* readlink (85) and readlinkat (305): a symbolic link's target, or a magic
- * (/proc/self/exe): its target's path, cut to size without a NUL, as
+ * one's (/proc/self: the pid; /proc/PID/exe: the program), cut to size
+ * without a NUL, as
  * Linux. A file that is not a link is EINVAL. */
 static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 {
@@ -238,19 +243,21 @@ static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 	err = fs_lookup_at(dirfd, path, &n, false);
 	if (err < 0)
 		return err;
-	const char *target = n->symlink;
-	if (n->magic) {
-		const struct initrd_file *t = initrd_magic_target(n);
-		if (!t)
-			return -ENOENT;
-		target = t->path;
+	if (n->symlink) {
+		uint32_t len = (uint32_t)strlen(n->symlink);
+		if (len > (uint32_t)size)
+			len = (uint32_t)size;
+		return copy_to_user(ubuf, n->symlink, len) < 0 ? -EFAULT : (int)len;
 	}
-	if (!target)
-		return -EINVAL;			/* not a link */
-	uint32_t len = (uint32_t)strlen(target);
-	if (len > (uint32_t)size)
-		len = (uint32_t)size;
-	return copy_to_user(ubuf, target, len) < 0 ? -EFAULT : (int)len;
+	if (!n->magic)
+		return -EINVAL;
+	char text[INITRD_PATH_MAX];
+	int len = initrd_magic_text(n, text, sizeof(text));
+	if (len < 0)
+		return len;
+	if (len > size)
+		len = size;
+	return copy_to_user(ubuf, text, (uint32_t)len) < 0 ? -EFAULT : len;
 }
 
 int sys_readlink(const char *upath, char *ubuf, int size)
@@ -263,30 +270,41 @@ int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 	return readlink_at(dirfd, upath, ubuf, size);
 }
 
-/* access (33), faccessat (307) and faccessat2 (439, with flags): may the caller's real ids read (R_OK 4),
- * write (W_OK 2), run or search (X_OK 1) the file, or does it exist (F_OK
- * 0)? Every file of the initrd belongs to root; root may read and write
- * anything and run what has an x bit. The initrd is read-only (EROFS for
- * W_OK on its files; /dev's devices are writable). */
-#define ACCESS_MODES	7
-#define AT_EACCESS	0x200
+/* ---- access ------------------------------------------------------------------ */
 
-static int may(const struct initrd_file *n, int mode, int uid, int gid)
+/* access's mode bits (libc's unistd.h; no kernel header has them). */
+#define X_OK	1
+#define W_OK	2
+#define R_OK	4
+
+/*
+ * May the caller's real ids (AT_EACCESS: effective ones) do mode to n?
+ * Linux's order: the permission bits (root reads and writes anything, and
+ * executes what has an x bit or is a directory), then EROFS for a write
+ * on the read-only initrd. /proc has its own rules (kernel/procfs.c).
+ */
+static int may_access(const struct initrd_file *n, int mode, bool effective)
 {
-	if ((mode & 2) && !n->rdev && !n->magic)
+	const struct proc *p = current();
+	int uid = effective ? p->euid : p->uid, gid = effective ? p->egid : p->gid;
+	struct kstat k;
+	stat_node(n, &k);
+	if ((mode & W_OK) && n->procfs && !n->is_dir)
+		return procfs_may_open(n, O_WRONLY);
+	uint32_t bits = uid == 0 ? 06 | ((k.mode & 0111) || n->is_dir)
+		      : (uint32_t)uid == k.uid ? k.mode >> 6 : (uint32_t)gid == k.gid ? k.mode >> 3 : k.mode;
+	if (mode & ~bits & 7)
+		return -EACCES;
+	if ((mode & W_OK) && !n->rdev)
 		return -EROFS;
-	uint32_t perm = n->perm;
-	if (uid == 0)			/* root: x needs an x bit (a directory is searchable) */
-		return (mode & 1) && !n->is_dir && !(perm & 0111) ? -EACCES : 0;
-	uint32_t bits = gid == 0 ? (perm >> 3) & 7 : perm & 7;
-	return (mode & ~bits & ACCESS_MODES) ? -EACCES : 0;
+	return 0;
 }
 
 int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 {
 	char path[INITRD_PATH_MAX];
 	const struct initrd_file *n;
-	if (mode & ~ACCESS_MODES)
+	if (mode & ~(R_OK | W_OK | X_OK))
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
@@ -296,9 +314,7 @@ int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 	err = fs_lookup_at(dirfd, path, &n, !(flags & AT_SYMLINK_NOFOLLOW));
 	if (err < 0)
 		return err;
-	struct proc *p = current();
-	bool eff = flags & AT_EACCESS;
-	return may(n, mode, eff ? p->euid : p->uid, eff ? p->egid : p->gid);
+	return mode ? may_access(n, mode, flags & AT_EACCESS) : 0;	/* F_OK: it exists */
 }
 
 int sys_faccessat(int dirfd, const char *upath, int mode)

@@ -1,6 +1,6 @@
 /*
- * stat.h - what a file is: stat64, lstat64, fstat64, fstatat64, statx and
- * readlink, as ls and glibc's start-up and stdio ask (is stdout a
+ * stat.h - what a file is: stat64, lstat64, fstat64, fstatat64, statx,
+ * readlink and access, as ls and glibc's start-up and stdio ask (is stdout a
  * terminal? how big a buffer?).
  */
 #ifndef KERNEL_STAT_H
@@ -18,5 +18,8 @@ int sys_access(const char *upath, int mode);
 int sys_faccessat(int dirfd, const char *upath, int mode);
 int sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
 int sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size);
+int sys_access(const char *upath, int mode);
+int sys_faccessat(int dirfd, const char *upath, int mode);
+int sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
 
 #endif

@@ -145,6 +145,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_fcntl64, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_gettid, sys_gettid),			/* proc.c */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
+	SYSCALL(__NR_sendfile64, sys_sendfile64),		/* file.c (EINVAL: no splice here) */
 	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
 	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */

@@ -18,7 +18,7 @@
 #include "uaccess.h"
 #include "vm.h"
 
-#define FSHIFT		11		/* bits of fraction */
+#define FSHIFT		LOADAVG_FSHIFT	/* bits of fraction */
 #define FIXED_1		(1 << FSHIFT)
 #define EXP_1		1884		/* FIXED_1 / exp(5 s / 1 min) */
 #define EXP_5		2014		/* FIXED_1 / exp(5 s / 5 min) */
@@ -62,6 +62,12 @@ void loadavg_tick(uint64_t jiffies)
 	avenrun[0] = calc_load(avenrun[0], EXP_1, active);
 	avenrun[1] = calc_load(avenrun[1], EXP_5, active);
 	avenrun[2] = calc_load(avenrun[2], EXP_15, active);
+}
+
+void loadavg_get(uint32_t loads[3])
+{
+	for (int i = 0; i < 3; i++)
+		loads[i] = avenrun[i];
 }
 
 /* Linux i386's struct sysinfo: 64 bytes. */

@@ -264,6 +264,8 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
 	p->cwd = leader->cwd;
 	p->exe = leader->exe;
+	memcpy(p->cmdline, leader->cmdline, leader->cmdline_len);
+	p->cmdline_len = leader->cmdline_len;
 	p->dumpable = leader->dumpable;
 	struct spinlock lock = p->mm.lock;
 	p->mm = leader->mm;

@@ -14,11 +14,11 @@ int sys_uname(void *ubuf)
 {
 	struct utsname u;
 	memset(&u, 0, sizeof(u));
-	strlcpy(u.sysname, "Staircase", sizeof(u.sysname));
-	strlcpy(u.nodename, "staircase", sizeof(u.nodename));
-	strlcpy(u.release, "0.1", sizeof(u.release));
-	strlcpy(u.version, "staircase scheduler v7.F + batch + iso", sizeof(u.version));
-	strlcpy(u.machine, "i686", sizeof(u.machine));
+	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
+	strlcpy(u.nodename, UTS_NODENAME, sizeof(u.nodename));
+	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
+	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
+	strlcpy(u.machine, UTS_MACHINE, sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(ubuf, &u, sizeof(u));
 }

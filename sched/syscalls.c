@@ -297,19 +297,12 @@ int sys_sched_getaffinity(int pid, uint32_t len, void *umask)
 	return sizeof(mask);
 }
 
-int sys_sched_task_stats(int pid, void *uinfo)
+/* One task as call 500 and /proc/PID/sched show it, read under its
+ * run queue's lock so the numbers belong together. */
+void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 {
-	struct sched_task *p;
-	struct sched_task_info info;
-	struct runqueue *rq;
-
-	if (pid < 0)
-		return -EINVAL;
-	p = get_task(pid);
-	if (!p)
-		return -ESRCH;
-	rq = task_rq_lock(p);
-	info = (struct sched_task_info){
+	struct runqueue *rq = task_rq_lock(p);
+	v->info = (struct sched_task_info){
 		.pid = sched_task_pid(p), .policy = p->policy,
 		.rt_priority = p->rt_priority, .nice = sched_task_nice(p),
 		.prio = p->prio, .static_prio = p->static_prio,
@@ -321,23 +314,38 @@ int sys_sched_task_stats(int pid, void *uinfo)
 		.wait_ns = p->stats.wait_ns,
 		.max_burst = max_burst(p), .full_slice = full_slice(p),
 	};
+	v->quantum = rr_interval(p);
+	v->iso_throttled = rq->iso_throttled;
 	spin_unlock(&rq->lock);
+}
+
+int sys_sched_task_stats(int pid, void *uinfo)
+{
+	struct sched_task *p;
+	struct sched_task_view v;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = get_task(pid);
+	if (!p)
+		return -ESRCH;
+	sched_task_view(p, &v);
 	put_task(pid, p);
-	if (copy_to_user(uinfo, &info, sizeof(info)))
+	if (copy_to_user(uinfo, &v.info, sizeof(v.info)))
 		return -EFAULT;
 	return 0;
 }
 
-int sys_sched_cpu_stats(int cpu, void *uinfo)
+/* One CPU as call 501 and /proc/stat show it: -EINVAL for no such CPU. */
+int sched_cpu_view(int cpu, struct sched_cpu_info *info)
 {
-	struct sched_cpu_info info;
 	struct runqueue *rq;
 
 	if (cpu < 0 || cpu >= sched_ncpus)
 		return -EINVAL;
 	rq = cpu_rq(cpu);
 	rq_lock(rq);
-	info = (struct sched_cpu_info){
+	*info = (struct sched_cpu_info){
 		.user_ticks = rq->user_ticks, .nice_ticks = rq->nice_ticks,
 		.system_ticks = rq->system_ticks, .idle_ticks = rq->idle_ticks,
 		.cpu = cpu, .nr_running = rq->nr_running,
@@ -347,6 +355,16 @@ int sys_sched_cpu_stats(int cpu, void *uinfo)
 		.lost_ticks = (int32_t)rq->lost_ticks,
 	};
 	spin_unlock(&rq->lock);
+	return 0;
+}
+
+int sys_sched_cpu_stats(int cpu, void *uinfo)
+{
+	struct sched_cpu_info info;
+	int err = sched_cpu_view(cpu, &info);
+
+	if (err)
+		return err;
 	if (copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

@@ -42,4 +42,15 @@ int sys_sched_cpu_stats(int cpu, void *uinfo);
 int sys_sched_get_tunable(int id);		/* value or -EINVAL */
 int sys_sched_set_tunable(int id, int value);	/* -EINVAL, -EPERM */
 
+/* The same numbers for the kernel's own readers (/proc, kernel/procfs*.c):
+ * no user memory, no permission check. quantum is rr_interval(p) (§4),
+ * iso_throttled its CPU's ISO cap state (§7.5). */
+struct sched_task_view {
+	struct sched_task_info info;
+	int quantum;
+	int iso_throttled;
+};
+void sched_task_view(struct sched_task *p, struct sched_task_view *v);
+int sched_cpu_view(int cpu, struct sched_cpu_info *info);	/* 0 / -EINVAL */
+
 #endif

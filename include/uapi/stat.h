@@ -17,6 +17,7 @@
 /* fstatat64, statx */
 #define AT_FDCWD		(-100)	/* "the working directory", as dirfd */
 #define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_EACCESS		0x200	/* faccessat: the effective ids, not the real ones */
 #define AT_NO_AUTOMOUNT		0x800
 #define AT_EMPTY_PATH		0x1000
 #define AT_STATX_SYNC_TYPE	0x6000

@@ -108,6 +108,7 @@
 #define __NR_fcntl64                 221
 #define __NR_gettid                  224
 #define __NR_tkill                   238
+#define __NR_sendfile64              239
 #define __NR_futex                   240
 #define __NR_sched_setaffinity       241
 #define __NR_sched_getaffinity       242

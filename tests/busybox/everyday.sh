@@ -29,4 +29,20 @@ test -e /no/such/file || echo "test -e: no"
 cat /no/such/file 2>/dev/null || echo "cat: status $?"
 echo "devnull" > /dev/null && echo "redirect: ok"
 echo "$(( 1 << 10 )) $(( 17 % 5 )) $(( -7 / 2 ))"
+# /proc as busybox's tools read it (issue 27): counts and formats, not
+# the values two kernels differ in (the name, pids, times).
+echo "stat words: $(cat /proc/self/stat | wc -w)"
+echo "uptime: $(cut -d' ' -f1 /proc/uptime | grep -c '^[0-9]*\.[0-9][0-9]$')"
+echo "nproc: $(nproc)"
+sysctl kernel.ostype | sed 's/= .*/= NAME/'
+echo "pidof init: $(pidof init)"
+ls /proc/self/ | grep -E '^(cmdline|comm|environ|exe|sched|stat|statm|status)$' | tr '\n' ' '; echo
+readlink /proc/self/exe
+test -L /proc/self && echo "self: $(readlink /proc/self | grep -c '^[1-9][0-9]*$')"
+cut -d' ' -f2,3 /proc/self/stat
+cat /proc/self/comm
+ps | head -n 1
+ps -o pid,ppid,comm | head -n 1
+ps -o pid,ppid,comm | awk '$3 == "ps" { print "ps row:", NF, ($1 > 1), ($2 > 1) }'
+free | head -n 1
 exit 0

@@ -8,7 +8,8 @@ tools_linux_session, one CPU, tests=none:
   * setpriv --reuid=1000 chrt -f 10 ...: an unprivileged FIFO request is
     granted as ISO (chrt says so), and the task really is ISO (the inner
     chrt -p 0 reads SCHED_ISO back); the spin then runs;
-  * sysctl -w kernel.rr_interval=20: sysctl reads 20 back and an RR task's
+  * sysctl -w kernel.rr_interval=20: sysctl and /proc/sys/kernel/rr_interval
+    read 20 back and an RR task's
     quantum (sched_rr_get_interval) is 20 ms; back to 10, it is 10 ms;
   * per tool, each kind of bad input: unknown flag, bad number, unknown pid
     or key, something the user may not do (uid 1000 setting root's shell
@@ -74,6 +75,7 @@ SESSION = [
     ("sysctl -a", [r"^kernel\.hz = 1000$", r"^kernel\.rr_interval = 10$",
                    r"^kernel\.iso_cpu = 70$"]),
     ("sysctl -w kernel.rr_interval=20", [r"^kernel\.rr_interval = 20$"]),
+    ("cat /proc/sys/kernel/rr_interval", [r"^20$"]),     # the same tunable, as a file
     ("sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 20$"]),
     ("sysctl -n kernel.rr_interval", [r"^20$"]),
     ("chrt -r 1 chrt -p 0",

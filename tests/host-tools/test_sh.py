@@ -16,6 +16,7 @@ named by a host path (/bin/sleep). One line per test, then "N passed, N
 failed". Standard library only; builds nothing (make -s user first).
 """
 import os
+import tempfile
 import pty
 import re
 import select
@@ -132,6 +133,16 @@ def input_redirection_and_sh_c():
     assert (p.stdout, p.returncode) == ("one\n", 1), p
 
 
+@test
+def output_redirection():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "out")
+        out, errs, _ = run(f"echo one > {f}; echo two >> {f}; echo three > {d}/no/x; echo $?\n")
+        assert open(f).read() == "one\ntwo\n", open(f).read()
+        assert out == "1\n" and len(errs) == 1 and errs[0].endswith(
+            "/no/x: No such file or directory"), (out, errs)
+
+
 BAD_LINES = [
     ("echo \"abc", r'sh: syntax error: no closing "'),
     ("echo 'abc", r"sh: syntax error: no closing '"),
@@ -140,7 +151,7 @@ BAD_LINES = [
     ("&& hello", r"sh: syntax error near unexpected token '&&'"),
     ("hello &&", r"sh: syntax error: nothing after '&&'"),
     ("hello ; ; hello", r"sh: syntax error near unexpected token ';'"),
-    ("hello > /tmp/x", r"sh: > /tmp/x: output redirection not supported .*"),
+    ("hello >", r"sh: syntax error: no file after '>'"),
     ("hello <", r"sh: syntax error: no file after '<'"),
     ("kill %3", r"sh: kill: %3: no such job"),
     ("wait %3", r"sh: wait: %3: no such job"),

@@ -8,7 +8,9 @@
 
 #include "fakes.h"
 #include "../../kernel/bootinfo.h"
+#include "../../kernel/errno.h"
 #include "../../kernel/format.h"
+#include "../../kernel/procfs.h"
 #include "../../kernel/printk.h"
 #include "../../kernel/spinlock.h"
 #include "../../kernel/vm.h"
@@ -28,6 +30,34 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 {
 	(void)link;
 	return fake_magic_target;
+}
+
+/* The rest of kernel/procfs.c's hooks for the walk: no /proc/PID here (the
+ * tests' tables hold no procfs directory, so these are never reached). */
+int procfs_lookup(const struct initrd_file **at, const char *name, size_t len)
+{
+	(void)at, (void)name, (void)len;
+	return -ENOENT;
+}
+
+const struct initrd_file *procfs_next_child(const struct initrd_file *dir, uint32_t *pos,
+					    uint32_t base)
+{
+	(void)dir;
+	*pos = base;
+	return NULL;
+}
+
+const struct initrd_file *procfs_parent(const struct initrd_file *n)
+{
+	(void)n;
+	return NULL;
+}
+
+uint32_t procfs_ino(const struct initrd_file *n)
+{
+	(void)n;
+	return 0;
 }
 
 void fakes_reset(void)

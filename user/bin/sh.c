@@ -13,7 +13,8 @@
  * beyond that (case, functions, $( ), $(( )), heredocs, { }) is refused
  * by name, never misparsed.  Every stage of a pipeline is forked and
  * joined by a real pipe; the last stage's status is $?.  Output redirection
- * is refused: the only file system is the read-only initrd.
+ * (> and >>) opens an existing file for writing: the initrd is read-only,
+ * but /proc/sys/kernel's tunables take a write (echo 20 > ...).
  *
  * Job control, as bash does it: each pipeline is a job in its own process
  * group; a foreground job gets the terminal (tcsetpgrp) and the shell takes
@@ -352,6 +353,8 @@ struct command {
 	char *words[MAX_ARGS];	/* raw: expanded just before the pipeline runs */
 	int nwords;
 	char *in;		/* < FILE, raw; NULL: none */
+	char *out;		/* > FILE or >> FILE, raw; NULL: none */
+	bool append;		/* >> */
 };
 
 struct pipeline {
@@ -529,7 +532,7 @@ static int missing_command(int i)
 static int parse_command(struct command *c, int *i)
 {
 	c->nwords = 0;
-	c->in = NULL;
+	c->in = c->out = NULL;
 	for (;;) {
 		struct token *t = &tokens[*i];
 		if (t->type == T_WORD) {
@@ -544,13 +547,12 @@ static int parse_command(struct command *c, int *i)
 				err("syntax error: no file after '%s'", op_text[t->type]);
 				return -1;
 			}
-			if (t->type != T_IN) {
-				err("%s %s: output redirection not supported "
-				    "(the file system is the read-only initrd)",
-				    op_text[t->type], t[1].word);
-				return -1;
+			if (t->type == T_IN) {
+				c->in = t[1].word;
+			} else {
+				c->out = t[1].word;
+				c->append = t->type == T_APPEND;
 			}
-			c->in = t[1].word;
 			*i += 2;
 		} else {
 			break;
@@ -1084,7 +1086,8 @@ struct argv {
 	char *word[MAX_ARGS + 1];
 	char **argv;		/* word + nassign */
 	int argc, nassign;
-	char *in;
+	char *in, *out;
+	bool append;
 };
 
 static int expand_pipeline(const struct pipeline *p, struct argv *a)
@@ -1103,6 +1106,8 @@ static int expand_pipeline(const struct pipeline *p, struct argv *a)
 		a[s].argv = a[s].word + a[s].nassign;
 		a[s].argc = c->nwords - a[s].nassign;
 		a[s].in = c->in ? expand(c->in) : NULL;
+		a[s].out = c->out ? expand(c->out) : NULL;
+		a[s].append = c->append;
 	}
 	if (exp_full) {
 		err("the words are too long after expansion (max %d bytes)", EXPAND_LEN);
@@ -1515,6 +1520,15 @@ static void child_exec(struct argv *a)
 		dup2(fd, 0);
 		close(fd);
 	}
+	if (a->out) {
+		int fd = open(a->out, O_WRONLY | O_CREAT | (a->append ? O_APPEND : O_TRUNC), 0666);
+		if (fd < 0) {
+			err("%s: %s", a->out, strerror(errno));
+			_exit(1);
+		}
+		dup2(fd, 1);
+		close(fd);
+	}
 	if (a->argc == 0)
 		_exit(0);		/* only NAME=VALUE words: nothing to run */
 	if (is_builtin(name)) {
@@ -1604,20 +1618,29 @@ static int launch(struct job *j, bool bg)
 	return 0;
 }
 
-/* A < FILE that cannot be opened: said here, once, and nothing runs (bash
- * would start the other stages; then the child's message would come with
- * an "exit status" line naming a program that never ran). */
+/* Can this redirection's file be opened so? Said once here if not. */
+static bool cannot_open(const char *path, int flags)
+{
+	int fd = path ? open(path, flags, 0666) : -2;
+	if (fd == -1) {
+		err("%s: %s", path, strerror(errno));
+		return true;
+	}
+	if (fd >= 0)
+		close(fd);
+	return false;
+}
+
+/* A < FILE that cannot be opened, or a > FILE that cannot be written (the
+ * read-only initrd: EROFS): said here, once, and nothing runs (bash would
+ * start the other stages; then the child's message would come with an
+ * "exit status" line naming a program that never ran). The > file is
+ * opened without O_TRUNC here: the child truncates it. */
 static bool inputs_missing(struct argv *a, int n)
 {
-	for (int s = 0; s < n; s++) {
-		int fd = a[s].in ? open(a[s].in, O_RDONLY) : -2;
-		if (fd == -1) {
-			err("%s: %s", a[s].in, strerror(errno));
+	for (int s = 0; s < n; s++)
+		if (cannot_open(a[s].in, O_RDONLY) || cannot_open(a[s].out, O_WRONLY | O_CREAT))
 			return true;
-		}
-		if (fd >= 0)
-			close(fd);
-	}
 	return false;
 }
 
@@ -1641,7 +1664,7 @@ static int run_pipeline(const struct pipeline *p, const char *line, bool bg)
 		}
 		return 0;
 	}
-	if (n == 1 && !bg && !a[0].in && is_builtin(a[0].argv[0])) {
+	if (n == 1 && !bg && !a[0].in && !a[0].out && is_builtin(a[0].argv[0])) {
 		fflush(stdout);
 		return run_builtin(a[0].argc, a[0].argv);
 	}
@@ -2109,7 +2132,10 @@ static int bi_echo(int argc, char **argv)
 		printf("%s%s", argv[i], i < argc - 1 ? " " : "");
 	if (newline)
 		printf("\n");
-	fflush(stdout);
+	if (fflush(stdout) != 0) {	/* bash: "echo: write error: ..." */
+		err("echo: write error: %s", strerror(errno));
+		return 1;
+	}
 	return 0;
 }
 

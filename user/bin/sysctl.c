@@ -8,9 +8,9 @@
  *
  * Keys are kernel.<name> (kernel/<name> works too), as the -ck patches kept
  * rr_interval and iso_cpu in /proc/sys/kernel; the names are the boot
- * parameters'; "kernel" alone lists them all.  There is no /proc here:
- * call 502 reads and writes them, the kernel checks the range (EINVAL) and
- * that the caller is root (EPERM).  Like procps-ng 4, KEY=VALUE writes even
+ * parameters'; "kernel" alone lists them all.  Call 502 reads and writes
+ * them (/proc/sys/kernel has the same values as files, docs/abi.md §10);
+ * the kernel checks the range (EINVAL) and that the caller is root (EPERM).  Like procps-ng 4, KEY=VALUE writes even
  * without -w.  Messages are procps's, one line on stderr, with the range
  * added where a value was refused; status 1 on any error (-e: unknown keys
  * are not errors).  On Linux call 502 does not exist: status 1.

@@ -14,6 +14,7 @@
 struct FILE {
 	int fd;
 	int buffered;
+	int error;		/* a write failed since the last fflush (errno says why) */
 	size_t len;
 	char buf[1024];
 };
@@ -30,8 +31,10 @@ static void flush(FILE *f)
 	while (done < f->len) {
 		ssize_t n = write(f->fd, f->buf + done, f->len - done);
 
-		if (n <= 0)
-			break;	/* nowhere to report it; drop the line */
+		if (n <= 0) {
+			f->error = 1;	/* drop the line; fflush reports it */
+			break;
+		}
 		done += n;
 	}
 	f->len = 0;
@@ -51,9 +54,16 @@ void __file_done(FILE *f)
 		flush(f);
 }
 
+/* EOF when a write failed since the last fflush (the line was dropped;
+ * errno from the write), as a shell's echo needs to say "write error". */
 int fflush(FILE *f)
 {
-	flush(f ? f : stdout);
+	f = f ? f : stdout;
+	flush(f);
+	if (f->error) {
+		f->error = 0;
+		return EOF;
+	}
 	return 0;
 }
 

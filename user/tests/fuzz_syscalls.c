@@ -176,11 +176,20 @@ static void report_progress(unsigned made, unsigned key)
 	write(PROGRESS_FD, &r, sizeof(r));
 }
 
+/* What the child's buffer holds at first: a path for the calls that take
+ * one (open, stat, chdir, readlink, access...), /proc's among them, so the
+ * random calls reach its generated files, links and directories. */
+static const char *const first_paths[] = {
+	"/proc/self/stat", "/proc/self", "/proc/1/status", "/proc/sys/kernel/rr_interval",
+	"/proc", "/proc/self/exe", "/proc/uptime", "/proc/self/sched", "/bin", "/dev/null",
+};
+
 static void child(int calls, unsigned key)
 {
 	unsigned made = 0;
 
 	become_harmless();
+	strcpy(s.buffer, first_paths[key % (sizeof(first_paths) / sizeof(first_paths[0]))]);
 	for (int i = 0; i < calls; i++) {
 		long nr = random_nr();
 		if (excluded(nr))

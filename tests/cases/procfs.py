@@ -1,0 +1,104 @@
+"""/proc through the shell (docs/tools.md, docs/abi.md §10): the
+staircase seen from /proc/PID/sched, and the -ck tunables in
+/proc/sys/kernel.
+
+procfs_sched_stair, one CPU, tests=none:
+  * sysctl -w kernel.rr_interval=100 (the call) and cat
+    /proc/sys/kernel/rr_interval (the file) agree on 100; a quantum of
+    100 ms and a slice of 2 s make each stair last long enough for a shell
+    to see it;
+  * a background spin (a hog) read five times from /proc/$!/sched, 0.3 s
+    apart: every read is NORMAL (policy 0) at static_prio 120 with
+    max_burst 19, quantum 100 and full_slice 2000, its stair between its
+    top (139 - max_burst) and 139; and within one slice (slice left
+    falling) the stair drops at least once between two reads: the
+    staircase, watched from a file (docs/staircase.md §5);
+  * echo 10 > /proc/sys/kernel/rr_interval (a write to the file) is what
+    sysctl then reads; an ordinary user reads the file (setpriv
+    --reuid=1000 cat) but gets "Permission denied" writing it, and a bad
+    value ("abc", 0) is refused and changes nothing;
+  * /proc/PID/stat and status of the shell (pid 1) as ps reads them.
+"""
+import re
+
+from harness import Case
+
+ONE = "1,sockets=1,cores=1,threads=1"
+PROMPT_AFTER = r".*\n(?:.*\n)*?\$ "     # the rest of the output, then a prompt
+READS = 5
+WATCH = "; sleep 0.3; ".join(["cat /proc/$!/sched"] * READS)
+
+
+def session(steps):
+    """[(command, [regex, ...]), ...] -> (send, expect_order), as in
+    tools_linux.py: each command once the previous one's lines and a
+    prompt have appeared."""
+    send, order, trigger = [], [], r"^\$ "
+    for cmd, lines in steps:
+        send.append((trigger, cmd.encode() + b"\r"))
+        order += lines
+        trigger = lines[-1] + PROMPT_AFTER
+    send.append((trigger, b"exit\r"))
+    order.append(r"^init exited: status 0$")
+    return send, order
+
+
+SCHED_HEADER = r"^spin \(\d+, #threads: 1\)$"
+
+STEPS = [
+    ("sysctl -w kernel.rr_interval=100", [r"^kernel\.rr_interval = 100$"]),
+    ("cat /proc/sys/kernel/rr_interval", [r"^100$"]),
+    ("spin 30 &", [r"^\[\d+\] \d+$"]),
+    ("until grep -q spin /proc/$!/comm; do sleep 0.1; done", [r"done$"]),
+    (WATCH, [SCHED_HEADER] * READS + [r"^hz +: +1000$"]),
+    ("kill $!", [r"kill"]),
+    ("echo 10 > /proc/sys/kernel/rr_interval", [r"rr_interval$"]),
+    ("sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 10$"]),
+    ("setpriv --reuid=1000 cat /proc/sys/kernel/rr_interval", [r"^10$"]),
+    ("setpriv --reuid=1000 sh -c 'echo 50 > /proc/sys/kernel/rr_interval'",
+     [r"/proc/sys/kernel/rr_interval: Permission denied"]),
+    ("echo abc > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
+    ("echo 0 > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
+    ("cat /proc/sys/kernel/rr_interval", [r"^10$"]),
+    ("cat /proc/1/stat", [r"^1 \(sh\) [RS] 0 1 1 1088 "]),
+    ("grep -c . /proc/1/status", [r"^\d+$"]),
+]
+
+
+def sched_reads(log):
+    """Each /proc/PID/sched block of the spin: {field: int}."""
+    blocks = []
+    for m in re.finditer(SCHED_HEADER + r"\n-+\n((?:\w+ +: +-?\d+\n)+)", log, re.M):
+        blocks.append({k: int(v) for k, v in
+                       re.findall(r"^(\w+) +: +(-?\d+)$", m.group(1), re.M)})
+    return blocks
+
+
+def check_stairs(log):
+    reads = sched_reads(log)
+    if len(reads) != READS:
+        return False, f"{len(reads)} /proc/PID/sched reads of the spin, want {READS}"
+    for r in reads:
+        want = dict(policy=0, static_prio=120, max_burst=19, quantum=100, full_slice=2000)
+        got = {k: r.get(k) for k in want}
+        if got != want:
+            return False, f"spin's sched fields {got}, want {want}"
+        if not 139 - r["max_burst"] <= r["prio"] <= 139:
+            return False, f"spin on stair {r['prio']}, not between its top 120 and 139"
+    drops = [(a["prio"], b["prio"]) for a, b in zip(reads, reads[1:])
+             if b["slice"] < a["slice"] and b["prio"] > a["prio"]]
+    stairs = [r["prio"] for r in reads]
+    if not drops:
+        return False, f"no read saw the stair drop within a slice: stairs {stairs}, " \
+                      f"slices {[r['slice'] for r in reads]}"
+    return True, f"stairs {stairs}; dropped {drops[0][0]} -> {drops[0][1]} within a slice"
+
+
+_send, _order = session(STEPS)
+
+CASES = [
+    Case("procfs_sched_stair", smp=ONE, append="tests=none", timeout=90,
+         tags=("console",), send=_send, expect_order=_order,
+         forbid=[r"killed by signal 11", r"exit status 1[0-9][0-9]", r"panic"],
+         check=check_stairs),
+]

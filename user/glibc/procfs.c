@@ -1,0 +1,398 @@
+/*
+ * procfs - /proc as Linux's tools read it, in KTAP, so that
+ * tests/linux-diff.sh compares this kernel's /proc with Linux 6.1's: the
+ * tree (/proc's PIDs, /proc/self as a link to the caller's directory),
+ * the formats of /proc/PID/{stat,status,statm,cmdline,comm,sched} and of
+ * /proc/{stat,uptime,loadavg,meminfo,version,cpuinfo,filesystems},
+ * /proc/sys/kernel, and the errors (a pid that exited, writes, seeks,
+ * getdents with a tiny buffer). Formats and field counts are compared,
+ * not the values that differ between two kernels (times, sizes, names).
+ * The staircase's tunables in /proc/sys/kernel exist only here: those
+ * checks say "kernel-specific" (Linux prints SKIP there).
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -pthread -O2 -o procfs user/glibc/procfs.c
+ * procfs.linux.ktap beside it is its transcript on Debian's Linux 6.1 in
+ * QEMU with the project's init, as tests/linux-diff.sh boots it.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n;
+static int failures;
+
+static void check(int ok, const char *name)
+{
+	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+/* A check of what only this kernel has: Linux SKIPs it. */
+static void check_ours(int here, int ok, const char *name)
+{
+	if (!here) {
+		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
+		return;
+	}
+	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+static long raw(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static char text[16384];
+
+/* The whole of a file into text[]: its length, or -errno. */
+static long slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, k;
+	if (fd < 0)
+		return -errno;
+	while ((k = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += k;
+	close(fd);
+	text[len] = 0;
+	return k < 0 ? -errno : len;
+}
+
+/* The value after "key:" on its line of text, or NULL. */
+static const char *field(const char *key)
+{
+	static char val[256];
+	size_t kl = strlen(key);
+	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		if (strncmp(l, key, kl) == 0 && l[kl] == ':') {
+			const char *v = l + kl + 1, *e = strchr(v, '\n');
+			size_t len = e ? (size_t)(e - v) : strlen(v);
+			if (len >= sizeof(val))
+				len = sizeof(val) - 1;
+			memcpy(val, v, len);
+			val[len] = 0;
+			return val;
+		}
+	}
+	return NULL;
+}
+
+/* Whitespace-separated words of s. */
+static int words(const char *s)
+{
+	int w = 0;
+	for (int in = 0; *s; s++) {
+		if (isspace((unsigned char)*s))
+			in = 0;
+		else if (!in)
+			in = 1, w++;
+	}
+	return w;
+}
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static void stat_checks(void)
+{
+	char want[64];
+	long len = slurp("/proc/self/stat");
+	check(len > 0 && text[len - 1] == '\n', "pid_stat_is_one_line");
+	char *close_paren = strrchr(text, ')');
+	check(close_paren && words(close_paren + 1) == 50, "pid_stat_has_52_fields");
+	snprintf(want, sizeof(want), "%d (procfs) R %d ", getpid(), getppid());
+	check(strncmp(text, want, strlen(want)) == 0, "pid_stat_pid_comm_state_ppid");
+	int pid, ppid, pgrp, session, tty, tpgid;
+	unsigned flags;
+	check(close_paren && sscanf(close_paren + 2, "%*c %d %d %d %d %d %u", &ppid, &pgrp,
+				    &session, &tty, &tpgid, &flags) == 6 &&
+	      pgrp == getpgrp() && session == getsid(0), "pid_stat_pgrp_and_session");
+	long prio = 0, nice = 99, threads = 0;
+	check(close_paren && sscanf(close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+				    "%*u %*u %*d %*d %ld %ld %ld", &prio, &nice, &threads) == 3 &&
+	      nice == 0 && threads == 1 && prio >= 0 && prio < 40, "pid_stat_priority_nice_threads");
+	(void)pid;
+	len = slurp("/proc/self/statm");
+	check(len > 0 && words(text) == 7 && text[len - 1] == '\n', "pid_statm_has_7_fields");
+	len = slurp("/proc/self/comm");
+	check(len > 0 && strcmp(text, "procfs\n") == 0, "pid_comm_is_the_name");
+	len = slurp("/proc/self/cmdline");
+	check(len > 0 && text[len - 1] == 0 && strstr(text, "procfs"), "pid_cmdline_nul_ended_argv0");
+}
+
+static void status_checks(void)
+{
+	char want[32];
+	check(slurp("/proc/self/status") > 0, "pid_status_reads");
+	const char *v = field("Name");
+	check(v && strcmp(v, "\tprocfs") == 0, "status_name");
+	v = field("State");
+	check(v && strcmp(v, "\tR (running)") == 0, "status_state_running");
+	snprintf(want, sizeof(want), "\t%d", getpid());
+	v = field("Pid");
+	check(v && strcmp(v, want) == 0, "status_pid");
+	snprintf(want, sizeof(want), "\t%d", getppid());
+	v = field("PPid");
+	check(v && strcmp(v, want) == 0, "status_ppid");
+	v = field("Uid");
+	check(v && strcmp(v, "\t0\t0\t0\t0") == 0, "status_uid_four_ids");
+	v = field("Gid");
+	check(v && words(v) == 4, "status_gid_four_ids");
+	v = field("VmSize");
+	check(v && v[0] == '\t' && strlen(v) == 12 && strcmp(v + 9, " kB") == 0,
+	      "status_vmsize_in_kb_width_8");
+	v = field("Threads");
+	check(v && strcmp(v, "\t1") == 0, "status_threads_1");
+	v = field("SigBlk");
+	check(v && strlen(v) == 17, "status_sigblk_16_hex_digits");
+	v = field("Cpus_allowed_list");
+	check(v && (strcmp(v, "\t0-1") == 0 || strcmp(v, "\t0") == 0), "status_cpus_allowed_list");
+	check(field("voluntary_ctxt_switches") && field("nonvoluntary_ctxt_switches"),
+	      "status_ctxt_switches");
+}
+
+static void sched_checks(void)
+{
+	char want[64];
+	check(slurp("/proc/self/sched") > 0, "pid_sched_reads");
+	snprintf(want, sizeof(want), "procfs (%d, #threads: 1)\n", getpid());
+	check(strncmp(text, want, strlen(want)) == 0, "pid_sched_header");
+	char *l = strstr(text, "\npolicy ");
+	check(l && l[46] == ':' && l[67] == '0' && l[68] == '\n', "pid_sched_policy_line_format");
+	l = strstr(text, "\nprio ");
+	check(l && l[46] == ':' && strchr(l + 1, '\n') - (l + 1) == 67, "pid_sched_prio_line_format");
+	int here = access("/proc/sys/kernel/rr_interval", F_OK) == 0;
+	check_ours(here, here && strstr(text, "\nburst ") && strstr(text, "\ntime_slice ") &&
+		   strstr(text, "\nquantum "), "pid_sched_staircase_fields");
+}
+
+static int listed(const char *dirpath, const char *name)
+{
+	DIR *d = opendir(dirpath);
+	struct dirent *e;
+	int found = 0;
+	while (d && (e = readdir(d)) != NULL)
+		found |= strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void tree_checks(void)
+{
+	char me[32], buf[64];
+	struct stat st;
+	snprintf(me, sizeof(me), "%d", getpid());
+	check(listed("/proc", me) && listed("/proc", "self") && listed("/proc", "uptime"),
+	      "proc_lists_my_pid_self_and_files");
+	check(listed("/proc/self", "stat") && listed("/proc/self", "status") &&
+	      listed("/proc/self", "exe"), "pid_dir_lists_stat_status_exe");
+	long k = readlink("/proc/self", buf, sizeof(buf) - 1);
+	check(k == (long)strlen(me) && memcmp(buf, me, k) == 0, "readlink_self_is_my_pid");
+	check(lstat("/proc/self", &st) == 0 && S_ISLNK(st.st_mode), "lstat_self_is_a_link");
+	check(stat("/proc/self", &st) == 0 && S_ISDIR(st.st_mode), "stat_self_is_a_directory");
+	check(stat("/proc/self/stat", &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0 &&
+	      (st.st_mode & 07777) == 0444, "stat_of_a_proc_file_regular_0444_size_0");
+	snprintf(buf, sizeof(buf), "/proc/%s/stat", me);
+	check(access(buf, R_OK) == 0, "proc_pid_stat_by_number");
+	check(access("/proc//self/../self/./stat", R_OK) == 0, "dotdot_and_double_slash_in_proc");
+	check(raw(open("/proc/999999/stat", O_RDONLY)) == -ENOENT, "no_such_pid_enoent");
+	check(raw(open("/proc/self/nosuch", O_RDONLY)) == -ENOENT, "no_such_pid_file_enoent");
+	snprintf(buf, sizeof(buf), "/proc/0%s", me);
+	check(raw(open(buf, O_RDONLY)) == -ENOENT, "leading_zero_pid_enoent");
+	check(raw(open("/proc/self/stat/", O_RDONLY)) == -ENOTDIR, "proc_file_with_slash_enotdir");
+	char cwd[64];
+	snprintf(buf, sizeof(buf), "/proc/%s", me);
+	check(chdir("/proc/self") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, buf) == 0 &&
+	      chdir("/") == 0, "cwd_in_proc_self_is_proc_pid");
+	k = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	check(k == 11 && memcmp(buf, "/bin/procfs", 11) == 0, "readlink_exe");
+}
+
+static void exited_checks(void)
+{
+	char path[64];
+	int p[2];
+	if (pipe(p) < 0)
+		return;
+	pid_t child = fork();
+	if (child == 0) {
+		char c;
+		close(p[1]);
+		read(p[0], &c, 1);	/* until the parent closes its end */
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", child);
+	int fd = open(path, O_RDONLY);
+	char buf[64];
+	check(fd >= 0 && read(fd, buf, sizeof(buf)) > 0, "child_stat_reads");
+	close(p[1]);
+	close(p[0]);
+	waitpid(child, NULL, 0);
+	check(raw(lseek(fd, 0, SEEK_SET)) == 0 && raw(read(fd, buf, sizeof(buf))) == -ESRCH,
+	      "read_after_the_pid_exited_esrch");
+	close(fd);
+	check(raw(open(path, O_RDONLY)) == -ENOENT, "open_after_the_pid_exited_enoent");
+}
+
+static void global_checks(void)
+{
+	unsigned a, b, c, d;
+	char x;
+	check(slurp("/proc/uptime") > 0 && sscanf(text, "%u.%2u %u.%2u%c", &a, &b, &c, &d, &x) == 5 &&
+	      x == '\n' && words(text) == 2, "uptime_two_numbers_hundredths");
+	unsigned run, total, last;
+	check(slurp("/proc/loadavg") > 0 && sscanf(text, "%u.%2u %*u.%*2u %*u.%*2u %u/%u %u%c",
+						   &a, &b, &run, &total, &last, &x) == 6 &&
+	      x == '\n' && run <= total, "loadavg_format");
+	check(slurp("/proc/stat") > 0 && strncmp(text, "cpu  ", 5) == 0, "stat_cpu_line_first");
+	char *e = strchr(text, '\n');
+	if (e)
+		*e = 0;
+	check(words(text) == 11, "stat_cpu_line_has_10_numbers");
+	if (e)
+		*e = '\n';
+	check(strstr(text, "\ncpu0 ") && strstr(text, "\nctxt ") && strstr(text, "\nbtime ") &&
+	      strstr(text, "\nprocesses ") && strstr(text, "\nprocs_running ") &&
+	      strstr(text, "\nprocs_blocked "), "stat_has_cpu0_ctxt_btime_processes");
+	check(slurp("/proc/meminfo") > 0 && strncmp(text, "MemTotal:", 9) == 0 &&
+	      strchr(text, '\n') - text == 27 && strncmp(text + 24, " kB", 3) == 0,
+	      "meminfo_memtotal_line_format");
+	check(field("MemFree") && field("MemAvailable") && field("SwapTotal") && field("Cached"),
+	      "meminfo_free_available_swap_cached");
+	struct utsname u;
+	uname(&u);
+	char want[200];
+	snprintf(want, sizeof(want), "%s version %s ", u.sysname, u.release);
+	check(slurp("/proc/version") > 0 && strncmp(text, want, strlen(want)) == 0,
+	      "version_names_sysname_and_release");
+	check(slurp("/proc/cpuinfo") > 0 && strncmp(text, "processor\t: 0\n", 14) == 0,
+	      "cpuinfo_processor_0_first");
+	check(slurp("/proc/filesystems") > 0 && strstr(text, "nodev\tproc\n"),
+	      "filesystems_lists_proc");
+}
+
+static void sys_checks(void)
+{
+	struct utsname u;
+	char want[200];
+	uname(&u);
+	snprintf(want, sizeof(want), "%s\n", u.sysname);
+	check(slurp("/proc/sys/kernel/ostype") > 0 && strcmp(text, want) == 0, "ostype_is_sysname");
+	snprintf(want, sizeof(want), "%s\n", u.release);
+	check(slurp("/proc/sys/kernel/osrelease") > 0 && strcmp(text, want) == 0,
+	      "osrelease_is_release");
+	snprintf(want, sizeof(want), "%s\n", u.nodename);
+	check(slurp("/proc/sys/kernel/hostname") > 0 && strcmp(text, want) == 0,
+	      "hostname_is_nodename");
+	long len = slurp("/proc/sys/kernel/pid_max");
+	if (len > 0)
+		text[len - 1] = 0;
+	check(len > 0 && all_digits(text), "pid_max_is_a_number");
+	check(raw(open("/proc/sys/kernel/ostype", O_WRONLY)) == -EACCES,
+	      "root_opening_a_read_only_sysctl_for_writing_eacces");
+}
+
+static long write_to(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	long r = raw(write(fd, s, strlen(s)));
+	close(fd);
+	return r;
+}
+
+static void write_checks(void)
+{
+	check(write_to("/proc/uptime", "1\n") == -EIO, "root_writing_proc_uptime_eio");
+	check(write_to("/proc/self/stat", "1\n") == -EINVAL, "root_writing_pid_stat_einval");
+	int fd = open("/proc/uptime", O_RDONLY);
+	check(raw(write(fd, "1", 1)) == -EBADF, "writing_a_read_only_fd_ebadf");
+	check(raw(lseek(fd, 0, SEEK_END)) == -EINVAL, "seek_end_einval");
+	char buf[32];
+	check(raw(lseek(fd, 100000, SEEK_SET)) == 100000 && read(fd, buf, sizeof(buf)) == 0,
+	      "read_far_past_the_end_is_0");
+	close(fd);
+	fd = open("/proc", O_RDONLY | O_DIRECTORY);
+	check(raw(syscall(SYS_getdents64, fd, buf, 8)) == -EINVAL, "getdents64_tiny_buffer_einval");
+	close(fd);
+	static char big[4096];
+	fd = open("/bin", O_RDONLY | O_DIRECTORY);
+	check(lseek64(fd, 0x80000002ll, SEEK_SET) == 0x80000002ll &&
+	      syscall(SYS_getdents64, fd, big, sizeof(big)) == 0, "getdents64_after_a_far_seek_is_empty");
+	close(fd);
+	fd = open("/proc", O_RDONLY | O_DIRECTORY);
+	check(raw(lseek64(fd, 0x80000002ll, SEEK_SET)) == -EINVAL && lseek(fd, 100000, SEEK_SET) == 100000 &&
+	      syscall(SYS_getdents64, fd, big, sizeof(big)) == 0, "proc_dir_seek_past_2g_einval_far_seek_empty");
+	close(fd);
+	pid_t child = fork();
+	if (child == 0) {
+		if (setuid(1000) < 0)
+			_exit(9);
+		int a = raw(open("/proc/sys/kernel/hostname", O_WRONLY)) == -EACCES;
+		int b = raw(open("/proc/uptime", O_WRONLY)) == -EACCES;
+		_exit(a && b ? 0 : 1);
+	}
+	int st;
+	waitpid(child, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "user_opening_proc_files_for_writing_eacces");
+}
+
+static void tunable_checks(void)
+{
+	const char *rr = "/proc/sys/kernel/rr_interval";
+	int here = access(rr, F_OK) == 0;
+	check_ours(here, here && write_to(rr, "20\n") == 3 && slurp(rr) == 3 &&
+		   strcmp(text, "20\n") == 0, "write_rr_interval_20_reads_20");
+	check_ours(here, here && write_to(rr, "abc\n") == -EINVAL &&
+		   write_to(rr, "5000\n") == -EINVAL && slurp(rr) == 3 && strcmp(text, "20\n") == 0,
+		   "bad_rr_interval_einval_unchanged");
+	check_ours(here, here && write_to(rr, "10") == 2, "rr_interval_back_to_10");
+	pid_t child = here ? fork() : -1;
+	if (child == 0) {
+		if (setuid(1000) < 0)
+			_exit(9);
+		_exit(raw(open(rr, O_WRONLY)) == -EACCES && slurp(rr) == 3 ? 0 : 1);
+	}
+	int st = 0;
+	if (child > 0)
+		waitpid(child, &st, 0);
+	check_ours(here, child > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		   "user_reads_a_tunable_but_may_not_write_it");
+}
+
+int main(void)
+{
+	printf("KTAP version 1\n1..70\n");
+	stat_checks();
+	status_checks();
+	sched_checks();
+	tree_checks();
+	exited_checks();
+	global_checks();
+	sys_checks();
+	write_checks();
+	tunable_checks();
+	return failures ? 1 : 0;
+}
