@@ -1359,9 +1359,17 @@ static void section_stop(void)
 	pid_t child;
 	int st = -1, st2 = -1, r;
 
+	int go[2];
+
+	pipe(go);
 	child = spawn();
 	if (child == 0) {
+		char c;
 		raise(SIGSTOP);
+		/* Exit only once the parent has seen the continue: exited
+		 * first, it would be reported as an exit (a race on Linux,
+		 * where the child may run at once on another CPU). */
+		read(go[0], &c, 1);
 		_exit(6);
 	}
 	waitpid(child, &st, WUNTRACED);
@@ -1373,6 +1381,9 @@ static void section_stop(void)
 	kill(child, SIGCONT);
 	waitpid(child, &st, WCONTINUED);
 	r = waitpid(child, &st2, WCONTINUED | WNOHANG);
+	write(go[1], "g", 1);
+	close(go[0]);
+	close(go[1]);
 	int st3 = reap(child);
 	check(WIFCONTINUED(st) && st == 0xffff && (r == 0 || r == child) &&
 	      WIFEXITED(st3) && WEXITSTATUS(st3) == 6,
