@@ -31,7 +31,7 @@
 #include "uaccess.h"
 #include "x86.h"
 
-#define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].cur / PAGE_SIZE)
+#define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].rlim_cur / PAGE_SIZE)
 /* Frames a mapping that takes its frames at once (brk's promise, a shared
  * mapping) must leave for everyone else: one process must not be able to
  * take the last free memory. 4 MiB. */
@@ -474,7 +474,7 @@ int sys_mlockall(int flags)
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
-	if (p->euid != 0 && p->group_leader->rlim[RLIMIT_MEMLOCK].cur == 0)
+	if (p->euid != 0 && p->group_leader->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	return 0;
 }

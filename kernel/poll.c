@@ -101,7 +101,7 @@ static int poll_wait(struct pollfd *fds, struct polled *pl, uint32_t n, int time
 int sys_poll(void *ufds, uint32_t nfds, int timeout_ms)
 {
 	struct proc *p = current();
-	if (nfds > p->rlim[RLIMIT_NOFILE].cur)
+	if (nfds > p->rlim[RLIMIT_NOFILE].rlim_cur)
 		return -EINVAL;		/* Linux's limit */
 	uint32_t bytes = nfds * sizeof(struct pollfd);
 	struct pollfd *fds = nfds ? kmalloc(bytes) : NULL;

@@ -315,27 +315,27 @@ int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
 void proc_default_limits(struct proc *p)
 {
 	for (int r = 0; r < RLIM_NLIMITS; r++)
-		p->rlim[r] = (struct rlimit32){ RLIM_INFINITY, RLIM_INFINITY };
-	p->rlim[RLIMIT_NPROC] = (struct rlimit32){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
-	p->rlim[RLIMIT_NOFILE] = (struct rlimit32){ NOFILE, NOFILE };
-	p->rlim[RLIMIT_STACK] = (struct rlimit32){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
+		p->rlim[r] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+	p->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
+	p->rlim[RLIMIT_NOFILE] = (struct rlimit){ NOFILE, NOFILE };
+	p->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
 }
 
 int sys_getrlimit(int resource, void *urlim)
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	return copy_to_user(urlim, &current()->group_leader->rlim[resource], sizeof(struct rlimit32));
+	return copy_to_user(urlim, &current()->group_leader->rlim[resource], sizeof(struct rlimit));
 }
 
 /* Lower freely; raise the hard limit only as root; never cur > max. */
-static int set_limit(struct proc *p, int resource, struct rlimit32 lim)
+static int set_limit(struct proc *p, int resource, struct rlimit lim)
 {
-	if (resource < 0 || resource >= RLIM_NLIMITS || lim.cur > lim.max)
+	if (resource < 0 || resource >= RLIM_NLIMITS || lim.rlim_cur > lim.rlim_max)
 		return -EINVAL;
-	if (lim.max > p->rlim[resource].max && current()->euid != 0)
+	if (lim.rlim_max > p->rlim[resource].rlim_max && current()->euid != 0)
 		return -EPERM;
-	if (resource == RLIMIT_NOFILE && lim.max > NOFILE)
+	if (resource == RLIMIT_NOFILE && lim.rlim_max > NOFILE)
 		return -EPERM;		/* Linux: above nr_open */
 	p->rlim[resource] = lim;
 	return 0;
@@ -343,7 +343,7 @@ static int set_limit(struct proc *p, int resource, struct rlimit32 lim)
 
 int sys_setrlimit(int resource, const void *urlim)
 {
-	struct rlimit32 lim;
+	struct rlimit lim;
 
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
@@ -362,11 +362,11 @@ int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
 		return pid < 0 ? -EINVAL : -ESRCH;
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct rlimit32 old = p->rlim[resource];
+	struct rlimit old = p->rlim[resource];
 	if (unew) {
 		if (copy_from_user(lim64, unew, sizeof(lim64)) < 0)
 			return -EFAULT;
-		struct rlimit32 lim = {
+		struct rlimit lim = {
 			lim64[0] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[0],
 			lim64[1] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[1],
 		};
@@ -375,8 +375,8 @@ int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
 			return err;
 	}
 	if (uold) {
-		lim64[0] = old.cur == RLIM_INFINITY ? ~0ull : old.cur;
-		lim64[1] = old.max == RLIM_INFINITY ? ~0ull : old.max;
+		lim64[0] = old.rlim_cur == RLIM_INFINITY ? ~0ull : old.rlim_cur;
+		lim64[1] = old.rlim_max == RLIM_INFINITY ? ~0ull : old.rlim_max;
 		if (copy_to_user(uold, lim64, sizeof(lim64)) < 0)
 			return -EFAULT;
 	}
@@ -436,7 +436,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 struct proc *fork_prepare(int *err)
 {
 	struct proc *me = current(), *parent = me->group_leader;
-	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].cur);
+	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].rlim_cur);
 	*err = -EAGAIN;
 	if (!child)
 		return NULL;
@@ -519,9 +519,9 @@ static bool tell_parent(struct proc *p, int status)
 	struct proc *parent = p->parent;
 	if (!parent)
 		return false;
-	const struct ksigaction *a = &parent->sigact[SIGCHLD - 1];
-	bool ignored = a->handler == SIG_IGN;
-	bool autoreap = ignored || (a->flags & SA_NOCLDWAIT);
+	const struct sigaction *a = &parent->sigact[SIGCHLD - 1];
+	bool ignored = sa_addr(a) == SIG_IGN;
+	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
 	if (!ignored) {
 		if (status & 0x7F)
 			signal_notify_parent(p, CLD_KILLED, status & 0x7F);
@@ -732,7 +732,7 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 	if (ustatus)
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
-		struct rusage32 ru;
+		struct rusage ru;
 		rusage_fill(&ru, own_u, own_s);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
@@ -764,7 +764,7 @@ static int report_status(int pid, int status, int *ustatus, void *urusage)
 	if (ustatus)
 		copy_to_user(ustatus, &status, sizeof(int));
 	if (urusage) {
-		struct rusage32 ru;
+		struct rusage ru;
 		rusage_fill(&ru, 0, 0);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
@@ -781,7 +781,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
-	    (urusage && !user_range_ok(urusage, sizeof(struct rusage32), true)))
+	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
 		return -EFAULT;
 
 	spin_lock(&ptable_lock);

@@ -32,7 +32,7 @@
 #include "vm.h"
 #include "mm.h"
 #include "waitq.h"
-#include <uapi/resource.h>	/* RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY */
+#include <uapi/resource.h>	/* RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY, struct rlimit */
 #include "signal.h"
 #include "fpu.h"
 #include "tls.h"
@@ -44,7 +44,6 @@
 #define NPROC_USER_DEFAULT	64
 #define NPROC_ROOT_RESERVE	16
 
-struct rlimit32 { uint32_t cur, max; };
 #define KSTACK_SIZE	8192
 #define PROC_NAME_MAX	16
 #define PROC_CMDLINE_MAX 128	/* the start of argv that /proc/PID/cmdline shows */
@@ -87,7 +86,7 @@ struct proc {
 	bool group_exiting;		/* exit_group or a fatal signal ends them all */
 	int group_exit_status;		/* what wait4 then reports */
 	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
-	struct rlimit32 rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
+	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
 	struct mm mm;			/* its regions (kernel/mm.c): the leader's is the group's */
@@ -111,7 +110,7 @@ struct proc {
 	sigset64_t sig_blocked;
 	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
 	bool sig_restore_mask;
-	struct ksigaction sigact[NSIG];
+	struct sigaction sigact[NSIG];
 	struct ksiginfo siginfo[NSIG];	/* of each pending signal */
 	int syscall_nr;			/* the call in progress, -1 once it must not restart */
 	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */

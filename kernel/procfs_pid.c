@@ -219,8 +219,8 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 {
 	s->pending = p->sig_pending;
 	s->blocked = p->sig_blocked;
-	for (int sig = 1; sig < NSIG; sig++) {
-		uint32_t h = p->sigact[sig].handler;
+	for (int sig = 1; sig <= NSIG; sig++) {
+		uint32_t h = sa_addr(&p->group_leader->sigact[sig - 1]);
 		if (h == SIG_IGN)
 			s->ignored |= (sigset64_t)1 << (sig - 1);
 		else if (h != 0)

@@ -28,10 +28,8 @@
 #include "string.h"
 #include "uaccess.h"
 #include "x86.h"
+#include <uapi/unistd.h>	/* sigreturn's numbers, written into the frames' return code */
 
-#define NR_SYSCALL_RESTART	0	/* Linux i386's restart_syscall */
-#define NR_SIGRETURN		119
-#define NR_RT_SIGRETURN		173
 #define INT80_LEN		2	/* "int $0x80": eip -= 2 runs it again */
 
 /* eflags bits a handler may change through its frame (Linux's FIX_EFLAGS). */
@@ -56,15 +54,15 @@ static enum action default_action(int sig)
 
 static bool sig_valid(int sig) { return sig >= 1 && sig <= NSIG; }
 
-static struct ksigaction *action_of(const struct proc *p, int sig)
+static struct sigaction *action_of(const struct proc *p, int sig)
 {
-	return (struct ksigaction *)&p->group_leader->sigact[sig - 1];	/* the group's */
+	return (struct sigaction *)&p->group_leader->sigact[sig - 1];	/* the group's */
 }
 
 /* Would delivery do nothing? init takes only what it handles. */
 static bool sig_discarded(const struct proc *p, int sig)
 {
-	uint32_t h = action_of(p, sig)->handler;
+	uint32_t h = sa_addr(action_of(p, sig));
 	if (h == SIG_IGN)
 		return true;
 	if (h != SIG_DFL)
@@ -105,7 +103,7 @@ void signal_notify_parent(struct proc *child, int code, int status)
 	if (!parent)
 		return;
 	bool stop_or_cont = code == CLD_STOPPED || code == CLD_CONTINUED;
-	if (!(stop_or_cont && (action_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP))) {
+	if (!(stop_or_cont && (action_of(parent, SIGCHLD)->sa_flags & SA_NOCLDSTOP))) {
 		struct ksiginfo info = { code, child->pid, child->uid, status, 0 };
 		signal_send_process(parent, SIGCHLD, &info);
 	}
@@ -302,7 +300,7 @@ int sys_tkill(int tid, int sig)
 int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 {
 	struct proc *p = current();
-	struct ksigaction act, old;
+	struct sigaction act, old;
 
 	if (size != sizeof(sigset64_t) || !sig_valid(sig))
 		return -EINVAL;
@@ -315,7 +313,7 @@ int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 	spin_lock(&ptable_lock);
 	old = *action_of(p, sig);
 	if (uact) {
-		act.mask &= ~SIG_UNBLOCKABLE;
+		act.sa_mask = sigset_of(sigset_bits(act.sa_mask) & ~SIG_UNBLOCKABLE);
 		*action_of(p, sig) = act;
 		if (sig_discarded(p, sig))
 			p->sig_pending &= ~SIGBIT(sig);
@@ -414,43 +412,21 @@ void signal_exec(struct proc *p)
 {
 	spin_lock(&ptable_lock);
 	for (int sig = 1; sig <= NSIG; sig++) {
-		struct ksigaction *a = action_of(p, sig);
-		if (a->handler != SIG_IGN)
-			*a = (struct ksigaction){ 0 };
+		struct sigaction *a = action_of(p, sig);
+		if (sa_addr(a) != SIG_IGN)
+			*a = (struct sigaction){ 0 };
 	}
 	spin_unlock(&ptable_lock);
 }
 
 /* ---- the frames on the user stack (Linux i386's layouts) --------------------- */
 
-struct sigcontext32 {
-	uint32_t gs, fs, es, ds, edi, esi, ebp, esp, ebx, edx, ecx, eax;
-	uint32_t trapno, err, eip, cs, eflags, esp_at_signal, ss;
-	uint32_t fpstate, oldmask, cr2;
-};
-
-struct siginfo32 {
-	int32_t signo, errno_, code;
-	union {
-		int32_t pad[29];
-		struct { int32_t pid, uid, status, utime, stime; } chld;
-		struct { uint32_t addr; } fault;
-	};
-};
-
-struct ucontext32 {
-	uint32_t flags, link;
-	uint32_t ss_sp, ss_flags, ss_size;
-	struct sigcontext32 mcontext;
-	sigset64_t sigmask;
-};
-
 /* For a handler without SA_SIGINFO. The unused FPU area keeps extramask
  * (the mask's upper half) where Linux has it: 624 bytes. */
 struct sigframe32 {
 	uint32_t pretcode;
 	int32_t sig;
-	struct sigcontext32 sc;
+	struct sigcontext sc;
 	uint8_t fpstate_unused[624];
 	uint32_t extramask;
 	uint8_t retcode[8];
@@ -460,13 +436,14 @@ struct rt_sigframe32 {
 	uint32_t pretcode;
 	int32_t sig;
 	uint32_t pinfo, puc;
-	struct siginfo32 info;
-	struct ucontext32 uc;
+	siginfo_t info;
+	struct ucontext uc;
 	uint8_t retcode[8];
 };
 
-_Static_assert(sizeof(struct sigcontext32) == 88, "Linux's struct sigcontext");
-_Static_assert(sizeof(struct siginfo32) == 128, "Linux's siginfo_t");
+_Static_assert(sizeof(struct sigcontext) == 88, "Linux's struct sigcontext");
+_Static_assert(sizeof(siginfo_t) == 128, "Linux's siginfo_t");
+_Static_assert(__builtin_offsetof(struct ucontext, uc_sigmask) == 108, "Linux's struct ucontext");
 
 /* Where a frame goes: below the FPU state, which is below the
  * interrupted stack (Linux's order); fpstate is that state's address. */
@@ -475,14 +452,18 @@ struct place {
 	uint32_t fpstate;
 };
 
-static void save_context(struct sigcontext32 *sc, const struct trapframe *tf, sigset64_t mask,
+static void save_context(struct sigcontext *sc, const struct trapframe *tf, sigset64_t mask,
 			 const struct place *at)
 {
-	*sc = (struct sigcontext32){
-		tf->gs, tf->fs, tf->es, tf->ds, tf->edi, tf->esi, tf->ebp, tf->esp,
-		tf->ebx, tf->edx, tf->ecx, tf->eax, tf->trapno, tf->err, tf->eip,
-		tf->cs, tf->eflags, tf->esp, tf->ss, at->fpstate, (uint32_t)mask,
-		tf->trapno == T_PGFLT ? read_cr2() : 0,
+	*sc = (struct sigcontext){
+		.gs = (uint16_t)tf->gs, .fs = (uint16_t)tf->fs,
+		.es = (uint16_t)tf->es, .ds = (uint16_t)tf->ds,
+		.edi = tf->edi, .esi = tf->esi, .ebp = tf->ebp, .esp = tf->esp,
+		.ebx = tf->ebx, .edx = tf->edx, .ecx = tf->ecx, .eax = tf->eax,
+		.trapno = tf->trapno, .err = tf->err, .eip = tf->eip, .cs = (uint16_t)tf->cs,
+		.eflags = tf->eflags, .esp_at_signal = tf->esp, .ss = (uint16_t)tf->ss,
+		.fpstate = at->fpstate, .oldmask = (uint32_t)mask,
+		.cr2 = tf->trapno == T_PGFLT ? read_cr2() : 0,
 	};
 }
 
@@ -520,36 +501,36 @@ static uint32_t push_fpstate(struct proc *p, uint32_t esp)
 	return at;
 }
 
-static void enter_handler(struct trapframe *tf, uint32_t sp, const struct ksigaction *ka, int sig)
+static void enter_handler(struct trapframe *tf, uint32_t sp, const struct sigaction *ka, int sig)
 {
 	tf->esp = sp;
-	tf->eip = ka->handler;
+	tf->eip = sa_addr(ka);
 	tf->eax = (uint32_t)sig;
 	tf->cs = UCODE_SEL;
 	tf->ds = tf->es = tf->ss = UDATA_SEL;
 	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF | EFLAGS_RF);
 }
 
-static const uint8_t rt_retcode[8] = { 0xb8, NR_RT_SIGRETURN, 0, 0, 0, 0xcd, 0x80, 0 };
-static const uint8_t retcode[8] = { 0x58, 0xb8, NR_SIGRETURN, 0, 0, 0, 0xcd, 0x80 };
+static const uint8_t rt_retcode[8] = { 0xb8, __NR_rt_sigreturn, 0, 0, 0, 0xcd, 0x80, 0 };
+static const uint8_t retcode[8] = { 0x58, 0xb8, __NR_sigreturn, 0, 0, 0, 0xcd, 0x80 };
 
-static void fill_siginfo(struct siginfo32 *si, int sig, const struct ksiginfo *info)
+static void fill_siginfo(siginfo_t *si, int sig, const struct ksiginfo *info)
 {
 	memset(si, 0, sizeof(*si));
-	si->signo = sig;
-	si->code = info->code;
+	si->si_signo = sig;
+	si->si_code = info->code;
 	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
 		if (info->code != SI_USER) {
-			si->fault.addr = info->addr;
+			si->_sifields.fault.addr = (void *)info->addr;
 			return;
 		}
 	}
-	si->chld.pid = info->pid;
-	si->chld.uid = info->uid;
-	si->chld.status = info->status;
+	si->_sifields.chld.pid = info->pid;
+	si->_sifields.chld.uid = (unsigned int)info->uid;
+	si->_sifields.chld.status = info->status;
 }
 
-static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction *ka,
+static int setup_rt_frame(struct trapframe *tf, int sig, const struct sigaction *ka,
 			  const struct ksiginfo *info, sigset64_t mask, const struct place *at)
 {
 	struct rt_sigframe32 f;
@@ -561,11 +542,11 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction
 	f.pinfo = (uint32_t)&uf->info;
 	f.puc = (uint32_t)&uf->uc;
 	fill_siginfo(&f.info, sig, info);
-	save_context(&f.uc.mcontext, tf, mask, at);
-	f.uc.ss_flags = 2;			/* SS_DISABLE: no alternate stack */
-	f.uc.sigmask = mask;
+	save_context(&f.uc.uc_mcontext, tf, mask, at);
+	f.uc.uc_stack.ss_flags = SS_DISABLE;	/* no alternate stack */
+	f.uc.uc_sigmask = sigset_of(mask);
 	memcpy(f.retcode, rt_retcode, sizeof(f.retcode));
-	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
+	f.pretcode = (ka->sa_flags & SA_RESTORER) ? sa_restorer_addr(ka) : (uint32_t)uf->retcode;
 	if (copy_to_user(uf, &f, sizeof(f)) < 0)
 		return -EFAULT;
 	enter_handler(tf, sp, ka, sig);
@@ -574,7 +555,7 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct ksigaction
 	return 0;
 }
 
-static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *ka, sigset64_t mask,
+static int setup_frame(struct trapframe *tf, int sig, const struct sigaction *ka, sigset64_t mask,
 		       const struct place *at)
 {
 	struct sigframe32 f;		/* 740 bytes: the kernel stack has 8 KiB */
@@ -586,7 +567,7 @@ static int setup_frame(struct trapframe *tf, int sig, const struct ksigaction *k
 	save_context(&f.sc, tf, mask, at);
 	f.extramask = (uint32_t)(mask >> 32);
 	memcpy(f.retcode, retcode, sizeof(f.retcode));
-	f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : (uint32_t)uf->retcode;
+	f.pretcode = (ka->sa_flags & SA_RESTORER) ? sa_restorer_addr(ka) : (uint32_t)uf->retcode;
 	if (copy_to_user(uf, &f, sizeof(f)) < 0)
 		return -EFAULT;
 	enter_handler(tf, sp, ka, sig);
@@ -602,12 +583,12 @@ static bool restart_code(const struct proc *p, const struct trapframe *tf)
 }
 
 /* Before a handler runs: EINTR, or the call again (SA_RESTART). */
-static void restart_for_handler(struct proc *p, struct trapframe *tf, const struct ksigaction *ka)
+static void restart_for_handler(struct proc *p, struct trapframe *tf, const struct sigaction *ka)
 {
 	if (!restart_code(p, tf))
 		return;
 	int r = -(int)tf->eax;
-	if (r == ERESTARTNOINTR || (r == ERESTARTSYS && (ka->flags & SA_RESTART))) {
+	if (r == ERESTARTNOINTR || (r == ERESTARTSYS && (ka->sa_flags & SA_RESTART))) {
 		tf->eax = (uint32_t)p->syscall_nr;
 		tf->eip -= INT80_LEN;
 	} else {
@@ -621,7 +602,7 @@ static void restart_without_handler(struct proc *p, struct trapframe *tf)
 {
 	if (restart_code(p, tf)) {
 		bool block = -(int)tf->eax == ERESTART_RESTARTBLOCK;
-		tf->eax = block ? NR_SYSCALL_RESTART : (uint32_t)p->syscall_nr;
+		tf->eax = block ? __NR_restart_syscall : (uint32_t)p->syscall_nr;
 		tf->eip -= INT80_LEN;
 		p->syscall_nr = -1;
 	}
@@ -635,7 +616,7 @@ static void restart_without_handler(struct proc *p, struct trapframe *tf)
 
 /* ---- delivery --------------------------------------------------------------- */
 
-static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction *ka,
+static void handle_signal(struct trapframe *tf, int sig, const struct sigaction *ka,
 			  const struct ksiginfo *info)
 {
 	struct proc *p = current();
@@ -644,7 +625,7 @@ static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction
 	struct place at = { 0, push_fpstate(p, tf->esp) };
 	at.below = at.fpstate;
 	int err = !at.fpstate ? -EFAULT :
-		  (ka->flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old, &at)
+		  (ka->sa_flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old, &at)
 					   : setup_frame(tf, sig, ka, old, &at);
 	if (err < 0) {
 		printk("pid %d (%s): no room on the user stack for signal %d's frame\n",
@@ -653,8 +634,8 @@ static void handle_signal(struct trapframe *tf, int sig, const struct ksigaction
 	}
 	spin_lock(&ptable_lock);
 	p->sig_restore_mask = false;
-	p->sig_blocked |= ka->mask;
-	if (!(ka->flags & SA_NODEFER))
+	p->sig_blocked |= sigset_bits(ka->sa_mask);
+	if (!(ka->sa_flags & SA_NODEFER))
 		p->sig_blocked |= SIGBIT(sig);
 	p->sig_blocked &= ~SIG_UNBLOCKABLE;
 	spin_unlock(&ptable_lock);
@@ -702,16 +683,16 @@ void signal_deliver(struct trapframe *tf)
 		}
 		p->sig_pending &= ~SIGBIT(sig);
 		struct ksiginfo info = p->siginfo[sig - 1];
-		struct ksigaction ka = *action_of(p, sig);
-		if (ka.handler > SIG_IGN && (ka.flags & SA_RESETHAND))
-			*action_of(p, sig) = (struct ksigaction){ 0 };
-		if (ka.handler > SIG_IGN) {
+		struct sigaction ka = *action_of(p, sig);
+		if (sa_addr(&ka) > SIG_IGN && (ka.sa_flags & SA_RESETHAND))
+			*action_of(p, sig) = (struct sigaction){ 0 };
+		if (sa_addr(&ka) > SIG_IGN) {
 			spin_unlock(&ptable_lock);
 			handle_signal(tf, sig, &ka, &info);
 			return;
 		}
 		enum action act = default_action(sig);
-		if (ka.handler == SIG_IGN || proc_is_init(p) || act == ACT_IGN || act == ACT_CONT) {
+		if (sa_addr(&ka) == SIG_IGN || proc_is_init(p) || act == ACT_IGN || act == ACT_CONT) {
 			spin_unlock(&ptable_lock);
 			continue;
 		}
@@ -732,8 +713,8 @@ static int fault_code(const struct trapframe *tf, uint32_t *addr)
 {
 	*addr = 0;
 	switch (tf->trapno) {
-	case T_DIVIDE:	*addr = tf->eip; return 1;		/* FPE_INTDIV */
-	case T_ILLOP:	*addr = tf->eip; return 2;		/* ILL_ILLOPN */
+	case T_DIVIDE:	*addr = tf->eip; return FPE_INTDIV;
+	case T_ILLOP:	*addr = tf->eip; return ILL_ILLOPN;
 	default:	return SI_KERNEL;	/* int3, #GP: as Linux */
 	}
 }
@@ -756,7 +737,7 @@ void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr)
 	info.addr = addr;
 
 	spin_lock(&ptable_lock);
-	bool handled = action_of(p, sig)->handler > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));
+	bool handled = sa_addr(action_of(p, sig)) > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));
 	if (handled) {
 		p->sig_pending &= ~SIGBIT(sig);		/* this fault's info wins */
 		signal_send_locked(p, sig, &info);
@@ -774,7 +755,7 @@ void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr)
  * forced to 3), so any other than the user ones fault on the way back and
  * kill the process; here such a frame kills it at once, the same end
  * without an iret that faults in the kernel. */
-static bool context_ok(const struct sigcontext32 *sc)
+static bool context_ok(const struct sigcontext *sc)
 {
 	return ((sc->cs | 3) & 0xFFFF) == UCODE_SEL && ((sc->ss | 3) & 0xFFFF) == UDATA_SEL;
 }
@@ -792,7 +773,7 @@ static int restore_fpstate(struct proc *p, uint32_t fpstate)
 	return 0;
 }
 
-static void restore_context(struct trapframe *tf, const struct sigcontext32 *sc)
+static void restore_context(struct trapframe *tf, const struct sigcontext *sc)
 {
 	tf->edi = sc->edi;
 	tf->esi = sc->esi;
@@ -831,7 +812,7 @@ int sys_sigreturn(void)
 {
 	struct trapframe *tf = current()->tf;
 	struct sigframe32 *uf = (struct sigframe32 *)(tf->esp - 8);
-	struct sigcontext32 sc;
+	struct sigcontext sc;
 	uint32_t extramask;
 
 	if (copy_from_user(&sc, &uf->sc, sizeof(sc)) < 0 ||
@@ -850,13 +831,13 @@ int sys_rt_sigreturn(void)
 {
 	struct trapframe *tf = current()->tf;
 	struct rt_sigframe32 *uf = (struct rt_sigframe32 *)(tf->esp - 4);
-	struct ucontext32 uc;
+	struct ucontext uc;
 
 	if (copy_from_user(&uc, &uf->uc, sizeof(uc)) < 0)
 		return bad_frame();
-	if (!context_ok(&uc.mcontext) || restore_fpstate(current(), uc.mcontext.fpstate) < 0)
+	if (!context_ok(&uc.uc_mcontext) || restore_fpstate(current(), uc.uc_mcontext.fpstate) < 0)
 		return bad_frame();
-	restore_mask(uc.sigmask);
-	restore_context(tf, &uc.mcontext);
+	restore_mask(sigset_bits(uc.uc_sigmask));
+	restore_context(tf, &uc.uc_mcontext);
 	return (int)tf->eax;
 }

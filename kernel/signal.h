@@ -44,13 +44,15 @@ typedef uint64_t sigset64_t;
 #define SIGBIT(sig)	(1ull << ((sig) - 1))
 #define SIG_UNBLOCKABLE	(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
 
-/* rt_sigaction's struct on i386: handler, flags, restorer, then the mask. */
-struct ksigaction {
-	uint32_t handler;
-	uint32_t flags;
-	uint32_t restorer;
-	sigset64_t mask;
-};
+/* struct sigaction (uapi/signal.h) as the kernel reads it: the handler's
+ * and the restorer's addresses as numbers, the mask as 64 bits. */
+static inline uint32_t sa_addr(const struct sigaction *a) { return (uint32_t)a->sa_handler; }
+static inline uint32_t sa_restorer_addr(const struct sigaction *a) { return (uint32_t)a->sa_restorer; }
+static inline sigset64_t sigset_bits(sigset_t s) { return (sigset64_t)s.sig[1] << 32 | s.sig[0]; }
+static inline sigset_t sigset_of(sigset64_t m)
+{
+	return (sigset_t){ { (unsigned long)m, (unsigned long)(m >> 32) } };
+}
 
 /* What a handler's siginfo says about one pending signal. */
 struct ksiginfo {

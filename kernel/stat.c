@@ -24,7 +24,7 @@
 #include "string.h"
 #include "uaccess.h"
 
-#include <uapi/stat.h>	/* AT_*, STATX_BASIC_STATS, S_IF* */
+#include <uapi/stat.h>	/* struct stat64, AT_*, STATX_BASIC_STATS, S_IF* */
 
 /* What this kernel knows of a file, before either layout is filled. */
 struct kstat {
@@ -36,18 +36,6 @@ struct kstat {
 
 #define INITRD_DEV_MINOR	1	/* st_dev of every initrd node: (0, 1) */
 
-/* Linux i386's struct stat64 (asm/stat.h), 96 bytes. */
-struct stat64 {
-	uint64_t dev;
-	uint32_t pad0, ino32, mode, nlink, uid, gid;
-	uint64_t rdev;
-	uint32_t pad3;
-	int64_t size;
-	uint32_t blksize;
-	uint64_t blocks;
-	uint32_t atime, atime_nsec, mtime, mtime_nsec, ctime, ctime_nsec;
-	uint64_t ino;
-} __attribute__((packed));
 _Static_assert(sizeof(struct stat64) == 96, "Linux's struct stat64");
 
 /* Linux's struct statx (linux/stat.h), 256 bytes. */
@@ -150,18 +138,18 @@ static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 static int put_stat64(const struct kstat *k, void *ustat)
 {
 	struct stat64 s = { 0 };
-	s.dev = k->dev_minor;				/* (0, minor) */
-	s.ino32 = (uint32_t)k->ino;
-	s.ino = k->ino;
-	s.mode = k->mode;
-	s.nlink = k->nlink;
-	s.uid = k->uid;
-	s.gid = k->gid;
-	s.rdev = (uint64_t)k->rdev_major << 8 | k->rdev_minor;	/* old_encode_dev */
-	s.size = (int64_t)k->size;
-	s.blksize = k->blksize;
-	s.blocks = k->blocks;
-	s.atime = s.mtime = s.ctime = k->mtime;
+	s.st_dev = k->dev_minor;				/* (0, minor) */
+	s.__st_ino = (uint32_t)k->ino;
+	s.st_ino = k->ino;
+	s.st_mode = k->mode;
+	s.st_nlink = k->nlink;
+	s.st_uid = k->uid;
+	s.st_gid = k->gid;
+	s.st_rdev = (uint64_t)k->rdev_major << 8 | k->rdev_minor;	/* old_encode_dev */
+	s.st_size = (int64_t)k->size;
+	s.st_blksize = k->blksize;
+	s.st_blocks = k->blocks;
+	s.st_atime = s.st_mtime = s.st_ctime = k->mtime;
 	return copy_to_user(ustat, &s, sizeof(s)) < 0 ? -EFAULT : 0;
 }
 

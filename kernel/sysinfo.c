@@ -17,6 +17,7 @@
 #include "time.h"
 #include "uaccess.h"
 #include "vm.h"
+#include <uapi/sysinfo.h>
 
 #define FSHIFT		LOADAVG_FSHIFT	/* bits of fraction */
 #define FIXED_1		(1 << FSHIFT)
@@ -24,7 +25,6 @@
 #define EXP_5		2014		/* FIXED_1 / exp(5 s / 5 min) */
 #define EXP_15		2037		/* FIXED_1 / exp(5 s / 15 min) */
 #define LOAD_SECONDS	5
-#define SI_LOAD_SHIFT	16		/* sysinfo's loads[] have 16 fraction bits */
 
 static uint32_t avenrun[3];		/* FIXED_1 units */
 static uint64_t next_sample;		/* the jiffy of the next sample */
@@ -71,17 +71,7 @@ void loadavg_get(uint32_t loads[3])
 }
 
 /* Linux i386's struct sysinfo: 64 bytes. */
-struct sysinfo32 {
-	int32_t uptime;			/* seconds since boot */
-	uint32_t loads[3];		/* 1, 5, 15 minutes, << SI_LOAD_SHIFT */
-	uint32_t totalram, freeram, sharedram, bufferram;
-	uint32_t totalswap, freeswap;
-	uint16_t procs, pad;
-	uint32_t totalhigh, freehigh;
-	uint32_t mem_unit;		/* bytes per unit of the *ram fields */
-	char f[8];
-};
-_Static_assert(sizeof(struct sysinfo32) == 64, "Linux i386 struct sysinfo is 64 bytes");
+_Static_assert(sizeof(struct sysinfo) == 64, "Linux i386 struct sysinfo is 64 bytes");
 
 static uint16_t nr_procs(void)
 {
@@ -93,12 +83,12 @@ static uint16_t nr_procs(void)
 
 int sys_sysinfo(void *uinfo)
 {
-	struct sysinfo32 si;
+	struct sysinfo si;
 	uint64_t ns = clock_ns();
 
 	memset(&si, 0, sizeof(si));
 	/* Linux rounds a started second up. */
-	si.uptime = (int32_t)(ns / 1000000000ull + (ns % 1000000000ull != 0));
+	si.uptime = (long)(ns / 1000000000ull + (ns % 1000000000ull != 0));
 	for (int i = 0; i < 3; i++)
 		si.loads[i] = avenrun[i] << (SI_LOAD_SHIFT - FSHIFT);
 	si.totalram = pmm_total_count();

@@ -18,17 +18,17 @@ static uint32_t hz(void)
 	return (uint32_t)sched_hz();
 }
 
-static void ticks_to_timeval(uint32_t ticks, int32_t *sec, int32_t *usec)
+static struct timeval32 ticks_to_timeval(uint32_t ticks)
 {
-	*sec = (int32_t)(ticks / hz());
-	*usec = (int32_t)((uint64_t)(ticks % hz()) * 1000000 / hz());
+	return (struct timeval32){ (long)(ticks / hz()),
+				   (long)((uint64_t)(ticks % hz()) * 1000000 / hz()) };
 }
 
-void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime)
+void rusage_fill(struct rusage *ru, uint32_t utime, uint32_t stime)
 {
 	memset(ru, 0, sizeof(*ru));
-	ticks_to_timeval(utime, &ru->utime_sec, &ru->utime_usec);
-	ticks_to_timeval(stime, &ru->stime_sec, &ru->stime_usec);
+	ru->ru_utime = ticks_to_timeval(utime);
+	ru->ru_stime = ticks_to_timeval(stime);
 }
 
 /* A clock's reading in ns, or -EINVAL for a clock this kernel has not. */
@@ -113,10 +113,11 @@ int sys_times(void *utms)
 	struct proc *p = current()->group_leader;
 	uint32_t u, s;
 	proc_group_times(p, &u, &s);
-	uint32_t tms[4] = {
-		to_user_hz(u), to_user_hz(s), to_user_hz(p->cutime), to_user_hz(p->cstime),
+	struct tms tms = {
+		(long)to_user_hz(u), (long)to_user_hz(s),
+		(long)to_user_hz(p->cutime), (long)to_user_hz(p->cstime),
 	};
-	if (utms && copy_to_user(utms, tms, sizeof(tms)) < 0)
+	if (utms && copy_to_user(utms, &tms, sizeof(tms)) < 0)
 		return -EFAULT;
 	return (int)(clock_ns() / (1000000000ull / USER_HZ));
 }
@@ -124,7 +125,7 @@ int sys_times(void *utms)
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current()->group_leader;
-	struct rusage32 ru;
+	struct rusage ru;
 	uint32_t u, s;
 
 	if (who == RUSAGE_SELF) {
@@ -140,6 +141,6 @@ int sys_getrusage(int who, void *uru)
 	}
 	rusage_fill(&ru, u, s);
 	if (who == RUSAGE_SELF)
-		ru.rest[RU_MINFLT] = (int32_t)p->mm.minflt;	/* page faults served */
+		ru.ru_minflt = (long)p->mm.minflt;	/* page faults served */
 	return copy_to_user(uru, &ru, sizeof(ru));
 }

@@ -8,19 +8,13 @@
 #include <stdint.h>
 
 #include <uapi/time.h>	/* CLOCK_*, TIMER_ABSTIME */
+#include <uapi/resource.h>	/* struct rusage */
+#include <uapi/times.h>	/* struct tms */
 
 #define USER_HZ 100		/* Linux i386's clock_t unit for times() */
 
-/* Linux's struct rusage on i386: two struct timevals (user and system
- * CPU time), then 14 longs this kernel leaves 0. */
-struct rusage32 {
-	int32_t utime_sec, utime_usec, stime_sec, stime_usec;
-	int32_t rest[14];	/* ru_maxrss, ..., ru_minflt (rest[RU_MINFLT]), ... */
-};
-#define RU_MINFLT 4
-
 /* ru = CPU times of utime and stime ticks, every other field 0. */
-void rusage_fill(struct rusage32 *ru, uint32_t utime, uint32_t stime);
+void rusage_fill(struct rusage *ru, uint32_t utime, uint32_t stime);
 
 int sys_clock_gettime(int clock, void *uts);
 int sys_clock_gettime64(int clock, void *uts);

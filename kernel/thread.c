@@ -160,7 +160,7 @@ static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user
 static struct proc *thread_prepare(void)
 {
 	struct proc *me = current(), *leader = me->group_leader;
-	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].cur);
+	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].rlim_cur);
 	if (!t)
 		return NULL;
 	t->group_leader = leader;

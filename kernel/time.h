@@ -11,7 +11,7 @@
 #define KERNEL_TIME_H
 
 #include <stdint.h>
-#include "../sched/sched.h"	/* struct timespec32, Linux i386's timespec */
+#include <uapi/time.h>	/* struct timespec32, Linux i386's timespec */
 
 uint64_t clock_ns(void);
 void clock_set_tsc_khz(uint64_t khz);	/* after calibration */

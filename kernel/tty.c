@@ -357,8 +357,8 @@ int tty_ioctl(uint32_t req, void *uarg)
 	case TIOCSPGRP:
 		return set_foreground(uarg);
 	case TIOCGWINSZ: {
-		uint16_t ws[4] = { 25, 80, 0, 0 };	/* the VGA text screen */
-		return copy_to_user(uarg, ws, sizeof(ws));
+		struct winsize ws = { .ws_row = 25, .ws_col = 80 };	/* the VGA text screen */
+		return copy_to_user(uarg, &ws, sizeof(ws));
 	}
 	default:
 		return -ENOTTY;

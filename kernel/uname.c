@@ -5,10 +5,7 @@
 #include "uname.h"
 #include "string.h"
 #include "uaccess.h"
-
-struct utsname {
-	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
-};
+#include <uapi/utsname.h>
 
 int sys_uname(void *ubuf)
 {

@@ -56,19 +56,12 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-/* Linux i386's struct timespec, as user programs exchange it: with the
- * scheduler (sched_rr_get_interval) and with the kernel's clocks
- * (clock_gettime, nanosleep). One definition for both sides. */
-struct timespec32 {
-	int32_t tv_sec;
-	int32_t tv_nsec;
-};
-
 #define SCHED_MAX_CPUS	32
 
 /* Policies: the Linux i386 numbers plus the -ck ones (staircase.md §1),
  * in include/uapi/sched.h, the one definition user space shares. */
-#include <uapi/sched.h>
+#include <uapi/sched.h>		/* SCHED_*, struct sched_param */
+#include <uapi/time.h>		/* struct timespec32 (sched_rr_get_interval) */
 /* LAB policy BEGIN */
 #define SCHED_NR_POLICIES 5
 /* LAB policy END */

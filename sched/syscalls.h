@@ -14,13 +14,9 @@
 #define SCHED_SYSCALLS_H
 
 #include <stdint.h>
-#include "sched.h"		/* struct timespec32 */
+#include "sched.h"		/* struct timespec32, struct sched_param (uapi) */
 #include <uapi/resource.h>	/* PRIO_* */
 #include <uapi/ourcalls.h>	/* struct sched_task_info, sched_cpu_info */
-
-struct sched_param {		/* Linux's */
-	int32_t sched_priority;
-};
 
 int sys_sched_setscheduler(int pid, int policy, const void *uparam);
 int sys_sched_getscheduler(int pid);

@@ -14,4 +14,12 @@
 #define TIOCSPGRP	0x5410
 #define TIOCGWINSZ	0x5413
 
+/* TIOCGWINSZ's answer (asm-generic/termios.h): 8 bytes */
+struct winsize {
+	unsigned short ws_row;
+	unsigned short ws_col;
+	unsigned short ws_xpixel;
+	unsigned short ws_ypixel;
+};
+
 #endif

@@ -9,6 +9,8 @@
 #ifndef UAPI_RESOURCE_H
 #define UAPI_RESOURCE_H
 
+#include <uapi/time.h>	/* struct timeval32 */
+
 /* getpriority/setpriority(which, who) */
 #define PRIO_PROCESS	0
 #define PRIO_PGRP	1
@@ -37,5 +39,23 @@
 #define RLIMIT_RTTIME		15
 #define RLIM_NLIMITS		16
 #define RLIM_INFINITY		(~0UL)
+
+/* getrlimit/setrlimit/prlimit64's pair on i386 (4 + 4 bytes) */
+struct rlimit {
+	unsigned long rlim_cur;	/* soft limit: what is enforced */
+	unsigned long rlim_max;	/* hard limit: only root may raise it */
+};
+
+/* getrusage and wait4: user and system CPU time, then 14 longs (this
+ * kernel fills ru_minflt and leaves the others 0); 72 bytes */
+struct rusage {
+	struct timeval32 ru_utime;
+	struct timeval32 ru_stime;
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals;
+	long ru_nvcsw, ru_nivcsw;
+};
 
 #endif

@@ -13,4 +13,9 @@
 #define SCHED_BATCH	3	/* staircase: runs only when nothing else wants the CPU */
 #define SCHED_ISO	4	/* staircase: soft real time for unprivileged users */
 
+/* sched_setscheduler, sched_setparam, sched_getparam: 4 bytes */
+struct sched_param {
+	int sched_priority;
+};
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * uapi/signal.h - Linux's i386 signal numbers and the sigaction, sigprocmask
- * and siginfo constants, written once for the kernel (kernel/signal.h) and
- * the small libc (user/lib/include/signal.h). NSIG and SIG_DFL/SIG_IGN stay
+ * and siginfo constants and the structs the signal calls exchange, written
+ * once for the kernel (kernel/signal.h) and the small libc
+ * (user/lib/include/signal.h). NSIG and SIG_DFL/SIG_IGN stay
  * with each side: the kernel counts 64 signals and compares handler
  * addresses, the libc follows glibc (NSIG 65, handler casts).
  */
@@ -67,5 +68,76 @@
 #define CLD_CONTINUED	6
 #define SEGV_MAPERR	1
 #define SEGV_ACCERR	2
+#define FPE_INTDIV	1	/* SIGFPE: integer divide by zero */
+#define ILL_ILLOPN	2	/* SIGILL: illegal operand */
+
+/* sigaltstack's ss_flags (ucontext's uc_stack) */
+#define SS_ONSTACK	1
+#define SS_DISABLE	2
+
+/*
+ * The structs the signal calls and frames exchange, i386's layouts
+ * (asm/signal.h, asm/sigcontext.h, asm-generic/siginfo.h,
+ * asm-generic/ucontext.h). The kernel treats addresses in them as numbers
+ * (kernel/signal.h's sa_addr); the libc calls them.
+ */
+
+/* A set of the 64 signals, 8 bytes: signal n is bit (n - 1) % 32 of word
+ * (n - 1) / 32. */
+typedef struct {
+	unsigned long sig[2];
+} sigset_t;
+
+struct siginfo;
+
+/* rt_sigaction's struct (the set last, unlike the old sigaction's): 20 bytes */
+struct sigaction {
+	union {
+		void (*sa_handler)(int);	/* or SIG_DFL (0), SIG_IGN (1) */
+		void (*sa_sigaction)(int, struct siginfo *, void *);	/* SA_SIGINFO */
+	};
+	unsigned long sa_flags;
+	void (*sa_restorer)(void);	/* SA_RESTORER: the handler returns here */
+	sigset_t sa_mask;		/* blocked while the handler runs */
+};
+
+/* What a handler with SA_SIGINFO gets: 128 bytes */
+typedef struct siginfo {
+	int si_signo, si_errno, si_code;
+	union {
+		int _pad[29];
+		struct { int pid; unsigned int uid; } kill;
+		struct { int pid; unsigned int uid; int status; long utime, stime; } chld;
+		struct { void *addr; } fault;
+	} _sifields;
+} siginfo_t;
+
+/* The registers a handler's frame saves: 88 bytes. fpstate points to the
+ * FPU state (struct _fpstate_32) the frame carries below it. */
+struct sigcontext {
+	unsigned short gs, __gsh, fs, __fsh, es, __esh, ds, __dsh;
+	unsigned long edi, esi, ebp, esp, ebx, edx, ecx, eax;
+	unsigned long trapno, err, eip;
+	unsigned short cs, __csh;
+	unsigned long eflags, esp_at_signal;
+	unsigned short ss, __ssh;
+	unsigned long fpstate, oldmask, cr2;
+};
+
+typedef struct sigaltstack {
+	void *ss_sp;
+	int ss_flags;			/* SS_DISABLE: no alternate stack */
+	unsigned long ss_size;
+} stack_t;
+
+/* rt_sigreturn's context, the third argument of an SA_SIGINFO handler:
+ * uc_sigmask at byte 108 */
+struct ucontext {
+	unsigned long uc_flags;
+	struct ucontext *uc_link;
+	stack_t uc_stack;
+	struct sigcontext uc_mcontext;
+	sigset_t uc_sigmask;
+};
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * uapi/stat.h - file types and the *at() calls' flags: Linux i386's numbers
- * (linux/stat.h, linux/fcntl.h), once for the kernel (kernel/fs.c,
- * kernel/stat.c) and the small libc (user/lib/include/sys/stat.h).
+ * uapi/stat.h - file types, the *at() calls' flags and struct stat64:
+ * Linux i386's numbers and layout (linux/stat.h, linux/fcntl.h,
+ * asm/stat.h), once for the kernel (kernel/fs.c, kernel/stat.c) and the
+ * small libc (user/lib/include/sys/stat.h, where it is POSIX's struct stat).
  */
 #ifndef UAPI_STAT_H
 #define UAPI_STAT_H
@@ -22,5 +23,31 @@
 #define AT_EMPTY_PATH		0x1000
 #define AT_STATX_SYNC_TYPE	0x6000
 #define STATX_BASIC_STATS	0x7ff
+
+/* What stat64, lstat64, fstat64 and fstatat64 (195-197, 300) fill: 96
+ * bytes, packed as i386 lays them out (the 64-bit fields on 4-byte
+ * boundaries). st_ino is there twice: the old 32-bit field (__st_ino) and
+ * the full one at the end. */
+struct stat64 {
+	unsigned long long st_dev;
+	unsigned char __pad0[4];
+	unsigned long __st_ino;
+	unsigned int st_mode;
+	unsigned int st_nlink;
+	unsigned int st_uid;
+	unsigned int st_gid;
+	unsigned long long st_rdev;
+	unsigned char __pad3[4];
+	long long st_size;
+	unsigned long st_blksize;
+	unsigned long long st_blocks;
+	unsigned long st_atime;
+	unsigned long st_atime_nsec;
+	unsigned long st_mtime;
+	unsigned long st_mtime_nsec;
+	unsigned long st_ctime;
+	unsigned long st_ctime_nsec;
+	unsigned long long st_ino;
+} __attribute__((packed));
 
 #endif

@@ -1,7 +1,14 @@
 /*
- * uapi/time.h - the clocks and clock_nanosleep's flag: Linux i386's numbers
- * (linux/time.h), once for the kernel (kernel/systime.h, kernel/sleep.c)
- * and the small libc (user/lib/include/time.h).
+ * uapi/time.h - the clocks, clock_nanosleep's flag and the 32-bit time
+ * structs of Linux i386's older calls (linux/time.h, linux/time_types.h),
+ * once for the kernel (kernel/systime.h, kernel/sleep.c), sched/
+ * (sched_rr_get_interval) and the small libc (user/lib/include/time.h,
+ * sys/time.h).
+ *
+ * The structs carry a 32 in their names because sched/ also builds on the
+ * 64-bit host (tests/unit), whose C library has its own struct timespec;
+ * the small libc gives them POSIX's names (user/lib/include/sys/types.h).
+ * `long` is 32 bits on i386, as Linux's __kernel_old_time_t.
  */
 #ifndef UAPI_TIME_H
 #define UAPI_TIME_H
@@ -12,5 +19,17 @@
 #define CLOCK_THREAD_CPUTIME_ID		3
 
 #define TIMER_ABSTIME			1
+
+/* nanosleep, clock_gettime (265), sched_rr_get_interval: 8 bytes */
+struct timespec32 {
+	long tv_sec;
+	long tv_nsec;
+};
+
+/* gettimeofday, getrusage's two CPU times: 8 bytes */
+struct timeval32 {
+	long tv_sec;
+	long tv_usec;
+};
 
 #endif

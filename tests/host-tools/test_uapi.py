@@ -28,7 +28,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/mman.h", "linux/resource.h", "asm/resource.h", "linux/stat.h",
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
-                 "linux/futex.h"]
+                 "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -144,6 +144,7 @@ def call_numbers_only_in_unistd_h():
     other file writes a call's number (user/glibc/ uses glibc's own
     <sys/syscall.h>, as a student's program does)."""
     bad = []
+    calls = {k[len("__NR_"):] for k in defines("#include <asm/unistd_32.h>\n") if k.startswith("__NR_")}
     for top in ("kernel", "sched", "drivers", "user", "boot"):
         for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
             rel = os.path.relpath(path, hostlib.REPO)
@@ -153,6 +154,9 @@ def call_numbers_only_in_unistd_h():
                 text = f.read()
             for m in re.finditer(r"^\s*#\s*define\s+((?:SYS|__NR)_\w+)", text, re.M):
                 bad.append(f"{rel}: #define {m.group(1)}")
+            for m in re.finditer(r"^\s*#\s*define\s+(\w*NR_(\w+))\s+\d", text, re.M):
+                if m.group(2).lower() in calls:     # NR_SIGRETURN 119
+                    bad.append(f"{rel}: #define {m.group(1)} <number>")
             for m in re.finditer(r"SYSCALL\(\s*\d", text):
                 bad.append(f"{rel}: a table entry by number")
             for m in re.finditer(r"syscall\d\(\s*\d", text):
@@ -161,6 +165,124 @@ def call_numbers_only_in_unistd_h():
     with open(os.path.join(hostlib.REPO, "kernel", "syscall.c")) as f:
         n = len(re.findall(r"SYSCALL\(__NR_\w+,", f.read()))
     assert n > 100, f"only {n} entries by name in kernel/syscall.c's table"
+
+
+# The structs the calls exchange: ours (include/uapi/, as the kernel and the
+# small libc see them) against Linux's i386 headers, field by field. Each
+# row: our type, Linux's type, the fields whose offsets must agree, and
+# whether the sizes must (ucontext: Linux's uapi sigset_t there is the old
+# 4-byte one, so only the offsets before it count; sigaction: Linux's
+# uapi header gives i386 programs the old sigaction, the kernel's
+# rt_sigaction layout is written out below).
+STRUCTS = [
+    ("struct timespec32", "struct __kernel_old_timespec", "tv_sec tv_nsec", True),
+    ("struct timeval32", "struct __kernel_old_timeval", "tv_sec tv_usec", True),
+    ("struct rlimit", "struct rlimit", "rlim_cur rlim_max", True),
+    ("struct rusage", "struct rusage", "ru_utime ru_stime ru_maxrss ru_minflt ru_nvcsw ru_nivcsw", True),
+    ("struct stat64", "struct stat64", "st_dev __st_ino st_mode st_nlink st_uid st_gid st_rdev "
+     "st_size st_blksize st_blocks st_atime st_atime_nsec st_mtime st_mtime_nsec st_ctime "
+     "st_ctime_nsec st_ino", True),
+    ("struct utsname", "struct new_utsname", "sysname nodename release version machine domainname", True),
+    ("struct sysinfo", "struct sysinfo", "uptime loads totalram freeram procs totalhigh freehigh mem_unit", True),
+    ("struct tms", "struct tms", "tms_utime tms_stime tms_cutime tms_cstime", True),
+    ("struct winsize", "struct winsize", "ws_row ws_col ws_xpixel ws_ypixel", True),
+    ("struct sched_param", "struct sched_param", "sched_priority", True),
+    ("struct pollfd", "struct pollfd", "fd events revents", True),
+    ("struct user_desc", "struct user_desc", "entry_number base_addr limit", True),
+    ("struct sigcontext", "struct sigcontext", "gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err "
+     "eip cs eflags esp_at_signal ss fpstate oldmask cr2", True),
+    ("siginfo_t", "siginfo_t", "si_signo si_errno si_code _sifields", True),
+    ("struct ucontext", "struct ucontext", "uc_flags uc_link uc_stack uc_mcontext uc_sigmask", False),
+]
+LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/resource.h",
+                        "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
+                        "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
+                        "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h"]
+# rt_sigaction's struct on i386 (kernel/signal.c reads it; Linux's
+# arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
+SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}
+
+
+def layout(headers, rows, flags=()):
+    """{(type, field or 'size'): value} for rows of (type, fields, size?),
+    read from the i386 compiler's assembly of `unsigned x = offsetof(...)`."""
+    src = "".join(f"#include <{h}>\n" for h in headers)
+    names = {}
+    for t, fields, size in rows:
+        for f in fields.split() + (["size"] if size else []):
+            var = f"v{len(names)}"
+            names[var] = (t, f)
+            expr = f"sizeof({t})" if f == "size" else f"__builtin_offsetof({t}, {f})"
+            src += f"unsigned {var} = {expr};\n"
+    r = subprocess.run([CC, "-S", "-O0", "-o", "-", "-x", "c", *flags, "-"], input=src,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    # A 0 is ".zero 4" in .bss, anything else ".long N".
+    got = {names[v]: int(n) if kind == "long" else 0 for v, kind, n in
+           re.findall(r"^(v\d+):\s*\n\s*\.(long|zero)\s+(\d+)", r.stdout, re.M)}
+    assert len(got) == len(names), f"read {len(got)} of {len(names)} values"
+    return got
+
+
+@test
+def abi_structs_match_linux_i386_field_by_field():
+    uapi = sorted(os.path.relpath(h, os.path.join(hostlib.REPO, "include"))
+                  for h in glob.glob(os.path.join(UAPI, "*.h")))
+    mine = layout(["stddef.h", *uapi], [(o, f, s) for o, _, f, s in STRUCTS] +
+                  [("struct sigaction", " ".join(k for k in SIGACTION if k != "size"), True)],
+                  ["-I", os.path.join(hostlib.REPO, "include")])
+    theirs = layout(LINUX_STRUCT_HEADERS, [(l, f, s) for _, l, f, s in STRUCTS])
+    wrong = []
+    for o, l, fields, size in STRUCTS:
+        for f in fields.split() + (["size"] if size else []):
+            if mine.get((o, f)) != theirs.get((l, f)):
+                wrong.append(f"{o}.{f}: {mine.get((o, f))} (Linux's {l}: {theirs.get((l, f))})")
+    for f, v in SIGACTION.items():
+        if mine.get(("struct sigaction", f)) != v:
+            wrong.append(f"struct sigaction.{f}: {mine.get(('struct sigaction', f))} (rt_sigaction's: {v})")
+    assert len(mine) > 80, f"only {len(mine)} offsets read"
+    assert not wrong, "layouts differ: " + "; ".join(wrong[:8])
+
+
+def struct_definitions():
+    """{name: [files]} of every `struct NAME {` and `typedef struct NAME {`
+    outside user/glibc/ (a student's program there uses glibc's own)."""
+    where = {}
+    for top in ("include", "kernel", "sched", "drivers", "user", "boot"):
+        for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
+            rel = os.path.relpath(path, hostlib.REPO)
+            if rel.startswith("user/glibc"):
+                continue
+            with open(path, errors="replace") as f:
+                for n in re.findall(r"^(?:typedef\s+)?struct\s+(\w+)\s*\{", f.read(), re.M):
+                    where.setdefault(n, []).append(rel)
+    return where
+
+
+@test
+def abi_structs_defined_once_in_include_uapi():
+    """Every struct of STRUCTS (and sigaction) is defined in include/uapi/
+    and nowhere else; no other file defines a struct under a name Linux's
+    headers give one (a kernel-side copy under a new name is what
+    abi_structs_match_linux_i386_field_by_field cannot see, so this test
+    also lists the names such copies had)."""
+    where = struct_definitions()
+    ours = {o.split()[-1] for o, _, _, _ in STRUCTS if o.startswith("struct ")} | {"sigaction", "siginfo"}
+    bad = []
+    for n in sorted(ours):
+        files = where.get(n, [])
+        if len(files) != 1 or not files[0].startswith("include/uapi/"):
+            bad.append(f"struct {n}: {files}")
+    linux = set(re.findall(r"^(?:typedef\s+)?struct\s+(\w+)\s*\{", subprocess.run(
+        [CC, "-E", "-x", "c", "-"], input="".join(f"#include <{h}>\n" for h in LINUX_STRUCT_HEADERS),
+        capture_output=True, text=True).stdout, re.M))
+    old_copies = {"ksigaction", "siginfo32", "sigcontext32", "ucontext32", "rusage32", "rlimit32",
+                  "sysinfo32", "k_sigcontext", "k_ucontext"}
+    for n, files in sorted(where.items()):
+        outside = [f for f in files if not f.startswith("include/uapi/")]
+        if outside and (n in linux or n in old_copies):
+            bad.append(f"struct {n} outside include/uapi: {outside}")
+    assert not bad, "; ".join(bad[:8])
 
 
 if __name__ == "__main__":

@@ -24,11 +24,13 @@
 #define SIGSET_BYTES 8
 
 void __restore_rt(void), __restore(void);
+#define STR_(x) #x
+#define STR(x) STR_(x)
 __asm__(".text\n.globl __restore_rt\n.type __restore_rt,@function\n"
-	"__restore_rt:\n\tmovl $173, %eax\n\tint $0x80\n\thlt\n"
+	"__restore_rt:\n\tmovl $" STR(__NR_rt_sigreturn) ", %eax\n\tint $0x80\n\thlt\n"
 	".size __restore_rt, .-__restore_rt\n"
 	".globl __restore\n.type __restore,@function\n"
-	"__restore:\n\tpopl %eax\n\tmovl $119, %eax\n\tint $0x80\n\thlt\n"
+	"__restore:\n\tpopl %eax\n\tmovl $" STR(__NR_sigreturn) ", %eax\n\tint $0x80\n\thlt\n"
 	".size __restore, .-__restore\n");
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)

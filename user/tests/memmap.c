@@ -44,23 +44,14 @@ __asm__(".text\n"
 	"	movl 4(%esp), %edx\n	movzbl (%edx), %eax\n	ret\n"
 	".globl try_skip\ntry_skip:\n	movl $-1, %eax\n	ret\n");
 
-struct k_sigcontext {
-	unsigned short gs, gsh, fs, fsh, es, esh, ds, dsh;
-	unsigned long edi, esi, ebp, esp, ebx, edx, ecx, eax;
-	unsigned long trapno, err, eip;
-};
-struct k_ucontext {
-	unsigned long uc_flags, uc_link;
-	struct { unsigned long ss_sp; int ss_flags; unsigned long ss_size; } uc_stack;
-	struct k_sigcontext uc_mcontext;
-};
+/* struct sigcontext, struct ucontext: uapi/signal.h (through <signal.h>). */
 
 static volatile int faults, last_code, last_sig;
 static void *volatile last_addr;
 
 static void on_fault(int sig, siginfo_t *si, void *ucv)
 {
-	struct k_ucontext *uc = ucv;
+	struct ucontext *uc = ucv;
 
 	faults++;
 	last_sig = sig;

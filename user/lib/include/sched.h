@@ -2,14 +2,10 @@
 #ifndef _SCHED_H
 #define _SCHED_H
 
-#include <uapi/sched.h>
+#include <uapi/sched.h>	/* SCHED_*, struct sched_param */
 
 #include <sys/types.h>
 #include <time.h>
-
-struct sched_param {
-	int sched_priority;
-};
 
 int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p);
 int sched_getscheduler(pid_t pid);

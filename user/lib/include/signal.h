@@ -19,31 +19,12 @@ typedef void (*sighandler_t)(int);
 #define SIG_IGN ((sighandler_t)1)
 #define SIG_ERR ((sighandler_t)-1)
 
-typedef struct { unsigned long sig[2]; } sigset_t;	/* 64 bits, as the kernel's */
-
-typedef struct {
-	int si_signo, si_errno, si_code;
-	union {
-		int _pad[29];
-		struct { pid_t pid; uid_t uid; } kill;
-		struct { pid_t pid; uid_t uid; int status; clock_t utime, stime; } chld;
-		struct { void *addr; } fault;
-	} _sifields;
-} siginfo_t;				/* 128 bytes */
+/* sigset_t, siginfo_t, struct sigaction, stack_t, struct sigcontext and
+ * struct ucontext: uapi/signal.h, the kernel's own. */
 #define si_pid    _sifields.kill.pid
 #define si_uid    _sifields.kill.uid
 #define si_status _sifields.chld.status
 #define si_addr   _sifields.fault.addr
-
-struct sigaction {
-	union {
-		sighandler_t sa_handler;
-		void (*sa_sigaction)(int, siginfo_t *, void *);
-	};
-	unsigned long sa_flags;
-	void (*sa_restorer)(void);
-	sigset_t sa_mask;
-};
 
 int kill(pid_t pid, int sig);
 int killpg(pid_t pgrp, int sig);

@@ -4,12 +4,7 @@
 
 #include <sys/types.h>
 
-struct timespec {
-	time_t tv_sec;
-	long tv_nsec;
-};
-
-#include <uapi/time.h>	/* CLOCK_*, TIMER_ABSTIME */
+#include <uapi/time.h>	/* struct timespec (uapi's timespec32), CLOCK_*, TIMER_ABSTIME */
 
 int clock_gettime(clockid_t clk, struct timespec *ts);
 int nanosleep(const struct timespec *req, struct timespec *rem);

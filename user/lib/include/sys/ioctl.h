@@ -2,9 +2,8 @@
 #ifndef _SYS_IOCTL_H
 #define _SYS_IOCTL_H
 
-#include <uapi/ioctls.h>
+#include <uapi/ioctls.h>	/* TIOC*, TC*, struct winsize */
 
-struct winsize { unsigned short ws_row, ws_col, ws_xpixel, ws_ypixel; };
 
 int ioctl(int fd, unsigned long req, ...);
 

@@ -5,30 +5,7 @@
 
 #include <sys/types.h>
 
-/* Linux i386's struct stat64, 96 bytes (asm/stat.h). */
-struct stat {
-	unsigned long long st_dev;
-	unsigned char __pad0[4];
-	unsigned long __st_ino;
-	mode_t st_mode;
-	unsigned int st_nlink;
-	uid_t st_uid;
-	gid_t st_gid;
-	unsigned long long st_rdev;
-	unsigned char __pad3[4];
-	long long st_size;
-	unsigned long st_blksize;
-	unsigned long long st_blocks;
-	time_t st_atime;
-	unsigned long st_atime_nsec;
-	time_t st_mtime;
-	unsigned long st_mtime_nsec;
-	time_t st_ctime;
-	unsigned long st_ctime_nsec;
-	unsigned long long st_ino;
-} __attribute__((packed));
-
-#include <uapi/stat.h>	/* S_IFMT, S_IFDIR, ...; AT_FDCWD, ... */
+#include <uapi/stat.h>	/* struct stat (uapi's stat64, sys/types.h), S_IF*, AT_* */
 #define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)

@@ -4,9 +4,6 @@
 
 #include <sys/types.h>
 
-struct timeval {
-	time_t tv_sec;
-	suseconds_t tv_usec;
-};
+#include <uapi/time.h>	/* struct timeval (uapi's timeval32) */
 
 #endif

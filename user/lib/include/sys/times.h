@@ -4,12 +4,7 @@
 
 #include <sys/types.h>
 
-struct tms {
-	clock_t tms_utime;
-	clock_t tms_stime;
-	clock_t tms_cutime;
-	clock_t tms_cstime;
-};
+#include <uapi/times.h>	/* struct tms */
 
 clock_t times(struct tms *buf);
 

@@ -17,4 +17,12 @@ typedef int clockid_t;
 typedef unsigned int id_t;
 typedef unsigned int mode_t;
 
+
+/* The ABI's structs are defined once, in include/uapi/, under the kernel's
+ * names; this libc gives them POSIX's (the layouts are the same: i386's).
+ * Defined here, before any uapi header can be included. */
+#define timespec32 timespec	/* uapi/time.h */
+#define timeval32 timeval	/* uapi/time.h */
+#define stat64 stat		/* uapi/stat.h: what calls 195-197 fill */
+
 #endif
