@@ -30,6 +30,7 @@
  * SIGURG (ignored by default, so kill(-1) as that uid harms nothing else).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,32 +48,13 @@
 #define OTHER_UID 4243
 #define MARGIN_MS 150
 #define SECTION_TIMEOUT_S 10
-#define SS_DISABLE 2
-#define FPE_INTDIV 1
-#define ILL_ILLOPN 2
 
 /* ---- Linux i386's frame structures (asm/sigcontext.h, asm/ucontext.h) ---- */
 
-struct k_sigcontext {
-	unsigned short gs, gsh, fs, fsh, es, esh, ds, dsh;
-	unsigned long edi, esi, ebp, esp, ebx, edx, ecx, eax;
-	unsigned long trapno, err, eip;
-	unsigned short cs, csh;
-	unsigned long eflags, esp_at_signal;
-	unsigned short ss, ssh;
-	unsigned long fpstate, oldmask, cr2;
-};
+/* struct sigcontext, struct ucontext: uapi/signal.h (through <signal.h>). */
 
-struct k_ucontext {
-	unsigned long uc_flags;
-	unsigned long uc_link;
-	struct { unsigned long ss_sp; int ss_flags; unsigned long ss_size; } uc_stack;
-	struct k_sigcontext uc_mcontext;
-	sigset_t uc_sigmask;
-};
-
-_Static_assert(sizeof(struct k_sigcontext) == 88, "struct sigcontext is 88 bytes");
-_Static_assert(__builtin_offsetof(struct k_ucontext, uc_sigmask) == 108, "uc_sigmask at 108");
+_Static_assert(sizeof(struct sigcontext) == 88, "struct sigcontext is 88 bytes");
+_Static_assert(__builtin_offsetof(struct ucontext, uc_sigmask) == 108, "uc_sigmask at 108");
 _Static_assert(sizeof(siginfo_t) == 128, "siginfo is 128 bytes");
 
 #define EFL_CF 0x1
@@ -429,8 +411,8 @@ static pid_t spawn_signaller(int sig, int sig2, int fd, int code)
 static volatile int hs_ran, hs_sig, hs_modify;
 static long hs_entry[5];		/* eax, edx, ecx, esp, eflags at entry */
 static unsigned long hs_ret, hs_arg_info, hs_arg_uc;
-static struct k_sigcontext hs_sc;
-static struct k_ucontext hs_uc;
+static struct sigcontext hs_sc;
+static struct ucontext hs_uc;
 static siginfo_t hs_si;
 static sigset_t hs_inside;
 
@@ -450,7 +432,7 @@ static const unsigned long new_regs[7] = {	/* eax ebx ecx edx esi edi ebp */
 	4242, 0x0b0b0b0b, 0x0c0c0c0c, 0x0d0d0d0d, 0x5e5e5e5e, 0xd1d1d1d1, 0xb9b9b9b9
 };
 
-static void modify(struct k_sigcontext *sc)
+static void modify(struct sigcontext *sc)
 {
 	if (hs_modify == 1) {
 		sc->eax = new_regs[0];
@@ -473,7 +455,7 @@ static void modify(struct k_sigcontext *sc)
 /* the old frame: pretcode, sig, struct sigcontext, ... */
 static void plain_handler(int sig)
 {
-	struct k_sigcontext *sc = (struct k_sigcontext *)(st_esp + 8);
+	struct sigcontext *sc = (struct sigcontext *)(st_esp + 8);
 
 	record_entry();
 	hs_ran++;
@@ -485,7 +467,7 @@ static void plain_handler(int sig)
 /* the rt frame: pretcode, sig, pinfo, puc, siginfo, ucontext, ... */
 static void rt_handler(int sig, siginfo_t *si, void *ucv)
 {
-	struct k_ucontext *uc = ucv;
+	struct ucontext *uc = ucv;
 
 	record_entry();
 	hs_ran++;
@@ -507,7 +489,7 @@ static void set_markers(void)
 }
 
 /* the sigcontext holds the registers of raw_kill's int $0x80 */
-static int sc_matches(const struct k_sigcontext *sc, int sig, char *why, size_t n)
+static int sc_matches(const struct sigcontext *sc, int sig, char *why, size_t n)
 {
 	int ok = sc->eip == (unsigned long)raw_kill_after && (sc->cs & 3) == 3 &&
 		 (sc->ss & 3) == 3 && sc->esp == (unsigned long)rk_sp &&
@@ -634,7 +616,7 @@ static void section_handlers(void)
 		check(hs_uc.uc_link == 0 && flags_ok && hs_uc.uc_stack.ss_sp == 0 &&
 		      hs_uc.uc_stack.ss_size == 0, "ucontext_link_and_stack",
 		      "uc_link 0x%lx, uc_stack flags SS_DISABLE or 0: %s, sp 0x%lx, size %lu",
-		      hs_uc.uc_link, yn(flags_ok), hs_uc.uc_stack.ss_sp, hs_uc.uc_stack.ss_size);
+		      (unsigned long)hs_uc.uc_link, yn(flags_ok), (unsigned long)hs_uc.uc_stack.ss_sp, hs_uc.uc_stack.ss_size);
 	}
 	hs_modify = 1;
 	r = raw_kill(me, SIGUSR1);
@@ -796,7 +778,7 @@ static void suspend_handler(int sig, siginfo_t *si, void *ucv)
 	(void)si;
 	ss_ran++;
 	ss_inside = getmask();
-	ss_ucmask = ((struct k_ucontext *)ucv)->uc_sigmask;
+	ss_ucmask = ((struct ucontext *)ucv)->uc_sigmask;
 }
 
 static void section_masks(void)
@@ -2110,12 +2092,12 @@ static void section_groups(void)
 
 static volatile int f_count;
 static siginfo_t f_si;
-static struct k_sigcontext f_sc;
+static struct sigcontext f_sc;
 static char *f_skip_to;
 
 static void fault_handler(int sig, siginfo_t *si, void *ucv)
 {
-	struct k_ucontext *uc = ucv;
+	struct ucontext *uc = ucv;
 
 	(void)sig;
 	f_count++;
@@ -2212,6 +2194,43 @@ static void section_faults(void)
  * the runner
  * ====================================================================== */
 
+/* ---- /proc/PID/status's signal masks --------------------------------------- */
+
+/* The hex mask after "Name:\t" in /proc/self/status, or ~0 if absent. */
+static unsigned long long status_mask(const char *name)
+{
+	static char buf[2048];
+	int fd = open("/proc/self/status", O_RDONLY), n = 0, r;
+	if (fd < 0)
+		return ~0ull;
+	while (n < (int)sizeof(buf) - 1 && (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	char *at = strstr(buf, name);
+	if (!at)
+		return ~0ull;
+	unsigned long long m = 0;
+	for (at += strlen(name) + 2; *at && *at != '\n'; at++)	/* 16 hex digits */
+		m = m << 4 | (unsigned)(*at <= '9' ? *at - '0' : *at - 'a' + 10);
+	return m;
+}
+
+static void caught(int sig) { (void)sig; }
+
+/* SigCgt and SigIgn have bit sig - 1 for each caught and ignored signal
+ * (fs/proc/array.c): SIGUSR1 (10) caught is 0x200, SIGUSR2 (12) ignored
+ * 0x800, and nothing else in this fresh child. */
+static void section_proc_status(void)
+{
+	struct sigaction sa = { .sa_handler = caught };
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGUSR2, SIG_IGN);
+	unsigned long long cgt = status_mask("SigCgt"), ign = status_mask("SigIgn");
+	check(cgt == 0x200 && ign == 0x800, "proc_status_sigcgt_and_sigign_bits",
+	      "SigCgt %llx, SigIgn %llx (want 200 and 800)", cgt, ign);
+}
+
 static const struct section {
 	const char *name;
 	void (*fn)(void);
@@ -2230,6 +2249,7 @@ static const struct section {
 	{ "permissions", section_permissions, 5 },
 	{ "groups", section_groups, 9 },
 	{ "faults", section_faults, 9 },
+	{ "proc_status", section_proc_status, 1 },
 };
 #define NSECTIONS (int)(sizeof(sections) / sizeof(sections[0]))
 
