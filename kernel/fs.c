@@ -17,10 +17,7 @@
 #include "string.h"
 #include "uaccess.h"
 
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_REG		8
-#define DT_LNK		10
+#include <uapi/dirent.h>	/* struct linux_dirent64, DT_* */
 
 static const struct initrd_file *cwd_of(const struct proc *p)
 {
@@ -124,15 +121,6 @@ int sys_unlink(const char *upath)
 }
 
 /* ---- getdents64 ------------------------------------------------------------ */
-
-/* linux/dirent.h: 19 bytes of header, the name and its NUL, padded to 8. */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;			/* the offset of the next entry */
-	uint16_t d_reclen;
-	uint8_t d_type;
-	char d_name[];
-} __attribute__((packed));
 
 /*
  * A directory's offset counts "." (0), ".." (1), then 2 + the table index

@@ -34,7 +34,11 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # Linux's too (6 and 3), but in the kernel's own
              # arch/x86/include/asm/segment.h, not in its uapi headers
-             "GDT_ENTRY_TLS_MIN", "GDT_ENTRY_TLS_ENTRIES", "GDT_ENTRY_TLS_MAX"}
+             "GDT_ENTRY_TLS_MIN", "GDT_ENTRY_TLS_ENTRIES", "GDT_ENTRY_TLS_MAX"} | set(
+             # Linux's too (include/linux/fs_types.h), not in its uapi
+             # headers: glibc's <dirent.h> has them, checked by
+             # d_type_values_are_glibcs below
+             ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
@@ -244,6 +248,19 @@ def abi_structs_match_linux_i386_field_by_field():
     assert not wrong, "layouts differ: " + "; ".join(wrong[:8])
 
 
+@test
+def d_type_values_are_glibcs():
+    names = ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"]
+    mine = ours([os.path.join(UAPI, "dirent.h")])
+    src = "#include <dirent.h>\n" + "".join(f"unsigned v{i} = {n};\n" for i, n in enumerate(names))
+    r = subprocess.run([CC, "-S", "-O0", "-o", "-", "-x", "c", "-"], input=src,
+                       capture_output=True, text=True, check=True)
+    got = {names[int(i)]: int(n) if kind == "long" else 0 for i, kind, n in
+           re.findall(r"^v(\d+):\s*\n\s*\.(long|zero)\s+(\d+)", r.stdout, re.M)}
+    assert len(got) == len(names), f"read {len(got)} of {len(names)}"
+    assert all(mine.get(n) == got[n] for n in names), f"ours {mine}, glibc's {got}"
+
+
 def struct_definitions():
     """{name: [files]} of every `struct NAME {` and `typedef struct NAME {`
     outside user/glibc/ (a student's program there uses glibc's own)."""
@@ -267,7 +284,8 @@ def abi_structs_defined_once_in_include_uapi():
     abi_structs_match_linux_i386_field_by_field cannot see, so this test
     also lists the names such copies had)."""
     where = struct_definitions()
-    ours = {o.split()[-1] for o, _, _, _ in STRUCTS if o.startswith("struct ")} | {"sigaction", "siginfo"}
+    ours = {o.split()[-1] for o, _, _, _ in STRUCTS if o.startswith("struct ")} | {
+        "sigaction", "siginfo", "linux_dirent64"}
     bad = []
     for n in sorted(ours):
         files = where.get(n, [])

@@ -4,18 +4,8 @@
 
 #include <sys/types.h>
 
-#define DT_UNKNOWN 0
-#define DT_DIR     4
-#define DT_REG     8
-
-/* linux_dirent64 as the kernel writes it. */
-struct dirent {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-} __attribute__((packed));
+/* struct dirent is the kernel's struct linux_dirent64 (sys/types.h); DT_* */
+#include <uapi/dirent.h>
 
 typedef struct DIR DIR;
 

@@ -24,5 +24,6 @@ typedef unsigned int mode_t;
 #define timespec32 timespec	/* uapi/time.h */
 #define timeval32 timeval	/* uapi/time.h */
 #define stat64 stat		/* uapi/stat.h: what calls 195-197 fill */
+#define linux_dirent64 dirent	/* uapi/dirent.h: what getdents64 writes */
 
 #endif
