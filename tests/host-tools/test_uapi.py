@@ -86,6 +86,17 @@ def ours(hdrs=None):
             if not SKIP.match(k) and k not in base}
 
 
+def sources(tops=("include", "kernel", "sched", "drivers", "user", "boot")):
+    """(path relative to the repository, text) of every .c and .h under
+    tops, but user/glibc/: a student's program there uses glibc's own."""
+    for top in tops:
+        for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
+            rel = os.path.relpath(path, hostlib.REPO)
+            if not rel.startswith("user/glibc"):
+                with open(path, errors="replace") as f:
+                    yield rel, f.read()
+
+
 @test
 def every_number_is_linux_i386s():
     mine = ours()
@@ -128,15 +139,10 @@ def no_linux_name_defined_twice():
     is how the two sides drift apart."""
     linux = set(defines("".join(f"#include <{h}>\n" for h in LINUX_HEADERS)))
     where = {}
-    for top in ("include", "kernel", "sched", "drivers", "user", "boot"):
-        for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
-            rel = os.path.relpath(path, hostlib.REPO)
-            if rel.startswith("user/glibc/"):
-                continue
-            with open(path, errors="replace") as f:
-                for n in set(re.findall(r"^\s*#\s*define\s+(\w+)\s+\S", f.read(), re.M)):
-                    if n in linux and n not in TWICE_ON_PURPOSE:
-                        where.setdefault(n, []).append(rel)
+    for rel, text in sources():
+        for n in set(re.findall(r"^\s*#\s*define\s+(\w+)\s+\S", text, re.M)):
+            if n in linux and n not in TWICE_ON_PURPOSE:
+                where.setdefault(n, []).append(rel)
     twice = {n: ps for n, ps in where.items() if len(ps) > 1}
     assert not twice, "defined in several files: " + ", ".join(
         f"{n} ({', '.join(ps)})" for n, ps in sorted(twice.items())[:8])
@@ -149,22 +155,16 @@ def call_numbers_only_in_unistd_h():
     <sys/syscall.h>, as a student's program does)."""
     bad = []
     calls = {k[len("__NR_"):] for k in defines("#include <asm/unistd_32.h>\n") if k.startswith("__NR_")}
-    for top in ("kernel", "sched", "drivers", "user", "boot"):
-        for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
-            rel = os.path.relpath(path, hostlib.REPO)
-            if rel.startswith("user/glibc/"):
-                continue
-            with open(path, errors="replace") as f:
-                text = f.read()
-            for m in re.finditer(r"^\s*#\s*define\s+((?:SYS|__NR)_\w+)", text, re.M):
-                bad.append(f"{rel}: #define {m.group(1)}")
-            for m in re.finditer(r"^\s*#\s*define\s+(\w*NR_(\w+))\s+\d", text, re.M):
-                if m.group(2).lower() in calls:     # NR_SIGRETURN 119
-                    bad.append(f"{rel}: #define {m.group(1)} <number>")
-            for m in re.finditer(r"SYSCALL\(\s*\d", text):
-                bad.append(f"{rel}: a table entry by number")
-            for m in re.finditer(r"syscall\d\(\s*\d", text):
-                bad.append(f"{rel}: a call by number")
+    for rel, text in sources(("kernel", "sched", "drivers", "user", "boot")):
+        for m in re.finditer(r"^\s*#\s*define\s+((?:SYS|__NR)_\w+)", text, re.M):
+            bad.append(f"{rel}: #define {m.group(1)}")
+        for m in re.finditer(r"^\s*#\s*define\s+(\w*NR_(\w+))\s+\d", text, re.M):
+            if m.group(2).lower() in calls:     # NR_SIGRETURN 119
+                bad.append(f"{rel}: #define {m.group(1)} <number>")
+        for m in re.finditer(r"SYSCALL\(\s*\d", text):
+            bad.append(f"{rel}: a table entry by number")
+        for m in re.finditer(r"syscall\d\(\s*\d", text):
+            bad.append(f"{rel}: a call by number")
     assert not bad, "call numbers outside include/uapi/unistd.h: " + ", ".join(bad[:10])
     with open(os.path.join(hostlib.REPO, "kernel", "syscall.c")) as f:
         n = len(re.findall(r"SYSCALL\(__NR_\w+,", f.read()))
@@ -207,25 +207,29 @@ LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/r
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}
 
 
-def layout(headers, rows, flags=()):
-    """{(type, field or 'size'): value} for rows of (type, fields, size?),
-    read from the i386 compiler's assembly of `unsigned x = offsetof(...)`."""
-    src = "".join(f"#include <{h}>\n" for h in headers)
-    names = {}
-    for t, fields, size in rows:
-        for f in fields.split() + (["size"] if size else []):
-            var = f"v{len(names)}"
-            names[var] = (t, f)
-            expr = f"sizeof({t})" if f == "size" else f"__builtin_offsetof({t}, {f})"
-            src += f"unsigned {var} = {expr};\n"
+def compiled_values(headers, exprs, flags=()):
+    """{key: value} of {key: C expression}, as the i386 compiler computes
+    them after `headers`: read from its assembly of `unsigned v = expr;`."""
+    keys = list(exprs)
+    src = "".join(f"#include <{h}>\n" for h in headers) + "".join(
+        f"unsigned v{i} = {exprs[k]};\n" for i, k in enumerate(keys))
     r = subprocess.run([CC, "-S", "-O0", "-o", "-", "-x", "c", *flags, "-"], input=src,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     # A 0 is ".zero 4" in .bss, anything else ".long N".
-    got = {names[v]: int(n) if kind == "long" else 0 for v, kind, n in
-           re.findall(r"^(v\d+):\s*\n\s*\.(long|zero)\s+(\d+)", r.stdout, re.M)}
-    assert len(got) == len(names), f"read {len(got)} of {len(names)} values"
+    got = {keys[int(i)]: int(n) if kind == "long" else 0 for i, kind, n in
+           re.findall(r"^v(\d+):\s*\n\s*\.(long|zero)\s+(\d+)", r.stdout, re.M)}
+    assert len(got) == len(keys), f"read {len(got)} of {len(keys)} values"
     return got
+
+
+def layout(headers, rows, flags=()):
+    """{(type, field or 'size'): offset or size} for rows of (type, fields, size?)."""
+    exprs = {}
+    for t, fields, size in rows:
+        for f in fields.split() + (["size"] if size else []):
+            exprs[(t, f)] = f"sizeof({t})" if f == "size" else f"__builtin_offsetof({t}, {f})"
+    return compiled_values(headers, exprs, flags)
 
 
 @test
@@ -252,27 +256,16 @@ def abi_structs_match_linux_i386_field_by_field():
 def d_type_values_are_glibcs():
     names = ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"]
     mine = ours([os.path.join(UAPI, "dirent.h")])
-    src = "#include <dirent.h>\n" + "".join(f"unsigned v{i} = {n};\n" for i, n in enumerate(names))
-    r = subprocess.run([CC, "-S", "-O0", "-o", "-", "-x", "c", "-"], input=src,
-                       capture_output=True, text=True, check=True)
-    got = {names[int(i)]: int(n) if kind == "long" else 0 for i, kind, n in
-           re.findall(r"^v(\d+):\s*\n\s*\.(long|zero)\s+(\d+)", r.stdout, re.M)}
-    assert len(got) == len(names), f"read {len(got)} of {len(names)}"
+    got = compiled_values(["dirent.h"], {n: n for n in names})
     assert all(mine.get(n) == got[n] for n in names), f"ours {mine}, glibc's {got}"
 
 
 def struct_definitions():
-    """{name: [files]} of every `struct NAME {` and `typedef struct NAME {`
-    outside user/glibc/ (a student's program there uses glibc's own)."""
+    """{name: [files]} of every `struct NAME {` and `typedef struct NAME {`."""
     where = {}
-    for top in ("include", "kernel", "sched", "drivers", "user", "boot"):
-        for path in glob.glob(os.path.join(hostlib.REPO, top, "**", "*.[ch]"), recursive=True):
-            rel = os.path.relpath(path, hostlib.REPO)
-            if rel.startswith("user/glibc"):
-                continue
-            with open(path, errors="replace") as f:
-                for n in re.findall(r"^(?:typedef\s+)?struct\s+(\w+)\s*\{", f.read(), re.M):
-                    where.setdefault(n, []).append(rel)
+    for rel, text in sources():
+        for n in re.findall(r"^(?:typedef\s+)?struct\s+(\w+)\s*\{", text, re.M):
+            where.setdefault(n, []).append(rel)
     return where
 
 
