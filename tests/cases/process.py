@@ -52,8 +52,9 @@ CASES = [
     # signals.linux.ktap when no Linux can run). A section that hangs is
     # killed after 10 s of guest time, so the run ends either way.
     programs("proc_signals", ONE, "/bin/signals",
-             [r"^1\.\.99$", r"^ok \d+ - handler_runs_with_its_signal_number\b",
-              r"^ok \d+ - a_fault_in_the_sigsegv_handler_kills\b"],
+             [r"^1\.\.100$", r"^ok \d+ - handler_runs_with_its_signal_number\b",
+              r"^ok \d+ - a_fault_in_the_sigsegv_handler_kills\b",
+              r"^ok \d+ - proc_status_sigcgt_and_sigign_bits\b"],
              tags=("process",), timeout=240),
     # 1,000 fork+exit cycles leave the free-frame count where it started.
     programs("proc_no_leaks", SMT4, "/bin/leak",
