@@ -59,6 +59,16 @@ CASES = [
     programs("proc_no_leaks", SMT4, "/bin/leak",
              [r"^ok 1 - fork_exit_1000_cycles_free_no_frames",
               r"^ok 3 - grown_stack_and_heap_fork_copies_and_frees_all"]),
+    # More tasks than the old 256-slot table (issue 32): 1,000 children
+    # asleep at once, each in /proc and /proc/loadavg, killed as one group
+    # and all reaped by waitpid(-1); two CPUs, so stacks are freed with a
+    # TLB shootdown while the other CPU runs.
+    programs("proc_many_tasks", "2,sockets=1,cores=2,threads=1", "/bin/manytasks:1000",
+             [r"^ok \d+ - %s\b" % n for n in (
+                 "fork_all_children", "all_children_alive_at_once",
+                 "proc_lists_every_child", "loadavg_counts_every_child",
+                 "kill_minus_one_finds_them", "kill_the_group",
+                 "waitpid_reaps_every_child")], tags=("process",), timeout=180),
     # A uid-1000 fork bomb: EAGAIN at RLIMIT_NPROC (64), root still forks
     # in the middle of it (slots kept for root), and root's 10 ms sleeps
     # end at most 50 ms late (--check): 46 us worst since a forked child
