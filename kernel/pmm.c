@@ -27,7 +27,7 @@ static uint32_t used[MAX_FRAMES / 32];
 static bool bitmap_ready;
 static uint32_t nfree, ntotal, hint;
 /* 16 bits: a shared mapping's page is in every process that has it (up to
- * threads-max, 5,461 at most, so 8 bits would overflow). Changed atomically: two processes that
+ * threads-max, 5,397 at most, so 8 bits would overflow). Changed atomically: two processes that
  * share a page may drop it at once on two CPUs. */
 static uint16_t frame_refs[MAX_FRAMES];
 

@@ -55,7 +55,7 @@ extern char trapret[];
  * Linux's set_max_threads(): the kernel stacks may take at most an eighth
  * of the memory, so threads-max = totalram_pages / (8 * THREAD_SIZE /
  * PAGE_SIZE), bounded below by MIN_THREADS and above by the stacks' range.
- * 128 MiB: 2,048 tasks; 32 MiB: 512; 1 GiB: 5,461 (the range).
+ * 128 MiB: 2,048 tasks; 32 MiB: 512; 1 GiB: 5,397 (the range).
  */
 static int threads_max_for(uint32_t totalram_pages)
 {
@@ -68,7 +68,7 @@ static int threads_max_for(uint32_t totalram_pages)
 void proc_init(void)
 {
 	max_threads = threads_max_for(pmm_total_count());
-	kstack_init(max_threads);
+	kstack_init(max_threads + KSTACK_SLACK);
 	pid_init();
 	/* A task's own kernel memory: its struct proc and its stack (an
 	 * address space adds its page directory and page tables). */
@@ -321,9 +321,23 @@ static void first_stack_frame(struct proc *p)
 	p->context->eip = (uint32_t)proc_first_return;
 }
 
+/* Would a new task of uid be refused? Asked before allocating, so that
+ * a fork at the limit is EAGAIN however short memory is. */
+static bool task_limits_hit(int uid, uint32_t nproc_limit)
+{
+	spin_lock(&ptable_lock);
+	bool hit = !task_limits_ok(uid, nproc_limit);
+	spin_unlock(&ptable_lock);
+	return hit;
+}
+
 struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 {
 	free_dead_tasks();
+	if (task_limits_hit(uid, nproc_limit)) {
+		*err = -EAGAIN;
+		return NULL;
+	}
 	struct proc *p = kzalloc(sizeof(*p));
 	if (p)
 		p->kstack = kstack_alloc(&p->kstack_slot);
@@ -333,7 +347,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 		return NULL;
 	}
 	spin_lock(&ptable_lock);
-	*err = task_limits_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;
+	*err = task_limits_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;	/* again: a race */
 	if (*err > 0) {
 		p->pstate = P_EMBRYO;
 		p->uid = uid;

@@ -44,10 +44,14 @@
  * only root may take. */
 #define NPROC_USER_DEFAULT	64
 #define NPROC_ROOT_RESERVE	16
-/* threads-max's bounds (Linux's MIN_THREADS; at most one kernel stack a
- * slot of kernel/kstack.c's range). */
+/* threads-max's bounds (Linux's MIN_THREADS; a kernel stack a slot of
+ * kernel/kstack.c's range). The range has KSTACK_SLACK slots more than
+ * threads-max: for stacks that no longer count (a reaped task that a
+ * proc_get() holder keeps) and forks that race to the limit, so that the
+ * limit says EAGAIN, never ENOMEM. */
 #define THREADS_MIN		20
-#define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX)
+#define KSTACK_SLACK		(2 * MAX_CPUS)
+#define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX - KSTACK_SLACK)
 
 struct rlimit32 { uint32_t cur, max; };
 #define PROC_NAME_MAX	16

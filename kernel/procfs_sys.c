@@ -1,7 +1,7 @@
 /*
  * procfs_sys.c - /proc's own files (stat, uptime, loadavg, meminfo,
  * version, cpuinfo, filesystems) in Linux 6.1's formats (man 5 proc),
- * and /proc/sys/kernel: the names uname(2) reports, pid_max, and the
+ * and /proc/sys/kernel: the names uname(2) reports, pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
  * §9): rr_interval, interactive, compute, iso_cpu, and this kernel's
  * per_cpu_gain, cache_delay and sched_rotate. Everyone reads them; root
@@ -43,6 +43,7 @@ static const struct {
 	{ "/proc/sys/kernel/osrelease",	PROCFS_SYS_OSRELEASE },
 	{ "/proc/sys/kernel/ostype",	PROCFS_SYS_OSTYPE },
 	{ "/proc/sys/kernel/pid_max",	PROCFS_SYS_PID_MAX },
+	{ "/proc/sys/kernel/threads-max", PROCFS_SYS_THREADS_MAX },
 	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION },
 };
 
@@ -209,6 +210,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_VERSION:	pb_printf(b, "%s\n", UTS_VERSION); break;
 	case PROCFS_SYS_HOSTNAME:	pb_printf(b, "%s\n", UTS_NODENAME); break;
 	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", pid_max); break;
+	case PROCFS_SYS_THREADS_MAX:	pb_printf(b, "%d\n", max_threads); break;
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
 	default:			return -EIO;
 	}

@@ -81,6 +81,14 @@ CASES = [
                  "root_forks_during_the_bomb", "root_forks_after_the_bomb",
                  "ordinary_user_cannot_raise_its_hard_nproc_limit",
                  "soft_limit_above_hard_is_einval")], tags=("process",)),
+    # The same bomb without RLIMIT_NPROC fills threads-max (2,039 at 128
+    # MiB) but the 16 tasks kept for root: root forks, kill(-1, SIGKILL)
+    # ends it, and every bomb task is reaped (issue 32).
+    programs("proc_forkbomb_at_limit", ONE, "/bin/forkbomb:--at-limit",
+             [r"^ok \d+ - %s\b" % n for n in (
+                 "bomb_stops_at_threads_max_less_roots_reserve",
+                 "root_forks_at_the_limit", "root_kills_the_bomb",
+                 "the_whole_bomb_is_reaped")], tags=("process",), timeout=180),
     # A task asleep waiting for a kernel mutex dies when killed (TASK_KILLABLE):
     # reaped 0 ms after SIGKILL (before: 1899 ms, when the holder let go).
     programs("proc_mutex_kill", ONE, "/bin/mutex_kill",
