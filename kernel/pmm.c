@@ -208,8 +208,3 @@ uint32_t pmm_total_count(void)
 	return ntotal;
 }
 
-/* 505: free_frames() - the frame allocator's free count, for leak tests. */
-int sys_free_frames(void)
-{
-	return (int)pmm_free_count();
-}

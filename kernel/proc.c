@@ -388,6 +388,12 @@ static void proc_release(struct proc *p)
 		task_free(p);
 }
 
+int sys_free_frames(void)
+{
+	free_dead_tasks();
+	return (int)pmm_free_count();
+}
+
 int proc_last_pid(void)
 {
 	return pid_last();

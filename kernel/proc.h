@@ -161,6 +161,9 @@ int proc_kstack_slot(int pid);
 /* A thread gone for good (exit, exec's de_thread): off the list and out
  * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
 void proc_forget_locked(struct proc *p);
+/* 505: free_frames() - the frame allocator's free count, for leak tests,
+ * once the exited threads that wait for the next fork are freed. */
+int sys_free_frames(void);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)
