@@ -29,7 +29,6 @@
  * reaped (init takes the orphans).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,24 +69,10 @@ static void bomber(long long deadline)
 
 #define ROOT_RESERVE 16		/* kernel/proc.h's NPROC_ROOT_RESERVE */
 
-static int read_int(const char *path, char sep)
-{
-	char buf[128];
-	int fd = open(path, O_RDONLY);
-	int n = fd < 0 ? -1 : (int)read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	char *at = sep ? strchr(buf, sep) : buf;
-	return at ? atoi(at + (sep != 0)) : -1;
-}
-
 /* Live tasks: the "total" of /proc/loadavg's "running/total". */
 static int live_tasks(void)
 {
-	return read_int("/proc/loadavg", '/');
+	return test_read_number("/proc/loadavg", '/');
 }
 
 /* Wait until the number of live tasks has not changed for 300 ms (or
@@ -130,7 +115,7 @@ static int at_limit(int seconds)
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 
 	test_require_our_kernel(0, NULL, 0);
-	int threads_max = read_int("/proc/sys/kernel/threads-max", 0);
+	int threads_max = test_read_number("/proc/sys/kernel/threads-max", 0);
 	ktap_plan(4);
 	ktap_note("threads-max %d; the bomb may have %d", threads_max, threads_max - ROOT_RESERVE);
 	long long deadline = monotonic_ns() + seconds * 1000000000LL;

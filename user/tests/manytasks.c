@@ -15,7 +15,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,21 +48,6 @@ static int listed_in_proc(int n)
 	return found;
 }
 
-/* The "total" of /proc/loadavg's "running/total", or -1. */
-static int loadavg_total(void)
-{
-	char buf[128];
-	int fd = open("/proc/loadavg", O_RDONLY);
-	int n = fd < 0 ? -1 : (int)read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	char *slash = strchr(buf, '/');
-	return slash ? atoi(slash + 1) : -1;
-}
-
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1000, forked = 0, err = 0;
@@ -91,7 +75,7 @@ int main(int argc, char **argv)
 	ktap_ok(early == 0, "all_children_alive_at_once", "waitpid(WNOHANG) returned %d", early);
 	int listed = listed_in_proc(forked);
 	ktap_ok(listed == forked, "proc_lists_every_child", "%d of %d in /proc", listed, forked);
-	int total = loadavg_total();
+	int total = test_read_number("/proc/loadavg", '/');
 	ktap_ok(total > forked, "loadavg_counts_every_child", "/proc/loadavg total %d, want > %d",
 		total, forked);
 	ktap_ok(kill(-1, 0) == 0, "kill_minus_one_finds_them", "kill(-1, 0): %s",

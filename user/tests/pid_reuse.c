@@ -25,7 +25,6 @@
  * Checks: the pids wrapped, and to 300; no short-lived child got a
  * sleeper's pid or the group's. Runs on Linux too (set pid_max first).
  */
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,16 +45,6 @@ static void pin(int cpu)
 }
 
 #define SLEEPERS 20
-
-static int read_pid_max(void)
-{
-	char buf[32] = "";
-	int fd = open("/proc/sys/kernel/pid_max", O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
-		return -1;
-	close(fd);
-	return atoi(buf);
-}
 
 static pid_t fork_sleeper(void)
 {
@@ -101,7 +90,7 @@ static pid_t orphaned_group(void)
 static int wrap_check(void)
 {
 	pid_t sleepers[SLEEPERS], pid, last = 0, first_after_wrap = 0;
-	int pid_max = read_pid_max(), wraps = 0, on_sleeper = 0, on_group = 0, failed = 0;
+	int pid_max = test_read_number("/proc/sys/kernel/pid_max", 0), wraps = 0, on_sleeper = 0, on_group = 0, failed = 0;
 
 	if (pid_max < 0 || pid_max > 4096)
 		ktap_skip_all("boot with pid_max=1000 (pid_max is not at most 4096)");
