@@ -10,13 +10,15 @@
 #include <stddef.h>
 #include "errno.h"
 #include "pgrp.h"
+#include "pid.h"
 #include "proc.h"
 
 /* Is there a live process in group pgid of session sid? ptable_lock held. */
 static bool group_exists_locked(int pgid, int sid)
 {
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].pstate == P_LIVE && ptable[i].pgid == pgid && ptable[i].sid == sid)
+	struct proc *t;
+	for_each_task(t)
+		if (t->pstate == P_LIVE && t->pgid == pgid && t->sid == sid)
 			return true;
 	return false;
 }
@@ -35,9 +37,9 @@ static struct proc *self_or_child_locked(int pid)
 	struct proc *me = current();
 	if (pid == 0 || pid == me->pid)
 		return me;
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].pid == pid && ptable[i].parent == me && ptable[i].pstate == P_LIVE)
-			return &ptable[i];
+	struct proc *t = pid_find(pid);
+	if (t && t->parent == me && t->pstate == P_LIVE)
+		return t;
 	return NULL;
 }
 
@@ -82,9 +84,9 @@ static int field_of(int pid, bool sid)
 		return sid ? current()->sid : current()->pgid;
 	int r = -ESRCH;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].pid == pid && ptable[i].pstate == P_LIVE)
-			r = sid ? ptable[i].sid : ptable[i].pgid;
+	struct proc *t = pid_find(pid);
+	if (t && t->pstate == P_LIVE)
+		r = sid ? t->sid : t->pgid;
 	spin_unlock(&ptable_lock);
 	return r;
 }
@@ -101,8 +103,9 @@ int sys_setsid(void)
 	struct proc *me = current();
 	int err = 0;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && !err; i++)
-		if (ptable[i].pstate != P_UNUSED && ptable[i].pgid == me->pid)
+	struct proc *t;
+	for_each_task(t)
+		if (t->pgid == me->pid)
 			err = -EPERM;
 	if (!err)
 		me->sid = me->pgid = me->pid;

@@ -26,8 +26,8 @@ static struct spinlock lock = SPINLOCK_INIT("pmm");
 static uint32_t used[MAX_FRAMES / 32];
 static bool bitmap_ready;
 static uint32_t nfree, ntotal, hint;
-/* 16 bits: a shared mapping's page is in every process that has it (NPROC
- * 256, so 8 bits would overflow). Changed atomically: two processes that
+/* 16 bits: a shared mapping's page is in every process that has it (up to
+ * threads-max, 5,397 at most, so 8 bits would overflow). Changed atomically: two processes that
  * share a page may drop it at once on two CPUs. */
 static uint16_t frame_refs[MAX_FRAMES];
 
@@ -208,8 +208,3 @@ uint32_t pmm_total_count(void)
 	return ntotal;
 }
 
-/* 505: free_frames() - the frame allocator's free count, for leak tests. */
-int sys_free_frames(void)
-{
-	return (int)pmm_free_count();
-}

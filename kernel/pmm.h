@@ -28,7 +28,6 @@ uint32_t pmm_refs(uint32_t pa);
 
 uint32_t pmm_free_count(void);
 uint32_t pmm_total_count(void);		/* frames the allocator was given (sysinfo's totalram) */
-int sys_free_frames(void);		/* call 505: the same, for leak tests */
 
 /* n free frames starting on a multiple of align frames, or 0 (boot). */
 uint32_t pmm_alloc_aligned(uint32_t n, uint32_t align);

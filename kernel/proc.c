@@ -1,8 +1,12 @@
 /*
- * proc.c - the process table, context switching, fork, exit and wait.
+ * proc.c - the tasks, context switching, fork, exit and wait.
  *
- * Locking: ptable_lock guards every process's pstate, parent and the
- * table itself. The scheduler has its own per-CPU locks inside sched/;
+ * Tasks are allocated, not slotted: a struct proc from kmalloc, a kernel
+ * stack from kernel/kstack.c, a pid from kernel/pid.c, as many at once as
+ * threads-max, which proc_init() derives from the memory as Linux does.
+ *
+ * Locking: ptable_lock guards every process's pstate, parent, the task
+ * list and the pids. The scheduler has its own per-CPU locks inside sched/;
  * the two are never held together except ptable_lock -> sched (wake-ups).
  * The kernel is not preemptible: a task switches only inside schedule(),
  * which it calls to sleep, to exit, or on its way back to user mode when
@@ -18,6 +22,7 @@
 #include "kmalloc.h"
 #include "mutex.h"
 #include "panic.h"
+#include "pid.h"
 #include "pmm.h"
 #include "power.h"
 #include "printk.h"
@@ -33,17 +38,45 @@
 #include "x86.h"
 
 struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
-struct proc ptable[NPROC];
+struct proc *task_list;
+static struct proc *task_list_tail;
+static int nr_tasks;			/* on the list or not yet freed (threads-max counts them) */
+static uint32_t total_forks;
+int max_threads;
+/* Threads that have exited, waiting to be off their CPU to be freed. */
+static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
-static int next_pid = 1;
 static struct proc *initproc;
 
 void swtch(struct context **old, struct context *new);
 extern char trapret[];
 
+/*
+ * Linux's set_max_threads(): the kernel stacks may take at most an eighth
+ * of the memory, so threads-max = totalram_pages / (8 * THREAD_SIZE /
+ * PAGE_SIZE), bounded below by MIN_THREADS and above by the stacks' range.
+ * 128 MiB: 2,048 tasks; 32 MiB: 512; 1 GiB: 5,397 (the range).
+ */
+static int threads_max_for(uint32_t totalram_pages)
+{
+	uint32_t threads = totalram_pages / (8 * KSTACK_SIZE / PAGE_SIZE);
+	if (threads < THREADS_MIN)
+		return THREADS_MIN;
+	return threads > (uint32_t)THREADS_MAX_LIMIT ? THREADS_MAX_LIMIT : (int)threads;
+}
+
 void proc_init(void)
 {
-	vm_kstacks_init(NPROC, KSTACK_SIZE / PAGE_SIZE);
+	max_threads = threads_max_for(pmm_total_count());
+	kstack_init(max_threads + KSTACK_SLACK);
+	pid_init();
+	/* A task's own kernel memory: its struct proc and its stack (an
+	 * address space adds its page directory and page tables). */
+	printk("tasks: threads-max %d (%u MiB), pid_max %d, %u KiB a task "
+	       "(struct proc %u bytes, kernel stack %u KiB, guard page unmapped)\n",
+	       max_threads, pmm_total_count() / 256, pid_max,
+	       (PAGE_ROUND_UP(sizeof(struct proc) + 16) + KSTACK_SIZE) / 1024,
+	       (unsigned)sizeof(struct proc), KSTACK_SIZE / 1024);
 }
 
 bool proc_is_init(const struct proc *p)
@@ -179,56 +212,103 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
-/* Unused, or a thread gone and off its CPU (its stack is free). */
-static bool slot_free(const struct proc *p)
+/* Its memory back: the stack and the struct. No CPU runs on it, no
+ * lookup can find it, nobody holds a reference; no spinlock held. */
+static void task_free(struct proc *p)
 {
-	return p->pstate == P_UNUSED || (p->pstate == P_DEAD && !p->se.on_cpu);
+	kstack_free(p->kstack);
+	kfree(p);
 }
 
-struct proc *proc_alloc(int uid, uint32_t nproc_limit)
+/* Free the exited threads no CPU runs on any more (Linux frees them in
+ * finish_task_switch(); here the next fork does, which needs no work in
+ * the switch path). One still referenced becomes P_UNUSED: proc_put()
+ * frees it. */
+static void free_dead_tasks(void)
 {
-	struct proc *p = NULL;
-	int used = 0, mine = 0;
-
+	struct proc *gone = NULL;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC; i++) {
-		if (slot_free(&ptable[i])) {
-			if (!p && ptable[i].refs == 0)	/* no proc_get() holder */
-				p = &ptable[i];
+	for (struct proc **link = &dead_tasks; *link;) {
+		struct proc *p = *link;
+		if (p->se.on_cpu) {
+			link = &p->task_next;
 			continue;
 		}
-		used++;
-		mine += ptable[i].uid == uid;	/* threads count, as Linux */
-	}
-	/* Root is never limited; others leave root a reserve (RLIMIT_NPROC). */
-	if (p && uid != 0 && (used >= NPROC - NPROC_ROOT_RESERVE ||
-			      (uint32_t)mine >= nproc_limit))
-		p = NULL;
-	if (p) {
-		memset(p, 0, sizeof(*p));
-		p->pstate = P_EMBRYO;
-		p->pid = next_pid++;
-		p->uid = uid;
-		p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
-		p->nr_threads = 1;
+		*link = p->task_next;
+		nr_tasks--;
+		p->pstate = P_UNUSED;
+		if (p->refs == 0) {
+			p->task_next = gone;
+			gone = p;
+		}
 	}
 	spin_unlock(&ptable_lock);
-	if (!p)
-		return NULL;
+	while (gone) {
+		struct proc *p = gone;
+		gone = p->task_next;
+		task_free(p);
+	}
+}
 
-	/* Each slot has its stack for good, above an unmapped guard page. */
-	p->sleep_cpu = -1;
-	p->syscall_nr = -1;
-	spin_init(&p->mm.lock, "mm");
-	fpu_clean(&p->fpu);
-	p->kstack = vm_kstack((int)(p - ptable), KSTACK_SIZE / PAGE_SIZE);
-	p->start_ns = clock_ns();
-	waitq_init(&p->child_exit, "child_exit");
+/* Root is never limited but by threads-max; the others leave root the
+ * last NPROC_ROOT_RESERVE tasks and have at most nproc_limit
+ * (RLIMIT_NPROC: their threads count, as Linux). ptable_lock held. */
+static bool task_limits_ok(int uid, uint32_t nproc_limit)
+{
+	if (nr_tasks >= max_threads)
+		return false;
+	if (uid == 0)
+		return true;
+	if (nr_tasks >= max_threads - NPROC_ROOT_RESERVE)
+		return false;
+	uint32_t mine = 0;
+	struct proc *t;
+	for_each_task(t)
+		mine += t->uid == uid;
+	return mine < nproc_limit;
+}
 
-	/* The new kernel stack, from the top: the user trap frame, then a
-	 * return address into trapret, then a context whose eip is
-	 * proc_first_return: swtch() "returns" into it, and it returns
-	 * into trapret, which irets to user mode. */
+static void task_link(struct proc *p)
+{
+	p->task_prev = task_list_tail;
+	p->task_next = NULL;
+	if (task_list_tail)
+		task_list_tail->task_next = p;
+	else
+		task_list = p;
+	task_list_tail = p;
+	nr_tasks++;
+	total_forks++;
+}
+
+static void task_unlink(struct proc *p)
+{
+	if (p->task_prev)
+		p->task_prev->task_next = p->task_next;
+	else
+		task_list = p->task_next;
+	if (p->task_next)
+		p->task_next->task_prev = p->task_prev;
+	else
+		task_list_tail = p->task_prev;
+	if (p->pid > 0)		/* 0: its pid went to another (thread_become_leader) */
+		pid_free(p);
+}
+
+void proc_forget_locked(struct proc *p)
+{
+	task_unlink(p);
+	p->pstate = P_DEAD;
+	p->task_next = dead_tasks;	/* nr_tasks still counts it until it is freed */
+	dead_tasks = p;
+}
+
+/* The new kernel stack, from the top: the user trap frame, then a
+ * return address into trapret, then a context whose eip is
+ * proc_first_return: swtch() "returns" into it, and it returns into
+ * trapret, which irets to user mode. */
+static void first_stack_frame(struct proc *p)
+{
 	char *sp = (char *)p->kstack + KSTACK_SIZE;
 	sp -= sizeof(struct trapframe);
 	p->tf = (struct trapframe *)sp;
@@ -239,37 +319,97 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit)
 	p->context = (struct context *)sp;
 	memset(p->context, 0, sizeof(*p->context));
 	p->context->eip = (uint32_t)proc_first_return;
+}
+
+/* Would a new task of uid be refused? Asked before allocating, so that
+ * a fork at the limit is EAGAIN however short memory is. */
+static bool task_limits_hit(int uid, uint32_t nproc_limit)
+{
+	spin_lock(&ptable_lock);
+	bool hit = !task_limits_ok(uid, nproc_limit);
+	spin_unlock(&ptable_lock);
+	return hit;
+}
+
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
+{
+	free_dead_tasks();
+	if (task_limits_hit(uid, nproc_limit)) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	struct proc *p = kzalloc(sizeof(*p));
+	if (p)
+		p->kstack = kstack_alloc(&p->kstack_slot);
+	if (!p || !p->kstack) {
+		kfree(p);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	spin_lock(&ptable_lock);
+	*err = task_limits_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;	/* again: a race */
+	if (*err > 0) {
+		p->pstate = P_EMBRYO;
+		p->uid = uid;
+		p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
+		p->nr_threads = 1;
+		task_link(p);
+	}
+	spin_unlock(&ptable_lock);
+	if (*err < 0) {
+		task_free(p);
+		return NULL;
+	}
+	p->sleep_cpu = -1;
+	p->syscall_nr = -1;
+	spin_init(&p->mm.lock, "mm");
+	fpu_clean(&p->fpu);
+	p->start_ns = clock_ns();
+	waitq_init(&p->child_exit, "child_exit");
+	first_stack_frame(p);
 	return p;
 }
 
-/* Give back everything but the slot (caller holds no lock). */
+/* Give back everything: the caller holds no lock, and no CPU runs on
+ * p's stack. A proc_get() holder keeps the struct until proc_put(). */
 static void proc_release(struct proc *p)
 {
 	if (p->pgdir)
 		vm_free_pgdir(p->pgdir);
 	p->pgdir = NULL;
 	mm_release(&p->mm);
-	p->kstack = NULL;		/* the slot's stack stays mapped for its next process */
 	spin_lock(&ptable_lock);
+	task_unlink(p);
+	nr_tasks--;
 	p->pstate = P_UNUSED;
+	bool unused = p->refs == 0;
 	spin_unlock(&ptable_lock);
+	if (unused)
+		task_free(p);
+}
+
+int sys_free_frames(void)
+{
+	free_dead_tasks();
+	return (int)pmm_free_count();
 }
 
 int proc_last_pid(void)
 {
-	return next_pid - 1;
+	return pid_last();
+}
+
+uint32_t proc_total_forks(void)
+{
+	return total_forks;
 }
 
 struct proc *proc_get(int pid)
 {
-	struct proc *found = NULL;
-
-	if (pid <= 0)
-		return NULL;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && !found; i++)
-		if (ptable[i].pstate == P_LIVE && ptable[i].pid == pid)
-			found = &ptable[i];
+	struct proc *found = pid_find(pid);
+	if (found && found->pstate != P_LIVE)
+		found = NULL;
 	if (found)
 		found->refs++;
 	spin_unlock(&ptable_lock);
@@ -282,8 +422,32 @@ void proc_put(struct proc *p)
 {
 	spin_lock(&ptable_lock);
 	KASSERT(p->refs > 0);
-	p->refs--;
+	bool unused = --p->refs == 0 && p->pstate == P_UNUSED;
 	spin_unlock(&ptable_lock);
+	if (unused)
+		task_free(p);
+}
+
+int proc_next_process(int from)
+{
+	spin_lock(&ptable_lock);
+	int pid = pid_next_used(from);
+	for (; pid; pid = pid_next_used(pid + 1)) {
+		struct proc *p = pid_find(pid);
+		if (p->pstate == P_LIVE && p == p->group_leader)
+			break;
+	}
+	spin_unlock(&ptable_lock);
+	return pid;
+}
+
+int proc_kstack_slot(int pid)
+{
+	spin_lock(&ptable_lock);
+	struct proc *p = pid_find(pid);
+	int slot = p && p->pstate == P_LIVE ? p->kstack_slot : -1;
+	spin_unlock(&ptable_lock);
+	return slot;
 }
 
 /* The process table as sched/machine.h asks for it: a task by pid, with a
@@ -387,9 +551,10 @@ int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
 
 int proc_start_init(const char *path, char *const argv[], char *const envp[])
 {
-	struct proc *p = proc_alloc(0, RLIM_INFINITY);
+	int err;
+	struct proc *p = proc_alloc(0, RLIM_INFINITY, &err);
 	if (!p)
-		panic("no process slot for init");
+		panic("no task for init (error %d)", err);
 	p->pgdir = vm_new_pgdir();
 	if (!p->pgdir)
 		panic("no memory for init");
@@ -401,7 +566,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 		panic("no memory for init");
 	for (int fd = 0; fd < 3; fd++)		/* stdin, stdout, stderr */
 		p->files[fd] = fd ? file_dup(console) : console;
-	int err = exec_into(p, path, argv, envp);
+	err = exec_into(p, path, argv, envp);
 	if (err < 0) {
 		for (int fd = 0; fd < 3; fd++)
 			file_close(p->files[fd]);
@@ -436,8 +601,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 struct proc *fork_prepare(int *err)
 {
 	struct proc *me = current(), *parent = me->group_leader;
-	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].rlim_cur);
-	*err = -EAGAIN;
+	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].rlim_cur, err);
 	if (!child)
 		return NULL;
 	*err = -ENOMEM;
@@ -554,10 +718,11 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;
-	for (int i = 0; i < NPROC; i++) {
-		if (ptable[i].parent == leader && ptable[i].pstate != P_UNUSED) {
-			ptable[i].parent = initproc;
-			if (ptable[i].pstate == P_ZOMBIE)
+	struct proc *c;
+	for_each_task(c) {
+		if (c->parent == leader) {
+			c->parent = initproc;
+			if (c->pstate == P_ZOMBIE)
 				wake_init = true;
 		}
 	}
@@ -619,7 +784,7 @@ void proc_exit(int status)
 		spin_lock(&ptable_lock);
 	if (p != leader) {
 		p->pgdir = NULL;
-		p->pstate = P_DEAD;		/* no one waits for a thread */
+		proc_forget_locked(p);		/* no one waits for a thread */
 	}
 	sched_set_current_state(TASK_DEAD);
 	spin_unlock(&ptable_lock);
@@ -631,8 +796,8 @@ void proc_exit(int status)
 static void kill_group_locked(struct proc *me)
 {
 	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
-	for (int i = 0; i < NPROC; i++) {
-		struct proc *t = &ptable[i];
+	struct proc *t;
+	for_each_task(t) {
 		if (t != me && t->pstate == P_LIVE && t->group_leader == me->group_leader)
 			signal_send_locked(t, SIGKILL, &info);
 	}
@@ -689,8 +854,8 @@ void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime)
 	spin_lock(&ptable_lock);
 	*utime = leader->dead_utime + leader->se.stats.utime;
 	*stime = leader->dead_stime + leader->se.stats.stime;
-	for (int i = 0; i < NPROC && leader->nr_threads > 1; i++) {
-		struct proc *t = &ptable[i];
+	struct proc *t;
+	for (t = leader->nr_threads > 1 ? task_list : NULL; t; t = t->task_next) {
 		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
 			*utime += t->se.stats.utime;
 			*stime += t->se.stats.stime;
@@ -786,19 +951,19 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 
 	spin_lock(&ptable_lock);
 	for (;;) {
-		struct proc *zombie = NULL;
+		struct proc *zombie = NULL, *c;
 		bool have = false;
-		for (int i = 0; i < NPROC && !zombie; i++) {
-			if (!wait_matches(&ptable[i], p, pid))
+		for_each_task(c) {
+			if (!wait_matches(c, p, pid))
 				continue;
 			have = true;
-			if (ptable[i].pstate == P_ZOMBIE && ptable[i].nr_threads == 0) {
-				zombie = &ptable[i];
+			if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
+				zombie = c;
 				break;
 			}
-			int status = take_report(&ptable[i], options);
+			int status = take_report(c, options);
 			if (status >= 0) {
-				int cpid = ptable[i].pid;
+				int cpid = c->pid;
 				spin_unlock(&ptable_lock);
 				return report_status(cpid, status, ustatus, urusage);
 			}
@@ -894,11 +1059,8 @@ int sys_proc_ids(int pid, void *uids)
 	if (pid == 0)
 		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && !found; i++) {
-		const struct proc *p = &ptable[i];
-		if (p->pid != pid || p != p->group_leader ||
-		    (p->pstate != P_LIVE && p->pstate != P_ZOMBIE))
-			continue;
+	const struct proc *p = pid_find(pid);
+	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
 		ids = (struct proc_ids){
 			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
 			.pgid = p->pgid, .sid = p->sid, .uid = p->uid, .euid = p->euid,
@@ -923,12 +1085,10 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len)
 	if (pid == 0)
 		pid = current()->group_leader->pid;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && !found; i++) {
-		if (ptable[i].pid == pid && &ptable[i] == ptable[i].group_leader &&
-		    (ptable[i].pstate == P_LIVE || ptable[i].pstate == P_ZOMBIE)) {
-			memcpy(name, ptable[i].name, sizeof(name));
-			found = true;
-		}
+	const struct proc *p = pid_find(pid);
+	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
+		memcpy(name, p->name, sizeof(name));
+		found = true;
 	}
 	spin_unlock(&ptable_lock);
 	if (!found)

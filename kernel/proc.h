@@ -36,15 +36,23 @@
 #include "signal.h"
 #include "fpu.h"
 #include "tls.h"
+#include "kstack.h"
 
-#define NPROC		256
 #define NOFILE		16
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
- * zombies included, by default; and the slots only root may take. */
+ * zombies included, by default; and the last tasks of threads-max that
+ * only root may take. */
 #define NPROC_USER_DEFAULT	64
 #define NPROC_ROOT_RESERVE	16
+/* threads-max's bounds (Linux's MIN_THREADS; a kernel stack a slot of
+ * kernel/kstack.c's range). The range has KSTACK_SLACK slots more than
+ * threads-max: for stacks that no longer count (a reaped task that a
+ * proc_get() holder keeps) and forks that race to the limit, so that the
+ * limit says EAGAIN, never ENOMEM. */
+#define THREADS_MIN		20
+#define KSTACK_SLACK		(2 * MAX_CPUS)
+#define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX - KSTACK_SLACK)
 
-#define KSTACK_SIZE	8192
 #define PROC_NAME_MAX	16
 #define PROC_CMDLINE_MAX 128	/* the start of argv that /proc/PID/cmdline shows */
 
@@ -60,8 +68,8 @@ struct context {
 };
 
 /* P_DEAD: a thread other than the leader that has exited. Nothing waits
- * for it (Linux's autoreaped thread): its slot is free once it is off its
- * CPU (proc_alloc). */
+ * for it (Linux's autoreaped thread): it is freed once it is off its CPU
+ * (proc_alloc). P_UNUSED: reaped, freed by the last proc_put(). */
 enum proc_state { P_UNUSED, P_EMBRYO, P_LIVE, P_ZOMBIE, P_DEAD };
 enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
@@ -71,9 +79,11 @@ struct initrd_file;
 struct proc {
 	struct sched_task se;		/* scheduler state: owned by sched/ */
 	int pid;
+	struct proc *pid_next;		/* its chain in kernel/pid.c's hash */
+	struct proc *task_next, *task_prev;	/* the task list (for_each_task) */
 	char name[PROC_NAME_MAX];
 	enum proc_state pstate;		/* guarded by the process table lock */
-	int refs;			/* proc_get() holders: the slot is not reused meanwhile */
+	int refs;			/* proc_get() holders: not freed meanwhile */
 	int uid, euid, suid;		/* real, effective, saved (kernel/cred.c) */
 	int gid, egid, sgid;
 	int pgid, sid;			/* process group and session (job control) */
@@ -90,7 +100,8 @@ struct proc {
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
 	struct mm mm;			/* its regions (kernel/mm.c): the leader's is the group's */
-	void *kstack;			/* KSTACK_SIZE bytes */
+	void *kstack;			/* KSTACK_SIZE bytes (kernel/kstack.c) */
+	int kstack_slot;		/* its place in the stacks' range */
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
@@ -128,13 +139,30 @@ struct proc {
 	int sleep_cpu;			/* whose timer queue holds it, or -1 */
 };
 
-/* The table and its lock, for the code that walks it: kernel/signal.c
- * (kill to a group or to everyone), job control. */
+/* The tasks and their lock, for the code that walks them: kernel/signal.c
+ * (kill to a group or to everyone), job control, wait4, /proc. The list
+ * holds every task from fork to reap, oldest first (P_EMBRYO, P_LIVE,
+ * P_ZOMBIE); a thread leaves it at its exit. Linux's for_each_process
+ * walks its tasks list the same way (under RCU there, a lock here). */
 extern struct spinlock ptable_lock;
-extern struct proc ptable[NPROC];
+extern struct proc *task_list;
+#define for_each_task(p) for ((p) = task_list; (p); (p) = (p)->task_next)
+/* threads-max: the most tasks at once (proc_init: from the memory). */
+extern int max_threads;
 bool proc_is_init(const struct proc *p);
-/* The pid last handed out (/proc/loadavg, /proc/stat's "processes"). */
+/* The pid last handed out (/proc/loadavg); tasks made since boot (/proc/stat's "processes"). */
 int proc_last_pid(void);
+uint32_t proc_total_forks(void);
+/* The lowest pid >= from of a live process (a group leader), or 0; the
+ * kernel stack slot of live task pid, or -1 (/proc's listing and nodes). */
+int proc_next_process(int from);
+int proc_kstack_slot(int pid);
+/* A thread gone for good (exit, exec's de_thread): off the list and out
+ * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
+void proc_forget_locked(struct proc *p);
+/* 505: free_frames() - the frame allocator's free count, for leak tests,
+ * once the exited threads that wait for the next fork are freed. */
+int sys_free_frames(void);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)
@@ -212,14 +240,15 @@ int sys_getpid(void);			/* the group's id (tgid) */
 int sys_gettid(void);			/* the thread's */
 int sys_getppid(void);
 
-/* A slot for a new process of uid, or NULL: the table is full, or uid
- * (not root) already has nproc_limit processes or would take one of the
- * slots kept for root. */
-struct proc *proc_alloc(int uid, uint32_t nproc_limit);
-/* The live process with that pid, with a reference: its slot is not
- * handed to a new process until proc_put(), so the caller cannot end up
- * acting on someone else who got the pid's slot (pids are never reused,
- * slots are). NULL if there is none. */
+/* A new task of uid, P_EMBRYO with a pid and a kernel stack, or NULL
+ * and *err: -EAGAIN when threads-max is reached, or uid (not root)
+ * already has nproc_limit tasks or would take one of the last
+ * NPROC_ROOT_RESERVE, or no pid is free; -ENOMEM. */
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err);
+/* The live task with that pid, with a reference: its memory is not
+ * freed until proc_put(), and lookups never hand out a task that has
+ * gone (pids are reused after a wrap, kernel/pid.c). NULL if there is
+ * none. */
 struct proc *proc_get(int pid);
 void proc_put(struct proc *p);
 /* The limits a process starts with (init; fork copies its parent's). */

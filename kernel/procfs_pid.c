@@ -4,9 +4,10 @@
  * staircase's own view in /proc/PID/sched (docs/staircase.md §3).
  *
  * Teaching size: Linux makes a dentry per lookup and frees it with the
- * dcache; here each process-table slot has one set of nodes, filled in
- * when a walk or a listing first reaches its pid. A slot a new process
- * takes gets its nodes filled again (under nodes_lock); an open file keeps
+ * dcache; here each kernel-stack slot (kernel/kstack.c) has one set of
+ * nodes, made when a walk or a listing first reaches a task in it and
+ * kept. A slot a new task takes gets its nodes filled again (under
+ * nodes_lock); an open file keeps
  * its pid (node->arg was copied into the file's node pointer's arg at
  * fill time) and procfs.c checks at every read that the pid still lives.
  * The one shortcut: a working directory inside /proc/PID whose process
@@ -23,7 +24,9 @@
 #include "errno.h"
 #include "format.h"
 #include "initrd.h"
+#include "kmalloc.h"
 #include "mm.h"
+#include "pid.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "string.h"
@@ -51,28 +54,49 @@ static const struct pid_entry {
 static struct pid_nodes {
 	struct initrd_file dir;
 	struct initrd_file ent[NENTRIES];
-} pool[NPROC];
+	int slot;
+} *pool[KSTACK_SLOTS_MAX];		/* kmalloc'd at a slot's first use */
 static struct spinlock nodes_lock = SPINLOCK_INIT("procfs nodes");
+
+/* The set a /proc/PID node belongs to, or NULL: only sets have those kinds. */
+static struct pid_nodes *nodes_of(const struct initrd_file *n)
+{
+	if (n->procfs == PROCFS_PID_DIR)
+		return (struct pid_nodes *)((const char *)n - offsetof(struct pid_nodes, dir));
+	for (unsigned k = 0; k < NENTRIES; k++)
+		if (n->procfs == entries[k].kind)
+			return (struct pid_nodes *)((const char *)(n - k) -
+						    offsetof(struct pid_nodes, ent));
+	return NULL;
+}
 
 static bool in_pool(const struct initrd_file *n)
 {
-	return (const char *)n >= (const char *)pool && (const char *)n < (const char *)(pool + NPROC);
+	return nodes_of(n) != NULL;
 }
 
 static int slot_of(const struct initrd_file *n)
 {
-	return (int)(((const char *)n - (const char *)pool) / sizeof(struct pid_nodes));
+	return nodes_of(n)->slot;
 }
 
-/* The table slot of live process pid, or -1. */
+/* The stack slot of live task pid, with its set of nodes made, or -1. */
 static int find_slot(int pid)
 {
-	int slot = -1;
-	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && slot < 0; i++)
-		if (ptable[i].pstate == P_LIVE && ptable[i].pid == pid)
-			slot = i;
-	spin_unlock(&ptable_lock);
+	int slot = proc_kstack_slot(pid);
+	if (slot < 0 || pool[slot])
+		return slot;
+	struct pid_nodes *s = kzalloc(sizeof(*s));
+	if (!s)
+		return -1;
+	s->slot = slot;
+	spin_lock(&nodes_lock);
+	if (!pool[slot]) {
+		pool[slot] = s;
+		s = NULL;
+	}
+	spin_unlock(&nodes_lock);
+	kfree(s);		/* another CPU made it first */
 	return slot;
 }
 
@@ -93,7 +117,7 @@ static void fill_node(struct initrd_file *n, int pid, const char *name, uint8_t 
 
 static void fill_slot(int slot, int pid)
 {
-	struct pid_nodes *s = &pool[slot];
+	struct pid_nodes *s = pool[slot];
 	spin_lock(&nodes_lock);
 	if (s->dir.procfs != PROCFS_PID_DIR || s->dir.arg != pid) {
 		fill_node(&s->dir, pid, NULL, PROCFS_PID_DIR, 0555);
@@ -109,7 +133,7 @@ const struct initrd_file *procfs_pid_dir(int pid)
 	if (slot < 0)
 		return NULL;
 	fill_slot(slot, pid);
-	return &pool[slot].dir;
+	return &pool[slot]->dir;
 }
 
 int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t len)
@@ -119,7 +143,7 @@ int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t le
 		return -ENOENT;				/* it exited */
 	for (unsigned k = 0; k < NENTRIES; k++) {
 		if (strlen(entries[k].name) == len && memcmp(entries[k].name, name, len) == 0) {
-			*at = &pool[slot].ent[k];
+			*at = &pool[slot]->ent[k];
 			return 0;
 		}
 	}
@@ -137,32 +161,31 @@ const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_
 			return NULL;
 		}
 		*pos = k + 1;
-		return &pool[slot_of(dir)].ent[k];
+		return &pool[slot_of(dir)]->ent[k];
 	}
-	for (uint32_t slot = *pos - base; slot < NPROC; slot++) {
-		int pid = ptable[slot].pid;	/* a hint: procfs_pid_dir checks it */
-		const struct initrd_file *d;
-		/* processes only: a thread's /proc/TID is found, not listed (Linux) */
-		if (ptable[slot].pstate == P_LIVE && pid > 0 &&
-		    ptable[slot].group_leader == &ptable[slot] && (d = procfs_pid_dir(pid)) != NULL) {
-			*pos = base + slot + 1;
+	/* In pid order, as Linux's next_tgid; processes only: a thread's
+	 * /proc/TID is found, not listed (Linux). */
+	for (int pid = proc_next_process((int)(*pos - base)); pid; pid = proc_next_process(pid + 1)) {
+		const struct initrd_file *d = procfs_pid_dir(pid);
+		if (d) {
+			*pos = base + (uint32_t)pid + 1;
 			return d;
 		}
 	}
-	*pos = base + NPROC;
+	*pos = base + PID_MAX_LIMIT;
 	return NULL;
 }
 
 const struct initrd_file *procfs_pid_parent(const struct initrd_file *n)
 {
 	if (in_pool(n) && n->procfs != PROCFS_PID_DIR)
-		return &pool[slot_of(n)].dir;
+		return &pool[slot_of(n)]->dir;
 	return initrd_lookup("/proc");
 }
 
 uint32_t procfs_pid_ino(const struct initrd_file *n)
 {
-	const struct pid_nodes *s = &pool[slot_of(n)];
+	const struct pid_nodes *s = nodes_of(n);
 	uint32_t k = n == &s->dir ? 0 : (uint32_t)(n - s->ent) + 1;
 	return PROC_PID_INO + (uint32_t)slot_of(n) * 16 + k;
 }
@@ -341,7 +364,7 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 	text_status_ids(s, b);
 	text_status_vm(s, b);
 	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t1\nThreads:\t1\n"
-		  "SigQ:\t0/%d\n", 0, NPROC);
+		  "SigQ:\t0/%d\n", 0, max_threads);
 	pb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
 		  "SigCgt:\t%016llx\n", (unsigned long long)s->pending, 0ull,
 		  (unsigned long long)s->blocked, (unsigned long long)s->ignored,

@@ -1,7 +1,7 @@
 /*
  * procfs_sys.c - /proc's own files (stat, uptime, loadavg, meminfo,
  * version, cpuinfo, filesystems) in Linux 6.1's formats (man 5 proc),
- * and /proc/sys/kernel: the names uname(2) reports, pid_max, and the
+ * and /proc/sys/kernel: the names uname(2) reports, pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
  * §9): rr_interval, interactive, compute, iso_cpu, and this kernel's
  * per_cpu_gain, cache_delay and sched_rotate. Everyone reads them; root
@@ -23,10 +23,10 @@
 #include "sysinfo.h"
 #include "systime.h"		/* USER_HZ */
 #include "time.h"
+#include "pid.h"
 #include "uname.h"
 #include "vm.h"
 
-#define PID_MAX		32768		/* Linux's default kernel.pid_max */
 
 static const struct {
 	const char *path;
@@ -43,6 +43,7 @@ static const struct {
 	{ "/proc/sys/kernel/osrelease",	PROCFS_SYS_OSRELEASE },
 	{ "/proc/sys/kernel/ostype",	PROCFS_SYS_OSTYPE },
 	{ "/proc/sys/kernel/pid_max",	PROCFS_SYS_PID_MAX },
+	{ "/proc/sys/kernel/threads-max", PROCFS_SYS_THREADS_MAX },
 	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION },
 };
 
@@ -105,13 +106,16 @@ static void text_stat(struct pbuf *b)
 		ksnprintf(name, sizeof(name), "cpu%d", cpu);
 		stat_cpu_line(b, name, &c);
 	}
-	for (int i = 0; i < NPROC; i++)		/* unlocked: a figure for people */
-		if (ptable[i].pstate == P_LIVE)
-			switches += ptable[i].se.stats.nr_runs;
+	const struct proc *p;
+	spin_lock(&ptable_lock);
+	for_each_task(p)
+		if (p->pstate == P_LIVE)
+			switches += p->se.stats.nr_runs;
+	spin_unlock(&ptable_lock);
 	/* btime: this kernel's wall clock starts at 0 (kernel/systime.c). */
-	pb_printf(b, "intr 0\nctxt %u\nbtime 0\nprocesses %d\nprocs_running %u\n"
+	pb_printf(b, "intr 0\nctxt %u\nbtime 0\nprocesses %u\nprocs_running %u\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
-		  switches, proc_last_pid(), running);
+		  switches, proc_total_forks(), running);
 }
 
 /* "uptime idle": seconds with hundredths; idle summed over the CPUs. */
@@ -135,12 +139,15 @@ static void text_loadavg(struct pbuf *b)
 		uint32_t frac = ((l[i] & ((1u << LOADAVG_FSHIFT) - 1)) * 100) >> LOADAVG_FSHIFT;
 		pb_printf(b, "%u.%02u ", l[i] >> LOADAVG_FSHIFT, frac);
 	}
-	for (int i = 0; i < NPROC; i++) {
-		if (ptable[i].pstate != P_LIVE)
+	const struct proc *p;
+	spin_lock(&ptable_lock);
+	for_each_task(p) {
+		if (p->pstate != P_LIVE)
 			continue;
 		total++;
-		running += ptable[i].se.state == TASK_RUNNING;
+		running += p->se.state == TASK_RUNNING;
 	}
+	spin_unlock(&ptable_lock);
 	pb_printf(b, "%u/%u %d\n", running, total, proc_last_pid());
 }
 
@@ -202,7 +209,8 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_OSRELEASE:	pb_printf(b, "%s\n", UTS_RELEASE); break;
 	case PROCFS_SYS_VERSION:	pb_printf(b, "%s\n", UTS_VERSION); break;
 	case PROCFS_SYS_HOSTNAME:	pb_printf(b, "%s\n", UTS_NODENAME); break;
-	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", PID_MAX); break;
+	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", pid_max); break;
+	case PROCFS_SYS_THREADS_MAX:	pb_printf(b, "%d\n", max_threads); break;
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
 	default:			return -EIO;
 	}

@@ -24,6 +24,7 @@
 #include "fpu.h"
 #include "gdt.h"
 #include "printk.h"
+#include "pid.h"
 #include "proc.h"
 #include "string.h"
 #include "uaccess.h"
@@ -151,8 +152,8 @@ static struct proc *pick_thread(struct proc *leader, int sig)
 	struct proc *live = leader->pstate == P_LIVE ? leader : NULL;
 	if (live && !(live->sig_blocked & SIGBIT(sig)))
 		return live;
-	for (int i = 0; i < NPROC && leader->nr_threads > 1; i++) {
-		struct proc *t = &ptable[i];
+	struct proc *t;
+	for (t = leader->nr_threads > 1 ? task_list : NULL; t; t = t->task_next) {
 		if (t->group_leader != leader || t->pstate != P_LIVE)
 			continue;
 		if (!(t->sig_blocked & SIGBIT(sig)))
@@ -179,8 +180,8 @@ static bool is_process(const struct proc *t)
 int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info)
 {
 	int n = 0;
-	for (int i = 0; i < NPROC; i++) {
-		struct proc *t = &ptable[i];
+	struct proc *t;
+	for_each_task(t) {
 		if (is_process(t) && t->pgid == pgid) {
 			signal_send_process(t, sig, info);
 			n++;
@@ -246,8 +247,8 @@ int sys_kill(int pid, int sig)
 	if (sig < 0 || sig > NSIG || pid == INT32_MIN)
 		return -EINVAL;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC; i++) {
-		struct proc *t = &ptable[i];
+	struct proc *t;
+	for_each_task(t) {
 		if (!kill_target(me, t, pid))
 			continue;
 		found++;
@@ -276,11 +277,8 @@ int sys_tgkill(int tgid, int tid, int sig)
 	if (tid <= 0 || (tgid <= 0 && tgid != -1) || sig < 0 || sig > NSIG)
 		return -EINVAL;
 	spin_lock(&ptable_lock);
-	for (int i = 0; i < NPROC && err == -ESRCH; i++) {
-		struct proc *t = &ptable[i];
-		if (t->pid != tid || t->pstate != P_LIVE ||
-		    (tgid != -1 && t->group_leader->pid != tgid))
-			continue;
+	struct proc *t = pid_find(tid);
+	if (t && t->pstate == P_LIVE && (tgid == -1 || t->group_leader->pid == tgid)) {
 		err = may_signal(me, t, sig) ? 0 : -EPERM;
 		if (!err && sig)
 			signal_send_locked(t, sig, &info);

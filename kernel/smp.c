@@ -239,6 +239,22 @@ void smp_flush_tlb(pde_t *pd)
 			smp_call_function(cpu, flush_if_loaded, pd, true);
 }
 
+struct kernel_range { uint32_t va, npages; };
+
+static void flush_range(void *arg)
+{
+	const struct kernel_range *r = arg;
+	for (uint32_t i = 0; i < r->npages; i++)
+		invlpg(r->va + i * PAGE_SIZE);
+}
+
+void smp_flush_tlb_kernel(uint32_t va, uint32_t npages)
+{
+	struct kernel_range r = { va, npages };
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		smp_call_function(cpu, flush_range, &r, true);	/* this CPU too */
+}
+
 void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 {
 	KASSERT(cpu >= 0 && cpu < ncpus);

@@ -43,6 +43,9 @@ void smp_start_scheduler(void);
  * lock's waiters answer the IPI while they wait. No other spinlock may
  * be held: a CPU spinning on it with interrupts off would never answer. */
 void smp_flush_tlb(pde_t *pd);
+/* Every CPU forgets its translations of npages kernel pages from va
+ * (a kernel stack unmapped, kernel/kstack.c); waits until they have. */
+void smp_flush_tlb_kernel(uint32_t va, uint32_t npages);
 
 /* Run a call another CPU asked of this one (smp_call_function), if any:
  * for a CPU that waits with interrupts off for something that other CPU

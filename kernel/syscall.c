@@ -181,7 +181,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_tunable, sys_sched_tunable),		/* sched_glue.c */
 	SYSCALL(__NR_test_mutex, sys_test_mutex),		/* selftest.c */
 	SYSCALL(__NR_trace, sys_trace),				/* trace.c */
-	SYSCALL(__NR_free_frames, sys_free_frames),		/* pmm.c */
+	SYSCALL(__NR_free_frames, sys_free_frames),		/* proc.c */
 	SYSCALL(__NR_sched_topology, sys_sched_topology),	/* drivers/topology.c */
 	SYSCALL(__NR_proc_name, sys_proc_name),			/* proc.c */
 	SYSCALL(__NR_proc_ids, sys_proc_ids),			/* proc.c */

@@ -6,8 +6,8 @@
  * number of tasks that are runnable or in an uninterruptible sleep is
  * folded into three exponentially decaying averages of 1, 5 and 15
  * minutes, in fixed point with 11 fraction bits. Linux sums per-CPU
- * counters; with at most NPROC processes we count the table instead, read
- * without its lock: a figure for people, not for decisions.
+ * counters; we walk the task list instead, under ptable_lock (the
+ * list's tasks are freed when they leave it), once every 5 s.
  */
 #include "sysinfo.h"
 #include "errno.h"
@@ -40,14 +40,16 @@ static uint32_t calc_load(uint32_t load, uint32_t exp, uint32_t active)
 static uint32_t nr_active(void)
 {
 	uint32_t n = 0;
-	for (int i = 0; i < NPROC; i++) {
-		const struct proc *p = &ptable[i];
+	const struct proc *p;
+	spin_lock(&ptable_lock);
+	for_each_task(p) {
 		int state = p->se.state;
 		if (p->pstate == P_LIVE && !p->stopped &&
 		    (state == TASK_RUNNING || state == TASK_WAKING ||
 		     (state == TASK_UNINTERRUPTIBLE && !p->killable)))
 			n++;
 	}
+	spin_unlock(&ptable_lock);
 	return n;
 }
 
@@ -76,8 +78,11 @@ _Static_assert(sizeof(struct sysinfo) == 64, "Linux i386 struct sysinfo is 64 by
 static uint16_t nr_procs(void)
 {
 	uint16_t n = 0;
-	for (int i = 0; i < NPROC; i++)
-		n += ptable[i].pstate == P_LIVE;
+	const struct proc *p;
+	spin_lock(&ptable_lock);
+	for_each_task(p)
+		n += p->pstate == P_LIVE;
+	spin_unlock(&ptable_lock);
 	return n;
 }
 

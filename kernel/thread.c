@@ -13,6 +13,7 @@
 #include "thread.h"
 #include "errno.h"
 #include "printk.h"
+#include "pid.h"
 #include "proc.h"
 #include "signal.h"
 #include "tls.h"
@@ -157,10 +158,10 @@ static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user
  * signal mask, scheduling state), everything else the group's
  * (kernel/proc.h). The staircase schedules it as any task: its own
  * burst and slice, no share of the group's (docs/staircase.md). */
-static struct proc *thread_prepare(void)
+static struct proc *thread_prepare(int *err)
 {
 	struct proc *me = current(), *leader = me->group_leader;
-	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].rlim_cur);
+	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].rlim_cur, err);
 	if (!t)
 		return NULL;
 	t->group_leader = leader;
@@ -197,10 +198,11 @@ static int thread_start(struct proc *t)
 static int clone_thread(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
 			int *uctid)
 {
-	struct proc *t = thread_prepare();
+	int err;
+	struct proc *t = thread_prepare(&err);
 	if (!t)
-		return -EAGAIN;
-	int err = clone_setup(t, flags, newsp, utls, uptid, uctid);
+		return err;
+	err = clone_setup(t, flags, newsp, utls, uptid, uctid);
 	if (!err)
 		err = thread_start(t);
 	if (err < 0) {
@@ -248,7 +250,7 @@ int sys_clone3(void *uargs, uint32_t size)
 void thread_become_leader(struct proc *p, struct proc *leader)
 {
 	spin_lock(&ptable_lock);
-	p->pid = leader->pid;
+	pid_transfer(leader, p);
 	p->parent = leader->parent;
 	p->pgid = leader->pgid;
 	p->sid = leader->sid;
@@ -270,15 +272,16 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	struct spinlock lock = p->mm.lock;
 	p->mm = leader->mm;
 	p->mm.lock = lock;
-	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].parent == leader && ptable[i].pstate != P_UNUSED)
-			ptable[i].parent = p;
+	struct proc *c;
+	for_each_task(c)
+		if (c->parent == leader)
+			c->parent = p;
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->group_exiting = false;
 	memset(leader->files, 0, sizeof(leader->files));
 	leader->mm.area = NULL;
 	leader->pgdir = NULL;
-	leader->pstate = P_DEAD;
+	proc_forget_locked(leader);
 	spin_unlock(&ptable_lock);
 }

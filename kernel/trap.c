@@ -61,7 +61,7 @@ static __attribute__((noreturn, used)) void double_fault_task(void)
 	const struct tss *t = &c->tss;
 	uint32_t cr2 = read_cr2();
 
-	if (vm_in_kstack_guard(cr2, KSTACK_SIZE / PAGE_SIZE)) {
+	if (kstack_in_guard(cr2)) {
 		struct proc *p = c->current;
 		printk("kernel stack overflow on cpu%d: pid %d (%s) touched 0x%08x, the "
 		       "guard page below its stack; esp=%08x eip=%08x\n", c->id,

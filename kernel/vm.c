@@ -7,6 +7,7 @@
  * once is enough: no later synchronisation between address spaces.
  */
 #include "vm.h"
+#include "kstack.h"
 #include "panic.h"
 #include "pmm.h"
 #include "string.h"
@@ -37,7 +38,7 @@ void *ioremap(uint32_t pa, uint32_t size)
 	KASSERT(!kernel_half_frozen);
 	uint32_t va0 = ioremap_next;
 	for (uint32_t p = first;; p += big) {
-		if (ioremap_next >= 0xFFC00000u)
+		if (ioremap_next >= KSTACK_RANGE_BASE)	/* the kernel stacks' range */
 			panic("ioremap: out of kernel address space");
 		kernel_pgdir[PDX(ioremap_next)] = p | PTE_PS | PTE_PCD | PTE_PWT | PTE_W | PTE_P;
 		invlpg(ioremap_next);
@@ -46,51 +47,6 @@ void *ioremap(uint32_t pa, uint32_t size)
 			break;
 	}
 	return (void *)(va0 + (pa - first));
-}
-
-/*
- * The kernel stacks (docs/kernel.md, "Kernel stacks"): one 4 MiB region of
- * the direct map, mapped with 4 KiB pages instead of one large page, in
- * which slot i has KSTACK_PAGES pages of stack above one page that is not
- * mapped at all. A stack that overflows touches that guard page and
- * faults (a double fault, kernel/trap.c), instead of silently writing over
- * whatever lies below it. The page table is made once, before the first
- * address space copies the kernel half, and never changes.
- */
-static uint32_t kstack_base;		/* virtual address of the region */
-
-void vm_kstacks_init(int nslots, int pages_per_stack)
-{
-	uint32_t big = 4u << 20, frames = big / PAGE_SIZE;
-	uint32_t pa = pmm_alloc_aligned(frames, frames), pt_pa = pmm_alloc();
-	uint32_t per = pages_per_stack + 1;
-
-	KASSERT(!kernel_half_frozen && (uint32_t)nslots * per <= frames);
-	if (!pa || !pt_pa)
-		panic("no memory for the kernel stacks (need 4 MiB, aligned)");
-	pte_t *pt = P2V(pt_pa);
-	memset(pt, 0, PAGE_SIZE);
-	for (uint32_t i = 0; i < frames; i++)
-		if (i % per != 0 || i >= (uint32_t)nslots * per)	/* slot i's first page: guard */
-			pt[i] = (pa + i * PAGE_SIZE) | PTE_W | PTE_P;
-	kstack_base = (uint32_t)P2V(pa);
-	kernel_pgdir[PDX(kstack_base)] = pt_pa | PTE_W | PTE_P;
-	write_cr3(read_cr3());
-	/* Frames past the last slot are mapped as before: give them back. */
-	if ((uint32_t)nslots * per < frames)
-		pmm_free_contig(pa + nslots * per * PAGE_SIZE, frames - nslots * per);
-}
-
-void *vm_kstack(int slot, int pages_per_stack)
-{
-	return (void *)(kstack_base + ((uint32_t)slot * (pages_per_stack + 1) + 1) * PAGE_SIZE);
-}
-
-bool vm_in_kstack_guard(uint32_t va, int pages_per_stack)
-{
-	uint32_t per = (pages_per_stack + 1) * PAGE_SIZE;
-	return kstack_base && va >= kstack_base && va < kstack_base + (4u << 20) &&
-	       (va - kstack_base) % per < PAGE_SIZE;
 }
 
 void vm_drop_identity_map(void)

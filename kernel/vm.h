@@ -52,12 +52,6 @@ extern pde_t *kernel_pgdir;
 void *ioremap(uint32_t pa, uint32_t size);
 /* Remove the identity map of low memory that booting needed. */
 void vm_drop_identity_map(void);
-/* Boot, before the first address space: the guarded kernel-stack region
- * for nslots stacks of pages_per_stack pages (kernel/vm.c). */
-void vm_kstacks_init(int nslots, int pages_per_stack);
-void *vm_kstack(int slot, int pages_per_stack);	/* the stack's lowest byte */
-bool vm_in_kstack_guard(uint32_t va, int pages_per_stack);
-
 /* A new address space: the kernel half shared, the user half empty; two
  * frames, the directory and the map of its user part (kernel/vm.c). */
 pde_t *vm_new_pgdir(void);

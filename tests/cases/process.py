@@ -60,6 +60,16 @@ CASES = [
     programs("proc_no_leaks", SMT4, "/bin/leak",
              [r"^ok 1 - fork_exit_1000_cycles_free_no_frames",
               r"^ok 3 - grown_stack_and_heap_fork_copies_and_frees_all"]),
+    # More tasks than the old 256-slot table (issue 32): 1,000 children
+    # asleep at once, each in /proc and /proc/loadavg, killed as one group
+    # and all reaped by waitpid(-1); two CPUs, so stacks are freed with a
+    # TLB shootdown while the other CPU runs.
+    programs("proc_many_tasks", "2,sockets=1,cores=2,threads=1", "/bin/manytasks:1000",
+             [r"^ok \d+ - %s\b" % n for n in (
+                 "fork_all_children", "all_children_alive_at_once",
+                 "proc_lists_every_child", "loadavg_counts_every_child",
+                 "kill_minus_one_finds_them", "kill_the_group",
+                 "waitpid_reaps_every_child")], tags=("process",), timeout=180),
     # A uid-1000 fork bomb: EAGAIN at RLIMIT_NPROC (64), root still forks
     # in the middle of it (slots kept for root), and root's 10 ms sleeps
     # end at most 50 ms late (--check): 46 us worst since a forked child
@@ -72,6 +82,14 @@ CASES = [
                  "root_forks_during_the_bomb", "root_forks_after_the_bomb",
                  "ordinary_user_cannot_raise_its_hard_nproc_limit",
                  "soft_limit_above_hard_is_einval")], tags=("process",)),
+    # The same bomb without RLIMIT_NPROC fills threads-max (2,039 at 128
+    # MiB) but the 16 tasks kept for root: root forks, kill(-1, SIGKILL)
+    # ends it, and every bomb task is reaped (issue 32).
+    programs("proc_forkbomb_at_limit", ONE, "/bin/forkbomb:--at-limit",
+             [r"^ok \d+ - %s\b" % n for n in (
+                 "bomb_stops_at_threads_max_less_roots_reserve",
+                 "root_forks_at_the_limit", "root_kills_the_bomb",
+                 "the_whole_bomb_is_reaped")], tags=("process",), timeout=180),
     # A task asleep waiting for a kernel mutex dies when killed (TASK_KILLABLE):
     # reaped 0 ms after SIGKILL (before: 1899 ms, when the holder let go).
     programs("proc_mutex_kill", ONE, "/bin/mutex_kill",
@@ -119,6 +137,14 @@ CASES += [
          # two vCPUs take turns and the race never overlaps
          expect=[CLEAN_EXIT,
                  r"^ok \d+ - a_call_on_a_dying_pid_never_lands_on_its_slots_next_process\b"]),
+    # Pids wrap to 300 (Linux's RESERVED_PIDS) past pid_max (a boot
+    # parameter, as Linux's) and skip live tasks' pids and a process group
+    # that outlived its leader: 2,000 forks with pid_max=1000.
+    Case("proc_pid_wrap", smp=ONE, append="tests=none pid_max=1000 run=/bin/pid_reuse:--wrap then=exit",
+         timeout=120, tags=("process",), qemu_args=ICOUNT,
+         expect=[CLEAN_EXIT] + [r"^ok \d+ - %s\b" % n for n in (
+             "pids_wrap_to_300_past_pid_max", "a_wrapped_pid_is_never_a_live_tasks",
+             "a_wrapped_pid_is_never_a_live_process_groups")]),
 ]
 
 CASES += [

@@ -53,7 +53,7 @@ def bad_command_lines_say_why_on_stderr_with_status_2():
              (("latency", "0"), "schedbench: latency: bad number '0' (1..50000)"),
              (("latency", "12x"), "schedbench: latency: bad number '12x' (1..50000)"),
              (("mem", "65"), "schedbench: mem: bad number '65' (1..64)"),
-             (("picknext", "1001"), "schedbench: picknext: bad number '1001' (1..1000)"),
+             (("picknext", "4001"), "schedbench: picknext: bad number '4001' (1..4000)"),
              (("boot", "3"), "schedbench: boot: too many arguments"),
              (("fair", "500", "6"), "schedbench: fair: too many arguments"),
              (("scalefork", "33"), "schedbench: scalefork: bad number '33' (1..32)"),
@@ -92,7 +92,7 @@ FIXTURE = {
     # three boots: the report takes the median (the middle one)
     "sb-ours-icount0-1.txt": "boot_tsc_at_first_program 300 tsc\nmem_per_process 80 kib\n"
                              "picknext_1 2000 insn\npicknext_1_runnable 3 tasks\n"
-                             "picknext_limit 253 hogs (fork refused hog 255 of 1000: x)\n"
+                             "picknext_limit 253 hogs (fork refused hog 255 of 4000: x)\n"
                              "picknext_253 2300 insn\n",
     "sb-ours-icount0-2.txt": "boot_tsc_at_first_program 100 tsc\nmem_per_process 70 kib\n"
                              "picknext_1 2000 insn\npicknext_253 2300 insn\n",
@@ -149,7 +149,7 @@ def report_takes_medians_and_judges_the_targets():
     assert "| reset to the first program, virtual ns = instructions + idle ns | 200 |" in md
     assert "| memory per process (KiB) | 80 |" in md
     # 2,300 (the median of 2,300, 2,300, 2,500) / 2,000 = 1.15x <= 1.2x
-    assert re.search(r"2,300 at 253 hogs / 2,000 at 1 = 1\.15x \(1000 not reachable: "
+    assert re.search(r"2,300 at 253 hogs / 2,000 at 1 = 1\.15x \(4000 not reachable: "
                      r"fork stopped at 253 hogs.*\| yes \|", md), md
     assert re.search(r"ISO: 100/100 deadlines \(100\.0 %\), max latency 13 us \| yes \|", md)
     assert "| nice 0 | 43.1 % | 43.1 % | +0.0 points |" in md

@@ -3,6 +3,7 @@
  * (docs/kernel.md, "Limits").
  *
  * forkbomb [--check] [SECONDS]
+ * forkbomb --at-limit [SECONDS]
  *
  * A uid-1000 process starts a classic bomb: every process forks as fast as
  * it can, and every child does the same, for SECONDS (3); then each waits for
@@ -19,8 +20,16 @@
  * stall a real-time boot for longer, so the bound is checked with
  * --check, as the test case does); root forks afterwards; an ordinary user
  * cannot raise its hard limit. On Linux it runs too (its limit is its own).
+ *
+ * --at-limit (this kernel only): root lifts the bomb's RLIMIT_NPROC, so
+ * the bomb grows to threads-max (/proc/sys/kernel/threads-max) but the
+ * last 16 tasks, which only root may take. Checks: the bomb stops there
+ * (/proc/loadavg's total); root still forks; root's kill(-1, SIGKILL)
+ * ends the bomb (every process but init and root's own), and all of it is
+ * reaped (init takes the orphans).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +67,89 @@ static void bomber(long long deadline)
 	_exit(other ? 1 : eagain ? 42 : 0);
 }
 
+#define ROOT_RESERVE 16		/* kernel/proc.h's NPROC_ROOT_RESERVE */
+
+/* Live tasks: the "total" of /proc/loadavg's "running/total". */
+static int live_tasks(void)
+{
+	return test_read_number("/proc/loadavg", '/');
+}
+
+/* Wait until the number of live tasks has not changed for 300 ms (or
+ * the deadline passes); that number. */
+static int settled_tasks(long long deadline)
+{
+	int last = -1, same = 0;
+	while (monotonic_ns() < deadline && same < 3) {
+		int now = live_tasks();
+		same = now == last ? same + 1 : 0;
+		last = now;
+		test_sleep_ms(100);
+	}
+	return last;
+}
+
+/* Has uid 1000 no task left, zombies included? Then, and only then, a
+ * uid-1000 child with RLIMIT_NPROC 2 can fork. */
+static int bomb_user_gone(void)
+{
+	int status;
+	pid_t c = fork();
+	if (c == 0) {
+		struct rlimit two = { 2, 2 };
+		if (setrlimit(RLIMIT_NPROC, &two) < 0 || setuid(1000) < 0)
+			_exit(2);
+		pid_t g = fork();
+		if (g == 0)
+			_exit(0);
+		if (g > 0)
+			waitpid(g, NULL, 0);
+		_exit(g > 0 ? 0 : 1);
+	}
+	return c > 0 && waitpid(c, &status, 0) == c && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int at_limit(int seconds)
+{
+	int status;
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+
+	test_require_our_kernel(0, NULL, 0);
+	int threads_max = test_read_number("/proc/sys/kernel/threads-max", 0);
+	ktap_plan(4);
+	ktap_note("threads-max %d; the bomb may have %d", threads_max, threads_max - ROOT_RESERVE);
+	long long deadline = monotonic_ns() + seconds * 1000000000LL;
+	pid_t leader = fork();
+	if (leader == 0) {
+		if (setrlimit(RLIMIT_NPROC, &unlimited) < 0 || setuid(1000) < 0)
+			_exit(2);
+		bomber(deadline);
+	}
+	int tasks = settled_tasks(deadline);
+	ktap_ok(tasks == threads_max - ROOT_RESERVE, "bomb_stops_at_threads_max_less_roots_reserve",
+		"%d live tasks, want %d", tasks, threads_max - ROOT_RESERVE);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(0);
+	ktap_ok(c > 0 && waitpid(c, NULL, 0) == c, "root_forks_at_the_limit", "fork returned %d (%s)",
+		c, c < 0 ? strerror(errno) : "ok");
+	int r = kill(-1, SIGKILL);
+	waitpid(leader, &status, 0);
+	ktap_ok(r == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "root_kills_the_bomb",
+		"kill(-1, SIGKILL) returned %d; the bomb's leader status 0x%x", r, status);
+	long long give_up = monotonic_ns() + 20 * 1000000000LL;
+	int gone;
+	while (!(gone = bomb_user_gone()) && monotonic_ns() < give_up)
+		test_sleep_ms(100);
+	ktap_ok(gone, "the_whole_bomb_is_reaped", "uid 1000 %s; %d live tasks (init and me: 2)",
+		gone ? "has no task left" : "still has tasks after 20 s", live_tasks());
+	return ktap_done();
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--at-limit") == 0)
+		return at_limit(argc > 2 ? atoi(argv[2]) : 3);
 	int check = argc > 1 && strcmp(argv[1], "--check") == 0, status = 0, n = 0;
 	int seconds = argc > 1 + check ? atoi(argv[1 + check]) : 3;
 	long long worst = 0, sum = 0;

@@ -1,21 +1,34 @@
 /*
  * pid_reuse - a system call aimed at a dying process never lands on the
- * process that gets its slot next (docs/kernel.md, "Processes").
+ * process that gets its memory next, and pids that wrap around never
+ * land on a task that still has one (docs/kernel.md, "Processes").
  *
  *   pid_reuse [ROUNDS]        (boot with test=slowfind to make it bite)
+ *   pid_reuse --wrap          (boot with pid_max=1000: Linux's pid_max=)
  *
- * Pids are never reused here, but process-table slots are. A (uid 1000)
- * forks, in turn, a "target" child that exits at once and a "victim"
- * child that nobody ever names; the victim usually gets the target's slot.
+ * The race: a task's memory (struct proc, kernel stack) is reused by the
+ * next ones. A (uid 1000) forks, in turn, a "target" child that exits at
+ * once and a "victim" child that nobody ever names; the victim often gets
+ * the target's memory.
  * B (root, on another CPU) calls sched_setscheduler(target, SCHED_BATCH)
  * as soon as A tells it the target's pid, while the target is dying. With
  * test=slowfind the kernel waits 500 us between finding the target and
  * acting on it: before the fix (a reference that keeps the slot from being
  * reused), that change landed on the victim, which finds itself BATCH.
  * Checks: no victim ever sees itself BATCH.
+ *
+ * --wrap: past pid_max - 1 the next pid is 300 (Linux's RESERVED_PIDS),
+ * and the search skips every pid a task has as its pid, its process
+ * group or its session. Twenty children asleep hold pids just above 300,
+ * and a process group outlives its leader (its pid must stay taken while
+ * a member is left); then 2 x pid_max children are forked and reaped.
+ * Checks: the pids wrapped, and to 300; no short-lived child got a
+ * sleeper's pid or the group's. Runs on Linux too (set pid_max first).
  */
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,8 +44,95 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+#define SLEEPERS 20
+
+static pid_t fork_sleeper(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid;
+}
+
+/* A child that exits at once, reaped: its pid. */
+static pid_t fork_reap(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/* A process group whose leader has exited: its one member asleep. The
+ * group's id (the old leader's pid) must not be handed out again. */
+static pid_t orphaned_group(void)
+{
+	int ready[2];
+	pipe(ready);
+	pid_t leader = fork();
+	if (leader == 0) {
+		setpgid(0, 0);
+		if (fork_sleeper() > 0)
+			write(ready[1], "x", 1);
+		_exit(0);
+	}
+	char c;
+	read(ready[0], &c, 1);
+	waitpid(leader, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	return leader;
+}
+
+static int wrap_check(void)
+{
+	pid_t sleepers[SLEEPERS], pid, last = 0, first_after_wrap = 0;
+	int pid_max = test_read_number("/proc/sys/kernel/pid_max", 0), wraps = 0, on_sleeper = 0, on_group = 0, failed = 0;
+
+	if (pid_max < 0 || pid_max > 4096)
+		ktap_skip_all("boot with pid_max=1000 (pid_max is not at most 4096)");
+	ktap_plan(3);
+	while ((pid = fork_reap()) > 0 && pid < 310)
+		;
+	for (int i = 0; i < SLEEPERS; i++)
+		sleepers[i] = fork_sleeper();
+	pid_t group = orphaned_group();
+	for (int i = 0; i < 2 * pid_max; i++) {
+		pid = fork_reap();
+		if (pid < 0) {
+			failed++;
+			continue;
+		}
+		if (pid < last && wraps++ == 0)
+			first_after_wrap = pid;
+		last = pid;
+		on_group += pid == group;
+		for (int k = 0; k < SLEEPERS; k++)
+			on_sleeper += pid == sleepers[k];
+	}
+	ktap_ok(wraps >= 1 && first_after_wrap == 300, "pids_wrap_to_300_past_pid_max",
+		"pid_max %d: %d wraps, the first to pid %d; %d forks failed", pid_max, wraps,
+		first_after_wrap, failed);
+	ktap_ok(on_sleeper == 0, "a_wrapped_pid_is_never_a_live_tasks",
+		"%d forks got a pid of the %d sleepers (%d..%d)", on_sleeper, SLEEPERS,
+		sleepers[0], sleepers[SLEEPERS - 1]);
+	ktap_ok(on_group == 0, "a_wrapped_pid_is_never_a_live_process_groups",
+		"%d forks got pid %d, the id of a group its member still has", on_group, group);
+	kill(-group, SIGKILL);		/* init reaps that one */
+	for (int i = 0; i < SLEEPERS; i++) {
+		kill(sleepers[i], SIGKILL);
+		waitpid(sleepers[i], NULL, 0);
+	}
+	return ktap_done();
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--wrap") == 0)
+		return wrap_check();
 	int rounds = argc > 1 ? atoi(argv[1]) : 300, tell[2], res[2];
 	int victims_batch = 0, targets = 0, status;
 

@@ -11,6 +11,7 @@
  * other), which is why the report also counts loops.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -366,4 +367,18 @@ long long test_sleep_late_1ms(long long *late, int count)
 	}
 	qsort(late, count, sizeof(late[0]), cmp_ll);
 	return sum;
+}
+
+int test_read_number(const char *path, char after)
+{
+	char buf[128];
+	int fd = open(path, O_RDONLY);
+	int n = fd < 0 ? -1 : (int)read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *at = after ? strchr(buf, after) : buf;
+	return at ? atoi(at + (after != 0)) : -1;
 }

@@ -122,6 +122,11 @@ int hog_share_pm(const struct hog_report *r, int bucket_ms, int from,
  * kernel, else the CPU time it saw on the clock over window_ms. */
 int hog_pm(const struct hog_report *r, int window_ms);
 
+/* The number in a small file (/proc/sys/kernel/pid_max), or the one
+ * after the first `after` character in it (after '/': the total of
+ * /proc/loadavg's "running/total"); -1 if it cannot be read. */
+int test_read_number(const char *path, char after);
+
 /* part / whole in per mille, and "12.3%" for printing it. */
 int permille(long long part, long long whole);
 const char *pct(int pm, char buf[16]);
