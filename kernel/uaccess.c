@@ -10,7 +10,7 @@
 #include "string.h"
 
 /* One piece within a page: found and copied under the address space's
- * lock when it is the caller's own, so that another thread's munmap
+ * lock when it is the caller's own (user_range_ok only looks: no lock), so that another thread's munmap
  * cannot free the frame between the look-up and the copy (the copy would
  * land in a frame that may be a page table by then). 0, or -EFAULT if
  * the page is not there (or not writable, for a write). */
@@ -18,7 +18,7 @@ static int copy_piece(pde_t *pgdir, uint32_t va, bool write, uint32_t off, uint3
 		      void (*fn)(void *kaddr, uint32_t off, uint32_t len, void *arg), void *arg)
 {
 	struct proc *g = current()->group_leader;
-	bool own = pgdir == current()->pgdir;
+	bool own = pgdir == current()->pgdir && fn;	/* a mere look needs no lock */
 
 	if (own)
 		mm_lock(&g->mm);
