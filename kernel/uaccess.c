@@ -9,6 +9,10 @@
 #include "proc.h"
 #include "string.h"
 
+/* A bound, so that no copy can spin for ever; far more than forks
+ * could take a page away in a row. */
+#define FAULT_RETRIES 64
+
 /* One piece within a page: found and copied under the address space's
  * lock when it is the caller's own (user_range_ok only looks: no lock), so that another thread's munmap
  * cannot free the frame between the look-up and the copy (the copy would
@@ -46,8 +50,12 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 		int err = copy_piece(pgdir, va, write, off, len, fn, arg);
 		/* A page not touched yet, or shared copy-on-write, or just
 		 * below the stack: the kernel's access faults it in as the
-		 * program's own would, and tries once more. */
-		if (err && pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK)
+		 * program's own would, and tries again. Again and again: a
+		 * fork in another thread makes the page copy-on-write anew
+		 * between the fault and the copy (seen: a pipe read lost its
+		 * bytes with EFAULT in smp_stress's thread groups). */
+		for (int tries = 0; err && tries < FAULT_RETRIES &&
+		     pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK; tries++)
 			err = copy_piece(pgdir, va, write, off, len, fn, arg);
 		if (err)
 			return err;
