@@ -300,6 +300,22 @@ static int op_compare(uint32_t encoded, int old)
 	}
 }
 
+/* Writing a user word: futex_lock, and the address space's lock first,
+ * so that another thread's munmap cannot free the frame between the
+ * look-up and the write (the order is mm, then futex: no path takes
+ * them the other way round). */
+static void user_word_lock(struct proc *g)
+{
+	mm_lock(&g->mm);
+	spin_lock(&futex_lock);
+}
+
+static void user_word_unlock(struct proc *g)
+{
+	spin_unlock(&futex_lock);
+	mm_unlock(&g->mm);
+}
+
 /* Change uaddr2 by val3's operation, wake nr_wake on uaddr, and if the
  * old value of uaddr2 passed val3's comparison, nr_wake2 on uaddr2. */
 static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_wake,
@@ -316,18 +332,18 @@ static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_w
 		/* Faulted in writable first: nothing may fault under the lock. */
 		if ((uaddr2 & 3) || !user_range_ok((void *)uaddr2, 4, true))
 			return (uaddr2 & 3) ? -EINVAL : -EFAULT;
-		spin_lock(&futex_lock);
+		user_word_lock(g);
 		pa = vm_user_phys(g->pgdir, uaddr2, true);
 		if (pa)
 			break;
-		spin_unlock(&futex_lock);	/* taken away meanwhile: again */
+		user_word_unlock(g);		/* taken away meanwhile: again */
 	}
 	int64_t old = atomic_op(P2V(pa), encoded);
 	int pass = old < 0 ? (int)old : op_compare(encoded, (int)old);
 	int woke = pass < 0 ? pass : wake_key(&k1, nr_wake, FUTEX_BITSET_MATCH_ANY);
 	if (pass > 0)
 		woke += wake_key(&k2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
-	spin_unlock(&futex_lock);
+	user_word_unlock(g);
 	return woke;
 }
 
@@ -341,16 +357,16 @@ static int user_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *cu
 	for (;;) {
 		if (!user_range_ok((void *)uaddr, 4, true))
 			return -EFAULT;
-		spin_lock(&futex_lock);
+		user_word_lock(g);
 		uint32_t pa = vm_user_phys(g->pgdir, uaddr, true);
 		if (pa) {
 			*cur = old;
 			__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa), cur, new, false,
 						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-			spin_unlock(&futex_lock);
+			user_word_unlock(g);
 			return 0;
 		}
-		spin_unlock(&futex_lock);	/* taken away meanwhile: again */
+		user_word_unlock(g);		/* taken away meanwhile: again */
 	}
 }
 

@@ -731,6 +731,7 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 	else if (leader != p)
 		status = leader->exit_status;	/* Linux: the leader's own exit code */
 	leader->exit_status = status;
+	leader->nr_threads = 0;		/* reapable from here on */
 	leader->pstate = P_ZOMBIE;
 	/* Tell the parent while the table is locked: unlocked, the parent
 	 * could exit and its slot be reused before the wake-up lands. */
@@ -768,7 +769,13 @@ void proc_exit(int status)
 	/* Leave the address space before it may be freed. */
 	vm_switch(kernel_pgdir);
 	spin_lock(&ptable_lock);
-	bool last = --leader->nr_threads == 0;
+	/* The last thread leaves nr_threads at 1 until group_end has given
+	 * everything back: a leader that exited first is a zombie already,
+	 * and at 0 its parent's wait4 would reap it (and free the address
+	 * space) while group_end still frees it. */
+	bool last = leader->nr_threads == 1;
+	if (!last)
+		leader->nr_threads--;
 	if (!last && p == leader) {
 		p->exit_status = status;
 		p->pstate = P_ZOMBIE;		/* not reaped before the group ends */

@@ -15,6 +15,7 @@
  * hold by lock class (kernel/lockstat.c, the lockstat tool).
  */
 #include "spinlock.h"
+#include "smp.h"
 #include "cpu.h"
 #include "lockstat.h"
 #include "panic.h"
@@ -41,6 +42,12 @@ static __attribute__((noinline)) void spin_wait(struct spinlock *l)
 	uint64_t start = clock_ns();
 #endif
 	while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED)) {
+		/* Interrupts are off here: answer a TLB shootdown ourselves, or
+		 * a holder of an address space's lock that waits for this CPU
+		 * (smp_flush_tlb) while the holder of `l` waits for that lock
+		 * would never let go (seen: a pipe read checking its buffer
+		 * under the pipe's lock while a thread's munmap flushed). */
+		smp_poll_calls();
 		pause();
 #ifdef LOCK_DEBUG
 		if (clock_ns() - start > LOCKUP_NS) {

@@ -5,8 +5,34 @@
 #include "uaccess.h"
 #include "errno.h"
 #include "fault.h"
+#include "mm.h"
 #include "proc.h"
 #include "string.h"
+
+/* A bound, so that no copy can spin for ever; far more than forks
+ * could take a page away in a row. */
+#define FAULT_RETRIES 64
+
+/* One piece within a page: found and copied under the address space's
+ * lock when it is the caller's own (user_range_ok only looks: no lock), so that another thread's munmap
+ * cannot free the frame between the look-up and the copy (the copy would
+ * land in a frame that may be a page table by then). 0, or -EFAULT if
+ * the page is not there (or not writable, for a write). */
+static int copy_piece(pde_t *pgdir, uint32_t va, bool write, uint32_t off, uint32_t len,
+		      void (*fn)(void *kaddr, uint32_t off, uint32_t len, void *arg), void *arg)
+{
+	struct proc *g = current()->group_leader;
+	bool own = pgdir == current()->pgdir && fn;	/* a mere look needs no lock */
+
+	if (own)
+		mm_lock(&g->mm);
+	uint32_t pa = vm_user_phys(pgdir, va, write);
+	if (pa && fn)
+		fn(P2V(pa), off, len, arg);
+	if (own)
+		mm_unlock(&g->mm);
+	return pa ? 0 : -EFAULT;
+}
 
 /* Walk [u, u+n) page by page; fn copies each piece. Returns 0 or -EFAULT. */
 static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
@@ -21,16 +47,18 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 		uint32_t len = PAGE_SIZE - (va & (PAGE_SIZE - 1));
 		if (len > n - off)
 			len = n - off;
-		uint32_t pa = vm_user_phys(pgdir, va, write);
+		int err = copy_piece(pgdir, va, write, off, len, fn, arg);
 		/* A page not touched yet, or shared copy-on-write, or just
 		 * below the stack: the kernel's access faults it in as the
-		 * program's own would. */
-		if (!pa && pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK)
-			pa = vm_user_phys(pgdir, va, write);
-		if (!pa)
-			return -EFAULT;
-		if (fn)
-			fn(P2V(pa), off, len, arg);
+		 * program's own would, and tries again. Again and again: a
+		 * fork in another thread makes the page copy-on-write anew
+		 * between the fault and the copy (seen: a pipe read lost its
+		 * bytes with EFAULT in smp_stress's thread groups). */
+		for (int tries = 0; err && tries < FAULT_RETRIES &&
+		     pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK; tries++)
+			err = copy_piece(pgdir, va, write, off, len, fn, arg);
+		if (err)
+			return err;
 		off += len;
 	}
 	return 0;

@@ -128,6 +128,21 @@ CASES += [
 ]
 
 CASES += [
+    # The same from several threads of one process (issue 26): 4 threads
+    # per child, one call in eight aimed at clone, futex, set_thread_area,
+    # tgkill, per-thread masks and thread exit. Real time: under -icount
+    # the vCPUs take turns, and a thread's munmap never lands between
+    # another's page look-up and its copy (with seed 8 that panicked the
+    # kernel twice in two runs before copy_to_user took the mm lock).
+    Case("proc_syscall_fuzz_threads", smp=SMT4,
+         append="tests=none run=/bin/fuzz_syscalls:40000:8:2:75:4 then=exit",
+         timeout=120, tags=("process",),
+         expect=[CLEAN_EXIT,
+                 r"^ok 1 - random_syscalls_leave_kernel_running\b.* 0 wrong answers",
+                 r"^ok 2 - random_syscalls_leak_no_memory"]),
+]
+
+CASES += [
     # A syscall aimed at a dying pid never lands on the process that gets
     # its slot next: test=slowfind widens the window to 500 us; before the
     # reference (proc_get), 90 of 300 victims found themselves BATCH.

@@ -13,7 +13,9 @@
         /bin/fuzz_syscalls, 1,000,000 calls each from several unprivileged
         fuzzers at once, each fuzzer its own seed: three in four calls
         aimed at the implemented numbers (4 fuzzers on 2 cores x 2 threads,
-        8 on 8 CPUs), and every number alike (4 fuzzers).
+        8 on 8 CPUs), and every number alike (4 fuzzers); and 4 fuzzers
+        whose children are thread groups of 4 threads each (issue 26:
+        clone, futex, TLS, tgkill, per-thread masks, thread exit).
 
 Every case fails on a panic (a KASSERT of the DEBUG=1 build, a spinlock
 lockup), a watchdog report or a silent console (the timeout). The seeds
@@ -109,10 +111,11 @@ def smp(topo, offset):
     return case
 
 
-def fuzz(name, topo, offset, fuzzers, aim):
+def fuzz(name, topo, offset, fuzzers, aim, threads=1):
     seed = BASE_SEED + offset
     case = stress_case(
-        name, topo, f"/bin/fuzz_syscalls:{FUZZ_CALLS}:{seed}:{fuzzers}:{aim}",
+        name, topo,
+        f"/bin/fuzz_syscalls:{FUZZ_CALLS}:{seed}:{fuzzers}:{aim}:{threads}",
         FUZZ_OKS, fuzz_check, timeout=300)
     case.seed = seed
     return case
@@ -124,4 +127,5 @@ CASES = [
     fuzz("stress_fuzz_aimed_1x2x2", "1x2x2", 10, 4, 75),
     fuzz("stress_fuzz_aimed_2x2x2", "2x2x2", 20, 8, 75),
     fuzz("stress_fuzz_uniform_1x2x2", "1x2x2", 30, 4, 0),
+    fuzz("stress_fuzz_threads_1x2x2", "1x2x2", 40, 4, 75, threads=4),
 ]

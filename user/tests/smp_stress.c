@@ -40,7 +40,16 @@
  * normally). In the full run the parent also stops a random task with
  * SIGSTOP and continues it with SIGCONT 20 ms later, and sends SIGUSR2,
  * which every task catches (SA_RESTART) and must survive: a task left
- * stopped, or killed by SIGUSR2, fails the checks below. Five checks: every task started is reaped; masks hold;
+ * stopped, or killed by SIGUSR2, fails the checks below.
+ *
+ * Thread groups (issue 26, full mix only): one task in THREADED_SHARE is
+ * a process of 2 or 3 threads (user/lib/thread.h). Each extra thread
+ * runs the same mix with its own life (so threads exit one by one, while
+ * the process lives on), its own policy, nice and mask, and also sleeps
+ * on the group's futex word for up to 3 ms or wakes its sleepers. The
+ * first thread joins the others before it exits (CLONE_CHILD_CLEARTID's
+ * wake); a thread not ended within GRACE_S fails the first check. The
+ * parent's signals, stops and kills hit the whole group. Five checks: every task started is reaped; masks hold;
  * pipe data intact; killed tasks and children end as killed; the free
  * frame count (call 505) comes back to what it was before the run, within
  * FRAME_SLACK frames that the kernel heap may keep (as fuzz_syscalls).
@@ -56,8 +65,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <uapi/futex.h>
+
 #include "args.h"
+#include "syscall.h"
 #include "testlib.h"
+#include "thread.h"
 
 #define MAX_LIVE 128
 #define GRACE_S 10
@@ -65,11 +78,15 @@
 #define FRAMES_WAIT_MS 5000	/* orphaned grandchildren end within this */
 #define KILLED_SHARE 6		/* the parent kills about one task in this many */
 #define PROGRESS_S 10
+#define THREADED_SHARE 4	/* one task in this many is a thread group */
+#define MAX_EXTRA_THREADS 2
+#define THREAD_STACK 32768
 
 /* A task's exit status: which checks it failed. */
 #define BAD_MASK 1		/* ran outside its own mask */
 #define BAD_PIPE 2		/* pipe data lost or changed */
 #define BAD_CHILD 4		/* a child ended otherwise than it should */
+#define BAD_THREAD 8		/* a thread of the group never ended */
 
 static int ncpus, full;
 static unsigned seed;
@@ -99,6 +116,9 @@ static unsigned stream(unsigned base, int id)
 		s = s * 1103515245u + 12345u;
 	return s;
 }
+
+/* The futex word a thread group's threads sleep on and wake. */
+static volatile int group_word;
 
 static unsigned random_mask(void)
 {
@@ -147,7 +167,7 @@ static void set_policy(int policy, int prio)
  * them in random pieces and check each. Returns the BAD_ bits. */
 static int pipe_op(int id, struct counts *c)
 {
-	static char buf[1024];
+	char buf[1024];		/* each thread its own */
 	unsigned n = 1 + rnd(12288), key = rnd(256), got = 0, wrong = 0;
 	int p[2], status;
 	pid_t pid;
@@ -272,7 +292,22 @@ static int kill_child_op(int id, struct counts *c)
 static volatile int usr2_seen;
 static void on_usr2(int sig) { (void)sig; usr2_seen++; }
 
-static int task(int id, long long end)
+/* A thread of a group: sleep on the group's word for up to 3 ms (the
+ * value it holds: a wake or the timeout ends the sleep), or wake them. */
+static void futex_op(void)
+{
+	if (rnd(2)) {
+		struct timespec ts = { 0, (long)rnd(3000000) };
+		syscall4(__NR_futex, (long)&group_word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG,
+			 group_word, (long)&ts);
+	} else {
+		__atomic_fetch_add(&group_word, 1, __ATOMIC_RELAXED);
+		syscall3(__NR_futex, (long)&group_word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG,
+			 1 + rnd(3));
+	}
+}
+
+static int task(int id, long long end, int threaded)
 {
 	static const int policies[] = { SCHED_OTHER, SCHED_BATCH, SCHED_ISO };
 	struct counts c = { 0 };
@@ -285,8 +320,14 @@ static int task(int id, long long end)
 		c.changes += cpu != last;
 		last = cpu;
 		switch (rnd(full ? 12 : 10)) {
-		case 0: case 1: case 2:
+		case 0: case 1:
 			spin_us(rnd(3000));
+			break;
+		case 2:
+			if (threaded)
+				futex_op();
+			else
+				spin_us(rnd(3000));
 			break;
 		case 3: case 4: case 5:
 			sleep_us(rnd(5000));
@@ -350,6 +391,50 @@ static int task(int id, long long end)
 	return bad;
 }
 
+/* ---- thread groups ---------------------------------------------------- */
+
+struct member {
+	struct thread t;
+	int id;
+	long long end;
+};
+
+static char stacks[MAX_EXTRA_THREADS][THREAD_STACK] __attribute__((aligned(16)));
+
+static int member_main(void *arg)
+{
+	struct member *m = arg;
+	return task(m->id, m->end, 1);
+}
+
+/* A task that is a thread group: 1 or 2 more threads, each with a life
+ * of its own within the task's (rnd() is the group's one stream: which
+ * thread draws which number is the scheduler's doing). The first thread
+ * runs the mix too, then joins the others. */
+static int thread_group(int id, long long end)
+{
+	struct member m[MAX_EXTRA_THREADS];
+	int n = 1 + rnd(MAX_EXTRA_THREADS), bad = 0;
+	long long now = monotonic_ns();
+
+	for (int i = 0; i < n; i++) {
+		m[i] = (struct member){ .id = id, .end = now + rnd((unsigned)((end - now) / 1000000) + 1) * 1000000LL };
+		if (thread_create(&m[i].t, member_main, &m[i], stacks[i], THREAD_STACK) < 0)
+			m[i].t.tid = 0;		/* none: the others go on */
+	}
+	bad |= task(id, end, 1);
+	for (int i = 0; i < n; i++) {
+		if (thread_join(&m[i].t, GRACE_S * 1000) < 0) {
+			printf("# task %d: thread %d not ended %d s after its end\n", id,
+			       m[i].t.tid, GRACE_S);
+			bad |= BAD_THREAD;
+		} else {
+			bad |= m[i].t.result;
+		}
+	}
+	return bad;
+}
+
 /* Sums the tasks' counts until every write end is closed; hands the sum
  * to the parent through `out`. */
 static void collector(int in, int out)
@@ -380,7 +465,7 @@ struct slot {
 
 static struct slot slots[MAX_LIVE];
 static int nslots, live, started, reaped, strangers;
-static int bad_mask, bad_pipe, bad_child, bad_signal, killed;
+static int bad_mask, bad_pipe, bad_child, bad_signal, bad_thread, killed, groups;
 static pid_t collector_pid;
 static int collector_status = -1;	/* -1: not reaped yet */
 
@@ -416,7 +501,8 @@ static void account(pid_t pid, int status)
 		bad_mask += !!(code & BAD_MASK);
 		bad_pipe += !!(code & BAD_PIPE);
 		bad_child += !!(code & BAD_CHILD);
-		if (code & ~(BAD_MASK | BAD_PIPE | BAD_CHILD)) {
+		bad_thread += !!(code & BAD_THREAD);
+		if (code & ~(BAD_MASK | BAD_PIPE | BAD_CHILD | BAD_THREAD)) {
 			printf("# task %d (pid %d) exited with status %d\n", slots[k].id, pid, code);
 			bad_signal++;
 		}
@@ -536,10 +622,13 @@ int main(int argc, char **argv)
 			if (nslots < ntasks)
 				life = now + (50 + rnd(2 * mean_ms < 1 ? 1 : 2 * mean_ms)) * 1000000LL;
 			int id = started;
+			int threaded = full && id % THREADED_SHARE == THREADED_SHARE - 1;
 			pid_t pid = fork();
 			if (pid == 0) {
 				seed = stream(base, id);
-				_exit(task(id, life < deadline ? life : deadline));
+				if (life > deadline)
+					life = deadline;
+				_exit(threaded ? thread_group(id, life) : task(id, life, 0));
 			}
 			if (pid < 0) {
 				if (!full) {	/* as always: run with those we have */
@@ -550,6 +639,7 @@ int main(int argc, char **argv)
 				break;
 			}
 			slots[k] = (struct slot){ pid, id, 0 };
+			groups += threaded;
 			started++;
 			live++;
 		}
@@ -659,13 +749,15 @@ int main(int argc, char **argv)
 			bad_mask + bad_signal, base);
 		return ktap_done();
 	}
-	ktap_ok(!lost && reaped == started && !strangers && collector_ok,
+	ktap_ok(!lost && reaped == started && !strangers && collector_ok && !bad_thread,
 		"stress_every_task_exits_and_is_reaped",
 		"%d started, %d reaped (%d killed by us), %d still there %d s after the"
 		" %d s deadline, %d strangers; %ld operations, %ld CPU changes seen, %d"
-		" remote mask changes, %d+%ld forks refused (parent+tasks); %lld ms; seed %u",
+		" remote mask changes, %d+%ld forks refused (parent+tasks); %lld ms;"
+		" %d thread groups, %d with a thread not ended; seed %u",
 		started, reaped, killed, lost, GRACE_S, secs, strangers, sum.ops,
-		sum.changes, remote, fork_failures, sum.fork_failures, elapsed_ms, base);
+		sum.changes, remote, fork_failures, sum.fork_failures, elapsed_ms,
+		groups, bad_thread, base);
 	ktap_ok(bad_mask == 0, "stress_tasks_stay_inside_their_masks",
 		"%d tasks ran outside their mask; seed %u", bad_mask, base);
 	ktap_ok(bad_pipe == 0, "stress_pipe_data_arrives_intact",
