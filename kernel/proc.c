@@ -260,6 +260,18 @@ int proc_last_pid(void)
 	return next_pid - 1;
 }
 
+int proc_pids(int *pids, int max)
+{
+	int n = 0;
+
+	spin_lock(&ptable_lock);
+	for (int i = 0; i < NPROC && n < max; i++)
+		if (ptable[i].pstate == P_LIVE && ptable[i].pid > 0)
+			pids[n++] = ptable[i].pid;
+	spin_unlock(&ptable_lock);
+	return n;
+}
+
 struct proc *proc_get(int pid)
 {
 	struct proc *found = NULL;

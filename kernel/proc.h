@@ -136,6 +136,10 @@ extern struct proc ptable[NPROC];
 bool proc_is_init(const struct proc *p);
 /* The pid last handed out (/proc/loadavg, /proc/stat's "processes"). */
 int proc_last_pid(void);
+/* The pids of the live tasks, threads too, at most max of them: a
+ * snapshot for /proc, which proc_get()s each (it may have exited since).
+ * Returns how many. */
+int proc_pids(int *pids, int max);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)

@@ -201,7 +201,7 @@ struct pid_snap {
 	struct sched_task_view sv;
 };
 
-static char state_char(const struct proc *p)
+char procfs_state_char(const struct proc *p)
 {
 	if (p->stopped)
 		return 'T';
@@ -238,7 +238,7 @@ static int snap(int pid, struct pid_snap *s)
 	*s = (struct pid_snap){
 		.pid = p->pid, .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
-		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = state_char(p),
+		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
 		.cutime = g->cutime, .cstime = g->cstime, .minflt = g->mm.minflt,
 		.vm_pages = g->pgdir ? mm_total_pages(&g->mm) : 0,
 		.brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE,

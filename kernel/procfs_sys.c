@@ -36,6 +36,8 @@ static const struct {
 	{ "/proc/filesystems",		PROCFS_FILESYSTEMS },
 	{ "/proc/loadavg",		PROCFS_LOADAVG },
 	{ "/proc/meminfo",		PROCFS_MEMINFO },
+	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG },
+	{ "/proc/schedstat",		PROCFS_SCHEDSTAT },
 	{ "/proc/stat",			PROCFS_STAT },
 	{ "/proc/uptime",		PROCFS_UPTIME },
 	{ "/proc/version",		PROCFS_VERSION },
@@ -198,6 +200,8 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_MEMINFO:		text_meminfo(b); break;
 	case PROCFS_CPUINFO:		text_cpuinfo(b); break;
 	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\n"); break;
+	case PROCFS_SCHED_DEBUG:
+	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
 	case PROCFS_VERSION:
 		pb_printf(b, "%s version %s (gcc) #1 SMP %s\n", UTS_SYSNAME, UTS_RELEASE,
 			  UTS_VERSION);

@@ -17,6 +17,9 @@ procfs_sched_stair, one CPU, tests=none:
     sysctl then reads; an ordinary user reads the file (setpriv
     --reuid=1000 cat) but gets "Permission denied" writing it, and a bad
     value ("abc", 0) is refused and changes nothing;
+  * /proc/sched_debug lists one CPU and the spin on it, runnable, on a
+    stair, having run; /proc/schedstat is version 15 with CPU 0's run
+    time;
   * /proc/PID/stat and status of the shell (pid 1) as ps reads them.
 """
 import re
@@ -51,6 +54,12 @@ STEPS = [
     ("spin 30 &", [r"^\[\d+\] \d+$"]),
     ("until grep -q spin /proc/$!/comm; do sleep 0.1; done", [r"done$"]),
     (WATCH, [SCHED_HEADER] * READS + [r"^hz +: +1000$"]),
+    # the run queue: one CPU, the spin on it with its stair (grep runs)
+    ("grep -c '^cpu#' /proc/sched_debug", [r"^1$"]),
+    ("grep ' spin ' /proc/sched_debug",
+     [r"^ R +spin +\d+ +0\.000000 +\d+ +1[23]\d +\d+\.\d{6} +[1-9]\d*\.\d{6} +0\.000000$"]),
+    ("cat /proc/schedstat", [r"^version 15$", r"^timestamp [1-9]\d*$",
+                             r"^cpu0 0 0 0 0 0 0 [1-9]\d* 0 0$"]),
     ("kill $!", [r"kill"]),
     ("echo 10 > /proc/sys/kernel/rr_interval", [r"rr_interval$"]),
     ("sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 10$"]),

@@ -125,9 +125,10 @@ static void read_args(int pid, struct proc_info *p)
 		snprintf(p->args, sizeof(p->args), "%s", p->name);
 }
 
-int proc_get(int pid, struct proc_info *p)
+static char text[2048];		/* status is the longest: ~1.3 KB */
+
+int proc_get_stat(int pid, struct proc_info *p)
 {
-	static char text[2048];		/* status is the longest: ~1.3 KB */
 	char path[32];
 
 	memset(p, 0, sizeof(*p));
@@ -137,6 +138,17 @@ int proc_get(int pid, struct proc_info *p)
 		return -1;
 	if (parse_stat(text, p) < 0)
 		return errno = EINVAL, -1;
+	text[0] = 0;
+	parse_sched(text, p);		/* none: -1 */
+	return 0;
+}
+
+int proc_get(int pid, struct proc_info *p)
+{
+	char path[32];
+
+	if (proc_get_stat(pid, p) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	text[0] = 0;
 	proc_read_text(path, text, sizeof(text));
@@ -171,7 +183,7 @@ int proc_walk_start(struct proc_walk *w)
 	struct dirent *e;
 	int cap = 0;
 
-	w->pids = NULL, w->n = w->next = 0;
+	w->pids = NULL, w->n = w->next = w->stat_only = 0;
 	if (!d)
 		return -1;
 	while ((e = readdir(d)) != NULL) {
@@ -192,9 +204,11 @@ int proc_walk_start(struct proc_walk *w)
 
 int proc_walk_next(struct proc_walk *w, struct proc_info *p)
 {
-	while (w->next < w->n)
-		if (proc_get(w->pids[w->next++], p) == 0)
+	while (w->next < w->n) {
+		int pid = w->pids[w->next++];
+		if ((w->stat_only ? proc_get_stat(pid, p) : proc_get(pid, p)) == 0)
 			return 1;	/* else it ended since the listing */
+	}
 	return 0;
 }
 

@@ -37,6 +37,7 @@ struct proc_info {
 struct proc_walk {
 	int *pids;	/* what /proc listed at the start, sorted */
 	int n, next;
+	int stat_only;	/* 1: only /proc/PID/stat is read (top, every frame) */
 };
 
 /* List /proc's processes: 0, or -1 with errno (no /proc). */
@@ -49,6 +50,8 @@ void proc_walk_end(struct proc_walk *w);
 
 /* One process by pid: 0, or -1 with errno (ENOENT: none). */
 int proc_get(int pid, struct proc_info *p);
+/* Only what /proc/PID/stat says (the rest zero, the sched fields -1). */
+int proc_get_stat(int pid, struct proc_info *p);
 
 /* A /proc file's text into buf (NUL-ended, cut at size - 1): its length,
  * or -1 with errno. */
