@@ -21,6 +21,14 @@ procfs_sched_stair, one CPU, tests=none:
     stair, having run; /proc/schedstat is version 15 with CPU 0's run
     time;
   * /proc/PID/stat and status of the shell (pid 1) as ps reads them.
+
+procfs_busybox_sysctl, one CPU, tests=none, Debian's busybox-static
+(unchanged) as a second module (/bin/busybox; skipped without it: make
+BUSYBOX=1 fetches it): busybox's sysctl -w kernel.rr_interval=20 is what
+cat /proc/sys/kernel/rr_interval and busybox's sysctl then read; uid 1000
+gets busybox's "Permission denied" (EACCES), a bad value ("abc", 0) its
+"Invalid argument" (EINVAL), read-only hz "Permission denied" too, and the
+value is still 20; busybox's ps and top list the shell from /proc.
 """
 import re
 
@@ -103,11 +111,31 @@ def check_stairs(log):
     return True, f"stairs {stairs}; dropped {drops[0][0]} -> {drops[0][1]} within a slice"
 
 
+BUSYBOX_STEPS = [
+    ("busybox sysctl -w kernel.rr_interval=20", [r"^kernel\.rr_interval = 20$"]),
+    ("cat /proc/sys/kernel/rr_interval", [r"^20$"]),
+    ("busybox sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 20$"]),
+    ("setpriv --reuid=1000 busybox sysctl -w kernel.rr_interval=50",
+     [r"^sysctl: error setting key 'kernel\.rr_interval': Permission denied$"]),
+    ("busybox sysctl -w kernel.rr_interval=abc", [r"^sysctl: write error: Invalid argument$"]),
+    ("busybox sysctl -w kernel.rr_interval=0", [r"^sysctl: write error: Invalid argument$"]),
+    ("busybox sysctl -w kernel.hz=5",
+     [r"^sysctl: error setting key 'kernel\.hz': Permission denied$"]),
+    ("busybox sysctl -n kernel.rr_interval kernel.hz", [r"^20$", r"^1000$"]),
+    ("busybox ps", [r"^PID +USER +COMMAND$", r"^ +1 root +/bin/sh$"]),
+    ("busybox top -b -n 1", [r"^Load average: \d+\.\d\d ", r"^ +1 +0 root +S +\d+ "]),
+]
+
 _send, _order = session(STEPS)
+_bb_send, _bb_order = session(BUSYBOX_STEPS)
 
 CASES = [
     Case("procfs_sched_stair", smp=ONE, append="tests=none", timeout=90,
          tags=("console",), send=_send, expect_order=_order,
          forbid=[r"killed by signal 11", r"exit status 1[0-9][0-9]", r"panic"],
          check=check_stairs),
+    Case("procfs_busybox_sysctl", smp=ONE, append="tests=none", timeout=60,
+         tags=("console",), modules=["build/busybox/busybox"],
+         send=_bb_send, expect_order=_bb_order,
+         forbid=[r"killed by signal 11", r"panic", r"applet not found"]),
 ]
