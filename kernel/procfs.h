@@ -5,7 +5,7 @@
  *   kernel/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
  *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
- *                        environ, sched (the staircase's view) and exe
+ *                        environ, maps, sched (the staircase's view) and exe
  *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
@@ -38,6 +38,7 @@ enum procfs_kind {
 	PROCFS_PID_COMM,
 	PROCFS_PID_ENVIRON,
 	PROCFS_PID_SCHED,
+	PROCFS_PID_MAPS,
 	PROCFS_PID_EXE,			/* a magic link: not read as text */
 	PROCFS_STAT,			/* the first of /proc's own files */
 	PROCFS_UPTIME,

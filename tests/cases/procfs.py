@@ -20,7 +20,9 @@ procfs_sched_stair, one CPU, tests=none:
   * /proc/sched_debug lists one CPU and the spin on it, runnable, on a
     stair, having run; /proc/schedstat is version 15 with CPU 0's run
     time;
-  * /proc/PID/stat and status of the shell (pid 1) as ps reads them.
+  * /proc/PID/stat and status of the shell (pid 1) as ps reads them;
+    /proc/self/maps has cat's code (r-xp) and its stack, named at
+    column 49 as Linux's i386 maps.
 
 procfs_busybox_sysctl, one CPU, tests=none, Debian's busybox-static
 (unchanged) as a second module (/bin/busybox; skipped without it: make
@@ -78,6 +80,9 @@ STEPS = [
     ("echo 0 > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
     ("cat /proc/sys/kernel/rr_interval", [r"^10$"]),
     ("cat /proc/1/stat", [r"^1 \(sh\) [RS] 0 1 1 1088 "]),
+    # maps in Linux's i386 layout: the name padded to column 49
+    ("cat /proc/self/maps", [r"^[0-9a-f]{8}-[0-9a-f]{8} r-xp 00000000 00:00 0 *$",
+                             r"^[0-9a-f]{8}-bffff000 rw-p 00000000 00:00 0 {10}\[stack\]$"]),
     ("grep -c . /proc/1/status", [r"^\d+$"]),
 ]
 
