@@ -404,6 +404,20 @@ uint32_t proc_total_forks(void)
 	return total_forks;
 }
 
+int proc_pids(int *pids, int max)
+{
+	int n = 0;
+
+	struct proc *p;
+
+	spin_lock(&ptable_lock);
+	for_each_task(p)
+		if (n < max && p->pstate == P_LIVE && p->pid > 0)
+			pids[n++] = p->pid;
+	spin_unlock(&ptable_lock);
+	return n;
+}
+
 struct proc *proc_get(int pid)
 {
 	spin_lock(&ptable_lock);

@@ -163,6 +163,10 @@ void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
  * once the exited threads that wait for the next fork are freed. */
 int sys_free_frames(void);
+/* The pids of the live tasks, threads too, at most max of them: a
+ * snapshot for /proc, which proc_get()s each (it may have exited since).
+ * Returns how many. */
+int proc_pids(int *pids, int max);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)

@@ -5,9 +5,11 @@
  *   kernel/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
  *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
- *                        environ, sched (the staircase's view) and exe
+ *                        environ, maps, sched (the staircase's view) and exe
  *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
+ *   kernel/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
+ *                        run queues
  *
  * A /proc node is a struct initrd_file with a kind (its procfs field).
  * The fixed ones (/proc, /proc/uptime, /proc/sys/kernel/...) are nodes of
@@ -36,6 +38,7 @@ enum procfs_kind {
 	PROCFS_PID_COMM,
 	PROCFS_PID_ENVIRON,
 	PROCFS_PID_SCHED,
+	PROCFS_PID_MAPS,
 	PROCFS_PID_EXE,			/* a magic link: not read as text */
 	PROCFS_STAT,			/* the first of /proc's own files */
 	PROCFS_UPTIME,
@@ -44,6 +47,8 @@ enum procfs_kind {
 	PROCFS_VERSION,
 	PROCFS_CPUINFO,
 	PROCFS_FILESYSTEMS,
+	PROCFS_SCHED_DEBUG,		/* procfs_sched.c */
+	PROCFS_SCHEDSTAT,
 	PROCFS_SYS_OSTYPE,		/* /proc/sys/kernel/ */
 	PROCFS_SYS_OSRELEASE,
 	PROCFS_SYS_VERSION,
@@ -92,6 +97,11 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b);
 int procfs_sys_text(const struct initrd_file *n, struct pbuf *b);
 /* A write to /proc/sys/kernel/<tunable>: 0, or -EINVAL (nothing changed). */
 int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len);
+/* /proc/sched_debug or /proc/schedstat (procfs_sched.c). */
+void procfs_sched_text(const struct initrd_file *n, struct pbuf *b);
+struct proc;
+/* A process's state letter as /proc shows it: R S D T Z. */
+char procfs_state_char(const struct proc *p);
 /* Boot: /proc's own files and /proc/sys/kernel (procfs_sys.c). */
 void procfs_sys_init(void);
 /* /proc/PID's nodes (procfs_pid.c). */

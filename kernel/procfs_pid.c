@@ -48,6 +48,7 @@ static const struct pid_entry {
 	{ "exe",	PROCFS_PID_EXE,		0777 },
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
+	{ "maps",	PROCFS_PID_MAPS,	0444 },
 };
 #define NENTRIES	(sizeof(entries) / sizeof(entries[0]))
 
@@ -224,7 +225,7 @@ struct pid_snap {
 	struct sched_task_view sv;
 };
 
-static char state_char(const struct proc *p)
+char procfs_state_char(const struct proc *p)
 {
 	if (p->stopped)
 		return 'T';
@@ -261,7 +262,7 @@ static int snap(int pid, struct pid_snap *s)
 	*s = (struct pid_snap){
 		.pid = p->pid, .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
-		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = state_char(p),
+		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
 		.cutime = g->cutime, .cstime = g->cstime, .minflt = g->mm.minflt,
 		.vm_pages = g->pgdir ? mm_total_pages(&g->mm) : 0,
 		.brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE,
@@ -424,6 +425,49 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 	sched_line(b, "hz", sched_hz());
 }
 
+/* One region as Linux's show_map_vma prints it on i386: start-end, rwx
+ * and p/s, the file offset, dev and inode, then (padded to 48 columns and
+ * a space, seq_pad) the file or [heap] / [stack]. The initrd is device
+ * 00:01 (kernel/stat.c). A shortcut: exec copies the program's segments
+ * into anonymous regions (kernel/exec.c), so they show no name where
+ * Linux names the program. */
+static void maps_line(struct pbuf *b, const struct vm_area *a)
+{
+	const char *name = a->file ? a->file->path : a->flags & VMA_HEAP ? "[heap]" :
+			   a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
+	uint32_t len = b->len;
+
+	pb_printf(b, "%08x-%08x %c%c%c%c %08x %02x:%02x %u ", a->start, a->end,
+		  a->prot & PROT_READ ? 'r' : '-', a->prot & PROT_WRITE ? 'w' : '-',
+		  a->prot & PROT_EXEC ? 'x' : '-', a->flags & VMA_SHARED ? 's' : 'p',
+		  a->file ? a->file_off : 0, 0, a->file ? 1 : 0,
+		  a->file ? initrd_ino(a->file) : 0);
+	if (name) {
+		for (uint32_t col = b->len - len; col < 48 && !b->err; col++)
+			pb_putc(b, ' ');
+		pb_printf(b, " %s", name);
+	}
+	pb_printf(b, "\n");
+}
+
+/* maps: the group's regions (kernel/mm.c), read under its mm lock. A
+ * kernel thread has none: an empty file, as Linux's. */
+static int text_maps(int pid, struct pbuf *b)
+{
+	struct proc *p = proc_get(pid);
+	if (!p)
+		return -ESRCH;
+	struct proc *g = p->group_leader ? p->group_leader : p;
+	if (g->pgdir) {
+		mm_lock(&g->mm);
+		for (int i = 0; i < g->mm.n; i++)
+			maps_line(b, &g->mm.area[i]);
+		mm_unlock(&g->mm);
+	}
+	proc_put(p);
+	return 0;
+}
+
 /* cmdline: argv as exec gave it, each argument NUL-ended (what ps's
  * COMMAND and pidof read); a kernel thread's is empty, as Linux's. */
 static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
@@ -435,6 +479,8 @@ static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
 int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 {
 	struct pid_snap s;
+	if (n->procfs == PROCFS_PID_MAPS)
+		return text_maps(n->arg, b);
 	int err = snap(n->arg, &s);
 	if (err)
 		return err;

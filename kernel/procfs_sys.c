@@ -4,9 +4,9 @@
  * and /proc/sys/kernel: the names uname(2) reports, pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
  * §9): rr_interval, interactive, compute, iso_cpu, and this kernel's
- * per_cpu_gain, cache_delay and sched_rotate. Everyone reads them; root
- * writes them (0644), a write being sched_tunable_set(): a bad value is
- * EINVAL and changes nothing.
+ * per_cpu_gain, cache_delay, sched_rotate and (read-only) hz. Everyone
+ * reads them; root writes them (0644), a write being sched_tunable_set():
+ * a bad value is EINVAL and changes nothing.
  *
  * CPU times are in USER_HZ (100 a second), converted from the scheduler's
  * ticks; BATCH time is "nice" (the seed's accounting).
@@ -36,6 +36,8 @@ static const struct {
 	{ "/proc/filesystems",		PROCFS_FILESYSTEMS },
 	{ "/proc/loadavg",		PROCFS_LOADAVG },
 	{ "/proc/meminfo",		PROCFS_MEMINFO },
+	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG },
+	{ "/proc/schedstat",		PROCFS_SCHEDSTAT },
 	{ "/proc/stat",			PROCFS_STAT },
 	{ "/proc/uptime",		PROCFS_UPTIME },
 	{ "/proc/version",		PROCFS_VERSION },
@@ -47,18 +49,21 @@ static const struct {
 	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION },
 };
 
-/* The -ck names (interactive, compute), else the tunable's own. */
+/* The -ck names (interactive, compute), else the tunable's own; hz is
+ * a boot parameter only (read-only, as in sched/tunables.h). */
 static const struct {
 	const char *name;
 	int id;
+	uint16_t perm;
 } sysctl_tunables[] = {
-	{ "cache_delay",	TUNABLE_CACHE_DELAY },
-	{ "compute",		TUNABLE_COMPUTE },
-	{ "interactive",	TUNABLE_INTERACTIVE },
-	{ "iso_cpu",		TUNABLE_ISO_CPU },
-	{ "per_cpu_gain",	TUNABLE_PER_CPU_GAIN },
-	{ "rr_interval",	TUNABLE_RR_INTERVAL },
-	{ "sched_rotate",	TUNABLE_ROTATE },
+	{ "cache_delay",	TUNABLE_CACHE_DELAY,	0644 },
+	{ "compute",		TUNABLE_COMPUTE,	0644 },
+	{ "hz",			TUNABLE_HZ,		0444 },
+	{ "interactive",	TUNABLE_INTERACTIVE,	0644 },
+	{ "iso_cpu",		TUNABLE_ISO_CPU,	0644 },
+	{ "per_cpu_gain",	TUNABLE_PER_CPU_GAIN,	0644 },
+	{ "rr_interval",	TUNABLE_RR_INTERVAL,	0644 },
+	{ "sched_rotate",	TUNABLE_ROTATE,		0644 },
 };
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -70,7 +75,8 @@ void procfs_sys_init(void)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, 0444, false);
 	for (unsigned i = 0; i < ARRAY_LEN(sysctl_tunables); i++) {
 		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", sysctl_tunables[i].name);
-		initrd_add_proc(path, PROCFS_SYS_TUNABLE, sysctl_tunables[i].id, 0644, false);
+		initrd_add_proc(path, PROCFS_SYS_TUNABLE, sysctl_tunables[i].id,
+				sysctl_tunables[i].perm, false);
 	}
 }
 
@@ -201,6 +207,8 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_MEMINFO:		text_meminfo(b); break;
 	case PROCFS_CPUINFO:		text_cpuinfo(b); break;
 	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\n"); break;
+	case PROCFS_SCHED_DEBUG:
+	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
 	case PROCFS_VERSION:
 		pb_printf(b, "%s version %s (gcc) #1 SMP %s\n", UTS_SYSNAME, UTS_RELEASE,
 			  UTS_VERSION);

@@ -105,6 +105,10 @@ class Case:
     retry         run again once on failure (measurement cases)
     exclusive     run alone, after the parallel cases (measurement cases)
     qemu_args     extra QEMU arguments, a list
+    modules       more multiboot modules after the initrd, paths from the
+                  repository root (an ELF one becomes /bin/<its name>:
+                  build/busybox/busybox, which make BUSYBOX=1 fetches); the
+                  case is skipped when one is missing
     """
 
     _DEFAULT = object()
@@ -114,7 +118,7 @@ class Case:
                  timeout=30, expect=(), expect_order=(), forbid=(),
                  expect_panic=False, exit_code=_DEFAULT, until=None,
                  settle=1.0, send=(), check=None, tags=(), retry=False,
-                 exclusive=False, qemu_args=()):
+                 exclusive=False, qemu_args=(), modules=()):
         if not re.fullmatch(r"[A-Za-z0-9_.+-]+", name or ""):
             raise CaseError(f"case name {name!r}: use letters, digits, _.+-")
         self.name = name
@@ -164,6 +168,7 @@ class Case:
         self.retry = retry
         self.exclusive = exclusive
         self.qemu_args = list(qemu_args)
+        self.modules = [os.path.join(REPO, m) for m in modules]
         for rx in self.expect + self.expect_order + self.forbid + [until or ""]:
             try:
                 re.compile(rx)
@@ -227,7 +232,7 @@ def qemu_command(case, args):
     else:
         cmd += ["-kernel", args.kernel]
         if args.initrd:
-            cmd += ["-initrd", args.initrd]
+            cmd += ["-initrd", ",".join([args.initrd] + case.modules)]
         cmd += ["-append", case.append]
     return cmd + case.qemu_args
 
@@ -416,6 +421,10 @@ def run_case(case, args):
         why = hardware_kvm()
         if why:
             return Result(case, "SKIP", why)
+    missing = [m for m in case.modules if not os.path.isfile(m)]
+    if missing:
+        return Result(case, "SKIP", f"no {os.path.relpath(missing[0], REPO)} "
+                      "(make BUSYBOX=1 fetches busybox)")
     log = os.path.join(args.log_dir, case.name + ".log")
     attempts = []
     tries = 2 if case.retry else 1

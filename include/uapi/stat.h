@@ -14,6 +14,7 @@
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
 #define S_IFIFO		0010000
+#define S_IWUSR		0000200	/* the owner may write */
 
 /* fstatat64, statx */
 #define AT_FDCWD		(-100)	/* "the working directory", as dirfd */

@@ -17,7 +17,20 @@ procfs_sched_stair, one CPU, tests=none:
     sysctl then reads; an ordinary user reads the file (setpriv
     --reuid=1000 cat) but gets "Permission denied" writing it, and a bad
     value ("abc", 0) is refused and changes nothing;
-  * /proc/PID/stat and status of the shell (pid 1) as ps reads them.
+  * /proc/sched_debug lists one CPU and the spin on it, runnable, on a
+    stair, having run; /proc/schedstat is version 15 with CPU 0's run
+    time;
+  * /proc/PID/stat and status of the shell (pid 1) as ps reads them;
+    /proc/self/maps has cat's code (r-xp) and its stack, named at
+    column 49 as Linux's i386 maps.
+
+procfs_busybox_sysctl, one CPU, tests=none, Debian's busybox-static
+(unchanged) as a second module (/bin/busybox; skipped without it: make
+BUSYBOX=1 fetches it): busybox's sysctl -w kernel.rr_interval=20 is what
+cat /proc/sys/kernel/rr_interval and busybox's sysctl then read; uid 1000
+gets busybox's "Permission denied" (EACCES), a bad value ("abc", 0) its
+"Invalid argument" (EINVAL), read-only hz "Permission denied" too, and the
+value is still 20; busybox's ps and top list the shell from /proc.
 """
 import re
 
@@ -51,6 +64,12 @@ STEPS = [
     ("spin 30 &", [r"^\[\d+\] \d+$"]),
     ("until grep -q spin /proc/$!/comm; do sleep 0.1; done", [r"done$"]),
     (WATCH, [SCHED_HEADER] * READS + [r"^hz +: +1000$"]),
+    # the run queue: one CPU, the spin on it with its stair (grep runs)
+    ("grep -c '^cpu#' /proc/sched_debug", [r"^1$"]),
+    ("grep ' spin ' /proc/sched_debug",
+     [r"^ R +spin +\d+ +0\.000000 +\d+ +1[23]\d +\d+\.\d{6} +[1-9]\d*\.\d{6} +0\.000000$"]),
+    ("cat /proc/schedstat", [r"^version 15$", r"^timestamp [1-9]\d*$",
+                             r"^cpu0 0 0 0 0 0 0 [1-9]\d* 0 0$"]),
     ("kill $!", [r"kill"]),
     ("echo 10 > /proc/sys/kernel/rr_interval", [r"rr_interval$"]),
     ("sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 10$"]),
@@ -61,6 +80,9 @@ STEPS = [
     ("echo 0 > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
     ("cat /proc/sys/kernel/rr_interval", [r"^10$"]),
     ("cat /proc/1/stat", [r"^1 \(sh\) [RS] 0 1 1 1088 "]),
+    # maps in Linux's i386 layout: the name padded to column 49
+    ("cat /proc/self/maps", [r"^[0-9a-f]{8}-[0-9a-f]{8} r-xp 00000000 00:00 0 *$",
+                             r"^[0-9a-f]{8}-bffff000 rw-p 00000000 00:00 0 {10}\[stack\]$"]),
     ("grep -c . /proc/1/status", [r"^\d+$"]),
 ]
 
@@ -94,11 +116,31 @@ def check_stairs(log):
     return True, f"stairs {stairs}; dropped {drops[0][0]} -> {drops[0][1]} within a slice"
 
 
+BUSYBOX_STEPS = [
+    ("busybox sysctl -w kernel.rr_interval=20", [r"^kernel\.rr_interval = 20$"]),
+    ("cat /proc/sys/kernel/rr_interval", [r"^20$"]),
+    ("busybox sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 20$"]),
+    ("setpriv --reuid=1000 busybox sysctl -w kernel.rr_interval=50",
+     [r"^sysctl: error setting key 'kernel\.rr_interval': Permission denied$"]),
+    ("busybox sysctl -w kernel.rr_interval=abc", [r"^sysctl: write error: Invalid argument$"]),
+    ("busybox sysctl -w kernel.rr_interval=0", [r"^sysctl: write error: Invalid argument$"]),
+    ("busybox sysctl -w kernel.hz=5",
+     [r"^sysctl: error setting key 'kernel\.hz': Permission denied$"]),
+    ("busybox sysctl -n kernel.rr_interval kernel.hz", [r"^20$", r"^1000$"]),
+    ("busybox ps", [r"^PID +USER +COMMAND$", r"^ +1 root +/bin/sh$"]),
+    ("busybox top -b -n 1", [r"^Load average: \d+\.\d\d ", r"^ +1 +0 root +S +\d+ "]),
+]
+
 _send, _order = session(STEPS)
+_bb_send, _bb_order = session(BUSYBOX_STEPS)
 
 CASES = [
     Case("procfs_sched_stair", smp=ONE, append="tests=none", timeout=90,
          tags=("console",), send=_send, expect_order=_order,
          forbid=[r"killed by signal 11", r"exit status 1[0-9][0-9]", r"panic"],
          check=check_stairs),
+    Case("procfs_busybox_sysctl", smp=ONE, append="tests=none", timeout=60,
+         tags=("console",), modules=["build/busybox/busybox"],
+         send=_bb_send, expect_order=_bb_order,
+         forbid=[r"killed by signal 11", r"panic", r"applet not found"]),
 ]

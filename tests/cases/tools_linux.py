@@ -72,8 +72,8 @@ SESSION = [
       r"^pid \d+'s current scheduling policy: SCHED_ISO$",
       r"^pid \d+'s current scheduling priority: 0$"]),
     # the quantum, through sysctl
-    ("sysctl -a", [r"^kernel\.hz = 1000$", r"^kernel\.rr_interval = 10$",
-                   r"^kernel\.iso_cpu = 70$"]),
+    ("sysctl -a", [r"^kernel\.hz = 1000$", r"^kernel\.iso_cpu = 70$",
+                   r"^kernel\.rr_interval = 10$"]),
     ("sysctl -w kernel.rr_interval=20", [r"^kernel\.rr_interval = 20$"]),
     ("cat /proc/sys/kernel/rr_interval", [r"^20$"]),     # the same tunable, as a file
     ("sysctl kernel.rr_interval", [r"^kernel\.rr_interval = 20$"]),

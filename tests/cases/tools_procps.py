@@ -216,13 +216,14 @@ CASES = [
          tags=("console",),
          send=session(MAIN),
          expect_order=[
-             # procps' BSD user format and full format, with names from /etc/passwd
+             # procps' BSD user format and full format, with names from
+             # /etc/passwd, sizes (VSZ, RSS) and the command line from /proc
              r"^USER {9}PID %CPU %MEM {4}VSZ {3}RSS TTY {6}STAT START {3}TIME COMMAND$",
-             r"^root {11}1 +\d+\.\d +0\.0 +0 +0 ttyS0 +Ss +\d\d:\d\d +\d+:\d\d sh$",
-             r"^root +\d+ +\d+\.\d +0\.0 +0 +0 ttyS0 +R +\d\d:\d\d +\d+:\d\d spin$",
+             r"^root {11}1 +\d+\.\d +\d+\.\d +[1-9]\d* +[1-9]\d* ttyS0 +Ss +\d\d:\d\d +\d+:\d\d /bin/sh$",
+             r"^root +\d+ +\d+\.\d +\d+\.\d +[1-9]\d* +[1-9]\d* ttyS0 +R +\d\d:\d\d +\d+:\d\d /bin/spin 10$",
              r"^UID {10}PID {4}PPID  C STIME TTY {10}TIME CMD$",
-             r"^root {11}1 {7}0 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d sh$",
-             r"^root +\d+ +1 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d spin$",
+             r"^root {11}1 {7}0 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d /bin/sh$",
+             r"^root +\d+ +1 +\d+ \d\d:\d\d ttyS0 +\d\d:\d\d:\d\d /bin/spin 10$",
              r"^ +PID CLS RTPRIO +NI PRI PSR +TIME COMMAND$",
              r"^ +PID PRI STAIR COMMAND$",
              r"^\$ pkill spin$",

@@ -24,12 +24,11 @@
  * stop, continue or nothing: docs/kernel.md, "Signals"); the kernel refuses
  * a target we may not signal (EPERM) or that does not exist (ESRCH).
  *
- * NAME (anything that is not a number): every task whose name (call 507)
- * is exactly NAME, kill itself excepted, found with the pid walker ps and
- * pgrep use (user/lib/proclist.c).  There are no uids in call 500, so
- * util-linux's -a (every user's tasks, not only ours) is accepted and
- * changes nothing: the kernel refuses the tasks we may not signal.  On
- * Linux names need calls 500 and 507 and are refused.
+ * NAME (anything that is not a number): every process whose name (its
+ * /proc/PID/stat comm) is exactly NAME, kill itself excepted, found with
+ * the /proc walker ps and pgrep use (user/lib/proclist.c).  util-linux's
+ * -a (every user's processes, not only ours) is accepted and changes
+ * nothing: the kernel refuses the ones we may not signal.
  *
  * Errors are one line on stderr naming the bad signal or pid.  Exit
  * status as util-linux: 0 every target was signalled, 1 none was (or a bad
@@ -240,24 +239,24 @@ static void send_by_name(const struct opts *o, const char *name, int *targets, i
 {
 	struct proc_walk w;
 	struct proc_info p;
-	int found = 0, r, self = getpid();
+	int found = 0, self = getpid();
 	char pidbuf[16];
 
-	proc_walk_start(&w);
-	while ((r = proc_walk_next(&w, &p)) == 1) {
-		if (p.t.pid == self || strcmp(p.name, name) != 0)
+	if (proc_walk_start(&w) < 0) {
+		fprintf(stderr, "kill: cannot look up \"%s\": /proc: %s\n", name, strerror(errno));
+		++*targets, ++*errors;
+		return;
+	}
+	while (proc_walk_next(&w, &p) == 1) {
+		if (p.pid == self || strcmp(p.name, name) != 0)
 			continue;
-		snprintf(pidbuf, sizeof(pidbuf), "%d", p.t.pid);
-		*errors += send(o, p.t.pid, pidbuf) < 0;
+		snprintf(pidbuf, sizeof(pidbuf), "%d", p.pid);
+		*errors += send(o, p.pid, pidbuf) < 0;
 		++*targets;
 		found = 1;
 	}
-	if (r < 0) {
-		fprintf(stderr, "kill: cannot look up \"%s\": call 500 (sched_stat): %s%s\n",
-			name, strerror(errno),
-			errno == ENOSYS ? " (names only on the staircase kernel)" : "");
-		++*targets, ++*errors;
-	} else if (!found) {
+	proc_walk_end(&w);
+	if (!found) {
 		fail("cannot find process \"%s\"", name);
 		++*targets, ++*errors;
 	}

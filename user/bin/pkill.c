@@ -1,7 +1,7 @@
 /*
  * pkill - signal the tasks whose name contains PATTERN (procps' pkill).
  *
- *   pkill [-SIG | --signal SIG] [-e] [-x] [-i] [-n|-o] [-c] PATTERN
+ *   pkill [-SIG | --signal SIG] [-e] [-x] [-i] [-n|-o] [-c] [-u UID,...] PATTERN
  *
  * SIG is a name or number (TERM, SIGKILL, 9: sig_from_name, the one table
  * of signal names); default TERM.  Never signals itself.  Exit status 0

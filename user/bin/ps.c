@@ -12,60 +12,66 @@
  *                 STAT START TIME COMMAND (a, x: every process, the
  *                 default here; u: this format)
  *
- * It asks call 500 (sched_stat) about every pid up to its own + 64 (pids
- * only grow here, so every older task has a lower one; the 64 are for the
- * later stages of a pipeline: user/lib/proclist.h) and call 507 for the
- * name.  PRIO is the task's current stair (docs/staircase.md
- * §1: 100..139 NORMAL/ISO, 140 BATCH, 0..99 real time); BURST and SLICE are
- * §3's burst and ticks left of the whole slice; TIME is utime + stime, WAIT
- * the time spent runnable but not running, both in ms.
+ * It reads /proc as procps' ps does (user/lib/proclist.h): every
+ * process /proc lists, from its stat, status, cmdline and sched files.
+ * PRIO is the task's current stair (stat's priority + 100;
+ * docs/staircase.md §1: 100..139 NORMAL/ISO, 140 BATCH, 0..99 real time);
+ * BURST and SLICE are §3's burst and ticks left of the whole slice
+ * (/proc/PID/sched); TIME is utime + stime, WAIT the time spent runnable
+ * but not running, both in ms.
  *
  * The -o columns follow procps (src/ps/output.c): PRI is 139 - prio (0..39
  * on the stairs, 40..139 real time, -1 for BATCH's 140), RTPRIO "-" for
  * NORMAL, CLS/POL TS FF RR B ISO (the one table of policy names,
  * user/lib/sched.c), TIME [dd-]hh:mm:ss.  NI is "-" for FIFO/RR only: procps
  * also blanks it for class 4, but on this kernel nice moves an ISO task's
- * stair.  PPID, UID and the start time come from call 508.
+ * stair.  USER, VSZ, RSS, TTY and the start time are procps' too.
  *
- * On Linux call 500 does not exist: ps then shows only PID, POLICY and
- * NICE (sched_getscheduler, getpriority) and says so; -o needs call 500.
+ * On Linux the same ps runs: /proc/PID/sched there has none of the
+ * staircase's fields, so BURST, SLICE, RUNS, WAIT, MAXB, FULL and FLAGS
+ * show "-".
  */
 #include <errno.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "proclist.h"
 
-#define LINUX_SCAN 4096		/* pids the Linux fallback asks about */
-#define MAX_COLS 32
+#define MAX_COLS 40
 #define MAX_PIDS 32
-#define COLW 32			/* one cell's text */
+#define COLW PROC_ARGS_MAX	/* one cell's text */
 
-static int hz;			/* ticks per second, for TIME */
+/* What every row needs: the clock and the memory, read once. */
+static long boot_s;		/* when the machine booted, in CLOCK_REALTIME s */
+static unsigned long mem_kb;	/* MemTotal */
 
-static const char *state_name(int state)
+static void read_system(void)
 {
-	switch (state) {
-	case 0: return "R";	/* running or runnable */
-	case 1: return "S";	/* interruptible sleep */
-	case 2: return "D";	/* uninterruptible sleep */
-	case 4: return "X";	/* dead */
-	case 8: return "W";	/* being woken */
-	case 16: return "T";	/* stopped by a signal (SIGSTOP, Ctrl-Z) */
-	default: return "?";
-	}
+	char text[512], *m;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (proc_read_text("/proc/uptime", text, sizeof(text)) > 0)
+		boot_s = now.tv_sec - strtol(text, NULL, 10);
+	if (proc_read_text("/proc/meminfo", text, sizeof(text)) > 0 &&
+	    (m = strstr(text, "MemTotal:")) != NULL)
+		mem_kb = strtoul(m + 9, NULL, 10);
 }
 
-static void flags_name(int flags, char *buf)
+/* The staircase's flags (/proc/PID/sched "flags"; docs/staircase.md). */
+static void flags_name(long long flags, char *buf)
 {
 	char *p = buf;
+	if (flags < 0) {
+		strcpy(buf, "-");
+		return;
+	}
 	if (flags & 0x1) *p++ = 'F';
 	if (flags & 0x2) *p++ = 'Y';
 	if (flags & 0x4) *p++ = 'U';
@@ -84,59 +90,86 @@ typedef void show_fn(char *out, const struct proc_info *p);
 #define NUM_COL(fn, expr) \
 	static void fn(char *o, const struct proc_info *p) \
 	{ snprintf(o, COLW, "%ld", (long)(expr)); }
+/* A /proc/PID/sched field: "-" where the file has none (Linux). */
+#define SCHED_COL(fn, field, div) \
+	static void fn(char *o, const struct proc_info *p) \
+	{ if (p->field < 0) strcpy(o, "-"); \
+	  else snprintf(o, COLW, "%lld", p->field / (div)); }
 
-NUM_COL(show_pid, p->t.pid)
-NUM_COL(show_psr, p->t.cpu)
-NUM_COL(show_stair, p->t.prio)
-NUM_COL(show_burst, p->t.burst)
-NUM_COL(show_slice, p->t.slice)
-NUM_COL(show_maxb, p->t.max_burst)
-NUM_COL(show_full, p->t.full_slice)
-NUM_COL(show_runs, p->t.nr_runs)
-NUM_COL(show_wait, p->t.wait_ns / 1000000)
+NUM_COL(show_pid, p->pid)
+NUM_COL(show_ppid, p->ppid)
+NUM_COL(show_pgid, p->pgid)
+NUM_COL(show_sid, p->sid)
+NUM_COL(show_psr, p->cpu)
+NUM_COL(show_stair, p->prio)
+NUM_COL(show_ruid, p->ruid)
+NUM_COL(show_euid, p->euid)
+NUM_COL(show_vsz, p->vsize / 1024)
+NUM_COL(show_rss, p->rss * 4)		/* 4 KiB pages, in KiB as procps */
+SCHED_COL(show_burst, burst, 1)
+SCHED_COL(show_slice, slice, 1)
+SCHED_COL(show_maxb, max_burst, 1)
+SCHED_COL(show_full, full_slice, 1)
+SCHED_COL(show_runs, nr_switches, 1)
+SCHED_COL(show_wait, wait_ns, 1000000)
 /* procps: 39 - (prio - 100), "not legal as UNIX PRI": higher runs first. */
-NUM_COL(show_pri, 139 - p->t.prio)
+NUM_COL(show_pri, 139 - p->prio)
 
-/* PPID: call 508's (call 500's struct has no parent). */
-static void show_ppid(char *o, const struct proc_info *p)
-{
-	struct proc_ids ids;
-	if (proc_ids(p->t.pid, &ids) < 0)
-		strcpy(o, "-");
-	else
-		snprintf(o, COLW, "%d", ids.ppid);
-}
-static void show_cls(char *o, const struct proc_info *p) { strcpy(o, sched_policy_class(p->t.policy)); }
+static void show_cls(char *o, const struct proc_info *p) { strcpy(o, sched_policy_class(p->policy)); }
 static void show_comm(char *o, const struct proc_info *p) { strcpy(o, p->name); }
-static void show_state(char *o, const struct proc_info *p) { strcpy(o, state_name(p->t.state)); }
-static void show_mask(char *o, const struct proc_info *p) { snprintf(o, COLW, "%x", p->t.cpus_allowed); }
+static void show_args(char *o, const struct proc_info *p) { strcpy(o, p->args); }
+static void show_state(char *o, const struct proc_info *p) { o[0] = p->state, o[1] = 0; }
+static void show_mask(char *o, const struct proc_info *p) { snprintf(o, COLW, "%x", p->cpus_allowed); }
+
+/* A user's name as procps prints it: the number when there is none, or
+ * when the name is longer than the column (procps: "+" truncation aside). */
+static void user_name(int uid, char *buf, size_t len)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+	if (pw && strlen(pw->pw_name) <= 8)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%d", uid);
+}
+
+static void show_user(char *o, const struct proc_info *p) { user_name(p->euid, o, COLW); }
+static void show_ruser(char *o, const struct proc_info *p) { user_name(p->ruid, o, COLW); }
+
+/* TTY from stat's tty_nr (major << 8 | minor): serial lines are major 4
+ * from minor 64, pseudo-terminals major 136; none is "?". */
+static void show_tty(char *o, const struct proc_info *p)
+{
+	int major = p->tty_nr >> 8 & 0xfff, minor = p->tty_nr & 0xff;
+
+	if (major == 4 && minor >= 64)
+		snprintf(o, COLW, "ttyS%d", minor - 64);
+	else if (major == 136)
+		snprintf(o, COLW, "pts/%d", minor);
+	else
+		strcpy(o, "?");
+}
 
 /* procps prints the rtprio of every class but SCHED_OTHER. */
 static void show_rtprio(char *o, const struct proc_info *p)
 {
-	if (p->t.policy == SCHED_OTHER)
+	if (p->policy == SCHED_OTHER)
 		strcpy(o, "-");
 	else
-		snprintf(o, COLW, "%d", p->t.rt_priority);
+		snprintf(o, COLW, "%d", p->rt_priority);
 }
 
 static void show_ni(char *o, const struct proc_info *p)
 {
-	if (is_rt(p->t.policy))
+	if (is_rt(p->policy))
 		strcpy(o, "-");
 	else
-		snprintf(o, COLW, "%d", p->t.nice);
+		snprintf(o, COLW, "%d", p->nice);
 }
-
-/* Ids another task may be asked about (getpgid, getsid); "-" if not. */
-static void show_id(char *o, int id) { if (id < 0) strcpy(o, "-"); else snprintf(o, COLW, "%d", id); }
-static void show_pgid(char *o, const struct proc_info *p) { show_id(o, getpgid(p->t.pid)); }
-static void show_sid(char *o, const struct proc_info *p) { show_id(o, getsid(p->t.pid)); }
 
 /* CPU time as procps: [dd-]hh:mm:ss. */
 static void show_time(char *o, const struct proc_info *p)
 {
-	unsigned long s = ((unsigned long long)p->t.utime + p->t.stime) / hz;
+	unsigned long s = (p->utime + p->stime) / PROC_USER_HZ;
 	int n = s >= 86400 ? snprintf(o, COLW, "%lu-", s / 86400) : 0;
 
 	snprintf(o + n, COLW - n, "%02lu:%02lu:%02lu", s / 3600 % 24, s / 60 % 60, s % 60);
@@ -148,14 +181,14 @@ static void show_stat(char *o, const struct proc_info *p)
 {
 	int fg = tcgetpgrp(0);
 
-	strcpy(o, state_name(p->t.state));
-	if (p->t.nice < 0)
+	show_state(o, p);
+	if (p->nice < 0)
 		strcat(o, "<");
-	if (p->t.nice > 0)
+	if (p->nice > 0)
 		strcat(o, "N");
-	if (getsid(p->t.pid) == p->t.pid)
+	if (p->sid == p->pid)
 		strcat(o, "s");
-	if (fg > 0 && getpgid(p->t.pid) == fg)
+	if (fg > 0 && p->pgid == fg)
 		strcat(o, "+");
 }
 
@@ -175,7 +208,12 @@ static const struct column columns[] = {
 	{ "time", "TIME", 8, 0, show_time },	{ "cputime", "TIME", 8, 0, show_time },
 	{ "stat", "STAT", 4, 1, show_stat },	{ "s", "S", 1, 1, show_state },
 	{ "state", "S", 1, 1, show_state },	{ "comm", "COMMAND", 15, 1, show_comm },
-	{ "cmd", "CMD", 15, 1, show_comm },	{ "args", "COMMAND", 15, 1, show_comm },
+	{ "cmd", "CMD", 15, 1, show_args },	{ "args", "COMMAND", 15, 1, show_args },
+	{ "user", "USER", 8, 1, show_user },	{ "euser", "EUSER", 8, 1, show_user },
+	{ "ruser", "RUSER", 8, 1, show_ruser },	{ "uid", "UID", 5, 0, show_euid },
+	{ "euid", "EUID", 5, 0, show_euid },	{ "ruid", "RUID", 5, 0, show_ruid },
+	{ "tty", "TT", 8, 1, show_tty },	{ "vsz", "VSZ", 6, 0, show_vsz },
+	{ "rss", "RSS", 5, 0, show_rss },
 	/* the staircase's own (docs/staircase.md §1, §3) */
 	{ "stair", "STAIR", 5, 0, show_stair },	{ "prio", "PRIO", 4, 0, show_stair },
 	{ "burst", "BURST", 5, 0, show_burst },	{ "slice", "SLICE", 5, 0, show_slice },
@@ -297,60 +335,54 @@ static void print_default_head(int verbose)
 	printf(" %s\n", "NAME");
 }
 
+/* A /proc/PID/sched number, or "-" where Linux's file has none. */
+static const char *sched_num(char *buf, long long v)
+{
+	if (v < 0)
+		return "-";
+	snprintf(buf, 24, "%lld", v);
+	return buf;
+}
+
 static void print_default_row(const struct proc_info *p, int verbose)
 {
-	const struct sched_task_info *t = &p->t;
-	unsigned long long ms = ((unsigned long long)t->utime + t->stime) * 1000 / hz;
+	char b[6][24];
 
-	printf("%5d %-5s %-6s %4d %4d %5d %5d %3d %8llu %6u %8llu",
-	       t->pid, state_name(t->state), sched_policy_name(t->policy), t->prio,
-	       t->nice, t->burst, t->slice, t->cpu, ms, t->nr_runs,
-	       t->wait_ns / 1000000);
+	printf("%5d %-5c %-6s %4d %4d %5s %5s %3d %8lu %6s %8s", p->pid, p->state,
+	       sched_policy_name(p->policy), p->prio, p->nice, sched_num(b[0], p->burst),
+	       sched_num(b[1], p->slice), p->cpu, (p->utime + p->stime) * (1000 / PROC_USER_HZ),
+	       sched_num(b[2], p->nr_switches),
+	       sched_num(b[3], p->wait_ns < 0 ? -1 : p->wait_ns / 1000000));
 	if (verbose) {
 		char f[8];
-		flags_name(t->flags, f);
-		printf(" %4d %5d %8x %5s", t->max_burst, t->full_slice,
-		       t->cpus_allowed, f);
+		flags_name(p->flags, f);
+		printf(" %4s %5s %8x %5s", sched_num(b[4], p->max_burst),
+		       sched_num(b[5], p->full_slice), p->cpus_allowed, f);
 	}
 	printf(" %s\n", p->name);
 }
 
-/* ---- procps' -f and BSD u formats (call 508 for the ids) ------------------ */
+/* ---- procps' -f and BSD u formats ---------------------------------------- */
 
 enum { FMT_DEFAULT, FMT_FULL, FMT_USER };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
-/* A user's name as procps prints it: the number when there is none, or
- * when the name is longer than the column (procps: "+" truncation aside). */
-static void user_name(int uid, char *buf, size_t len)
-{
-	struct passwd *pw = getpwuid((uid_t)uid);
-	if (pw && strlen(pw->pw_name) <= 8)
-		snprintf(buf, len, "%s", pw->pw_name);
-	else
-		snprintf(buf, len, "%d", uid);
-}
-
 /* CPU use over the process's life in tenths of a percent (procps' %CPU
  * and C: CPU time / time since it started). */
-static unsigned pcpu_tenths(const struct proc_info *p, const struct proc_ids *ids)
+static unsigned pcpu_tenths(const struct proc_info *p)
 {
-	unsigned long long cpu_ms = ((unsigned long long)p->t.utime + p->t.stime) * 1000 / hz;
-	long age = now_ms() - (long)ids->start_ms;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	long long age = (now.tv_sec - boot_s) * 1000LL + now.tv_nsec / 1000000 -
+			(long long)p->start * (1000 / PROC_USER_HZ);
+	unsigned long long cpu_ms = (p->utime + p->stime) * (1000ULL / PROC_USER_HZ);
 	return age > 0 ? (unsigned)(cpu_ms * 1000 / (unsigned long long)age) : 0;
 }
 
-/* START and STIME: "HH:MM" for today (the clock starts at boot here). */
-static void start_time(const struct proc_ids *ids, char *buf, size_t len)
+/* START and STIME: "HH:MM" of the day it started (boot + stat's starttime). */
+static void start_time(const struct proc_info *p, char *buf, size_t len)
 {
-	unsigned m = ids->start_ms / 60000;
-	snprintf(buf, len, "%02u:%02u", m / 60 % 24, m % 60);
+	long t = boot_s + (long)(p->start / PROC_USER_HZ);
+	snprintf(buf, len, "%02ld:%02ld", t / 3600 % 24, t / 60 % 60);
 }
 
 static void print_format_head(int fmt)
@@ -361,35 +393,29 @@ static void print_format_head(int fmt)
 		printf("USER         PID %%CPU %%MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
 }
 
-/*
- * One row of -f or u, with procps' widths. VSZ and RSS are 0: the kernel
- * counts no pages per process yet (nor does it keep the argument list,
- * so CMD and COMMAND are the program's name).
- */
+/* One row of -f or u, with procps' widths. RSS counts every mapped page
+ * (the kernel does not count pages as they are touched: /proc/PID/status). */
 static void print_format_row(int fmt, const struct proc_info *p)
 {
-	struct proc_ids ids;
-	char user[32], start[8], stat[COLW], cputime[COLW];
-	unsigned long s = ((unsigned long long)p->t.utime + p->t.stime) / hz;
-	unsigned pcpu;
+	char user[COLW], start[8], stat[COLW], cputime[COLW], tty[COLW];
+	unsigned long s = (p->utime + p->stime) / PROC_USER_HZ;
+	unsigned pcpu = pcpu_tenths(p), pmem;
 
-	if (proc_ids(p->t.pid, &ids) < 0)
-		return;				/* gone since the walk found it */
-	user_name(ids.euid, user, sizeof(user));
-	start_time(&ids, start, sizeof(start));
-	pcpu = pcpu_tenths(p, &ids);
+	user_name(p->euid, user, sizeof(user));
+	start_time(p, start, sizeof(start));
+	show_tty(tty, p);
 	if (fmt == FMT_FULL) {
 		show_time(cputime, p);
-		printf("%-8s %7d %7d %2u %s %-8s %8s %s\n", user, ids.pid, ids.ppid,
-		       pcpu / 10 > 99 ? 99 : pcpu / 10, start, ids.tty ? "ttyS0" : "?",
-		       cputime, p->name);
+		printf("%-8s %7d %7d %2u %s %-8s %8s %s\n", user, p->pid, p->ppid,
+		       pcpu / 10 > 99 ? 99 : pcpu / 10, start, tty, cputime, p->args);
 		return;
 	}
 	show_stat(stat, p);
+	pmem = mem_kb ? (unsigned)((unsigned long long)p->rss * 4 * 1000 / mem_kb) : 0;
 	snprintf(cputime, sizeof(cputime), "%lu:%02lu", s / 60, s % 60);
-	printf("%-8s %7d %2u.%u %4s %6d %5d %-8s %-4s %5s %6s %s\n", user, ids.pid,
-	       pcpu / 10, pcpu % 10, "0.0", 0, 0, ids.tty ? "ttyS0" : "?", stat, start,
-	       cputime, p->name);
+	printf("%-8s %7d %2u.%u %2u.%u %6lu %5ld %-8s %-4s %5s %6s %s\n", user, p->pid,
+	       pcpu / 10, pcpu % 10, pmem / 10, pmem % 10, p->vsize / 1024, p->rss * 4,
+	       tty, stat, start, cputime, p->args);
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -413,27 +439,6 @@ static int usage(void)
 		col += n;
 	}
 	printf("  -p PIDS  only these pids\n");
-	return 0;
-}
-
-/* Linux: only what the standard calls tell about any pid. */
-static int ps_linux(void)
-{
-	printf("ps: not the staircase kernel (call 500 sched_stat: %s);\n"
-	       "ps: showing PID, POLICY and NICE only, pids 1..%d\n",
-	       strerror(ENOSYS), LINUX_SCAN);
-	printf("%5s %-6s %4s\n", "PID", "POLICY", "NICE");
-	for (int pid = 1; pid <= LINUX_SCAN; pid++) {
-		int policy = sched_getscheduler(pid);
-		if (policy < 0)
-			continue;
-		errno = 0;
-		int n = getpriority(PRIO_PROCESS, pid);
-		if (n == -1 && errno)
-			continue;
-		/* Linux's 3 is SCHED_BATCH too; 5 is SCHED_IDLE. */
-		printf("%5d %-6s %4d\n", pid, sched_policy_name(policy & ~0x40000000), n);
-	}
 	return 0;
 }
 
@@ -529,31 +534,23 @@ int main(int argc, char **argv)
 
 	if (r)
 		return r > 0 ? 0 : 1;
-	hz = sched_tunable_get(SCHED_TUNABLE_HZ);
-	if (hz <= 0) {
-		if (errno == ENOSYS && f.ncols == 0 && f.npids == 0)
-			return ps_linux();
-		fprintf(stderr, "error: cannot read hz (call 502): %s%s\n", strerror(errno),
-			errno == ENOSYS ? ": -o and -p need the staircase kernel" : "");
-		return 1;
-	}
 	if (fmt != FMT_DEFAULT && (f.ncols || verbose)) {
 		fprintf(stderr, "error: conflicting format options (-f or u with -o or -v)\n");
 		return 1;
 	}
+	if (proc_walk_start(&w) < 0) {
+		fprintf(stderr, "error: cannot open /proc: %s\n", strerror(errno));
+		return 1;
+	}
+	read_system();
 	if (fmt != FMT_DEFAULT)
 		print_format_head(fmt);
 	else if (f.ncols)
 		print_user_row(&f, NULL);
 	else
 		print_default_head(verbose);
-	proc_walk_start(&w);
-	while ((r = proc_walk_next(&w, &p)) != 0) {
-		if (r < 0) {	/* not ESRCH: say which pid, go on */
-			printf("ps: pid %d: %s\n", w.pid, strerror(errno));
-			continue;
-		}
-		if (!wanted(&f, p.t.pid))
+	while (proc_walk_next(&w, &p)) {
+		if (!wanted(&f, p.pid))
 			continue;
 		if (fmt != FMT_DEFAULT)
 			print_format_row(fmt, &p);
@@ -563,6 +560,7 @@ int main(int argc, char **argv)
 			print_default_row(&p, verbose);
 		shown++;
 	}
+	proc_walk_end(&w);
 	/* procps: a -p that selects nothing is a failure. */
 	return f.npids && !shown ? 1 : 0;
 }

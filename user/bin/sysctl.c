@@ -1,27 +1,38 @@
 /*
- * sysctl - the scheduler's tunables in procps's forms (`tune` shows the
- * same table in this project's own words: user/lib/tunables.c).
+ * sysctl - read and write /proc/sys in procps's forms: the scheduler's
+ * tunables where the -ck patches put them (/proc/sys/kernel/rr_interval,
+ * interactive, compute, iso_cpu, ...; docs/staircase.md §9) and the rest
+ * of /proc/sys (kernel.ostype, kernel.pid_max, ...).
  *
  *   sysctl -a                        every one: kernel.rr_interval = 10
  *   sysctl [-n|-N] KEY...            read (-n value only, -N name only)
  *   sysctl [-w] [-q] KEY=VALUE...    write, then print it (-q: quietly)
  *
- * Keys are kernel.<name> (kernel/<name> works too), as the -ck patches kept
- * rr_interval and iso_cpu in /proc/sys/kernel; the names are the boot
- * parameters'; "kernel" alone lists them all.  Call 502 reads and writes
- * them (/proc/sys/kernel has the same values as files, docs/abi.md §10);
- * the kernel checks the range (EINVAL) and that the caller is root (EPERM).  Like procps-ng 4, KEY=VALUE writes even
- * without -w.  Messages are procps's, one line on stderr, with the range
- * added where a value was refused; status 1 on any error (-e: unknown keys
- * are not errors).  On Linux call 502 does not exist: status 1.
+ * A key is its path under /proc/sys with dots (kernel.rr_interval;
+ * kernel/rr_interval works too); a directory ("kernel") means every key
+ * under it.  Reading reads the file, writing writes "VALUE\n" to it, as
+ * procps does, so the kernel's file decides (docs/abi.md §10): a bad value
+ * is EINVAL and changes nothing, an ordinary user may not open it for
+ * writing (EACCES), a file without a write bit is read-only.  Like
+ * procps-ng 4, KEY=VALUE writes even without -w.  Messages are procps's,
+ * one line on stderr, with a tunable's range added where a value was
+ * refused (user/lib/tunables.c); status 1 on any error (-e: unknown keys
+ * are not errors).  The same program works on Linux.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "args.h"
+#include "proclist.h"	/* proc_read_text */
 #include "tool.h"
 #include "tunables.h"
+
+#define SYS "/proc/sys/"
+#define KEY_MAX 128
 
 static int values_only, names_only, quiet, ignore_unknown, no_newline;
 
@@ -42,105 +53,113 @@ static int usage(void)
 	       "  -x                   does nothing\n"
 	       "  -d                   alias of -h\n\n"
 	       " -h, --help     display this help and exit\n\n"
-	       "Variables: kernel.<tunable> (docs/staircase.md section 9), as `tune`\n"
-	       "lists them; writing needs root.\n");
+	       "Variables: the files under /proc/sys: kernel.rr_interval, kernel.iso_cpu,\n"
+	       "... (docs/staircase.md section 9); writing needs root.\n");
 	return 0;
 }
 
-/* "kernel.rr_interval" or "kernel/rr_interval" -> the tunable; NULL if
- * none (then *all says whether the key was "kernel", meaning every one). */
-static const struct tunable *find_key(const char *key, int *all)
+/* "kernel.rr_interval" -> "/proc/sys/kernel/rr_interval". */
+static void key_path(const char *key, char *path, size_t size)
 {
-	*all = 0;
-	if (strncmp(key, "kernel", 6))
-		return NULL;
-	if (!key[6] || (key[7] == 0 && (key[6] == '.' || key[6] == '/'))) {
-		*all = 1;
-		return NULL;
-	}
-	return key[6] == '.' || key[6] == '/' ? tunable_find(key + 7) : NULL;
+	snprintf(path, size, SYS "%s", key);
+	for (char *c = path + strlen(SYS); *c; c++)
+		if (*c == '.')
+			*c = '/';
+}
+
+/* ... and back: the key procps prints. */
+static void path_key(const char *path, char *key, size_t size)
+{
+	snprintf(key, size, "%s", path + strlen(SYS));
+	for (char *c = key; *c; c++)
+		if (*c == '/')
+			*c = '.';
 }
 
 /* procps's message for a key /proc/sys does not have. */
-static int unknown_key(const char *key)
+static int cannot_stat(const char *path)
 {
-	char path[128];
-	int i;
-
 	if (ignore_unknown)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/sys/%s", key);
-	for (i = 10; path[i]; i++)
-		if (path[i] == '.')
-			path[i] = '/';
-	fprintf(stderr, "sysctl: cannot stat %s: No such file or directory\n", path);
+	fprintf(stderr, "sysctl: cannot stat %s: %s\n", path, strerror(errno));
 	return 1;
 }
 
-static void print(const struct tunable *t, int value)
+static void print(const char *key, const char *value)
 {
 	if (names_only)
-		printf("kernel.%s\n", t->name);
+		printf("%s\n", key);
 	else if (values_only)
-		printf(no_newline ? "%d" : "%d\n", value);
+		printf(no_newline ? "%s" : "%s\n", value);
 	else
-		printf("kernel.%s = %d\n", t->name, value);
+		printf("%s = %s\n", key, value);
 }
 
-static int read_one(const struct tunable *t)
+/* One file: its text without the last newline. */
+static int read_file(const char *path)
 {
-	int v;
+	char key[KEY_MAX], text[256];
+	int n = names_only ? 0 : proc_read_text(path, text, sizeof(text));
 
-	if (names_only) {
-		print(t, 0);
-		return 0;
-	}
-	v = tunable_get(t);
-	if (v < 0) {
-		if (errno == ENOSYS)
-			fprintf(stderr, "sysctl: %s\n", tunable_nosys_why());
-		else
-			fprintf(stderr, "sysctl: reading key \"kernel.%s\": %s\n",
-				t->name, strerror(errno));
+	path_key(path, key, sizeof(key));
+	if (n < 0) {
+		fprintf(stderr, "sysctl: reading key \"%s\": %s\n", key, strerror(errno));
 		return 1;
 	}
-	print(t, v);
+	if (n > 0 && text[n - 1] == '\n')
+		text[n - 1] = 0;
+	print(key, names_only ? "" : text);
 	return 0;
 }
 
-static int read_all(void)
+/* A file, or every file under a directory. */
+static int read_path(const char *path)
 {
-	for (int i = 0; i < ntunables; i++)
-		if (read_one(&tunables[i]))
-			return 1;	/* the same reason for every one */
-	return 0;
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (stat(path, &st) < 0)
+		return cannot_stat(path);
+	if (!S_ISDIR(st.st_mode))
+		return read_file(path);
+	if (!(d = opendir(path)))
+		return cannot_stat(path);
+	while ((e = readdir(d)) != NULL) {
+		char sub[KEY_MAX + sizeof(SYS)];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		rc |= read_path(sub);
+	}
+	closedir(d);
+	return rc;
 }
 
 static int read_key(const char *key)
 {
-	int all;
-	const struct tunable *t = find_key(key, &all);
+	char path[KEY_MAX + sizeof(SYS)];
 
-	if (all)
-		return read_all();
-	return t ? read_one(t) : unknown_key(key);
+	key_path(key, path, sizeof(path));
+	while (strlen(path) > strlen(SYS) && path[strlen(path) - 1] == '/')
+		path[strlen(path) - 1] = 0;	/* "kernel." and "kernel/": the directory */
+	return read_path(path);
 }
 
-/* Why the kernel (or we, for hz) refused value, as procps words it. */
-static int refused(const struct tunable *t, int err)
+/* Why the file refused value, as procps words it; for a tunable, its
+ * range too. */
+static int refused(const char *key, int err)
 {
-	if (err == ENOSYS)
-		fprintf(stderr, "sysctl: %s\n", tunable_nosys_why());
-	else if (err == EPERM)
-		fprintf(stderr, "sysctl: permission denied on key \"kernel.%s\"\n",
-			t->name);
-	else if (err == EROFS)
-		fprintf(stderr, "sysctl: setting key \"kernel.%s\": %s (read-only: "
-			"a boot parameter, %s=N)\n", t->name, strerror(EPERM),
-			t->name);
+	const struct tunable *t = strncmp(key, "kernel.", 7) ? NULL : tunable_find(key + 7);
+
+	if (err == EACCES)
+		fprintf(stderr, "sysctl: permission denied on key \"%s\"\n", key);
+	else if (err == EINVAL && t)
+		fprintf(stderr, "sysctl: setting key \"%s\": %s (%s %s)\n", key,
+			strerror(err), t->range, t->unit);
 	else
-		fprintf(stderr, "sysctl: setting key \"kernel.%s\": %s (%s %s)\n",
-			t->name, strerror(err), t->range, t->unit);
+		fprintf(stderr, "sysctl: setting key \"%s\": %s\n", key, strerror(err));
 	return 1;
 }
 
@@ -155,13 +174,24 @@ static char *trim(char *s)
 	return s;
 }
 
-/* KEY=VALUE; a value that is not a whole int is EINVAL, as a write of it
- * to /proc/sys would be. */
+/* "VALUE\n" into the file in one write, as procps's fprintf + fclose. */
+static int write_file(const char *path, const char *val)
+{
+	char line[KEY_MAX];
+	int fd = open(path, O_WRONLY), n = snprintf(line, sizeof(line), "%s\n", val), r;
+
+	if (fd < 0)
+		return -1;
+	r = (int)write(fd, line, n);
+	close(fd);
+	return r == n ? 0 : -1;
+}
+
+/* KEY=VALUE. */
 static int write_key(const char *arg)
 {
-	char buf[128], *key, *val, *eq;
-	const struct tunable *t;
-	int all, v, got;
+	char buf[KEY_MAX], path[KEY_MAX + sizeof(SYS)], *key, *val, *eq;
+	struct stat st;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	eq = strchr(buf, '=');
@@ -171,16 +201,16 @@ static int write_key(const char *arg)
 	}
 	*eq = 0;
 	key = trim(buf), val = trim(eq + 1);
-	t = find_key(key, &all);
-	if (!t)
-		return unknown_key(key);
-	if (!parse_int_arg(val, -2147483647L - 1, 2147483647L, &v))
-		return refused(t, t->read_only ? EROFS : EINVAL);
-	if (tunable_set(t, v) < 0)
-		return refused(t, errno);
-	got = tunable_get(t);
+	key_path(key, path, sizeof(path));
+	path_key(path, key, KEY_MAX);		/* kernel/x is printed kernel.x */
+	if (stat(path, &st) < 0)
+		return cannot_stat(path);
+	if (!(st.st_mode & S_IWUSR))		/* procps: read-only, not tried */
+		return refused(key, EPERM);
+	if (write_file(path, val) < 0)
+		return refused(key, errno);
 	if (!quiet)
-		print(t, got < 0 ? v : got);
+		print(key, val);
 	return 0;
 }
 
@@ -211,7 +241,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (all)
-		return read_all();
+		return read_path("/proc/sys");
 	if (o.ind >= argc) {
 		fprintf(stderr, "sysctl: no variables specified\n");
 		return tool_try_help("sysctl");

@@ -8,16 +8,17 @@
  * On a terminal it redraws the screen each frame and runs until q (or
  * Ctrl-C), as procps's top; -b, or output into a pipe, prints the frames
  * one after another, separated by a blank line, for ever unless -n.
- * Each frame starts with procps's summary line (the time, uptime, load
- * averages: sysinfo) and a Tasks line, then
- *
- * Each block: one line per CPU with the user/nice/system/idle share of its
- * ticks over the last interval (call 501; nice = BATCH or nice > 0 time),
- * its queue length, its ISO share (5 s decaying average) and whether its
- * ISO tasks are throttled to BATCH (iso_cpu, docs/staircase.md §7.5); then the
- * tasks that used the most CPU in that interval (call 500, pids 1..4096),
- * %CPU being ticks used / ticks elapsed (100% = one whole CPU).  Linux has
- * no calls 500/501: top says so and exits 1.
+ * Everything comes from /proc, as procps's top reads it: each frame starts
+ * with procps's summary line (the time, /proc/uptime, /proc/loadavg) and a
+ * Tasks line, then one line per CPU with the user/nice/system/idle share
+ * of its time over the last interval (/proc/stat; nice = BATCH or nice > 0
+ * time), and from /proc/sched_debug its queue length, its ISO share (5 s
+ * decaying average) and whether its ISO tasks are throttled to BATCH
+ * (iso_cpu, docs/staircase.md §7.5) and who runs there; then the tasks
+ * that used the most CPU in that interval (/proc/PID/stat), %CPU being
+ * time used / time elapsed (100% = one whole CPU).  On Linux the columns
+ * from /proc/sched_debug show "-" (its file has no ISO, and only root may
+ * read it).
  */
 #include <errno.h>
 #include <sched.h>
@@ -26,23 +27,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "proclist.h"
 
-#include "kernel_calls.h"
-
-#define MAX_PID 4096
+#define MAX_TASKS 512
 #define MAX_CPUS 32
 #define SHOW 10
 
-static uint32_t prev_ticks[MAX_PID + 1];
-static struct sched_task_info cur[MAX_PID + 1];
-static int ids[MAX_PID + 1];
-static uint32_t delta[MAX_PID + 1];
+/* A CPU's times from /proc/stat (USER_HZ ticks) and its queue from
+ * /proc/sched_debug (-1: not there). */
+struct cpu_load {
+	unsigned long long user, nice, system, idle;
+	int nr_running, iso_permille, iso_throttled, curr_pid;
+};
+
+static struct proc_info cur[MAX_TASKS];
+static unsigned long delta[MAX_TASKS];	/* ticks since the last frame */
+static struct { int pid; unsigned long ticks; } prev[MAX_TASKS], seen[MAX_TASKS];
+static int nprev;
+static char text[32768];		/* sched_debug: a line per task */
 
 static int usage(FILE *f)
 {
@@ -119,33 +126,81 @@ static void wait_or_key(int tenths)
 }
 
 /* procps's first two lines: " HH:MM:SS up ..., load average: ..." and Tasks. */
-static void summary(int ntasks, int running, int sleeping, int stopped)
+static void summary(int ntasks, int running, int sleeping, int stopped, int zombie)
 {
-	struct sysinfo si;
+	char up_text[64], load[64];
 	struct timespec now;
-	unsigned long l[3];
 
-	if (sysinfo(&si) < 0)
+	if (proc_read_text("/proc/uptime", up_text, sizeof(up_text)) <= 0 ||
+	    proc_read_text("/proc/loadavg", load, sizeof(load)) <= 0)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
-	long t = now.tv_sec % 86400, up = si.uptime;
-	for (int i = 0; i < 3; i++)
-		l[i] = (si.loads[i] * 100 + (1 << (SI_LOAD_SHIFT - 1))) >> SI_LOAD_SHIFT;
+	long t = now.tv_sec % 86400, up = strtol(up_text, NULL, 10);
+	char *l[3] = { load, NULL, NULL };
+	for (int i = 1; i < 3; i++) {		/* "1.00 0.52 0.20 1/5 42" */
+		l[i] = strchr(l[i - 1], ' ');
+		*l[i]++ = 0;
+	}
+	*strchr(l[2], ' ') = 0;
 	printf("top - %02ld:%02ld:%02ld up ", t / 3600, t / 60 % 60, t % 60);
 	if (up / 3600)
 		printf("%2ld:%02ld, ", up / 3600, up / 60 % 60);
 	else
 		printf("%ld min, ", up / 60);
-	printf(" 0 user,  load average: %lu.%02lu, %lu.%02lu, %lu.%02lu\n",
-	       l[0] / 100, l[0] % 100, l[1] / 100, l[1] % 100, l[2] / 100, l[2] % 100);
-	printf("Tasks: %3d total, %3d running, %3d sleeping, %3d stopped,   0 zombie\n",
-	       ntasks, running, sleeping, stopped);
+	printf(" 0 user,  load average: %s, %s, %s\n", l[0], l[1], l[2]);
+	printf("Tasks: %3d total, %3d running, %3d sleeping, %3d stopped, %3d zombie\n",
+	       ntasks, running, sleeping, stopped, zombie);
 }
 
-
-static uint64_t total(const struct sched_cpu_info *c)
+/* /proc/stat's "cpuN user nice system idle ...": how many CPUs. */
+static int read_cpu_times(struct cpu_load *c)
 {
-	return c->user_ticks + c->nice_ticks + c->system_ticks + c->idle_ticks;
+	int n = 0;
+
+	if (proc_read_text("/proc/stat", text, sizeof(text)) <= 0)
+		return 0;
+	for (char *l = strstr(text, "\ncpu"); l && n < MAX_CPUS; l = strstr(l + 1, "\ncpu")) {
+		char *f = l + 4;
+		if (*f < '0' || *f > '9')
+			continue;
+		strtol(f, &f, 10);
+		c[n].user = strtoul(f, &f, 10);
+		c[n].nice = strtoul(f, &f, 10);
+		c[n].system = strtoul(f, &f, 10);
+		c[n].idle = strtoul(f, &f, 10);
+		n++;
+	}
+	return n;
+}
+
+/* /proc/sched_debug: "cpu#N", then "  .nr_running : 1" and the like. */
+static void read_cpu_queues(struct cpu_load *c, int ncpus)
+{
+	static const char *const keys[] = { "nr_running", "iso_share_permille",
+					    "iso_throttled", "curr->pid" };
+	int cpu = -1;
+
+	for (int i = 0; i < ncpus; i++)
+		c[i].nr_running = c[i].iso_permille = c[i].iso_throttled = c[i].curr_pid = -1;
+	if (proc_read_text("/proc/sched_debug", text, sizeof(text)) <= 0)
+		return;
+	for (char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, "cpu#", 4) == 0)
+			cpu = atoi(l + 4);
+		if (cpu < 0 || cpu >= ncpus || strncmp(l, "  .", 3) != 0)
+			continue;
+		int *v[] = { &c[cpu].nr_running, &c[cpu].iso_permille,
+			     &c[cpu].iso_throttled, &c[cpu].curr_pid };
+		for (int k = 0; k < 4; k++)
+			if (strncmp(l + 3, keys[k], strlen(keys[k])) == 0 &&
+			    l[3 + strlen(keys[k])] == ' ')
+				*v[k] = atoi(strchr(l, ':') + 1);
+	}
+}
+
+static unsigned long long total(const struct cpu_load *c)
+{
+	return c->user + c->nice + c->system + c->idle;
 }
 
 /* per mille of part in whole, printed as 12.3% */
@@ -155,87 +210,113 @@ static void pct(uint64_t part, uint64_t whole)
 	printf(" %3u.%u%%", pm / 10, pm % 10);
 }
 
-/*
- * Read every task; returns how many (indices in ids[]).  Pids only grow
- * here, so the scan stops 64 above the highest pid seen so far (or our
- * own): asking about all 4096 every frame was most of the SYSTEM time a
- * lone hog seemed to have (top's own calls, charged to its CPU).
- */
+/* The ticks pid had at the last frame (0: new). */
+static unsigned long prev_ticks(int pid)
+{
+	for (int i = 0; i < nprev; i++)
+		if (prev[i].pid == pid)
+			return prev[i].ticks;
+	return 0;
+}
+
+/* Read every process (/proc/PID/stat only); returns how many. */
 static int scan_tasks(void)
 {
-	static int highest;
-	int n = 0, last;
+	struct proc_walk w;
+	int n = 0;
 
-	if (highest < getpid())
-		highest = getpid();
-	last = highest + 64 < MAX_PID ? highest + 64 : MAX_PID;
-	for (int pid = 1; pid <= last; pid++) {
-		if (sched_stat(pid, &cur[pid]) < 0)
-			continue;
-		uint32_t t = cur[pid].utime + cur[pid].stime;
-		delta[pid] = t - prev_ticks[pid];	/* new pid: prev 0 */
-		prev_ticks[pid] = t;
-		ids[n++] = pid;
-		if (pid > highest)
-			highest = pid;
+	if (proc_walk_start(&w) < 0)
+		return 0;
+	w.stat_only = 1;
+	while (n < MAX_TASKS && proc_walk_next(&w, &cur[n])) {
+		unsigned long t = cur[n].utime + cur[n].stime;
+		delta[n] = t - prev_ticks(cur[n].pid);
+		seen[n].pid = cur[n].pid, seen[n].ticks = t;
+		n++;
 	}
+	proc_walk_end(&w);
+	memcpy(prev, seen, n * sizeof(seen[0]));
+	nprev = n;
 	return n;
 }
 
-/* One frame: the CPUs over the last interval, then the SHOW busiest. */
-static void frame(struct sched_cpu_info *before, int ncpus, int hz)
+/* A queue number, or "-" where /proc/sched_debug had none. */
+static void queue_num(const char *fmt, int v, int width)
 {
-	struct sched_cpu_info after[MAX_CPUS];
-	int n = scan_tasks(), running = 0, sleeping = 0, stopped = 0;
+	if (v < 0)
+		printf(" %*s", width, "-");
+	else
+		printf(fmt, v);
+}
 
-	for (int c = 0; c < ncpus; c++)
-		if (sched_cpustat(c, &after[c]) < 0)
-			after[c] = before[c];
-	for (int k = 0; k < n; k++) {
-		int st = cur[ids[k]].state;
-		running += st == 0;
-		stopped += st == 16;
-		sleeping += st == 1 || st == 2;
-	}
-	uint64_t elapsed = total(&after[0]) - total(&before[0]);
-	summary(n, running, sleeping, stopped);
-	printf("CPU    USER    NICE  SYSTEM    IDLE  RUN     ISO THROTTLED CURR   (%llu ticks, hz %d)\n",
-	       (unsigned long long)elapsed, hz);
+static void cpu_lines(struct cpu_load *before, const struct cpu_load *after, int ncpus,
+		      unsigned long long elapsed)
+{
+	printf("CPU    USER    NICE  SYSTEM    IDLE  RUN     ISO THROTTLED CURR   "
+	       "(%llu ticks of 1/%d s)\n", elapsed, PROC_USER_HZ);
 	for (int c = 0; c < ncpus; c++) {
-		const struct sched_cpu_info *a = &after[c], *b = &before[c];
-		uint64_t all = total(a) - total(b);
+		const struct cpu_load *a = &after[c], *b = &before[c];
+		unsigned long long all = total(a) - total(b);
 		printf("%3d", c);
-		pct(a->user_ticks - b->user_ticks, all);
-		pct(a->nice_ticks - b->nice_ticks, all);
-		pct(a->system_ticks - b->system_ticks, all);
-		pct(a->idle_ticks - b->idle_ticks, all);
-		printf(" %4d %3d.%d%% %9s %4d\n", a->nr_running,
-		       a->iso_share_permille / 10, a->iso_share_permille % 10,
-		       a->iso_throttled ? "yes" : "no", a->curr_pid);
+		pct(a->user - b->user, all);
+		pct(a->nice - b->nice, all);
+		pct(a->system - b->system, all);
+		pct(a->idle - b->idle, all);
+		queue_num(" %4d", a->nr_running, 4);
+		if (a->iso_permille < 0)
+			printf(" %7s", "-");
+		else
+			printf(" %3d.%d%%", a->iso_permille / 10, a->iso_permille % 10);
+		printf(" %9s", a->iso_throttled < 0 ? "-" : a->iso_throttled ? "yes" : "no");
+		queue_num(" %4d", a->curr_pid, 4);
+		printf("\n");
 		before[c] = *a;
 	}
+}
 
-	/* the SHOW busiest: a partial selection sort of ids[] by delta */
+/* One frame: the CPUs over the last interval, then the SHOW busiest. */
+static void frame(struct cpu_load *before, int ncpus)
+{
+	struct cpu_load after[MAX_CPUS];
+	int n = scan_tasks(), r = 0, s = 0, t = 0, z = 0;
+
+	for (int c = read_cpu_times(after); c < ncpus; c++)
+		after[c] = before[c];		/* unreadable: no change */
+	read_cpu_queues(after, ncpus);
+
+	for (int k = 0; k < n; k++) {
+		r += cur[k].state == 'R';
+		s += cur[k].state == 'S' || cur[k].state == 'D';
+		t += cur[k].state == 'T';
+		z += cur[k].state == 'Z';
+	}
+	/* the interval, in ticks of one CPU: CPU 0's */
+	unsigned long long elapsed = total(&after[0]) - total(&before[0]);
+	summary(n, r, s, t, z);
+	cpu_lines(before, after, ncpus, elapsed);
+
+	/* the SHOW busiest: a partial selection sort by delta */
 	printf("  PID STATE POLICY PRIO NICE CPU   %%CPU TIME(ms)\n");
 	for (int k = 0; k < n && k < SHOW; k++) {
 		int best = k;
 		for (int j = k + 1; j < n; j++)
-			if (delta[ids[j]] > delta[ids[best]])
+			if (delta[j] > delta[best])
 				best = j;
-		int t = ids[k]; ids[k] = ids[best]; ids[best] = t;
-		const struct sched_task_info *p = &cur[ids[k]];
-		printf("%5d %-5c %-6s %4d %4d %3d", p->pid,
-		       "RSD?X???W"[p->state >= 0 && p->state <= 8 ? p->state : 3],
-		       sched_policy_name(p->policy), p->prio, p->nice, p->cpu);
-		pct(delta[ids[k]], elapsed);
-		printf(" %8llu\n", ((unsigned long long)p->utime + p->stime) * 1000 / hz);
+		struct proc_info p = cur[k];
+		unsigned long d = delta[k];
+		cur[k] = cur[best], delta[k] = delta[best];
+		cur[best] = p, delta[best] = d;
+		printf("%5d %-5c %-6s %4d %4d %3d", cur[k].pid, cur[k].state,
+		       sched_policy_name(cur[k].policy), cur[k].prio, cur[k].nice, cur[k].cpu);
+		pct(delta[k], elapsed);
+		printf(" %8lu\n", (cur[k].utime + cur[k].stime) * (1000 / PROC_USER_HZ));
 	}
 }
 
 int main(int argc, char **argv)
 {
-	struct sched_cpu_info before[MAX_CPUS];
-	int rounds = 0, tenths = 30, ncpus = 0, hz;
+	struct cpu_load before[MAX_CPUS];
+	int rounds = 0, tenths = 30, ncpus;
 	bool batch = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -263,14 +344,11 @@ int main(int argc, char **argv)
 			return usage(stderr);
 		}
 	}
-	hz = sched_tunable_get(SCHED_TUNABLE_HZ);
-	if (hz <= 0) {
-		printf("top: needs the staircase kernel's calls 500/501 (%s here); "
-		       "on Linux use top(1)\n", strerror(errno));
+	ncpus = read_cpu_times(before);
+	if (ncpus == 0) {
+		printf("top: cannot read /proc/stat: %s\n", strerror(errno));
 		return 1;
 	}
-	while (ncpus < MAX_CPUS && sched_cpustat(ncpus, &before[ncpus]) == 0)
-		ncpus++;
 	scan_tasks();
 	bool screen = !batch && isatty(1) && isatty(0);
 	if (screen)
@@ -282,7 +360,7 @@ int main(int argc, char **argv)
 			printf("\033[H\033[2J");
 		else if (r > 1)
 			printf("\n");
-		frame(before, ncpus, hz);
+		frame(before, ncpus);
 		fflush(stdout);
 		if (rounds && r >= rounds)
 			break;

@@ -5,23 +5,43 @@
  *
  * One line, as procps prints it: the time of day, how long since boot,
  * the number of users (0: no login records here) and the load averages of
- * 1, 5 and 15 minutes, all from sysinfo():
+ * 1, 5 and 15 minutes, from /proc/uptime and /proc/loadavg as procps
+ * reads them (man 5 proc):
  *    00:05:12 up 5 min,  0 user,  load average: 1.00, 0.52, 0.20
  * -p: "up 5 minutes"; -s: the time it booted, "1970-01-01 00:00:00" (the
  * clock here starts at 0 on each boot). -h for this text.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 
+#include "proclist.h"	/* proc_read_text */
 #include "tool.h"
 
-/* "1.00": a load average of 16 fraction bits with two decimals, rounded. */
-static void load_string(unsigned long load, char *buf, size_t len)
+/* The seconds since boot, and the three load averages as /proc/loadavg
+ * writes them ("1.00 0.52 0.20 1/5 42"): 0, or -1 with the message. */
+static int read_proc(long *up, char l[3][16])
 {
-	unsigned long hundredths = (load * 100 + (1 << (SI_LOAD_SHIFT - 1))) >> SI_LOAD_SHIFT;
-	snprintf(buf, len, "%lu.%02lu", hundredths / 100, hundredths % 100);
+	char text[128], *w;
+
+	if (proc_read_text("/proc/uptime", text, sizeof(text)) <= 0) {
+		fprintf(stderr, "uptime: cannot read /proc/uptime: %s\n", strerror(errno));
+		return -1;
+	}
+	*up = strtol(text, NULL, 10);
+	if (proc_read_text("/proc/loadavg", text, sizeof(text)) <= 0) {
+		fprintf(stderr, "uptime: cannot read /proc/loadavg: %s\n", strerror(errno));
+		return -1;
+	}
+	w = text;
+	for (int i = 0; i < 3; i++) {
+		size_t n = strcspn(w, " \n");
+		snprintf(l[i], sizeof(l[i]), "%.*s", (int)n, w);
+		w += n + (w[n] != 0);
+	}
+	return 0;
 }
 
 static void plural(char *buf, size_t len, int n, const char *unit, int *first)
@@ -39,8 +59,8 @@ int main(int argc, char **argv)
 		{ "pretty", 'p', 0 }, { "since", 's', 0 }, { "help", 'h', 0 }, { 0 } };
 	struct tool_opts o = { .prog = "uptime", .opts = opts, .argc = argc, .argv = argv, .ind = 1 };
 	int key, mode = 0;
-	struct sysinfo si;
 	struct timespec now;
+	long up;
 	char l[3][16], buf[128];
 
 	while ((key = tool_next_opt(&o)) != TOOL_OPTS_END) {
@@ -59,11 +79,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uptime: unexpected argument '%s'\n", argv[o.ind]);
 		return tool_try_help("uptime");
 	}
-	if (sysinfo(&si) < 0 || clock_gettime(CLOCK_REALTIME, &now) < 0) {
-		perror("uptime: sysinfo");
+	if (read_proc(&up, l) < 0)
 		return 1;
-	}
-	long up = si.uptime, t = now.tv_sec % 86400;
+	clock_gettime(CLOCK_REALTIME, &now);
+	long t = now.tv_sec % 86400;
 	if (mode == 's') {
 		long boot = now.tv_sec - up < 0 ? 0 : now.tv_sec - up;
 		printf("1970-01-01 %02ld:%02ld:%02ld\n", boot / 3600 % 24, boot / 60 % 60, boot % 60);
@@ -81,8 +100,6 @@ int main(int argc, char **argv)
 		printf("%s\n", buf);
 		return 0;
 	}
-	for (int i = 0; i < 3; i++)
-		load_string(si.loads[i], l[i], sizeof(l[i]));
 	printf(" %02ld:%02ld:%02ld up ", t / 3600, t / 60 % 60, t % 60);
 	if (up >= 86400)
 		printf("%ld day%s, ", up / 86400, up >= 2 * 86400 ? "s" : "");

@@ -1,41 +1,64 @@
 /*
- * proclist.h - walking the tasks of our kernel, for ps, pgrep and pkill.
+ * proclist.h - the processes as ps, top, pgrep and pkill see them: read
+ * from /proc, as procps reads it (docs/abi.md §10), so the same tools work
+ * on Linux too.
  *
- * There is no /proc here: a task is found by asking call 500 (sched_stat)
- * about each pid and its name by call 507 (proc_name).  Pids are handed out
- * in increasing order and never reused (kernel/proc.c), so every task alive
- * when the walk starts has a pid below the walker's own, and the higher
- * pid is always the newer task (what pgrep -n/-o go by: there is no start
- * time in call 500's struct).  A walk asks about pids up to its own plus
- * PROC_WALK_SLACK, for the stages of a pipeline forked after it.  On Linux
- * both calls fail with ENOSYS.
+ * One process is three files: /proc/PID/stat (man 5 proc: state, ids,
+ * times, sizes, policy), /proc/PID/status (its uids and Cpus_allowed) and
+ * /proc/PID/cmdline; /proc/PID/sched adds the staircase's own fields
+ * (docs/staircase.md, "/proc/PID/sched"), which Linux's file lacks (they
+ * read -1 there). A walk lists /proc's numeric entries (processes, not
+ * threads, as Linux) and visits them in pid order.
  */
 #ifndef USER_LIB_PROCLIST_H
 #define USER_LIB_PROCLIST_H
 
-#include "kernel_calls.h"
+#include <stdint.h>
 
-#define PROC_WALK_SLACK 64
+#define PROC_USER_HZ	100	/* the clock ticks /proc/PID/stat counts in */
+#define PROC_ARGS_MAX	128
 
 struct proc_info {
-	struct sched_task_info t;	/* call 500's view of it */
-	char name[16];			/* call 507: the program's file name */
+	int pid, ppid, pgid, sid, tty_nr;	/* stat fields 1, 4-7 */
+	int ruid, euid;				/* status: Uid */
+	char state;				/* R S D T Z */
+	char name[16];				/* comm: 15 characters at most */
+	char args[PROC_ARGS_MAX];		/* cmdline, spaces between; or the name */
+	int prio, nice, cpu, rt_priority, policy; /* stat 18 (+ 100), 19, 39, 40, 41 */
+	unsigned long utime, stime;		/* USER_HZ ticks (stat 14, 15) */
+	unsigned long long start;		/* USER_HZ ticks since boot (stat 22) */
+	unsigned long vsize;			/* bytes (stat 23) */
+	long rss;				/* pages (stat 24) */
+	uint32_t cpus_allowed;			/* status: Cpus_allowed */
+	/* /proc/PID/sched, the staircase's fields (-1: not there, Linux) */
+	long long burst, max_burst, slice, full_slice, flags, nr_switches, wait_ns;
 };
 
 struct proc_walk {
-	int pid;	/* the last pid asked about */
-	int last;	/* the highest pid worth asking about */
+	int *pids;	/* what /proc listed at the start, sorted */
+	int n, next;
+	int stat_only;	/* 1: only /proc/PID/stat is read (top, every frame) */
 };
 
-/* Start a walk over every task that exists now. */
-void proc_walk_start(struct proc_walk *w);
+/* List /proc's processes: 0, or -1 with errno (no /proc). */
+int proc_walk_start(struct proc_walk *w);
 
-/* The next task into *p: 1, or 0 at the end, or -1 with errno when call
- * 500 fails other than ESRCH (ENOSYS: not this kernel). */
+/* The next one that still lives into *p: 1, or 0 at the end. */
 int proc_walk_next(struct proc_walk *w, struct proc_info *p);
 
-/* One task by pid: 0, or -1 with errno (ESRCH: none). */
+void proc_walk_end(struct proc_walk *w);
+
+/* One process by pid: 0, or -1 with errno (ENOENT: none). */
 int proc_get(int pid, struct proc_info *p);
+/* Only what /proc/PID/stat says (the rest zero, the sched fields -1). */
+int proc_get_stat(int pid, struct proc_info *p);
+
+/* A /proc file's text into buf (NUL-ended, cut at size - 1): its length,
+ * or -1 with errno. */
+int proc_read_text(const char *path, char *buf, int size);
+
+/* The number after "name :" in a /proc/PID/sched text, or dflt. */
+long long proc_sched_field(const char *text, const char *name, long long dflt);
 
 /* pgrep and pkill: one program, two modes (procps builds both from one
  * source too).  Returns the exit status: 0 matched (pkill: signalled),

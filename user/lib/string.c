@@ -94,6 +94,15 @@ char *strcat(char *dst, const char *src)
 	return dst;
 }
 
+/* The length of s's first part made of none of reject's characters. */
+size_t strcspn(const char *s, const char *reject)
+{
+	size_t n = 0;
+	while (s[n] && !strchr(reject, s[n]))
+		n++;
+	return n;
+}
+
 char *strchr(const char *s, int c)
 {
 	for (;; s++) {

@@ -16,6 +16,7 @@ char *strcpy(char *dst, const char *src);
 char *strncpy(char *dst, const char *src, size_t n);
 char *strcat(char *dst, const char *src);
 char *strchr(const char *s, int c);
+size_t strcspn(const char *s, const char *reject);
 char *strrchr(const char *s, int c);
 char *strstr(const char *hay, const char *needle);
 char *strdup(const char *s);
