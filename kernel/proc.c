@@ -404,19 +404,6 @@ uint32_t proc_total_forks(void)
 	return total_forks;
 }
 
-int proc_pids(int *pids, int max)
-{
-	int n = 0;
-
-	struct proc *p;
-
-	spin_lock(&ptable_lock);
-	for_each_task(p)
-		if (n < max && p->pstate == P_LIVE && p->pid > 0)
-			pids[n++] = p->pid;
-	spin_unlock(&ptable_lock);
-	return n;
-}
 
 struct proc *proc_get(int pid)
 {
@@ -442,18 +429,22 @@ void proc_put(struct proc *p)
 		task_free(p);
 }
 
-int proc_next_process(int from)
+/* The lowest pid >= from of a live task, a group leader unless threads. */
+static int next_live(int from, bool threads)
 {
 	spin_lock(&ptable_lock);
 	int pid = pid_next_used(from);
 	for (; pid; pid = pid_next_used(pid + 1)) {
 		struct proc *p = pid_find(pid);
-		if (p->pstate == P_LIVE && p == p->group_leader)
+		if (p->pstate == P_LIVE && (threads || p == p->group_leader))
 			break;
 	}
 	spin_unlock(&ptable_lock);
 	return pid;
 }
+
+int proc_next_process(int from) { return next_live(from, false); }
+int proc_next_task(int from)    { return next_live(from, true); }
 
 int proc_kstack_slot(int pid)
 {

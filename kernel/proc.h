@@ -153,9 +153,12 @@ bool proc_is_init(const struct proc *p);
 /* The pid last handed out (/proc/loadavg); tasks made since boot (/proc/stat's "processes"). */
 int proc_last_pid(void);
 uint32_t proc_total_forks(void);
-/* The lowest pid >= from of a live process (a group leader), or 0; the
- * kernel stack slot of live task pid, or -1 (/proc's listing and nodes). */
+/* The lowest pid >= from of a live process (a group leader), or of a live
+ * task, threads too, or 0; the kernel stack slot of live task pid, or -1
+ * (/proc's listings, /proc/sched_debug, /proc's nodes). Each caller
+ * proc_get()s what it reads: the task may have exited since. */
 int proc_next_process(int from);
+int proc_next_task(int from);
 int proc_kstack_slot(int pid);
 /* A thread gone for good (exit, exec's de_thread): off the list and out
  * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
@@ -163,10 +166,6 @@ void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
  * once the exited threads that wait for the next fork are freed. */
 int sys_free_frames(void);
-/* The pids of the live tasks, threads too, at most max of them: a
- * snapshot for /proc, which proc_get()s each (it may have exited since).
- * Returns how many. */
-int proc_pids(int *pids, int max);
 
 /* The process running on this CPU. */
 static inline struct proc *current(void)

@@ -17,14 +17,12 @@
 #include "errno.h"
 #include "format.h"
 #include "initrd.h"
-#include "kmalloc.h"
 #include "proc.h"
 #include "string.h"
 #include "time.h"
 #include "uname.h"
 
 #define SCHEDSTAT_VERSION	15
-#define MAX_TASKS		max_threads	/* one snapshot of the pids: every task there can be */
 
 /* Linux's SPLIT_NS: nanoseconds as "ms.nnnnnn". */
 static void pb_ms(struct pbuf *b, const char *fmt_int, uint64_t ns)
@@ -80,7 +78,7 @@ static void task_line(struct pbuf *b, int pid, int cpu, int curr_pid)
 	pb_printf(b, " %9d.%06d\n", 0, 0);
 }
 
-static void cpu_block(struct pbuf *b, const struct sched_cpu_info *c, const int *pids, int n)
+static void cpu_block(struct pbuf *b, const struct sched_cpu_info *c)
 {
 	pb_printf(b, "\ncpu#%d\n", c->cpu);
 	rq_line(b, "nr_running", c->nr_running);
@@ -93,24 +91,17 @@ static void cpu_block(struct pbuf *b, const struct sched_cpu_info *c, const int 
 		  "     wait-time             sum-exec        sum-sleep\n"
 		  "-------------------------------------------------------"
 		  "------------------------------------------------------\n");
-	for (int i = 0; i < n; i++)
-		task_line(b, pids[i], c->cpu, c->curr_pid);
+	for (int pid = proc_next_task(1); pid; pid = proc_next_task(pid + 1))
+		task_line(b, pid, c->cpu, c->curr_pid);
 }
 
 static void text_sched_debug(struct pbuf *b)
 {
-	int *pids = kmalloc(MAX_TASKS * sizeof(int)), n;
 	struct sched_cpu_info c;
 
-	if (!pids) {
-		b->err = -ENOMEM;
-		return;
-	}
 	header(b);
-	n = proc_pids(pids, MAX_TASKS);
 	for (int cpu = 0; sched_cpu_view(cpu, &c) == 0; cpu++)
-		cpu_block(b, &c, pids, n);
-	kfree(pids);
+		cpu_block(b, &c);
 }
 
 /* "cpuN yld_count 0 sched_count sched_goidle ttwu_count ttwu_local
