@@ -140,8 +140,14 @@ static bool wake_would_preempt(const struct sched_task *t, int cpu)
 	bool yes;
 
 	rq_lock(rq);
-	predict_activation(t, &woken);
-	yes = preempt_decision(rq, &woken) != PREEMPT_NO;
+	/* t's state is its queue's to guard (policy.h): a queued t that a
+	 * balancer pulled away since the caller read t->cpu is no longer this
+	 * queue's, and the caller's own check after locking will try again. */
+	yes = t->cpu == cpu;
+	if (yes) {
+		predict_activation(t, &woken);
+		yes = preempt_decision(rq, &woken) != PREEMPT_NO;
+	}
 	spin_unlock(&rq->lock);
 	return yes;
 }

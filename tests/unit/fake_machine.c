@@ -156,6 +156,8 @@ int fake_trace_count(int event, int pid)
 
 /* ---- spinlock.h: no spinning, but misuse is caught ---- */
 
+void (*fake_lock_hook)(struct spinlock *l);
+
 void spin_init(struct spinlock *l, const char *name)
 {
 	l->locked = 0;
@@ -173,6 +175,8 @@ void spin_lock(struct spinlock *l)
 	fake_irq_off[fake_cpu]++;
 	l->locked = 1;
 	l->cpu = fake_cpu;
+	if (fake_lock_hook)
+		fake_lock_hook(l);
 }
 
 void spin_unlock(struct spinlock *l)
@@ -200,6 +204,7 @@ void fake_boot(int ncpus, const struct sched_topology *topo)
 void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz)
 {
 	fake_now_ns = 0;
+	fake_lock_hook = NULL;
 	fake_cpu = 0;
 	fake_ncpus = ncpus;
 	fake_trace_len = 0;

@@ -58,6 +58,11 @@ extern int fake_migrated_running;	/* TRACE_MIGRATE of a running task, or a CPU's
  * (the simulator prints them). Not reset by fake_boot(). */
 extern void (*fake_trace_hook)(const struct fake_trace_rec *r);
 
+/* If set, called by spin_lock() once it holds l: a test makes another
+ * CPU's work happen between a caller's unlocked read and its lock (a
+ * balancer pulling a task, say). fake_boot() clears it. */
+extern void (*fake_lock_hook)(struct spinlock *l);
+
 /* Assertion failures jump here when set (the test runner sets it). */
 extern jmp_buf *fake_assert_jmp;
 extern char fake_assert_msg[256];

@@ -185,6 +185,37 @@ TEST(wake_stays_on_last_cpu_when_it_would_preempt)
 	CHECK(fake_need_resched[0]);
 }
 
+/* A queued task that a balancer pulls to another CPU between
+ * select_task_cpu()'s read of t->cpu and its lock of that queue (make
+ * stress, seed 127101039: the predict_activation assertion, via
+ * sched_setaffinity's migrate_queued_task). The lock hook plays the
+ * balancer. */
+static struct fake_proc *pulled;
+static void pull_when_rq0_locked(struct spinlock *l)
+{
+	if (pulled && l == &cpu_rq(0)->lock) {
+		pulled->se.cpu = 1;
+		pulled = NULL;
+	}
+}
+
+TEST(placement_of_a_task_pulled_meanwhile_reads_no_queue_it_left)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
+	struct fake_proc *c = fake_spawn(1, 0, 0);
+	fake_schedule(0);
+	fake_schedule(1);
+	CHECK(fake_curr(0) == &a->se && fake_curr(1) == &c->se && b->se.on_rq);
+	pulled = b;
+	fake_lock_hook = pull_when_rq0_locked;
+	int cpu = select_task_cpu(&b->se);	/* asserted before the fix */
+	fake_lock_hook = NULL;
+	CHECK(pulled == NULL);			/* the pull happened */
+	CHECK(cpu == 0 || cpu == 1);
+	b->se.cpu = 0;				/* undo the play */
+}
+
 /* ---- load balancing ---- */
 
 static bool on_different_cores(struct sched_task *a, struct sched_task *b)
