@@ -56,6 +56,7 @@
  * Every `not ok` line names the seed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -425,8 +426,19 @@ static int thread_group(int id, long long end)
 	bad |= task(id, end, 1);
 	for (int i = 0; i < n; i++) {
 		if (thread_join(&m[i].t, GRACE_S * 1000) < 0) {
-			printf("# task %d: thread %d not ended %d s after its end\n", id,
-			       m[i].t.tid, GRACE_S);
+			struct sched_task_info info = { 0 };
+			char st[96] = "";
+			int fd;
+			sched_stat(m[i].t.tid, &info);
+			snprintf(st, sizeof(st), "/proc/%d/stat", m[i].t.tid);
+			if ((fd = open(st, O_RDONLY)) >= 0) {
+				int n = read(fd, st, sizeof(st) - 1);
+				st[n > 0 ? n : 0] = 0;
+				close(fd);
+			}
+			printf("# task %d: thread %d not ended %d s after its end: state %d flags 0x%x"
+			       " policy %d cpu %d runs %u; %s\n", id, m[i].t.tid, GRACE_S, info.state,
+			       info.flags, info.policy, info.cpu, info.nr_runs, st);
 			bad |= BAD_THREAD;
 		} else {
 			bad |= m[i].t.result;
