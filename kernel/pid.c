@@ -26,6 +26,16 @@ void pid_init(void)
 	pid_max = bootparam_int("pid_max", PID_MAX_DEFAULT, PID_MAX_MIN, PID_MAX_LIMIT);
 }
 
+/* sysctl kernel.pid_max: Linux's bounds. Pids in use above a lowered
+ * pid_max stay; the next lap wraps at the new value. */
+int pid_set_max(int n)
+{
+	if (n < PID_MAX_MIN || n > PID_MAX_LIMIT)
+		return -EINVAL;
+	__atomic_store_n(&pid_max, n, __ATOMIC_RELAXED);
+	return 0;
+}
+
 static bool pid_used(int pid)
 {
 	return pidmap[pid / 32] & (1u << (pid % 32));

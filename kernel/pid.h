@@ -25,6 +25,9 @@ struct proc;
 /* kernel.pid_max: the boot parameter pid_max= (Linux's), else 32,768;
  * /proc/sys/kernel/pid_max reads it. Pids are 1 .. pid_max - 1. */
 extern int pid_max;
+/* Root's write of /proc/sys/kernel/pid_max: 0, or -EINVAL outside
+ * PID_MAX_MIN .. PID_MAX_LIMIT. */
+int pid_set_max(int n);
 void pid_init(void);
 
 /* Give p a pid: the next free one after the last handed out, wrapping

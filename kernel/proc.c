@@ -68,7 +68,7 @@ static int threads_max_for(uint32_t totalram_pages)
 void proc_init(void)
 {
 	max_threads = threads_max_for(pmm_total_count());
-	kstack_init(max_threads + KSTACK_SLACK);
+	kstack_init(THREADS_MAX_LIMIT + KSTACK_SLACK);	/* root may raise threads-max */
 	pid_init();
 	/* A task's own kernel memory: its struct proc and its stack (an
 	 * address space adds its page directory and page tables). */
@@ -77,6 +77,14 @@ void proc_init(void)
 	       max_threads, pmm_total_count() / 256, pid_max,
 	       (PAGE_ROUND_UP(sizeof(struct proc) + 16) + KSTACK_SIZE) / 1024,
 	       (unsigned)sizeof(struct proc), KSTACK_SIZE / 1024);
+}
+
+int proc_set_threads_max(int n)
+{
+	if (n < THREADS_MIN || n > THREADS_MAX_LIMIT)
+		return -EINVAL;
+	__atomic_store_n(&max_threads, n, __ATOMIC_RELAXED);
+	return 0;
 }
 
 bool proc_is_init(const struct proc *p)

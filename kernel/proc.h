@@ -149,6 +149,10 @@ extern struct proc *task_list;
 #define for_each_task(p) for ((p) = task_list; (p); (p) = (p)->task_next)
 /* threads-max: the most tasks at once (proc_init: from the memory). */
 extern int max_threads;
+/* Root's write of /proc/sys/kernel/threads-max: 0, or -EINVAL outside
+ * THREADS_MIN .. THREADS_MAX_LIMIT (the stacks' range; Linux's upper
+ * bound, FUTEX_TID_MASK, is far above it). */
+int proc_set_threads_max(int n);
 bool proc_is_init(const struct proc *p);
 /* The pid last handed out (/proc/loadavg); tasks made since boot (/proc/stat's "processes"). */
 int proc_last_pid(void);

@@ -237,8 +237,8 @@ int procfs_read(struct file *f, void *ubuf, uint32_t n)
 }
 
 /*
- * Only the tunables take a write, whole at offset 0 (Linux's
- * sysctl_writes_strict: a write further on is ignored). The others answer
+ * Only the writable /proc/sys files (0644) take a write, whole at
+ * offset 0 (Linux's sysctl_writes_strict: a write further on is ignored). The others answer
  * as Linux's do when root opened them for writing: EINVAL for /proc/PID's
  * (no write method), EIO for /proc's own (proc_reg_write without one).
  */
@@ -247,7 +247,7 @@ int procfs_write(struct file *f, const void *ubuf, uint32_t n)
 	char text[PROCFS_WRITE_MAX];
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (f->node->procfs != PROCFS_SYS_TUNABLE)
+	if (!(f->node->perm & 0200))
 		return is_pid_file(f->node) ? -EINVAL : -EIO;
 	if (f->offset > 0)
 		return (int)n;

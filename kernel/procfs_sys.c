@@ -6,7 +6,8 @@
  * §9): rr_interval, interactive, compute, iso_cpu, and this kernel's
  * per_cpu_gain, cache_delay, sched_rotate and (read-only) hz. Everyone
  * reads them; root writes them (0644), a write being sched_tunable_set():
- * a bad value is EINVAL and changes nothing.
+ * a bad value is EINVAL and changes nothing. Root also writes pid_max and
+ * threads-max, as on Linux (kernel/pid.c, kernel/proc.c say the bounds).
  *
  * CPU times are in USER_HZ (100 a second), converted from the scheduler's
  * ticks; BATCH time is "nice" (the seed's accounting).
@@ -31,22 +32,23 @@
 static const struct {
 	const char *path;
 	uint8_t kind;
+	uint16_t perm;		/* root writes the 0644 ones */
 } proc_files[] = {
-	{ "/proc/cpuinfo",		PROCFS_CPUINFO },
-	{ "/proc/filesystems",		PROCFS_FILESYSTEMS },
-	{ "/proc/loadavg",		PROCFS_LOADAVG },
-	{ "/proc/meminfo",		PROCFS_MEMINFO },
-	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG },
-	{ "/proc/schedstat",		PROCFS_SCHEDSTAT },
-	{ "/proc/stat",			PROCFS_STAT },
-	{ "/proc/uptime",		PROCFS_UPTIME },
-	{ "/proc/version",		PROCFS_VERSION },
-	{ "/proc/sys/kernel/hostname",	PROCFS_SYS_HOSTNAME },
-	{ "/proc/sys/kernel/osrelease",	PROCFS_SYS_OSRELEASE },
-	{ "/proc/sys/kernel/ostype",	PROCFS_SYS_OSTYPE },
-	{ "/proc/sys/kernel/pid_max",	PROCFS_SYS_PID_MAX },
-	{ "/proc/sys/kernel/threads-max", PROCFS_SYS_THREADS_MAX },
-	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION },
+	{ "/proc/cpuinfo",		PROCFS_CPUINFO, 0444 },
+	{ "/proc/filesystems",		PROCFS_FILESYSTEMS, 0444 },
+	{ "/proc/loadavg",		PROCFS_LOADAVG, 0444 },
+	{ "/proc/meminfo",		PROCFS_MEMINFO, 0444 },
+	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG, 0444 },
+	{ "/proc/schedstat",		PROCFS_SCHEDSTAT, 0444 },
+	{ "/proc/stat",			PROCFS_STAT, 0444 },
+	{ "/proc/uptime",		PROCFS_UPTIME, 0444 },
+	{ "/proc/version",		PROCFS_VERSION, 0444 },
+	{ "/proc/sys/kernel/hostname",	PROCFS_SYS_HOSTNAME, 0444 },
+	{ "/proc/sys/kernel/osrelease",	PROCFS_SYS_OSRELEASE, 0444 },
+	{ "/proc/sys/kernel/ostype",	PROCFS_SYS_OSTYPE, 0444 },
+	{ "/proc/sys/kernel/pid_max",	PROCFS_SYS_PID_MAX, 0644 },
+	{ "/proc/sys/kernel/threads-max", PROCFS_SYS_THREADS_MAX, 0644 },
+	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION, 0444 },
 };
 
 /* The -ck names (interactive, compute), else the tunable's own; hz is
@@ -72,7 +74,7 @@ void procfs_sys_init(void)
 {
 	char path[INITRD_PATH_MAX];
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
-		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, 0444, false);
+		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
 	for (unsigned i = 0; i < ARRAY_LEN(sysctl_tunables); i++) {
 		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", sysctl_tunables[i].name);
 		initrd_add_proc(path, PROCFS_SYS_TUNABLE, sysctl_tunables[i].id,
@@ -252,7 +254,12 @@ static int parse_int(const char *s, uint32_t len, int *out)
 int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len)
 {
 	int v;
-	if (n->procfs != PROCFS_SYS_TUNABLE || parse_int(text, len, &v) < 0)
+	if (parse_int(text, len, &v) < 0)
 		return -EINVAL;
-	return sched_tunable_set(tunable_id(n), v);
+	switch (n->procfs) {
+	case PROCFS_SYS_TUNABLE:	return sched_tunable_set(tunable_id(n), v);
+	case PROCFS_SYS_PID_MAX:	return pid_set_max(v);
+	case PROCFS_SYS_THREADS_MAX:	return proc_set_threads_max(v);
+	default:			return -EINVAL;
+	}
 }

@@ -152,12 +152,15 @@ CASES += [
          # two vCPUs take turns and the race never overlaps
          expect=[CLEAN_EXIT,
                  r"^ok \d+ - a_call_on_a_dying_pid_never_lands_on_its_slots_next_process\b"]),
-    # Pids wrap to 300 (Linux's RESERVED_PIDS) past pid_max (a boot
-    # parameter, as Linux's) and skip live tasks' pids and a process group
-    # that outlived its leader: 2,000 forks with pid_max=1000.
-    Case("proc_pid_wrap", smp=ONE, append="tests=none pid_max=1000 run=/bin/pid_reuse:--wrap then=exit",
+    # Pids wrap to 300 (Linux's RESERVED_PIDS) past pid_max and skip live
+    # tasks' pids and a process group that outlived its leader: 2,000
+    # forks with pid_max 1,000. Booted with pid_max=2000 (Linux's boot
+    # parameter), which the program lowers to 1,000 by writing
+    # /proc/sys/kernel/pid_max as root (Linux's sysctl): both ways count.
+    Case("proc_pid_wrap", smp=ONE, append="tests=none pid_max=2000 run=/bin/pid_reuse:--wrap then=exit",
          timeout=120, tags=("process",), qemu_args=ICOUNT,
-         expect=[CLEAN_EXIT] + [r"^ok \d+ - %s\b" % n for n in (
+         expect=[CLEAN_EXIT, r"^# pid_max 2000, set to 1000 by writing /proc/sys/kernel/pid_max$"] +
+                [r"^ok \d+ - %s\b" % n for n in (
              "pids_wrap_to_300_past_pid_max", "a_wrapped_pid_is_never_a_live_tasks",
              "a_wrapped_pid_is_never_a_live_process_groups")]),
 ]

@@ -17,6 +17,8 @@ procfs_sched_stair, one CPU, tests=none:
     sysctl then reads; an ordinary user reads the file (setpriv
     --reuid=1000 cat) but gets "Permission denied" writing it, and a bad
     value ("abc", 0) is refused and changes nothing;
+  * root writes threads-max and pid_max within Linux's bounds (a value
+    outside: "Invalid argument"; uid 1000: "Permission denied");
   * /proc/sched_debug lists one CPU and the spin on it, runnable, on a
     stair, having run; /proc/schedstat is version 15 with CPU 0's run
     time;
@@ -79,6 +81,17 @@ STEPS = [
     ("echo abc > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
     ("echo 0 > /proc/sys/kernel/rr_interval", [r"Invalid argument"]),
     ("cat /proc/sys/kernel/rr_interval", [r"^10$"]),
+    # root's other two knobs, with Linux's bounds (threads-max 20 ..; the
+    # top is this kernel's stack range: 5,397) and their errors
+    ("sysctl -w kernel.threads-max=3000", [r"^kernel\.threads-max = 3000$"]),
+    ("echo 19 > /proc/sys/kernel/threads-max", [r"Invalid argument"]),
+    ("echo 6000 > /proc/sys/kernel/threads-max", [r"Invalid argument"]),
+    ("setpriv --reuid=1000 sh -c 'echo 100 > /proc/sys/kernel/threads-max'",
+     [r"/proc/sys/kernel/threads-max: Permission denied"]),
+    ("echo 300 > /proc/sys/kernel/pid_max", [r"Invalid argument"]),
+    ("echo 32769 > /proc/sys/kernel/pid_max", [r"Invalid argument"]),
+    ("sysctl -w kernel.pid_max=32768", [r"^kernel\.pid_max = 32768$"]),
+    ("cat /proc/sys/kernel/threads-max", [r"^3000$"]),
     ("cat /proc/1/stat", [r"^1 \(sh\) [RS] 0 1 1 1088 "]),
     # maps in Linux's i386 layout: the name padded to column 49
     ("cat /proc/self/maps", [r"^[0-9a-f]{8}-[0-9a-f]{8} r-xp 00000000 00:00 0 *$",
