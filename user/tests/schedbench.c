@@ -12,7 +12,7 @@
  *                                memory before and while K (16, 1..64)
  *                                forked children sleep
  *   schedbench picknext [MAX]    sched_yield between two FIFO tasks on
- *                                CPU 0 beside N NORMAL hogs, N = 1, 10,
+ *                                CPU 0 beside N NORMAL hog threads, N = 1, 10,
  *                                100, 1000, 4000 (at most MAX, 1..4000,
  *                                or as many as fork allows)
  *   schedbench latency [COUNT]   cyclictest-style: COUNT (10000, 1..50000)
@@ -46,10 +46,11 @@
  * task stays NORMAL there, and every case says which policy was granted
  * (sched_getscheduler after the request), as wakelat does.
  *
- * Process count: threads-max follows the memory on both kernels (this
- * one: 2,039 at 128 MiB, 4,087 at 256; kernel/proc.c), so picknext may
- * stop short of 4000 hogs; it prints picknext_limit and measures with as
- * many as fork gave it. make bench boots with 512 MiB.
+ * Task count: threads-max follows the memory on both kernels (this one:
+ * 2,039 at 128 MiB; kernel/proc.c). picknext's hogs are threads of one
+ * process (4,000 fit in 128 MiB) and, as root, it raises threads-max for
+ * its run as sysctl would and puts it back; if clone still fails it
+ * prints picknext_limit and measures with as many as it got.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +67,8 @@
 #include "args.h"
 #include "syscall.h"
 #include "testlib.h"
+#include "thread.h"
+#include <uapi/futex.h>
 
 #define REPS 9
 
@@ -346,6 +350,123 @@ static int do_mem(int k)
 
 /* ---- picknext ---- */
 
+/*
+ * picknext's hogs are threads (issue 32): one forked process of n
+ * threads, so that 4,000 of them fit in 128 MiB. A thread costs its
+ * task and kernel stack (12 KiB here) and a page of its own stack; a
+ * process would add a page directory, page tables and the pages fork
+ * copies. To the scheduler a thread is a task like any other, and the
+ * pair whose yields are measured are two processes either way.
+ *
+ * The threads wait on a futex word until the last is made, so that none
+ * spins while the others are being made (see hogs_to). The leader reports
+ * how many it made on a pipe, then wakes them all and spins too: in that
+ * order, because once they spin the leader (NORMAL, low on its stairs
+ * after making them) would wait its turn behind every one of them. The
+ * FIFO parent, woken by the report, sleeps until they are all runnable.
+ */
+#define HOG_STACK 2048
+static pid_t thread_hogs;		/* the hog process, or 0 */
+static int hog_gate;			/* the hog process's own copy: 1 = spin */
+static void hog_threads_kill(void);
+
+static int hog_thread(void *arg) __attribute__((noreturn));
+static int hog_thread(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&hog_gate, __ATOMIC_ACQUIRE))
+		syscall4(__NR_futex, (long)&hog_gate, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, 0);
+	for (;;)
+		;
+}
+
+static void hog_leader(int n, int report)
+{
+	static struct thread t[MAX_HOGS];
+	char *stacks = mmap(NULL, (size_t)n * HOG_STACK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int made = 1, err = 0;		/* the leader is a hog too */
+
+	set_policy(SCHED_OTHER, 0);
+	for (; stacks != MAP_FAILED && made < n; made++) {
+		err = thread_create(&t[made], hog_thread, NULL, stacks + (size_t)made * HOG_STACK,
+				    HOG_STACK);
+		if (err < 0)
+			break;
+	}
+	int said[2] = { made, stacks == MAP_FAILED ? ENOMEM : -err };
+	write(report, said, sizeof(said));
+	close(report);
+	__atomic_store_n(&hog_gate, 1, __ATOMIC_RELEASE);
+	syscall3(__NR_futex, (long)&hog_gate, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 0x7fffffff);
+	for (;;)
+		;
+}
+
+/* n hog threads on CPU 0 (the caller is pinned there; threads inherit
+ * it), all NORMAL and runnable when this returns: how many were made
+ * (fewer if clone failed: hogs_errno says why). */
+static int hog_threads_to(int n)
+{
+	int rd[2], said[2] = { 0, 0 };
+
+	hog_threads_kill();
+	if (pipe(rd) < 0)
+		return 0;
+	thread_hogs = fork();
+	if (thread_hogs < 0) {
+		hogs_errno = errno;
+		thread_hogs = 0;
+	} else if (thread_hogs == 0) {
+		close(rd[0]);
+		hog_leader(n, rd[1]);
+	}
+	close(rd[1]);
+	if (thread_hogs && read(rd[0], said, sizeof(said)) != sizeof(said))
+		said[0] = 0;
+	close(rd[0]);
+	hogs_errno = said[1];
+	/* the leader wakes them while we sleep; 2 s at most (1 ms a turn) */
+	for (int i = 0; said[0] > 0 && i < 2000 && runnable_now() < said[0] + 1; i++)
+		test_sleep_ms(1);
+	return said[0];
+}
+
+static void hog_threads_kill(void)
+{
+	if (thread_hogs) {
+		kill(thread_hogs, SIGKILL);
+		waitpid(thread_hogs, NULL, 0);
+	}
+	thread_hogs = 0;
+}
+
+/* Root's sysctl -w kernel.threads-max=n: 0, or -1. */
+static int set_threads_max(int n)
+{
+	int fd = open("/proc/sys/kernel/threads-max", O_WRONLY), len, r;
+	char text[16];
+
+	if (fd < 0)
+		return -1;
+	len = snprintf(text, sizeof(text), "%d\n", n);
+	r = write(fd, text, len) == len ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* picknext's 4,000 hogs need threads-max above 4,000 (2,039 at 128 MiB
+ * here, Linux's rule; about 1,900 on Linux): root raises it as sysctl
+ * would, for the run, and puts it back. Returns the old value, or -1 if
+ * it was high enough or could not be raised. */
+static int raise_threads_max(int want)
+{
+	int old = test_read_number("/proc/sys/kernel/threads-max", 0);
+	if (old < 0 || old >= want || set_threads_max(want) < 0)
+		return -1;
+	return old;
+}
+
 static unsigned long long run_yield(int n)
 {
 	unsigned long long t0 = rdtsc();
@@ -365,20 +486,30 @@ static int do_picknext(int max)
 		printf("picknext n/a (SCHED_FIFO refused: %s)\n", strerror(errno));
 		return 0;
 	}
+	int threads_max = raise_threads_max(max + 64);	/* 64: room for the rest */
 	printf("# picknext: sched_yield between two FIFO 50 tasks on CPU 0 beside N "
-	       "NORMAL hogs, median of %d x 500, insn per call\n", REPS);
+	       "NORMAL hog threads, median of %d x 500, insn per call\n", REPS);
+	if (threads_max >= 0)
+		printf("# picknext: threads-max raised from %d to %d for the run\n", threads_max,
+		       max + 64);
 	for (unsigned i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 		int want = ns[i] < max ? ns[i] : max;
 		int got, last = want == max;
 
-		hogs_kill();			/* a fresh set each time: see hogs_to */
-		got = hogs_to(want, 1);		/* 1 spare: room for the partner */
-		if (got < want) {		/* fork refused: process table full */
+		long long t0 = monotonic_ns();
+		hog_threads_kill();
+		long long t1 = monotonic_ns();
+		got = hog_threads_to(want);	/* a fresh set each time */
+		nhogs = got;
+		printf("# picknext: old hogs killed in %lld ms, %d made in %lld ms\n",
+		       (t1 - t0) / 1000000, got, (monotonic_ns() - t1) / 1000000);
+		fflush(NULL);
+		if (got < want) {		/* clone refused: threads-max or memory */
 			last = 1;
 			if (got < 1)
 				break;
-			printf("picknext_limit %d hogs (fork refused hog %d of %d: %s)\n",
-			       got, got + 2, want, strerror(hogs_errno));
+			printf("picknext_limit %d hogs (clone refused hog %d of %d: %s)\n",
+			       got, got + 1, want, strerror(hogs_errno));
 			fflush(NULL);
 		}
 		pid_t partner = fork();
@@ -407,7 +538,10 @@ static int do_picknext(int max)
 		if (last)
 			break;
 	}
-	hogs_kill();
+	hog_threads_kill();
+	nhogs = 0;
+	if (threads_max >= 0)
+		set_threads_max(threads_max);
 	set_policy(SCHED_OTHER, 0);
 	return 0;
 }
