@@ -39,12 +39,12 @@ linux_version=$(cat "$(dirname "$vmlinuz")/version" 2>/dev/null || echo 6.1)
 
 ct="/usr/bin/cyclictest:-m:-p:80:-i:1000:-l:$FIELD_LOOPS:-t:-q"
 sng="--cpu:1:--cpu-ops:200:--metrics-brief:--temp-path:/proc"
-run="$ct,/bin/beside:2:$ct,/usr/bin/hackbench:-p:-g:4:-l:200,/usr/bin/hackbench:-p:-T:-g:4:-l:200"
-run="$run,/usr/bin/stress-ng:$sng,/usr/bin/stress-ng:--sched:fifo:--sched-prio:50:$sng"
+run="$ct,/usr/bin/hackbench:-p:-g:4:-l:200,/usr/bin/hackbench:-p:-T:-g:4:-l:200"
+run="$run,/usr/bin/stress-ng:$sng,/usr/bin/stress-ng:--sched:fifo:--sched-prio:50:$sng,/bin/beside:2:$ct"
 icount="-icount shift=2,sleep=off"
 
 step "this kernel: $run"
-timeout 900 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+timeout "${FIELD_TIMEOUT:-400}" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg $icount -smp 1 -m 256M \
 	-kernel build/kernel.elf -initrd build/initrd.tar,build/field.tar \
 	-append "tests=none run=$run then=exit" </dev/null >"$out/field-ours.serial.log" 2>&1 || true
@@ -54,7 +54,7 @@ rm -rf "$out/field-initramfs" && mkdir -p "$out/field-initramfs/bin"
 cp build/user/bin/* "$out/field-initramfs/bin/"
 tar -x -C "$out/field-initramfs" -f build/field.tar
 (cd "$out/field-initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/field-linux.cpio"
-timeout 900 "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+timeout "${FIELD_TIMEOUT:-400}" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 	-accel tcg $icount -smp 1 -m 256M -kernel "$vmlinuz" -initrd "$out/field-linux.cpio" \
 	-append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$run then=exit" \
 	</dev/null >"$out/field-linux.serial.log" 2>&1 || true

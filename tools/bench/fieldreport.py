@@ -11,8 +11,8 @@ import re
 import time
 
 BEGIN, END = "<!-- field:begin -->", "<!-- field:end -->"
-RUNS = ["cyclictest", "cyclictest_hogs", "hackbench_p", "hackbench_pT",
-        "stressng_cpu", "stressng_fifo"]
+RUNS = ["cyclictest", "hackbench_p", "hackbench_pT", "stressng_cpu",
+        "stressng_fifo", "cyclictest_hogs"]
 
 
 def sections(path):
