@@ -36,7 +36,7 @@
 #define DEV_URANDOM	MKDEV(1, 9)
 #define DEV_TTY		MKDEV(5, 0)
 #define DEV_CONSOLE	MKDEV(5, 1)
-/* Linux gives it a dynamic misc minor; 6.1 on QEMU's i386 PC numbers it so. */
+/* Linux gives it a dynamic misc minor (misc major 10); 122 is ours, not checked against Linux. */
 #define DEV_CPU_DMA_LATENCY	MKDEV(10, 122)
 /* PM_QOS_CPU_LATENCY_DEFAULT_VALUE (include/linux/pm_qos.h), us */
 #define CPU_LATENCY_DEFAULT	2000000000
