@@ -11,6 +11,7 @@
 #   make trace PROG=/bin/sched_rr   record one program: build/trace/sched_rr.* (docs/trace.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
+#   make bench-field  Debian's cyclictest, hackbench, stress-ng on both kernels (docs/bench.md)
 #   make bench      path lengths and scheduling quality beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make profile ... ANNOTATE="sched_schedule"         and each instruction of these functions, counted
@@ -57,7 +58,7 @@ KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm driver
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/syscall_names.o
 
-.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench profile sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -152,6 +153,23 @@ $(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra 
 	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"
 	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd $$(ls $(BUILD)/initrd)
+
+# The field's benchmarks (issue 28): Debian's i386 rt-tests (cyclictest,
+# hackbench) and stress-ng with the libraries they load, as a second
+# initrd module (tools/debs-tar.sh), for the rt_tests cases and make
+# bench-field; DEBS= above puts the same packages into the initrd itself.
+# The library lists are stress-ng's and rt-tests' i386 Depends, closed
+# over the libraries' own NEEDED entries.
+RT_DEBS := libc6 libgcc-s1 rt-tests libnuma1
+STRESS_DEBS := stress-ng libapparmor1 libbsd0 libmd0 libcrypt1 libegl1 libglvnd0 \
+	libgbm1 libdrm2 libwayland-server0 libexpat1 libffi8 libgles2 libjpeg62-turbo \
+	libjudydebian1 libkmod2 liblzma5 libzstd1 libssl3 libsctp1 libxxhash0 zlib1g
+$(BUILD)/rt-tests.tar:
+	@tools/debs-tar.sh $@ $(RT_DEBS)
+	@echo "  TAR     $@ ($(RT_DEBS))"
+$(BUILD)/field.tar:
+	@tools/debs-tar.sh $@ $(RT_DEBS) $(STRESS_DEBS)
+	@echo "  TAR     $@ (rt-tests, stress-ng and their libraries)"
 
 # ---- running ---------------------------------------------------------------
 SOCKETS ?= 1
@@ -292,6 +310,14 @@ bench:
 	@tools/ensure-deps.sh cc nasm qemu python cpio
 	@BENCH_KVM=$(if $(filter command line,$(origin KVM)),$(KVM),0) tools/bench/run.sh
 	@$(if $(filter 1,$(SCALE)),SCALE_CPUS=$(or $(SCALE_CPUS),8) tools/bench/scale.sh)
+	@tools/bench/field.sh || echo "bench: the field's benchmarks were not run (above: why)"
+
+# The field's benchmarks alone (tools/bench/field.sh): Debian's cyclictest,
+# hackbench and stress-ng on both kernels, the "field" section of
+# bench/results/latest.md (docs/bench.md, "The field's benchmarks").
+bench-field:
+	@tools/ensure-deps.sh cc nasm qemu python cpio
+	@tools/bench/field.sh
 
 # Where one program's kernel instructions go, by function (tools/bench/profile.sh).
 # (Its default PROG is its own: make trace without PROG records an example.)

@@ -10,6 +10,10 @@
  *   urandom 1,9   cryptographic), writes take everything
  *   tty     5,0   the console (the process's controlling terminal)
  *   console 5,1   the console
+ *   cpu_dma_latency 10,MISC  a PM QoS request (cyclictest writes 0 and
+ *                 keeps it open): every CPU here wakes as fast as it can,
+ *                 so it is taken and ignored; reads give Linux's default
+ *                 target (2,000 s, in us) as a 4-byte value
  *
  * They are nodes of the initrd's tree (kernel/initrd.c keeps rdev), so
  * open, stat and ls find them; an open one is an FT_DEV file.
@@ -32,6 +36,10 @@
 #define DEV_URANDOM	MKDEV(1, 9)
 #define DEV_TTY		MKDEV(5, 0)
 #define DEV_CONSOLE	MKDEV(5, 1)
+/* Linux gives it a dynamic misc minor (misc major 10); 122 is ours, not checked against Linux. */
+#define DEV_CPU_DMA_LATENCY	MKDEV(10, 122)
+/* PM_QOS_CPU_LATENCY_DEFAULT_VALUE (include/linux/pm_qos.h), us */
+#define CPU_LATENCY_DEFAULT	2000000000
 
 static const struct {
 	const char *path;
@@ -44,6 +52,7 @@ static const struct {
 	{ "/dev/urandom", DEV_URANDOM, 0666 },
 	{ "/dev/tty", DEV_TTY, 0666 },
 	{ "/dev/console", DEV_CONSOLE, 0600 },
+	{ "/dev/cpu_dma_latency", DEV_CPU_DMA_LATENCY, 0600 },
 };
 
 void dev_init(void)
@@ -76,6 +85,22 @@ static int read_zeros(void *ubuf, uint32_t n)
 	return (int)done;
 }
 
+/* Linux's cpu_latency_qos_read: the 4-byte target from the file's
+ * offset, as simple_read_from_buffer. */
+static int cpu_latency_read(struct file *f, void *ubuf, uint32_t n)
+{
+	int32_t value = CPU_LATENCY_DEFAULT;
+	if (f->offset >= sizeof(value))
+		return 0;
+	uint32_t k = sizeof(value) - (uint32_t)f->offset;
+	if (k > n)
+		k = n;
+	if (copy_to_user(ubuf, (char *)&value + f->offset, k) < 0)
+		return -EFAULT;
+	f->offset += k;
+	return (int)k;
+}
+
 int dev_read(struct file *f, void *ubuf, uint32_t n)
 {
 	uint16_t rdev = f->node->rdev;
@@ -85,6 +110,7 @@ int dev_read(struct file *f, void *ubuf, uint32_t n)
 	case DEV_NULL:		return 0;
 	case DEV_ZERO:
 	case DEV_FULL:		return read_zeros(ubuf, n);
+	case DEV_CPU_DMA_LATENCY:	return cpu_latency_read(f, ubuf, n);
 	default:		return sys_getrandom(ubuf, n, 0);	/* random, urandom */
 	}
 }

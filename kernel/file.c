@@ -24,9 +24,30 @@
 static struct spinlock ref_lock = SPINLOCK_INIT("file refs");
 static struct spinlock fd_lock = SPINLOCK_INIT("fd tables");
 
-static struct file **fd_table(void)
+/* The group's table (the leader's); the caller may read a slot without
+ * fd_lock: a table that grows meanwhile stays allocated (kernel/fdtable.c). */
+static struct fdtable *fd_table(void)
 {
-	return current()->group_leader->files;
+	return __atomic_load_n(&current()->group_leader->fdt, __ATOMIC_ACQUIRE);
+}
+
+/* The soft RLIMIT_NOFILE: no descriptor at or past it. */
+static uint32_t fd_limit(void)
+{
+	return current()->group_leader->rlim[RLIMIT_NOFILE].rlim_cur;
+}
+
+/* Under fd_lock: the table, grown to hold fd; NULL if no memory. */
+static struct fdtable *fd_table_for_locked(uint32_t fd)
+{
+	struct proc *leader = current()->group_leader;
+	struct fdtable *t = leader->fdt;
+	if (fd < t->max_fds)
+		return t;
+	t = fdtable_grow(t, fd);
+	if (t)
+		__atomic_store_n(&leader->fdt, t, __ATOMIC_RELEASE);
+	return t;
 }
 
 /* F_GETFL of a new file: how it is open, as Linux reports it. */
@@ -139,58 +160,88 @@ struct waitq *file_waitq(struct file *f)
 
 /* ---- the descriptor calls ------------------------------------------------- */
 
-/* Under fd_lock, with the table's close-on-exec bits (the leader's). */
-static void fd_set_cloexec_locked(int fd, bool on)
-{
-	struct proc *leader = current()->group_leader;
-	if (on)
-		leader->cloexec |= 1u << fd;
-	else
-		leader->cloexec &= ~(1u << fd);
-}
-
 static void fd_set_cloexec(int fd, bool on)
 {
 	spin_lock(&fd_lock);
-	fd_set_cloexec_locked(fd, on);
+	fdtable_set_cloexec(fd_table(), fd, on);
 	spin_unlock(&fd_lock);
 }
 
 static bool fd_get_cloexec(int fd)
 {
-	return (current()->group_leader->cloexec >> fd) & 1;
+	return fdtable_cloexec(fd_table(), fd);
 }
 
 /* execve, once the other threads are gone: p's table is its own. */
 void fd_close_on_exec(struct proc *p)
 {
-	struct proc *leader = p->group_leader;
-	for (int fd = 0; fd < NOFILE; fd++) {
-		if ((leader->cloexec & (1u << fd)) && leader->files[fd]) {
-			file_close(leader->files[fd]);
-			leader->files[fd] = NULL;
+	struct fdtable *t = p->group_leader->fdt;
+	for (uint32_t fd = 0; fd < t->max_fds; fd++) {
+		if (fdtable_cloexec(t, fd) && t->fd[fd]) {
+			file_close(t->fd[fd]);
+			t->fd[fd] = NULL;
 		}
+		fdtable_set_cloexec(t, fd, false);
 	}
-	leader->cloexec = 0;
+}
+
+/* fork: the child's own copy of the parent's table, each file shared
+ * (one more reference). 0, or -ENOMEM. */
+int fork_files(struct proc *child, struct proc *parent)
+{
+	spin_lock(&fd_lock);
+	struct fdtable *from = parent->fdt;
+	struct fdtable *t = fdtable_alloc(from->max_fds);
+	if (t) {
+		for (uint32_t fd = 0; fd < from->max_fds; fd++)
+			if (from->fd[fd])
+				t->fd[fd] = file_dup(from->fd[fd]);
+		memcpy(t->cloexec, from->cloexec, (from->max_fds + 31) / 32 * sizeof(uint32_t));
+	}
+	spin_unlock(&fd_lock);
+	child->fdt = t;
+	return t ? 0 : -ENOMEM;
+}
+
+/* The group is gone (or never ran): close every descriptor, free the table. */
+void files_release(struct proc *leader)
+{
+	struct fdtable *t = leader->fdt;
+	if (!t)
+		return;
+	for (uint32_t fd = 0; fd < t->max_fds; fd++)
+		if (t->fd[fd])
+			file_close(t->fd[fd]);
+	leader->fdt = NULL;
+	fdtable_free(t);
 }
 
 struct file *fd_file(int fd)
 {
-	return fd >= 0 && fd < NOFILE ? fd_table()[fd] : NULL;
+	struct fdtable *t = fd_table();
+	return fd >= 0 && (uint32_t)fd < t->max_fds ? t->fd[fd] : NULL;
 }
 
-/* Put f on the lowest free descriptor from `from` up, marked
- * close-on-exec or not: the descriptor, or -EMFILE. */
+/* Put f on the lowest free descriptor from `from` up, below
+ * RLIMIT_NOFILE, marked close-on-exec or not: the descriptor, or
+ * -EMFILE (-ENOMEM when the table cannot grow, as Linux's alloc_fd). */
 static int fd_install_from(struct file *f, int from, bool cloexec)
 {
-	struct file **files = fd_table();
+	uint32_t limit = fd_limit();
 	int found = -EMFILE;
 	spin_lock(&fd_lock);
-	for (int fd = from; fd < NOFILE && found < 0; fd++) {
-		if (!files[fd]) {
-			files[fd] = f;
-			fd_set_cloexec_locked(fd, cloexec);
-			found = fd;
+	struct fdtable *t = fd_table();
+	uint32_t fd = (uint32_t)from;
+	while (fd < t->max_fds && t->fd[fd])
+		fd++;
+	if (fd < limit) {
+		t = fd_table_for_locked(fd);
+		if (!t) {
+			found = -ENOMEM;
+		} else {
+			t->fd[fd] = f;
+			fdtable_set_cloexec(t, fd, cloexec);
+			found = (int)fd;
 		}
 	}
 	spin_unlock(&fd_lock);
@@ -198,14 +249,19 @@ static int fd_install_from(struct file *f, int from, bool cloexec)
 }
 
 /* Empty slot fd (or put f there, not close-on-exec); what was in it, for
- * the caller to close. */
-static struct file *fd_swap(int fd, struct file *f)
+ * the caller to close. fd is below the table's end, or below
+ * RLIMIT_NOFILE with f given (dup2's new descriptor). */
+static struct file *fd_swap(int fd, struct file *f, int *err)
 {
-	struct file **files = fd_table();
+	struct file *old = NULL;
 	spin_lock(&fd_lock);
-	struct file *old = files[fd];
-	files[fd] = f;
-	fd_set_cloexec_locked(fd, false);
+	struct fdtable *t = f ? fd_table_for_locked(fd) : fd_table();
+	*err = t ? 0 : -ENOMEM;
+	if (t && (uint32_t)fd < t->max_fds) {
+		old = t->fd[fd];
+		t->fd[fd] = f;
+		fdtable_set_cloexec(t, fd, false);
+	}
 	spin_unlock(&fd_lock);
 	return old;
 }
@@ -312,7 +368,8 @@ int sys_openat(int dirfd, const char *upath, int flags)
 
 int sys_close(int fd)
 {
-	struct file *f = fd >= 0 && fd < NOFILE ? fd_swap(fd, NULL) : NULL;
+	int err;
+	struct file *f = fd >= 0 ? fd_swap(fd, NULL, &err) : NULL;
 	if (!f)
 		return -EBADF;
 	file_close(f);
@@ -324,11 +381,16 @@ int sys_dup2(int oldfd, int newfd)
 	struct file *f = fd_file(oldfd);
 	if (!f)
 		return -EBADF;
-	if (newfd < 0 || newfd >= NOFILE)
-		return -EBADF;
+	if (newfd < 0 || (uint32_t)newfd >= fd_limit())
+		return -EBADF;		/* Linux: at or past RLIMIT_NOFILE */
 	if (newfd == oldfd)
 		return newfd;
-	struct file *old = fd_swap(newfd, file_dup(f));
+	int err;
+	struct file *old = fd_swap(newfd, file_dup(f), &err);
+	if (err < 0) {
+		file_close(f);		/* the reference taken for newfd */
+		return err;
+	}
 	if (old)
 		file_close(old);
 	return newfd;
@@ -439,7 +501,7 @@ int sys_pipe2(int *ufds, int flags)
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(wr, 0, flags & O_CLOEXEC);
 	if (fds[1] < 0) {
 		if (fds[0] >= 0)
-			fd_swap(fds[0], NULL);
+			fd_swap(fds[0], NULL, &err);
 		file_close(rd);
 		file_close(wr);
 		return -EMFILE;
@@ -461,7 +523,7 @@ int sys_pipe(int *ufds)
 
 static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
 {
-	if (from >= NOFILE)	/* Linux: EINVAL at or past RLIMIT_NOFILE */
+	if (from >= fd_limit())	/* Linux: EINVAL at or past RLIMIT_NOFILE */
 		return -EINVAL;
 	file_dup(f);		/* the new descriptor's reference, before it is seen */
 	int fd = fd_install_from(f, (int)from, cloexec);

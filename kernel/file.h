@@ -61,6 +61,8 @@ uint32_t file_poll(struct file *f);
 struct waitq *file_waitq(struct file *f);
 /* exec: close the descriptors marked close-on-exec (O_CLOEXEC, FD_CLOEXEC). */
 void fd_close_on_exec(struct proc *p);
+int fork_files(struct proc *child, struct proc *parent);
+void files_release(struct proc *leader);
 
 /* Pipes (kernel/pipe.c). */
 int pipe_create(struct file **rd, struct file **wr);

@@ -483,3 +483,46 @@ int sys_munlockall(void)
 {
 	return 0;
 }
+
+/* Is every page of [start, end) in some region? */
+static bool range_mapped(struct mm *mm, uint32_t start, uint32_t end)
+{
+	for (uint32_t va = start; va < end; ) {
+		struct vm_area *a = mm_find(mm, va);
+		if (!a)
+			return false;
+		va = a->end;
+	}
+	return true;
+}
+
+/* mlock (150) and munlock (151): as mlockall, resident already. Linux's
+ * checks: the range is whole pages around [addr, addr + len) and must be
+ * mapped throughout (ENOMEM); an unprivileged caller needs a
+ * RLIMIT_MEMLOCK (EPERM at 0). stress-ng locks its shared state. */
+static int do_mlock(uint32_t addr, uint32_t len, bool lock)
+{
+	struct proc *g = current()->group_leader;
+	uint32_t start = PAGE_ROUND_DOWN(addr);
+	uint64_t end = ((uint64_t)addr + len + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+	if (end > 0xFFFFFFFFull)
+		return -EINVAL;		/* Linux: the range wraps */
+	if (lock && current()->euid != 0 && g->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+		return -EPERM;
+	if (start == end)
+		return 0;
+	mm_lock(&g->mm);
+	bool mapped = range_mapped(&g->mm, start, (uint32_t)end);
+	mm_unlock(&g->mm);
+	return mapped ? 0 : -ENOMEM;
+}
+
+int sys_mlock(uint32_t addr, uint32_t len)
+{
+	return do_mlock(addr, len, true);
+}
+
+int sys_munlock(uint32_t addr, uint32_t len)
+{
+	return do_mlock(addr, len, false);
+}

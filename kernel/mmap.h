@@ -17,6 +17,8 @@ int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 	      int fd, uint32_t pgoff);					/* 192 */
 int sys_madvise(uint32_t addr, uint32_t len, int advice);		/* 219 */
 int sys_mlockall(int flags);						/* 152 */
-int sys_munlockall(void);						/* 153 */
+int sys_munlockall(void);
+int sys_mlock(uint32_t addr, uint32_t len);
+int sys_munlock(uint32_t addr, uint32_t len);						/* 153 */
 
 #endif

@@ -100,9 +100,9 @@ static int poll_wait(struct pollfd *fds, struct polled *pl, uint32_t n, int time
 
 int sys_poll(void *ufds, uint32_t nfds, int timeout_ms)
 {
-	struct proc *p = current();
-	if (nfds > p->rlim[RLIMIT_NOFILE].rlim_cur)
-		return -EINVAL;		/* Linux's limit */
+	/* Linux's limit; the limits are the group's (a thread's own are unset) */
+	if (nfds > current()->group_leader->rlim[RLIMIT_NOFILE].rlim_cur)
+		return -EINVAL;
 	uint32_t bytes = nfds * sizeof(struct pollfd);
 	struct pollfd *fds = nfds ? kmalloc(bytes) : NULL;
 	struct polled *pl = nfds ? kzalloc(nfds * sizeof(*pl)) : NULL;

@@ -486,7 +486,7 @@ int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
  * Linux's getrlimit/setrlimit on i386. Every resource has a soft (cur) and
  * hard (max) value that fork copies; this kernel enforces RLIMIT_NPROC
  * (fork fails with EAGAIN, docs/kernel.md "Limits") and reports the fixed
- * NOFILE; the others are kept and reported but nothing here consumes them
+ * RLIMIT_NOFILE (Linux's 1,024 and 4,096: kernel/file.c); the others are kept and reported but nothing here consumes them
  * (RLIM_INFINITY by default).
  */
 void proc_default_limits(struct proc *p)
@@ -494,7 +494,7 @@ void proc_default_limits(struct proc *p)
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		p->rlim[r] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
 	p->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
-	p->rlim[RLIMIT_NOFILE] = (struct rlimit){ NOFILE, NOFILE };
+	p->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
 	p->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
 }
 
@@ -512,7 +512,7 @@ static int set_limit(struct proc *p, int resource, struct rlimit lim)
 		return -EINVAL;
 	if (lim.rlim_max > p->rlim[resource].rlim_max && current()->euid != 0)
 		return -EPERM;
-	if (resource == RLIMIT_NOFILE && lim.rlim_max > NOFILE)
+	if (resource == RLIMIT_NOFILE && lim.rlim_max > NR_OPEN)
 		return -EPERM;		/* Linux: above nr_open */
 	p->rlim[resource] = lim;
 	return 0;
@@ -577,12 +577,14 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	struct file *console = file_alloc(FT_CONSOLE);
 	if (!console)
 		panic("no memory for init");
+	p->fdt = fdtable_alloc(NR_OPEN_DEFAULT);
+	if (!p->fdt)
+		panic("no memory for init");
 	for (int fd = 0; fd < 3; fd++)		/* stdin, stdout, stderr */
-		p->files[fd] = fd ? file_dup(console) : console;
+		p->fdt->fd[fd] = fd ? file_dup(console) : console;
 	err = exec_into(p, path, argv, envp);
 	if (err < 0) {
-		for (int fd = 0; fd < 3; fd++)
-			file_close(p->files[fd]);
+		files_release(p);
 		proc_release(p);
 		return err;
 	}
@@ -640,10 +642,10 @@ struct proc *fork_prepare(int *err)
 	memcpy(child->cmdline, parent->cmdline, parent->cmdline_len);
 	child->cmdline_len = parent->cmdline_len;
 	child->dumpable = parent->dumpable;
-	for (int fd = 0; fd < NOFILE; fd++)
-		if (parent->files[fd])
-			child->files[fd] = file_dup(parent->files[fd]);
-	child->cloexec = parent->cloexec;
+	if (fork_files(child, parent) < 0) {
+		proc_release(child);
+		return NULL;
+	}
 	child->cwd = parent->cwd;
 	child->exe = parent->exe;
 	return child;
@@ -652,9 +654,7 @@ struct proc *fork_prepare(int *err)
 /* A prepared child that clone found wrong after all (a bad TLS). */
 void fork_abandon(struct proc *child)
 {
-	for (int fd = 0; fd < NOFILE; fd++)
-		if (child->files[fd])
-			file_close(child->files[fd]);
+	files_release(child);
 	proc_release(child);
 }
 
@@ -717,12 +717,7 @@ static bool tell_parent(struct proc *p, int status)
  * leader. Returns with ptable_lock held. */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
-	for (int fd = 0; fd < NOFILE; fd++) {
-		if (leader->files[fd]) {
-			file_close(leader->files[fd]);
-			leader->files[fd] = NULL;
-		}
-	}
+	files_release(leader);
 	pde_t *pd = leader->pgdir;
 	leader->pgdir = p->pgdir = NULL;
 	if (pd)

@@ -37,8 +37,8 @@
 #include "fpu.h"
 #include "tls.h"
 #include "kstack.h"
+#include "fdtable.h"
 
-#define NOFILE		16
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
  * zombies included, by default; and the last tasks of threads-max that
  * only root may take. */
@@ -110,8 +110,7 @@ struct proc {
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
 	void *robust_list;		/* set_robust_list: walked at exit (kernel/futex.c) */
 
-	struct file *files[NOFILE];	/* the leader's is the group's */
-	uint32_t cloexec;		/* bit fd: close files[fd] at exec (FD_CLOEXEC); the leader's */
+	struct fdtable *fdt;		/* descriptors (kernel/fdtable.c); the leader's is the group's */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
 	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline); the leader's */
@@ -119,6 +118,8 @@ struct proc {
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;
+	/* sigaltstack (kernel/signal.c): this thread's alternate stack */
+	uint32_t sas_ss_sp, sas_ss_size, sas_ss_flags;
 	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
 	bool sig_restore_mask;
 	struct sigaction sigact[NSIG];

@@ -219,7 +219,7 @@ struct pid_snap {
 	char cmdline[PROC_CMDLINE_MAX];
 	uint32_t cmdline_len;
 	char state;
-	uint32_t cutime, cstime, minflt, vm_pages, brk_pages;
+	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
 	uint64_t start_ns;
 	sigset64_t pending, blocked, ignored, caught;
 	struct sched_task_view sv;
@@ -267,6 +267,8 @@ static int snap(int pid, struct pid_snap *s)
 		.vm_pages = g->pgdir ? mm_total_pages(&g->mm) : 0,
 		.brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE,
 		.start_ns = p->start_ns,
+		/* a zombie's table is gone: Linux says 0 too */
+		.fd_size = g->fdt ? g->fdt->max_fds : 0,
 	};
 	memcpy(s->name, p->name, sizeof(s->name));
 	s->cmdline_len = g->cmdline_len < sizeof(s->cmdline) ? g->cmdline_len : sizeof(s->cmdline);
@@ -315,7 +317,7 @@ static void text_status_ids(const struct pid_snap *s, struct pbuf *b)
 	pb_printf(b, "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\n"
 		  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", s->name, st, s->pid, s->pid, s->ppid);
 	pb_printf(b, "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n",
-		  s->uid, s->euid, s->suid, s->euid, s->gid, s->egid, s->sgid, s->egid, NOFILE);
+		  s->uid, s->euid, s->suid, s->euid, s->gid, s->egid, s->sgid, s->egid, s->fd_size);
 	pb_printf(b, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
 		  s->pid, s->pid, s->pgid, s->sid);
 }

@@ -419,11 +419,16 @@ void signal_fork(struct proc *child, const struct proc *parent)
 	memcpy(child->sigact, parent->group_leader->sigact, sizeof(child->sigact));
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
+	/* fork keeps the alternate stack (its memory is copied too) */
+	child->sas_ss_sp = parent->sas_ss_sp;
+	child->sas_ss_size = parent->sas_ss_size;
+	child->sas_ss_flags = parent->sas_ss_flags;
 }
 
 /* A handler's address means nothing in the new program. */
 void signal_exec(struct proc *p)
 {
+	p->sas_ss_sp = p->sas_ss_size = p->sas_ss_flags = 0;	/* its memory is gone */
 	spin_lock(&ptable_lock);
 	for (int sig = 1; sig <= NSIG; sig++) {
 		struct sigaction *a = action_of(p, sig);
@@ -431,6 +436,66 @@ void signal_exec(struct proc *p)
 			*a = (struct sigaction){ 0 };
 	}
 	spin_unlock(&ptable_lock);
+}
+
+/* ---- the alternate stack (sigaltstack) --------------------------------------- */
+
+static bool on_altstack(const struct proc *p, uint32_t sp)
+{
+	return sp > p->sas_ss_sp && sp - p->sas_ss_sp <= p->sas_ss_size;
+}
+
+/* Linux's sas_ss_flags: where sp is, as sigaltstack reports it. */
+static uint32_t altstack_flags(const struct proc *p, uint32_t sp)
+{
+	if (!p->sas_ss_size)
+		return SS_DISABLE;
+	return on_altstack(p, sp) ? SS_ONSTACK : 0;
+}
+
+/* Where a handler's frame goes: the alternate stack's top for an
+ * SA_ONSTACK handler when one is set and not in use (Linux's
+ * get_sigframe), else below the interrupted code's esp. */
+static uint32_t signal_stack(const struct proc *p, uint32_t esp, const struct sigaction *ka)
+{
+	if ((ka->sa_flags & SA_ONSTACK) && altstack_flags(p, esp) == 0)
+		return p->sas_ss_sp + p->sas_ss_size;
+	return esp;
+}
+
+/* sigaltstack (186): Linux's do_sigaltstack. Not while running on it
+ * (EPERM); ss_flags 0, SS_ONSTACK (taken as 0) or SS_DISABLE, with
+ * SS_AUTODISARM beside; a stack under MINSIGSTKSZ is ENOMEM. An
+ * SS_AUTODISARM stack is reported but not disarmed around handlers here,
+ * and rt_sigreturn does not restore uc_stack: known shortcuts. */
+int sys_sigaltstack(const stack_t *uss, stack_t *uoss)
+{
+	struct proc *p = current();
+	uint32_t sp = p->tf->esp;
+	stack_t old = { (void *)p->sas_ss_sp, (int)(altstack_flags(p, sp) | p->sas_ss_flags),
+			p->sas_ss_size };
+	if (uss) {
+		stack_t ss;
+		if (copy_from_user(&ss, uss, sizeof(ss)) < 0)
+			return -EFAULT;
+		if (on_altstack(p, sp))
+			return -EPERM;
+		uint32_t mode = (uint32_t)ss.ss_flags & ~SS_AUTODISARM;
+		if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+			return -EINVAL;
+		if (mode == SS_DISABLE) {
+			ss.ss_sp = NULL;
+			ss.ss_size = 0;
+		} else if (ss.ss_size < MINSIGSTKSZ) {
+			return -ENOMEM;
+		}
+		p->sas_ss_sp = (uint32_t)ss.ss_sp;
+		p->sas_ss_size = ss.ss_size;
+		p->sas_ss_flags = (uint32_t)ss.ss_flags & SS_AUTODISARM;
+	}
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)) < 0)
+		return -EFAULT;
+	return 0;
 }
 
 /* ---- the frames on the user stack (Linux i386's layouts) --------------------- */
@@ -547,6 +612,7 @@ static void fill_siginfo(siginfo_t *si, int sig, const struct ksiginfo *info)
 static int setup_rt_frame(struct trapframe *tf, int sig, const struct sigaction *ka,
 			  const struct ksiginfo *info, sigset64_t mask, const struct place *at)
 {
+	struct proc *p = current();
 	struct rt_sigframe32 f;
 	uint32_t sp = frame_at(at, sizeof(f));
 	struct rt_sigframe32 *uf = (struct rt_sigframe32 *)sp;
@@ -557,7 +623,8 @@ static int setup_rt_frame(struct trapframe *tf, int sig, const struct sigaction 
 	f.puc = (uint32_t)&uf->uc;
 	fill_siginfo(&f.info, sig, info);
 	save_context(&f.uc.uc_mcontext, tf, mask, at);
-	f.uc.uc_stack.ss_flags = SS_DISABLE;	/* no alternate stack */
+	f.uc.uc_stack = (stack_t){ (void *)p->sas_ss_sp,
+		(int)(altstack_flags(p, tf->esp) | p->sas_ss_flags), p->sas_ss_size };
 	f.uc.uc_sigmask = sigset_of(mask);
 	memcpy(f.retcode, rt_retcode, sizeof(f.retcode));
 	f.pretcode = (ka->sa_flags & SA_RESTORER) ? sa_restorer_addr(ka) : (uint32_t)uf->retcode;
@@ -636,7 +703,7 @@ static void handle_signal(struct trapframe *tf, int sig, const struct sigaction 
 	struct proc *p = current();
 	restart_for_handler(p, tf, ka);
 	sigset64_t old = p->sig_restore_mask ? p->sig_saved : p->sig_blocked;
-	struct place at = { 0, push_fpstate(p, tf->esp) };
+	struct place at = { 0, push_fpstate(p, signal_stack(p, tf->esp, ka)) };
 	at.below = at.fpstate;
 	int err = !at.fpstate ? -EFAULT :
 		  (ka->sa_flags & SA_SIGINFO) ? setup_rt_frame(tf, sig, ka, info, old, &at)

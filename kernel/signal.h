@@ -95,6 +95,7 @@ void signal_notify_parent(struct proc *child, int code, int status);
  * exec: handled signals go back to default. */
 void signal_fork(struct proc *child, const struct proc *parent);
 void signal_exec(struct proc *p);
+int sys_sigaltstack(const stack_t *uss, stack_t *uoss);
 
 int sys_kill(int pid, int sig);
 int sys_tkill(int tid, int sig);

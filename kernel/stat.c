@@ -283,7 +283,10 @@ static int may_access(const struct initrd_file *n, int mode, bool effective)
 		      : (uint32_t)uid == k.uid ? k.mode >> 6 : (uint32_t)gid == k.gid ? k.mode >> 3 : k.mode;
 	if (mode & ~bits & 7)
 		return -EACCES;
-	if ((mode & W_OK) && !n->rdev)
+	/* /proc is not a read-only mount on Linux: root may write its
+	 * directories as far as access() can tell (stress-ng checks its
+	 * --temp-path so) */
+	if ((mode & W_OK) && !n->rdev && !n->procfs)
 		return -EROFS;
 	return 0;
 }

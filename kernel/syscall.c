@@ -103,6 +103,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
 	SYSCALL(__NR__llseek, sys_llseek),			/* file.c */
 	SYSCALL(__NR_getsid, sys_getsid),			/* pgrp.c */
+	SYSCALL(__NR_mlock, sys_mlock),				/* mmap.c */
+	SYSCALL(__NR_munlock, sys_munlock),			/* mmap.c */
 	SYSCALL(__NR_mlockall, sys_mlockall),			/* mmap.c */
 	SYSCALL(__NR_munlockall, sys_munlockall),		/* mmap.c */
 	SYSCALL(__NR_sched_setparam, sys_sched_setparam),	/* sched/syscalls.c */
@@ -122,6 +124,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),	/* signal.c */
 	SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),		/* signal.c */
 	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
+	SYSCALL(__NR_sigaltstack, sys_sigaltstack),		/* signal.c */
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* proc.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */

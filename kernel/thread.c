@@ -261,8 +261,7 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->dead_stime = leader->dead_stime + leader->se.stats.stime;
 	p->cstime = leader->cstime;
 	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
-	memcpy(p->files, leader->files, sizeof(p->files));
-	p->cloexec = leader->cloexec;		/* the table's, for exec to close */
+	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
 	p->cwd = leader->cwd;
 	p->exe = leader->exe;
@@ -279,7 +278,7 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->group_exiting = false;
-	memset(leader->files, 0, sizeof(leader->files));
+	leader->fdt = NULL;
 	leader->mm.area = NULL;
 	leader->pgdir = NULL;
 	proc_forget_locked(leader);

@@ -423,8 +423,9 @@ def run_case(case, args):
             return Result(case, "SKIP", why)
     missing = [m for m in case.modules if not os.path.isfile(m)]
     if missing:
-        return Result(case, "SKIP", f"no {os.path.relpath(missing[0], REPO)} "
-                      "(make BUSYBOX=1 fetches busybox)")
+        rel = os.path.relpath(missing[0], REPO)
+        return Result(case, "SKIP", f"no {rel} (make {rel} fetches it: "
+                      "Debian's packages, not downloadable here?)")
     log = os.path.join(args.log_dir, case.name + ".log")
     attempts = []
     tries = 2 if case.retry else 1

@@ -43,7 +43,8 @@ prefetch=
 case $mode in
 full|all)
 	{ tools/ensure-deps.sh chromium; tools/get-linux.sh; tools/get-deb.sh busybox-static libc6
-	  make --no-print-directory BUSYBOX=1 build/busybox/busybox; } >"$log/prefetch.out" 2>&1 &
+	  make --no-print-directory BUSYBOX=1 build/busybox/busybox
+	  make --no-print-directory build/rt-tests.tar; } >"$log/prefetch.out" 2>&1 &
 	prefetch=$! ;;
 esac
 prefetched() { [ -n "$prefetch" ] && wait "$prefetch"; prefetch=; }

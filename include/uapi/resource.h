@@ -38,6 +38,10 @@
 #define RLIMIT_RTPRIO		14
 #define RLIMIT_RTTIME		15
 #define RLIM_NLIMITS		16
+
+/* RLIMIT_NOFILE's soft and hard values for init (linux/fs.h) */
+#define INR_OPEN_CUR		1024
+#define INR_OPEN_MAX		4096
 #define RLIM_INFINITY		(~0UL)
 
 /* getrlimit/setrlimit/prlimit64's pair on i386 (4 + 4 bytes) */

@@ -74,6 +74,8 @@
 /* sigaltstack's ss_flags (ucontext's uc_stack) */
 #define SS_ONSTACK	1
 #define SS_DISABLE	2
+#define SS_AUTODISARM	(1u << 31)	/* disarmed while a handler runs on it */
+#define MINSIGSTKSZ	2048		/* x86's: a smaller stack is ENOMEM */
 
 /*
  * The structs the signal calls and frames exchange, i386's layouts

@@ -65,6 +65,8 @@
 #define __NR_getpgid                 132
 #define __NR__llseek                 140
 #define __NR_getsid                  147
+#define __NR_mlock                   150
+#define __NR_munlock                 151
 #define __NR_mlockall                152
 #define __NR_munlockall              153
 #define __NR_sched_setparam          154
@@ -85,6 +87,7 @@
 #define __NR_rt_sigpending           176
 #define __NR_rt_sigsuspend           179
 #define __NR_getcwd                  183
+#define __NR_sigaltstack             186
 #define __NR_ugetrlimit              191
 #define __NR_mmap2                   192
 #define __NR_stat64                  195

@@ -51,10 +51,10 @@ int test_retry_once(int (*measure)(void *arg, char *detail, size_t n),
 
 #define HOG_BUCKETS 64
 /* The most hogs hogs_run() starts: the parent keeps one pipe end per hog
- * beside stdin/out/err and two pipes of its own, and this kernel gives a
- * process 16 descriptors (NOFILE, kernel/proc.h); a 10th hog's pipe()
- * failed with EMFILE (a 9th, now and then: init leaves a descriptor or two
- * open) and it read garbage as its report. */
+ * beside stdin/out/err and two pipes of its own; this kernel gave a
+ * process 16 descriptors then (now Linux's RLIMIT_NOFILE, 1,024), and a
+ * 10th hog's pipe() failed with EMFILE. Kept at 8: the tests' figures
+ * were measured so. */
 #define HOGS_MAX 8
 
 struct hog_spec {
