@@ -5,7 +5,8 @@
  *   kernel/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
  *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
- *                        environ, maps, sched (the staircase's view) and exe
+ *                        environ, maps, sched (the staircase's view), exe
+ *                        and task/TID/ (the same files, one thread's own)
  *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
@@ -14,7 +15,8 @@
  * A /proc node is a struct initrd_file with a kind (its procfs field).
  * The fixed ones (/proc, /proc/uptime, /proc/sys/kernel/...) are nodes of
  * the initrd's table, made at boot; the per-process ones are made when a
- * walk or a listing reaches them, one set per process-table slot. A file's
+ * walk or a listing reaches them, two sets per kernel-stack slot (its
+ * task's /proc/TID and /proc/TGID/task/TID). A file's
  * text is made when a read starts at offset 0 (as Linux's seq_file), into
  * a buffer the open file holds until close.
  */
