@@ -45,5 +45,7 @@ cat /proc/self/comm
 ps | head -n 1
 ps -o pid,ppid,comm | head -n 1
 ps -o pid,ppid,comm | awk '$3 == "ps" { print "ps row:", NF, ($1 > 1), ($2 > 1) }'
+ps -T | head -n 1
+ps -T -o pid,comm | awk '$2 == "ps" { n++ } END { print "ps -T rows of ps:", n }'
 free | head -n 1
 exit 0
