@@ -316,6 +316,7 @@ static int open_node(const struct initrd_file *node, int flags)
 	if (!f)
 		return -ENOMEM;
 	f->node = node;
+	f->proc_pid = node->arg;
 	/* Linux keeps every flag but the ones that act only at open. */
 	f->flags = (uint32_t)flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	int fd = fd_install_from(f, 0, flags & O_CLOEXEC);

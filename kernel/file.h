@@ -27,6 +27,7 @@ struct file {
 	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
 	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
 	uint32_t text_len;
+	int proc_pid;			/* FT_PROC: the node's pid at open (its slot may be reused) */
 	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
 };
 

@@ -438,21 +438,43 @@ void proc_put(struct proc *p)
 }
 
 /* The lowest pid >= from of a live task, a group leader unless threads. */
-static int next_live(int from, bool threads)
+/* threads: every task, not only leaders; tgid: only that group's (0: any). */
+static int next_live(int from, bool threads, int tgid)
 {
 	spin_lock(&ptable_lock);
 	int pid = pid_next_used(from);
 	for (; pid; pid = pid_next_used(pid + 1)) {
 		struct proc *p = pid_find(pid);
-		if (p->pstate == P_LIVE && (threads || p == p->group_leader))
+		if (p->pstate == P_LIVE && (threads || p == p->group_leader) &&
+		    (!tgid || (p->group_leader && p->group_leader->pid == tgid)))
 			break;
 	}
 	spin_unlock(&ptable_lock);
 	return pid;
 }
 
-int proc_next_process(int from) { return next_live(from, false); }
-int proc_next_task(int from)    { return next_live(from, true); }
+int proc_next_process(int from)          { return next_live(from, false, 0); }
+int proc_next_task(int from)             { return next_live(from, true, 0); }
+int proc_next_thread(int tgid, int from) { return next_live(from, true, tgid); }
+
+int proc_tgid(int pid)
+{
+	spin_lock(&ptable_lock);
+	struct proc *p = pid_find(pid);
+	int tgid = !p || p->pstate != P_LIVE ? 0 : p->group_leader ? p->group_leader->pid : pid;
+	spin_unlock(&ptable_lock);
+	return tgid;
+}
+
+int proc_nr_threads(int pid)
+{
+	spin_lock(&ptable_lock);
+	struct proc *p = pid_find(pid);
+	struct proc *g = p && p->group_leader ? p->group_leader : p;
+	int n = g && g->nr_threads > 1 ? g->nr_threads : 1;
+	spin_unlock(&ptable_lock);
+	return n;
+}
 
 int proc_kstack_slot(int pid)
 {
@@ -864,7 +886,7 @@ int proc_kill_other_threads(void)
 	return 0;
 }
 
-void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime)
+void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
 {
 	spin_lock(&ptable_lock);
 	*utime = leader->dead_utime + leader->se.stats.utime;

@@ -165,6 +165,13 @@ uint32_t proc_total_forks(void);
 int proc_next_process(int from);
 int proc_next_task(int from);
 int proc_kstack_slot(int pid);
+/* The lowest pid >= from of a live thread of group tgid (its leader
+ * too), or 0: /proc/PID/task's listing, in tid order. */
+int proc_next_thread(int tgid, int from);
+/* The group (its leader's pid) of live task pid, or 0. */
+int proc_tgid(int pid);
+/* The threads of pid's group not yet exited (at least 1): num_threads. */
+int proc_nr_threads(int pid);
 /* A thread gone for good (exit, exec's de_thread): off the list and out
  * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
 void proc_forget_locked(struct proc *p);
@@ -222,7 +229,7 @@ int fork_start(struct proc *child);
 void fork_abandon(struct proc *child);
 /* CPU ticks of every thread of leader's group, the exited ones too (what
  * times, getrusage and wait4 report for a process). */
-void proc_group_times(struct proc *leader, uint32_t *utime, uint32_t *stime);
+void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime);
 /* Ids, group and name that a new thread or process takes from me. */
 void proc_copy_ids(struct proc *child, const struct proc *me);
 /* End the calling thread (exit); the group ends with its last thread. */

@@ -87,7 +87,9 @@ int procfs_lookup(const struct initrd_file **at, const char *name, size_t len)
 	if ((*at)->procfs == PROCFS_PID_DIR)
 		return procfs_pid_lookup(at, name, len);
 	int pid = parse_pid(name, len);
-	const struct initrd_file *d = pid > 0 ? procfs_pid_dir(pid) : NULL;
+	const struct initrd_file *d = pid <= 0 ? NULL :
+		(*at)->procfs == PROCFS_PID_TASK ? procfs_tid_dir(proc_tgid((*at)->arg), pid) :
+		procfs_pid_dir(pid);
 	if (!d)
 		return -ENOENT;
 	*at = d;
@@ -97,7 +99,8 @@ int procfs_lookup(const struct initrd_file **at, const char *name, size_t len)
 const struct initrd_file *procfs_next_child(const struct initrd_file *dir, uint32_t *pos,
 					    uint32_t base)
 {
-	if (dir->procfs != PROCFS_ROOT && dir->procfs != PROCFS_PID_DIR) {
+	if (dir->procfs != PROCFS_ROOT && dir->procfs != PROCFS_PID_DIR &&
+	    dir->procfs != PROCFS_PID_TASK) {
 		*pos = base;
 		return NULL;
 	}
@@ -219,7 +222,7 @@ int procfs_read(struct file *f, void *ubuf, uint32_t n)
 {
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (is_pid_file(f->node) && !procfs_pid_dir(f->node->arg))
+	if (is_pid_file(f->node) && !procfs_pid_node_lives(f->node, f->proc_pid))
 		return -ESRCH;			/* exited, or its slot reused */
 	if (f->offset == 0 || !f->text) {
 		int err = make_text(f);

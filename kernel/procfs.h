@@ -5,7 +5,8 @@
  *   kernel/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
  *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
- *                        environ, maps, sched (the staircase's view) and exe
+ *                        environ, maps, sched (the staircase's view), exe
+ *                        and task/TID/ (the same files, one thread's own)
  *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
@@ -14,13 +15,15 @@
  * A /proc node is a struct initrd_file with a kind (its procfs field).
  * The fixed ones (/proc, /proc/uptime, /proc/sys/kernel/...) are nodes of
  * the initrd's table, made at boot; the per-process ones are made when a
- * walk or a listing reaches them, one set per process-table slot. A file's
+ * walk or a listing reaches them, two sets per kernel-stack slot (its
+ * task's /proc/TID and /proc/TGID/task/TID). A file's
  * text is made when a read starts at offset 0 (as Linux's seq_file), into
  * a buffer the open file holds until close.
  */
 #ifndef KERNEL_PROCFS_H
 #define KERNEL_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,7 +33,8 @@ struct file;
 enum procfs_kind {
 	PROCFS_NONE,
 	PROCFS_ROOT,			/* /proc: its files, then the PIDs */
-	PROCFS_PID_DIR,			/* /proc/PID */
+	PROCFS_PID_DIR,			/* /proc/PID, /proc/PID/task/TID */
+	PROCFS_PID_TASK,		/* /proc/PID/task: the group's threads */
 	PROCFS_PID_STAT,		/* the first per-process file */
 	PROCFS_PID_STATUS,
 	PROCFS_PID_STATM,
@@ -106,6 +110,13 @@ char procfs_state_char(const struct proc *p);
 void procfs_sys_init(void);
 /* /proc/PID's nodes (procfs_pid.c). */
 const struct initrd_file *procfs_pid_dir(int pid);	/* NULL: no such process */
+/* /proc/TGID/task/TID: NULL unless tid is a live thread of group tgid. */
+const struct initrd_file *procfs_tid_dir(int tgid, int tid);
+/* Is a /proc/PID file's node still the one of live task pid (the pid it
+ * was opened for)? False once pid exited or another task took its slot. */
+bool procfs_pid_node_lives(const struct initrd_file *n, int pid);
+/* Is it a /proc/PID/task/TID node (the thread's own view)? */
+bool procfs_pid_is_thread(const struct initrd_file *n);
 int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t len);
 const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_t *pos,
 					  uint32_t base);

@@ -1,15 +1,24 @@
 /*
  * procfs_pid.c - /proc/PID: one directory per live process, with Linux
  * 6.1's files and formats (man 5 proc; fs/proc/array.c) and the
- * staircase's own view in /proc/PID/sched (docs/staircase.md §3).
+ * staircase's own view in /proc/PID/sched (docs/staircase.md §3); and
+ * /proc/PID/task/TID, the same files for one thread of the group.
+ *
+ * Two views of a task, as Linux's tgid_base_stuff and tid_base_stuff:
+ * /proc/TID/stat is the whole group's (its CPU times summed over every
+ * thread, the exited ones too), /proc/TGID/task/TID/stat the thread's
+ * own (do_task_stat's 'whole'). /proc/TID is found for a thread too, but
+ * /proc lists only the groups; /proc/TGID/task lists the group's threads.
  *
  * Teaching size: Linux makes a dentry per lookup and frees it with the
- * dcache; here each kernel-stack slot (kernel/kstack.c) has one set of
- * nodes, made when a walk or a listing first reaches a task in it and
- * kept. A slot a new task takes gets its nodes filled again (under
- * nodes_lock); an open file keeps
- * its pid (node->arg was copied into the file's node pointer's arg at
- * fill time) and procfs.c checks at every read that the pid still lives.
+ * dcache; here each kernel-stack slot (kernel/kstack.c) has two sets of
+ * nodes, its task's /proc/TID and its /proc/TGID/task/TID, made when a
+ * walk or a listing first reaches the task and kept. A slot a new task
+ * takes gets its nodes filled again (under nodes_lock). An open file
+ * remembers the pid it was opened for (struct file's proc_pid), and
+ * procfs.c checks at every read that its node still stands for that
+ * live pid: a pid that exited, or whose slot another task took, gives
+ * ESRCH, never the newcomer's data.
  * The one shortcut: a working directory inside /proc/PID whose process
  * exited moves to the next process that takes the slot, where Linux's
  * would be a dead directory.
@@ -40,6 +49,7 @@ static const struct pid_entry {
 	uint8_t kind;
 	uint16_t perm;
 } entries[] = {			/* Linux's order of /proc/PID (tgid_base_stuff) */
+	{ "task",	PROCFS_PID_TASK,	0555 },	/* TASK_ENTRY */
 	{ "environ",	PROCFS_PID_ENVIRON,	0400 },
 	{ "status",	PROCFS_PID_STATUS,	0444 },
 	{ "sched",	PROCFS_PID_SCHED,	0444 },
@@ -51,11 +61,20 @@ static const struct pid_entry {
 	{ "maps",	PROCFS_PID_MAPS,	0444 },
 };
 #define NENTRIES	(sizeof(entries) / sizeof(entries[0]))
+#define TASK_ENTRY	0	/* /proc/PID's only: task/TID has no task (tid_base_stuff) */
 
-static struct pid_nodes {
+/* One directory and its files: a task's /proc/TID, or its
+ * /proc/TGID/task/TID (thread: the thread's own view; no task entry). */
+struct pid_nodes {
 	struct initrd_file dir;
 	struct initrd_file ent[NENTRIES];
 	int slot;
+	bool thread;
+	int tgid;			/* thread: the group named in its path */
+};
+
+static struct slot_nodes {
+	struct pid_nodes pid, tid;
 } *pool[KSTACK_SLOTS_MAX];		/* kmalloc'd at a slot's first use */
 static struct spinlock nodes_lock = SPINLOCK_INIT("procfs nodes");
 
@@ -81,16 +100,17 @@ static int slot_of(const struct initrd_file *n)
 	return nodes_of(n)->slot;
 }
 
-/* The stack slot of live task pid, with its set of nodes made, or -1. */
+/* The stack slot of live task pid, with its sets of nodes made, or -1. */
 static int find_slot(int pid)
 {
 	int slot = proc_kstack_slot(pid);
 	if (slot < 0 || pool[slot])
 		return slot;
-	struct pid_nodes *s = kzalloc(sizeof(*s));
+	struct slot_nodes *s = kzalloc(sizeof(*s));
 	if (!s)
 		return -1;
-	s->slot = slot;
+	s->pid.slot = s->tid.slot = slot;
+	s->tid.thread = true;
 	spin_lock(&nodes_lock);
 	if (!pool[slot]) {
 		pool[slot] = s;
@@ -101,29 +121,37 @@ static int find_slot(int pid)
 	return slot;
 }
 
-static void fill_node(struct initrd_file *n, int pid, const char *name, uint8_t kind,
-		      uint16_t perm)
+static void fill_node(struct initrd_file *n, const char *dir, const char *name, uint8_t kind,
+		      uint16_t perm, int pid)
 {
 	memset(n, 0, sizeof(*n));
 	if (name)
-		ksnprintf(n->path, sizeof(n->path), "/proc/%d/%s", pid, name);
+		ksnprintf(n->path, sizeof(n->path), "%s/%s", dir, name);
 	else
-		ksnprintf(n->path, sizeof(n->path), "/proc/%d", pid);
-	n->is_dir = !name;
+		strlcpy(n->path, dir, sizeof(n->path));
+	n->is_dir = !name || kind == PROCFS_PID_TASK;
 	n->perm = perm;
 	n->procfs = kind;
 	n->arg = pid;
 	n->magic = kind == PROCFS_PID_EXE;	/* kernel/procfs.c's MAGIC_EXE */
 }
 
-static void fill_slot(int slot, int pid)
+/* The set s made to stand for task pid (of group tgid), if it stands for
+ * another: "/proc/PID/..." or "/proc/TGID/task/PID/...". */
+static void fill_set(struct pid_nodes *s, int pid, int tgid)
 {
-	struct pid_nodes *s = pool[slot];
+	char dir[INITRD_PATH_MAX];
 	spin_lock(&nodes_lock);
-	if (s->dir.procfs != PROCFS_PID_DIR || s->dir.arg != pid) {
-		fill_node(&s->dir, pid, NULL, PROCFS_PID_DIR, 0555);
-		for (unsigned k = 0; k < NENTRIES; k++)
-			fill_node(&s->ent[k], pid, entries[k].name, entries[k].kind, entries[k].perm);
+	if (s->dir.procfs != PROCFS_PID_DIR || s->dir.arg != pid || s->tgid != tgid) {
+		if (s->thread)
+			ksnprintf(dir, sizeof(dir), "/proc/%d/task/%d", tgid, pid);
+		else
+			ksnprintf(dir, sizeof(dir), "/proc/%d", pid);
+		s->tgid = tgid;
+		fill_node(&s->dir, dir, NULL, PROCFS_PID_DIR, 0555, pid);
+		for (unsigned k = s->thread ? TASK_ENTRY + 1 : 0; k < NENTRIES; k++)
+			fill_node(&s->ent[k], dir, entries[k].name, entries[k].kind,
+				  entries[k].perm, pid);
 	}
 	spin_unlock(&nodes_lock);
 }
@@ -133,36 +161,85 @@ const struct initrd_file *procfs_pid_dir(int pid)
 	int slot = pid > 0 ? find_slot(pid) : -1;
 	if (slot < 0)
 		return NULL;
-	fill_slot(slot, pid);
-	return &pool[slot]->dir;
+	fill_set(&pool[slot]->pid, pid, 0);
+	return &pool[slot]->pid.dir;
+}
+
+const struct initrd_file *procfs_tid_dir(int tgid, int tid)
+{
+	int slot = tgid > 0 && tid > 0 && proc_tgid(tid) == tgid ? find_slot(tid) : -1;
+	if (slot < 0)
+		return NULL;				/* no such thread in that group */
+	fill_set(&pool[slot]->tid, tid, tgid);
+	return &pool[slot]->tid.dir;
+}
+
+bool procfs_pid_is_thread(const struct initrd_file *n)
+{
+	return nodes_of(n)->thread;
+}
+
+/* Does the set still stand for a live task (the thread view: of its group)? */
+static bool set_lives(const struct pid_nodes *s)
+{
+	return s->thread ? procfs_tid_dir(s->tgid, s->dir.arg) != NULL
+			 : procfs_pid_dir(s->dir.arg) != NULL;
+}
+
+bool procfs_pid_node_lives(const struct initrd_file *n, int pid)
+{
+	return n->arg == pid && proc_kstack_slot(pid) == slot_of(n) && set_lives(nodes_of(n));
 }
 
 int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t len)
 {
-	int slot = slot_of(*at);
-	if (!procfs_pid_dir((*at)->arg))
+	struct pid_nodes *s = nodes_of(*at);
+	if (!set_lives(s))
 		return -ENOENT;				/* it exited */
-	for (unsigned k = 0; k < NENTRIES; k++) {
+	for (unsigned k = s->thread ? TASK_ENTRY + 1 : 0; k < NENTRIES; k++) {
 		if (strlen(entries[k].name) == len && memcmp(entries[k].name, name, len) == 0) {
-			*at = &pool[slot]->ent[k];
+			*at = &s->ent[k];
 			return 0;
 		}
 	}
 	return -ENOENT;
 }
 
-/* /proc's PIDs (positions base + slot), or /proc/PID's files (0..). */
+/* /proc/PID/task: the group's threads in tid order (Linux's follow the
+ * thread list, the same order until the pids wrap); positions tid + 1. */
+static const struct initrd_file *next_thread(const struct initrd_file *task, uint32_t *pos)
+{
+	int tgid = proc_tgid(task->arg);	/* /proc/TID/task of a thread: its group's */
+	for (int tid = tgid ? proc_next_thread(tgid, (int)*pos) : 0; tid;
+	     tid = proc_next_thread(tgid, tid + 1)) {
+		const struct initrd_file *d = procfs_tid_dir(tgid, tid);
+		if (d) {
+			*pos = (uint32_t)tid + 1;
+			return d;
+		}
+	}
+	*pos = PID_MAX_LIMIT;
+	return NULL;
+}
+
+/* /proc's PIDs (positions base + pid), /proc/PID's files (0..), or
+ * /proc/PID/task's TIDs. */
 const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_t *pos,
 					  uint32_t base)
 {
+	if (dir->procfs == PROCFS_PID_TASK)
+		return next_thread(dir, pos);
 	if (dir->procfs == PROCFS_PID_DIR) {
+		struct pid_nodes *s = nodes_of(dir);
 		uint32_t k = *pos;
-		if (k >= NENTRIES || !procfs_pid_dir(dir->arg)) {
+		if (s->thread && k == TASK_ENTRY)
+			k++;
+		if (k >= NENTRIES || !set_lives(s)) {
 			*pos = NENTRIES;
 			return NULL;
 		}
 		*pos = k + 1;
-		return &pool[slot_of(dir)]->ent[k];
+		return &s->ent[k];
 	}
 	/* In pid order, as Linux's next_tgid; processes only: a thread's
 	 * /proc/TID is found, not listed (Linux). */
@@ -177,18 +254,25 @@ const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_
 	return NULL;
 }
 
+/* A file's parent is its directory; task/TID's is the group's task
+ * directory; /proc/PID's is /proc. */
 const struct initrd_file *procfs_pid_parent(const struct initrd_file *n)
 {
-	if (in_pool(n) && n->procfs != PROCFS_PID_DIR)
-		return &pool[slot_of(n)]->dir;
+	struct pid_nodes *s = in_pool(n) ? nodes_of(n) : NULL;
+	if (s && n != &s->dir)
+		return &s->dir;
+	const struct initrd_file *group = s && s->thread ? procfs_pid_dir(s->tgid) : NULL;
+	if (group)
+		return &nodes_of(group)->ent[TASK_ENTRY];
 	return initrd_lookup("/proc");
 }
 
+/* 32 numbers a slot: its /proc/TID's nodes, then its task/TID's. */
 uint32_t procfs_pid_ino(const struct initrd_file *n)
 {
 	const struct pid_nodes *s = nodes_of(n);
 	uint32_t k = n == &s->dir ? 0 : (uint32_t)(n - s->ent) + 1;
-	return PROC_PID_INO + (uint32_t)slot_of(n) * 16 + k;
+	return PROC_PID_INO + (uint32_t)s->slot * 32 + (s->thread ? 16 : 0) + k;
 }
 
 int procfs_pid_uid(const struct initrd_file *n)
@@ -214,11 +298,12 @@ const struct initrd_file *procfs_pid_exe(int pid)
 /* What the texts show of one process, read while proc_get() holds its
  * slot, and its scheduler state under its run queue's lock. */
 struct pid_snap {
-	int pid, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
+	int pid, tgid, threads, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
 	char name[PROC_NAME_MAX];
 	char cmdline[PROC_CMDLINE_MAX];
 	uint32_t cmdline_len;
 	char state;
+	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
 	uint64_t start_ns;
 	sigset64_t pending, blocked, ignored, caught;
@@ -252,7 +337,9 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 	}
 }
 
-static int snap(int pid, struct pid_snap *s)
+/* whole: the group's CPU times (/proc/PID), or the thread's own
+ * (/proc/PID/task/TID), as do_task_stat's 'whole'. */
+static int snap(int pid, bool whole, struct pid_snap *s)
 {
 	struct proc *p = proc_get(pid);
 	if (!p)
@@ -260,7 +347,7 @@ static int snap(int pid, struct pid_snap *s)
 	/* What the threads share is the leader's (kernel/proc.h). */
 	const struct proc *g = p->group_leader ? p->group_leader : p;
 	*s = (struct pid_snap){
-		.pid = p->pid, .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
+		.pid = p->pid, .tgid = g->pid, .threads = proc_nr_threads(p->pid), .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
 		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
 		.cutime = g->cutime, .cstime = g->cstime, .minflt = g->mm.minflt,
@@ -276,6 +363,10 @@ static int snap(int pid, struct pid_snap *s)
 	s->name[PROC_NAME_MAX - 1] = 0;
 	snap_signals(p, s);
 	sched_task_view(&p->se, &s->sv);
+	s->utime = s->sv.info.utime;
+	s->stime = s->sv.info.stime;
+	if (whole && g->group_leader)
+		proc_group_times(g, &s->utime, &s->stime);
 	proc_put(p);
 	return 0;
 }
@@ -292,9 +383,9 @@ static void text_stat(const struct pid_snap *s, struct pbuf *b)
 	const struct sched_task_info *t = &s->sv.info;
 	pb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", s->pid, s->name, s->state, s->ppid,
 		  s->pgid, s->sid, s->sid == 1 ? TTY_CONSOLE : 0, -1, 0x400000u);
-	pb_printf(b, "%u 0 0 0 %u %u %u %u ", s->minflt, user_hz(t->utime), user_hz(t->stime),
+	pb_printf(b, "%u 0 0 0 %u %u %u %u ", s->minflt, user_hz(s->utime), user_hz(s->stime),
 		  user_hz(s->cutime), user_hz(s->cstime));
-	pb_printf(b, "%d %d 1 0 %llu %u %u %u ", t->prio - 100, t->nice,
+	pb_printf(b, "%d %d %d 0 %llu %u %u %u ", t->prio - 100, t->nice, s->threads,
 		  (unsigned long long)(s->start_ns / (1000000000ull / USER_HZ)),
 		  s->vm_pages * PAGE_SIZE, s->vm_pages, 0xffffffffu);
 	pb_printf(b, "0 0 0 0 0 %u %u %u %u 0 0 0 %d %d %d ",
@@ -315,11 +406,11 @@ static void text_status_ids(const struct pid_snap *s, struct pbuf *b)
 	const char *st = states[s->state == 'R' ? 0 : s->state == 'S' ? 1 :
 				s->state == 'D' ? 2 : s->state == 'T' ? 3 : 4];
 	pb_printf(b, "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\n"
-		  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", s->name, st, s->pid, s->pid, s->ppid);
+		  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", s->name, st, s->tgid, s->pid, s->ppid);
 	pb_printf(b, "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n",
 		  s->uid, s->euid, s->suid, s->euid, s->gid, s->egid, s->sgid, s->egid, s->fd_size);
 	pb_printf(b, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
-		  s->pid, s->pid, s->pgid, s->sid);
+		  s->tgid, s->pid, s->pgid, s->sid);
 }
 
 /* Sizes: every mapped page counts as resident (pages are not counted as
@@ -366,8 +457,8 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 	uint32_t mask = s->sv.info.cpus_allowed;
 	text_status_ids(s, b);
 	text_status_vm(s, b);
-	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t1\nThreads:\t1\n"
-		  "SigQ:\t0/%d\n", 0, max_threads);
+	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t1\nThreads:\t%d\n"
+		  "SigQ:\t0/%d\n", 0, s->threads, max_threads);
 	pb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
 		  "SigCgt:\t%016llx\n", (unsigned long long)s->pending, 0ull,
 		  (unsigned long long)s->blocked, (unsigned long long)s->ignored,
@@ -405,7 +496,7 @@ static void sched_line(struct pbuf *b, const char *name, long long v)
 static void text_sched(const struct pid_snap *s, struct pbuf *b)
 {
 	const struct sched_task_info *t = &s->sv.info;
-	pb_printf(b, "%s (%d, #threads: 1)\n", s->name, s->pid);
+	pb_printf(b, "%s (%d, #threads: %d)\n", s->name, s->pid, s->threads);
 	pb_printf(b, "-------------------------------------------------------------------\n");
 	sched_line(b, "policy", t->policy);
 	sched_line(b, "prio", t->prio);
@@ -483,7 +574,7 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 	struct pid_snap s;
 	if (n->procfs == PROCFS_PID_MAPS)
 		return text_maps(n->arg, b);
-	int err = snap(n->arg, &s);
+	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
 	if (err)
 		return err;
 	switch (n->procfs) {

@@ -36,13 +36,16 @@ echo "uptime: $(cut -d' ' -f1 /proc/uptime | grep -c '^[0-9]*\.[0-9][0-9]$')"
 echo "nproc: $(nproc)"
 sysctl kernel.ostype | sed 's/= .*/= NAME/'
 echo "pidof init: $(pidof init)"
-ls /proc/self/ | grep -E '^(cmdline|comm|environ|exe|sched|stat|statm|status)$' | tr '\n' ' '; echo
+ls /proc/self/ | grep -E '^(cmdline|comm|environ|exe|sched|stat|statm|status|task)$' | tr '\n' ' '; echo
 readlink /proc/self/exe
+echo "self task: $(ls /proc/self/task | wc -l)"
 test -L /proc/self && echo "self: $(readlink /proc/self | grep -c '^[1-9][0-9]*$')"
 cut -d' ' -f2,3 /proc/self/stat
 cat /proc/self/comm
 ps | head -n 1
 ps -o pid,ppid,comm | head -n 1
 ps -o pid,ppid,comm | awk '$3 == "ps" { print "ps row:", NF, ($1 > 1), ($2 > 1) }'
+ps -T | head -n 1
+ps -T -o pid,comm | awk '$2 == "ps" { n++ } END { print "ps -T rows of ps:", n }'
 free | head -n 1
 exit 0

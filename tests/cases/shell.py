@@ -41,8 +41,13 @@ def ps_blocks(log):
             re.finditer(r"^\$ ps\n((?:(?!\$ ).*\n)*)", log, re.M)]
 
 
+def state(row):
+    """A ps row's STATE: PID PPID USER STATE ..."""
+    return row.split()[3]
+
+
 def spin_states(block):
-    return [ln.split()[1] for ln in block if ln.endswith(" spin")]
+    return [state(ln) for ln in block if ln.endswith(" spin")]
 
 
 def check_bg_pid(log):
@@ -63,10 +68,10 @@ def check_stopped_then_running(log):
     pids = [ln.split()[0] for ln in blocks[1] if ln.endswith(" spin")]
     if len(pids) != 1:
         return False, f"after bg: spin lines for pids {pids}"
-    first = [ln.split()[1] for ln in blocks[0] if ln.split()[0] == pids[0]]
+    first = [state(ln) for ln in blocks[0] if ln.split()[0] == pids[0]]
     if first != ["T"]:
         return False, f"pid {pids[0]} before bg: states {first}, want T"
-    if [ln.split()[1] for ln in blocks[1] if ln.split()[0] == pids[0]] != ["R"]:
+    if [state(ln) for ln in blocks[1] if ln.split()[0] == pids[0]] != ["R"]:
         return False, f"pid {pids[0]} after bg is not R"
     if spin_states(blocks[2]):
         return False, "spin still in the last ps"

@@ -2,7 +2,8 @@
 
 One CPU, tests=none: the shell gets commands over the serial line. A spin in
 the background ("[1] PID", as bash) must show up in ps as a NORMAL task on
-the stairs and be reported "[1]+  Done  spin 2" before a later prompt; chrt
+the stairs, its PPID the shell's pid and its USER root (uid 1000's ps shows
+itself as student, /etc/passwd's name), and be reported "[1]+  Done  spin 2" before a later prompt; chrt
 -b must report BATCH as granted; tune must read rr_interval (10 ms by
 default) and report the kernel's EINVAL for 0; bad command lines get a
 usage or an error message, never a crash; exit ends init with status 0.
@@ -20,17 +21,22 @@ PROMPT_AFTER = r".*\n(?:.*\n)*?\$ "     # the rest of the output, then a prompt
 def check_session(log):
     """The background spin's pid: in ps as NORMAL on a stair, then reaped."""
     job, pid = re.search(r"^\[(\d+)\] (\d+)$", log, re.M).groups()
-    m = re.search(rf"^ +{pid} +R +NORMAL +(\d+) +0 +\d+ +(\d+) ", log, re.M)
+    m = re.search(rf"^ +{pid} +(\d+) +root +R +NORMAL +(\d+) +0 +\d+ +(\d+) ", log, re.M)
     if not m:
-        return False, f"no ps line 'PID {pid} R NORMAL' for the background spin"
-    prio, slice_ = int(m.group(1)), int(m.group(2))
+        return False, f"no ps line 'PID PPID root R NORMAL' for the background spin {pid}"
+    sh = re.search(r"^ +(\d+) +\d+ +root +\w +NORMAL .* sh$", log, re.M)
+    if not sh or m.group(1) != sh.group(1):
+        return False, f"spin {pid}'s PPID {m.group(1)}, want the shell's pid " \
+                      f"{sh.group(1) if sh else '(no sh row)'}"
+    ppid, prio, slice_ = m.group(1), int(m.group(2)), int(m.group(3))
     if not 100 <= prio <= 139:
         return False, f"spin {pid} at prio {prio}, not on the stairs 100..139"
     if not 0 < slice_ <= 200:
         return False, f"spin {pid} slice {slice_}, want 1..200 ticks (nice 0)"
     if not re.search(rf"^\[{job}\][+ -]  Done {{20}}spin 2$", log, re.M):
         return False, f"no '[{job}]+  Done  spin 2' for the background spin"
-    return True, f"spin {pid} on stair {prio} with {slice_} ticks left, reaped"
+    return True, f"spin {pid} (PPID {ppid}, the shell) on stair {prio} with {slice_} " \
+                 f"ticks left, reaped"
 
 
 CASES = [
@@ -40,7 +46,9 @@ CASES = [
                # wait until the child has exec'd spin (ps could still see sh)
                (r"^\[\d+\] \d+\n\$ ", b"until ps | grep -q ' spin$'; do sleep 0.1; done\r"),
                (r"done\n\$ ", b"ps\r"),
-               (r"^ +PID STATE" + PROMPT_AFTER, b"chrt -b spin 1\r"),
+               (r"^ +PID +PPID USER +STATE" + PROMPT_AFTER,
+                b"setpriv --reuid=1000 ps | grep ' ps$'\r"),
+               (r" ps\n\$ ", b"chrt -b spin 1\r"),
                (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),
                (r"EINVAL" + PROMPT_AFTER, b"tune iso_cpu 4294967346\r"),
@@ -50,8 +58,10 @@ CASES = [
                (r"cannot pin" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
              r"^\[\d+\] \d+$",
-             r"^ +PID STATE POLICY PRIO NICE BURST SLICE CPU TIME\(ms\) +RUNS WAIT\(ms\) NAME$",
-             r"^ +\d+ +R +NORMAL +\d+ .* spin$",
+             r"^ +PID +PPID USER +STATE POLICY PRIO NICE BURST SLICE CPU TIME\(ms\) +RUNS "
+             r"WAIT\(ms\) NAME$",
+             r"^ +\d+ +\d+ +root +R +NORMAL +\d+ .* spin$",
+             r"^ +\d+ +\d+ +student +R +NORMAL +\d+ .* ps$",
              r"^chrt: spin: granted SCHED_BATCH priority 0$",
              r"^spin\[\d+\]: \d+ ms wall, got \d+ ms CPU",
              r"^\[\d+\][+ -]  Done +spin 2$",

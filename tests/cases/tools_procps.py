@@ -120,7 +120,7 @@ def check_session(log):
 
 def check_pipes(log):
     grep = output_of(log, "ps | grep spin")
-    if not grep or len(grep) != 1 or not re.match(r"^ +\d+ R +NORMAL .* spin$", grep[0]):
+    if not grep or len(grep) != 1 or not re.match(r"^ +\d+ +\d+ root +R +NORMAL .* spin$", grep[0]):
         return False, f"ps | grep spin printed {grep}, want the spin's one line"
     if output_of(log, "ps | grep -c spin") != ["1"]:
         return False, f"ps | grep -c spin printed {output_of(log, 'ps | grep -c spin')}"
@@ -130,7 +130,7 @@ def check_pipes(log):
     if not wc or len(wc) != 1 or wc[0] not in ("4", "5"):
         return False, f"ps | wc -l printed {wc}, want 4 or 5"
     head = output_of(log, "ps | head -n 2")
-    if not head or len(head) != 2 or not head[0].lstrip().startswith("PID STATE"):
+    if not head or len(head) != 2 or head[0].split()[:4] != ["PID", "PPID", "USER", "STATE"]:
         return False, f"ps | head -n 2 printed {head}, want the header and one row"
     if output_of(log, "pgrep spin | wc -l") != ["1"]:
         return False, f"pgrep spin | wc -l printed {output_of(log, 'pgrep spin | wc -l')}"

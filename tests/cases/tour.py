@@ -90,15 +90,15 @@ def fact_checks(steps, outs):
         if len(got) <= index or not re.search(pattern, got[index], re.M):
             problems.append(f"'{cmd}': {why}")
 
-    want("ps", r"^ +\d+ +R +NORMAL +1[0-3]\d .* spin$", "a hog on the stairs (NORMAL, 100..139)")
-    want("ps", r"^ +\d+ +R +NORMAL +\d+ +10 .* spin$", "the reniced hog at nice 10", 1)
-    want("ps", r"^ +\d+ +R +BATCH +140 .* spin$", "the BATCH hog at 140", 2)
-    want("ps", r"^ +\d+ +T +\w+ .* spin$", "the stopped hog in state T", 4)
+    want("ps", r"^ +\d+ +\d+ +root +R +NORMAL +1[0-3]\d .* spin$", "a hog on the stairs (NORMAL, 100..139)")
+    want("ps", r"^ +\d+ +\d+ +root +R +NORMAL +\d+ +10 .* spin$", "the reniced hog at nice 10", 1)
+    want("ps", r"^ +\d+ +\d+ +root +R +BATCH +140 .* spin$", "the BATCH hog at 140", 2)
+    want("ps", r"^ +\d+ +\d+ +root +T +\w+ .* spin$", "the stopped hog in state T", 4)
     want("setpriv --reuid=1000 chrt -f 10 spin 1", r"granted SCHED_ISO",
          "uid 1000's FIFO request granted as ISO")
     want("chrt -p $!", r"sched_rr_get_interval: 200 ms", "nice 0's slice is 200 ms at rr_interval 10")
     want("chrt -p $!", r"sched_rr_get_interval: 400 ms", "rr_interval 20 doubles the slice", 1)
-    want("taskset -c 1 ps", r"^ +\d+ +R +NORMAL +\d+ +0 +\d+ +\d+ +1 .* ps$",
+    want("taskset -c 1 ps", r"^ +\d+ +\d+ +root +R +NORMAL +\d+ +0 +\d+ +\d+ +1 .* ps$",
          "ps pinned to CPU 1 runs there (CPU column 1)")
     # Hogs have run for most of a minute by then: Linux's 1-minute load
     # average (sysinfo, kernel/sysinfo.c) has risen above 0.

@@ -27,6 +27,7 @@
 
 #include "args.h"
 #include "kernel_calls.h"
+#include "proclist.h"
 #include "tool.h"
 
 #define SCHED_IDLE 5			/* Linux's; not a policy here */
@@ -113,11 +114,26 @@ static int get_policy(int pid, int *policy, int *prio)
 	return 0;
 }
 
+/* The stair line from /proc/PID/sched (docs/staircase.md, "/proc/PID/sched"):
+ * only this kernel's file has a burst; Linux's has none, and no line. */
+static void show_stair(int pid)
+{
+	char path[32], text[2048];
+	long long burst;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (proc_read_text(path, text, sizeof(text)) <= 0 ||
+	    (burst = proc_sched_field(text, "burst", -1)) < 0)
+		return;
+	printf("pid %d's stair (prio): %lld, nice %lld, burst %lld of %lld\n", pid,
+	       proc_sched_field(text, "prio", 0), proc_sched_field(text, "static_prio", 120) - 120,
+	       burst, proc_sched_field(text, "max_burst", 0));
+}
+
 /* util-linux's two lines ("current" or "new"), then what only this kernel
  * tells: the quantum or slice, and the stair. */
 static int show(int pid, const char *when)
 {
-	struct sched_task_info t;
 	struct timespec ts;
 	int policy, prio;
 
@@ -128,9 +144,7 @@ static int show(int pid, const char *when)
 	if (sched_rr_get_interval(pid, &ts) == 0)
 		printf("pid %d's sched_rr_get_interval: %ld ms\n", pid,
 		       (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-	if (sched_stat(pid, &t) == 0)
-		printf("pid %d's stair (prio): %d, nice %d, burst %d of %d\n",
-		       pid, t.prio, t.nice, t.burst, t.max_burst);
+	show_stair(pid);
 	return 0;
 }
 

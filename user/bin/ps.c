@@ -1,7 +1,8 @@
 /*
  * ps - one line per process, as the staircase scheduler sees it.
  *
- *   ps [-e|-A]    PID STATE POLICY PRIO NICE BURST SLICE CPU TIME RUNS WAIT NAME
+ *   ps [-e|-A]    PID PPID USER STATE POLICY PRIO NICE BURST SLICE CPU TIME RUNS
+ *                 WAIT NAME
  *   ps -v         adds MAXB (max_burst), FULL (full_slice), MASK (cpus_allowed)
  *                 and FLAGS (F forked, Y yielded, U uninterruptible, M migrating)
  *   ps -o LIST    procps' user-defined format: pid,cls,rtprio,ni,pri,psr,time,
@@ -327,8 +328,8 @@ static void print_user_row(const struct format *f, const struct proc_info *p)
 
 static void print_default_head(int verbose)
 {
-	printf("%5s %-5s %-6s %4s %4s %5s %5s %3s %8s %6s %8s", "PID", "STATE",
-	       "POLICY", "PRIO", "NICE", "BURST", "SLICE", "CPU", "TIME(ms)",
+	printf("%5s %5s %-8s %-5s %-6s %4s %4s %5s %5s %3s %8s %6s %8s", "PID", "PPID",
+	       "USER", "STATE", "POLICY", "PRIO", "NICE", "BURST", "SLICE", "CPU", "TIME(ms)",
 	       "RUNS", "WAIT(ms)");
 	if (verbose)
 		printf(" %4s %5s %8s %5s", "MAXB", "FULL", "MASK", "FLAGS");
@@ -346,10 +347,12 @@ static const char *sched_num(char *buf, long long v)
 
 static void print_default_row(const struct proc_info *p, int verbose)
 {
-	char b[6][24];
+	char b[6][24], user[COLW];
 
-	printf("%5d %-5c %-6s %4d %4d %5s %5s %3d %8lu %6s %8s", p->pid, p->state,
-	       sched_policy_name(p->policy), p->prio, p->nice, sched_num(b[0], p->burst),
+	/* PPID and USER as procps prints them (USER: the effective uid's name) */
+	user_name(p->euid, user, sizeof(user));
+	printf("%5d %5d %-8s %-5c %-6s %4d %4d %5s %5s %3d %8lu %6s %8s", p->pid, p->ppid,
+	       user, p->state, sched_policy_name(p->policy), p->prio, p->nice, sched_num(b[0], p->burst),
 	       sched_num(b[1], p->slice), p->cpu, (p->utime + p->stime) * (1000 / PROC_USER_HZ),
 	       sched_num(b[2], p->nr_switches),
 	       sched_num(b[3], p->wait_ns < 0 ? -1 : p->wait_ns / 1000000));

@@ -5,7 +5,10 @@
  * the formats of /proc/PID/{stat,status,statm,cmdline,comm,sched} and of
  * /proc/{stat,uptime,loadavg,meminfo,version,cpuinfo,filesystems},
  * /proc/sys/kernel, and the errors (a pid that exited, writes, seeks,
- * getdents with a tiny buffer). Formats and field counts are compared,
+ * getdents with a tiny buffer), and /proc/PID/task/TID: a process of
+ * three threads, each with its own stat (its comm, its own CPU time:
+ * a busy thread's grows, a blocked one's stays near 0) where /proc/PID/stat
+ * sums the group's. Formats and field counts are compared,
  * not the values that differ between two kernels (times, sizes, names).
  * The staircase's tunables in /proc/sys/kernel exist only here: those
  * checks say "kernel-specific" (Linux prints SKIP there).
@@ -20,10 +23,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -382,9 +387,164 @@ static void tunable_checks(void)
 		   "user_reads_a_tunable_but_may_not_write_it");
 }
 
+/* ---- /proc/PID/task: three threads --------------------------------------- */
+
+static volatile int busy_stop;
+static pid_t busy_tid, idle_tid;
+static int idle_pipe[2];
+
+static void *busy_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "busy");
+	busy_tid = gettid();
+	while (!busy_stop)
+		;			/* on a CPU: its utime grows */
+	return NULL;
+}
+
+static void *idle_thread(void *arg)
+{
+	char c;
+	(void)arg;
+	prctl(PR_SET_NAME, "idle");
+	idle_tid = gettid();
+	read(idle_pipe[0], &c, 1);	/* asleep until the main thread closes the pipe */
+	return NULL;
+}
+
+/* utime + 100000 * stime of task TID's own stat (fields 14, 15), or -1;
+ * its "TID (comm) " start checked against want_comm. */
+static long tid_times(pid_t tid, const char *want_comm, unsigned *utime, unsigned *stime)
+{
+	char path[64], want[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	snprintf(want, sizeof(want), "%d (%s) ", tid, want_comm);
+	if (slurp(path) <= 0 || strncmp(text, want, strlen(want)) != 0)
+		return -1;
+	const char *close_paren = strrchr(text, ')');
+	return sscanf(close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %u %u",
+		      utime, stime) == 2 ? 0 : -1;
+}
+
+static int count_entries(const char *dirpath, pid_t *first3)
+{
+	DIR *d = opendir(dirpath);
+	struct dirent *e;
+	int k = 0;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (k < 3)
+			first3[k] = atoi(e->d_name);
+		k++;
+	}
+	if (d)
+		closedir(d);
+	return k;
+}
+
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISDIR(sa.st_mode) &&
+	       sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
+}
+
+/* The whole group's times (/proc/self/stat) and its num_threads (field 20). */
+static int group_stat(unsigned *utime, unsigned *threads)
+{
+	const char *close_paren = slurp("/proc/self/stat") > 0 ? strrchr(text, ')') : NULL;
+	return close_paren && sscanf(close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+				     "%*u %u %*u %*d %*d %*d %*d %u", utime, threads) == 2;
+}
+
+static void task_files_checks(pid_t me)
+{
+	static const char *const files[] = { "stat", "status", "sched", "comm", "cmdline",
+					     "environ", "statm", "maps" };
+	char path[96], want[64];
+	int all = 1;
+	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", me, idle_tid, files[i]);
+		all &= slurp(path) >= 0;
+	}
+	check(all, "task_tid_files_read");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/exe", idle_tid);
+	long k = readlink(path, want, sizeof(want));
+	check(k == 11 && memcmp(want, "/bin/procfs", 11) == 0, "task_tid_exe_is_the_program");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", idle_tid);
+	check(slurp(path) == 5 && strcmp(text, "idle\n") == 0, "task_tid_comm_is_the_threads");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", idle_tid);
+	snprintf(want, sizeof(want), "\t%d", me);
+	const char *tgid = slurp(path) > 0 ? field("Tgid") : NULL;
+	int tgid_ok = tgid && strcmp(tgid, want) == 0;
+	snprintf(want, sizeof(want), "\t%d", idle_tid);
+	const char *pid = field("Pid");
+	check(tgid_ok && pid && strcmp(pid, want) == 0 && field("Threads") &&
+	      strcmp(field("Threads"), "\t3") == 0, "task_tid_status_tgid_pid_threads");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", idle_tid);
+	snprintf(want, sizeof(want), "idle (%d, #threads: 3)\n", idle_tid);
+	check(slurp(path) > 0 && strncmp(text, want, strlen(want)) == 0, "task_tid_sched_header");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/task", idle_tid);
+	check(raw(open(path, O_RDONLY)) == -ENOENT, "task_tid_has_no_task_dir");
+	check(raw(open("/proc/self/task/1/stat", O_RDONLY)) == -ENOENT,
+	      "task_of_another_group_enoent");
+	snprintf(want, sizeof(want), "%d", idle_tid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", idle_tid);
+	check(!listed("/proc", want) && access(path, R_OK) == 0, "proc_tid_found_not_listed");
+}
+
+static void task_checks(void)
+{
+	pthread_t busy, idle;
+	pid_t me = getpid(), tids[3] = { 0 };
+	unsigned u0, s0, u1, s1, iu, is, gu, threads;
+	char path[96];
+
+	check(listed("/proc/self", "task") && same_dir("/proc/self/task/..", "/proc/self"),
+	      "pid_dir_lists_task_dotdot_is_pid_dir");
+	if (pipe(idle_pipe) < 0 || pthread_create(&busy, NULL, busy_thread, NULL) ||
+	    pthread_create(&idle, NULL, idle_thread, NULL))
+		return;
+	while (!busy_tid || !idle_tid)
+		usleep(1000);
+	check(count_entries("/proc/self/task", tids) == 3 && tids[0] == me &&
+	      tids[1] == busy_tid && tids[2] == idle_tid, "task_lists_3_tids_in_order");
+	check(tid_times(me, "procfs", &iu, &is) == 0 && tid_times(busy_tid, "busy", &u0, &s0) == 0 &&
+	      tid_times(idle_tid, "idle", &iu, &is) == 0, "task_tid_stat_tid_and_comm");
+	usleep(500000);
+	check(tid_times(busy_tid, "busy", &u1, &s1) == 0 && u1 + s1 >= u0 + s0 + 10 &&
+	      tid_times(idle_tid, "idle", &iu, &is) == 0 && iu + is <= 2,
+	      "task_busy_utime_grows_idle_stays_near_0");
+	check(group_stat(&gu, &threads) && threads == 3 && gu >= u1,
+	      "pid_stat_sums_the_groups_times_3_threads");
+	snprintf(path, sizeof(path), "/proc/self/task/%d/..", busy_tid);
+	check(same_dir(path, "/proc/self/task"), "task_tid_dotdot_is_task");
+	task_files_checks(me);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", busy_tid);
+	int fd = open(path, O_RDONLY);
+	busy_stop = 1;
+	pthread_join(busy, NULL);
+	/* pthread_join returns at the thread's clear_child_tid, a little
+	 * before Linux unhashes it: wait up to 1 s for the directory to go. */
+	long err = 0;
+	for (int i = 0; i < 100 && (err = raw(open(path, O_RDONLY))) >= 0; i++) {
+		close((int)err);
+		usleep(10000);
+	}
+	char buf[64];
+	check(err == -ENOENT && raw(read(fd, buf, sizeof(buf))) == -ESRCH,
+	      "joined_thread_task_dir_enoent_open_file_esrch");
+	close(fd);
+	close(idle_pipe[1]);
+	pthread_join(idle, NULL);
+	check(count_entries("/proc/self/task", tids) == 1 && tids[0] == me, "task_lists_1_after_joins");
+}
+
 int main(void)
 {
-	printf("KTAP version 1\n1..70\n");
+	printf("KTAP version 1\n1..86\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
@@ -394,5 +554,6 @@ int main(void)
 	sys_checks();
 	write_checks();
 	tunable_checks();
+	task_checks();
 	return failures ? 1 : 0;
 }
