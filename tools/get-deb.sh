@@ -58,6 +58,12 @@ apt_ready() {
 		sudo -n true 2>/dev/null || { echo "get-deb: needs root or sudo for apt-get" >&2; exit 1; }
 		SUDO="sudo -n"
 	fi
+	# One download at a time (make test's prefetch and a case may both
+	# fetch): another's cleanup would remove the architecture mid-way.
+	if command -v flock >/dev/null; then
+		exec 9>"${TMPDIR:-/tmp}/get-deb.$arch.lock"
+		flock 9
+	fi
 	if [ "$(dpkg --print-architecture)" != "$arch" ] &&
 	   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 		$SUDO dpkg --add-architecture "$arch"

@@ -55,8 +55,9 @@ def prepare():
     if ok:
         return None
     with open(log) as f:
-        why = [l.strip() for l in f if l.strip()]
-    return f"Debian's procps/util-linux not available ({why[-2] if len(why) > 1 else why[-1] if why else '?'})"
+        lines = [l.strip() for l in f if l.strip()]
+    why = [l for l in lines if l.startswith("get-deb: ")] or lines or ["?"]
+    return f"Debian's procps/util-linux could not be had: {why[-1]} (see {os.path.relpath(log, REPO)})"
 
 
 def check(log):
