@@ -109,7 +109,7 @@ FILES = [  # (line, its output lines as regexes)
                   "sh: clear: exit status 1"]),
     ("top -n 0", ["top: bad iterations argument '0'", "Usage:", r" top \[-b\] \[-n N\] \[-d SECS\]",
                   ".*", ".*", ".*", ".*", "sh: top: exit status 1"]),
-    ("top -b -n 2 -d 0.2 | grep -c '^top - [0-2][0-9]:[0-5][0-9]:'", ["2"]),
+    ("top -b -n 2 -d 0.2 | grep -c '^top - .* up 0 min'", ["2"]),
     ("top -b -n 1 | grep -c '^Tasks: .* total, .* running, .* sleeping'", ["1"]),
 ]
 HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h"]
@@ -123,6 +123,6 @@ CASES += [
          expect_order=[_typed(line, *out) for line, out in FILES] +
                       [r"^Usage: ls \[OPTION\]", r"^Usage: cat \[OPTION\]", r"^Usage: pwd",
                        r"^Usage: sleep NUMBER", r"^ uptime \[options\]", r"^Usage: clear",
-                       r"^\$ top -d 0\.2\ntop - 00:00:\d\d up 0 min, ",  # the escapes are stripped
+                       r"^\$ top -d 0\.2\ntop - \d\d:\d\d:\d\d up 0 min, ",  # the escapes are stripped
                        r"^\$ exit$", r"^init exited: status 0$"]),
 ]
