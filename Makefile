@@ -124,9 +124,13 @@ $(BUILD)/kernel.elf: $(BUILD)/kernel0.elf $(BUILD)/ksyms.o
 # busybox-static (i386, fetched once by tools/get-deb.sh into build/debs)
 # at /bin/busybox. The list is remembered in build/initrd.extra, so
 # changing it rebuilds the initrd.
-# DEBS="libc6 ...": Debian's i386 packages (fetched once by tools/get-deb.sh
-# into build/debs, nothing installed) unpacked into the initrd at their own
-# paths, symbolic links kept; their documentation left out.
+# DEBS="procps util-linux ...": Debian's i386 packages and the libraries
+# they depend on, recursively (fetched once by tools/get-deb.sh -r into
+# build/debs, nothing installed) unpacked into the initrd at their own
+# paths, symbolic links kept; their documentation left out. Their /bin and
+# /sbin go to /usr/bin and /usr/sbin, as on a merged-/usr Debian: /bin is
+# this kernel's own programs (ps, kill, chrt... keep their names there),
+# Debian's are /usr/bin/ps, /usr/sbin/sysctl (docs/userland.md).
 EXTRA ?=
 BUSYBOX ?= 0
 DEBS ?=
@@ -134,6 +138,27 @@ BUSYBOX_BIN := $(if $(filter 1,$(BUSYBOX)),$(BUILD)/busybox/busybox)
 INITRD_EXTRA := $(EXTRA) $(BUSYBOX_BIN)
 DEB_EXCLUDE := --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/lintian \
 	--exclude=./usr/share/info --exclude=./usr/share/locale
+DEB_MOVE := --transform='s:^\./\(s\{0,1\}bin\)\(/\|$$\):./usr/\1\2:S'
+# $(call unpack_debs,PACKAGES,DIR): the packages and their libraries, unpacked.
+unpack_debs = debs=$$(tools/get-deb.sh -r $(1)) || { echo "make: DEBS=\"$(1)\": see above"; exit 1; }; \
+	for deb in $$debs; do echo "  DEB     $$deb"; \
+	dpkg-deb --fsys-tarfile "$$deb" | tar -x -C $(2) $(DEB_EXCLUDE) $(DEB_MOVE) || exit 1; done
+# make deb-module DEBS="procps util-linux" DEB_MODULE=build/debian/x.tar
+# [DEB_MODULE_BIN="prog..."]: the same packages as a ustar of their own, a
+# second multiboot module beside the usual initrd (later modules win), with
+# DEB_MODULE_BIN's files in its /bin: how test cases add Debian's programs
+# without rebuilding the initrd (tests/cases/debian.py).
+DEB_MODULE ?= $(BUILD)/debian/debs.tar
+DEB_MODULE_BIN ?=
+.PHONY: deb-module
+deb-module:
+	@test -n "$(strip $(DEBS))" || { echo "make deb-module: no DEBS given"; exit 2; }
+	@rm -rf $(DEB_MODULE).d && mkdir -p $(DEB_MODULE).d/bin
+	@$(call unpack_debs,$(DEBS),$(DEB_MODULE).d)
+	@$(if $(strip $(DEB_MODULE_BIN)),cp $(DEB_MODULE_BIN) $(DEB_MODULE).d/bin/)
+	@tar --format=ustar --owner=0 --group=0 -cf $(DEB_MODULE).tmp -C $(DEB_MODULE).d $$(ls $(DEB_MODULE).d) && \
+		mv $(DEB_MODULE).tmp $(DEB_MODULE) && rm -rf $(DEB_MODULE).d
+	@echo "  TAR     $(DEB_MODULE)"
 initrd: $(BUILD)/initrd.tar
 FORCE:
 $(BUILD)/initrd.extra: FORCE
@@ -146,9 +171,7 @@ $(BUILD)/busybox/busybox:
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
 $(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
-	@for d in $(DEBS); do deb=$$(tools/get-deb.sh $$d) || exit 1; \
-		echo "  DEB     $$deb"; \
-		dpkg-deb --fsys-tarfile "$$deb" | tar -x -C $(BUILD)/initrd $(DEB_EXCLUDE) || exit 1; done
+	@$(if $(strip $(DEBS)),$(call unpack_debs,$(DEBS),$(BUILD)/initrd))
 	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
 	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"

@@ -332,8 +332,9 @@ int sys_open(const char *upath, int flags)
 
 /* O_CREAT of a name that is not there: Linux's EROFS on a read-only file
  * system, once the directory it would go in is found (the shell's
- * "> /x": "Read-only file system"). Else the walk's own error. */
-static int create_refused(int dirfd, const char *path, int flags, int err)
+ * "> /x": "Read-only file system"). Else the walk's own error. mkdir's
+ * answer too (fs.c). */
+int create_refused(int dirfd, const char *path, int flags, int err)
 {
 	char dir[FS_PATH_MAX];
 	const struct initrd_file *d;
@@ -395,6 +396,22 @@ int sys_dup2(int oldfd, int newfd)
 	if (old)
 		file_close(old);
 	return newfd;
+}
+
+/* dup3 (330): dup2 with O_CLOEXEC, checked in Linux's order (ksys_dup3):
+ * other flags, then oldfd == newfd, are EINVAL before any fd is looked at. */
+int sys_dup3(int oldfd, int newfd, int flags)
+{
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd < 0 || newfd >= NOFILE)
+		return -EBADF;
+	int fd = sys_dup2(oldfd, newfd);
+	if (fd >= 0 && (flags & O_CLOEXEC))
+		fd_set_cloexec(fd, true);
+	return fd;
 }
 
 /* ---- seeking ---------------------------------------------------------------- */

@@ -49,6 +49,8 @@ int sys_open(const char *upath, int flags);
 int sys_openat(int dirfd, const char *upath, int flags);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
+int sys_dup3(int oldfd, int newfd, int flags);
+int create_refused(int dirfd, const char *path, int flags, int err);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);

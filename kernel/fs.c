@@ -120,6 +120,30 @@ int sys_unlink(const char *upath)
 	return sys_unlinkat(AT_FDCWD, upath, 0);
 }
 
+/* mkdir (39) and mkdirat (296): nothing can be made in the read-only
+ * initrd: EEXIST for a name that is there (Linux looks before it asks
+ * for write access), else as an O_CREAT open: EROFS once the parent
+ * directory is found, the walk's error (ENOENT, ENOTDIR) if not. top
+ * makes its configuration directory this way. */
+int sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
+{
+	char path[FS_PATH_MAX];
+	const struct initrd_file *node;
+	(void)mode;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &node, false);
+	if (err == 0)
+		return -EEXIST;
+	return create_refused(dirfd, path, O_CREAT, err);
+}
+
+int sys_mkdir(const char *upath, uint32_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, upath, mode);
+}
+
 /* ---- getdents64 ------------------------------------------------------------ */
 
 /*

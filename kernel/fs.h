@@ -31,6 +31,8 @@ int sys_chdir(const char *upath);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
 int sys_unlink(const char *upath);
+int sys_mkdir(const char *upath, uint32_t mode);
+int sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
 int sys_unlinkat(int dirfd, const char *upath, int flags);
 
 #endif

@@ -18,6 +18,7 @@
  * (FUTEX_LOCK_PI and friends) are not built: ENOSYS, said once.
  */
 #include "futex.h"
+#include "systime.h"
 #include <stddef.h>
 #include <uapi/futex.h>
 #include "errno.h"
@@ -461,9 +462,10 @@ static bool has_timeout(int cmd)
 }
 
 /* The deadline on clock_ns()'s scale: WAIT's timeout is relative, the
- * others' absolute (CLOCK_MONOTONIC, or CLOCK_REALTIME by the flag: both
- * count from boot here, kernel/systime.c). */
-static int deadline_of(int cmd, uint32_t utime, bool time64, uint64_t *deadline)
+ * others' absolute (CLOCK_MONOTONIC, or CLOCK_REALTIME by the flag: that
+ * one less the wall clock's offset, kernel/systime.c). */
+static int deadline_of(int cmd, uint32_t utime, bool time64, bool realtime,
+		       uint64_t *deadline)
 {
 	int64_t sec, nsec;
 	if (time64) {
@@ -482,7 +484,13 @@ static int deadline_of(int cmd, uint32_t utime, bool time64, uint64_t *deadline)
 	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
 		return -EINVAL;
 	uint64_t ns = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
-	*deadline = cmd == FUTEX_WAIT ? clock_ns() + ns : ns;
+	uint64_t off = realtime_offset_ns();
+	if (cmd == FUTEX_WAIT)
+		*deadline = clock_ns() + ns;
+	else if (realtime)
+		*deadline = ns > off ? ns - off : 1;	/* already past: 1 ns */
+	else
+		*deadline = ns;
 	if (*deadline == 0)
 		*deadline = 1;			/* 0 means "none" below */
 	return 0;
@@ -505,7 +513,7 @@ static int do_futex(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32
 	uint64_t deadline = 0;
 
 	if (utime && has_timeout(cmd)) {
-		int err = deadline_of(cmd, utime, time64, &deadline);
+		int err = deadline_of(cmd, utime, time64, op & FUTEX_CLOCK_REALTIME, &deadline);
 		if (err)
 			return err;
 	}

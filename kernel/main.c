@@ -24,6 +24,7 @@
 #include "sched_glue.h"
 #include "selftest.h"
 #include "smp.h"
+#include "systime.h"
 #include "string.h"
 #include "trap.h"
 #include "vm.h"
@@ -114,6 +115,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	lapic_init(acpi_lapic_pa);
 	ioapic_init();
 	timer_calibrate();
+	systime_init();		/* the wall clock from the RTC (kernel/systime.c) */
 	timer_start();
 	topology_detect();
 	smp_boot_aps();

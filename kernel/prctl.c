@@ -2,7 +2,8 @@
  * prctl.c - prctl (172), the options real programs use at start-up:
  * PR_SET_NAME / PR_GET_NAME (a process's name as ps, top and trace show
  * it: busybox and glibc's pthread_setname_np set it) and PR_SET_DUMPABLE /
- * PR_GET_DUMPABLE (kept, though this kernel writes no core files).
+ * PR_GET_DUMPABLE (kept, though this kernel writes no core files),
+ * PR_CAPBSET_READ (libcap's count of the capabilities).
  * Every other option is -EINVAL, as Linux answers an option it does not
  * know, with one console line per option so a program's needs show up.
  */
@@ -66,6 +67,11 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 		return set_name((const char *)arg2);
 	case PR_GET_NAME:
 		return get_name((char *)arg2);
+	case PR_CAPBSET_READ:
+		/* Every capability is in every bounding set here (root may do
+		 * all, nobody drops any): 1, and EINVAL past Linux's last one,
+		 * which is how libcap counts them (ps, pgrep at start-up). */
+		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
 	case PR_GET_DUMPABLE:
 		return p->dumpable;
 	case PR_SET_DUMPABLE:

@@ -120,10 +120,11 @@ static void text_stat(struct pbuf *b)
 		if (p->pstate == P_LIVE)
 			switches += p->se.stats.nr_runs;
 	spin_unlock(&ptable_lock);
-	/* btime: this kernel's wall clock starts at 0 (kernel/systime.c). */
-	pb_printf(b, "intr 0\nctxt %u\nbtime 0\nprocesses %u\nprocs_running %u\n"
+	/* btime: the wall-clock second of boot (the RTC's, kernel/systime.c) */
+	pb_printf(b, "intr 0\nctxt %u\nbtime %u\nprocesses %u\nprocs_running %u\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
-		  switches, proc_total_forks(), running);
+		  switches, (uint32_t)(realtime_offset_ns() / 1000000000ull),
+		  proc_total_forks(), running);
 }
 
 /* "uptime idle": seconds with hundredths; idle summed over the CPUs. */

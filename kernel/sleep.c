@@ -191,7 +191,10 @@ int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 	int err = read_timespec(ureq, &ns);
 	if (err < 0)
 		return err;
-	if (flags & TIMER_ABSTIME)	/* an absolute sleep just starts again */
+	if (flags & TIMER_ABSTIME) {	/* an absolute sleep just starts again */
+		uint64_t off = clock == CLOCK_REALTIME ? realtime_offset_ns() : 0;
+		ns = ns > off ? ns - off : 1;	/* a wall-clock time before boot: past */
 		return sleep_until(ns, TASK_INTERRUPTIBLE) ? -ERESTARTNOHAND : 0;
+	}
 	return sleep_relative(ns, urem);
 }

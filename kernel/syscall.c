@@ -61,6 +61,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_unlink, sys_unlink),			/* fs.c */
 	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
 	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
+	SYSCALL(__NR_mkdir, sys_mkdir),				/* fs.c (read-only: EEXIST, EROFS) */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
 	SYSCALL(__NR_getpid, sys_getpid),			/* proc.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
@@ -161,6 +162,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
 	SYSCALL(__NR_tgkill, sys_tgkill),			/* signal.c */
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
+	SYSCALL(__NR_mkdirat, sys_mkdirat),			/* fs.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
 	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* fs.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
@@ -168,8 +170,11 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
+	SYSCALL(__NR_dup3, sys_dup3),				/* file.c */
 	SYSCALL(__NR_pipe2, sys_pipe2),				/* file.c (flags 0 only) */
 	SYSCALL(__NR_prlimit64, sys_prlimit64),			/* proc.c */
+	SYSCALL(__NR_sched_setattr, sys_sched_setattr),		/* sched/syscalls.c */
+	SYSCALL(__NR_sched_getattr, sys_sched_getattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */

@@ -1,17 +1,39 @@
 /*
  * systime.c - the time system calls.
  *
- * CLOCK_MONOTONIC is clock_ns(), the calibrated TSC. This machine has no
- * battery clock driver, so CLOCK_REALTIME counts from boot as well (a
- * program that prints the date would say 1970: a known shortcut).
+ * CLOCK_MONOTONIC is clock_ns(), the calibrated TSC. CLOCK_REALTIME is
+ * the same plus the battery clock's reading at boot (drivers/rtc.c), so
+ * dates are today's and /proc/stat's btime is the boot's wall-clock time,
+ * as ps's STIME column needs; nothing sets it later (no settimeofday).
+ * The COARSE clocks, BOOTTIME (no suspend here) and MONOTONIC_RAW read
+ * the same as their precise ones: glibc's time() asks REALTIME_COARSE.
  * CPU times come from the scheduler's per-task tick counts.
  */
 #include "systime.h"
+#include "printk.h"
 #include "errno.h"
 #include "proc.h"
 #include "string.h"
 #include "time.h"
 #include "uaccess.h"
+#include "../drivers/rtc.h"
+
+static uint64_t wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+
+void systime_init(void)
+{
+	int64_t now = rtc_read_unix();
+	uint64_t up = clock_ns();
+	uint64_t wall = now > 0 ? (uint64_t)now * 1000000000ull : 0;
+	wall_offset_ns = wall > up ? wall - up : 0;
+	printk("rtc: %lld s since 1970 (boot at %llu)\n", (long long)now,
+	       (unsigned long long)(wall_offset_ns / 1000000000ull));
+}
+
+uint64_t realtime_offset_ns(void)
+{
+	return wall_offset_ns;
+}
 
 static uint32_t hz(void)
 {
@@ -38,7 +60,13 @@ static int clock_read(int clock, uint64_t *ns)
 
 	switch (clock) {
 	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		*ns = clock_ns() + wall_offset_ns;
+		return 0;
 	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
 		*ns = clock_ns();
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID: {
@@ -84,8 +112,11 @@ static int clock_res(int clock, void *uts, uint32_t size)
 	uint64_t ns;
 	if (clock_read(clock, &ns) < 0)
 		return -EINVAL;
-	int64_t ts[2] = { 0, 1 };
-	int32_t ts32[2] = { 0, 1 };
+	/* the COARSE clocks move by a tick, as Linux's LOW_RES_NSEC */
+	int32_t res = clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE ?
+		      (int32_t)(1000000000u / hz()) : 1;
+	int64_t ts[2] = { 0, res };
+	int32_t ts32[2] = { 0, res };
 	if (!uts)
 		return 0;
 	return copy_to_user(uts, size == sizeof(ts) ? (void *)ts : (void *)ts32, size) < 0 ? -EFAULT : 0;

@@ -16,6 +16,13 @@
 /* ru = CPU times of utime and stime ticks, every other field 0. */
 void rusage_fill(struct rusage *ru, uint32_t utime, uint32_t stime);
 
+/* The wall clock: read the RTC once (after the TSC is calibrated). */
+void systime_init(void);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC in ns: the wall-clock time of boot
+ * (/proc/stat's btime), and what an absolute REALTIME deadline
+ * (clock_nanosleep, futex) loses to be on clock_ns()'s scale. */
+uint64_t realtime_offset_ns(void);
+
 int sys_clock_gettime(int clock, void *uts);
 int sys_clock_gettime64(int clock, void *uts);
 int sys_clock_getres(int clock, void *uts);

@@ -20,6 +20,8 @@
 #include "tunables.h"
 #include "errno.h"
 
+static int clamp(int v, int lo, int hi);
+
 static bool privileged(struct sched_task *me)
 {
 	return sched_task_euid(me) == 0;
@@ -140,6 +142,132 @@ int sys_sched_getparam(int pid, void *uparam)
 	lp.sched_priority = p->rt_priority;
 	put_task(pid, p);
 	if (copy_to_user(uparam, &lp, sizeof(lp)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * sched_setattr/sched_getattr: Linux's struct sched_attr (uapi/sched.h),
+ * for the policies here (NORMAL, FIFO, RR, BATCH, ISO); IDLE and
+ * DEADLINE are EINVAL as any unknown policy, the utilization clamps
+ * EOPNOTSUPP (Linux without CONFIG_UCLAMP_TASK), RESET_ON_FORK EINVAL
+ * (sched_setscheduler has no SCHED_RESET_ON_FORK here either). Checks in
+ * Linux 6.1's order (kernel/sched/core.c: sched_copy_attr, then
+ * __sched_setscheduler); a nice below the task's own is EPERM here, not
+ * setpriority's EACCES, as Linux.
+ */
+#define ATTR_PAGE 4096		/* Linux's bound on usize: PAGE_SIZE */
+
+/* The struct from user memory, of its own size: 0 means the first
+ * version; bytes past ours must be zero, else E2BIG with our size
+ * written back into its size field. */
+static int copy_attr(struct sched_attr *a, void *uattr)
+{
+	uint32_t size, ksize = sizeof(*a);
+	unsigned char rest[64];
+
+	if (copy_from_user(&size, uattr, sizeof(size)))
+		return -EFAULT;
+	if (!size)
+		size = SCHED_ATTR_SIZE_VER0;
+	if (size < SCHED_ATTR_SIZE_VER0 || size > ATTR_PAGE)
+		goto too_big;
+	*a = (struct sched_attr){0};
+	if (copy_from_user(a, uattr, size < ksize ? size : ksize))
+		return -EFAULT;
+	for (uint32_t off = ksize; off < size; off += sizeof(rest)) {
+		uint32_t n = size - off < sizeof(rest) ? size - off : sizeof(rest);
+		if (copy_from_user(rest, (char *)uattr + off, n))
+			return -EFAULT;
+		for (uint32_t i = 0; i < n; i++)
+			if (rest[i])
+				goto too_big;
+	}
+	if ((a->sched_flags & SCHED_FLAG_UTIL_CLAMP) && size < SCHED_ATTR_SIZE_VER1)
+		return -EINVAL;
+	a->sched_nice = clamp(a->sched_nice, -20, 19);
+	return 0;
+too_big:
+	if (copy_to_user(uattr, &ksize, sizeof(ksize)))
+		return -EFAULT;
+	return -E2BIG;
+}
+
+static void get_attr_params(struct sched_task *p, struct sched_attr *a)
+{
+	if (sched_policies[p->policy]->rt)
+		a->sched_priority = p->rt_priority;
+	else
+		a->sched_nice = sched_task_nice(p);
+}
+
+static int setattr_task(struct sched_task *me, struct sched_task *p,
+			struct sched_attr *a)
+{
+	int policy = (int)a->sched_policy;
+	struct sched_param lp;
+	int err;
+
+	if (a->sched_flags & SCHED_FLAG_KEEP_POLICY)
+		policy = p->policy;
+	if (a->sched_flags & SCHED_FLAG_KEEP_PARAMS)
+		get_attr_params(p, a);
+	if (!valid_policy(policy) || (a->sched_flags & ~(uint64_t)SCHED_FLAG_ALL) ||
+	    (a->sched_flags & SCHED_FLAG_RESET_ON_FORK))
+		return -EINVAL;
+	if (a->sched_priority > MAX_USER_RT_PRIO - 1 ||
+	    sched_policies[policy]->rt != (a->sched_priority != 0))
+		return -EINVAL;
+	if (!sched_policies[policy]->rt && a->sched_nice < sched_task_nice(p) &&
+	    !privileged(me))
+		return -EPERM;
+	if (!may_change(me, p))
+		return -EPERM;
+	if (a->sched_flags & SCHED_FLAG_UTIL_CLAMP)
+		return -EOPNOTSUPP;
+	lp.sched_priority = (int)a->sched_priority;
+	err = setscheduler_task(me, p, policy, lp);
+	if (!err && !sched_policies[p->policy]->rt)
+		sched_set_user_nice(p, a->sched_nice);
+	return err;
+}
+
+int sys_sched_setattr(int pid, void *uattr, uint32_t flags)
+{
+	struct sched_attr a;
+	struct sched_task *p;
+	int err;
+
+	if (!uattr || pid < 0 || flags)
+		return -EINVAL;
+	err = copy_attr(&a, uattr);
+	if (err)
+		return err;
+	if ((int)a.sched_policy < 0)
+		return -EINVAL;
+	p = get_task(pid);
+	if (!p)
+		return -ESRCH;
+	err = setattr_task(sched_current(), p, &a);
+	put_task(pid, p);
+	return err;
+}
+
+int sys_sched_getattr(int pid, void *uattr, uint32_t usize, uint32_t flags)
+{
+	struct sched_attr a = {0};
+	struct sched_task *p;
+
+	if (!uattr || pid < 0 || usize > ATTR_PAGE || usize < SCHED_ATTR_SIZE_VER0 || flags)
+		return -EINVAL;
+	p = get_task(pid);
+	if (!p)
+		return -ESRCH;
+	a.sched_policy = (unsigned)p->policy;
+	get_attr_params(p, &a);
+	put_task(pid, p);
+	a.size = usize < sizeof(a) ? usize : sizeof(a);
+	if (copy_to_user(uattr, &a, a.size))
 		return -EFAULT;
 	return 0;
 }

@@ -22,6 +22,8 @@ int sys_sched_setscheduler(int pid, int policy, const void *uparam);
 int sys_sched_getscheduler(int pid);
 int sys_sched_setparam(int pid, const void *uparam);
 int sys_sched_getparam(int pid, void *uparam);
+int sys_sched_setattr(int pid, void *uattr, uint32_t flags);
+int sys_sched_getattr(int pid, void *uattr, uint32_t usize, uint32_t flags);
 int sys_sched_get_priority_max(int policy);
 int sys_sched_get_priority_min(int policy);
 int sys_sched_rr_get_interval(int pid, void *utimespec);

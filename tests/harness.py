@@ -109,6 +109,9 @@ class Case:
                   repository root (an ELF one becomes /bin/<its name>:
                   build/busybox/busybox, which make BUSYBOX=1 fetches); the
                   case is skipped when one is missing
+    prepare       callable() -> None, or the reason to skip the case: run
+                  before the boot (builds what the case needs, e.g. Debian's
+                  packages into a module; skips when they cannot be had)
     """
 
     _DEFAULT = object()
@@ -118,7 +121,7 @@ class Case:
                  timeout=30, expect=(), expect_order=(), forbid=(),
                  expect_panic=False, exit_code=_DEFAULT, until=None,
                  settle=1.0, send=(), check=None, tags=(), retry=False,
-                 exclusive=False, qemu_args=(), modules=()):
+                 exclusive=False, qemu_args=(), modules=(), prepare=None):
         if not re.fullmatch(r"[A-Za-z0-9_.+-]+", name or ""):
             raise CaseError(f"case name {name!r}: use letters, digits, _.+-")
         self.name = name
@@ -169,6 +172,7 @@ class Case:
         self.exclusive = exclusive
         self.qemu_args = list(qemu_args)
         self.modules = [os.path.join(REPO, m) for m in modules]
+        self.prepare = prepare
         for rx in self.expect + self.expect_order + self.forbid + [until or ""]:
             try:
                 re.compile(rx)
@@ -419,6 +423,10 @@ class Result:
 def run_case(case, args):
     if case.accel == "kvm":
         why = hardware_kvm()
+        if why:
+            return Result(case, "SKIP", why)
+    if case.prepare:
+        why = case.prepare()
         if why:
             return Result(case, "SKIP", why)
     missing = [m for m in case.modules if not os.path.isfile(m)]

@@ -3,22 +3,31 @@
 # default) into a cache, without installing them: what the Linux peer
 # kernel, Debian's busybox and the field's benchmarks come from.
 #
-#   tools/get-deb.sh [-a ARCH] [-d DIR] PACKAGE...
+#   tools/get-deb.sh [-a ARCH] [-d DIR] [-r] PACKAGE...
 #
 # Prints the path of each package's .deb (DIR, default build/debs) and
-# exits 0, or says why on stderr and exits 1. A .deb already in DIR is
-# reused without asking apt. Otherwise the architecture is added to dpkg
-# for the download and removed again after if it was not there before
-# (apt's lists refreshed both times, through tools/apt-update.sh); nothing
-# is installed. Needs root (or password-less sudo) only when it downloads.
+# exits 0, or says why on stderr and exits 1 ("package P not found" for a
+# name the archive does not have). A .deb already in DIR is reused without
+# asking apt. Otherwise the architecture is added to dpkg for the download
+# and removed again after if it was not there before (apt's lists
+# refreshed both times, through tools/apt-update.sh); nothing is
+# installed. Needs root (or password-less sudo) only when it downloads.
+# -r: also every library the packages need, recursively: their Depends
+# and Pre-Depends (the first of alternatives), read from the cached .debs'
+# own control fields, followed only into packages of Section libs (what a
+# dynamically linked program loads: libc6, zlib1g, libtinfo6...); the
+# rest (init-system-helpers, debconf, util-linux-extra...) is downloaded
+# to read its Section but left out: nothing a program runs needs it in the
+# initrd. One line per package, the named ones first.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-arch=i386 dir=build/debs
-usage() { sed -n '2,13s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
-while getopts a:d:h opt; do
+arch=i386 dir=build/debs recurse=0
+usage() { sed -n '2,20s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
+while getopts a:d:rh opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	d) dir=$OPTARG ;;
+	r) recurse=1 ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -34,33 +43,88 @@ cached() {	# PACKAGE: its .deb in the cache, or nothing
 	done
 	return 0
 }
-missing=()
-for p in "$@"; do [ -n "$(cached "$p")" ] || missing+=("$p"); done
 
-if [ ${#missing[@]} -gt 0 ]; then
-	SUDO=
+# apt is set up once, on the first download, and put back on exit.
+SUDO= added=0 ready=0
+cleanup() {
+	if [ $added = 1 ]; then
+		$SUDO dpkg --remove-architecture "$arch" || true
+		$SUDO "$here/apt-update.sh" >/dev/null 2>&1 || true
+	fi
+}
+apt_ready() {
+	[ $ready = 1 ] && return 0
 	if [ "$(id -u)" != 0 ]; then
 		sudo -n true 2>/dev/null || { echo "get-deb: needs root or sudo for apt-get" >&2; exit 1; }
 		SUDO="sudo -n"
 	fi
-	added=0
+	# One download at a time (make test's prefetch and a case may both
+	# fetch): another's cleanup would remove the architecture mid-way.
+	if command -v flock >/dev/null; then
+		exec 9>"${TMPDIR:-/tmp}/get-deb.$arch.lock"
+		flock 9
+	fi
 	if [ "$(dpkg --print-architecture)" != "$arch" ] &&
 	   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 		$SUDO dpkg --add-architecture "$arch"
 		added=1
 	fi
-	cleanup() {
-		if [ $added = 1 ]; then
-			$SUDO dpkg --remove-architecture "$arch" || true
-			$SUDO "$here/apt-update.sh" >/dev/null 2>&1 || true
-		fi
-	}
 	trap cleanup EXIT
+	local why
 	why=$($SUDO "$here/apt-update.sh" 2>&1) || { echo "get-deb: ${why:-apt-get update failed}" >&2; exit 1; }
 	[ -z "$why" ] || echo "get-deb: $why" >&2
+	ready=1
+}
+
+fetch() {	# PACKAGE...: download those not in the cache
+	local p a q err missing=()
+	for p in "$@"; do [ -n "$(cached "$p")" ] || missing+=("$p"); done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	apt_ready
 	for p in "${missing[@]}"; do
-		err=$(cd "$dir" && apt-get download -q "$p:$arch" 2>&1 >/dev/null) ||
-			{ echo "get-deb: apt-get download $p:$arch failed: $(echo "$err" | tail -n 1)" >&2; exit 1; }
+		# an Architecture: all package goes by its bare name
+		for q in "$p:$arch" "$p"; do
+			a=$(apt-cache show --no-all-versions "$q" 2>/dev/null |
+				sed -n 's/^Architecture: //p' | head -n 1) || true
+			[ "$a" = "$arch" ] || [ "$a" = all ] && break
+		done
+		if [ "$a" != "$arch" ] && [ "$a" != all ]; then
+			echo "get-deb: package $p not found (no $p:$arch in Debian's archive)" >&2
+			exit 1
+		fi
+		err=$(cd "$dir" && apt-get download -q "$q" 2>&1 >/dev/null) ||
+			{ echo "get-deb: apt-get download $q failed: $(echo "$err" | tail -n 1)" >&2; exit 1; }
+	done
+}
+
+# The packages a .deb depends on: "a (>= 1) | b, c:any" -> a c
+deps() {	# DEB
+	{ dpkg-deb -f "$1" Pre-Depends; dpkg-deb -f "$1" Depends; } | tr ',' '\n' |
+		sed -e 's/|.*//' -e 's/(.*)//' -e 's/:[a-z0-9]*//' -e 's/[[:space:]]//g' |
+		grep . || true
+}
+
+want=("$@")
+fetch "$@"
+if [ $recurse = 1 ]; then
+	level=("$@") seen=" $* "
+	while [ ${#level[@]} -gt 0 ]; do
+		next=()
+		for p in "${level[@]}"; do
+			for d in $(deps "$(cached "$p")"); do
+				case $seen in *" $d "*) continue ;; esac
+				seen="$seen$d "
+				next+=("$d")
+			done
+		done
+		[ ${#next[@]} -gt 0 ] || break
+		fetch "${next[@]}"
+		level=()
+		for d in "${next[@]}"; do
+			[ "$(dpkg-deb -f "$(cached "$d")" Section)" = libs ] || continue
+			level+=("$d")
+			want+=("$d")
+		done
 	done
 fi
-for p in "$@"; do cached "$p"; done
+for p in "${want[@]}"; do cached "$p"; done

@@ -9,5 +9,7 @@
 #define PR_SET_DUMPABLE	4
 #define PR_SET_NAME	15	/* arg2: the name, up to 15 bytes are kept */
 #define PR_GET_NAME	16	/* arg2: a 16-byte buffer */
+#define PR_CAPBSET_READ	23	/* is capability arg2 in the bounding set? */
+#define CAP_LAST_CAP	40	/* Linux 6.1's last capability (CAP_CHECKPOINT_RESTORE) */
 
 #endif

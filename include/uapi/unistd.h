@@ -124,6 +124,7 @@
 #define __NR_clock_nanosleep         267
 #define __NR_tgkill                  270
 #define __NR_openat                  295
+#define __NR_mkdirat                 296
 #define __NR_fstatat64               300
 #define __NR_unlinkat                301
 #define __NR_readlinkat              305
@@ -131,8 +132,11 @@
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
+#define __NR_dup3                    330
 #define __NR_pipe2                   331
 #define __NR_prlimit64               340
+#define __NR_sched_setattr           351
+#define __NR_sched_getattr           352
 #define __NR_getrandom               355
 #define __NR_statx                   383
 #define __NR_rseq                    386

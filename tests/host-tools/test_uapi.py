@@ -28,7 +28,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/mman.h", "linux/resource.h", "asm/resource.h", "linux/stat.h",
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
-                 "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h"]
+                 "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
+                 "linux/capability.h", "linux/sched/types.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -191,6 +192,8 @@ STRUCTS = [
     ("struct tms", "struct tms", "tms_utime tms_stime tms_cutime tms_cstime", True),
     ("struct winsize", "struct winsize", "ws_row ws_col ws_xpixel ws_ypixel", True),
     ("struct sched_param", "struct sched_param", "sched_priority", True),
+    ("struct sched_attr", "struct sched_attr", "size sched_policy sched_flags sched_nice "
+     "sched_priority sched_runtime sched_deadline sched_period sched_util_min sched_util_max", True),
     ("struct pollfd", "struct pollfd", "fd events revents", True),
     ("struct user_desc", "struct user_desc", "entry_number base_addr limit", True),
     ("struct sigcontext", "struct sigcontext", "gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err "

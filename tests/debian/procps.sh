@@ -1,0 +1,37 @@
+# procps.sh - Debian's procps and util-linux (i386, dynamically linked,
+# unchanged), run by busybox sh on this kernel and on Linux 6.1 in the
+# same QEMU (tests/cases/debian.py; tests/debian/record-linux.sh records
+# Linux's transcript, procps.linux.out). Each command's output goes
+# between "=== COMMAND" and "--- status N"; tests/debian/shapes.py says
+# which sections are compared line by line (pids masked) and which by
+# format only (headers, columns, field shapes). Debian's programs are
+# named by path: /bin has this kernel's own ps, chrt, sysctl...
+U=/usr/bin
+run() {
+	echo "=== $1"
+	eval "$1" 2>&1
+	echo "--- status $?"
+}
+run "$U/chrt -p 1"
+run "$U/chrt -f 10 /bin/busybox true"
+run "$U/chrt -f 10 $U/chrt -p 0"
+run "$U/chrt -r 5 $U/chrt -p 0"
+run "$U/chrt -b 0 $U/chrt -p 0"
+run "$U/chrt -o 0 $U/chrt -p 0"
+run "$U/chrt -f 10 $U/ps -o cls,rtprio,ni,comm"
+run "$U/chrt -b 0 $U/ps -o cls,rtprio,ni,comm"
+run "$U/taskset -c 1 sh -c '$U/taskset -p \$\$'"
+run "$U/taskset -c 1 sh -c '$U/taskset -cp \$\$'"
+run "$U/taskset -p 1"
+run "$U/ps -eLo pid,tid,cls,rtprio,ni,pri,psr,comm"
+run "$U/ps -ef"
+run "$U/top -b -n 1"
+run "/usr/sbin/sysctl -a"
+run "/usr/sbin/sysctl kernel.pid_max"
+run "$U/free"
+run "$U/uptime"
+run "$U/uptime -s"
+run "$U/pgrep init"
+run "$U/pgrep -l busybox"
+run "$U/pgrep -x no-such-process"
+echo "=== end"

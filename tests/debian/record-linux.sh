@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# record-linux.sh - run tests/debian/procps.sh on Debian's Linux 6.1
+# (build/linux, tools/get-linux.sh) in the same QEMU as the test case
+# (two CPUs, 256M), with the same Debian packages, and write Linux's
+# transcript to tests/debian/procps.linux.out; with --check, compare it
+# with this kernel's last run instead of writing it (shapes.py).
+#
+#   tests/debian/record-linux.sh [--check]
+set -eu
+cd "$(dirname "$0")/../.."
+out=build/debian/linux
+mod=build/debian/procps.tar
+[ -f "$mod" ] || { echo "record-linux: no $mod: run the case (tests/harness.py debian*) first"; exit 2; }
+vmlinuz=$(tools/get-linux.sh)
+rm -rf "$out" && mkdir -p "$out/root"
+tar -x -C "$out/root" -f build/initrd.tar
+tar -x -C "$out/root" -f "$mod"
+(cd "$out/root" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
+timeout 300 qemu-system-i386 -display none -monitor none -serial stdio -no-reboot \
+	-accel tcg -smp 2,sockets=1,cores=2,threads=1 -m 256M -kernel "$vmlinuz" \
+	-initrd "$out/linux.cpio" -append "console=ttyS0 quiet panic=-1 rdinit=/bin/init \
+tests=none run=/bin/busybox:sh:/bin/procps.sh then=exit" </dev/null >"$out/serial.log" 2>&1 || true
+# the script's lines only: from the first section to its end marker
+tr -d '\r' <"$out/serial.log" | sed -n '/^=== /,/^=== end$/p' >"$out/procps.out"
+grep -q '^=== end$' "$out/procps.out" || { echo "record-linux: Linux did not finish (see $out/serial.log)"; exit 1; }
+if [ "${1:-}" = --check ]; then
+	python3 tests/debian/shapes.py "$out/procps.out" build/test-logs/debian_procps_util_linux.log
+else
+	cp "$out/procps.out" tests/debian/procps.linux.out
+	echo "recorded tests/debian/procps.linux.out ($(grep -c '^=== ' "$out/procps.out") sections)"
+fi
