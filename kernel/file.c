@@ -406,7 +406,7 @@ int sys_dup3(int oldfd, int newfd, int flags)
 		return -EINVAL;
 	if (oldfd == newfd)
 		return -EINVAL;
-	if (newfd < 0 || newfd >= NOFILE)
+	if (newfd < 0 || (uint32_t)newfd >= fd_limit())
 		return -EBADF;
 	int fd = sys_dup2(oldfd, newfd);
 	if (fd >= 0 && (flags & O_CLOEXEC))

@@ -174,7 +174,7 @@ static void setattr_checks(void)
 
 static void other_checks(void)
 {
-	/* fds under 16: this kernel's NOFILE (kernel/proc.h) */
+	/* a newfd past RLIMIT_NOFILE (1,024) is EBADF, as in dup2 */
 	int fd = dup3(1, 10, O_CLOEXEC);
 	check(fd == 10 && fcntl(10, F_GETFD) == FD_CLOEXEC, "dup3_cloexec");
 	check(dup3(1, 11, 0) == 11 && fcntl(11, F_GETFD) == 0, "dup3_no_flags");
@@ -182,6 +182,7 @@ static void other_checks(void)
 	check(raw(dup3(1, 12, O_NONBLOCK)) == -EINVAL, "dup3_bad_flags_einval");
 	check(raw(dup3(99, 12, 0)) == -EBADF, "dup3_bad_oldfd_ebadf");
 	check(raw(dup3(1, -1, 0)) == -EBADF, "dup3_bad_newfd_ebadf");
+	check(raw(dup3(1, 1024, 0)) == -EBADF, "dup3_newfd_at_nofile_ebadf");
 	check(raw(mkdir("/bin", 0755)) == -EEXIST, "mkdir_existing_eexist");
 	check(raw(mkdir("/no/such/dir", 0755)) == -ENOENT, "mkdir_missing_parent_enoent");
 	check(raw(mkdir("/bin/schedattr/x", 0755)) == -ENOTDIR, "mkdir_under_a_file_enotdir");
@@ -206,7 +207,7 @@ static void other_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..44\n");
+	printf("KTAP version 1\n1..45\n");
 	getattr_checks();
 	setattr_checks();
 	other_checks();
