@@ -45,7 +45,16 @@ def banner_check(memory, append=None):
         if append is not None and not (cmdline == append or
                                        cmdline.endswith(" " + append)):
             return False, f"banner cmdline {cmdline!r} doesn't end in {append!r}"
-        return True, f"{vendor}, {mib} MiB"
+        # issue 32: the task limit the boot computed, Linux's rule (an
+        # eighth of the memory for 8 KiB stacks: 16 tasks a MiB), at most
+        # the stacks' range (5,397)
+        t = re.search(r"^tasks: threads-max (\d+) \((\d+) MiB\)", log, re.M)
+        if not t:
+            return False, "no 'tasks: threads-max N (M MiB)' line at boot"
+        threads, tmib = int(t.group(1)), int(t.group(2))
+        if abs(threads - min(5397, tmib * 16)) > 16:
+            return False, f"threads-max {threads} at {tmib} MiB, want about {min(5397, tmib * 16)}"
+        return True, f"{vendor}, {mib} MiB, threads-max {threads}"
     return check
 
 
