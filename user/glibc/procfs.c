@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -539,12 +540,81 @@ static void task_checks(void)
 	close(fd);
 	close(idle_pipe[1]);
 	pthread_join(idle, NULL);
-	check(count_entries("/proc/self/task", tids) == 1 && tids[0] == me, "task_lists_1_after_joins");
+	int left = 0;
+	for (int i = 0; i < 100 && (left = count_entries("/proc/self/task", tids)) != 1; i++)
+		usleep(10000);		/* the same unhashing as above */
+	check(left == 1 && tids[0] == me, "task_lists_1_after_joins");
+}
+
+/* ---- SIGKILL to a process reaches every thread at once ------------------ */
+
+static void *spin_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		;
+	return NULL;
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* A child of 4 spinning threads on CPU 0; we, FIFO on CPU 0, kill it and
+ * read each thread's SigPnd before any of them can run: Linux's
+ * complete_signal marks SIGKILL (bit 9) pending in every thread at once,
+ * so a thread that would wait its turn behind the others is already dying. */
+static void kill_checks(void)
+{
+	int ready[2], every = 0, threads = 0;
+	char c, dir[64], path[400];
+	pthread_t t;
+	struct sched_param fifo = { 10 }, other = { 0 };
+
+	pin_cpu0();
+	if (pipe(ready) < 0)
+		return;
+	pid_t child = fork();
+	if (child == 0) {
+		for (int i = 0; i < 3; i++)
+			pthread_create(&t, NULL, spin_forever, NULL);
+		write(ready[1], "r", 1);
+		spin_forever(NULL);
+	}
+	read(ready[0], &c, 1);
+	int rt = sched_setscheduler(0, SCHED_FIFO, &fifo);
+	kill(child, SIGKILL);
+	snprintf(dir, sizeof(dir), "/proc/%d/task", child);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/status", dir, e->d_name);
+		threads++;
+		if (slurp(path) > 0) {
+			const char *v = field("SigPnd");
+			every += v && strtoull(v, NULL, 16) & (1ull << (SIGKILL - 1));
+		}
+	}
+	if (d)
+		closedir(d);
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	int status;
+	waitpid(child, &status, 0);
+	close(ready[0]);
+	close(ready[1]);
+	check(rt == 0 && threads == 4 && every == 4, "sigkill_pending_in_every_thread_at_once");
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "killed_group_reaped_as_sigkill");
 }
 
 int main(void)
 {
-	printf("KTAP version 1\n1..86\n");
+	printf("KTAP version 1\n1..88\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
@@ -555,5 +625,6 @@ int main(void)
 	write_checks();
 	tunable_checks();
 	task_checks();
+	kill_checks();
 	return failures ? 1 : 0;
 }
