@@ -28,7 +28,6 @@
  * first by writing /proc/sys/kernel/pid_max, as root does on Linux; it
  * runs on Linux too.
  */
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -92,25 +91,12 @@ static pid_t orphaned_group(void)
 	return leader;
 }
 
-/* Root's sysctl -w kernel.pid_max=N: 0, or -1 (errno). */
-static int set_pid_max(int n)
-{
-	char text[16];
-	int fd = open("/proc/sys/kernel/pid_max", O_WRONLY), len, r;
-	if (fd < 0)
-		return -1;
-	len = snprintf(text, sizeof(text), "%d\n", n);
-	r = write(fd, text, len) == len ? 0 : -1;
-	close(fd);
-	return r;
-}
-
 static int wrap_check(void)
 {
 	pid_t sleepers[SLEEPERS], pid, last = 0, first_after_wrap = 0;
 	int pid_max = test_read_number("/proc/sys/kernel/pid_max", 0), wraps = 0, on_sleeper = 0, on_group = 0, failed = 0;
 
-	if (pid_max > WRAP_PID_MAX && set_pid_max(WRAP_PID_MAX) == 0) {
+	if (pid_max > WRAP_PID_MAX && test_write_number("/proc/sys/kernel/pid_max", WRAP_PID_MAX) == 0) {
 		ktap_note("pid_max %d, set to %d by writing /proc/sys/kernel/pid_max", pid_max,
 			  WRAP_PID_MAX);
 		pid_max = test_read_number("/proc/sys/kernel/pid_max", 0);

@@ -441,20 +441,6 @@ static void hog_threads_kill(void)
 	thread_hogs = 0;
 }
 
-/* Root's sysctl -w kernel.threads-max=n: 0, or -1. */
-static int set_threads_max(int n)
-{
-	int fd = open("/proc/sys/kernel/threads-max", O_WRONLY), len, r;
-	char text[16];
-
-	if (fd < 0)
-		return -1;
-	len = snprintf(text, sizeof(text), "%d\n", n);
-	r = write(fd, text, len) == len ? 0 : -1;
-	close(fd);
-	return r;
-}
-
 /* picknext's 4,000 hogs need threads-max above 4,000 (2,039 at 128 MiB
  * here, Linux's rule; about 1,900 on Linux): root raises it as sysctl
  * would, for the run, and puts it back. Returns the old value, or -1 if
@@ -462,7 +448,7 @@ static int set_threads_max(int n)
 static int raise_threads_max(int want)
 {
 	int old = test_read_number("/proc/sys/kernel/threads-max", 0);
-	if (old < 0 || old >= want || set_threads_max(want) < 0)
+	if (old < 0 || old >= want || test_write_number("/proc/sys/kernel/threads-max", want) < 0)
 		return -1;
 	return old;
 }
@@ -541,7 +527,7 @@ static int do_picknext(int max)
 	hog_threads_kill();
 	nhogs = 0;
 	if (threads_max >= 0)
-		set_threads_max(threads_max);
+		test_write_number("/proc/sys/kernel/threads-max", threads_max);
 	set_policy(SCHED_OTHER, 0);
 	return 0;
 }

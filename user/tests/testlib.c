@@ -369,6 +369,18 @@ long long test_sleep_late_1ms(long long *late, int count)
 	return sum;
 }
 
+int test_write_number(const char *path, int n)
+{
+	char text[16];
+	int fd = open(path, O_WRONLY), len, r;
+	if (fd < 0)
+		return -1;
+	len = snprintf(text, sizeof(text), "%d\n", n);
+	r = write(fd, text, len) == len ? 0 : -1;
+	close(fd);
+	return r;
+}
+
 int test_read_number(const char *path, char after)
 {
 	char buf[128];

@@ -126,6 +126,9 @@ int hog_pm(const struct hog_report *r, int window_ms);
  * after the first `after` character in it (after '/': the total of
  * /proc/loadavg's "running/total"); -1 if it cannot be read. */
 int test_read_number(const char *path, char after);
+/* Write n and a newline to such a file (root's sysctl -w kernel.pid_max=n):
+ * 0, or -1 with errno. */
+int test_write_number(const char *path, int n);
 
 /* part / whole in per mille, and "12.3%" for printing it. */
 int permille(long long part, long long whole);
