@@ -523,15 +523,16 @@ int sys_pipe2(int *ufds, int flags)
 		return err;
 	rd->flags |= (uint32_t)flags & O_NONBLOCK;
 	wr->flags |= (uint32_t)flags & O_NONBLOCK;
-	return fd_install_pair(ufds, rd, wr, flags & O_CLOEXEC);
+	int fds[2];
+	return fd_install_pair(ufds, rd, wr, flags & O_CLOEXEC, fds);
 }
 
-int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec)
+int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2])
 {
-	int fds[2], err;
+	int err;
 	fds[0] = fd_install_from(a, 0, cloexec);
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(b, 0, cloexec);
-	err = fds[1] < 0 ? -EMFILE : copy_to_user(ufds, fds, sizeof(fds));
+	err = fds[1] < 0 ? -EMFILE : copy_to_user(ufds, fds, 2 * sizeof(int));
 	if (err < 0) {
 		for (int i = 0; i < 2; i++)
 			if (fds[i] >= 0)

@@ -57,9 +57,9 @@ int create_refused(int dirfd, const char *path, int flags, int err);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
 /* pipe2 and socketpair: a and b on the two lowest free descriptors, their
- * numbers copied to ufds; on failure (-EMFILE, -EFAULT) no descriptor
- * is left and both files are closed. */
-int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec);
+ * numbers in fds and copied to ufds; on failure (-EMFILE, -EFAULT) no
+ * descriptor is left and both files are closed. */
+int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2]);
 int sys_readv(int fd, const void *uiov, int iovcnt);
 int sys_writev(int fd, const void *uiov, int iovcnt);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);

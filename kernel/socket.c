@@ -65,7 +65,12 @@ static int unix_stream_pair(struct file **a, struct file **b)
 	*a = file_alloc(FT_SOCKET);
 	*b = file_alloc(FT_SOCKET);
 	if (!ab || !ba || !sa || !sb || !*a || !*b) {
-		kfree(ab), kfree(ba), kfree(sa), kfree(sb), kfree(*a), kfree(*b);
+		kfree(ab);
+		kfree(ba);
+		kfree(sa);
+		kfree(sb);
+		kfree(*a);
+		kfree(*b);
 		kfree(pair);
 		return -ENOMEM;
 	}
@@ -149,13 +154,12 @@ int sys_socketpair(int family, int type, int protocol, int *usv)
 		return err;
 	a->flags |= (uint32_t)flags & O_NONBLOCK;
 	b->flags |= (uint32_t)flags & O_NONBLOCK;
-	err = fd_install_pair(usv, a, b, flags & SOCK_CLOEXEC);
+	int fds[2];
+	err = fd_install_pair(usv, a, b, flags & SOCK_CLOEXEC, fds);
 	if (err < 0)
 		return err;
 	err = pair_error(family, type & SOCK_TYPE_MASK, protocol);
 	if (err < 0) {		/* the numbers stay written, as Linux's */
-		int fds[2];
-		copy_from_user(fds, usv, sizeof(fds));
 		sys_close(fds[0]);
 		sys_close(fds[1]);
 	}

@@ -55,7 +55,6 @@
 #define EOPNOTSUPP      95
 #define EAFNOSUPPORT    97
 #define EISCONN         106
-#define ENOTCONN        107
 #define ETIMEDOUT       110
 
 #endif
