@@ -55,6 +55,7 @@ static uint32_t default_flags(enum file_type type)
 {
 	switch (type) {
 	case FT_CONSOLE:	return O_RDWR;
+	case FT_SOCKET:		return O_RDWR;
 	case FT_PIPE_WRITE:	return O_WRONLY;
 	default:		return O_RDONLY;
 	}
@@ -90,6 +91,8 @@ void file_close(struct file *f)
 		pipe_close(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_PROC)
 		procfs_release(f);
+	if (f->type == FT_SOCKET)
+		socket_close(f->sock);
 	kfree(f);
 }
 
@@ -116,6 +119,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_INITRD:		return initrd_read(f, ubuf, n);
 	case FT_DEV:		return dev_read(f, ubuf, n);
 	case FT_PROC:		return procfs_read(f, ubuf, n);
+	case FT_SOCKET:		return socket_read(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -124,10 +128,11 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 {
 	switch (f->type) {
 	case FT_CONSOLE:	return tty_write(ubuf, n);
-	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK);
+	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK, true);
 	case FT_INITRD:		return -EBADF;	/* opened read-only */
 	case FT_DEV:		return dev_write(f, ubuf, n);
 	case FT_PROC:		return procfs_write(f, ubuf, n);
+	case FT_SOCKET:		return socket_write(f, ubuf, n);
 	default:		return -EBADF;
 	}
 }
@@ -146,6 +151,8 @@ uint32_t file_poll(struct file *f)
 		return tty_poll();
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		return pipe_poll(f->pipe, f->type == FT_PIPE_WRITE);
+	if (f->type == FT_SOCKET)
+		return socket_poll(f->sock);
 	return ALWAYS_READY;
 }
 
@@ -155,6 +162,8 @@ struct waitq *file_waitq(struct file *f)
 		return tty_waitq();
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		return pipe_waitq(f->pipe);
+	if (f->type == FT_SOCKET)
+		return socket_waitq(f->sock);
 	return NULL;
 }
 
@@ -505,26 +514,33 @@ int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count)
 int sys_pipe2(int *ufds, int flags)
 {
 	struct file *rd, *wr;
-	int fds[2];
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	if (!user_range_ok(ufds, sizeof(fds), true))
+	if (!user_range_ok(ufds, 2 * sizeof(int), true))
 		return -EFAULT;
 	int err = pipe_create(&rd, &wr);
 	if (err < 0)
 		return err;
 	rd->flags |= (uint32_t)flags & O_NONBLOCK;
 	wr->flags |= (uint32_t)flags & O_NONBLOCK;
-	fds[0] = fd_install_from(rd, 0, flags & O_CLOEXEC);
-	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(wr, 0, flags & O_CLOEXEC);
-	if (fds[1] < 0) {
-		if (fds[0] >= 0)
-			fd_swap(fds[0], NULL, &err);
-		file_close(rd);
-		file_close(wr);
-		return -EMFILE;
+	int fds[2];
+	return fd_install_pair(ufds, rd, wr, flags & O_CLOEXEC, fds);
+}
+
+int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2])
+{
+	int err;
+	fds[0] = fd_install_from(a, 0, cloexec);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(b, 0, cloexec);
+	err = fds[1] < 0 ? -EMFILE : copy_to_user(ufds, fds, 2 * sizeof(int));
+	if (err < 0) {
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				fd_swap(fds[i], NULL, &(int){0});
+		file_close(a);
+		file_close(b);
 	}
-	return copy_to_user(ufds, fds, sizeof(fds));
+	return err;
 }
 
 int sys_pipe(int *ufds)
@@ -576,4 +592,59 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
 	default:
 		return -EINVAL;
 	}
+}
+
+/* readv (145), writev (146): one read or write per piece, in order,
+ * stopping at the first short one; an error only when nothing moved.
+ * Linux's checks first: iovcnt past UIO_MAXIOV, or a length that is
+ * negative as a ssize_t, is EINVAL (Linux also caps the total at
+ * MAX_RW_COUNT: not done, no file here moves that much at once). */
+#define UIO_MAXIOV	1024
+
+struct iovec_32 {
+	uint32_t base, len;
+};
+
+static int rw_vector(int fd, const void *uiov, int iovcnt, bool write)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	if (iovcnt < 0 || iovcnt > UIO_MAXIOV)
+		return -EINVAL;
+	struct iovec_32 *iov = kmalloc((uint32_t)iovcnt * sizeof(*iov) + 1);
+	if (!iov)
+		return -ENOMEM;
+	int done = -EFAULT;
+	if (copy_from_user(iov, uiov, (uint32_t)iovcnt * sizeof(*iov)) < 0)
+		goto out;
+	done = -EINVAL;
+	for (int i = 0; i < iovcnt; i++)
+		if ((int32_t)iov[i].len < 0)
+			goto out;
+	done = 0;
+	for (int i = 0; i < iovcnt; i++) {
+		void *ubuf = (void *)(uintptr_t)iov[i].base;
+		int got = write ? file_write(f, ubuf, iov[i].len) : file_read(f, ubuf, iov[i].len);
+		if (got < 0) {
+			done = done ? done : got;
+			break;
+		}
+		done += got;
+		if ((uint32_t)got < iov[i].len)
+			break;
+	}
+out:
+	kfree(iov);
+	return done;
+}
+
+int sys_readv(int fd, const void *uiov, int iovcnt)
+{
+	return rw_vector(fd, uiov, iovcnt, false);
+}
+
+int sys_writev(int fd, const void *uiov, int iovcnt)
+{
+	return rw_vector(fd, uiov, iovcnt, true);
 }

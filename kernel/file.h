@@ -1,9 +1,10 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Five kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
- * read-only file of the initrd, a device of /dev (kernel/dev.c), and a
- * /proc file (kernel/procfs.c). A struct file is shared between
+ * Six kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * read-only file of the initrd, a device of /dev (kernel/dev.c), a
+ * /proc file (kernel/procfs.c), and one end of a socket pair
+ * (kernel/socket.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
@@ -13,9 +14,10 @@
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET };
 
 struct pipe;
+struct socket;
 struct proc;
 struct waitq;
 
@@ -23,6 +25,7 @@ struct file {
 	enum file_type type;
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
+	struct socket *sock;		/* FT_SOCKET */
 	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/dev.c), FT_PROC */
 	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
 	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
@@ -53,6 +56,12 @@ int sys_dup3(int oldfd, int newfd, int flags);
 int create_refused(int dirfd, const char *path, int flags, int err);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
+/* pipe2 and socketpair: a and b on the two lowest free descriptors, their
+ * numbers in fds and copied to ufds; on failure (-EMFILE, -EFAULT) no
+ * descriptor is left and both files are closed. */
+int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2]);
+int sys_readv(int fd, const void *uiov, int iovcnt);
+int sys_writev(int fd, const void *uiov, int iovcnt);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);
 int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
@@ -71,10 +80,22 @@ void files_release(struct proc *leader);
 int pipe_create(struct file **rd, struct file **wr);
 /* nonblock (O_NONBLOCK): -EAGAIN where they would sleep. */
 int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
-int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock);
+/* sigpipe: SIGPIPE with EPIPE (false for a send with MSG_NOSIGNAL). */
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe);
 void pipe_close(struct pipe *p, int writable);
+/* For socket pairs (kernel/socket.c): a pipe sleeping on wq (NULL: its
+ * own), one reader and one writer; shut makes it end both ways. */
+struct pipe *pipe_alloc(struct waitq *wq);
+void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
 struct waitq *pipe_waitq(struct pipe *p);
+
+/* Socket pairs (kernel/socket.c). */
+int socket_read(struct file *f, void *ubuf, uint32_t n);
+int socket_write(struct file *f, const void *ubuf, uint32_t n);
+void socket_close(struct socket *s);
+uint32_t socket_poll(struct socket *s);
+struct waitq *socket_waitq(struct socket *s);
 
 /* The console as a file (kernel/tty.c). */
 int tty_read(void *ubuf, uint32_t n, bool nonblock);

@@ -3,8 +3,11 @@
  *
  * read blocks while the pipe is empty and a writer exists, and returns 0
  * (end of file) once all writers have closed. write blocks while the pipe
- * is full; with no reader left it fails with -EPIPE (Linux would also send
- * SIGPIPE; we have no signal handlers, so the error alone tells).
+ * is full; with no reader left it fails with -EPIPE after SIGPIPE.
+ * A socket pair (kernel/socket.c) is two pipes crossed: its shutdown()
+ * shuts a pipe (EOF to its reader, EPIPE to its writer, as closed ends
+ * would give), and both pipes share the pair's wait queue so that poll
+ * waits on one queue for either direction.
  * Data moves through a small kernel bounce buffer so that no user memory is
  * touched while the pipe's lock is held.
  */
@@ -24,12 +27,46 @@ struct pipe {
 	char buf[PIPE_SIZE];
 	uint32_t nread, nwrite;		/* bytes ever read / written */
 	int readers, writers;		/* open ends */
-	struct waitq wait;		/* readers and writers both sleep here */
+	bool shut;			/* shutdown(): no more data either way */
+	struct waitq *wait;		/* readers and writers sleep here: own, or a socket pair's */
+	struct waitq own;
 };
+
+/* A pipe with no files yet, sleeping on wq (NULL: its own queue). */
+struct pipe *pipe_alloc(struct waitq *wq)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	spin_init(&p->lock, "pipe");
+	waitq_init(&p->own, "pipe wait");
+	p->wait = wq ? wq : &p->own;
+	p->readers = p->writers = 1;
+	return p;
+}
+
+/* The reader sees end of file once the data is read; a writer gets EPIPE. */
+void pipe_shut(struct pipe *p)
+{
+	spin_lock(&p->lock);
+	p->shut = true;
+	spin_unlock(&p->lock);
+	waitq_wake_all(p->wait);
+}
+
+static bool no_writer(const struct pipe *p)
+{
+	return p->writers == 0 || p->shut;
+}
+
+static bool no_reader(const struct pipe *p)
+{
+	return p->readers == 0 || p->shut;
+}
 
 int pipe_create(struct file **rd, struct file **wr)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
+	struct pipe *p = pipe_alloc(NULL);
 	*rd = file_alloc(FT_PIPE_READ);
 	*wr = file_alloc(FT_PIPE_WRITE);
 	if (!p || !*rd || !*wr) {
@@ -38,9 +75,6 @@ int pipe_create(struct file **rd, struct file **wr)
 		kfree(*wr);
 		return -ENOMEM;
 	}
-	spin_init(&p->lock, "pipe");
-	waitq_init(&p->wait, "pipe wait");
-	p->readers = p->writers = 1;
 	(*rd)->pipe = (*wr)->pipe = p;
 	return 0;
 }
@@ -53,8 +87,9 @@ void pipe_close(struct pipe *p, int writable)
 	else
 		p->readers--;
 	bool last = p->readers == 0 && p->writers == 0;
+	struct waitq *wq = p->wait;
 	spin_unlock(&p->lock);
-	waitq_wake_all(&p->wait);
+	waitq_wake_all(wq);
 	if (last)
 		kfree(p);
 }
@@ -65,11 +100,11 @@ void pipe_close(struct pipe *p, int writable)
 static void pipe_sleep(struct pipe *p)
 {
 	struct waiter w;
-	waitq_prepare(&p->wait, &w, TASK_INTERRUPTIBLE);
+	waitq_prepare(p->wait, &w, TASK_INTERRUPTIBLE);
 	spin_unlock(&p->lock);
 	if (!signal_pending(current()))
 		schedule();
-	waitq_finish(&p->wait, &w);
+	waitq_finish(p->wait, &w);
 	spin_lock(&p->lock);
 }
 
@@ -81,12 +116,12 @@ uint32_t pipe_poll(struct pipe *p, bool write_end)
 	if (write_end) {
 		if (p->nwrite - p->nread < PIPE_SIZE)
 			mask |= POLLOUT | POLLWRNORM;
-		if (p->readers == 0)
+		if (no_reader(p))
 			mask |= POLLERR;
 	} else {
 		if (p->nwrite != p->nread)
 			mask |= POLLIN | POLLRDNORM;
-		if (p->writers == 0)
+		if (no_writer(p))
 			mask |= POLLHUP;
 	}
 	spin_unlock(&p->lock);
@@ -95,7 +130,7 @@ uint32_t pipe_poll(struct pipe *p, bool write_end)
 
 struct waitq *pipe_waitq(struct pipe *p)
 {
-	return &p->wait;
+	return p->wait;
 }
 
 int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock)
@@ -106,7 +141,7 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock)
 	if (n == 0)
 		return 0;
 	spin_lock(&p->lock);
-	while (p->nread == p->nwrite && p->writers > 0) {
+	while (p->nread == p->nwrite && !no_writer(p)) {
 		if (nonblock || signal_pending(current())) {
 			spin_unlock(&p->lock);
 			return nonblock ? -EAGAIN : -ERESTARTSYS;
@@ -134,11 +169,11 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock)
 		got += k;
 	}
 	spin_unlock(&p->lock);
-	waitq_wake_all(&p->wait);
+	waitq_wake_all(p->wait);
 	return (int)got;
 }
 
-int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock)
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe)
 {
 	char tmp[CHUNK];
 	uint32_t done = 0;
@@ -149,9 +184,10 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock)
 			return done ? (int)done : -EFAULT;
 		spin_lock(&p->lock);
 		for (uint32_t i = 0; i < k;) {
-			if (p->readers == 0) {		/* Linux: SIGPIPE, then EPIPE */
+			if (no_reader(p)) {		/* Linux: SIGPIPE, then EPIPE */
 				spin_unlock(&p->lock);
-				signal_send_self(SIGPIPE);
+				if (sigpipe)
+					signal_send_self(SIGPIPE);
 				done += i;
 				return done ? (int)done : -EPIPE;
 			}
@@ -167,7 +203,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock)
 			}
 			if (p->nwrite - p->nread == PIPE_SIZE) {
 				spin_unlock(&p->lock);
-				waitq_wake_all(&p->wait);	/* let a reader drain it */
+				waitq_wake_all(p->wait);	/* let a reader drain it */
 				spin_lock(&p->lock);
 				if (p->nwrite - p->nread == PIPE_SIZE)
 					pipe_sleep(p);
@@ -176,7 +212,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock)
 			p->buf[p->nwrite++ % PIPE_SIZE] = tmp[i++];
 		}
 		spin_unlock(&p->lock);
-		waitq_wake_all(&p->wait);
+		waitq_wake_all(p->wait);
 		done += k;
 	}
 	return (int)done;

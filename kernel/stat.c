@@ -104,6 +104,8 @@ static void stat_file(const struct file *f, struct kstat *k)
 		k->rdev_major = 5;
 		k->rdev_minor = 1;
 		k->blksize = 1024;
+	} else if (f->type == FT_SOCKET) {	/* Linux's sock_alloc: srwxrwxrwx */
+		k->mode = S_IFSOCK | 0777;
 	} else {
 		k->mode = S_IFIFO | 0600;
 	}

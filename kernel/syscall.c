@@ -27,6 +27,7 @@
 #include "proc.h"
 #include "sched_glue.h"
 #include "signal.h"
+#include "socket.h"
 #include "sysinfo.h"
 #include "stat.h"
 #include "sleep.h"
@@ -95,6 +96,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setpriority, sys_setpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_ioperm, sys_ioperm),			/* gdt.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
+	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
 	SYSCALL(__NR_wait4, proc_wait4),			/* proc.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
@@ -104,6 +106,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
 	SYSCALL(__NR__llseek, sys_llseek),			/* file.c */
 	SYSCALL(__NR_getsid, sys_getsid),			/* pgrp.c */
+	SYSCALL(__NR_readv, sys_readv),				/* file.c */
+	SYSCALL(__NR_writev, sys_writev),			/* file.c */
 	SYSCALL(__NR_mlock, sys_mlock),				/* mmap.c */
 	SYSCALL(__NR_munlock, sys_munlock),			/* mmap.c */
 	SYSCALL(__NR_mlockall, sys_mlockall),			/* mmap.c */
@@ -176,6 +180,10 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_setattr, sys_sched_setattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getattr, sys_sched_getattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
+	SYSCALL(__NR_socketpair, sys_socketpair),		/* socket.c (AF_UNIX SOCK_STREAM) */
+	SYSCALL(__NR_sendto, sys_sendto),			/* socket.c */
+	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* socket.c */
+	SYSCALL(__NR_shutdown, sys_shutdown),			/* socket.c */
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */

@@ -49,7 +49,12 @@
 #define ELOOP           40
 #define EOVERFLOW       75
 #define ELIBBAD         80
+#define ENOTSOCK        88
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define EOPNOTSUPP      95
+#define EAFNOSUPPORT    97
+#define EISCONN         106
 #define ETIMEDOUT       110
 
 #endif

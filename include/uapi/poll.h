@@ -13,6 +13,8 @@
 #define POLLNVAL	0x0020
 #define POLLRDNORM	0x0040
 #define POLLWRNORM	0x0100
+#define POLLWRBAND	0x0200
+#define POLLRDHUP	0x2000
 
 struct pollfd {
 	int fd;

@@ -9,6 +9,7 @@
 
 /* st_mode's file type */
 #define S_IFMT		0170000
+#define S_IFSOCK	0140000
 #define S_IFLNK		0120000
 #define S_IFREG		0100000
 #define S_IFDIR		0040000

@@ -56,6 +56,7 @@
 #define __NR_setpriority             97
 #define __NR_ioperm                  101
 #define __NR_iopl                    110
+#define __NR_socketcall              102
 #define __NR_wait4                   114
 #define __NR_sysinfo                 116
 #define __NR_sigreturn               119
@@ -65,6 +66,8 @@
 #define __NR_getpgid                 132
 #define __NR__llseek                 140
 #define __NR_getsid                  147
+#define __NR_readv                   145
+#define __NR_writev                  146
 #define __NR_mlock                   150
 #define __NR_munlock                 151
 #define __NR_mlockall                152
@@ -138,6 +141,10 @@
 #define __NR_sched_setattr           351
 #define __NR_sched_getattr           352
 #define __NR_getrandom               355
+#define __NR_socketpair              360
+#define __NR_sendto                  369
+#define __NR_recvfrom                371
+#define __NR_shutdown                373
 #define __NR_statx                   383
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403

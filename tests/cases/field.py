@@ -15,6 +15,11 @@ bench-field:
     over 40 descriptors: RLIMIT_NOFILE 1,024 as Linux, the table grows);
   * hackbench -p -T -g 4 -l 200: the same as 160 threads, one descriptor
     table, poll() on 160 of them;
+  * hackbench -g 4 -l 200 and hackbench -T -g 4 -l 200: hackbench's
+    default mode, socketpair(AF_UNIX, SOCK_STREAM) through socketcall
+    (kernel/socket.c) instead of pipes, as processes and as threads;
+  * hackbench -l 20: the default 10 groups, 400 tasks over socket pairs
+    (issue 32), 20 messages each to keep the case short;
   * each exits 0 and prints Linux 6.1's lines, as recorded booting
     Debian's Linux with the same files (tests/cases/field.linux.out, from
     make bench-field's Linux log). Timings differ, the format may not.
@@ -25,7 +30,7 @@ import re
 from harness import Case
 
 LINUX_OUT = os.path.join(os.path.dirname(__file__), "field.linux.out")
-PROGRAMS = 3        # the first three programs of the recorded run
+PROGRAMS = 6        # the six programs of the recorded run
 
 
 def shape(line):
@@ -67,14 +72,22 @@ TWO = "2,sockets=1,cores=2,threads=1"
 CT = "/usr/bin/cyclictest:-m:-p:80:-i:1000:-l:1000:-t:-q"
 HB = "/usr/bin/hackbench:-p:-g:4:-l:200"
 HBT = "/usr/bin/hackbench:-p:-T:-g:4:-l:200"
+HBS = "/usr/bin/hackbench:-g:4:-l:200"          # sockets: hackbench's default
+HBST = "/usr/bin/hackbench:-T:-g:4:-l:200"
+HBD = "/usr/bin/hackbench:-l:20"                # the default 10 groups: 400 tasks
 T_LINE = (r"^T: {n} \( *\d+\) P:80 I:{i} C: *{c} Min: *\d+ Act: *\d+ "
           r"Avg: *\d+ Max: *\d+$")
 HB_LINES = [r"^Each sender will pass 200 messages of 100 bytes$", r"^Time: \d+\.\d{3}$"]
+PROCESSES = (r"^Running in process mode with 4 groups using 40 file descriptors "
+             r"each \(== 160 tasks\)$")
+THREADS = (r"^Running in threaded mode with 4 groups using 40 file descriptors "
+           r"each \(== 160 tasks\)$")
+HB_DONE = r"^init: /usr/bin/hackbench exited with status 0$"
 
 CASES = [
-    Case("field_rt_tests_2cpu", smp=TWO, memory="256M", timeout=60,
+    Case("field_rt_tests_2cpu", smp=TWO, memory="256M", timeout=90,
          modules=["build/rt-tests.tar"],
-         append=f"tests=none run={CT},{HB},{HBT} then=exit",
+         append=f"tests=none run={CT},{HB},{HBT},{HBS},{HBST},{HBD} then=exit",
          expect_order=[
              r"^init: running /usr/bin/cyclictest$",
              r"^# /dev/cpu_dma_latency set to 0us$",
@@ -82,18 +95,18 @@ CASES = [
              T_LINE.format(n=1, i=1500, c=r"\d+"),
              r"^init: /usr/bin/cyclictest exited with status 0$",
              r"^init: running /usr/bin/hackbench$",
-             r"^Running in process mode with 4 groups using 40 file descriptors "
-             r"each \(== 160 tasks\)$",
-             *HB_LINES,
-             r"^init: /usr/bin/hackbench exited with status 0$",
-             r"^Running in threaded mode with 4 groups using 40 file descriptors "
-             r"each \(== 160 tasks\)$",
-             *HB_LINES,
-             r"^init: /usr/bin/hackbench exited with status 0$",
+             PROCESSES, *HB_LINES, HB_DONE,
+             THREADS, *HB_LINES, HB_DONE,
+             PROCESSES, *HB_LINES, HB_DONE,
+             THREADS, *HB_LINES, HB_DONE,
+             r"^Running in process mode with 10 groups using 40 file descriptors "
+             r"each \(== 400 tasks\)$",
+             r"^Each sender will pass 20 messages of 100 bytes$", r"^Time: \d+\.\d{3}$",
+             HB_DONE,
              r"^init exited: status 0$"],
          check=same_as_linux,
          forbid=[r"\(error: ", r"WARN: ", r"killed by signal",
                  # whole numbers only: the harness also matches partial lines,
                  # and "call 2" is a prefix of get_mempolicy's 275
-                 r"unimplemented system call (?!275 )\d+ \("]),
+                 r"unimplemented system call (?!275 )\d+ \(", r"unimplemented socketcall"]),
 ]

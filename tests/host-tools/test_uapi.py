@@ -29,7 +29,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
-                 "linux/capability.h", "linux/sched/types.h"]
+                 "linux/capability.h", "linux/sched/types.h", "linux/net.h",
+                 "sys/socket.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -39,7 +40,15 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # Linux's too (include/linux/fs_types.h), not in its uapi
              # headers: glibc's <dirent.h> has them, checked by
              # d_type_values_are_glibcs below
-             ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"])
+             ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"]) | set(
+             # Linux's too: glibc's <sys/socket.h> has them as enum
+             # constants, which the preprocessor does not see, and
+             # SOCK_MAX, SOCK_TYPE_MASK are in the kernel's own
+             # include/linux/net.h (user/glibc/sockets.c uses glibc's)
+             ["MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
+              "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
+              "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
+              "SOCK_STREAM", "SOCK_TYPE_MASK"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
