@@ -739,6 +739,7 @@ static bool tell_parent(struct proc *p, int status)
  * leader. Returns with ptable_lock held. */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
+	itimer_exit(leader);
 	files_release(leader);
 	pde_t *pd = leader->pgdir;
 	leader->pgdir = p->pgdir = NULL;

@@ -38,6 +38,7 @@
 #include "tls.h"
 #include "kstack.h"
 #include "fdtable.h"
+#include "itimer.h"
 
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
  * zombies included, by default; and the last tasks of threads-max that
@@ -97,6 +98,7 @@ struct proc {
 	int group_exit_status;		/* what wait4 then reports */
 	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
+	struct itimers it;		/* alarm, setitimer (kernel/itimer.c): kept by exec, not by fork */
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
 	struct mm mm;			/* its regions (kernel/mm.c): the leader's is the group's */

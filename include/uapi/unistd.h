@@ -26,6 +26,7 @@
 #define __NR_mount                   21
 #define __NR_setuid                  23
 #define __NR_getuid                  24
+#define __NR_alarm                   27
 #define __NR_pause                   29
 #define __NR_access                  33
 #define __NR_nice                    34
@@ -55,6 +56,8 @@
 #define __NR_getpriority             96
 #define __NR_setpriority             97
 #define __NR_ioperm                  101
+#define __NR_setitimer               104
+#define __NR_getitimer               105
 #define __NR_iopl                    110
 #define __NR_wait4                   114
 #define __NR_sysinfo                 116
