@@ -114,6 +114,8 @@ struct proc {
 
 	struct fdtable *fdt;		/* descriptors (kernel/fdtable.c); the leader's is the group's */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
+	uint32_t umask;			/* umask (kernel/fs.c): init's 022, inherited, kept by exec; the leader's */
+	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
 	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline); the leader's */
 	uint32_t cmdline_len;

@@ -82,6 +82,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
 	SYSCALL(__NR_fcntl, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
+	SYSCALL(__NR_umask, sys_umask),				/* fs.c */
 	SYSCALL(__NR_dup2, sys_dup2),				/* file.c */
 	SYSCALL(__NR_getppid, sys_getppid),			/* proc.c */
 	SYSCALL(__NR_getpgrp, sys_getpgrp),			/* pgrp.c */
