@@ -78,6 +78,12 @@ int sys_chdir(const char *upath)
 	return 0;
 }
 
+int sys_umask(uint32_t mask)
+{
+	struct proc *leader = current()->group_leader;
+	return (int)__atomic_exchange_n(&leader->umask, mask & 0777, __ATOMIC_RELAXED);
+}
+
 /* Linux returns the length with its NUL; ERANGE when size is too small. */
 int sys_getcwd(char *ubuf, uint32_t size)
 {

@@ -27,7 +27,13 @@ int fs_lookup(const struct proc *p, const char *path, const struct initrd_file *
  * (stat, open); else the link itself (lstat, readlink). */
 int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bool follow);
 
+/* Linux's init_fs: the file-creation mask init starts with. */
+#define INIT_UMASK	0022
+
 int sys_chdir(const char *upath);
+/* 60: the old mask; the new one is mask & 0777. No file is created here
+ * (the initrd is read-only), so it is only kept and told. */
+int sys_umask(uint32_t mask);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
 int sys_unlink(const char *upath);

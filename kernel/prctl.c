@@ -3,7 +3,8 @@
  * PR_SET_NAME / PR_GET_NAME (a process's name as ps, top and trace show
  * it: busybox and glibc's pthread_setname_np set it) and PR_SET_DUMPABLE /
  * PR_GET_DUMPABLE (kept, though this kernel writes no core files),
- * PR_CAPBSET_READ (libcap's count of the capabilities).
+ * PR_CAPBSET_READ (libcap's count of the capabilities), PR_SET_PDEATHSIG /
+ * PR_GET_PDEATHSIG (stress-ng's workers: the signal the parent's end sends).
  * Every other option is -EINVAL, as Linux answers an option it does not
  * know, with one console line per option so a program's needs show up.
  */
@@ -72,6 +73,13 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 		 * all, nobody drops any): 1, and EINVAL past Linux's last one,
 		 * which is how libcap counts them (ps, pgrep at start-up). */
 		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
+	case PR_SET_PDEATHSIG:		/* the thread's, not the process's */
+		if (arg2 > NSIG)
+			return -EINVAL;
+		current()->pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return copy_to_user((int *)arg2, &current()->pdeath_signal, sizeof(int)) < 0 ? -EFAULT : 0;
 	case PR_GET_DUMPABLE:
 		return p->dumpable;
 	case PR_SET_DUMPABLE:

@@ -18,6 +18,7 @@
 #include "errno.h"
 #include "exec.h"
 #include "file.h"
+#include "fs.h"
 #include "futex.h"
 #include "kmalloc.h"
 #include "mutex.h"
@@ -595,6 +596,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 		panic("no memory for init");
 	sched_task_init(&p->se, false);
 	proc_default_limits(p);
+	p->umask = INIT_UMASK;
 	p->pgid = p->sid = p->pid;	/* init leads the console's session */
 	struct file *console = file_alloc(FT_CONSOLE);
 	if (!console)
@@ -669,6 +671,7 @@ struct proc *fork_prepare(int *err)
 		return NULL;
 	}
 	child->cwd = parent->cwd;
+	child->umask = parent->umask;
 	child->exe = parent->exe;
 	return child;
 }
@@ -739,6 +742,7 @@ static bool tell_parent(struct proc *p, int status)
  * leader. Returns with ptable_lock held. */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
+	itimer_exit(leader);
 	files_release(leader);
 	pde_t *pd = leader->pgdir;
 	leader->pgdir = p->pgdir = NULL;
@@ -748,12 +752,17 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 	spin_lock(&ptable_lock);
 	bool wake_init = false;
+	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
 	struct proc *c;
 	for_each_task(c) {
 		if (c->parent == leader) {
 			c->parent = initproc;
 			if (c->pstate == P_ZOMBIE)
 				wake_init = true;
+			/* Linux sends it when the forking thread exits; here,
+			 * where children are the process's, when it ends. */
+			if (c->pdeath_signal)
+				signal_send_process(c, c->pdeath_signal, &info);
 		}
 	}
 	if (leader->group_exiting)

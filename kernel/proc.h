@@ -38,6 +38,7 @@
 #include "tls.h"
 #include "kstack.h"
 #include "fdtable.h"
+#include "itimer.h"
 
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
  * zombies included, by default; and the last tasks of threads-max that
@@ -97,6 +98,7 @@ struct proc {
 	int group_exit_status;		/* what wait4 then reports */
 	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
+	struct itimers it;		/* alarm, setitimer (kernel/itimer.c): kept by exec, not by fork */
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
 	struct mm mm;			/* its regions (kernel/mm.c): the leader's is the group's */
@@ -112,6 +114,8 @@ struct proc {
 
 	struct fdtable *fdt;		/* descriptors (kernel/fdtable.c); the leader's is the group's */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
+	uint32_t umask;			/* umask (kernel/fs.c): init's 022, inherited, kept by exec; the leader's */
+	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
 	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline); the leader's */
 	uint32_t cmdline_len;

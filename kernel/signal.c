@@ -763,6 +763,8 @@ void signal_deliver(struct trapframe *tf)
 			break;
 		}
 		p->sig_pending &= ~SIGBIT(sig);
+		if (sig == SIGALRM)
+			itimer_sigalrm_taken(p->group_leader);
 		struct ksiginfo info = p->siginfo[sig - 1];
 		struct sigaction ka = *action_of(p, sig);
 		if (sa_addr(&ka) > SIG_IGN && (ka.sa_flags & SA_RESETHAND))

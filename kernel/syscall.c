@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "file.h"
 #include "fs.h"
+#include "itimer.h"
 #include "futex.h"
 #include "gdt.h"
 #include "lockstat.h"
@@ -67,6 +68,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpid, sys_getpid),			/* proc.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
 	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
+	SYSCALL(__NR_alarm, sys_alarm),				/* itimer.c */
 	SYSCALL(__NR_pause, sys_pause),				/* signal.c */
 	SYSCALL(__NR_access, sys_access),			/* stat.c */
 	SYSCALL(__NR_nice, sys_nice),				/* sched/syscalls.c */
@@ -81,6 +83,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
 	SYSCALL(__NR_fcntl, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
+	SYSCALL(__NR_umask, sys_umask),				/* fs.c */
 	SYSCALL(__NR_dup2, sys_dup2),				/* file.c */
 	SYSCALL(__NR_getppid, sys_getppid),			/* proc.c */
 	SYSCALL(__NR_getpgrp, sys_getpgrp),			/* pgrp.c */
@@ -95,6 +98,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpriority, sys_getpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_setpriority, sys_setpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_ioperm, sys_ioperm),			/* gdt.c */
+	SYSCALL(__NR_setitimer, sys_setitimer),			/* itimer.c */
+	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
 	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
 	SYSCALL(__NR_wait4, proc_wait4),			/* proc.c */

@@ -261,9 +261,11 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->dead_stime = leader->dead_stime + leader->se.stats.stime;
 	p->cstime = leader->cstime;
 	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
+	itimer_transfer(p, leader);
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
 	p->cwd = leader->cwd;
+	p->umask = leader->umask;
 	p->exe = leader->exe;
 	memcpy(p->cmdline, leader->cmdline, leader->cmdline_len);
 	p->cmdline_len = leader->cmdline_len;

@@ -13,14 +13,20 @@
  *      task's quantum and stair (staircase.md §6.1), every policy's
  *      rq_tick, then load balancing (balance_tick, sched/balance.c); then
  *      the ticks QEMU lost, charged for the statistics only;
- *   3. the load average (CPU 0, once per tick for the whole machine);
- *   4. the watchdog: has this CPU run one task in kernel mode too long?
+ *   3. the same ticks on the running process's CPU-time interval timers,
+ *      ITIMER_VIRTUAL and ITIMER_PROF (itimer_tick, kernel/itimer.c);
+ *   4. the load average (CPU 0, once per tick for the whole machine);
+ *   5. the watchdog: has this CPU run one task in kernel mode too long?
  *
- * and then, tick or not, 5. the sleepers whose deadline has passed
- * (sleep_expire, kernel/sleep.c).
+ * and then, tick or not, 6. the sleepers whose deadline has passed
+ * (sleep_expire, kernel/sleep.c) and 7. the processes whose ITIMER_REAL
+ * has expired (itimer_expire): the next of either is when the timer
+ * fires again.
  */
 #include "tick.h"
 #include "cpu.h"
+#include "itimer.h"
+#include "proc.h"
 #include "sleep.h"
 #include "sysinfo.h"
 #include "trap.h"
@@ -32,38 +38,47 @@
  * first is still pending as one, and QEMU does that when the host leaves
  * a vCPU unscheduled; the time passed all the same, so it is charged to
  * what ran (at most 1000 ticks at once). Nothing before this CPU joins
- * the scheduler: current is set at the end of proc_init_idle().
+ * the scheduler: current is set at the end of proc_init_idle(). Returns
+ * the ticks charged, this one and the lost ones.
  */
-static void sched_tick_cpu(struct cpu *c, bool user_mode)
+static unsigned sched_tick_cpu(struct cpu *c, bool user_mode)
 {
 	static uint64_t seen[MAX_CPUS];	/* c->ticks at the last call */
 	uint64_t lost;
 
 	if (!c->current)
-		return;
+		return 0;
 	lost = seen[c->id] && c->ticks > seen[c->id] + 1 ? c->ticks - seen[c->id] - 1 : 0;
+	if (lost > 1000)
+		lost = 1000;
 	seen[c->id] = c->ticks;
 	sched_tick(user_mode);
 	if (lost)
-		sched_account_lost_ticks(lost > 1000 ? 1000 : (unsigned)lost, user_mode);
+		sched_account_lost_ticks((unsigned)lost, user_mode);
+	return 1 + (unsigned)lost;
 }
 
 static void tick(struct trapframe *tf, uint64_t due)
 {
 	struct cpu *c = mycpu();
+	bool user_mode = trap_from_user(tf);
 
 	c->ticks++;					/* 1 */
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
-	sched_tick_cpu(c, trap_from_user(tf));		/* 2 */
+	unsigned charged = sched_tick_cpu(c, user_mode);	/* 2 */
+	if (charged)
+		itimer_tick(c->current, user_mode, charged);	/* 3 */
 	if (c->id == 0)
-		loadavg_tick(c->ticks);			/* 3 */
-	watchdog_tick(tf);				/* 4 */
+		loadavg_tick(c->ticks);			/* 4 */
+	watchdog_tick(tf);				/* 5 */
 }
 
 uint64_t tick_interrupt(struct trapframe *tf, bool tick_due, uint64_t due)
 {
 	if (tick_due)
 		tick(tf, due);
-	return sleep_expire();				/* 5 */
+	uint64_t sleeper = sleep_expire();		/* 6 */
+	uint64_t alarm = itimer_expire();		/* 7 */
+	return sleeper < alarm ? sleeper : alarm;
 }

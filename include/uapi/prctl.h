@@ -5,6 +5,8 @@
 #ifndef UAPI_PRCTL_H
 #define UAPI_PRCTL_H
 
+#define PR_SET_PDEATHSIG 1	/* arg2: the signal, 0 for none */
+#define PR_GET_PDEATHSIG 2	/* arg2: an int to write it to */
 #define PR_GET_DUMPABLE	3
 #define PR_SET_DUMPABLE	4
 #define PR_SET_NAME	15	/* arg2: the name, up to 15 bytes are kept */

@@ -36,4 +36,15 @@ struct timeval32 {
 	long tv_usec;
 };
 
+/* setitimer/getitimer's timers (linux/time.h) */
+#define ITIMER_REAL			0	/* wall-clock time: SIGALRM */
+#define ITIMER_VIRTUAL			1	/* the process's user time: SIGVTALRM */
+#define ITIMER_PROF			2	/* its user and system time: SIGPROF */
+
+/* setitimer, getitimer: 16 bytes (Linux's __kernel_old_itimerval) */
+struct itimerval32 {
+	struct timeval32 it_interval;	/* the period after the first expiry; 0: once */
+	struct timeval32 it_value;	/* time to the next expiry; 0: disarmed */
+};
+
 #endif

@@ -26,6 +26,7 @@
 #define __NR_mount                   21
 #define __NR_setuid                  23
 #define __NR_getuid                  24
+#define __NR_alarm                   27
 #define __NR_pause                   29
 #define __NR_access                  33
 #define __NR_nice                    34
@@ -41,6 +42,7 @@
 #define __NR_ioctl                   54
 #define __NR_fcntl                   55
 #define __NR_setpgid                 57
+#define __NR_umask                   60
 #define __NR_dup2                    63
 #define __NR_getppid                 64
 #define __NR_getpgrp                 65
@@ -55,6 +57,8 @@
 #define __NR_getpriority             96
 #define __NR_setpriority             97
 #define __NR_ioperm                  101
+#define __NR_setitimer               104
+#define __NR_getitimer               105
 #define __NR_iopl                    110
 #define __NR_socketcall              102
 #define __NR_wait4                   114

@@ -23,14 +23,34 @@ bench-field:
   * each exits 0 and prints Linux 6.1's lines, as recorded booting
     Debian's Linux with the same files (tests/cases/field.linux.out, from
     make bench-field's Linux log). Timings differ, the format may not.
+
+field_stress_ng_2cpu, two CPUs, build/field.tar (make's RT_DEBS and
+STRESS_DEBS; made by the case, skipped with the reason when the packages
+cannot be downloaded): Debian's stress-ng 0.15.06, each with --timeout 1s
+(alarm: SIGALRM ends the run) --metrics-brief --temp-path /proc:
+  * --yield 2: two workers on sched_yield, ended by the parent's SIGALRM;
+  * --cpu 1: the cpu stressor;
+  * --sched fifo --cpu 1: the same as SCHED_FIFO 49;
+  * each exits 0 after "successful run completed in 1.NNs", the bogo ops
+    table and the yield's "ns duration per sched_yield call" shaped as
+    Linux 6.1's (tests/cases/field_stress.linux.out, recorded as
+    field.linux.out was). Dropped before comparing: stress-ng's "Working
+    directory / is not read/writeable" (the initrd is read-only, Linux's
+    initramfs root is not). No call unimplemented but 102 socketcall
+    (glibc's nscd probe) and 268 statfs64 (the temp path's free space).
 """
 import os
 import re
+import subprocess
 
-from harness import Case
+from harness import Case, REPO
 
-LINUX_OUT = os.path.join(os.path.dirname(__file__), "field.linux.out")
+HERE = os.path.dirname(__file__)
+LINUX_OUT = os.path.join(HERE, "field.linux.out")
 PROGRAMS = 6        # the six programs of the recorded run
+STRESS_LINUX_OUT = os.path.join(HERE, "field_stress.linux.out")
+# Ours only, from the environment, not the kernel (see above).
+ENVIRONMENT = re.compile(r"Working directory / is not read/writeable")
 
 
 def shape(line):
@@ -41,9 +61,11 @@ def shape(line):
 def program_lines(text, n):
     """The lines of the first n programs init ran, between init's running
     and exited lines (those included), without this kernel's own syscall
-    log lines."""
+    log lines and the environment's lines."""
     out, seen, inside = [], 0, False
     for line in text.replace("\r", "").splitlines():
+        if ENVIRONMENT.search(line):
+            continue
         if line.startswith("init: running "):
             if seen == n:
                 break
@@ -56,17 +78,37 @@ def program_lines(text, n):
     return out
 
 
-def same_as_linux(text):
-    """Every line of ours has Linux's shape, in Linux's order."""
-    with open(LINUX_OUT) as f:
-        linux = program_lines(f.read(), PROGRAMS)
-    ours = program_lines(text, PROGRAMS)
-    for i, (a, b) in enumerate(zip(linux, ours)):
-        if a != b:
-            return False, f"line {i + 1}: Linux {a!r}, ours {b!r}"
-    if len(linux) != len(ours):
-        return False, f"{len(ours)} lines, Linux {len(linux)}"
-    return True, f"{len(ours)} lines shaped as Linux 6.1's"
+def shaped_as(recorded, programs):
+    """A check: every line of ours has the recorded Linux run's shape, in
+    its order."""
+    def check(text):
+        with open(recorded) as f:
+            linux = program_lines(f.read(), programs)
+        ours = program_lines(text, programs)
+        for i, (a, b) in enumerate(zip(linux, ours)):
+            if a != b:
+                return False, f"line {i + 1}: Linux {a!r}, ours {b!r}"
+        if len(linux) != len(ours):
+            return False, f"{len(ours)} lines, Linux {len(linux)}"
+        return True, f"{len(ours)} lines shaped as Linux 6.1's"
+    return check
+
+
+same_as_linux = shaped_as(LINUX_OUT, PROGRAMS)
+
+
+def make_field_tar():
+    """build/field.tar, downloaded once into build/debs: None, or why the
+    case cannot run."""
+    log = os.path.join(REPO, "build", "field-tar.log")
+    with open(log, "w") as out:
+        if subprocess.call(["make", "--no-print-directory", "build/field.tar"], cwd=REPO,
+                           stdout=out, stderr=subprocess.STDOUT) == 0:
+            return None
+    with open(log) as f:
+        lines = [l.strip() for l in f if l.strip()]
+    why = [l for l in lines if l.startswith("get-deb: ")] or lines or ["?"]
+    return f"Debian's stress-ng could not be had: {why[-1]} (see build/field-tar.log)"
 
 TWO = "2,sockets=1,cores=2,threads=1"
 CT = "/usr/bin/cyclictest:-m:-p:80:-i:1000:-l:1000:-t:-q"
@@ -83,6 +125,11 @@ PROCESSES = (r"^Running in process mode with 4 groups using 40 file descriptors 
 THREADS = (r"^Running in threaded mode with 4 groups using 40 file descriptors "
            r"each \(== 160 tasks\)$")
 HB_DONE = r"^init: /usr/bin/hackbench exited with status 0$"
+
+SNG = ":--timeout:1s:--metrics-brief:--temp-path:/proc"
+SNG_YIELD = "/usr/bin/stress-ng:--yield:2" + SNG
+SNG_CPU = "/usr/bin/stress-ng:--cpu:1" + SNG
+SNG_FIFO = "/usr/bin/stress-ng:--sched:fifo:--cpu:1" + SNG
 
 CASES = [
     Case("field_rt_tests_2cpu", smp=TWO, memory="256M", timeout=90,
@@ -109,4 +156,25 @@ CASES = [
                  # whole numbers only: the harness also matches partial lines,
                  # and "call 2" is a prefix of get_mempolicy's 275
                  r"unimplemented system call (?!275 )\d+ \(", r"unimplemented socketcall"]),
+    Case("field_stress_ng_2cpu", smp=TWO, memory="256M", timeout=60,
+         modules=["build/field.tar"], prepare=make_field_tar,
+         append=f"tests=none run={SNG_YIELD},{SNG_CPU},{SNG_FIFO} then=exit",
+         expect_order=[
+             r"^init: running /usr/bin/stress-ng$",
+             r"dispatching hogs: 2 yield$",
+             r"\] yield +\d+ +\d+\.\d\d +",
+             r"ns duration per sched_yield call",
+             r"successful run completed in \d+\.\d\ds$",
+             r"^init: /usr/bin/stress-ng exited with status 0$",
+             r"dispatching hogs: 1 cpu$",
+             r"\] cpu +\d+ +\d+\.\d\d +",
+             r"^init: /usr/bin/stress-ng exited with status 0$",
+             r"sched: priority not given \(or set to -1\), defaulting to 49$",
+             r"\] cpu +\d+ +\d+\.\d\d +",
+             r"^init: /usr/bin/stress-ng exited with status 0$",
+             r"^init exited: status 0$"],
+         check=shaped_as(STRESS_LINUX_OUT, 3),
+         forbid=[r"\(error: ", r"WARN: ", r"killed by signal",
+                 r"prctl: option \d+ not implemented",
+                 r"unimplemented system call (?!(?:102|268) )\d+ \("]),
 ]

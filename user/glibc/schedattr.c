@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
@@ -205,11 +206,65 @@ static void other_checks(void)
 	check(btime > 0 && llabs(r.tv_sec - c.tv_sec - btime) <= 2, "btime_is_realtime_less_uptime");
 }
 
+static volatile sig_atomic_t usr1;
+
+static void on_usr1(int sig)
+{
+	usr1 = sig;
+}
+
+/* What stress-ng (issue 28) called besides: umask, PR_SET_PDEATHSIG. */
+static void stress_ng_checks(void)
+{
+	check(umask(077) == 022 && umask(01777) == 077 && umask(022) == 0777,
+	      "umask_022_at_start_masked_to_0777");
+	int sig = -1;
+	check(prctl(PR_SET_PDEATHSIG, SIGUSR1) == 0 && prctl(PR_GET_PDEATHSIG, &sig) == 0 &&
+	      sig == SIGUSR1, "pdeathsig_set_and_get");
+	check(prctl(PR_SET_PDEATHSIG, 65) == -1 && errno == EINVAL, "pdeathsig_65_einval");
+	check(prctl(PR_GET_PDEATHSIG, (void *)16) == -1 && errno == EFAULT, "pdeathsig_get_efault");
+	prctl(PR_SET_PDEATHSIG, 0);
+	pid_t child = fork();
+	if (child == 0) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(prctl(PR_GET_PDEATHSIG, &sig) == 0 && sig == 0 ? 0 : 1);
+		int st;
+		waitpid(pid, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
+	}
+	int st;
+	waitpid(child, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "pdeathsig_not_inherited_by_fork");
+	int fds[2];
+	pipe(fds);
+	child = fork();
+	if (child == 0) {
+		if (fork() == 0) {	/* the grandchild: told by SIGUSR1 when child ends */
+			signal(SIGUSR1, on_usr1);
+			prctl(PR_SET_PDEATHSIG, SIGUSR1);
+			write(fds[1], "r", 1);
+			for (int i = 0; i < 200 && !usr1; i++)
+				usleep(10000);
+			write(fds[1], usr1 ? "s" : "x", 1);
+			_exit(0);
+		}
+		char c;
+		read(fds[0], &c, 1);	/* the grandchild is ready */
+		_exit(0);
+	}
+	waitpid(child, &st, 0);	/* it read the grandchild's "r" */
+	char c = 0;
+	read(fds[0], &c, 1);
+	check(c == 's', "pdeathsig_sent_when_parent_ends");
+}
+
 int main(void)
 {
-	printf("KTAP version 1\n1..45\n");
+	printf("KTAP version 1\n1..51\n");
 	getattr_checks();
 	setattr_checks();
 	other_checks();
+	stress_ng_checks();
 	return failures ? 1 : 0;
 }
