@@ -534,11 +534,16 @@ int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_from(b, 0, cloexec);
 	err = fds[1] < 0 ? -EMFILE : copy_to_user(ufds, fds, 2 * sizeof(int));
 	if (err < 0) {
-		for (int i = 0; i < 2; i++)
-			if (fds[i] >= 0)
-				fd_swap(fds[i], NULL, &(int){0});
-		file_close(a);
-		file_close(b);
+		/* An installed end belongs to the table now: another thread may
+		 * have closed it already (then it dropped our reference) or put
+		 * another file there; close what the slot holds. An end not
+		 * installed is still ours to drop. */
+		struct file *ends[2] = { a, b };
+		for (int i = 0; i < 2; i++) {
+			struct file *f = fds[i] >= 0 ? fd_swap(fds[i], NULL, &(int){0}) : ends[i];
+			if (f)
+				file_close(f);
+		}
 	}
 	return err;
 }
