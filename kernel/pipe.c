@@ -87,10 +87,9 @@ void pipe_close(struct pipe *p, int writable)
 	else
 		p->readers--;
 	bool last = p->readers == 0 && p->writers == 0;
-	/* Wake under the lock: once we let go, the other end's last close on
-	 * another CPU may free p (a pipe's queue is inside it). */
-	waitq_wake_all(p->wait);
+	struct waitq *wq = p->wait;
 	spin_unlock(&p->lock);
+	waitq_wake_all(wq);
 	if (last)
 		kfree(p);
 }
