@@ -27,6 +27,7 @@ struct pipe {
 	char buf[PIPE_SIZE];
 	uint32_t nread, nwrite;		/* bytes ever read / written */
 	int readers, writers;		/* open ends */
+	int closing;			/* pipe_close calls still waking sleepers */
 	bool shut;			/* shutdown(): no more data either way */
 	struct waitq *wait;		/* readers and writers sleep here: own, or a socket pair's */
 	struct waitq own;
@@ -86,10 +87,15 @@ void pipe_close(struct pipe *p, int writable)
 		p->writers--;
 	else
 		p->readers--;
-	bool last = p->readers == 0 && p->writers == 0;
-	struct waitq *wq = p->wait;
+	p->closing++;
 	spin_unlock(&p->lock);
-	waitq_wake_all(wq);
+	/* Wake outside the lock, so the pipe's lock never nests around the
+	 * queue's and the run queues'; while we wake, p->closing keeps the
+	 * other end's close on another CPU from freeing p under us. */
+	waitq_wake_all(p->wait);
+	spin_lock(&p->lock);
+	bool last = --p->closing == 0 && p->readers == 0 && p->writers == 0;
+	spin_unlock(&p->lock);
 	if (last)
 		kfree(p);
 }
@@ -182,6 +188,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 		uint32_t k = n - done < CHUNK ? n - done : CHUNK;
 		if (copy_from_user(tmp, (const char *)ubuf + done, k) < 0)
 			return done ? (int)done : -EFAULT;
+		uint32_t told = 0;	/* bytes of this chunk a wake announced */
 		spin_lock(&p->lock);
 		for (uint32_t i = 0; i < k;) {
 			if (no_reader(p)) {		/* Linux: SIGPIPE, then EPIPE */
@@ -202,9 +209,19 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 				return done ? (int)done : -EAGAIN;
 			}
 			if (p->nwrite - p->nread == PIPE_SIZE) {
-				spin_unlock(&p->lock);
-				waitq_wake_all(p->wait);	/* let a reader drain it */
-				spin_lock(&p->lock);
+				/* Full: wake a reader to drain it, but only for
+				 * bytes of ours it has not been told of. Readers
+				 * and writers share one queue, and writers that
+				 * woke each other on a full pipe (as this did)
+				 * kept 20 of hackbench's senders running without
+				 * progress, starving the one reader that could
+				 * make some (Linux: writers wake only readers). */
+				if (i > told) {
+					told = i;
+					spin_unlock(&p->lock);
+					waitq_wake_all(p->wait);
+					spin_lock(&p->lock);
+				}
 				if (p->nwrite - p->nread == PIPE_SIZE)
 					pipe_sleep(p);
 				continue;
