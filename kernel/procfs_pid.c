@@ -35,6 +35,7 @@
 #include "initrd.h"
 #include "kmalloc.h"
 #include "mm.h"
+#include "panic.h"	/* ksym_lookup */
 #include "pid.h"
 #include "proc.h"
 #include "spinlock.h"
@@ -59,6 +60,7 @@ static const struct pid_entry {
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
 	{ "maps",	PROCFS_PID_MAPS,	0444 },
+	{ "wchan",	PROCFS_PID_WCHAN,	0444 },
 };
 #define NENTRIES	(sizeof(entries) / sizeof(entries[0]))
 #define TASK_ENTRY	0	/* /proc/PID's only: task/TID has no task (tid_base_stuff) */
@@ -569,11 +571,65 @@ static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
 		pb_putc(b, s->cmdline[i]);
 }
 
+/* The sleep helpers a wchan walk steps over (Linux's .sched.text):
+ * the answer is who called them. */
+static bool sleep_helper(const char *name)
+{
+	static const char *const helpers[] = {
+		"schedule", "sched_schedule", "swtch", "pipe_sleep", "waitq_prepare",
+	};
+	for (unsigned i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (strcmp(name, helpers[i]) == 0)
+			return true;
+	return false;
+}
+
+/* In the stack [lo, hi): a frame's two words can be read there. */
+static bool in_stack(uint32_t a, uint32_t lo, uint32_t hi)
+{
+	return a >= lo && a + 8 <= hi && !(a & 3);
+}
+
+/*
+ * wchan: the kernel function a sleeping task waits in (Linux's
+ * get_wchan): its saved frames (swtch's context, then the ebp chain)
+ * walked past the sleep helpers; "0" for a task that is running or
+ * runnable. As Linux's, a walk races with the task waking: each frame is
+ * read only inside the task's own kernel stack, so a woken task gives a
+ * stale name or 0, never a fault.
+ */
+static int text_wchan(int pid, struct pbuf *b)
+{
+	struct proc *p = proc_get(pid);
+	if (!p)
+		return -ESRCH;
+	const char *name = NULL;
+	uint32_t lo = (uint32_t)p->kstack, hi = lo + KSTACK_SIZE;
+	const struct context *c = p->context;
+	if (procfs_state_char(p) != 'R' && !p->se.on_cpu && in_stack((uint32_t)c, lo, hi)) {
+		uint32_t eip = c->eip, ebp = c->ebp, off;
+		for (int depth = 0; depth < 16; depth++) {
+			name = ksym_lookup(eip, &off);
+			if (!name || !sleep_helper(name) || !in_stack(ebp, lo, hi))
+				break;
+			eip = ((const uint32_t *)ebp)[1];
+			ebp = ((const uint32_t *)ebp)[0];
+		}
+		if (name && sleep_helper(name))
+			name = NULL;
+	}
+	pb_printf(b, "%s", name ? name : "0");
+	proc_put(p);
+	return 0;
+}
+
 int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 {
 	struct pid_snap s;
 	if (n->procfs == PROCFS_PID_MAPS)
 		return text_maps(n->arg, b);
+	if (n->procfs == PROCFS_PID_WCHAN)
+		return text_wchan(n->arg, b);
 	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
 	if (err)
 		return err;

@@ -248,6 +248,10 @@ static void exited_checks(void)
 		read(p[0], &c, 1);	/* until the parent closes its end */
 		_exit(0);
 	}
+	usleep(50000);		/* until it sleeps in read */
+	snprintf(path, sizeof(path), "/proc/%d/wchan", child);
+	check(slurp(path) == 9 && strcmp(text, "pipe_read") == 0, "wchan_of_a_pipe_reader");
+	check(slurp("/proc/self/wchan") == 1 && strcmp(text, "0") == 0, "wchan_of_self_running_0");
 	snprintf(path, sizeof(path), "/proc/%d/stat", child);
 	int fd = open(path, O_RDONLY);
 	char buf[64];
@@ -614,7 +618,7 @@ static void kill_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..88\n");
+	printf("KTAP version 1\n1..90\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
