@@ -139,8 +139,12 @@ INITRD_EXTRA := $(EXTRA) $(BUSYBOX_BIN)
 DEB_EXCLUDE := --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/lintian \
 	--exclude=./usr/share/info --exclude=./usr/share/locale
 DEB_MOVE := --transform='s:^\./\(s\{0,1\}bin\)\(/\|$$\):./usr/\1\2:S'
+# What every Debian system has (Essential) and programs assume without
+# saying so: ncurses-base's terminfo (top -b needs "dumb"; without it top
+# exits 1 without a word, on Linux too).
+DEB_ESSENTIAL := ncurses-base
 # $(call unpack_debs,PACKAGES,DIR): the packages and their libraries, unpacked.
-unpack_debs = debs=$$(tools/get-deb.sh -r $(1)) || { echo "make: DEBS=\"$(1)\": see above"; exit 1; }; \
+unpack_debs = debs=$$(tools/get-deb.sh -r $(1) $(DEB_ESSENTIAL)) || { echo "make: DEBS=\"$(1)\": see above"; exit 1; }; \
 	for deb in $$debs; do echo "  DEB     $$deb"; \
 	dpkg-deb --fsys-tarfile "$$deb" | tar -x -C $(2) $(DEB_EXCLUDE) $(DEB_MOVE) || exit 1; done
 # make deb-module DEBS="procps util-linux" DEB_MODULE=build/debian/x.tar
