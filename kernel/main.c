@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "bootinfo.h"
 #include "bootparam.h"
+#include "watchdog.h"
 #include "console.h"
 #include "cpu.h"
 #include "dev.h"
@@ -129,6 +130,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	dev_init();		/* /dev/null ... (kernel/dev.c) */
 	procfs_init();		/* /proc/self/exe (kernel/procfs.c) */
 	proc_init();
+	watchdog_init();
 	start_scheduler();
 
 	selftest_boot();	/* a test= self-test (kernel/selftest.c), if asked for */

@@ -4,7 +4,9 @@
  * Every timer tick that interrupts kernel code checks how long ago this
  * CPU last went through schedule(). The kernel is not preemptible, so a
  * task in a system call normally returns or sleeps within milliseconds;
- * one that has kept the CPU in kernel mode for WATCHDOG_NS (5 s) is stuck
+ * one that has kept the CPU in kernel mode for 5 s (boot parameter
+ * watchdog_thresh=S, 1..60 s: Linux's name, whose soft-lockup report
+ * comes after twice its value) is stuck
  * (a loop that never ends, a wait that never comes). The watchdog prints
  * which CPU, which process, for how long, and the interrupted code's
  * backtrace, once per stall, and lets the CPU go on: the harness fails a
@@ -15,6 +17,7 @@
  * and where it was taken).
  */
 #include "watchdog.h"
+#include "bootparam.h"
 #include "cpu.h"
 #include "panic.h"
 #include "printk.h"
@@ -23,7 +26,12 @@
 #include "trap.h"
 #include "x86.h"
 
-#define WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
+static uint64_t watchdog_ns = 5ull * 1000 * 1000 * 1000;
+
+void watchdog_init(void)
+{
+	watchdog_ns = (uint64_t)bootparam_int("watchdog_thresh", 5, 1, 60) * 1000 * 1000 * 1000;
+}
 
 void watchdog_tick(const struct trapframe *tf)
 {
@@ -34,7 +42,7 @@ void watchdog_tick(const struct trapframe *tf)
 	if (trap_from_user(tf) || !p || p->pid == 0 || c->watchdog_warned || !c->scheduled_tsc)
 		return;
 	stuck_ns = clock_cycles_to_ns(rdtsc() - c->scheduled_tsc);
-	if (stuck_ns < WATCHDOG_NS)
+	if (stuck_ns < watchdog_ns)
 		return;
 	c->watchdog_warned = true;
 	printk("watchdog: cpu%d has run pid %d (%s) in kernel mode for %llu ms "

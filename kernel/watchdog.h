@@ -6,8 +6,11 @@
 
 struct trapframe;
 
+/* The threshold from the boot line (watchdog_thresh=S, default 5 s). */
+void watchdog_init(void);
+
 /* From the timer tick, interrupts off: warn once if this CPU has stayed
- * in kernel mode, in a process, for 5 s without going through schedule(). */
+ * in kernel mode, in a process, for the threshold without going through schedule(). */
 void watchdog_tick(const struct trapframe *tf);
 
 #endif
