@@ -317,6 +317,22 @@ static long switches(pid_t pid)
 	return v;
 }
 
+/* Wait (up to 2 s) until process pid sleeps: state S in /proc/PID/stat. */
+static void wait_asleep(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int tries = 0; tries < 200; tries++) {
+		FILE *f = fopen(path, "r");
+		char *paren = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		if (f)
+			fclose(f);
+		if (paren && paren[1] == ' ' && paren[2] == 'S')
+			return;
+		usleep(10000);
+	}
+}
+
 /* Four writers blocked on a full pipe or socket sleep until a reader
  * makes room: none of them runs meanwhile (its voluntary switches stay
  * as they were), as Linux's writers wake only readers. This kernel's
@@ -335,7 +351,8 @@ static void full_writers(int rd, int wr, const char *name)
 	for (int i = 0; i < 4; i++)
 		if ((kids[i] = fork()) == 0)
 			_exit(write(wr, "w", 1) == 1 ? 0 : 1);
-	usleep(100000);
+	for (int i = 0; i < 4; i++)
+		wait_asleep(kids[i]);	/* a loaded host may start them late */
 	for (int i = 0; i < 4; i++)
 		before[i] = switches(kids[i]);
 	usleep(200000);
