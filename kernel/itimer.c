@@ -177,7 +177,7 @@ static bool cpu_check(struct cpu_itimer *t, uint64_t now)
 	return true;
 }
 
-void itimer_tick(struct proc *p, bool user_mode, unsigned ticks)
+void itimer_tick(struct proc *p, bool user_mode)
 {
 	struct proc *leader = p->group_leader;
 	if (!leader)
@@ -190,7 +190,6 @@ void itimer_tick(struct proc *p, bool user_mode, unsigned ticks)
 	/* One tick a call, whatever ticks the timer lost to a host stall: lost
 	 * ticks charged at once right after arming made SIGPROF come sooner
 	 * than 20 ms of wall time after a 20 ms timer (make test, itimer). */
-	(void)ticks;
 	uint64_t ns = tick_ns();
 	spin_lock(&itimer_lock);
 	if (user_mode)

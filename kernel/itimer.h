@@ -39,9 +39,9 @@ struct itimers {
  * processes whose real timer has expired; returns the next expiry, or
  * UINT64_MAX, for the CPU's one-shot timer. */
 uint64_t itimer_expire(void);
-/* Each tick (kernel/tick.c): charge ticks of CPU time to the running
+/* Each tick that charged CPU time (kernel/tick.c): one tick to the running
  * thread's process, user or system; SIGVTALRM, SIGPROF when due. */
-void itimer_tick(struct proc *p, bool user_mode, unsigned ticks);
+void itimer_tick(struct proc *p, bool user_mode);
 /* kernel/signal.c took SIGALRM off leader's pending set: an interval
  * timer starts its next period now (Linux re-arms at dequeue, so a
  * blocked or ignored SIGALRM does not fire again). ptable_lock held. */

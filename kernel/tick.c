@@ -66,9 +66,8 @@ static void tick(struct trapframe *tf, uint64_t due)
 	c->ticks++;					/* 1 */
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
-	unsigned charged = sched_tick_cpu(c, user_mode);	/* 2 */
-	if (charged)
-		itimer_tick(c->current, user_mode, charged);	/* 3 */
+	if (sched_tick_cpu(c, user_mode))		/* 2 */
+		itimer_tick(c->current, user_mode);	/* 3 */
 	if (c->id == 0)
 		loadavg_tick(c->ticks);			/* 4 */
 	watchdog_tick(tf);				/* 5 */
