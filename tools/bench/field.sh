@@ -16,6 +16,7 @@
 #   beside 2 cyclictest ...                                   beside 2 NORMAL hogs
 #   hackbench -p -g 4 -l 200                                  pipes, processes
 #   hackbench -p -T -g 4 -l 200                               pipes, threads
+#   hackbench -g 4 -l 200, hackbench -T -g 4 -l 200          sockets (its default)
 #   stress-ng --cpu 1 --cpu-ops 200 --metrics-brief           NORMAL
 #   stress-ng --sched fifo --cpu 1 --cpu-ops 200 ...          FIFO
 # stress-ng runs to a bogo-op count, chosen before this kernel had
@@ -42,6 +43,7 @@ ct="/usr/bin/cyclictest:-m:-p:80:-i:1000:-l:$FIELD_LOOPS:-t:-q"
 sng="--cpu:1:--cpu-ops:200:--metrics-brief:--temp-path:/proc"
 run="$ct,/usr/bin/hackbench:-p:-g:4:-l:200,/usr/bin/hackbench:-p:-T:-g:4:-l:200"
 run="$run,/usr/bin/stress-ng:$sng,/usr/bin/stress-ng:--sched:fifo:--sched-prio:50:$sng,/bin/beside:2:$ct"
+run="$run,/usr/bin/hackbench:-g:4:-l:200,/usr/bin/hackbench:-T:-g:4:-l:200"
 icount="-icount shift=2,sleep=off"
 
 step "this kernel: $run"

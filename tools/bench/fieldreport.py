@@ -12,7 +12,7 @@ import time
 
 BEGIN, END = "<!-- field:begin -->", "<!-- field:end -->"
 RUNS = ["cyclictest", "hackbench_p", "hackbench_pT", "stressng_cpu",
-        "stressng_fifo", "cyclictest_hogs"]
+        "stressng_fifo", "cyclictest_hogs", "hackbench_s", "hackbench_sT"]
 
 
 def sections(path):
@@ -85,7 +85,9 @@ def main():
         rows.append((cmd + ": average latency (us, mean of the threads)", fmt(oa, 1), fmt(la, 1), ratio(oa, la)))
         raw.append((what, ot, lt))
     for key, cmd in (("hackbench_p", "`hackbench -p -g 4 -l 200` (pipes, processes): seconds"),
-                     ("hackbench_pT", "`hackbench -p -T -g 4 -l 200` (pipes, threads): seconds")):
+                     ("hackbench_pT", "`hackbench -p -T -g 4 -l 200` (pipes, threads): seconds"),
+                     ("hackbench_s", "`hackbench -g 4 -l 200` (socket pairs, processes): seconds"),
+                     ("hackbench_sT", "`hackbench -T -g 4 -l 200` (socket pairs, threads): seconds")):
         ov, lv = hackbench(o.get(key, [])), hackbench(l.get(key, []))
         rows.append((cmd, fmt(ov, 3), fmt(lv, 3), ratio(ov, lv)))
     for key, cmd in (("stressng_cpu", "`stress-ng --cpu 1 --cpu-ops 200 --metrics-brief`: bogo ops/s"),
