@@ -161,7 +161,7 @@ struct waitq *file_waitq(struct file *f)
 	if (is_terminal(f))
 		return tty_waitq();
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
-		return pipe_waitq(f->pipe);
+		return pipe_waitq(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_SOCKET)
 		return socket_waitq(f->sock);
 	return NULL;

@@ -88,7 +88,7 @@ void pipe_close(struct pipe *p, int writable);
 struct pipe *pipe_alloc(struct waitq *wq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
-struct waitq *pipe_waitq(struct pipe *p);
+struct waitq *pipe_waitq(struct pipe *p, bool write_end);
 
 /* Socket pairs (kernel/socket.c). */
 int socket_read(struct file *f, void *ubuf, uint32_t n);

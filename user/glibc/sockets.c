@@ -384,9 +384,50 @@ static void herd_checks(void)
 	close2(sv);
 }
 
+/* 100,003 bytes of a pattern through a pipe or socket, written in pieces
+ * of 997 and read in pieces of 613, so that both ends wrap the kernel's
+ * ring at every offset: each byte arrives, in order. */
+static void pattern_through(int rd, int wr, const char *name)
+{
+	enum { TOTAL = 100003 };
+	static unsigned char out[TOTAL], in[TOTAL];
+	for (int i = 0; i < TOTAL; i++)
+		out[i] = (unsigned char)(i * 7 % 251);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(rd);
+		for (int at = 0; at < TOTAL;) {
+			int k = TOTAL - at < 997 ? TOTAL - at : 997;
+			long w = write(wr, out + at, k);
+			if (w <= 0)
+				_exit(1);
+			at += w;
+		}
+		_exit(0);
+	}
+	close(wr);
+	long got = 0, k;
+	while (got < TOTAL && (k = read(rd, in + got, TOTAL - got < 613 ? TOTAL - got : 613)) > 0)
+		got += k;
+	int st;
+	waitpid(pid, &st, 0);
+	check(got == TOTAL && memcmp(in, out, TOTAL) == 0 && read(rd, in, 1) == 0 &&
+	      WIFEXITED(st) && WEXITSTATUS(st) == 0, name);
+	close(rd);
+}
+
+static void pattern_checks(void)
+{
+	int fds[2], sv[2];
+	if (pipe(fds) == 0)
+		pattern_through(fds[0], fds[1], "pipe_100003_bytes_in_order");
+	pair(SOCK_STREAM, sv);
+	pattern_through(sv[0], sv[1], "socket_100003_bytes_in_order");
+}
+
 int main(void)
 {
-	printf("KTAP version 1\n1..69\n");
+	printf("KTAP version 1\n1..71\n");
 	data_checks();
 	flag_checks();
 	blocking_checks();
@@ -395,6 +436,7 @@ int main(void)
 	error_checks();
 	call_checks();
 	herd_checks();
+	pattern_checks();
 	printf("# %d checks\n", n);
 	return failures ? 1 : 0;
 }
