@@ -154,7 +154,7 @@ uint32_t pipe_poll(struct pipe *p, bool write_end)
 /* n bytes in or out of the ring at the pipe's counters, in at most two
  * memcpys (it wraps at PIPE_SIZE); the caller holds the lock and knows
  * they fit or are there. A byte loop with a check per byte cost a
- * 100-byte message of hackbench some 2,000 instructions. */
+ * 100-byte message of hackbench some 4,500 instructions (docs/bench.md). */
 static void ring_put(struct pipe *p, const char *from, uint32_t n)
 {
 	uint32_t at = p->nwrite % PIPE_SIZE, first = PIPE_SIZE - at < n ? PIPE_SIZE - at : n;
