@@ -159,7 +159,8 @@ static void ring_put(struct pipe *p, const char *from, uint32_t n)
 {
 	uint32_t at = p->nwrite % PIPE_SIZE, first = PIPE_SIZE - at < n ? PIPE_SIZE - at : n;
 	memcpy(p->buf + at, from, first);
-	memcpy(p->buf, from + first, n - first);
+	if (n > first)
+		memcpy(p->buf, from + first, n - first);
 	p->nwrite += n;
 }
 
@@ -167,7 +168,8 @@ static void ring_get(struct pipe *p, char *to, uint32_t n)
 {
 	uint32_t at = p->nread % PIPE_SIZE, first = PIPE_SIZE - at < n ? PIPE_SIZE - at : n;
 	memcpy(to, p->buf + at, first);
-	memcpy(to + first, p->buf, n - first);
+	if (n > first)
+		memcpy(to + first, p->buf, n - first);
 	p->nread += n;
 }
 
