@@ -418,8 +418,14 @@ static int thread_group(int id, long long end)
 	int n = 1 + rnd(MAX_EXTRA_THREADS), bad = 0;
 	long long now = monotonic_ns();
 
+	/* ms of the group's life left: none when it starts after its end (a
+	 * short life near the deadline, or a late start on a loaded host).
+	 * Cast to unsigned, a negative span gave its threads lives of up to
+	 * 16,777 s: they ran on past the run ("not ended 10 s after its
+	 * end", seeds 127101039 and 536949730), a bug of this test. */
+	unsigned span = end > now ? (unsigned)((end - now) / 1000000) : 0;
 	for (int i = 0; i < n; i++) {
-		m[i] = (struct member){ .id = id, .end = now + rnd((unsigned)((end - now) / 1000000) + 1) * 1000000LL };
+		m[i] = (struct member){ .id = id, .end = now + rnd(span + 1) * 1000000LL };
 		if (thread_create(&m[i].t, member_main, &m[i], stacks[i], THREAD_STACK) < 0)
 			m[i].t.tid = 0;		/* none: the others go on */
 	}
