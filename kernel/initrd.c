@@ -20,6 +20,22 @@
 static struct initrd_file files[MAX_FILES];
 static int nfiles;
 
+/* Paths hashed to their files: chains of index + 1 (0 ends a chain),
+ * newest first, so that a later module's file is found before the one it
+ * replaces. A scan of the whole table with strcmp cost every exec about
+ * 9,000 instructions once /proc and Debian's packages grew it (make
+ * profile ARGS="exec 50": 304 strcmp calls an exec). */
+#define HASH_SIZE 1024
+static uint16_t hash_head[HASH_SIZE], hash_next[MAX_FILES];
+
+static uint32_t path_hash(const char *path)
+{
+	uint32_t h = 2166136261u;		/* FNV-1a */
+	while (*path)
+		h = (h ^ (uint8_t)*path++) * 16777619u;
+	return h % HASH_SIZE;
+}
+
 uint32_t ustar_octal(const char *field, int len)
 {
 	uint32_t v = 0;
@@ -58,6 +74,9 @@ static void add_file(const char *path, const uint8_t *data, uint32_t size, bool 
 	f->mtime = mtime;
 	f->parent = 0;
 	f->rdev = 0;
+	uint32_t h = path_hash(f->path);
+	hash_next[nfiles - 1] = hash_head[h];
+	hash_head[h] = (uint16_t)nfiles;	/* index + 1 */
 	f->magic = 0;
 	f->symlink = NULL;
 	f->procfs = 0;
@@ -208,6 +227,7 @@ void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm,
 void initrd_init(void)
 {
 	nfiles = 0;
+	memset(hash_head, 0, sizeof(hash_head));
 	for (int i = 0; i < boot_nmodules; i++) {
 		const struct boot_module *m = &boot_modules[i];
 		const uint8_t *p = P2V(m->start);
@@ -248,9 +268,9 @@ uint32_t initrd_index(const struct initrd_file *n)
 
 const struct initrd_file *initrd_lookup(const char *path)
 {
-	for (int i = nfiles - 1; i >= 0; i--)	/* later modules win */
-		if (strcmp(files[i].path, path) == 0)
-			return &files[i];
+	for (int i = hash_head[path_hash(path)]; i; i = hash_next[i - 1])
+		if (strcmp(files[i - 1].path, path) == 0)	/* the newest: later modules win */
+			return &files[i - 1];
 	return NULL;
 }
 

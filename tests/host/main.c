@@ -513,6 +513,34 @@ static void test_initrd_rejects_truncated_archive(void)
 	CHECK(strstr(printk_log, "runs past the archive end"));
 }
 
+/* Two archives with the same path: the later module's file is the one a
+ * lookup finds (initrd_lookup's hash chains are newest first) and the
+ * one a listing shows, once; every other path of both is found. */
+static void test_initrd_later_module_wins(void)
+{
+	uint8_t *a = P2V(0x200000), *b = P2V(0x300000);
+	memset(a, 0, 4096);
+	memset(b, 0, 4096);
+	ustar_entry(a, "bin/ps", "ours", '0');
+	ustar_entry(a + 1024, "bin/sh", "shell", '0');
+	ustar_entry(b, "bin/ps", "debian's", '0');
+	ustar_entry(b + 1024, "usr/top", "top", '0');
+	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 4096, "initrd.tar" };
+	boot_modules[1] = (struct boot_module){ 0x300000, 0x300000 + 4096, "debs.tar" };
+	boot_nmodules = 2;
+	initrd_init();
+	const struct initrd_file *ps = initrd_lookup("/bin/ps"), *bin = initrd_lookup("/bin"), *f;
+	CHECK(ps && ps->size == 8 && memcmp(ps->data, "debian's", 8) == 0);
+	CHECK(initrd_lookup("/bin/sh") && initrd_lookup("/usr/top") && initrd_lookup("/usr"));
+	int n = 0, seen_ps = 0;
+	uint32_t pos = 0;
+	while (bin && (f = initrd_next_child(bin, &pos)) != NULL) {
+		n++;
+		seen_ps += f == ps;
+	}
+	CHECK(n == 2 && seen_ps == 1);
+}
+
 int main(void)
 {
 #ifdef POISON_FREE
@@ -550,6 +578,7 @@ int main(void)
 	run("initrd_kernel_nodes_and_magic_links", test_initrd_kernel_nodes_and_magic_links);
 	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
 	run("initrd_symbolic_links", test_initrd_symbolic_links);
+	run("initrd_later_module_wins", test_initrd_later_module_wins);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
