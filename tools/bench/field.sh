@@ -17,11 +17,11 @@
 #   hackbench -p -g 4 -l 200                                  pipes, processes
 #   hackbench -p -T -g 4 -l 200                               pipes, threads
 #   hackbench -g 4 -l 200, hackbench -T -g 4 -l 200          sockets (its default)
-#   stress-ng --cpu 1 --cpu-ops 200 --metrics-brief           NORMAL
-#   stress-ng --sched fifo --cpu 1 --cpu-ops 200 ...          FIFO
-# stress-ng runs to a bogo-op count, chosen before this kernel had
-# alarm(), which --timeout needs; it has now (kernel/itimer.c), and the
-# rows can move to --timeout once re-measured (docs/bench.md).
+#   stress-ng --cpu 1 --timeout 5s --metrics-brief            NORMAL
+#   stress-ng --sched fifo --cpu 1 --timeout 5s ...           FIFO
+# stress-ng runs for a time as the field runs it (--timeout: alarm(),
+# kernel/itimer.c); until Dec 2026 the rows ran to --cpu-ops 200, as this
+# kernel had no alarm().
 # Writes build/bench/field-{ours,linux}.serial.log and the section of
 # bench/results/latest.md between its field markers.
 set -euo pipefail
@@ -40,7 +40,7 @@ vmlinuz=$(tools/get-linux.sh) || { echo "bench-field: no Linux kernel"; exit 1; 
 linux_version=$(cat "$(dirname "$vmlinuz")/version" 2>/dev/null || echo 6.1)
 
 ct="/usr/bin/cyclictest:-m:-p:80:-i:1000:-l:$FIELD_LOOPS:-t:-q"
-sng="--cpu:1:--cpu-ops:200:--metrics-brief:--temp-path:/proc"
+sng="--cpu:1:--timeout:5s:--metrics-brief:--temp-path:/proc"
 run="$ct,/usr/bin/hackbench:-p:-g:4:-l:200,/usr/bin/hackbench:-p:-T:-g:4:-l:200"
 run="$run,/usr/bin/stress-ng:$sng,/usr/bin/stress-ng:--sched:fifo:--sched-prio:50:$sng,/bin/beside:2:$ct"
 run="$run,/usr/bin/hackbench:-g:4:-l:200,/usr/bin/hackbench:-T:-g:4:-l:200"
