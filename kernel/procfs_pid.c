@@ -576,7 +576,7 @@ static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
 static bool sleep_helper(const char *name)
 {
 	static const char *const helpers[] = {
-		"schedule", "sched_schedule", "swtch", "pipe_sleep", "waitq_prepare",
+		"schedule", "swtch", "pipe_sleep",	/* the only frames a sleeper's stack holds above its caller */
 	};
 	for (unsigned i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
 		if (strcmp(name, helpers[i]) == 0)
