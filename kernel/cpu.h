@@ -15,7 +15,7 @@
 #include "gdt.h"
 #include "x86.h"
 
-#define MAX_CPUS 32
+#include "maxcpus.h"
 
 struct proc;
 

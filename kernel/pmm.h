@@ -26,7 +26,8 @@ void pmm_ref(uint32_t pa);
 void pmm_unref(uint32_t pa);
 uint32_t pmm_refs(uint32_t pa);
 
-uint32_t pmm_free_count(void);
+uint32_t pmm_free_count(void);		/* the caches' frames too */
+void pmm_drain_caches(void);		/* every CPU's cached frames back to the bitmap */
 uint32_t pmm_total_count(void);		/* frames the allocator was given (sysinfo's totalram) */
 
 /* n free frames starting on a multiple of align frames, or 0 (boot). */

@@ -236,6 +236,8 @@ static void task_free(struct proc *p)
 static void free_dead_tasks(void)
 {
 	struct proc *gone = NULL;
+	if (!__atomic_load_n(&dead_tasks, __ATOMIC_RELAXED))
+		return;		/* the common case: no thread has exited */
 	spin_lock(&ptable_lock);
 	for (struct proc **link = &dead_tasks; *link;) {
 		struct proc *p = *link;
@@ -312,6 +314,30 @@ void proc_forget_locked(struct proc *p)
 	dead_tasks = p;
 }
 
+static void child_unlink(struct proc *c)
+{
+	if (!c->sibling_pprev)
+		return;
+	*c->sibling_pprev = c->sibling_next;
+	if (c->sibling_next)
+		c->sibling_next->sibling_pprev = c->sibling_pprev;
+	c->sibling_next = NULL;
+	c->sibling_pprev = NULL;
+}
+
+void proc_set_parent_locked(struct proc *c, struct proc *parent)
+{
+	child_unlink(c);
+	c->parent = parent;
+	if (!parent)
+		return;
+	c->sibling_next = parent->children;
+	if (parent->children)
+		parent->children->sibling_pprev = &c->sibling_next;
+	parent->children = c;
+	c->sibling_pprev = &parent->children;
+}
+
 /* The new kernel stack, from the top: the user trap frame, then a
  * return address into trapret, then a context whose eip is
  * proc_first_return: swtch() "returns" into it, and it returns into
@@ -334,6 +360,8 @@ static void first_stack_frame(struct proc *p)
  * a fork at the limit is EAGAIN however short memory is. */
 static bool task_limits_hit(int uid, uint32_t nproc_limit)
 {
+	if (uid == 0)		/* one number: no need to stop the others */
+		return __atomic_load_n(&nr_tasks, __ATOMIC_RELAXED) >= max_threads;
 	spin_lock(&ptable_lock);
 	bool hit = !task_limits_ok(uid, nproc_limit);
 	spin_unlock(&ptable_lock);
@@ -388,6 +416,7 @@ static void proc_release(struct proc *p)
 	p->pgdir = NULL;
 	mm_release(&p->mm);
 	spin_lock(&ptable_lock);
+	child_unlink(p);
 	task_unlink(p);
 	nr_tasks--;
 	p->pstate = P_UNUSED;
@@ -662,7 +691,6 @@ struct proc *fork_prepare(int *err)
 	proc_copy_ids(child, me);
 	signal_fork(child, me);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
-	child->parent = parent;
 	memcpy(child->cmdline, parent->cmdline, parent->cmdline_len);
 	child->cmdline_len = parent->cmdline_len;
 	child->dumpable = parent->dumpable;
@@ -683,12 +711,14 @@ void fork_abandon(struct proc *child)
 	proc_release(child);
 }
 
-/* The prepared child joins the scheduler; its pid for the parent. */
+/* The prepared child becomes its parent's (wait4 sees it from here on)
+ * and joins the scheduler; its pid for the parent. */
 int fork_start(struct proc *child)
 {
 	sched_fork(&current()->se, &child->se);
 	int pid = child->pid;
 	spin_lock(&ptable_lock);
+	proc_set_parent_locked(child, current()->group_leader);
 	child->pstate = P_LIVE;
 	spin_unlock(&ptable_lock);
 	sched_wake_new(&child->se);
@@ -732,7 +762,7 @@ static bool tell_parent(struct proc *p, int status)
 	}
 	if (!autoreap)
 		return false;
-	p->parent = initproc;
+	proc_set_parent_locked(p, initproc);
 	waitq_wake_all(&parent->child_exit);
 	return true;
 }
@@ -754,16 +784,14 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 	bool wake_init = false;
 	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
 	struct proc *c;
-	for_each_task(c) {
-		if (c->parent == leader) {
-			c->parent = initproc;
-			if (c->pstate == P_ZOMBIE)
-				wake_init = true;
-			/* Linux sends it when the forking thread exits; here,
-			 * where children are the process's, when it ends. */
-			if (c->pdeath_signal)
-				signal_send_process(c, c->pdeath_signal, &info);
-		}
+	while ((c = leader->children) != NULL) {
+		proc_set_parent_locked(c, initproc);
+		if (c->pstate == P_ZOMBIE)
+			wake_init = true;
+		/* Linux sends it when the forking thread exits; here,
+		 * where children are the process's, when it ends. */
+		if (c->pdeath_signal)
+			signal_send_process(c, c->pdeath_signal, &info);
 	}
 	if (leader->group_exiting)
 		status = leader->group_exit_status;
@@ -807,23 +835,28 @@ void proc_exit(int status)
 	thread_release(p);
 	/* Leave the address space before it may be freed. */
 	vm_switch(kernel_pgdir);
-	spin_lock(&ptable_lock);
-	/* The last thread leaves nr_threads at 1 until group_end has given
-	 * everything back: a leader that exited first is a zombie already,
-	 * and at 0 its parent's wait4 would reap it (and free the address
-	 * space) while group_end still frees it. */
-	bool last = leader->nr_threads == 1;
-	if (!last)
-		leader->nr_threads--;
-	if (!last && p == leader) {
-		p->exit_status = status;
-		p->pstate = P_ZOMBIE;		/* not reaped before the group ends */
+	/* A process of one thread is its group's last: nobody else can
+	 * change its count, so it goes straight to group_end. */
+	bool last = p == leader && leader->nr_threads == 1;
+	if (!last) {
+		spin_lock(&ptable_lock);
+		/* The last thread leaves nr_threads at 1 until group_end has
+		 * given everything back: a leader that exited first is a
+		 * zombie already, and at 0 its parent's wait4 would reap it
+		 * (and free the address space) while group_end still frees it. */
+		last = leader->nr_threads == 1;
+		if (!last)
+			leader->nr_threads--;
+		if (!last && p == leader) {
+			p->exit_status = status;
+			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
+		}
+		if (p != leader) {	/* the process's times keep this thread's */
+			leader->dead_utime += p->se.stats.utime;
+			leader->dead_stime += p->se.stats.stime;
+		}
+		spin_unlock(&ptable_lock);
 	}
-	if (p != leader) {		/* the process's times keep this thread's */
-		leader->dead_utime += p->se.stats.utime;
-		leader->dead_stime += p->se.stats.stime;
-	}
-	spin_unlock(&ptable_lock);
 	if (last)
 		group_end(p, leader, status);	/* returns with ptable_lock held */
 	else
@@ -897,11 +930,15 @@ int proc_kill_other_threads(void)
 
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
 {
-	spin_lock(&ptable_lock);
+	bool alone = leader->nr_threads <= 1;	/* a zombie's 0 too */
+	if (!alone)
+		spin_lock(&ptable_lock);
 	*utime = leader->dead_utime + leader->se.stats.utime;
 	*stime = leader->dead_stime + leader->se.stats.stime;
+	if (alone)		/* no other thread to visit, none to come */
+		return;
 	struct proc *t;
-	for (t = leader->nr_threads > 1 ? task_list : NULL; t; t = t->task_next) {
+	for (t = task_list; t; t = t->task_next) {
 		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
 			*utime += t->se.stats.utime;
 			*stime += t->se.stats.stime;
@@ -999,7 +1036,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	for (;;) {
 		struct proc *zombie = NULL, *c;
 		bool have = false;
-		for_each_task(c) {
+		for_each_child(c, p) {
 			if (!wait_matches(c, p, pid))
 				continue;
 			have = true;

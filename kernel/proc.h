@@ -91,6 +91,11 @@ struct proc {
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec; the leader's */
 	struct proc *parent;		/* the leader's; NULL in other threads */
+	/* The leader's children (those whose parent it is), so that wait4
+	 * and exit visit them, not every task. ptable_lock guards the links;
+	 * a child is on its parent's list from fork_start until it is reaped. */
+	struct proc *children;
+	struct proc *sibling_next, **sibling_pprev;	/* pprev NULL: on no list */
 	struct proc *group_leader;	/* the group's first thread; itself in it */
 	/* The leader's only, under ptable_lock: */
 	int nr_threads;			/* threads of the group not yet exited */
@@ -152,6 +157,11 @@ struct proc {
 extern struct spinlock ptable_lock;
 extern struct proc *task_list;
 #define for_each_task(p) for ((p) = task_list; (p); (p) = (p)->task_next)
+#define for_each_child(c, parent) \
+	for ((c) = (parent)->children; (c); (c) = (c)->sibling_next)
+
+/* c's parent becomes parent (NULL: none), on its children list; ptable_lock held. */
+void proc_set_parent_locked(struct proc *c, struct proc *parent);
 /* threads-max: the most tasks at once (proc_init: from the memory). */
 extern int max_threads;
 /* Root's write of /proc/sys/kernel/threads-max: 0, or -EINVAL outside

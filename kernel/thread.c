@@ -251,7 +251,8 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 {
 	spin_lock(&ptable_lock);
 	pid_transfer(leader, p);
-	p->parent = leader->parent;
+	proc_set_parent_locked(p, leader->parent);	/* in the leader's place */
+	proc_set_parent_locked(leader, NULL);
 	p->pgid = leader->pgid;
 	p->sid = leader->sid;
 	p->did_exec = leader->did_exec;
@@ -274,9 +275,8 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->mm = leader->mm;
 	p->mm.lock = lock;
 	struct proc *c;
-	for_each_task(c)
-		if (c->parent == leader)
-			c->parent = p;
+	while ((c = leader->children) != NULL)
+		proc_set_parent_locked(c, p);
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->group_exiting = false;

@@ -60,6 +60,10 @@ uint32_t procfs_ino(const struct initrd_file *n)
 	return 0;
 }
 
+/* CPU 0 unless a test plays another (pmm's per-CPU caches):
+ * spin_held() (sched/spinlock.h) compares with it. */
+int fake_cpu;
+
 void fakes_reset(void)
 {
 	if (!host_phys_base)
@@ -67,15 +71,15 @@ void fakes_reset(void)
 	printk_log[0] = 0;
 	panic_message[0] = 0;
 	boot_nmodules = 0;
+	fake_cpu = 0;
 }
 
 /* Locks: the tests are single-threaded, and a panic caught by PANICS()
  * leaves the lock it was holding taken, so these only mark the lock. The
  * kernel build checks real lock use. */
 void spin_init(struct spinlock *l, const char *name) { l->locked = 0; l->cpu = -1; l->name = name; }
-/* One CPU, number 0: spin_held() (sched/spinlock.h) compares with it. */
-int this_cpu(void) { return 0; }
-void spin_lock(struct spinlock *l) { l->locked = 1; l->cpu = 0; }
+int this_cpu(void) { return fake_cpu; }
+void spin_lock(struct spinlock *l) { l->locked = 1; l->cpu = (int16_t)fake_cpu; }
 void spin_unlock(struct spinlock *l) { l->locked = 0; l->cpu = -1; }
 bool spin_trylock(struct spinlock *l) { if (l->locked) return false; spin_lock(l); return true; }
 /* One CPU: no other asks this one to flush its TLB (kernel/smp.c). */

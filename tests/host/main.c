@@ -163,6 +163,37 @@ static void test_pmm_contiguous_runs_and_exhaustion(void)
 	CHECK(pmm_alloc_contig(1) == 0);		/* empty: 0, no panic */
 }
 
+/* A freed frame waits in its CPU's cache (still free to the counts) and
+ * is the next one that CPU gets; when the bitmap runs dry, the frames
+ * another CPU keeps are drained and handed out, single or in runs. */
+static void test_pmm_frames_cached_on_one_cpu_reach_another_when_short(void)
+{
+	extern int fake_cpu;
+	static uint32_t got[4096];
+	fresh_memory();
+	uint32_t start = pmm_free_count(), n = 0;
+	while ((got[n] = pmm_alloc()) != 0)
+		n++;
+	CHECK(n == start && pmm_free_count() == 0);
+	fake_cpu = 1;
+	for (uint32_t i = 0; i < 8; i++)	/* 8 adjacent frames into CPU 1's cache */
+		pmm_free(got[100 + i]);
+	CHECK(pmm_free_count() == 8);
+	CHECK(pmm_alloc() == got[107]);		/* the warmest, on the CPU that freed it */
+	pmm_free(got[107]);
+	fake_cpu = 0;
+	uint32_t low = got[100];
+	for (uint32_t i = 1; i < 8; i++)
+		low = got[100 + i] < low ? got[100 + i] : low;
+	CHECK(pmm_alloc_contig(8) == low);	/* drained: all 8, adjacent */
+	CHECK(pmm_free_count() == 0);
+	fake_cpu = 1;
+	pmm_free(got[5]);
+	fake_cpu = 0;
+	CHECK(pmm_alloc() == got[5]);		/* CPU 0 has none: CPU 1's, drained */
+	CHECK(pmm_alloc() == 0 && pmm_free_count() == 0);
+}
+
 #ifdef POISON_FREE
 static void test_pmm_and_kfree_poison_what_they_free(void)
 {
@@ -556,6 +587,8 @@ int main(void)
 	run("bootparam_reports_unknown_keys_and_stray_words", test_bootparam_reports_unknown_keys_and_stray_words);
 	run("pmm_hands_out_distinct_aligned_frames_and_counts", test_pmm_hands_out_distinct_aligned_frames_and_counts);
 	run("pmm_contiguous_runs_and_exhaustion", test_pmm_contiguous_runs_and_exhaustion);
+	run("pmm_frames_cached_on_one_cpu_reach_another_when_short",
+	    test_pmm_frames_cached_on_one_cpu_reach_another_when_short);
 	run("pmm_double_free_panics", test_pmm_double_free_panics);
 	run("pmm_shared_frame_is_freed_by_its_last_reference", test_pmm_shared_frame_is_freed_by_its_last_reference);
 	run("pmm_free_of_a_shared_frame_panics", test_pmm_free_of_a_shared_frame_panics);
