@@ -113,11 +113,13 @@ def policy_case(name, tunables, tags=()):
 # make test's policy_* and hostile_* cases one by one, and forkloop's
 # 2,000 forks, which proc_many_tasks and the fork bombs outdo (42 s of
 # make test's 2 cores for the same checks in one boot); 2x1x1's two
-# CPUs in two sockets are covered by 1x2x2 and 2x2x2, and the policy
+# CPUs in two sockets and 2x2x2's eight (27 s) are covered by 1x2x2's
+# SMT pair of cores and by smp_stress_2x2x2's packages, and the policy
 # programs under sched_compute=1 or hz=100 repeat their suite runs under
 # one tunable the unit tests already cover (timer_hz100 boots at hz=100 in
 # make test).
-REPEATED = ("suite_all_1x1x1", "suite_quick_2x1x1", "suite_policy_compute",
+REPEATED = ("suite_all_1x1x1", "suite_quick_2x1x1", "suite_quick_2x2x2",
+            "suite_policy_compute",
             "suite_policy_hz100")
 
 

@@ -21,7 +21,7 @@
 
 #include "testlib.h"
 
-#define SAMPLES 10000
+#define SAMPLES 3000
 #define MOVES 20
 
 static int ncpus;
