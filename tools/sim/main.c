@@ -14,6 +14,7 @@
  * and, for a switch, the state the task switched out was left in).
  */
 #include "workload.h"
+#include "picknext.h"
 #include "../../tests/unit/sim.h"
 #include "../../sched/runqueue.h"
 #include "../../sched/tunables.h"
@@ -410,7 +411,9 @@ static void usage(FILE *f)
 		"  --seed N             seed for lengths given as ranges (default 1)\n"
 		"  --duration LENGTH    override the file's duration (e.g. 2s, 500ms)\n"
 		"  --tunable NAME=VALUE override a tunable (e.g. iso_cpu=100); may repeat\n"
-		"The format of WORKLOAD is in docs/simulator.md.\n");
+		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
+		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
+		"The format of WORKLOAD is in docs/simulator.md.\n", PICKNEXT_MAX);
 }
 
 int main(int argc, char **argv)
@@ -426,6 +429,8 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(a, "--picknext") && v) {
+			return sim_picknext(v);
 		} else if (!strcmp(a, "--trace")) {
 			tracing = true;
 		} else if (!strcmp(a, "--seed") && v) {
