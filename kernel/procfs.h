@@ -44,6 +44,8 @@ enum procfs_kind {
 	PROCFS_PID_SCHED,
 	PROCFS_PID_MAPS,
 	PROCFS_PID_WCHAN,		/* where it sleeps (Linux's get_wchan) */
+	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
+	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
 	PROCFS_PID_EXE,			/* a magic link: not read as text */
 	PROCFS_STAT,			/* the first of /proc's own files */
 	PROCFS_UPTIME,

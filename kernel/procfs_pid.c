@@ -53,6 +53,7 @@ static const struct pid_entry {
 	{ "task",	PROCFS_PID_TASK,	0555 },	/* TASK_ENTRY */
 	{ "environ",	PROCFS_PID_ENVIRON,	0400 },
 	{ "status",	PROCFS_PID_STATUS,	0444 },
+	{ "limits",	PROCFS_PID_LIMITS,	0444 },
 	{ "sched",	PROCFS_PID_SCHED,	0444 },
 	{ "cmdline",	PROCFS_PID_CMDLINE,	0444 },
 	{ "comm",	PROCFS_PID_COMM,	0444 },
@@ -61,6 +62,7 @@ static const struct pid_entry {
 	{ "statm",	PROCFS_PID_STATM,	0444 },
 	{ "maps",	PROCFS_PID_MAPS,	0444 },
 	{ "wchan",	PROCFS_PID_WCHAN,	0444 },
+	{ "schedstat",	PROCFS_PID_SCHEDSTAT,	0444 },
 };
 #define NENTRIES	(sizeof(entries) / sizeof(entries[0]))
 #define TASK_ENTRY	0	/* /proc/PID's only: task/TID has no task (tid_base_stuff) */
@@ -308,6 +310,7 @@ struct pid_snap {
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
 	uint64_t start_ns;
+	struct rlimit rlim[RLIM_NLIMITS];	/* the group's (the leader's) */
 	sigset64_t pending, blocked, ignored, caught;
 	struct sched_task_view sv;
 };
@@ -360,6 +363,7 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 		.fd_size = g->fdt ? g->fdt->max_fds : 0,
 	};
 	memcpy(s->name, p->name, sizeof(s->name));
+	memcpy(s->rlim, g->rlim, sizeof(s->rlim));
 	s->cmdline_len = g->cmdline_len < sizeof(s->cmdline) ? g->cmdline_len : sizeof(s->cmdline);
 	memcpy(s->cmdline, g->cmdline, s->cmdline_len);
 	s->name[PROC_NAME_MAX - 1] = 0;
@@ -520,6 +524,53 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 	sched_line(b, "hz", sched_hz());
 }
 
+/* limits: Linux's proc_pid_limits, a header and a row per limit (soft,
+ * hard, unit; RLIM_INFINITY as "unlimited"), the group's values as
+ * getrlimit and prlimit give them. */
+static void text_limits(const struct pid_snap *s, struct pbuf *b)
+{
+	static const char *const names[RLIM_NLIMITS][2] = {
+		{ "Max cpu time", "seconds" },		{ "Max file size", "bytes" },
+		{ "Max data size", "bytes" },		{ "Max stack size", "bytes" },
+		{ "Max core file size", "bytes" },	{ "Max resident set", "bytes" },
+		{ "Max processes", "processes" },	{ "Max open files", "files" },
+		{ "Max locked memory", "bytes" },	{ "Max address space", "bytes" },
+		{ "Max file locks", "locks" },		{ "Max pending signals", "signals" },
+		{ "Max msgqueue size", "bytes" },	{ "Max nice priority", NULL },
+		{ "Max realtime priority", NULL },	{ "Max realtime timeout", "us" },
+	};
+	pb_printf(b, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit", "Units");
+	for (int i = 0; i < RLIM_NLIMITS; i++) {
+		const struct rlimit *l = &s->rlim[i];
+		pb_printf(b, "%-25s ", names[i][0]);
+		if (l->rlim_cur == RLIM_INFINITY)
+			pb_printf(b, "%-20s ", "unlimited");
+		else
+			pb_printf(b, "%-20lu ", l->rlim_cur);
+		if (l->rlim_max == RLIM_INFINITY)
+			pb_printf(b, "%-20s ", "unlimited");
+		else
+			pb_printf(b, "%-20lu ", l->rlim_max);
+		if (names[i][1])
+			pb_printf(b, "%-10s\n", names[i][1]);
+		else
+			pb_printf(b, "\n");
+	}
+}
+
+/* schedstat: Linux's three numbers (proc_pid_schedstat): the task's time
+ * on a CPU (ns), its time runnable but waiting (ns) and how many times it
+ * was switched in. The task's own, the thread's, as on Linux. Run time
+ * is counted in ticks here (docs/staircase.md §6.1: the tick charges the
+ * task it finds running), so it moves a tick at a time. */
+static void text_schedstat(const struct pid_snap *s, struct pbuf *b)
+{
+	const struct sched_task_info *t = &s->sv.info;
+	uint64_t tick_ns = 1000000000ull / (uint32_t)sched_hz();
+	pb_printf(b, "%llu %llu %u\n", (unsigned long long)((t->utime + t->stime) * tick_ns),
+		  (unsigned long long)t->wait_ns, t->nr_runs);
+}
+
 /* One region as Linux's show_map_vma prints it on i386: start-end, rwx
  * and p/s, the file offset, dev and inode, then (padded to 48 columns and
  * a space, seq_pad) the file or [heap] / [stack]. The initrd is device
@@ -640,6 +691,8 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_PID_CMDLINE:	text_cmdline(&s, b); break;
 	case PROCFS_PID_COMM:		pb_printf(b, "%s\n", s.name); break;
 	case PROCFS_PID_SCHED:		text_sched(&s, b); break;
+	case PROCFS_PID_LIMITS:		text_limits(&s, b); break;
+	case PROCFS_PID_SCHEDSTAT:	text_schedstat(&s, b); break;
 	default:			break;	/* environ: not kept after exec */
 	}
 	return 0;

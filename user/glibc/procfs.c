@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -190,6 +191,92 @@ static void sched_checks(void)
 	int here = access("/proc/sys/kernel/rr_interval", F_OK) == 0;
 	check_ours(here, here && strstr(text, "\nburst ") && strstr(text, "\ntime_slice ") &&
 		   strstr(text, "\nquantum "), "pid_sched_staircase_fields");
+}
+
+/* One row of /proc/PID/limits as Linux's proc_pid_limits prints it. */
+static void limits_row(char *row, size_t n, const char *name, const char *unit, struct rlimit l)
+{
+	char soft[32], hard[32];
+	if (l.rlim_cur == RLIM_INFINITY)
+		snprintf(soft, sizeof(soft), "%-20s ", "unlimited");
+	else
+		snprintf(soft, sizeof(soft), "%-20lu ", (unsigned long)l.rlim_cur);
+	if (l.rlim_max == RLIM_INFINITY)
+		snprintf(hard, sizeof(hard), "%-20s ", "unlimited");
+	else
+		snprintf(hard, sizeof(hard), "%-20lu ", (unsigned long)l.rlim_max);
+	snprintf(row, n, "%-25s %s%s%-10s\n", name, soft, hard, unit ? unit : "");
+	if (!unit)		/* no unit: the line ends after the hard limit */
+		snprintf(row, n, "%-25s %s%s\n", name, soft, hard);
+}
+
+/* /proc/self/limits: Linux's header, then each limit's row as getrlimit
+ * gives it, in RLIMIT_* order; a changed soft limit shows at once. */
+static void limits_checks(void)
+{
+	static const char *const names[16][2] = {
+		{ "Max cpu time", "seconds" }, { "Max file size", "bytes" },
+		{ "Max data size", "bytes" }, { "Max stack size", "bytes" },
+		{ "Max core file size", "bytes" }, { "Max resident set", "bytes" },
+		{ "Max processes", "processes" }, { "Max open files", "files" },
+		{ "Max locked memory", "bytes" }, { "Max address space", "bytes" },
+		{ "Max file locks", "locks" }, { "Max pending signals", "signals" },
+		{ "Max msgqueue size", "bytes" }, { "Max nice priority", NULL },
+		{ "Max realtime priority", NULL }, { "Max realtime timeout", "us" },
+	};
+	long len = slurp("/proc/self/limits");
+	const char *head = "Limit                     Soft Limit           Hard Limit           Units     \n";
+	check(len > 0 && strncmp(text, head, strlen(head)) == 0, "pid_limits_header");
+	int lines = 0;
+	for (const char *c = text; *c; c++)
+		lines += *c == '\n';
+	check(lines == 17, "pid_limits_17_lines");
+	char want[4096] = "", row[128];
+	strcpy(want, head);
+	for (int r = 0; r < 16; r++) {
+		struct rlimit l;
+		getrlimit(r, &l);
+		limits_row(row, sizeof(row), names[r][0], names[r][1], l);
+		strcat(want, row);
+	}
+	check(strcmp(text, want) == 0, "pid_limits_rows_are_getrlimit");
+	struct rlimit old, l;
+	getrlimit(RLIMIT_NOFILE, &old);
+	l = old;
+	l.rlim_cur = 512;
+	setrlimit(RLIMIT_NOFILE, &l);
+	slurp("/proc/self/limits");
+	limits_row(row, sizeof(row), "Max open files", "files", l);
+	check(strstr(text, row) != NULL, "pid_limits_follow_setrlimit");
+	setrlimit(RLIMIT_NOFILE, &old);
+}
+
+static unsigned long long cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* /proc/self/schedstat: run ns, wait ns, times run; 50 ms of spinning
+ * adds at least 30 ms of run time (this kernel counts it by the tick). */
+static void schedstat_checks(void)
+{
+	unsigned long long run0 = 0, wait0 = 0, runs0 = 0, run1 = 0, wait1 = 0, runs1 = 0;
+	long len = slurp("/proc/self/schedstat");
+	check(len > 0 && text[len - 1] == '\n' && words(text) == 3 &&
+	      sscanf(text, "%llu %llu %llu", &run0, &wait0, &runs0) == 3 && runs0 >= 1,
+	      "pid_schedstat_three_numbers");
+	unsigned long long t0 = cpu_ns();
+	while (cpu_ns() - t0 < 50000000ull)
+		;
+	slurp("/proc/self/schedstat");
+	check(sscanf(text, "%llu %llu %llu", &run1, &wait1, &runs1) == 3 &&
+	      run1 >= run0 + 30000000ull && wait1 >= wait0 && runs1 >= runs0,
+	      "pid_schedstat_run_time_grows_by_the_spin");
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", getpid());
+	check(slurp(path) > 0 && words(text) == 3, "task_schedstat_reads");
 }
 
 static int listed(const char *dirpath, const char *name)
@@ -619,10 +706,12 @@ static void kill_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..90\n");
+	printf("KTAP version 1\n1..97\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
+	limits_checks();
+	schedstat_checks();
 	tree_checks();
 	exited_checks();
 	global_checks();
