@@ -13,34 +13,54 @@
  * could take a page away in a row. */
 #define FAULT_RETRIES 64
 
-/* One piece within a page: found and copied under the address space's
- * lock when it is the caller's own and other threads share it, so that
- * another thread's munmap cannot free the frame between the look-up and
- * the copy (the copy would land in a frame that may be a page table by
- * then). A process of one thread has nobody to race with (only it could
- * start a second thread), and a mere look (user_range_ok) needs no lock:
- * both skip it, which keeps a pipe's round trip as short as before threads.
- * 0, or -EFAULT if the page is not there (or not writable, for a write). */
-static int copy_piece(pde_t *pgdir, uint32_t va, bool write, uint32_t off, uint32_t len,
-		      void (*fn)(void *kaddr, uint32_t off, uint32_t len, void *arg), void *arg)
-{
-	struct proc *g = current()->group_leader;
-	bool own = pgdir == current()->pgdir && fn && g->nr_threads > 1;
+/* What a walk does with each piece: look only, or copy one way. */
+enum copy_dir { LOOK, FROM_USER, TO_USER };
 
-	if (own)
-		mm_lock(&g->mm);
-	uint32_t pa = vm_user_phys(pgdir, va, write);
-	if (pa && fn)
-		fn(P2V(pa), off, len, arg);
-	if (own)
-		mm_unlock(&g->mm);
-	return pa ? 0 : -EFAULT;
+/* A copy of a few bytes (a pipe's byte, a syscall's int) costs less by
+ * hand than memcpy's call and set-up. */
+static inline void copy_bytes(char *to, const char *from, uint32_t len)
+{
+	if (len > 16) {
+		memcpy(to, from, len);
+		return;
+	}
+	for (uint32_t i = 0; i < len; i++)
+		to[i] = from[i];
 }
 
-/* Walk [u, u+n) page by page; fn copies each piece. Returns 0 or -EFAULT. */
-static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
-		     void (*fn)(void *kaddr, uint32_t off, uint32_t len, void *arg), void *arg)
+/* One piece within a page: 0, or -EFAULT if the page is not there (or
+ * not writable, for a write). In line: a pipe's byte comes through here
+ * (make profile, docs/bench.md). */
+static inline __attribute__((always_inline)) int copy_piece(pde_t *pgdir, uint32_t va,
+		bool write, char *kbuf, uint32_t len, enum copy_dir dir)
 {
+	uint32_t pa = vm_user_phys(pgdir, va, write);
+	if (!pa)
+		return -EFAULT;
+	if (dir == FROM_USER)
+		copy_bytes(kbuf, P2V(pa), len);
+	else if (dir == TO_USER)
+		copy_bytes(P2V(pa), kbuf, len);
+	return 0;
+}
+
+/*
+ * Walk [u, u+n) page by page, copying each piece to or from kbuf.
+ * Returns 0 or -EFAULT. A piece is found and copied under the address
+ * space's lock when the space is the caller's own and other threads share
+ * it, so that another thread's munmap cannot free the frame between the
+ * look-up and the copy (the copy would land in a frame that may be a page
+ * table by then). A process of one thread has nobody to race with (only
+ * it could start a second thread, and it is here), and a mere look
+ * (user_range_ok) needs no lock: both skip it, which keeps a pipe's round
+ * trip as short as before threads.
+ */
+static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write, char *kbuf,
+		     enum copy_dir dir)
+{
+	struct proc *me = current();
+	struct proc *g = me->group_leader;
+	bool locked = pgdir == me->pgdir && dir != LOOK && g->nr_threads > 1;
 	uint32_t off = 0;
 
 	if (!pgdir || u + n < u || u + n > KERNEL_OFFSET)
@@ -50,16 +70,23 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 		uint32_t len = PAGE_SIZE - (va & (PAGE_SIZE - 1));
 		if (len > n - off)
 			len = n - off;
-		int err = copy_piece(pgdir, va, write, off, len, fn, arg);
+		int err;
 		/* A page not touched yet, or shared copy-on-write, or just
 		 * below the stack: the kernel's access faults it in as the
 		 * program's own would, and tries again. Again and again: a
 		 * fork in another thread makes the page copy-on-write anew
 		 * between the fault and the copy (seen: a pipe read lost its
 		 * bytes with EFAULT in smp_stress's thread groups). */
-		for (int tries = 0; err && tries < FAULT_RETRIES &&
-		     pgdir == current()->pgdir && mm_fault(current(), va, write) == FAULT_OK; tries++)
-			err = copy_piece(pgdir, va, write, off, len, fn, arg);
+		for (int tries = 0;; tries++) {
+			if (locked)
+				mm_lock(&g->mm);
+			err = copy_piece(pgdir, va, write, kbuf + off, len, dir);
+			if (locked)
+				mm_unlock(&g->mm);
+			if (!err || tries == FAULT_RETRIES || pgdir != me->pgdir ||
+			    mm_fault(me, va, write) != FAULT_OK)
+				break;
+		}
 		if (err)
 			return err;
 		off += len;
@@ -67,34 +94,24 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write,
 	return 0;
 }
 
-static void from_user(void *kaddr, uint32_t off, uint32_t len, void *dst)
-{
-	memcpy((char *)dst + off, kaddr, len);
-}
-
-static void to_user(void *kaddr, uint32_t off, uint32_t len, void *src)
-{
-	memcpy(kaddr, (const char *)src + off, len);
-}
-
 int copy_from_user(void *dst, const void *usrc, uint32_t n)
 {
-	return walk_user(current()->pgdir, (uint32_t)usrc, n, false, from_user, dst);
+	return walk_user(current()->pgdir, (uint32_t)usrc, n, false, dst, FROM_USER);
 }
 
 int copy_to_user(void *udst, const void *src, uint32_t n)
 {
-	return walk_user(current()->pgdir, (uint32_t)udst, n, true, to_user, (void *)src);
+	return walk_user(current()->pgdir, (uint32_t)udst, n, true, (char *)src, TO_USER);
 }
 
 int copy_to_pgdir(pde_t *pgdir, uint32_t uva, const void *src, uint32_t n)
 {
-	return walk_user(pgdir, uva, n, true, to_user, (void *)src);
+	return walk_user(pgdir, uva, n, true, (char *)src, TO_USER);
 }
 
 bool user_range_ok(const void *u, uint32_t n, bool write)
 {
-	return walk_user(current()->pgdir, (uint32_t)u, n, write, NULL, NULL) == 0;
+	return walk_user(current()->pgdir, (uint32_t)u, n, write, NULL, LOOK) == 0;
 }
 
 int strncpy_from_user(char *dst, const char *usrc, uint32_t max)

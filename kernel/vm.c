@@ -162,18 +162,6 @@ int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
 	return 0;
 }
 
-uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write)
-{
-	if (va >= KERNEL_OFFSET)
-		return 0;
-	pte_t *pte = vm_walk(pgdir, va, false);
-	if (!pte || !(*pte & PTE_P) || !(*pte & PTE_U))
-		return 0;
-	if (write && !(*pte & PTE_W))
-		return 0;
-	return PTE_ADDR(*pte) | (va & 0xFFF);
-}
-
 void vm_free_user(pde_t *pgdir)
 {
 	struct uspace_map *m = map_of(pgdir);

@@ -76,16 +76,16 @@ int staircase_rr_interval(const struct sched_task *p)
 }
 
 /* §4: one extra quantum on the top stair per user priority above the
- * lowest: 19 at nice 0, 0 at nice 19. */
+ * lowest: 19 at nice 0, 0 at nice 19 (stair_max_burst, policy.h). */
 int staircase_max_burst(const struct sched_task *p)
 {
-	return (NICE_LEVELS - 1) - USER_PRIO(p);
+	return stair_max_burst(p);
 }
 
-/* §4: one quantum per stair from the top stair down to 139. */
+/* §4: one quantum per stair from the top stair down to 139 (policy.h). */
 int staircase_full_slice(const struct sched_task *p)
 {
-	return rr_ticks() * (1 + max_burst(p));
+	return stair_full_slice(p);
 }
 
 /* §5, with the burst extending the top stair. */
