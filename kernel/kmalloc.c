@@ -6,6 +6,18 @@
  * fresh frame into blocks. Larger requests get whole adjacent frames.
  * Every block starts with a 16-byte header saying which it is, so kfree
  * needs no size, and a magic number that catches bad and double frees.
+ *
+ * Each CPU keeps a few free blocks of each class in front of the shared
+ * lists (as Linux's SLUB keeps a per-CPU freelist): a fork allocates and
+ * frees a handful of blocks, and forks on several CPUs queued on the one
+ * heap lock (issue 29: 1.4 contended acquisitions per 100 forks at 8
+ * CPUs). A CPU's list holds at most KCACHE_HIGH blocks a class and moves
+ * KCACHE_BATCH at a time to or from the shared list, under the heap lock.
+ * When the shared list of a class is empty, every CPU's blocks of it go
+ * back first (drain_class), and only then is a fresh frame cut: the heap
+ * grows no faster than with one list, and no free block is out of reach.
+ * Lock order: a CPU's cache, then the heap lock, then the frame
+ * allocator's; never two caches.
  */
 #include <stdint.h>
 #include "kmalloc.h"
@@ -14,6 +26,7 @@
 #include "string.h"
 #include "spinlock.h"
 #include "string.h"
+#include "maxcpus.h"
 #include "vm.h"
 
 #define MAGIC_USED 0x6B6D616Cu	/* "kmal" */
@@ -33,6 +46,18 @@ struct header {
 
 static struct spinlock lock = SPINLOCK_INIT("kmalloc");
 static struct header *free_list[NCLASSES];
+
+#define KCACHE_HIGH	32	/* a CPU keeps at most this many blocks a class */
+#define KCACHE_BATCH	16	/* moved to or from the shared list at once */
+
+struct kcache {
+	struct spinlock lock;	/* its CPU's; another takes it only to drain */
+	struct header *list[NCLASSES];
+	uint32_t count[NCLASSES];
+};
+static struct kcache kcaches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("kmalloc cache") }
+};
 
 static int class_of(size_t total)
 {
@@ -59,6 +84,118 @@ static bool refill(int c)
 	return true;
 }
 
+/* Up to KCACHE_BATCH blocks of class c from the shared list onto kc's;
+ * heap lock held. With cut, an empty list first gets a fresh frame's
+ * blocks (one frame, never more: the heap grows only when no block of
+ * the class is free anywhere). */
+static void take_batch(struct kcache *kc, int c, bool cut)
+{
+	if (cut && !free_list[c])
+		refill(c);
+	for (int i = 0; i < KCACHE_BATCH && free_list[c]; i++) {
+		struct header *h = free_list[c];
+		free_list[c] = h->next;
+		h->next = kc->list[c];
+		kc->list[c] = h;
+		kc->count[c]++;
+	}
+}
+
+/* n blocks of class c from the front of kc's list back to the shared one;
+ * heap lock held. */
+static void give_back(struct kcache *kc, int c, uint32_t n)
+{
+	for (; n > 0 && kc->list[c]; n--) {
+		struct header *h = kc->list[c];
+		kc->list[c] = h->next;
+		kc->count[c]--;
+		h->next = free_list[c];
+		free_list[c] = h;
+	}
+}
+
+/* Every CPU's blocks of class c back to the shared list, one cache at a
+ * time (the caller holds none). */
+static void drain_class(int c)
+{
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct kcache *kc = &kcaches[cpu];
+		if (!__atomic_load_n(&kc->count[c], __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&kc->lock);
+		spin_lock(&lock);
+		give_back(kc, c, kc->count[c]);
+		spin_unlock(&lock);
+		spin_unlock(&kc->lock);
+	}
+}
+
+/*
+ * A block of class c from this CPU's list, refilled from the shared one
+ * when empty. Only when no CPU has a free block of the class is a fresh
+ * frame cut (blocks freed on another CPU, as a child's at its exit, are
+ * drained back first), so the heap grows no more than with one shared
+ * list: the leak tests' steady state holds (user/tests/leak.c). NULL when
+ * no frame is left either.
+ */
+static struct header *cache_alloc(int c)
+{
+	struct kcache *kc = &kcaches[this_cpu()];
+	spin_lock(&kc->lock);
+	if (!kc->list[c]) {
+		spin_lock(&lock);
+		bool shared = free_list[c] != NULL;
+		take_batch(kc, c, false);
+		spin_unlock(&lock);
+		if (!shared) {
+			spin_unlock(&kc->lock);
+			drain_class(c);
+			spin_lock(&kc->lock);
+			spin_lock(&lock);
+			take_batch(kc, c, true);
+			spin_unlock(&lock);
+		}
+	}
+	struct header *h = kc->list[c];
+	if (h) {
+		kc->list[c] = h->next;
+		kc->count[c]--;
+	}
+	spin_unlock(&kc->lock);
+	return h;
+}
+
+/* A freed block onto this CPU's list; a full list first gives
+ * KCACHE_BATCH back to the shared one. */
+static void cache_free(struct header *h)
+{
+	struct kcache *kc = &kcaches[this_cpu()];
+	int c = (int)h->class;
+	spin_lock(&kc->lock);
+	if (kc->count[c] >= KCACHE_HIGH) {
+		spin_lock(&lock);
+		give_back(kc, c, KCACHE_BATCH);
+		spin_unlock(&lock);
+	}
+	h->next = kc->list[c];
+	kc->list[c] = h;
+	kc->count[c]++;
+	spin_unlock(&kc->lock);
+}
+
+#ifdef HOST_TEST
+/* The host unit tests give each test fresh memory (tests/host/main.c's
+ * fresh_memory): the blocks of the last one's frames are forgotten. */
+void kmalloc_forget_all(void)
+{
+	memset(free_list, 0, sizeof(free_list));
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		memset(kcaches[cpu].list, 0, sizeof(kcaches[cpu].list));
+		memset(kcaches[cpu].count, 0, sizeof(kcaches[cpu].count));
+	}
+}
+#endif
+
 void *kmalloc(size_t size)
 {
 	size_t total = size + sizeof(struct header);
@@ -76,12 +213,7 @@ void *kmalloc(size_t size)
 		h->class = LARGE_CLASS;
 		h->npages = npages;
 	} else {
-		spin_lock(&lock);
-		if (free_list[c] || refill(c)) {
-			h = free_list[c];
-			free_list[c] = h->next;
-		}
-		spin_unlock(&lock);
+		h = cache_alloc(c);
 		if (!h)
 			return NULL;
 		KASSERT(h->magic == MAGIC_FREE);
@@ -115,8 +247,5 @@ void kfree(void *p)
 		pmm_free_contig(V2P(h), h->npages);
 		return;
 	}
-	spin_lock(&lock);
-	h->next = free_list[h->class];
-	free_list[h->class] = h;
-	spin_unlock(&lock);
+	cache_free(h);
 }

@@ -9,5 +9,8 @@
 void *kmalloc(size_t size);	/* 16-byte aligned; NULL when memory is out */
 void *kzalloc(size_t size);	/* the same, zeroed */
 void kfree(void *p);		/* NULL is fine; a bad or double free panics */
+#ifdef HOST_TEST
+void kmalloc_forget_all(void);	/* tests/host: fresh memory for each test */
+#endif
 
 #endif

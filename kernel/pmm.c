@@ -253,8 +253,22 @@ static uint32_t bitmap_alloc_contig(uint32_t n)
 	return f;
 }
 
+uint32_t pmm_alloc(void)
+{
+	uint32_t f = cache_alloc();
+	if (!f) {			/* the other CPUs' caches, drained */
+		pmm_drain_caches();
+		f = bitmap_alloc_contig(1);
+	}
+	return f * PAGE_SIZE;
+}
+
+/* One frame is a single frame, through this CPU's cache (kmalloc asks
+ * for one for each struct proc). */
 uint32_t pmm_alloc_contig(uint32_t n)
 {
+	if (n == 1)
+		return pmm_alloc();
 	uint32_t f = bitmap_alloc_contig(n);
 	if (!f && n) {
 		pmm_drain_caches();
@@ -263,16 +277,12 @@ uint32_t pmm_alloc_contig(uint32_t n)
 	return f * PAGE_SIZE;
 }
 
-uint32_t pmm_alloc(void)
-{
-	uint32_t f = cache_alloc();
-	if (!f)
-		return pmm_alloc_contig(1);	/* the other CPUs' caches, drained */
-	return f * PAGE_SIZE;
-}
-
 void pmm_free_contig(uint32_t pa, uint32_t n)
 {
+	if (n == 1) {
+		pmm_free(pa);
+		return;
+	}
 	KASSERT(pa % PAGE_SIZE == 0);
 	uint32_t f = pa / PAGE_SIZE;
 	spin_lock(&lock);

@@ -400,6 +400,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
 	spin_init(&p->mm.lock, "mm");
+	spin_init(&p->fd_lock, "fd table");
 	fpu_clean(&p->fpu);
 	p->start_ns = clock_ns();
 	waitq_init(&p->child_exit, "child_exit");
@@ -407,14 +408,19 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 	return p;
 }
 
-/* Give back everything: the caller holds no lock, and no CPU runs on
- * p's stack. A proc_get() holder keeps the struct until proc_put(). */
-static void proc_release(struct proc *p)
+static void release_memory(struct proc *p)
 {
 	if (p->pgdir)
 		vm_free_pgdir(p->pgdir);
 	p->pgdir = NULL;
 	mm_release(&p->mm);
+}
+
+/* Give back everything: the caller holds no lock, and no CPU runs on
+ * p's stack. A proc_get() holder keeps the struct until proc_put(). */
+static void proc_release(struct proc *p)
+{
+	release_memory(p);
 	spin_lock(&ptable_lock);
 	child_unlink(p);
 	task_unlink(p);
@@ -960,10 +966,30 @@ static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 	return pid == -1 || q->pgid == -pid;
 }
 
-/* Collect a zombie child's status and free it. It may still be on its
- * CPU's stack for a moment (between exit's schedule() and the switch),
- * so wait for that before freeing the stack. */
-static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
+/* wait4 takes zombie z (ptable_lock held): off its parent's children,
+ * the task list and its pid, in the same hold as the look that found it
+ * (a second hold to let go of it was a third of fork + exit + wait's
+ * ptable acquisitions' waits, issue 29). A proc_get() can no longer find
+ * it; true if an earlier one still holds it, whose proc_put() then frees
+ * it. */
+static bool claim_zombie_locked(struct proc *z)
+{
+	child_unlink(z);
+	task_unlink(z);
+	nr_tasks--;
+	if (z->refs == 0) {
+		z->pstate = P_EMBRYO;	/* ours alone */
+		return false;
+	}
+	z->refs++;			/* ours too, until reap's proc_put */
+	z->pstate = P_UNUSED;
+	return true;
+}
+
+/* Collect a claimed zombie child's status and free it. It may still be on
+ * its CPU's stack for a moment (between exit's schedule() and the
+ * switch), so wait for that before freeing the stack. */
+static int reap(struct proc *parent, struct proc *z, bool held, int *ustatus, void *urusage)
 {
 	int pid = z->pid;
 	uint32_t utime, stime;
@@ -984,7 +1010,11 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 		rusage_fill(&ru, own_u, own_s);
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
-	proc_release(z);
+	release_memory(z);
+	if (held)
+		proc_put(z);
+	else
+		task_free(z);
 	return pid;
 }
 
@@ -1052,9 +1082,9 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 			}
 		}
 		if (zombie) {
-			zombie->pstate = P_EMBRYO;	/* ours now: no other waiter takes it */
+			bool held = claim_zombie_locked(zombie);	/* no other waiter takes it */
 			spin_unlock(&ptable_lock);
-			return reap(p, zombie, ustatus, urusage);
+			return reap(p, zombie, held, ustatus, urusage);
 		}
 		if (!have || (options & WNOHANG) || signal_pending(me)) {
 			spin_unlock(&ptable_lock);

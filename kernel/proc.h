@@ -118,6 +118,7 @@ struct proc {
 	void *robust_list;		/* set_robust_list: walked at exit (kernel/futex.c) */
 
 	struct fdtable *fdt;		/* descriptors (kernel/fdtable.c); the leader's is the group's */
+	struct spinlock fd_lock;	/* the leader's: its table's slots (kernel/file.c) */
 	const struct initrd_file *cwd;	/* chdir (kernel/fs.c); NULL means "/"; the leader's */
 	uint32_t umask;			/* umask (kernel/fs.c): init's 022, inherited, kept by exec; the leader's */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */

@@ -37,6 +37,7 @@ static void run(const char *name, void (*fn)(void))
 		printf("not ok %d - %s # failed: %s\n", passed + failed + 1, name, current_why), failed++;
 	else
 		printf("ok %d - %s\n", passed + failed + 1, name), passed++;
+	fflush(stdout);
 }
 
 /* ---- format.c ---- */
@@ -129,6 +130,7 @@ static void test_bootparam_reports_unknown_keys_and_stray_words(void)
  * fresh RAM with the first MiB reserved, as at boot. */
 static void fresh_memory(void)
 {
+	kmalloc_forget_all();
 	pmm_add_free(0, 16u << 20);
 	pmm_reserve(0, 1u << 20);
 }
@@ -377,6 +379,27 @@ static void test_kmalloc_reuses_freed_blocks(void)
 	kfree(NULL);					/* allowed, does nothing */
 }
 
+/* Blocks freed on one CPU wait in its cache; when the heap and the frames
+ * run out on another, those blocks are drained and handed out there.
+ */
+static void test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short(void)
+{
+	extern int fake_cpu;
+	static void *got[140000];
+	fresh_memory();
+	uint32_t n = 0;
+	while (n < 140000 && (got[n] = kmalloc(100)) != NULL)
+		n++;
+	CHECK(n > 100 && n < 140000 && pmm_free_count() == 0);
+	fake_cpu = 1;
+	for (uint32_t i = 0; i < 5; i++)	/* into CPU 1's cache */
+		kfree(got[i]);
+	fake_cpu = 0;
+	void *p = kmalloc(100);			/* CPU 0: none left but CPU 1's */
+	CHECK(p == got[0] || p == got[1] || p == got[2] || p == got[3] || p == got[4]);
+	CHECK(kmalloc(2000) == NULL);		/* another class: nothing, no panic */
+}
+
 static void test_kmalloc_bad_and_double_free_panic(void)
 {
 	fresh_memory();
@@ -612,6 +635,8 @@ int main(void)
 	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
 	run("initrd_symbolic_links", test_initrd_symbolic_links);
 	run("initrd_later_module_wins", test_initrd_later_module_wins);
+	run("kmalloc_blocks_cached_on_one_cpu_reach_another_when_short",
+	    test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
