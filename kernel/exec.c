@@ -208,7 +208,7 @@ static uint32_t cpu_hwcap(void)
 /* Push argv/envp strings, pointers and auxv onto the new stack. */
 static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, const char *path,
 		       char *const argv[], int argc, char *const envp[], int envc,
-		       uint32_t *sp_out)
+		       uint32_t *sp_out, uint32_t strings[3])
 {
 	uint32_t sp = USER_STACK_TOP;
 	uint32_t uargv[ARG_MAX_COUNT + 1], uenvp[ARG_MAX_COUNT + 1];
@@ -219,7 +219,10 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 	sp -= strlen(path) + 1;
 	uint32_t uexecfn = sp;
 	copy_to_pgdir(pd, sp, path, strlen(path) + 1);
+	strings[2] = sp;			/* the environment's end */
 	for (int i = envc - 1; i >= -argc; i--) {	/* strings: envp, then argv */
+		if (i == -1)
+			strings[1] = sp;	/* the arguments' end, the environment's start */
 		const char *s = i >= 0 ? envp[i] : argv[i + argc];
 		uint32_t len = strlen(s) + 1;
 		sp -= len;
@@ -229,6 +232,9 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 		else
 			uargv[i + argc] = sp;
 	}
+	if (argc == 0)
+		strings[1] = sp;
+	strings[0] = sp;			/* the arguments' start */
 	sp -= sizeof("i686");
 	uint32_t uplatform = sp;
 	copy_to_pgdir(pd, sp, "i686", sizeof("i686"));
@@ -323,21 +329,6 @@ static int count(char *const v[])
 	return n;
 }
 
-/* /proc/PID/cmdline: the arguments, each with its NUL, as far as they fit
- * (Linux reads them from the process's memory; a kernel copy here). */
-static void set_cmdline(struct proc *p, char *const argv[], int argc)
-{
-	uint32_t len = 0;
-	for (int i = 0; i < argc && len < sizeof(p->cmdline); i++) {
-		uint32_t n = (uint32_t)strlen(argv[i]) + 1;
-		if (n > sizeof(p->cmdline) - len)
-			n = sizeof(p->cmdline) - len;
-		memcpy(p->cmdline + len, argv[i], n);
-		len += n;
-	}
-	p->cmdline_len = len;
-}
-
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
 	const struct initrd_file *f;
@@ -361,8 +352,9 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	err = load_segments(pd, &x.prog);
 	if (!err && x.dynamic)
 		err = load_segments(pd, &x.interp);
+	uint32_t strings[3];
 	if (!err)
-		err = build_stack(pd, &x, p, path, argv, argc, envp, envc, &sp);
+		err = build_stack(pd, &x, p, path, argv, argc, envp, envc, &sp, strings);
 	/* A thread's exec ends the others and takes the group's id
 	 * (Linux's de_thread). */
 	if (!err && p == current())
@@ -377,16 +369,21 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 		return err;
 	}
 
-	/* The point of no return: swap in the new program. */
+	/* The point of no return: swap in the new program (under the mm lock:
+	 * a /proc reader of this process walks the tables it holds). */
+	mm_lock(&p->mm);
 	pde_t *old = p->pgdir;
 	p->pgdir = pd;
+	mm_unlock(&p->mm);
 	if (p == current())
 		vm_switch(pd);
 	if (old)
 		vm_free_pgdir(old);
 	exec_regions(p, &x);
+	p->mm.arg_start = strings[0];
+	p->mm.arg_end = p->mm.env_start = strings[1];
+	p->mm.env_end = strings[2];
 	proc_set_name(p, path);
-	set_cmdline(p, argv, argc);
 	p->exe = f;
 	signal_exec(p);		/* handlers were addresses in the old program */
 	fd_close_on_exec(p);

@@ -228,6 +228,10 @@ int mm_fork(struct mm *child, const struct mm *parent)
 	child->n = parent->n;
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
+	child->arg_start = parent->arg_start;
+	child->arg_end = parent->arg_end;
+	child->env_start = parent->env_start;
+	child->env_end = parent->env_end;
 	return 0;
 }
 
@@ -243,4 +247,5 @@ void mm_reset(struct mm *mm)
 {
 	mm->n = 0;
 	mm->brk_start = mm->brk = 0;
+	mm->arg_start = mm->arg_end = mm->env_start = mm->env_end = 0;
 }

@@ -49,6 +49,10 @@ struct mm {
 	struct vm_area *area;			/* sorted by start, disjoint (kmalloc) */
 	int n, cap;				/* regions, room for */
 	uint32_t brk_start, brk;		/* the heap: [brk_start, brk) */
+	/* Where exec put the argument and environment strings on the stack
+	 * (Linux's mm->arg_start...): /proc/PID/cmdline and environ read
+	 * them from there, as they are now. */
+	uint32_t arg_start, arg_end, env_start, env_end;
 	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
 	/* One thread at a time changes the regions or the page tables (a
 	 * fault, mmap and friends, fork's copy): the group's threads may run

@@ -697,8 +697,6 @@ struct proc *fork_prepare(int *err)
 	proc_copy_ids(child, me);
 	signal_fork(child, me);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
-	memcpy(child->cmdline, parent->cmdline, parent->cmdline_len);
-	child->cmdline_len = parent->cmdline_len;
 	child->dumpable = parent->dumpable;
 	if (fork_files(child, parent) < 0) {
 		proc_release(child);
@@ -780,8 +778,10 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 {
 	itimer_exit(leader);
 	files_release(leader);
+	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
 	pde_t *pd = leader->pgdir;
 	leader->pgdir = p->pgdir = NULL;
+	mm_unlock(&leader->mm);
 	if (pd)
 		vm_free_pgdir(pd);
 	mm_release(&leader->mm);

@@ -55,7 +55,6 @@
 #define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX - KSTACK_SLACK)
 
 #define PROC_NAME_MAX	16
-#define PROC_CMDLINE_MAX 128	/* the start of argv that /proc/PID/cmdline shows */
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
@@ -123,8 +122,6 @@ struct proc {
 	uint32_t umask;			/* umask (kernel/fs.c): init's 022, inherited, kept by exec; the leader's */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
-	char cmdline[PROC_CMDLINE_MAX];	/* argv at exec, NUL-separated (/proc/PID/cmdline); the leader's */
-	uint32_t cmdline_len;
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;
 	sigset64_t sig_blocked;

@@ -41,6 +41,7 @@
 #include "spinlock.h"
 #include "string.h"
 #include "systime.h"	/* USER_HZ */
+#include "uaccess.h"
 
 #define PROC_PID_INO	0x10000000u	/* /proc/PID's inode numbers start here */
 #define TTY_CONSOLE	(4 << 8 | 64)	/* ttyS0, Linux's tty_nr of the console */
@@ -304,8 +305,6 @@ const struct initrd_file *procfs_pid_exe(int pid)
 struct pid_snap {
 	int pid, tgid, threads, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
 	char name[PROC_NAME_MAX];
-	char cmdline[PROC_CMDLINE_MAX];
-	uint32_t cmdline_len;
 	char state;
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
@@ -364,8 +363,6 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 	};
 	memcpy(s->name, p->name, sizeof(s->name));
 	memcpy(s->rlim, g->rlim, sizeof(s->rlim));
-	s->cmdline_len = g->cmdline_len < sizeof(s->cmdline) ? g->cmdline_len : sizeof(s->cmdline);
-	memcpy(s->cmdline, g->cmdline, s->cmdline_len);
 	s->name[PROC_NAME_MAX - 1] = 0;
 	snap_signals(p, s);
 	sched_task_view(&p->se, &s->sv);
@@ -614,12 +611,42 @@ static int text_maps(int pid, struct pbuf *b)
 	return 0;
 }
 
-/* cmdline: argv as exec gave it, each argument NUL-ended (what ps's
- * COMMAND and pidof read); a kernel thread's is empty, as Linux's. */
-static void text_cmdline(const struct pid_snap *s, struct pbuf *b)
+/*
+ * cmdline and environ: the strings exec put on the stack, read from the
+ * process's memory as they are now (Linux's proc_pid_cmdline_read and
+ * environ_read, through mm->arg_start..arg_end, env_start..env_end), so
+ * a program that rewrites its argv shows the change. Another process's
+ * tables are walked under its mm lock, which exec and exit take to swap
+ * or drop them; a page that is not there ends the text (Linux's
+ * access_remote_vm does not fault pages in for a reader either). A
+ * kernel thread's is empty, as Linux's.
+ */
+static int text_user_strings(int pid, bool env, struct pbuf *b)
 {
-	for (uint32_t i = 0; i < s->cmdline_len && s->vm_pages; i++)
-		pb_putc(b, s->cmdline[i]);
+	struct proc *p = proc_get(pid);
+	if (!p)
+		return -ESRCH;
+	struct proc *g = p->group_leader ? p->group_leader : p;
+	bool own = g == current()->group_leader;	/* walk_user locks for us */
+	if (!own)
+		mm_lock(&g->mm);
+	uint32_t at = env ? g->mm.env_start : g->mm.arg_start;
+	uint32_t end = env ? g->mm.env_end : g->mm.arg_end;
+	char chunk[256];
+	while (g->pgdir && at < end && !b->err) {
+		uint32_t n = end - at < sizeof(chunk) ? end - at : sizeof(chunk);
+		int err = own ? copy_from_user(chunk, (const void *)at, n)
+			      : copy_from_pgdir(chunk, g->pgdir, at, n);
+		if (err)
+			break;
+		for (uint32_t i = 0; i < n; i++)
+			pb_putc(b, chunk[i]);
+		at += n;
+	}
+	if (!own)
+		mm_unlock(&g->mm);
+	proc_put(p);
+	return 0;
 }
 
 /* The sleep helpers a wchan walk steps over (Linux's .sched.text):
@@ -681,6 +708,8 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 		return text_maps(n->arg, b);
 	if (n->procfs == PROCFS_PID_WCHAN)
 		return text_wchan(n->arg, b);
+	if (n->procfs == PROCFS_PID_CMDLINE || n->procfs == PROCFS_PID_ENVIRON)
+		return text_user_strings(n->arg, n->procfs == PROCFS_PID_ENVIRON, b);
 	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
 	if (err)
 		return err;
@@ -688,12 +717,11 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_PID_STAT:		text_stat(&s, b); break;
 	case PROCFS_PID_STATUS:		text_status(&s, b); break;
 	case PROCFS_PID_STATM:		text_statm(&s, b); break;
-	case PROCFS_PID_CMDLINE:	text_cmdline(&s, b); break;
 	case PROCFS_PID_COMM:		pb_printf(b, "%s\n", s.name); break;
 	case PROCFS_PID_SCHED:		text_sched(&s, b); break;
 	case PROCFS_PID_LIMITS:		text_limits(&s, b); break;
 	case PROCFS_PID_SCHEDSTAT:	text_schedstat(&s, b); break;
-	default:			break;	/* environ: not kept after exec */
+	default:			break;
 	}
 	return 0;
 }

@@ -268,8 +268,6 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	p->cwd = leader->cwd;
 	p->umask = leader->umask;
 	p->exe = leader->exe;
-	memcpy(p->cmdline, leader->cmdline, leader->cmdline_len);
-	p->cmdline_len = leader->cmdline_len;
 	p->dumpable = leader->dumpable;
 	struct spinlock lock = p->mm.lock;
 	p->mm = leader->mm;

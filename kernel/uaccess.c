@@ -109,6 +109,11 @@ int copy_to_pgdir(pde_t *pgdir, uint32_t uva, const void *src, uint32_t n)
 	return walk_user(pgdir, uva, n, true, (char *)src, TO_USER);
 }
 
+int copy_from_pgdir(void *dst, pde_t *pgdir, uint32_t uva, uint32_t n)
+{
+	return walk_user(pgdir, uva, n, false, dst, FROM_USER);
+}
+
 bool user_range_ok(const void *u, uint32_t n, bool write)
 {
 	return walk_user(current()->pgdir, (uint32_t)u, n, write, NULL, LOOK) == 0;

@@ -25,5 +25,9 @@ bool user_range_ok(const void *u, uint32_t n, bool write);
 /* The same against an address space that is not the current one (exec
  * builds the new stack this way). */
 int copy_to_pgdir(pde_t *pgdir, uint32_t uva, const void *src, uint32_t n);
+/* ... and from one (/proc/PID/cmdline reads another process's arguments;
+ * the caller holds that space's mm lock). A page not present is -EFAULT:
+ * nothing is faulted in for another process. */
+int copy_from_pgdir(void *dst, pde_t *pgdir, uint32_t uva, uint32_t n);
 
 #endif

@@ -279,6 +279,61 @@ static void schedstat_checks(void)
 	check(slurp(path) > 0 && words(text) == 3, "task_schedstat_reads");
 }
 
+/* A byte string of n bytes (NULs inside) equal to text's first n. */
+static int text_is(const char *want, long n, long len)
+{
+	return len == n && memcmp(text, want, n) == 0;
+}
+
+/* cmdline and environ are read from the process's memory, as Linux's:
+ * the whole argument list (past any fixed size), the environment exec
+ * gave, and argv as the program has rewritten it since. */
+static void args_checks(char **argv)
+{
+	extern char **environ;
+	char want[2048];
+	long n = 0;
+	for (char **e = environ; *e && n + (long)strlen(*e) + 1 < (long)sizeof(want); e++) {
+		memcpy(want + n, *e, strlen(*e) + 1);
+		n += strlen(*e) + 1;
+	}
+	check(text_is(want, n, slurp("/proc/self/environ")), "pid_environ_is_the_environment");
+	char *a0 = argv[0];
+	char saved = a0[0];
+	a0[0] = 'P';
+	long len = slurp("/proc/self/cmdline");
+	a0[0] = saved;
+	check(len > 0 && text[0] == 'P' && strstr(text + 1, "rocfs"), "pid_cmdline_shows_a_rewritten_argv");
+
+	/* A child whose arguments pass 128 bytes: all of them, and its environment. */
+	int fd[2];
+	char big[301], path[64];
+	memset(big, 'x', 300);
+	big[300] = 0;
+	pipe(fd);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *args[] = { "procfs", "--hold", big, NULL };
+		char *env[] = { "PROCFS_TEST=1", "X=y", NULL };
+		dup2(fd[1], 1);
+		execve("/bin/procfs", args, env);
+		_exit(127);
+	}
+	char c;
+	close(fd[1]);
+	read(fd[0], &c, 1);		/* the child is running its new program */
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	len = slurp(path);
+	memcpy(want, "procfs\0--hold\0", 14);
+	memcpy(want + 14, big, 301);
+	check(text_is(want, 315, len), "pid_cmdline_of_315_bytes_whole");
+	snprintf(path, sizeof(path), "/proc/%d/environ", pid);
+	check(text_is("PROCFS_TEST=1\0X=y\0", 18, slurp(path)), "pid_environ_as_execve_gave_it");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fd[0]);
+}
+
 static int listed(const char *dirpath, const char *name)
 {
 	DIR *d = opendir(dirpath);
@@ -704,14 +759,20 @@ static void kill_checks(void)
 	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "killed_group_reaped_as_sigkill");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	printf("KTAP version 1\n1..97\n");
+	if (argc == 3 && strcmp(argv[1], "--hold") == 0) {	/* args_checks' child */
+		write(1, "r", 1);
+		for (;;)
+			pause();
+	}
+	printf("KTAP version 1\n1..101\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
 	limits_checks();
 	schedstat_checks();
+	args_checks(argv);
 	tree_checks();
 	exited_checks();
 	global_checks();
