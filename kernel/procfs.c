@@ -29,8 +29,6 @@
 #include "uaccess.h"
 #include <uapi/fcntl.h>		/* O_ACCMODE */
 
-#define MAGIC_EXE	1	/* /proc/PID/exe (arg: the pid) */
-#define MAGIC_SELF	2	/* /proc/self */
 
 /* The longest value a /proc/sys file takes in one write ("1000\n"). */
 #define PROCFS_WRITE_MAX	32
@@ -53,6 +51,10 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 		return procfs_pid_dir(p->group_leader ? p->group_leader->pid : p->pid);
 	if (link->magic == MAGIC_EXE)
 		return procfs_pid_exe(link->arg);	/* NULL for a kernel thread: ENOENT */
+	if (link->magic == MAGIC_CWD)
+		return procfs_pid_cwd(link->arg);
+	if (link->magic == MAGIC_ROOT)			/* one tree: "/" while it lives */
+		return procfs_pid_dir(link->arg) ? initrd_root() : NULL;
 	return NULL;
 }
 

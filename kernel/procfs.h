@@ -30,6 +30,13 @@
 struct initrd_file;
 struct file;
 
+/* Magic links (struct initrd_file's magic): initrd_magic_target() asks
+ * kernel/procfs.c what they stand for. */
+#define MAGIC_EXE	1	/* /proc/PID/exe (arg: the pid) */
+#define MAGIC_SELF	2	/* /proc/self */
+#define MAGIC_CWD	3	/* /proc/PID/cwd */
+#define MAGIC_ROOT	4	/* /proc/PID/root */
+
 enum procfs_kind {
 	PROCFS_NONE,
 	PROCFS_ROOT,			/* /proc: its files, then the PIDs */
@@ -46,7 +53,9 @@ enum procfs_kind {
 	PROCFS_PID_WCHAN,		/* where it sleeps (Linux's get_wchan) */
 	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
 	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
-	PROCFS_PID_EXE,			/* a magic link: not read as text */
+	PROCFS_PID_CWD,			/* magic links, not read as text: the working directory, */
+	PROCFS_PID_ROOT,		/* the root directory, */
+	PROCFS_PID_EXE,			/* the program (the last per-process kind) */
 	PROCFS_STAT,			/* the first of /proc's own files */
 	PROCFS_UPTIME,
 	PROCFS_LOADAVG,
@@ -128,5 +137,6 @@ uint32_t procfs_pid_ino(const struct initrd_file *n);
 int procfs_pid_uid(const struct initrd_file *n);
 /* The program of process pid (its exe link's target), or NULL. */
 const struct initrd_file *procfs_pid_exe(int pid);
+const struct initrd_file *procfs_pid_cwd(int pid);	/* NULL when it is gone */
 
 #endif

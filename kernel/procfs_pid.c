@@ -58,6 +58,8 @@ static const struct pid_entry {
 	{ "sched",	PROCFS_PID_SCHED,	0444 },
 	{ "cmdline",	PROCFS_PID_CMDLINE,	0444 },
 	{ "comm",	PROCFS_PID_COMM,	0444 },
+	{ "cwd",	PROCFS_PID_CWD,		0777 },
+	{ "root",	PROCFS_PID_ROOT,	0777 },
 	{ "exe",	PROCFS_PID_EXE,		0777 },
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
@@ -138,7 +140,8 @@ static void fill_node(struct initrd_file *n, const char *dir, const char *name, 
 	n->perm = perm;
 	n->procfs = kind;
 	n->arg = pid;
-	n->magic = kind == PROCFS_PID_EXE;	/* kernel/procfs.c's MAGIC_EXE */
+	n->magic = kind == PROCFS_PID_EXE ? MAGIC_EXE : kind == PROCFS_PID_CWD ? MAGIC_CWD :
+		   kind == PROCFS_PID_ROOT ? MAGIC_ROOT : 0;
 }
 
 /* The set s made to stand for task pid (of group tgid), if it stands for
@@ -287,6 +290,18 @@ int procfs_pid_uid(const struct initrd_file *n)
 	if (p)
 		proc_put(p);
 	return uid;
+}
+
+/* The group's working directory (chdir: the leader's; none yet is "/"). */
+const struct initrd_file *procfs_pid_cwd(int pid)
+{
+	struct proc *p = proc_get(pid);
+	const struct initrd_file *cwd = NULL;
+	if (p) {
+		cwd = p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
+		proc_put(p);
+	}
+	return cwd;
 }
 
 const struct initrd_file *procfs_pid_exe(int pid)

@@ -36,7 +36,7 @@ echo "uptime: $(cut -d' ' -f1 /proc/uptime | grep -c '^[0-9]*\.[0-9][0-9]$')"
 echo "nproc: $(nproc)"
 sysctl kernel.ostype | sed 's/= .*/= NAME/'
 echo "pidof init: $(pidof init)"
-ls /proc/self/ | grep -E '^(cmdline|comm|environ|exe|limits|sched|schedstat|stat|statm|status|task|wchan)$' | tr '\n' ' '; echo
+ls /proc/self/ | grep -E '^(cmdline|comm|cwd|environ|exe|limits|root|sched|schedstat|stat|statm|status|task|wchan)$' | tr '\n' ' '; echo
 readlink /proc/self/exe
 echo "self task: $(ls /proc/self/task | wc -l)"
 test -L /proc/self && echo "self: $(readlink /proc/self | grep -c '^[1-9][0-9]*$')"

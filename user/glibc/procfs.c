@@ -334,6 +334,19 @@ static void args_checks(char **argv)
 	close(fd[0]);
 }
 
+/* /proc/PID/cwd and root: magic links to the working and root directory. */
+static void cwd_root_checks(void)
+{
+	char buf[64];
+	long k;
+	check(chdir("/bin") == 0 && (k = readlink("/proc/self/cwd", buf, sizeof(buf))) == 4 &&
+	      memcmp(buf, "/bin", 4) == 0, "readlink_cwd_after_chdir");
+	check((k = readlink("/proc/self/root", buf, sizeof(buf))) == 1 && buf[0] == '/',
+	      "readlink_root_is_slash");
+	check(access("/proc/self/cwd/procfs", X_OK) == 0, "cwd_link_leads_into_the_directory");
+	chdir("/");
+}
+
 static int listed(const char *dirpath, const char *name)
 {
 	DIR *d = opendir(dirpath);
@@ -766,7 +779,7 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	printf("KTAP version 1\n1..101\n");
+	printf("KTAP version 1\n1..104\n");
 	stat_checks();
 	status_checks();
 	sched_checks();
@@ -774,6 +787,7 @@ int main(int argc, char **argv)
 	schedstat_checks();
 	args_checks(argv);
 	tree_checks();
+	cwd_root_checks();
 	exited_checks();
 	global_checks();
 	sys_checks();
