@@ -126,11 +126,10 @@ unsigned staircase_smt_rule(const struct sched_task *p)
 	return 0;
 }
 
-/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
+/* §6.5, sched_yield: to the lowest stair, flagged YIELDED (policy.h). */
 int staircase_yield(struct sched_task *p)
 {
-	p->flags |= SF_YIELDED;
-	return LOWEST_STAIR;
+	return stair_yield(p);
 }
 
 /* ---------- bursts, stairs and the tick (§5, §6.1) ---------- */

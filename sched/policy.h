@@ -188,9 +188,18 @@ static inline void policy_wake(struct sched_task *p)
 {
 	policy_of(p)->wake(p);
 }
+/* §6.5, sched_yield: to the lowest stair, flagged YIELDED. */
+static inline int stair_yield(struct sched_task *p)
+{
+	p->flags |= SF_YIELDED;
+	return LOWEST_STAIR;
+}
 static inline int policy_yield(struct sched_task *p)
 {
-	return policy_of(p)->yield(p);
+	const struct sched_policy *pol = policy_of(p);
+	if (pol->yield == staircase_yield)
+		return stair_yield(p);
+	return pol->yield(p);
 }
 static inline int rr_get_interval(const struct sched_task *p)
 {
