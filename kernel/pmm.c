@@ -325,15 +325,60 @@ void pmm_ref(uint32_t pa)
 	__atomic_add_fetch(&frame_refs[f], 1, __ATOMIC_RELAXED);
 }
 
-void pmm_unref(uint32_t pa)
+/*
+ * User pages (the only frames with more than one mapping) go back to the
+ * bitmap when their last mapping goes, not into a CPU's cache: a frame
+ * that held a program's code can still have blocks translated by QEMU's
+ * TCG, and a kernel object that reused it at once (a struct proc, a
+ * kernel stack: written all the time, never whole) made every write to it
+ * take QEMU's slow path until the page's last translated block was
+ * overwritten (make test's suite runs went 11 s -> 68 s; a BATCH hog after
+ * forktree ran 30 times slower). Through the bitmap's next fit such a
+ * frame comes back much later. An address space's end frees its pages
+ * in batches (pmm_unref_batch): one hold of the bitmap's lock per
+ * PMM_BATCH frames, so exits do not queue on it.
+ */
+static bool unref_to_zero(uint32_t f)
+{
+	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0);	/* never freed twice */
+	/* Only the holder that takes the count to 0 frees. */
+	return __atomic_sub_fetch(&frame_refs[f], 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+void pmm_batch_flush(struct pmm_batch *b)
+{
+	if (b->n == 0)
+		return;
+	spin_lock(&lock);
+	for (uint32_t i = 0; i < b->n; i++) {
+		uint32_t f = b->frames[i];
+		if (f == 0 || !frame_used(f))
+			panic("pmm_free: frame 0x%x is not allocated", f * PAGE_SIZE);
+		set_free(f);
+#ifdef POISON_FREE
+		memset(P2V(f * PAGE_SIZE), POISON_BYTE, PAGE_SIZE);
+#endif
+	}
+	nfree += b->n;
+	spin_unlock(&lock);
+	b->n = 0;
+}
+
+void pmm_unref_batch(struct pmm_batch *b, uint32_t pa)
 {
 	uint32_t f = pa / PAGE_SIZE;
-	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0);	/* never freed twice */
-	/* Only the holder that takes the count to 0 frees: pmm_free sees 1. */
-	if (__atomic_sub_fetch(&frame_refs[f], 1, __ATOMIC_ACQ_REL) == 0) {
-		frame_refs[f] = 1;
-		pmm_free(pa);
-	}
+	if (!unref_to_zero(f))
+		return;
+	b->frames[b->n++] = f;
+	if (b->n == PMM_BATCH)
+		pmm_batch_flush(b);
+}
+
+void pmm_unref(uint32_t pa)
+{
+	struct pmm_batch b = { 0 };
+	pmm_unref_batch(&b, pa);
+	pmm_batch_flush(&b);
 }
 
 uint32_t pmm_refs(uint32_t pa)

@@ -23,7 +23,16 @@ void pmm_free_contig(uint32_t pa, uint32_t n);	/* each frame's count must be 1 *
 /* Reference counts of user pages (copy-on-write, shared mappings): one
  * more mapping of the frame; one fewer, freeing it at 0; how many now. */
 void pmm_ref(uint32_t pa);
-void pmm_unref(uint32_t pa);
+void pmm_unref(uint32_t pa);		/* a user page: to the bitmap at 0 (pmm.c says why) */
+/* Many user pages at once (an address space's end): freed frames are
+ * gathered and given back under one hold of the lock; flush at the end. */
+#define PMM_BATCH 32
+struct pmm_batch {
+	uint32_t n;
+	uint32_t frames[PMM_BATCH];
+};
+void pmm_unref_batch(struct pmm_batch *b, uint32_t pa);
+void pmm_batch_flush(struct pmm_batch *b);
 uint32_t pmm_refs(uint32_t pa);
 
 uint32_t pmm_free_count(void);		/* the caches' frames too */

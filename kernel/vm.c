@@ -165,15 +165,17 @@ int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
 void vm_free_user(pde_t *pgdir)
 {
 	struct uspace_map *m = map_of(pgdir);
+	struct pmm_batch b = { 0 };
 
 	for_each_table(pgdir, i) {
 		pte_t *table = P2V(PTE_ADDR(pgdir[i]));
 		for (uint32_t j = m->span[i].first; j < m->span[i].end; j++)
 			if (table[j] & PTE_P)
-				pmm_unref(PTE_ADDR(table[j]));
+				pmm_unref_batch(&b, PTE_ADDR(table[j]));
 		pmm_free(PTE_ADDR(pgdir[i]));
 		pgdir[i] = 0;
 	}
+	pmm_batch_flush(&b);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -269,12 +271,14 @@ int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags)
 
 void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 {
+	struct pmm_batch b = { 0 };
 	for (uint32_t a = PAGE_ROUND_UP(va); a < va + n; a += PAGE_SIZE) {
 		pte_t *pte = vm_walk(pgdir, a, false);
 		if (pte && (*pte & PTE_P)) {
-			pmm_unref(PTE_ADDR(*pte));
+			pmm_unref_batch(&b, PTE_ADDR(*pte));
 			*pte = 0;
 			invlpg(a);
 		}
 	}
+	pmm_batch_flush(&b);
 }
