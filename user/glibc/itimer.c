@@ -156,7 +156,10 @@ static void real_checks(void)
 	t = itv(50000, 0);
 	set(REAL, &t, NULL);
 	long long waited = wait_for(&alarms, 1, 1000);
-	check(alarms == 1 && waited >= 50 * MS && waited < 300 * MS, "sigalrm_after_50ms");
+	/* Never early; late by up to most of a second on a loaded host (make
+	 * test's linux-diff boots both kernels at once on 2 cores: 300 ms
+	 * was once too little here). */
+	check(alarms == 1 && waited >= 50 * MS && waited < 900 * MS, "sigalrm_after_50ms");
 	check(get(REAL, &v) == 0 && us(v.value) == 0, "one_shot_done_reads_0");
 
 	alarms = 0;
