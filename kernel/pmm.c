@@ -7,7 +7,8 @@
  * free panics: it is always a bug, and a silent one would corrupt memory
  * much later.
  *
- * Single frames come and go through a small cache per CPU in front of the
+ * Kernel frames (stacks, page tables, heap pages) come and go through a
+ * small cache per CPU in front of the
  * bitmap (Linux's per-CPU page lists, mm/page_alloc.c): a fork takes and
  * gives back dozens of frames, and with one global lock for each, forks
  * on several CPUs queued on that lock (issue 29: 0.5 contended
@@ -21,7 +22,9 @@
  *
  * Each frame also has a reference count (frame_refs): copy-on-write fork
  * and shared mappings put one user page in several page tables, and the
- * frame is free only when the last of them lets go (pmm_unref). A frame
+ * frame is free only when the last of them lets go (pmm_unref, which
+ * gives user pages straight back to the bitmap, not to a cache: why, at
+ * its definition). A frame
  * handed out by pmm_alloc has count 1; pmm_free insists on that, so a
  * frame still mapped elsewhere can never be freed by mistake.
  *
