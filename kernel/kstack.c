@@ -13,8 +13,16 @@
  * Freeing must make every CPU forget the old translations first (a TLB
  * shootdown): the next stack in that slot has other frames. Slots are a
  * bitmap searched from the last one handed out (next fit, as pmm.c).
+ *
+ * Each CPU keeps its last KSTACK_CACHE freed stacks whole, slot and
+ * frames mapped, and hands them out first (Linux's cached vmap stacks,
+ * NR_CACHED_STACKS): a fork + exit + wait then takes no global lock and
+ * sends no shootdown, whose IPIs would interrupt every CPU on every exit
+ * (issue 29). A slot the caches keep is not a task's: when the bitmap has
+ * none left, the caches are emptied before the answer is no.
  */
 #include "kstack.h"
+#include "maxcpus.h"
 #include "panic.h"
 #include "pmm.h"
 #include "smp.h"
@@ -29,6 +37,17 @@
 static struct spinlock lock = SPINLOCK_INIT("kstack");
 static uint32_t used[(KSTACK_SLOTS_MAX + 31) / 32];	/* bit slot: taken */
 static int nslots, hint;
+
+#define KSTACK_CACHE	2	/* whole stacks a CPU keeps (Linux keeps 2) */
+
+struct stack_cache {
+	struct spinlock lock;	/* its CPU's, and a drain's from another */
+	int count;
+	uint32_t stacks[KSTACK_CACHE];
+};
+static struct stack_cache caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("kstack cache") }
+};
 
 static pte_t *kstack_pte(uint32_t va)
 {
@@ -89,9 +108,70 @@ static void unmap_pages(uint32_t stack, int mapped)
 		pmm_free(pa[i]);
 }
 
+static int slot_of(uint32_t stack)
+{
+	return (int)((stack - KSTACK_RANGE_BASE) / SLOT_BYTES);
+}
+
+/* This CPU's most recently cached stack, or 0. */
+static uint32_t cache_take(void)
+{
+	struct stack_cache *sc = &caches[this_cpu()];
+	uint32_t stack = 0;
+	spin_lock(&sc->lock);
+	if (sc->count > 0)
+		stack = sc->stacks[--sc->count];
+	spin_unlock(&sc->lock);
+	return stack;
+}
+
+/* Keep a freed stack whole on this CPU; false if its cache is full. */
+static bool cache_keep(uint32_t stack)
+{
+	struct stack_cache *sc = &caches[this_cpu()];
+	bool kept = false;
+	spin_lock(&sc->lock);
+	if (sc->count < KSTACK_CACHE) {
+		sc->stacks[sc->count++] = stack;
+		kept = true;
+	}
+	spin_unlock(&sc->lock);
+	return kept;
+}
+
+static void free_whole(uint32_t stack)
+{
+	unmap_pages(stack, KSTACK_PAGES);
+	slot_give(slot_of(stack));
+}
+
+void kstack_drain_caches(void)
+{
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct stack_cache *sc = &caches[cpu];
+		uint32_t stacks[KSTACK_CACHE];
+		spin_lock(&sc->lock);
+		int n = sc->count;
+		memcpy(stacks, sc->stacks, sizeof(stacks));
+		sc->count = 0;
+		spin_unlock(&sc->lock);
+		for (int i = 0; i < n; i++)
+			free_whole(stacks[i]);
+	}
+}
+
 void *kstack_alloc(int *slot)
 {
+	uint32_t cached = cache_take();
+	if (cached) {
+		*slot = slot_of(cached);
+		return (void *)cached;
+	}
 	int s = slot_take();
+	if (s < 0) {
+		kstack_drain_caches();
+		s = slot_take();
+	}
 	if (s < 0)
 		return NULL;
 	/* The slot's first page stays unmapped: the guard. */
@@ -114,8 +194,8 @@ void kstack_free(void *stack)
 {
 	uint32_t va = (uint32_t)stack;
 	KASSERT(va > KSTACK_RANGE_BASE && (va - KSTACK_RANGE_BASE) % SLOT_BYTES == PAGE_SIZE);
-	unmap_pages(va, KSTACK_PAGES);
-	slot_give((int)((va - KSTACK_RANGE_BASE) / SLOT_BYTES));
+	if (!cache_keep(va))
+		free_whole(va);
 }
 
 bool kstack_in_guard(uint32_t va)

@@ -24,6 +24,10 @@ void kstack_init(int nslots);
 void *kstack_alloc(int *slot);
 /* Give the stack's frames back; no CPU may be running on it. */
 void kstack_free(void *stack);
+/* Every CPU's cached stacks (the last freed ones, kept whole for the
+ * next fork) back to the frames and slots: the slots ran out, or a leak
+ * test counts the free frames. */
+void kstack_drain_caches(void);
 /* Is va in a guard page (a stack overflow, kernel/trap.c)? */
 bool kstack_in_guard(uint32_t va);
 

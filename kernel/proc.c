@@ -435,6 +435,7 @@ static void proc_release(struct proc *p)
 int sys_free_frames(void)
 {
 	free_dead_tasks();
+	kstack_drain_caches();
 	return (int)pmm_free_count();
 }
 

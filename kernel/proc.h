@@ -188,7 +188,8 @@ int proc_nr_threads(int pid);
  * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
 void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
- * once the exited threads that wait for the next fork are freed. */
+ * once the exited threads that wait for the next fork are freed and the
+ * CPUs' cached kernel stacks given back. */
 int sys_free_frames(void);
 
 /* The process running on this CPU. */
