@@ -307,6 +307,13 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 	if (!imbalanced(sd, busiest, local))
 		return 0;		/* within the threshold: rotate()'s business (§8.2) */
 	src = busiest_cpu(busiest_group);
+	/* Every task there pinned to it (the rq's count, read unlocked: a
+	 * hint, as placement's): nothing to pull and no running task to
+	 * push, so its lock is left alone. Otherwise an idle CPU, which
+	 * balances every tick, would take a busy CPU's lock a thousand times
+	 * a second for nothing (issue 29). */
+	if (cpu_rq(src)->nr_pinned >= cpu_rq(src)->nr_running)
+		return count_balance(sd, 0);
 	locked = bit(this) | bit(src);
 	lock_rqs(locked);
 	moved = move_tasks(this_rq, cpu_rq(src), (busiest - local) / 2, sd);

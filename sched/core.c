@@ -701,7 +701,11 @@ int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask)
 	if (!mask)
 		return -EINVAL;
 	rq = task_rq_lock(t);
+	if (t->on_rq)		/* its queue's count of pinned tasks follows */
+		rq->nr_pinned -= task_pinned(t);
 	t->cpus_allowed = mask;
+	if (t->on_rq)
+		rq->nr_pinned += task_pinned(t);
 	if (!(mask & cpu_bit(t->cpu))) {
 		if (rq->curr == t) {
 			resched_cpu(rq->cpu);

@@ -72,6 +72,7 @@ void rq_init(struct runqueue *rq, int cpu)
 		list_init(&rq->queue[i]);
 	set_bit(rq, MAX_PRIO);		/* the search stop */
 	rq->nr_running = 0;
+	rq->nr_pinned = 0;
 	rq->curr = rq->idle = NULL;
 	rq->ticks = 0;
 	rq->user_ticks = rq->nice_ticks = rq->system_ticks = rq->idle_ticks = 0;
@@ -111,6 +112,7 @@ void enqueue_task(struct runqueue *rq, struct sched_task *t)
 	link_task(rq, t, false);
 	t->on_rq = 1;
 	rq->nr_running++;
+	rq->nr_pinned += task_pinned(t);
 }
 
 void dequeue_task(struct runqueue *rq, struct sched_task *t)
@@ -120,6 +122,7 @@ void dequeue_task(struct runqueue *rq, struct sched_task *t)
 	unlink_task(rq, t);
 	t->on_rq = 0;
 	rq->nr_running--;
+	rq->nr_pinned -= task_pinned(t);
 }
 
 /* A queued task changes lists without leaving the queue: what a dequeue

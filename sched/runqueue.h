@@ -40,6 +40,8 @@ struct runqueue {
 	uint32_t bitmap_words;		/* bit w: bitmap[w] is not 0 */
 	struct sched_list queue[NR_PRIO_LISTS];
 	int nr_running;			/* queued tasks incl. curr, never idle; read unlocked by balancers */
+	int nr_pinned;			/* of those, allowed on one CPU only: no balancer may take them
+					 * (read unlocked: a balancer that sees all pinned does not lock) */
 	struct sched_task *curr;	/* read unlocked by wake placement */
 	struct sched_task *idle;
 	uint64_t ticks;			/* sched_tick() calls on this CPU */
@@ -74,6 +76,12 @@ static inline struct runqueue *cpu_rq(int cpu)
 static inline struct runqueue *task_rq(const struct sched_task *t)
 {
 	return &runqueues[t->cpu];
+}
+
+/* Allowed on one CPU only (sched_setaffinity to one): rq->nr_pinned. */
+static inline int task_pinned(const struct sched_task *t)
+{
+	return (t->cpus_allowed & (t->cpus_allowed - 1)) == 0;
 }
 
 void rq_init(struct runqueue *rq, int cpu);

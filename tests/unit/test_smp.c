@@ -715,3 +715,47 @@ TEST(single_rq_lock_must_start_with_no_rq_lock_held)
 	CHECK(strstr(fake_assert_msg, "spin_held") != NULL);
 #endif
 }
+
+/* An idle CPU balances every tick; a busy CPU whose every task is pinned
+ * to it has nothing it could give, and its lock is left alone (issue
+ * 29: seven idle CPUs took one busy CPU's lock 12 times per 100 fork +
+ * exit + wait of a pinned worker). */
+static int rq0_taken_by_cpu1;
+
+static void count_rq0_by_cpu1(struct spinlock *l)
+{
+	if (l == &cpu_rq(0)->lock && fake_cpu == 1)
+		rq0_taken_by_cpu1++;
+}
+
+TEST(balance_leaves_a_queue_of_pinned_tasks_unlocked)
+{
+	fake_boot(2, NULL);
+	for (int i = 0; i < 3; i++)
+		sim_add_task(fake_of(pinned(0, SCHED_NORMAL, 0)), 0, 0);
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 3);
+	rq0_taken_by_cpu1 = 0;
+	fake_lock_hook = count_rq0_by_cpu1;
+	sim_run(1000);
+	fake_lock_hook = NULL;
+	CHECK_EQ(rq0_taken_by_cpu1, 0);
+	CHECK_EQ(cpu_rq(1)->idle_ticks, 1000);
+}
+
+TEST(balance_pinned_count_follows_affinity_changes)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
+	fake_schedule(0);
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 0);
+	CHECK_EQ(sched_set_cpus_allowed(&b->se, 1u << 0), 0);	/* queued, pinned here */
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
+	CHECK_EQ(sched_set_cpus_allowed(&a->se, 1u << 0), 0);	/* running, pinned here */
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 2);
+	CHECK_EQ(sched_set_cpus_allowed(&b->se, 3), 0);		/* free again: may be pulled */
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
+	fake_schedule(1);					/* idle balance takes b */
+	CHECK_EQ(b->se.cpu, 1);
+	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
+	CHECK_EQ(cpu_rq(1)->nr_pinned, 0);
+}
