@@ -70,7 +70,7 @@ int sys_setpgid(int pid, int pgid)
 	if (!err)
 		err = check_setpgid(me, t, pgid);
 	if (!err)
-		t->pgid = pgid;
+		pid_set_groups(t, pgid, t->sid);
 	spin_unlock(&ptable_lock);
 	return err;
 }
@@ -108,7 +108,7 @@ int sys_setsid(void)
 		if (t->pgid == me->pid)
 			err = -EPERM;
 	if (!err)
-		me->sid = me->pgid = me->pid;
+		pid_set_groups(me, me->pid, me->pid);
 	spin_unlock(&ptable_lock);
 	return err ? err : me->pid;
 }

@@ -5,9 +5,14 @@
  * stack from kernel/kstack.c, a pid from kernel/pid.c, as many at once as
  * threads-max, which proc_init() derives from the memory as Linux does.
  *
- * Locking: ptable_lock guards every process's pstate, parent, the task
- * list and the pids. The scheduler has its own per-CPU locks inside sched/;
- * the two are never held together except ptable_lock -> sched (wake-ups).
+ * Locking (issue 29): fork, exit and wait4 of a process of one thread
+ * take no global lock. Pids are claimed and freed by atomic operations
+ * (kernel/pid.c); a parent's family_lock guards its children and their
+ * passage to zombies (proc.h); a reaped task is freed after a grace
+ * period (kernel/rcu.c), so that whoever found it by its pid a moment
+ * before may still read it. ptable_lock guards the signal state, thread
+ * counts and group exits. Order: family locks (a process's, then init's),
+ * then ptable_lock, then the scheduler's per-CPU locks inside sched/.
  * The kernel is not preemptible: a task switches only inside schedule(),
  * which it calls to sleep, to exit, or on its way back to user mode when
  * its CPU's need_resched flag is set.
@@ -39,12 +44,11 @@
 #include "x86.h"
 
 struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
-struct proc *task_list;
-static struct proc *task_list_tail;
-static int nr_tasks;			/* on the list or not yet freed (threads-max counts them) */
-static uint32_t total_forks;
+static int nr_tasks;		/* from fork to reap (threads-max counts them); atomic */
+static uint32_t total_forks;	/* atomic */
 int max_threads;
-/* Threads that have exited, waiting to be off their CPU to be freed. */
+/* Threads that have exited, waiting to be off their CPU to be let go
+ * (ptable_lock). */
 static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
 static struct proc *initproc;
@@ -126,6 +130,7 @@ void schedule(void)
 	struct cpu *c = mycpu();
 	KASSERT(c->ncli == 1);
 	c->need_resched = 0;
+	rcu_quiescent(c);	/* the task that sleeps holds no unreferenced pointer */
 	c->scheduled_tsc = rdtsc();
 	c->watchdog_warned = false;
 	struct proc *prev = c->current;
@@ -207,7 +212,9 @@ void proc_init_idle(void)
 void cpu_idle(void)
 {
 	for (;;) {
+		rcu_reclaim();		/* what this CPU freed last, once it may go */
 		cli();
+		rcu_quiescent(mycpu());
 		if (mycpu()->need_resched) {
 			sti();
 			schedule();
@@ -229,6 +236,24 @@ static void task_free(struct proc *p)
 	kfree(p);
 }
 
+static void task_free_rcu(struct rcu_head *h)
+{
+	kfree((char *)h - __builtin_offsetof(struct proc, rcu));
+}
+
+/* Take a reference unless the last is gone (a task found by its pid just
+ * as it was reaped: it may only be read, not kept). */
+static bool proc_ref(struct proc *p)
+{
+	int refs = __atomic_load_n(&p->refs, __ATOMIC_RELAXED);
+	while (refs > 0) {
+		if (__atomic_compare_exchange_n(&p->refs, &refs, refs + 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
 /* Free the exited threads no CPU runs on any more (Linux frees them in
  * finish_task_switch(); here the next fork does, which needs no work in
  * the switch path). One still referenced becomes P_UNUSED: proc_put()
@@ -242,36 +267,34 @@ static void free_dead_tasks(void)
 	for (struct proc **link = &dead_tasks; *link;) {
 		struct proc *p = *link;
 		if (p->se.on_cpu) {
-			link = &p->task_next;
+			link = &p->dead_next;
 			continue;
 		}
-		*link = p->task_next;
-		nr_tasks--;
+		*link = p->dead_next;
 		p->pstate = P_UNUSED;
-		if (p->refs == 0) {
-			p->task_next = gone;
-			gone = p;
-		}
+		p->dead_next = gone;
+		gone = p;
 	}
 	spin_unlock(&ptable_lock);
 	while (gone) {
 		struct proc *p = gone;
-		gone = p->task_next;
-		task_free(p);
+		gone = p->dead_next;
+		__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
+		proc_put(p);		/* its own reference */
 	}
 }
 
 /* Root is never limited but by threads-max; the others leave root the
- * last NPROC_ROOT_RESERVE tasks and have at most nproc_limit
- * (RLIMIT_NPROC: their threads count, as Linux). ptable_lock held. */
-static bool task_limits_ok(int uid, uint32_t nproc_limit)
+ * last NPROC_ROOT_RESERVE tasks. */
+static int threads_for(int uid)
 {
-	if (nr_tasks >= max_threads)
-		return false;
-	if (uid == 0)
-		return true;
-	if (nr_tasks >= max_threads - NPROC_ROOT_RESERVE)
-		return false;
+	return uid == 0 ? max_threads : max_threads - NPROC_ROOT_RESERVE;
+}
+
+/* RLIMIT_NPROC: uid's tasks, threads too (as Linux), below nproc_limit.
+ * ptable_lock held, so that two forks of one user cannot both pass. */
+static bool nproc_ok(int uid, uint32_t nproc_limit)
+{
 	uint32_t mine = 0;
 	struct proc *t;
 	for_each_task(t)
@@ -279,39 +302,44 @@ static bool task_limits_ok(int uid, uint32_t nproc_limit)
 	return mine < nproc_limit;
 }
 
-static void task_link(struct proc *p)
+/* p counts and has a pid: from here on a walk of the tasks sees it.
+ * A root fork takes no lock: a place under threads-max is reserved by
+ * one atomic add, the pid claimed by one compare-and-swap. */
+static int task_publish(struct proc *p, int uid, uint32_t nproc_limit)
 {
-	p->task_prev = task_list_tail;
-	p->task_next = NULL;
-	if (task_list_tail)
-		task_list_tail->task_next = p;
+	if (__atomic_add_fetch(&nr_tasks, 1, __ATOMIC_RELAXED) > threads_for(uid)) {
+		__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
+		return -EAGAIN;
+	}
+	int err;
+	if (uid == 0) {
+		err = pid_alloc(p);
+	} else {
+		spin_lock(&ptable_lock);
+		err = nproc_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;
+		spin_unlock(&ptable_lock);
+	}
+	if (err < 0)
+		__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
 	else
-		task_list = p;
-	task_list_tail = p;
-	nr_tasks++;
-	total_forks++;
-}
-
-static void task_unlink(struct proc *p)
-{
-	if (p->task_prev)
-		p->task_prev->task_next = p->task_next;
-	else
-		task_list = p->task_next;
-	if (p->task_next)
-		p->task_next->task_prev = p->task_prev;
-	else
-		task_list_tail = p->task_prev;
-	if (p->pid > 0)		/* 0: its pid went to another (thread_become_leader) */
-		pid_free(p);
+		__atomic_add_fetch(&total_forks, 1, __ATOMIC_RELAXED);
+	return err;
 }
 
 void proc_forget_locked(struct proc *p)
 {
-	task_unlink(p);
+	pid_free(p);
 	p->pstate = P_DEAD;
-	p->task_next = dead_tasks;	/* nr_tasks still counts it until it is freed */
+	p->dead_next = dead_tasks;	/* nr_tasks still counts it until it is let go */
 	dead_tasks = p;
+}
+
+/* A family lock (proc.h): never taken under ptable_lock, which comes
+ * after it in the order; init's comes after any other's. */
+static void family_lock(struct proc *p)
+{
+	KASSERT(!spin_held(&ptable_lock));
+	spin_lock(&p->family_lock);
 }
 
 static void child_unlink(struct proc *c)
@@ -328,7 +356,7 @@ static void child_unlink(struct proc *c)
 void proc_set_parent_locked(struct proc *c, struct proc *parent)
 {
 	child_unlink(c);
-	c->parent = parent;
+	__atomic_store_n(&c->parent, parent, __ATOMIC_RELEASE);
 	if (!parent)
 		return;
 	c->sibling_next = parent->children;
@@ -357,53 +385,68 @@ static void first_stack_frame(struct proc *p)
 }
 
 /* Would a new task of uid be refused? Asked before allocating, so that
- * a fork at the limit is EAGAIN however short memory is. */
+ * a fork at the limit is EAGAIN however short memory is (a hint: the
+ * answer is given again when the task is published). */
 static bool task_limits_hit(int uid, uint32_t nproc_limit)
 {
-	if (uid == 0)		/* one number: no need to stop the others */
-		return __atomic_load_n(&nr_tasks, __ATOMIC_RELAXED) >= max_threads;
+	if (__atomic_load_n(&nr_tasks, __ATOMIC_RELAXED) >= threads_for(uid))
+		return true;
+	if (uid == 0)
+		return false;
 	spin_lock(&ptable_lock);
-	bool hit = !task_limits_ok(uid, nproc_limit);
+	bool hit = !nproc_ok(uid, nproc_limit);
 	spin_unlock(&ptable_lock);
 	return hit;
+}
+
+/* A zeroed task with a kernel stack, or NULL. Reaped tasks wait a grace
+ * period to give theirs back: when the stacks run out, wait for it once. */
+static struct proc *task_new(void)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		struct proc *p = kzalloc(sizeof(*p));
+		if (p)
+			p->kstack = kstack_alloc(&p->kstack_slot);
+		if (p && p->kstack)
+			return p;
+		kfree(p);
+		rcu_barrier();
+	}
+	return NULL;
 }
 
 struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 {
 	free_dead_tasks();
+	rcu_reclaim();
 	if (task_limits_hit(uid, nproc_limit)) {
 		*err = -EAGAIN;
 		return NULL;
 	}
-	struct proc *p = kzalloc(sizeof(*p));
-	if (p)
-		p->kstack = kstack_alloc(&p->kstack_slot);
-	if (!p || !p->kstack) {
-		kfree(p);
+	struct proc *p = task_new();
+	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	spin_lock(&ptable_lock);
-	*err = task_limits_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;	/* again: a race */
-	if (*err > 0) {
-		p->pstate = P_EMBRYO;
-		p->uid = uid;
-		p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
-		p->nr_threads = 1;
-		task_link(p);
-	}
-	spin_unlock(&ptable_lock);
-	if (*err < 0) {
-		task_free(p);
-		return NULL;
-	}
+	/* Everything a walker of the tasks may read, before it can. */
+	p->pstate = P_EMBRYO;
+	p->uid = uid;
+	p->refs = 1;
+	p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
+	p->nr_threads = 1;
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
 	spin_init(&p->mm.lock, "mm");
 	spin_init(&p->fd_lock, "fd table");
+	spin_init(&p->family_lock, "family");
+	waitq_init(&p->child_exit, "child_exit");
+	*err = task_publish(p, uid, nproc_limit);
+	if (*err < 0) {
+		task_free(p);		/* never published: nobody saw it */
+		return NULL;
+	}
 	fpu_clean(&p->fpu);
 	p->start_ns = clock_ns();
-	waitq_init(&p->child_exit, "child_exit");
 	first_stack_frame(p);
 	return p;
 }
@@ -420,21 +463,18 @@ static void release_memory(struct proc *p)
  * p's stack. A proc_get() holder keeps the struct until proc_put(). */
 static void proc_release(struct proc *p)
 {
+	KASSERT(!p->sibling_pprev);	/* never a child: fork_start not reached */
 	release_memory(p);
-	spin_lock(&ptable_lock);
-	child_unlink(p);
-	task_unlink(p);
-	nr_tasks--;
+	pid_free(p);
+	__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
 	p->pstate = P_UNUSED;
-	bool unused = p->refs == 0;
-	spin_unlock(&ptable_lock);
-	if (unused)
-		task_free(p);
+	proc_put(p);			/* its own reference */
 }
 
 int sys_free_frames(void)
 {
 	free_dead_tasks();
+	rcu_barrier();
 	kstack_drain_caches();
 	return (int)pmm_free_count();
 }
@@ -446,19 +486,15 @@ int proc_last_pid(void)
 
 uint32_t proc_total_forks(void)
 {
-	return total_forks;
+	return __atomic_load_n(&total_forks, __ATOMIC_RELAXED);
 }
 
 
 struct proc *proc_get(int pid)
 {
-	spin_lock(&ptable_lock);
-	struct proc *found = pid_find(pid);
-	if (found && found->pstate != P_LIVE)
+	struct proc *found = pid_find(pid);	/* readable until we sleep */
+	if (found && (found->pstate != P_LIVE || !proc_ref(found)))
 		found = NULL;
-	if (found)
-		found->refs++;
-	spin_unlock(&ptable_lock);
 	if (found)
 		selftest_lookup_delay();	/* test=slowfind (kernel/selftest.c) */
 	return found;
@@ -466,12 +502,17 @@ struct proc *proc_get(int pid)
 
 void proc_put(struct proc *p)
 {
-	spin_lock(&ptable_lock);
-	KASSERT(p->refs > 0);
-	bool unused = --p->refs == 0 && p->pstate == P_UNUSED;
-	spin_unlock(&ptable_lock);
-	if (unused)
-		task_free(p);
+	int left = __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
+	KASSERT(left >= 0);
+	if (left > 0)
+		return;
+	/* Unreachable already (its own reference went last) and off its
+	 * CPU. The stack goes now, to be this CPU's next fork's (kstack.c's
+	 * cache): only a holder of a reference reads a stack. The struct
+	 * waits for whoever found it by its pid a moment ago. */
+	kstack_free(p->kstack);
+	p->kstack = NULL;
+	rcu_call(&p->rcu, task_free_rcu);
 }
 
 /* The lowest pid >= from of a live task, a group leader unless threads. */
@@ -633,7 +674,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	sched_task_init(&p->se, false);
 	proc_default_limits(p);
 	p->umask = INIT_UMASK;
-	p->pgid = p->sid = p->pid;	/* init leads the console's session */
+	pid_set_groups(p, p->pid, p->pid);	/* init leads the console's session */
 	struct file *console = file_alloc(FT_CONSOLE);
 	if (!console)
 		panic("no memory for init");
@@ -666,8 +707,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	child->gid = me->gid;
 	child->egid = me->egid;
 	child->sgid = me->sgid;
-	child->pgid = me->group_leader->pgid;
-	child->sid = me->group_leader->sid;
+	pid_set_groups(child, me->group_leader->pgid, me->group_leader->sid);
 	memcpy(child->name, me->name, sizeof(child->name));
 }
 
@@ -720,12 +760,13 @@ void fork_abandon(struct proc *child)
  * and joins the scheduler; its pid for the parent. */
 int fork_start(struct proc *child)
 {
+	struct proc *parent = current()->group_leader;
 	sched_fork(&current()->se, &child->se);
 	int pid = child->pid;
-	spin_lock(&ptable_lock);
-	proc_set_parent_locked(child, current()->group_leader);
+	family_lock(parent);
+	proc_set_parent_locked(child, parent);
 	child->pstate = P_LIVE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&parent->family_lock);
 	sched_wake_new(&child->se);
 	return pid;
 }
@@ -745,36 +786,97 @@ static int status_code(int status)
 }
 
 /*
+ * c's parent, with its family lock held: read, locked, and read again,
+ * since the parent may be handing c to init meanwhile (its own exit).
+ * Between the read and the lock the parent may be reaped, but not freed
+ * before this CPU next sleeps (kernel/rcu.c). NULL if c has none.
+ */
+static struct proc *lock_parent(struct proc *c)
+{
+	for (;;) {
+		struct proc *parent = __atomic_load_n(&c->parent, __ATOMIC_ACQUIRE);
+		if (!parent)
+			return NULL;
+		family_lock(parent);
+		if (c->parent == parent)
+			return parent;
+		spin_unlock(&parent->family_lock);
+	}
+}
+
+void proc_take_family(struct proc *p, struct proc *leader)
+{
+	struct proc *parent = lock_parent(leader), *c;
+	if (parent) {
+		proc_set_parent_locked(p, parent);	/* in the leader's place */
+		proc_set_parent_locked(leader, NULL);
+		spin_unlock(&parent->family_lock);
+	}
+	family_lock(leader);
+	family_lock(p);
+	while ((c = leader->children) != NULL)
+		proc_set_parent_locked(c, p);
+	spin_unlock(&p->family_lock);
+	spin_unlock(&leader->family_lock);
+}
+
+/*
  * The parent learns of the exit: SIGCHLD (not if it ignores SIGCHLD) and a
  * wake-up of its wait4. A parent that ignores SIGCHLD, or asked
  * SA_NOCLDWAIT, never collects the child: init reaps it, and the
  * parent's wait4, woken, finds no child left (ECHILD), as on Linux.
- * Returns whether init has a child to reap. ptable_lock held.
+ * Returns whether init has a child to reap. parent's family lock held.
  */
-static bool tell_parent(struct proc *p, int status)
+static bool tell_parent(struct proc *p, struct proc *parent, int status)
 {
-	struct proc *parent = p->parent;
-	if (!parent)
-		return false;
 	const struct sigaction *a = &parent->sigact[SIGCHLD - 1];
 	bool ignored = sa_addr(a) == SIG_IGN;
 	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
-	if (!ignored) {
-		if (status & 0x7F)
-			signal_notify_parent(p, CLD_KILLED, status & 0x7F);
-		else
-			signal_notify_parent(p, CLD_EXITED, (status >> 8) & 0xFF);
-	}
+	if (!ignored)
+		signal_child_exited(p, parent, status);
 	if (!autoreap)
 		return false;
-	proc_set_parent_locked(p, initproc);
-	waitq_wake_all(&parent->child_exit);
+	if (parent != initproc) {
+		family_lock(initproc);
+		proc_set_parent_locked(p, initproc);
+		spin_unlock(&initproc->family_lock);
+		waitq_wake_all(&parent->child_exit);
+	}
 	return true;
+}
+
+/* The children of a process that ends go to init (Linux's
+ * forget_original_parent), each with its PR_SET_PDEATHSIG signal. Returns
+ * whether init has a zombie among them to reap. */
+static bool reparent_children(struct proc *leader)
+{
+	if (!__atomic_load_n(&leader->children, __ATOMIC_ACQUIRE))
+		return false;	/* no thread is left to fork one */
+	bool wake_init = false;
+	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
+	struct proc *c;
+	family_lock(leader);
+	family_lock(initproc);
+	while ((c = leader->children) != NULL) {
+		proc_set_parent_locked(c, initproc);
+		if (c->pstate == P_ZOMBIE)
+			wake_init = true;
+		/* Linux sends it when the forking thread exits; here,
+		 * where children are the process's, when it ends. */
+		if (c->pdeath_signal) {
+			spin_lock(&ptable_lock);
+			signal_send_process(c, c->pdeath_signal, &info);
+			spin_unlock(&ptable_lock);
+		}
+	}
+	spin_unlock(&initproc->family_lock);
+	spin_unlock(&leader->family_lock);
+	return wake_init;
 }
 
 /* The group's last thread is gone: give back what the threads shared
  * (the leader's), hand the children to init, and let the parent reap the
- * leader. Returns with ptable_lock held. */
+ * leader. Takes no global lock (issue 29). */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
 	itimer_exit(leader);
@@ -787,29 +889,24 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 		vm_free_pgdir(pd);
 	mm_release(&leader->mm);
 
-	spin_lock(&ptable_lock);
-	bool wake_init = false;
-	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
-	struct proc *c;
-	while ((c = leader->children) != NULL) {
-		proc_set_parent_locked(c, initproc);
-		if (c->pstate == P_ZOMBIE)
-			wake_init = true;
-		/* Linux sends it when the forking thread exits; here,
-		 * where children are the process's, when it ends. */
-		if (c->pdeath_signal)
-			signal_send_process(c, c->pdeath_signal, &info);
-	}
+	bool wake_init = reparent_children(leader);
+	/* No other thread is left to change these. */
 	if (leader->group_exiting)
 		status = leader->group_exit_status;
 	else if (leader != p)
 		status = leader->exit_status;	/* Linux: the leader's own exit code */
 	leader->exit_status = status;
+	/* Under the parent's family lock, which its wait4 holds while it
+	 * looks: it sees a zombie it may reap, or a live child and sleeps
+	 * until the wake-up. Held, it also keeps the parent from exiting
+	 * (and being freed) before the wake-up lands. */
+	struct proc *parent = lock_parent(leader);
 	leader->nr_threads = 0;		/* reapable from here on */
 	leader->pstate = P_ZOMBIE;
-	/* Tell the parent while the table is locked: unlocked, the parent
-	 * could exit and its slot be reused before the wake-up lands. */
-	wake_init |= tell_parent(leader, status);
+	if (parent) {
+		wake_init |= tell_parent(leader, parent, status);
+		spin_unlock(&parent->family_lock);
+	}
 	if (wake_init)
 		waitq_wake_all(&initproc->child_exit);
 }
@@ -865,15 +962,14 @@ void proc_exit(int status)
 		spin_unlock(&ptable_lock);
 	}
 	if (last)
-		group_end(p, leader, status);	/* returns with ptable_lock held */
-	else
-		spin_lock(&ptable_lock);
+		group_end(p, leader, status);
 	if (p != leader) {
+		spin_lock(&ptable_lock);
 		p->pgdir = NULL;
 		proc_forget_locked(p);		/* no one waits for a thread */
+		spin_unlock(&ptable_lock);
 	}
 	sched_set_current_state(TASK_DEAD);
-	spin_unlock(&ptable_lock);
 	schedule();
 	panic("zombie %d ran again", p->pid);
 }
@@ -945,7 +1041,7 @@ void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stim
 	if (alone)		/* no other thread to visit, none to come */
 		return;
 	struct proc *t;
-	for (t = task_list; t; t = t->task_next) {
+	for_each_task(t) {
 		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
 			*utime += t->se.stats.utime;
 			*stime += t->se.stats.stime;
@@ -967,30 +1063,23 @@ static bool wait_matches(struct proc *q, struct proc *parent, int pid)
 	return pid == -1 || q->pgid == -pid;
 }
 
-/* wait4 takes zombie z (ptable_lock held): off its parent's children,
- * the task list and its pid, in the same hold as the look that found it
- * (a second hold to let go of it was a third of fork + exit + wait's
- * ptable acquisitions' waits, issue 29). A proc_get() can no longer find
- * it; true if an earlier one still holds it, whose proc_put() then frees
- * it. */
-static bool claim_zombie_locked(struct proc *z)
+/* wait4 takes zombie z (its parent's family lock held): off its
+ * parent's children and out of the pid table, in the same hold as the
+ * look that found it, so no other waiter takes it. Walkers of the tasks
+ * can no longer find it; one that found it a moment before may still
+ * read it until its grace period ends (kernel/rcu.c). */
+static void claim_zombie_locked(struct proc *z)
 {
 	child_unlink(z);
-	task_unlink(z);
-	nr_tasks--;
-	if (z->refs == 0) {
-		z->pstate = P_EMBRYO;	/* ours alone */
-		return false;
-	}
-	z->refs++;			/* ours too, until reap's proc_put */
+	pid_free(z);
+	__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
 	z->pstate = P_UNUSED;
-	return true;
 }
 
-/* Collect a claimed zombie child's status and free it. It may still be on
- * its CPU's stack for a moment (between exit's schedule() and the
- * switch), so wait for that before freeing the stack. */
-static int reap(struct proc *parent, struct proc *z, bool held, int *ustatus, void *urusage)
+/* Collect a claimed zombie child's status and let it go. It may still be
+ * on its CPU's stack for a moment (between exit's schedule() and the
+ * switch), so wait for that before its memory goes. */
+static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
 {
 	int pid = z->pid;
 	uint32_t utime, stime;
@@ -1012,10 +1101,8 @@ static int reap(struct proc *parent, struct proc *z, bool held, int *ustatus, vo
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	release_memory(z);
-	if (held)
-		proc_put(z);
-	else
-		task_free(z);
+	proc_put(z);		/* its own reference: freed after a grace period */
+	rcu_reclaim();
 	return pid;
 }
 
@@ -1050,6 +1137,34 @@ static int report_status(int pid, int status, int *ustatus, void *urusage)
 	return pid;
 }
 
+/* wait4's look at p's children (p's family lock held): a zombie to
+ * reap (claimed), or a stop or continue to report (*status), or nothing;
+ * *have: a child matches at all. */
+static struct proc *find_waitable(struct proc *p, int pid, int options, bool *have,
+				  int *status, int *cpid)
+{
+	struct proc *c;
+	for_each_child(c, p) {
+		if (!wait_matches(c, p, pid))
+			continue;
+		*have = true;
+		if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
+			claim_zombie_locked(c);
+			return c;
+		}
+		if (!(options & (WUNTRACED | WCONTINUED)))
+			continue;
+		spin_lock(&ptable_lock);	/* stops are signal state */
+		*status = take_report(c, options);
+		spin_unlock(&ptable_lock);
+		if (*status >= 0) {
+			*cpid = c->pid;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 {
 	/* Any thread waits for the children of the whole group (no
@@ -1063,40 +1178,27 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
 		return -EFAULT;
 
-	spin_lock(&ptable_lock);
 	for (;;) {
-		struct proc *zombie = NULL, *c;
-		bool have = false;
-		for_each_child(c, p) {
-			if (!wait_matches(c, p, pid))
-				continue;
-			have = true;
-			if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
-				zombie = c;
-				break;
-			}
-			int status = take_report(c, options);
-			if (status >= 0) {
-				int cpid = c->pid;
-				spin_unlock(&ptable_lock);
-				return report_status(cpid, status, ustatus, urusage);
-			}
-		}
-		if (zombie) {
-			bool held = claim_zombie_locked(zombie);	/* no other waiter takes it */
-			spin_unlock(&ptable_lock);
-			return reap(p, zombie, held, ustatus, urusage);
-		}
-		if (!have || (options & WNOHANG) || signal_pending(me)) {
-			spin_unlock(&ptable_lock);
-			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
-		}
+		/* On the queue before the look: a child's exit (under the
+		 * family lock) or stop (under ptable_lock) that comes after
+		 * it wakes us, however the two interleave. */
 		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
-		spin_unlock(&ptable_lock);
-		if (!signal_pending(me))		/* checked after the state is set */
+		bool have = false;
+		int status = -1, cpid = 0;
+		family_lock(p);
+		struct proc *zombie = find_waitable(p, pid, options, &have, &status, &cpid);
+		spin_unlock(&p->family_lock);
+		bool done = zombie || status >= 0 || !have || (options & WNOHANG) ||
+			    signal_pending(me);
+		if (!done)
 			schedule();
 		waitq_finish(&p->child_exit, &w);
-		spin_lock(&ptable_lock);
+		if (zombie)
+			return reap(p, zombie, ustatus, urusage);
+		if (status >= 0)
+			return report_status(cpid, status, ustatus, urusage);
+		if (done)
+			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
 	}
 }
 

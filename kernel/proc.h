@@ -39,6 +39,8 @@
 #include "kstack.h"
 #include "fdtable.h"
 #include "itimer.h"
+#include "pid.h"
+#include "rcu.h"
 
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
  * zombies included, by default; and the last tasks of threads-max that
@@ -78,22 +80,31 @@ struct initrd_file;
 
 struct proc {
 	struct sched_task se;		/* scheduler state: owned by sched/ */
-	int pid;
-	struct proc *pid_next;		/* its chain in kernel/pid.c's hash */
-	struct proc *task_next, *task_prev;	/* the task list (for_each_task) */
+	int pid;			/* its slot in kernel/pid.c's table */
+	struct proc *dead_next;		/* exited threads waiting to be off their CPU */
+	struct rcu_head rcu;		/* its freeing, after a grace period (kernel/rcu.c) */
 	char name[PROC_NAME_MAX];
-	enum proc_state pstate;		/* guarded by the process table lock */
-	int refs;			/* proc_get() holders: not freed meanwhile */
+	enum proc_state pstate;
+	/* References, changed atomically: its own from fork until it is
+	 * reaped (or, a thread, off its CPU), and one per proc_get()
+	 * holder. The last proc_put() frees it, after a grace period. */
+	int refs;
 	int uid, euid, suid;		/* real, effective, saved (kernel/cred.c) */
 	int gid, egid, sgid;
 	int pgid, sid;			/* process group and session (job control) */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec; the leader's */
+	/*
+	 * The family (issue 29: fork, exit and wait4 take no global lock).
+	 * A leader's family_lock guards its children list and, for each
+	 * child, the child's parent pointer, its place on the list, and its
+	 * passage to a reapable zombie. A child is on its parent's list from
+	 * fork_start until it is reaped. Lock order: a process's family lock,
+	 * then init's, then ptable_lock.
+	 */
+	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
-	/* The leader's children (those whose parent it is), so that wait4
-	 * and exit visit them, not every task. ptable_lock guards the links;
-	 * a child is on its parent's list from fork_start until it is reaped. */
-	struct proc *children;
+	struct proc *children;		/* the leader's: those whose parent it is */
 	struct proc *sibling_next, **sibling_pprev;	/* pprev NULL: on no list */
 	struct proc *group_leader;	/* the group's first thread; itself in it */
 	/* The leader's only, under ptable_lock: */
@@ -147,19 +158,32 @@ struct proc {
 	int sleep_cpu;			/* whose timer queue holds it, or -1 */
 };
 
-/* The tasks and their lock, for the code that walks them: kernel/signal.c
- * (kill to a group or to everyone), job control, wait4, /proc. The list
- * holds every task from fork to reap, oldest first (P_EMBRYO, P_LIVE,
- * P_ZOMBIE); a thread leaves it at its exit. Linux's for_each_process
- * walks its tasks list the same way (under RCU there, a lock here). */
+/*
+ * Every task from fork to reap (P_EMBRYO, P_LIVE, P_ZOMBIE; a thread
+ * until its exit), in pid order: kernel/pid.c's table, walked without a
+ * lock, as Linux's for_each_process walks its list under RCU. A task
+ * forked or reaped meanwhile may or may not be seen; what is seen stays
+ * readable until the walker sleeps (kernel/rcu.h).
+ *
+ * ptable_lock guards the signal state (kernel/signal.c), the thread
+ * counts and group exits, job control's groups and sessions, and the
+ * exited threads; its holders walk the tasks to send a signal to a group
+ * or to everyone. Fork, exit and wait4 of a process of one thread do not
+ * take it (issue 29); they take family locks.
+ */
 extern struct spinlock ptable_lock;
-extern struct proc *task_list;
-#define for_each_task(p) for ((p) = task_list; (p); (p) = (p)->task_next)
+#define for_each_task(p) \
+	for (int pid_at_ = 1; ((p) = pid_task_from(&pid_at_)) != NULL; pid_at_++)
+/* parent's family_lock held. */
 #define for_each_child(c, parent) \
 	for ((c) = (parent)->children; (c); (c) = (c)->sibling_next)
 
-/* c's parent becomes parent (NULL: none), on its children list; ptable_lock held. */
+/* c's parent becomes parent (NULL: none), on its children list; the old
+ * parent's family lock and the new one's held. */
 void proc_set_parent_locked(struct proc *c, struct proc *parent);
+/* exec in a thread: p takes the old leader's place in its parent's
+ * children and the old leader's children (kernel/thread.c). No lock held. */
+void proc_take_family(struct proc *p, struct proc *leader);
 /* threads-max: the most tasks at once (proc_init: from the memory). */
 extern int max_threads;
 /* Root's write of /proc/sys/kernel/threads-max: 0, or -EINVAL outside
@@ -184,8 +208,8 @@ int proc_next_thread(int tgid, int from);
 int proc_tgid(int pid);
 /* The threads of pid's group not yet exited (at least 1): num_threads. */
 int proc_nr_threads(int pid);
-/* A thread gone for good (exit, exec's de_thread): off the list and out
- * of the pid hash now, freed once no CPU runs on its stack. ptable_lock held. */
+/* A thread gone for good (exit, exec's de_thread): out of the pid table
+ * now, freed once no CPU runs on its stack. ptable_lock held. */
 void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
  * once the exited threads that wait for the next fork are freed and the

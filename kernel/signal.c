@@ -111,6 +111,30 @@ void signal_notify_parent(struct proc *child, int code, int status)
 	waitq_wake_all(&parent->child_exit);
 }
 
+/* Would SIGCHLD to parent be dropped at once: no handler, its default
+ * action (ignore), and not blocked? Read without ptable_lock: a sigaction
+ * or sigprocmask that races the exit is ordered after it, and then the
+ * signal would have been dropped as it was sent, as here. One thread
+ * only: another might block it and keep it pending. */
+static bool sigchld_dropped(const struct proc *parent)
+{
+	return parent->nr_threads == 1 && !(parent->sig_blocked & SIGBIT(SIGCHLD)) &&
+	       sig_discarded(parent, SIGCHLD);
+}
+
+void signal_child_exited(struct proc *child, struct proc *parent, int status)
+{
+	if (!sigchld_dropped(parent)) {
+		int code = (status & 0x7F) ? CLD_KILLED : CLD_EXITED;
+		int value = (status & 0x7F) ? status & 0x7F : (status >> 8) & 0xFF;
+		struct ksiginfo info = { code, child->pid, child->uid, value, 0 };
+		spin_lock(&ptable_lock);
+		signal_send_process(parent, SIGCHLD, &info);
+		spin_unlock(&ptable_lock);
+	}
+	waitq_wake_all(&parent->child_exit);
+}
+
 /* SIGCONT's (and SIGKILL's) effect at send time, even if it is blocked. */
 static void continue_stopped(struct proc *t)
 {
@@ -153,7 +177,9 @@ static struct proc *pick_thread(struct proc *leader, int sig)
 	if (live && !(live->sig_blocked & SIGBIT(sig)))
 		return live;
 	struct proc *t;
-	for (t = leader->nr_threads > 1 ? task_list : NULL; t; t = t->task_next) {
+	if (leader->nr_threads <= 1)
+		return live;
+	for_each_task(t) {
 		if (t->group_leader != leader || t->pstate != P_LIVE)
 			continue;
 		if (!(t->sig_blocked & SIGBIT(sig)))
@@ -173,7 +199,8 @@ static struct proc *pick_thread(struct proc *leader, int sig)
  * group's wait status. Ptable_lock held. */
 static void kill_every_thread(struct proc *leader, const struct ksiginfo *info)
 {
-	for (struct proc *t = task_list; t; t = t->task_next)
+	struct proc *t;
+	for_each_task(t)
 		if (t->group_leader == leader && t != leader)
 			signal_send_locked(t, SIGKILL, info);
 }

@@ -91,6 +91,10 @@ void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr);
 /* A child stopped, continued or ended: SIGCHLD and a wake-up for the
  * parent's wait4 (ptable_lock held). */
 void signal_notify_parent(struct proc *child, int code, int status);
+/* exit's: SIGCHLD to parent for child's end (its wait status), unless it
+ * would be dropped at once, which takes no ptable_lock (issue 29), and a
+ * wake-up of parent's wait4. parent's family lock held. */
+void signal_child_exited(struct proc *child, struct proc *parent, int status);
 /* fork: the child inherits actions and mask, not pending signals;
  * exec: handled signals go back to default. */
 void signal_fork(struct proc *child, const struct proc *parent);

@@ -249,12 +249,10 @@ int sys_clone3(void *uargs, uint32_t size)
  */
 void thread_become_leader(struct proc *p, struct proc *leader)
 {
+	proc_take_family(p, leader);	/* family locks before ptable_lock */
 	spin_lock(&ptable_lock);
 	pid_transfer(leader, p);
-	proc_set_parent_locked(p, leader->parent);	/* in the leader's place */
-	proc_set_parent_locked(leader, NULL);
-	p->pgid = leader->pgid;
-	p->sid = leader->sid;
+	pid_set_groups(p, leader->pgid, leader->sid);
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
 	p->cutime = leader->cutime;
@@ -272,9 +270,6 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	struct spinlock lock = p->mm.lock;
 	p->mm = leader->mm;
 	p->mm.lock = lock;
-	struct proc *c;
-	while ((c = leader->children) != NULL)
-		proc_set_parent_locked(c, p);
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->group_exiting = false;

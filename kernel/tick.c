@@ -24,6 +24,7 @@
  * fires again.
  */
 #include "tick.h"
+#include "rcu.h"
 #include "cpu.h"
 #include "itimer.h"
 #include "proc.h"
@@ -63,6 +64,8 @@ static void tick(struct trapframe *tf, uint64_t due)
 	struct cpu *c = mycpu();
 	bool user_mode = trap_from_user(tf);
 
+	if (user_mode)		/* nothing of the kernel's in hand (kernel/rcu.c) */
+		rcu_quiescent(c);
 	c->ticks++;					/* 1 */
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;
