@@ -37,7 +37,6 @@ struct cpu {
 				 * cheaper than clock_ns() on every switch */
 	bool watchdog_warned;		/* this stall was reported */
 	volatile bool online;
-	volatile uint32_t rcu_qs;	/* quiescent states passed (kernel/rcu.c) */
 
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;

@@ -130,7 +130,7 @@ void schedule(void)
 	struct cpu *c = mycpu();
 	KASSERT(c->ncli == 1);
 	c->need_resched = 0;
-	rcu_quiescent(c);	/* the task that sleeps holds no unreferenced pointer */
+	rcu_quiescent(c->id);	/* the task that sleeps holds no unreferenced pointer */
 	c->scheduled_tsc = rdtsc();
 	c->watchdog_warned = false;
 	struct proc *prev = c->current;
@@ -214,7 +214,7 @@ void cpu_idle(void)
 	for (;;) {
 		rcu_reclaim();		/* what this CPU freed last, once it may go */
 		cli();
-		rcu_quiescent(mycpu());
+		rcu_quiescent(cpu_id());
 		if (mycpu()->need_resched) {
 			sti();
 			schedule();

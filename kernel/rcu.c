@@ -10,8 +10,8 @@
  * a quiescent state, and a grace period is over once every other CPU
  * has passed one (Linux's classic RCU; McKenney and Slingwine, 1998).
  *
- * Each CPU counts its quiescent states (struct cpu's rcu_qs: one
- * increment in schedule()). Freed objects queue on their CPU's list; a
+ * Each CPU counts its quiescent states (rcu_qs_count: one increment in
+ * schedule()). Freed objects queue on their CPU's list; a
  * batch of them takes a snapshot of every CPU's count, and is run once
  * each other online CPU's count has moved. The reclaiming CPU itself is
  * at a quiescent point when it reclaims (rcu_reclaim's rule). An idle
@@ -19,12 +19,14 @@
  * tick at most.
  */
 #include "rcu.h"
+#include <stdbool.h>
 #include <stddef.h>
-#include "cpu.h"
-#include "../sched/sched.h"	/* TASK_UNINTERRUPTIBLE */
+#include "../sched/sched.h"	/* TASK_UNINTERRUPTIBLE, sched_online_mask() */
 #include "sleep.h"
 #include "spinlock.h"
 #include "time.h"
+
+volatile uint32_t rcu_qs_count[MAX_CPUS];
 
 struct rcu_cpu {
 	struct spinlock lock;		/* its CPU's, and rcu_barrier's */
@@ -39,18 +41,17 @@ static struct rcu_cpu rcu[MAX_CPUS] = {
 
 static void snapshot(uint32_t *snap)
 {
-	for (int c = 0; c < ncpus; c++)
-		snap[c] = __atomic_load_n(&cpus[c].rcu_qs, __ATOMIC_ACQUIRE);
+	for (int c = 0; c < MAX_CPUS; c++)
+		snap[c] = __atomic_load_n(&rcu_qs_count[c], __ATOMIC_ACQUIRE);
 }
 
 /* Has every online CPU but this one passed a quiescent state since snap? */
 static bool grace_over(const uint32_t *snap)
 {
-	int self = cpu_id();
-	for (int c = 0; c < ncpus; c++) {
-		if (c == self || !cpus[c].online)
-			continue;
-		if (__atomic_load_n(&cpus[c].rcu_qs, __ATOMIC_ACQUIRE) == snap[c])
+	uint32_t others = sched_online_mask() & ~(1u << this_cpu());
+	for (int c = 0; c < MAX_CPUS; c++) {
+		if ((others & (1u << c)) &&
+		    __atomic_load_n(&rcu_qs_count[c], __ATOMIC_ACQUIRE) == snap[c])
 			return false;
 	}
 	return true;
@@ -67,7 +68,7 @@ static void run(struct rcu_head *h)
 
 void rcu_call(struct rcu_head *head, void (*func)(struct rcu_head *))
 {
-	struct rcu_cpu *r = &rcu[cpu_id()];
+	struct rcu_cpu *r = &rcu[this_cpu()];
 	head->func = func;
 	spin_lock(&r->lock);
 	head->next = r->next;
@@ -77,7 +78,7 @@ void rcu_call(struct rcu_head *head, void (*func)(struct rcu_head *))
 
 void rcu_reclaim(void)
 {
-	struct rcu_cpu *r = &rcu[cpu_id()];
+	struct rcu_cpu *r = &rcu[this_cpu()];
 	struct rcu_head *done = NULL;
 	if (!__atomic_load_n(&r->batch, __ATOMIC_RELAXED) &&
 	    !__atomic_load_n(&r->next, __ATOMIC_RELAXED))
@@ -111,7 +112,7 @@ static struct rcu_head *splice(struct rcu_head *a, struct rcu_head *b)
 void rcu_barrier(void)
 {
 	struct rcu_head *all = NULL;
-	for (int c = 0; c < ncpus; c++) {
+	for (int c = 0; c < MAX_CPUS; c++) {
 		struct rcu_cpu *r = &rcu[c];
 		spin_lock(&r->lock);
 		all = splice(splice(all, r->batch), r->next);

@@ -13,18 +13,22 @@
 #ifndef KERNEL_RCU_H
 #define KERNEL_RCU_H
 
-#include "cpu.h"
+#include <stdint.h>
+#include "maxcpus.h"
 
 struct rcu_head {
 	struct rcu_head *next;
 	void (*func)(struct rcu_head *);
 };
 
-/* This CPU holds nothing found without a reference: schedule(), the idle
- * loop and a tick that came from user mode say so. */
-static inline void rcu_quiescent(struct cpu *c)
+/* Quiescent states each CPU has passed; written by its CPU only. */
+extern volatile uint32_t rcu_qs_count[MAX_CPUS];
+
+/* CPU cpu (this one) holds nothing found without a reference:
+ * schedule(), the idle loop and a tick that came from user mode say so. */
+static inline void rcu_quiescent(int cpu)
 {
-	c->rcu_qs++;
+	rcu_qs_count[cpu]++;
 }
 
 /* func(head) once every CPU has passed a quiescent state; the object is

@@ -65,7 +65,7 @@ static void tick(struct trapframe *tf, uint64_t due)
 	bool user_mode = trap_from_user(tf);
 
 	if (user_mode)		/* nothing of the kernel's in hand (kernel/rcu.c) */
-		rcu_quiescent(c);
+		rcu_quiescent(c->id);
 	c->ticks++;					/* 1 */
 	if (due > c->ticks + 1)
 		c->ticks = due - 1;

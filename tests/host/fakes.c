@@ -60,6 +60,19 @@ uint32_t procfs_ino(const struct initrd_file *n)
 	return 0;
 }
 
+uint32_t fake_online_mask = 1;
+void (*fake_sleep_hook)(void);
+uint32_t sched_online_mask(void) { return fake_online_mask; }
+uint64_t clock_ns(void) { return 0; }
+int sleep_until(uint64_t deadline_ns, int state)
+{
+	(void)deadline_ns;
+	(void)state;
+	if (fake_sleep_hook)
+		fake_sleep_hook();
+	return 0;
+}
+
 /* CPU 0 unless a test plays another (pmm's per-CPU caches):
  * spin_held() (sched/spinlock.h) compares with it. */
 int fake_cpu;
@@ -72,6 +85,8 @@ void fakes_reset(void)
 	panic_message[0] = 0;
 	boot_nmodules = 0;
 	fake_cpu = 0;
+	fake_online_mask = 1;
+	fake_sleep_hook = NULL;
 }
 
 /* Locks: the tests are single-threaded, and a panic caught by PANICS()

@@ -24,6 +24,11 @@ extern uint32_t fake_freed_start, fake_freed_bytes;
 struct initrd_file;
 extern const struct initrd_file *fake_magic_target;	/* initrd_magic_target()'s answer */
 
+/* kernel/rcu.c: the CPUs online (sched_online_mask), and what its
+ * rcu_barrier's sleep lets happen meanwhile (NULL: nothing). */
+extern uint32_t fake_online_mask;
+extern void (*fake_sleep_hook)(void);
+
 /* Run stmt; true if it panicked. */
 #define PANICS(stmt) ({ bool _p = false; panic_armed = true; \
 	if (setjmp(panic_jump) == 0) { stmt; } else { _p = true; } \

@@ -19,6 +19,7 @@
 #include "../../kernel/errno.h"
 #include "../../kernel/mm.h"
 #include "../../kernel/pmm.h"
+#include "../../kernel/rcu.h"
 #include "../../kernel/vm.h"
 
 static int passed, failed, current_failed;
@@ -595,6 +596,94 @@ static void test_initrd_later_module_wins(void)
 	CHECK(n == 2 && seen_ps == 1);
 }
 
+/* ---- rcu.c ---- */
+
+static struct rcu_head rcu_heads[4];
+static int rcu_ran[4];
+
+static void rcu_note(struct rcu_head *h)
+{
+	rcu_ran[h - rcu_heads]++;
+}
+
+static void rcu_start(uint32_t online)
+{
+	rcu_barrier();			/* nothing left from an earlier test */
+	memset(rcu_ran, 0, sizeof(rcu_ran));
+	fake_online_mask = online;
+}
+
+/* A task reaped on CPU 0 while CPUs 1 and 2 may still read it: freed only
+ * once both have passed a quiescent state; CPU 3, offline, and CPU 0, the
+ * one reclaiming, are not waited for. */
+static void test_rcu_callback_waits_for_every_other_online_cpu(void)
+{
+	rcu_start(0x7);
+	rcu_call(&rcu_heads[0], rcu_note);
+	rcu_reclaim();			/* its grace period starts */
+	CHECK(rcu_ran[0] == 0);
+	rcu_quiescent(0);		/* the reclaiming CPU's own: not needed */
+	rcu_reclaim();
+	CHECK(rcu_ran[0] == 0);
+	rcu_quiescent(1);
+	rcu_reclaim();
+	CHECK(rcu_ran[0] == 0);		/* CPU 2 may still hold it */
+	rcu_quiescent(2);
+	rcu_reclaim();
+	CHECK(rcu_ran[0] == 1);
+	rcu_reclaim();
+	CHECK(rcu_ran[0] == 1);		/* once */
+}
+
+/* One queued after a grace period began may have been found by a CPU
+ * that has passed its quiescent state already: it waits for the next. */
+static void test_rcu_callback_queued_during_a_grace_period_waits_for_the_next(void)
+{
+	rcu_start(0x3);
+	rcu_call(&rcu_heads[0], rcu_note);
+	rcu_reclaim();
+	rcu_call(&rcu_heads[1], rcu_note);
+	rcu_quiescent(1);
+	rcu_reclaim();
+	CHECK(rcu_ran[0] == 1 && rcu_ran[1] == 0);
+	rcu_reclaim();
+	CHECK(rcu_ran[1] == 0);
+	rcu_quiescent(1);
+	rcu_reclaim();
+	CHECK(rcu_ran[1] == 1);
+}
+
+static int rcu_sleeps, rcu_ran_before_sleeping;
+
+static void other_cpus_pass(void)
+{
+	if (rcu_sleeps++ == 0)
+		rcu_ran_before_sleeping = rcu_ran[0] + rcu_ran[2] + rcu_ran[3];
+	for (int c = 1; c < 4; c++)
+		rcu_quiescent(c);
+}
+
+/* free_frames: everything queued on any CPU runs, after a grace period
+ * that the barrier sleeps through. */
+static void test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period(void)
+{
+	extern int fake_cpu;
+	rcu_start(0xF);
+	fake_cpu = 2;
+	rcu_call(&rcu_heads[2], rcu_note);
+	rcu_reclaim();			/* CPU 2's batch, waiting */
+	fake_cpu = 3;
+	rcu_call(&rcu_heads[3], rcu_note);
+	fake_cpu = 0;
+	rcu_call(&rcu_heads[0], rcu_note);
+	rcu_sleeps = 0;
+	fake_sleep_hook = other_cpus_pass;
+	rcu_barrier();
+	fake_sleep_hook = NULL;
+	CHECK(rcu_sleeps >= 1 && rcu_ran_before_sleeping == 0);	/* waited first */
+	CHECK(rcu_ran[0] == 1 && rcu_ran[2] == 1 && rcu_ran[3] == 1 && rcu_ran[1] == 0);
+}
+
 int main(void)
 {
 #ifdef POISON_FREE
@@ -637,6 +726,12 @@ int main(void)
 	run("initrd_later_module_wins", test_initrd_later_module_wins);
 	run("kmalloc_blocks_cached_on_one_cpu_reach_another_when_short",
 	    test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short);
+	run("rcu_callback_waits_for_every_other_online_cpu",
+	    test_rcu_callback_waits_for_every_other_online_cpu);
+	run("rcu_callback_queued_during_a_grace_period_waits_for_the_next",
+	    test_rcu_callback_queued_during_a_grace_period_waits_for_the_next);
+	run("rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period",
+	    test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
