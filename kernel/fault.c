@@ -60,7 +60,7 @@ static enum fault_result fill_page(struct vm_area *a, uint32_t va, uint32_t *pa)
 
 	if (a->file && off >= PAGE_ROUND_UP(a->file->size))
 		return FAULT_SIGBUS;		/* wholly past the end of the file */
-	*pa = pmm_alloc();
+	*pa = pmm_alloc_user();
 	if (!*pa)
 		return FAULT_OOM;
 	memset(P2V(*pa), 0, PAGE_SIZE);
@@ -88,7 +88,7 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 	/* A shared mapping's page is never copied: every process must see
 	 * the one frame (it lacks PTE_W only if mprotect made it read-only). */
 	if (pmm_refs(old) > 1 && !(a->flags & VMA_SHARED)) {
-		uint32_t pa = pmm_alloc();
+		uint32_t pa = pmm_alloc_user();
 		if (!pa)
 			return FAULT_OOM;
 		memcpy(P2V(pa), P2V(old), PAGE_SIZE);

@@ -53,7 +53,7 @@ static int populate_shared(struct proc *p, const struct vm_area *a, uint32_t sta
 {
 	for (uint32_t va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = vm_walk(p->pgdir, va, true);
-		uint32_t pa = pte ? pmm_alloc() : 0;
+		uint32_t pa = pte ? pmm_alloc_user() : 0;
 		if (!pa)
 			return -ENOMEM;
 		memset(P2V(pa), 0, PAGE_SIZE);

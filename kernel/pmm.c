@@ -23,12 +23,13 @@
  * Each frame also has a reference count (frame_refs): copy-on-write fork
  * and shared mappings put one user page in several page tables, and the
  * frame is free only when the last of them lets go (pmm_unref, which
- * gives user pages straight back to the bitmap, not to a cache: why, at
- * its definition). A frame
+ * gives user pages to a cache of their own, never to the kernel's: why,
+ * at its definition). A frame
  * handed out by pmm_alloc has count 1; pmm_free insists on that, so a
  * frame still mapped elsewhere can never be freed by mistake.
  *
- * Lock order: a CPU's cache, then the bitmap's lock; never two caches.
+ * Lock order: a CPU's cache (either kind), then the bitmap's lock; never
+ * two caches.
  */
 #include <stdbool.h>
 #include "pmm.h"
@@ -59,6 +60,10 @@ struct frame_cache {
 };
 static struct frame_cache caches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("frame cache") }
+};
+/* Freed user pages, handed out again for user pages only (pmm_unref). */
+static struct frame_cache user_caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("user frame cache") }
 };
 
 static bool frame_used(uint32_t f) { return used[f / 32] & (1u << (f % 32)); }
@@ -163,18 +168,23 @@ static void bitmap_give(const uint32_t *frames, uint32_t n)
 
 /* Empty every CPU's cache into the bitmap: memory is short, and a frame
  * another CPU keeps is as free as any. One cache locked at a time. */
+static void drain(struct frame_cache *fc)
+{
+	if (fc->count == 0)	/* a racy peek: a refill after it is kept */
+		return;
+	spin_lock(&fc->lock);
+	spin_lock(&lock);
+	bitmap_give(fc->frames, fc->count);
+	fc->count = 0;
+	spin_unlock(&lock);
+	spin_unlock(&fc->lock);
+}
+
 void pmm_drain_caches(void)
 {
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		struct frame_cache *fc = &caches[cpu];
-		if (fc->count == 0)	/* a racy peek: a refill after it is kept */
-			continue;
-		spin_lock(&fc->lock);
-		spin_lock(&lock);
-		bitmap_give(fc->frames, fc->count);
-		fc->count = 0;
-		spin_unlock(&lock);
-		spin_unlock(&fc->lock);
+		drain(&caches[cpu]);
+		drain(&user_caches[cpu]);
 	}
 }
 
@@ -329,17 +339,21 @@ void pmm_ref(uint32_t pa)
 }
 
 /*
- * User pages (the only frames with more than one mapping) go back to the
- * bitmap when their last mapping goes, not into a CPU's cache: a frame
- * that held a program's code can still have blocks translated by QEMU's
- * TCG, and a kernel object that reused it at once (a struct proc, a
- * kernel stack: written all the time, never whole) made every write to it
- * take QEMU's slow path until the page's last translated block was
- * overwritten (make test's suite runs went 11 s -> 68 s; a BATCH hog after
- * forktree ran 30 times slower). Through the bitmap's next fit such a
- * frame comes back much later. An address space's end frees its pages
- * in batches (pmm_unref_batch): one hold of the bitmap's lock per
- * PMM_BATCH frames, so exits do not queue on it.
+ * User pages (the only frames with more than one mapping) go, when their
+ * last mapping goes, to their CPU's cache of user pages, never to the
+ * kernel's: a frame that held a program's code can still have blocks
+ * translated by QEMU's TCG, and a kernel object that reused it at once
+ * (a struct proc, a kernel stack: written all the time, never whole) made
+ * every write to it take QEMU's slow path until the page's last
+ * translated block was overwritten (make test's suite runs went 11 s ->
+ * 68 s; a BATCH hog after forktree ran 30 times slower). A user page is
+ * written whole when it is handed out again (zeros, a file's bytes, a
+ * copy: pmm_alloc_user), which forgets those blocks at once. What its
+ * cache cannot keep goes to the bitmap, whose next fit brings it back
+ * much later, in batches (pmm_unref_batch): one hold of the bitmap's lock
+ * per PMM_BATCH frames. So a fork + exit + wait takes the global lock
+ * only when a cache runs over or dry (issue 29: three times each before,
+ * 6.7 contended acquisitions per 100 at -smp 8).
  */
 static bool unref_to_zero(uint32_t f)
 {
@@ -352,19 +366,39 @@ void pmm_batch_flush(struct pmm_batch *b)
 {
 	if (b->n == 0)
 		return;
-	spin_lock(&lock);
 	for (uint32_t i = 0; i < b->n; i++) {
 		uint32_t f = b->frames[i];
 		if (f == 0 || !frame_used(f))
 			panic("pmm_free: frame 0x%x is not allocated", f * PAGE_SIZE);
-		set_free(f);
 #ifdef POISON_FREE
 		memset(P2V(f * PAGE_SIZE), POISON_BYTE, PAGE_SIZE);
 #endif
 	}
-	nfree += b->n;
-	spin_unlock(&lock);
+	struct frame_cache *uc = &user_caches[this_cpu()];
+	uint32_t kept = 0;
+	spin_lock(&uc->lock);
+	while (kept < b->n && uc->count < PCP_HIGH)
+		uc->frames[uc->count++] = b->frames[kept++];
+	if (kept < b->n) {		/* the cache is full: the rest to the bitmap */
+		spin_lock(&lock);
+		bitmap_give(b->frames + kept, b->n - kept);
+		spin_unlock(&lock);
+	}
+	spin_unlock(&uc->lock);
 	b->n = 0;
+}
+
+uint32_t pmm_alloc_user(void)
+{
+	struct frame_cache *uc = &user_caches[this_cpu()];
+	uint32_t f = 0;
+	spin_lock(&uc->lock);
+	if (uc->count > 0) {
+		f = uc->frames[--uc->count];
+		frame_refs[f] = 1;
+	}
+	spin_unlock(&uc->lock);
+	return f ? f * PAGE_SIZE : pmm_alloc();
 }
 
 void pmm_unref_batch(struct pmm_batch *b, uint32_t pa)
@@ -395,7 +429,7 @@ uint32_t pmm_free_count(void)
 {
 	uint32_t n = nfree;
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
-		n += caches[cpu].count;
+		n += caches[cpu].count + user_caches[cpu].count;
 	return n;
 }
 

@@ -23,7 +23,10 @@ void pmm_free_contig(uint32_t pa, uint32_t n);	/* each frame's count must be 1 *
 /* Reference counts of user pages (copy-on-write, shared mappings): one
  * more mapping of the frame; one fewer, freeing it at 0; how many now. */
 void pmm_ref(uint32_t pa);
-void pmm_unref(uint32_t pa);		/* a user page: to the bitmap at 0 (pmm.c says why) */
+void pmm_unref(uint32_t pa);		/* a user page: to the user pages' cache at 0 (pmm.c says why) */
+/* A frame for a user page, which the caller writes whole (zeros, a
+ * file's bytes, a copy): from this CPU's freed user pages first. */
+uint32_t pmm_alloc_user(void);
 /* Many user pages at once (an address space's end): freed frames are
  * gathered and given back under one hold of the lock; flush at the end. */
 #define PMM_BATCH 32

@@ -476,6 +476,7 @@ int sys_free_frames(void)
 	free_dead_tasks();
 	rcu_barrier();
 	kstack_drain_caches();
+	vm_drain_pgd_caches();
 	return (int)pmm_free_count();
 }
 

@@ -55,6 +55,9 @@ void vm_drop_identity_map(void);
 /* A new address space: the kernel half shared, the user half empty; two
  * frames, the directory and the map of its user part (kernel/vm.c). */
 pde_t *vm_new_pgdir(void);
+/* Every CPU's cached directories back to the frame allocator (memory is
+ * short, or a leak test counts the free frames). */
+void vm_drain_pgd_caches(void);
 /* Free the user half (its pages and page tables) and the directory. */
 void vm_free_pgdir(pde_t *pgdir);
 void vm_free_user(pde_t *pgdir);

@@ -197,6 +197,28 @@ static void test_pmm_frames_cached_on_one_cpu_reach_another_when_short(void)
 	CHECK(pmm_alloc() == 0 && pmm_free_count() == 0);
 }
 
+/* A user page let go goes to its CPU's cache of user pages: the next user
+ * page there gets it, but never a kernel object (under QEMU's TCG a frame
+ * that held code, reused whole for a struct proc, made every write to it
+ * slow: pmm.c), unless memory runs out and the caches are drained. */
+static void test_pmm_user_pages_come_back_as_user_pages_only(void)
+{
+	static uint32_t got[4096];
+	fresh_memory();
+	uint32_t n = 0;
+	while ((got[n] = pmm_alloc()) != 0)
+		n++;
+	pmm_unref(got[10]);			/* a user page's last mapping goes */
+	CHECK(pmm_free_count() == 1);
+	CHECK(pmm_alloc_user() == got[10]);
+	CHECK(pmm_refs(got[10]) == 1);
+	pmm_free(got[20]);			/* a kernel frame */
+	pmm_unref(got[10]);			/* then the user page, the warmer */
+	CHECK(pmm_alloc() == got[20]);		/* not the user page */
+	CHECK(pmm_alloc() == got[10]);		/* short: drained, then it is free */
+	CHECK(pmm_alloc() == 0 && pmm_alloc_user() == 0);
+}
+
 #ifdef POISON_FREE
 static void test_pmm_and_kfree_poison_what_they_free(void)
 {
@@ -726,6 +748,8 @@ int main(void)
 	run("initrd_later_module_wins", test_initrd_later_module_wins);
 	run("kmalloc_blocks_cached_on_one_cpu_reach_another_when_short",
 	    test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short);
+	run("pmm_user_pages_come_back_as_user_pages_only",
+	    test_pmm_user_pages_come_back_as_user_pages_only);
 	run("rcu_callback_waits_for_every_other_online_cpu",
 	    test_rcu_callback_waits_for_every_other_online_cpu);
 	run("rcu_callback_queued_during_a_grace_period_waits_for_the_next",
