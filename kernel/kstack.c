@@ -44,7 +44,7 @@ struct stack_cache {
 	struct spinlock lock;	/* its CPU's, and a drain's from another */
 	int count;
 	uint32_t stacks[KSTACK_CACHE];
-};
+} __attribute__((aligned(64)));	/* a cache line per CPU */
 static struct stack_cache caches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("kstack cache") }
 };

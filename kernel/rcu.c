@@ -26,7 +26,7 @@
 #include "spinlock.h"
 #include "time.h"
 
-volatile uint32_t rcu_qs_count[MAX_CPUS];
+struct rcu_qs rcu_qs_count[MAX_CPUS];
 
 struct rcu_cpu {
 	struct spinlock lock;		/* its CPU's, and rcu_barrier's */
@@ -42,7 +42,7 @@ static struct rcu_cpu rcu[MAX_CPUS] = {
 static void snapshot(uint32_t *snap)
 {
 	for (int c = 0; c < MAX_CPUS; c++)
-		snap[c] = __atomic_load_n(&rcu_qs_count[c], __ATOMIC_ACQUIRE);
+		snap[c] = __atomic_load_n(&rcu_qs_count[c].n, __ATOMIC_ACQUIRE);
 }
 
 /* Has every online CPU but this one passed a quiescent state since snap? */
@@ -51,7 +51,7 @@ static bool grace_over(const uint32_t *snap)
 	uint32_t others = sched_online_mask() & ~(1u << this_cpu());
 	for (int c = 0; c < MAX_CPUS; c++) {
 		if ((others & (1u << c)) &&
-		    __atomic_load_n(&rcu_qs_count[c], __ATOMIC_ACQUIRE) == snap[c])
+		    __atomic_load_n(&rcu_qs_count[c].n, __ATOMIC_ACQUIRE) == snap[c])
 			return false;
 	}
 	return true;

@@ -21,14 +21,18 @@ struct rcu_head {
 	void (*func)(struct rcu_head *);
 };
 
-/* Quiescent states each CPU has passed; written by its CPU only. */
-extern volatile uint32_t rcu_qs_count[MAX_CPUS];
+/* Quiescent states each CPU has passed; written by its CPU only, each
+ * in a cache line of its own (every context switch writes it). */
+struct rcu_qs {
+	volatile uint32_t n;
+} __attribute__((aligned(64)));
+extern struct rcu_qs rcu_qs_count[MAX_CPUS];
 
 /* CPU cpu (this one) holds nothing found without a reference:
  * schedule(), the idle loop and a tick that came from user mode say so. */
 static inline void rcu_quiescent(int cpu)
 {
-	rcu_qs_count[cpu]++;
+	rcu_qs_count[cpu].n++;
 }
 
 /* func(head) once every CPU has passed a quiescent state; the object is

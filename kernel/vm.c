@@ -128,7 +128,7 @@ struct pgd_cache {
 	struct spinlock lock;
 	int count;
 	pde_t *pgdirs[PGD_CACHE];
-};
+} __attribute__((aligned(64)));	/* a cache line per CPU */
 static struct pgd_cache pgd_caches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("pgd cache") }
 };
