@@ -14,7 +14,7 @@
  * shootdown): the next stack in that slot has other frames. Slots are a
  * bitmap searched from the last one handed out (next fit, as pmm.c).
  *
- * Each CPU keeps its last KSTACK_CACHE freed stacks whole, slot and
+ * Each CPU keeps its last OBJCACHE_MAX freed stacks whole, slot and
  * frames mapped, and hands them out first (Linux's cached vmap stacks,
  * NR_CACHED_STACKS): a fork + exit + wait then takes no global lock and
  * sends no shootdown, whose IPIs would interrupt every CPU on every exit
@@ -23,6 +23,7 @@
  */
 #include "kstack.h"
 #include "maxcpus.h"
+#include "objcache.h"
 #include "panic.h"
 #include "pmm.h"
 #include "smp.h"
@@ -38,15 +39,9 @@ static struct spinlock lock = SPINLOCK_INIT("kstack");
 static uint32_t used[(KSTACK_SLOTS_MAX + 31) / 32];	/* bit slot: taken */
 static int nslots, hint;
 
-#define KSTACK_CACHE	2	/* whole stacks a CPU keeps (Linux keeps 2) */
-
-struct stack_cache {
-	struct spinlock lock;	/* its CPU's, and a drain's from another */
-	int count;
-	uint32_t stacks[KSTACK_CACHE];
-} __attribute__((aligned(64)));	/* a cache line per CPU */
-static struct stack_cache caches[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("kstack cache") }
+/* Each CPU's last freed stacks, whole (kernel/objcache.h). */
+static struct objcache caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("kstack cache")
 };
 
 static pte_t *kstack_pte(uint32_t va)
@@ -113,32 +108,6 @@ static int slot_of(uint32_t stack)
 	return (int)((stack - KSTACK_RANGE_BASE) / SLOT_BYTES);
 }
 
-/* This CPU's most recently cached stack, or 0. */
-static uint32_t cache_take(void)
-{
-	struct stack_cache *sc = &caches[this_cpu()];
-	uint32_t stack = 0;
-	spin_lock(&sc->lock);
-	if (sc->count > 0)
-		stack = sc->stacks[--sc->count];
-	spin_unlock(&sc->lock);
-	return stack;
-}
-
-/* Keep a freed stack whole on this CPU; false if its cache is full. */
-static bool cache_keep(uint32_t stack)
-{
-	struct stack_cache *sc = &caches[this_cpu()];
-	bool kept = false;
-	spin_lock(&sc->lock);
-	if (sc->count < KSTACK_CACHE) {
-		sc->stacks[sc->count++] = stack;
-		kept = true;
-	}
-	spin_unlock(&sc->lock);
-	return kept;
-}
-
 static void free_whole(uint32_t stack)
 {
 	unmap_pages(stack, KSTACK_PAGES);
@@ -148,24 +117,19 @@ static void free_whole(uint32_t stack)
 void kstack_drain_caches(void)
 {
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		struct stack_cache *sc = &caches[cpu];
-		uint32_t stacks[KSTACK_CACHE];
-		spin_lock(&sc->lock);
-		int n = sc->count;
-		memcpy(stacks, sc->stacks, sizeof(stacks));
-		sc->count = 0;
-		spin_unlock(&sc->lock);
+		void *stacks[OBJCACHE_MAX];
+		int n = objcache_empty(&caches[cpu], stacks);
 		for (int i = 0; i < n; i++)
-			free_whole(stacks[i]);
+			free_whole((uint32_t)stacks[i]);
 	}
 }
 
 void *kstack_alloc(int *slot)
 {
-	uint32_t cached = cache_take();
+	void *cached = objcache_take(&caches[this_cpu()]);
 	if (cached) {
-		*slot = slot_of(cached);
-		return (void *)cached;
+		*slot = slot_of((uint32_t)cached);
+		return cached;
 	}
 	int s = slot_take();
 	if (s < 0) {
@@ -194,7 +158,7 @@ void kstack_free(void *stack)
 {
 	uint32_t va = (uint32_t)stack;
 	KASSERT(va > KSTACK_RANGE_BASE && (va - KSTACK_RANGE_BASE) % SLOT_BYTES == PAGE_SIZE);
-	if (!cache_keep(va))
+	if (!objcache_keep(&caches[this_cpu()], stack))
 		free_whole(va);
 }
 

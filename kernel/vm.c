@@ -9,9 +9,9 @@
 #include "vm.h"
 #include "kstack.h"
 #include "maxcpus.h"
+#include "objcache.h"
 #include "panic.h"
 #include "pmm.h"
-#include "spinlock.h"
 #include "string.h"
 #include "x86.h"
 
@@ -115,68 +115,31 @@ static uint32_t next_table(pde_t *pgdir, uint32_t i)
 	for (uint32_t i = next_table(pgdir, 0); i < USER_PDES; i = next_table(pgdir, i + 1))
 
 /*
- * Each CPU keeps its last PGD_CACHE freed directories (the directory and
- * its map, two adjacent frames), their user half already empty and their
- * kernel half what every directory has, and hands them out first: Linux's
- * pgd quicklists of the 2.6 days. Two adjacent frames come from the
+ * Each CPU keeps its last freed directories (the directory and its map,
+ * two adjacent frames: kernel/objcache.h), their user half already empty
+ * and their kernel half what every directory has, and hands them out
+ * first: Linux's pgd quicklists of the 2.6 days. Two adjacent frames come from the
  * bitmap under its global lock, so without this every fork and every exit
  * took that lock (issue 29).
  */
-#define PGD_CACHE	2
-
-struct pgd_cache {
-	struct spinlock lock;
-	int count;
-	pde_t *pgdirs[PGD_CACHE];
-} __attribute__((aligned(64)));	/* a cache line per CPU */
-static struct pgd_cache pgd_caches[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("pgd cache") }
+static struct objcache pgd_caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("pgd cache")
 };
-
-static pde_t *pgd_cache_take(void)
-{
-	struct pgd_cache *pc = &pgd_caches[this_cpu()];
-	pde_t *pd = NULL;
-	spin_lock(&pc->lock);
-	if (pc->count > 0)
-		pd = pc->pgdirs[--pc->count];
-	spin_unlock(&pc->lock);
-	return pd;
-}
-
-static bool pgd_cache_keep(pde_t *pd)
-{
-	struct pgd_cache *pc = &pgd_caches[this_cpu()];
-	bool kept = false;
-	spin_lock(&pc->lock);
-	if (pc->count < PGD_CACHE) {
-		pc->pgdirs[pc->count++] = pd;
-		kept = true;
-	}
-	spin_unlock(&pc->lock);
-	return kept;
-}
 
 void vm_drain_pgd_caches(void)
 {
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		pde_t *pd;
-		struct pgd_cache *pc = &pgd_caches[cpu];
-		for (;;) {
-			spin_lock(&pc->lock);
-			pd = pc->count > 0 ? pc->pgdirs[--pc->count] : NULL;
-			spin_unlock(&pc->lock);
-			if (!pd)
-				break;
-			pmm_free_contig(V2P(pd), 2);
-		}
+		void *pgdirs[OBJCACHE_MAX];
+		int n = objcache_empty(&pgd_caches[cpu], pgdirs);
+		for (int i = 0; i < n; i++)
+			pmm_free_contig(V2P(pgdirs[i]), 2);
 	}
 }
 
 /* The directory, then its map (struct uspace_map) in the next frame. */
 pde_t *vm_new_pgdir(void)
 {
-	pde_t *cached = pgd_cache_take();
+	pde_t *cached = objcache_take(&pgd_caches[this_cpu()]);
 	if (cached)
 		return cached;
 	uint32_t pa = pmm_alloc_contig(2);
@@ -250,7 +213,7 @@ void vm_free_user(pde_t *pgdir)
 void vm_free_pgdir(pde_t *pgdir)
 {
 	vm_free_user(pgdir);		/* the user half empty, the map zero */
-	if (!pgd_cache_keep(pgdir))
+	if (!objcache_keep(&pgd_caches[this_cpu()], pgdir))
 		pmm_free_contig(V2P(pgdir), 2);
 }
 
