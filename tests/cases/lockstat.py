@@ -2,8 +2,8 @@
 statistics"), on 2 CPUs in virtual time.
 
 lockstat_2x1x1: /bin/lockstat_rules first (a lock two CPUs fight over shows
-contentions, one CPU's use none, a mutex slept on one contention, the
-call's errors, the on/off switch), then the tool through the shell: lockstat
+contentions, one CPU's use none, a mutex slept on one contention, a fork +
+exit + wait no global lock, the call's errors, the on/off switch), then the tool through the shell: lockstat
 on, its /proc/lock_stat header and a row, lockstat reset as root, one bad
 input per form (its one-line message), and the note that counting is off.
 """
@@ -17,7 +17,7 @@ CASES = [
     Case("lockstat_2x1x1", smp=TWO, append="tests=none", timeout=90,
          qemu_args=ICOUNT, tags=("console", "locks"),
          send=[(r"^\$ ", b"lockstat_rules\r"),
-               (r"^ok 13 " + PROMPT_AFTER, b"lockstat on\r"),
+               (r"^ok 14 " + PROMPT_AFTER, b"lockstat on\r"),
                (r"lockstat on\n\$ ", b"lockstat -n 3\r"),
                (r"holdtime-avg" + PROMPT_AFTER, b"lockstat reset\r"),
                (r"lockstat reset\n\$ ", b"lockstat -n 0\r"),
@@ -29,7 +29,8 @@ CASES = [
                (r"not counting now" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
              r"^ok 4 - contended_lock_shows_contention # 400 acquisitions, [1-9]\d* contentions",
-             r"^ok 13 - switched_off_counts_nothing # 1 then 1 acquisitions$",
+             r"^ok 6 - fork_exit_wait_take_no_global_lock # 200 fork \+ exit \+ wait: ptable ",
+             r"^ok 14 - switched_off_counts_nothing # 1 then 1 acquisitions$",
              r"^lock_stat version 0\.4$",
              r"^ +class name +con-bounces +contentions +waittime-min +waittime-max "
              r"+waittime-total +waittime-avg +acq-bounces +acquisitions +holdtime-min "
