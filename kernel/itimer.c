@@ -20,7 +20,10 @@
  *
  * Locking: itimer_lock guards every struct itimers and the list. Senders
  * take ptable_lock first (signal_send_process needs it): the order is
- * ptable_lock, then itimer_lock, never the other way.
+ * ptable_lock, then itimer_lock, never the other way. Two looks go without
+ * it (issue 29: every CPU's timer interrupt and every exit took it): the
+ * soonest expiry, through a seqcount, and an exiting process's own
+ * timers when none is on the list.
  */
 #include "itimer.h"
 #include "errno.h"

@@ -24,10 +24,10 @@
  * fires again.
  */
 #include "tick.h"
-#include "rcu.h"
 #include "cpu.h"
 #include "itimer.h"
 #include "proc.h"
+#include "rcu.h"
 #include "sleep.h"
 #include "sysinfo.h"
 #include "trap.h"
