@@ -353,7 +353,9 @@ static void child_unlink(struct proc *c)
 	c->sibling_pprev = NULL;
 }
 
-void proc_set_parent_locked(struct proc *c, struct proc *parent)
+/* c's parent becomes parent (NULL: none), on its children list; the old
+ * parent's family lock and the new one's held. */
+static void proc_set_parent_locked(struct proc *c, struct proc *parent)
 {
 	child_unlink(c);
 	__atomic_store_n(&c->parent, parent, __ATOMIC_RELEASE);

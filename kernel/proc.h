@@ -178,9 +178,6 @@ extern struct spinlock ptable_lock;
 #define for_each_child(c, parent) \
 	for ((c) = (parent)->children; (c); (c) = (c)->sibling_next)
 
-/* c's parent becomes parent (NULL: none), on its children list; the old
- * parent's family lock and the new one's held. */
-void proc_set_parent_locked(struct proc *c, struct proc *parent);
 /* exec in a thread: p takes the old leader's place in its parent's
  * children and the old leader's children (kernel/thread.c). No lock held. */
 void proc_take_family(struct proc *p, struct proc *leader);

@@ -96,9 +96,10 @@ static void kick(struct proc *t, int sig)
 		sched_wake_up(&t->se);
 }
 
-/* Tell the parent that child stopped, continued or ended (SIGCHLD, and a
- * wake-up of its wait4). Ptable_lock held. */
-void signal_notify_parent(struct proc *child, int code, int status)
+/* Tell the parent that child stopped or continued (SIGCHLD, and a
+ * wake-up of its wait4; an end is signal_child_exited's). Ptable_lock
+ * held. */
+static void signal_notify_parent(struct proc *child, int code, int status)
 {
 	struct proc *parent = child->parent;
 	if (!parent)

@@ -88,9 +88,6 @@ void signal_deliver(struct trapframe *tf);
 void signal_fault(struct trapframe *tf, int sig);
 /* The same with the si_code and si_addr given (a page fault's). */
 void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr);
-/* A child stopped, continued or ended: SIGCHLD and a wake-up for the
- * parent's wait4 (ptable_lock held). */
-void signal_notify_parent(struct proc *child, int code, int status);
 /* exit's: SIGCHLD to parent for child's end (its wait status), unless it
  * would be dropped at once, which takes no ptable_lock (issue 29), and a
  * wake-up of parent's wait4. parent's family lock held. */
