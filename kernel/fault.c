@@ -146,7 +146,8 @@ static int fault_signal(const struct trapframe *tf)
 	case T_DIVIDE:
 	case T_FPERR:
 	case T_SIMDERR:	return SIGFPE;
-	case T_ILLOP:	return SIGILL;
+	case T_ILLOP:
+	case T_IRET:	return SIGILL;
 	case T_BRKPT:
 	case T_DEBUG:	return SIGTRAP;
 	default:	return SIGSEGV;

@@ -826,6 +826,7 @@ static int fault_code(const struct trapframe *tf, uint32_t *addr)
 	switch (tf->trapno) {
 	case T_DIVIDE:	*addr = tf->eip; return FPE_INTDIV;
 	case T_ILLOP:	*addr = tf->eip; return ILL_ILLOPN;
+	case T_IRET:	return ILL_BADSTK;	/* Linux's iret_error, address 0 */
 	default:	return SI_KERNEL;	/* int3, #GP: as Linux */
 	}
 }

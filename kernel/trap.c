@@ -119,6 +119,7 @@ static const char *const exception_names[32] = {
 	"segment not present", "stack-segment fault", "general protection fault",
 	"page fault", "reserved", "x87 floating-point error", "alignment check",
 	"machine check", "SIMD floating-point error",
+	[T_IRET] = "bad frame for iret to user mode",
 };
 
 const char *trap_name(int vector)
@@ -130,12 +131,44 @@ const char *trap_name(int vector)
 	return "interrupt";
 }
 
+/* ---- faults on the way back to user mode -------------------------------- */
+
+extern char trapret_pop_gs[], trapret_pop_fs[], trapret_pop_es[], trapret_pop_ds[];
+extern char trapret_iret[], iret_fault[];
+
+/*
+ * A fault in kernel mode at one of trapret's loads of a user selector
+ * (trapentry.asm) is the user's doing, not a kernel bug: Linux's
+ * exception-table fix-ups for the same instructions. tf is the nested
+ * frame; the CPU pushed no esp into it (no privilege change), so the
+ * stack pointer at the fault is &tf->esp, and a pop that faults had not
+ * moved it: it still points at the selector being popped.
+ */
+static bool return_fixup(struct trapframe *tf)
+{
+	uint32_t *sp = &tf->esp;
+	char *at = (char *)tf->eip;
+
+	if (at == trapret_pop_gs || at == trapret_pop_fs || at == trapret_pop_es ||
+	    at == trapret_pop_ds) {
+		*sp = 0;	/* pop it again as the null selector, as Linux does */
+		return true;
+	}
+	if (at == trapret_iret) {
+		tf->eip = (uint32_t)iret_fault;	/* SIGILL from a rebuilt user frame */
+		return true;
+	}
+	return false;
+}
+
 static void exception(struct trapframe *tf)
 {
 	if (trap_from_user(tf)) {
 		user_fault(tf);		/* a signal, or the stack grows */
 		return;
 	}
+	if (return_fixup(tf))
+		return;
 	panic_trap(tf);
 }
 

@@ -22,6 +22,8 @@ enum {
 	T_BOUND = 5, T_ILLOP = 6, T_DEVICE = 7, T_DBLFLT = 8, T_TSS = 10,
 	T_SEGNP = 11, T_STACK = 12, T_GPFLT = 13, T_PGFLT = 14, T_FPERR = 16,
 	T_ALIGN = 17, T_MCHK = 18, T_SIMDERR = 19,
+	T_IRET = 31,		/* the kernel's iret to user mode faulted (trapentry.asm's
+				 * iret_fault; Linux's X86_TRAP_IRET): SIGILL */
 	T_IRQ0 = 32,		/* ISA IRQ n arrives on vector T_IRQ0 + n */
 	T_SYSCALL = 0x80,
 	T_LAPIC_TIMER = 0xE0,	/* IPIs and the local timer live up here */

@@ -12,6 +12,7 @@
 
 %define KDATA_SEL  0x10
 %define PERCPU_SEL 0x48	; SEG_PERCPU << 3 (kernel/gdt.h)
+%define T_IRET     31	; kernel/trap.h
 
 ; Vectors where the CPU pushes an error code itself.
 %macro VECTOR 1
@@ -67,15 +68,36 @@ syscall_entry:
 	push esp		; struct trapframe *
 	call syscall
 	add esp, 4
-global trapret
+; Each load of a user selector below may fault: the user chose it (a TLS
+; slot emptied or made read-only since). trap.c's return_fixup() knows
+; these five instructions, as Linux's exception table knows its own: a
+; data segment that will not load is popped again as the null selector;
+; an iret that faults resumes at iret_fault.
+global trapret, trapret_pop_gs, trapret_pop_fs, trapret_pop_es, trapret_pop_ds
+global trapret_iret, iret_fault
 trapret:
 	popad
+trapret_pop_gs:
 	pop gs
+trapret_pop_fs:
 	pop fs
+trapret_pop_es:
 	pop es
+trapret_pop_ds:
 	pop ds
 	add esp, 8		; vector number and error code
+trapret_iret:
 	iret
+
+; iret would not take the user's frame (its %ss above all). esp points at
+; that frame's eip, cs, eflags, esp, ss, and the registers hold the user's
+; values again: push the rest of a trap frame around them, as the CPU and
+; a vector stub would, and trap() sees a fault from user mode (T_IRET:
+; SIGILL, Linux's iret_error).
+iret_fault:
+	push dword 0		; error code
+	push dword T_IRET
+	jmp alltraps
 
 section .rodata
 global trap_vectors

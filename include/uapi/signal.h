@@ -70,6 +70,7 @@
 #define SEGV_ACCERR	2
 #define FPE_INTDIV	1	/* SIGFPE: integer divide by zero */
 #define ILL_ILLOPN	2	/* SIGILL: illegal operand */
+#define ILL_BADSTK	8	/* SIGILL: internal stack error (a bad %ss) */
 
 /* sigaltstack's ss_flags (ucontext's uc_stack) */
 #define SS_ONSTACK	1
