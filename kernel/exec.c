@@ -25,6 +25,7 @@
 #include "mm.h"
 #include "pmm.h"
 #include "proc.h"
+#include "script.h"
 #include "signal.h"
 #include "string.h"
 #include "time.h"
@@ -32,7 +33,6 @@
 #include "x86.h"
 
 #define ARG_MAX_BYTES 8192
-#define ARG_MAX_COUNT 64
 #define USER_HZ 100
 
 /* One ELF file as exec places it: the program, or the dynamic loader its
@@ -329,18 +329,15 @@ static int count(char *const v[])
 	return n;
 }
 
-int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
+/* Load the ELF file f, found as path (its name for the process and
+ * AT_EXECFN even when f is a script's interpreter), into p. */
+static int exec_elf(struct proc *p, const char *path, const struct initrd_file *f,
+		    char *const argv[], char *const envp[])
 {
-	const struct initrd_file *f;
 	struct exec_plan x;
 	uint32_t sp;
 	int argc = count(argv), envc = count(envp);
 
-	int found = fs_lookup(p, path, &f);	/* relative to p's working directory */
-	if (found < 0)
-		return found;
-	if (!runnable(f))
-		return -EACCES;
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
 		return -E2BIG;
 	int err = plan_exec(p, f, &x);
@@ -406,6 +403,49 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	/* A dynamic program starts in its loader, which then calls it. */
 	tf->eip = x.dynamic ? x.interp.eh->entry + x.interp.bias : x.prog.eh->entry + x.prog.bias;
 	return 0;
+}
+
+/* What a chain of "#!" scripts leaves for the ELF program at its end:
+ * each hop's line holds strings that later argv vectors point into. */
+struct script_hops {
+	char line[EXEC_MAX_HOPS + 1][BINPRM_BUF_SIZE];
+	char *argv[2][ARG_MAX_COUNT + 1];
+};
+
+int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
+{
+	const struct initrd_file *f;
+	struct script_hops *h = NULL;
+	const char *file = path;
+	int err;
+
+	/* The file at each hop: path, then each script's interpreter (Linux's
+	 * exec_binprm: the sixth file to be a script is ELOOP). */
+	for (int hop = 0;; hop++) {
+		err = fs_lookup(p, file, &f);	/* relative to p's working directory */
+		if (err < 0)
+			goto out;
+		err = -EACCES;
+		if (!runnable(f))
+			goto out;
+		err = -ELOOP;
+		if (hop > EXEC_MAX_HOPS)
+			goto out;
+		if (!script_is(f))
+			break;
+		err = -ENOMEM;
+		if (!h && !(h = kmalloc(sizeof(*h))))
+			goto out;
+		char **next = h->argv[hop & 1];
+		err = script_rewrite(f, file, h->line[hop], argv, next, &file);
+		if (err < 0)
+			goto out;
+		argv = next;
+	}
+	err = exec_elf(p, path, f, argv, envp);
+out:
+	kfree(h);
+	return err;
 }
 
 /* Copy a user vector of strings (argv or envp) into one kernel buffer. */

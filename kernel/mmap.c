@@ -230,8 +230,8 @@ static bool grow_in_place(struct proc *p, struct vm_area *a, uint32_t new_end)
 
 	if (new_end > MMAP_BASE && !(a->flags & VMA_GROWSDOWN) && old_end <= MMAP_BASE)
 		return false;	/* leave the stack its room */
-	if (new_end > KERNEL_OFFSET || mm_overlap(&p->mm, old_end, new_end))
-		return false;
+	if (new_end < old_end || new_end > KERNEL_OFFSET || mm_overlap(&p->mm, old_end, new_end))
+		return false;	/* past 4 GiB (it wrapped), into the kernel, or onto a neighbour */
 	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(new_end - old_end))
 		return false;
 	a->end = new_end;

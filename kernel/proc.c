@@ -1140,6 +1140,14 @@ static int report_status(int pid, int status, int *ustatus, void *urusage)
 	return pid;
 }
 
+/* Linux's eligible_child: __WCLONE alone asks for the children whose exit
+ * signal is not SIGCHLD; clone makes none here (kernel/thread.c takes
+ * SIGCHLD only), so none is. __WALL takes both kinds. */
+static bool kind_matches(int options)
+{
+	return (options & __WALL) || !(options & __WCLONE);
+}
+
 /* wait4's look at p's children (p's family lock held): a zombie to
  * reap (claimed), or a stop or continue to report (*status), or nothing;
  * *have: a child matches at all. */
@@ -1148,7 +1156,7 @@ static struct proc *find_waitable(struct proc *p, int pid, int options, bool *ha
 {
 	struct proc *c;
 	for_each_child(c, p) {
-		if (!wait_matches(c, p, pid))
+		if (!wait_matches(c, p, pid) || !kind_matches(options))
 			continue;
 		*have = true;
 		if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
@@ -1175,7 +1183,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 	struct proc *me = current(), *p = me->group_leader;
 	struct waiter w;
 
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WCLONE | __WALL))
 		return -EINVAL;
 	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
 	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))

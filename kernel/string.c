@@ -89,6 +89,15 @@ char *strchr(const char *s, int c)
 	return c ? NULL : (char *)s;
 }
 
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
 /* Copy with truncation; always NUL-terminates when size > 0 (BSD strlcpy). */
 size_t strlcpy(char *dst, const char *src, size_t size)
 {

@@ -63,6 +63,11 @@ ifneq ($(USER_GLIBC_LIBC),libc.a)
 USER_GLIBC_DYN := $(USER_OUT)/bin/dynamic $(USER_OUT)/bin/interp_missing $(USER_OUT)/bin/interp_notelf
 endif
 USER_PROGS += $(USER_GLIBC_DYN)
+# user/scripts/: "#!" scripts, installed in /bin beside the programs (exec
+# runs their interpreters: kernel/script.c), whose interpreters are
+# programs above; /bin/hostile runs them.
+USER_SCRIPTS := $(patsubst user/scripts/%,$(USER_OUT)/bin/%,$(wildcard user/scripts/*))
+USER_PROGS += $(USER_SCRIPTS)
 
 .PHONY: user user-clean
 user: $(USER_PROGS)
@@ -121,6 +126,11 @@ $(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c
 	@mkdir -p $(dir $@)
 	@echo "  GLIBC   $@"
 	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<
+
+$(USER_SCRIPTS): $(USER_OUT)/bin/%: user/scripts/%
+	@mkdir -p $(dir $@)
+	@echo "  SCRIPT  $@"
+	@install -m 755 $< $@
 
 $(USER_OUT)/bin/dynamic: user/glibc-dyn/dynamic.c
 	@mkdir -p $(dir $@)
