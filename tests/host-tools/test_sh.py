@@ -176,6 +176,20 @@ def a_missing_program_is_one_line_and_127():
     assert out == "127\n", out
 
 
+@test
+def sh_file_runs_a_script_with_its_arguments():
+    with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as f:
+        f.write("# a comment\necho $# $1 \"$2\"\nfor x in a b; do echo $x; done\nexit 4\n")
+    try:
+        p = subprocess.run([*hostlib.host_cmd(SH), f.name, "one", "two words"],
+                           capture_output=True, text=True, timeout=20)
+        assert (p.stdout, p.stderr, p.returncode) == ("2 one two words\na\nb\n", "", 4), p
+    finally:
+        os.unlink(f.name)
+    p = subprocess.run([*hostlib.host_cmd(SH), "/no/such/script"], capture_output=True, text=True)
+    assert (p.stderr, p.returncode) == ("sh: /no/such/script: No such file or directory\n", 127), p
+
+
 # ---- through a terminal ----------------------------------------------------
 
 class Term:

@@ -3,6 +3,8 @@
  *
  *   sh            read commands from fd 0 (interactive on a terminal)
  *   sh -c LINE    run one line and exit with its status
+ *   sh FILE [ARG...]  run the script FILE ($0 FILE, $1.. $9 and $# its
+ *                 arguments); a "#!/bin/sh" file run by name comes here
  *
  * A line is a list of pipelines:  a | b | c ; d && e || f & g < FILE
  * with 'single' and "double" quotes, \ escapes, # comments and $?, $!, $$
@@ -62,6 +64,9 @@ static char bindir[128] = "/bin";
 static int last_status;		/* $? */
 static pid_t last_bg;		/* $!: 0 until something runs in the background */
 static pid_t shell_pid;		/* $$ */
+static int input_fd;		/* where lines come from: 0, or a script */
+static char **script_argv;	/* a script's $0, $1, ...: its path, then its arguments */
+static int script_argc;		/* $0 included */
 
 /* interactive: prompts, job notices, status lines.  jobctl: process groups
  * and the terminal (off in a non-interactive shell and in a subshell). */
@@ -137,7 +142,7 @@ static int read_plain(char *buf)
 	char c;
 
 	for (;;) {
-		int r = read(0, &c, 1);
+		int r = read(input_fd, &c, 1);
 		if (r < 0 && errno == EINTR) {
 			int sig = caught;
 			caught = 0;
@@ -1025,6 +1030,16 @@ static const char *dollar(const char *p)
 		int v = p[1] == '?' ? last_status : p[1] == '!' ? last_bg : shell_pid;
 		if (p[1] != '!' || last_bg)
 			snprintf(num, sizeof(num), "%d", v), put_str(num);
+		return p + 1;
+	}
+	if ((p[1] >= '0' && p[1] <= '9') || p[1] == '#') {	/* $0..$9, $#: a script's */
+		int i = p[1] - '0';
+		if (p[1] == '#')
+			snprintf(num, sizeof(num), "%d", script_argc > 0 ? script_argc - 1 : 0), put_str(num);
+		else if (i < script_argc)
+			put_str(script_argv[i]);
+		else if (i == 0)
+			put_str("sh");
 		return p + 1;
 	}
 	if (p[1] == '{') {		/* ${NAME}; ${NAME:-x} and the like are refused by the lexer */
@@ -2489,7 +2504,17 @@ int main(int argc, char **argv)
 		run_text(cmd);
 		return last_status;
 	}
-	init_interactive();
+	if (argc >= 2 && argv[1][0] != '-') {	/* sh FILE [ARG...] */
+		input_fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+		if (input_fd < 0) {
+			err("%s: %s", argv[1], strerror(errno));
+			return 127;		/* bash's and dash's status */
+		}
+		script_argv = argv + 1;
+		script_argc = argc - 1;
+	} else {
+		init_interactive();
+	}
 	for (;;) {
 		int n;
 
@@ -2520,5 +2545,5 @@ int main(int argc, char **argv)
 	}
 	if (interactive)
 		outs("exit\n");
-	return 0;
+	return script_argv ? last_status : 0;
 }

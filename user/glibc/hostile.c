@@ -282,7 +282,8 @@ static int print_argv(int argc, char **argv)
 	return 0;
 }
 
-/* exec path with args in a child; its first output line, or the errno. */
+/* exec path with args in a child; its output, lines joined by "; " and
+ * its exit status after " => ", or the errno. */
 static void run_script(const char *path, char *const args[], char *out, size_t len)
 {
 	int fds[2], st;
@@ -300,11 +301,19 @@ static void run_script(const char *path, char *const args[], char *out, size_t l
 		_exit(127);
 	}
 	close(fds[1]);
-	ssize_t got = read(fds[0], out, len - 1);
-	out[got > 0 ? got : 0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
+	size_t used = 0;
+	ssize_t got;
+	while (used < len - 24 && (got = read(fds[0], out + used, len - 24 - used)) > 0)
+		used += (size_t)got;
+	while (used && out[used - 1] == '\n')
+		used--;
+	out[used] = '\0';
+	for (char *c = strchr(out, '\n'); c; c = strchr(c, '\n'))
+		*c = ';';
 	close(fds[0]);
 	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) && WEXITSTATUS(st) != 127)
+		snprintf(out + used, 24, " => %d", WEXITSTATUS(st));
 }
 
 struct script_case {
@@ -323,6 +332,8 @@ static const struct script_case scripts[] = {
 	{ "script_five_interpreters_deep_runs", "/bin/script_hop4",
 	  "/bin/hostile|--argv|/bin/script_args|/bin/script_hop1|/bin/script_hop2|"
 	  "/bin/script_hop3|/bin/script_hop4|a|b c" },
+	{ "shell_script_runs_by_name", "/bin/script_sh",
+	  "/bin/script_sh has 2 arguments: a b c;word one;word two;piped => 3" },
 	{ "script_six_interpreters_deep_is_eloop", "/bin/script_hop5", "errno ELOOP" },
 	{ "script_that_names_itself_is_eloop", "/bin/script_loop", "errno ELOOP" },
 	{ "script_missing_interpreter_is_enoent", "/bin/script_missing", "errno ENOENT" },
