@@ -10,7 +10,8 @@
  *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
  *	then the 16 AT_RANDOM bytes and the strings themselves.
  *
- * The segments and the first stack pages are filled at once; the new
+ * The segments' file bytes and the first stack pages are filled at once
+ * (bss comes on demand); the new
  * program's regions (kernel/mm.c) say what the rest may become: each
  * segment, an empty heap after the last one (brk, kernel/mmap.c), and the
  * stack, which grows down on demand (kernel/fault.c).
@@ -94,7 +95,11 @@ static int place(struct image *im, uint32_t base)
 	return 0;
 }
 
-/* Map and fill the PT_LOAD segments. */
+/* Map and fill the PT_LOAD segments' pages that hold file bytes (and
+ * each segment's first page, whose flags a neighbour sharing it needs).
+ * The bss past them is left to demand paging: the segment's region
+ * (image_regions) gives a zeroed frame at the first touch, as Linux maps
+ * bss anonymous; a 96 MiB array costs nothing until it is used. */
 static int load_segments(pde_t *pd, const struct image *im)
 {
 	const struct elf_phdr *ph = phdrs(im);
@@ -103,9 +108,9 @@ static int load_segments(pde_t *pd, const struct image *im)
 			continue;
 		uint32_t flags = (ph[i].flags & PF_W) ? PTE_W : 0;
 		uint32_t vaddr = ph[i].vaddr + im->bias;
-		if (vm_alloc_user(pd, vaddr, ph[i].memsz, flags) < 0)
+		if (vm_alloc_user(pd, vaddr, ph[i].filesz ? ph[i].filesz : 1, flags) < 0)
 			return -ENOMEM;
-		/* Copy the file bytes; the rest (bss) is already zero. The
+		/* Copy the file bytes; the rest of their last page is zero. The
 		 * pages may be read-only for the user, so copy to the frames. */
 		for (uint32_t off = 0; off < ph[i].filesz;) {
 			uint32_t va = vaddr + off;
@@ -329,6 +334,27 @@ static int count(char *const v[])
 	return n;
 }
 
+/* The pages an image's segments span. */
+static uint32_t image_pages(const struct image *im)
+{
+	uint32_t pages = 0;
+	const struct elf_phdr *ph = phdrs(im);
+	for (int i = 0; i < im->eh->phnum; i++)
+		if (ph[i].type == PT_LOAD && ph[i].memsz)
+			pages += (PAGE_ROUND_UP(ph[i].vaddr + ph[i].memsz) -
+				  PAGE_ROUND_DOWN(ph[i].vaddr)) / PAGE_SIZE;
+	return pages;
+}
+
+/* Linux's overcommit guess (__vm_enough_memory): a program larger than
+ * all the memory there is can never run; refuse it before the point of no
+ * return, and before any frame is taken. */
+static bool fits_in_memory(const struct exec_plan *x)
+{
+	uint32_t pages = image_pages(&x->prog) + (x->dynamic ? image_pages(&x->interp) : 0);
+	return pages <= pmm_total_count();
+}
+
 /* Load the ELF file f, found as path (its name for the process and
  * AT_EXECFN even when f is a script's interpreter), into p. */
 static int exec_elf(struct proc *p, const char *path, const struct initrd_file *f,
@@ -343,6 +369,8 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	int err = plan_exec(p, f, &x);
 	if (err < 0)
 		return err;
+	if (!fits_in_memory(&x))
+		return -ENOMEM;
 	pde_t *pd = vm_new_pgdir();
 	if (!pd)
 		return -ENOMEM;

@@ -13,6 +13,7 @@
  * cut into small blocks for later use, which is not a leak; after warm-up
  * a steady state must hold exactly.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -96,10 +97,53 @@ static int grow_and_fork(void)
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Exec path in a child with argv { path, arg }; its exit status, or the
+ * errno of a refused exec as -errno. */
+static int exec_status(const char *path, const char *arg)
+{
+	char *argv[] = { (char *)path, (char *)arg, NULL };
+	int fds[2], err = 0, status;
+	if (pipe(fds) < 0)
+		return -1000;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		execve(path, argv, NULL);
+		err = errno;
+		write(fds[1], &err, sizeof(err));
+		_exit(127);
+	}
+	close(fds[1]);
+	if (read(fds[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1000;
+	return err ? -err : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Exec builds bss on demand and refuses what can never fit (issue 46). */
+static void exec_memory_checks(void)
+{
+	exec_status("/bin/bss_huge", NULL);	/* warm-up: kmalloc's blocks, pipes */
+	int before = free_frames();
+	int r = exec_status("/bin/bss_huge", NULL);
+	int after = free_frames();
+	ktap_ok(r == -ENOMEM && after == before, "exec_of_a_bss_larger_than_memory_is_enomem",
+		"exec returned %d (want -%d), free frames before %d, after %d", r, ENOMEM,
+		before, after);
+	char arg[16];
+	snprintf(arg, sizeof(arg), "%d", free_frames());
+	r = exec_status("/bin/bss_lazy", arg);
+	ktap_ok(r == 0, "exec_maps_bss_on_demand",
+		"a 96 MiB bss touched once: %s (free frames before it: %s)",
+		r == 0 ? "a few frames" : r == 1 ? "it cost more than 256 frames" : "did not run", arg);
+}
+
 int main(int argc, char **argv)
 {
 	test_require_our_kernel(argc, argv, 0);
-	ktap_plan(3);
+	ktap_plan(5);
 
 	fork_cycles(10, 0);
 	int before = free_frames();
@@ -124,5 +168,6 @@ int main(int argc, char **argv)
 	ktap_ok(ok && after == before, "grown_stack_and_heap_fork_copies_and_frees_all",
 		"free frames before %d, after %d, %d-page stack and heap seen by the child: %s",
 		before, after, GROWN_PAGES, ok ? "yes" : "NO");
+	exec_memory_checks();
 	return ktap_done();
 }
