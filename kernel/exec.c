@@ -27,6 +27,7 @@
 #include "proc.h"
 #include "signal.h"
 #include "string.h"
+#include "thread.h"
 #include "time.h"
 #include "uaccess.h"
 #include "x86.h"
