@@ -809,7 +809,13 @@ static struct proc *lock_parent(struct proc *c)
 
 void proc_take_family(struct proc *p, struct proc *leader)
 {
+	/* The group's pid moves with the place on the parent's list, in one
+	 * hold of the parent's family lock: a wait4 for that pid, which looks
+	 * under it, finds the leader or p, never neither (ECHILD). */
 	struct proc *parent = lock_parent(leader), *c;
+	spin_lock(&ptable_lock);
+	pid_transfer(leader, p);
+	spin_unlock(&ptable_lock);
 	if (parent) {
 		proc_set_parent_locked(p, parent);	/* in the leader's place */
 		proc_set_parent_locked(leader, NULL);

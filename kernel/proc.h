@@ -179,7 +179,8 @@ extern struct spinlock ptable_lock;
 	for ((c) = (parent)->children; (c); (c) = (c)->sibling_next)
 
 /* exec in a thread: p takes the old leader's place in its parent's
- * children and the old leader's children (kernel/thread.c). No lock held. */
+ * children, its pid, and the old leader's children (kernel/thread.c).
+ * No lock held. */
 void proc_take_family(struct proc *p, struct proc *leader);
 /* threads-max: the most tasks at once (proc_init: from the memory). */
 extern int max_threads;

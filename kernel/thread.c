@@ -251,9 +251,8 @@ int sys_clone3(void *uargs, uint32_t size)
  */
 static void thread_become_leader(struct proc *p, struct proc *leader)
 {
-	proc_take_family(p, leader);	/* family locks before ptable_lock */
+	proc_take_family(p, leader);	/* and its pid; family locks before ptable_lock */
 	spin_lock(&ptable_lock);
-	pid_transfer(leader, p);
 	pid_set_groups(p, leader->pgid, leader->sid);
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
