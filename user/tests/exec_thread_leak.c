@@ -120,6 +120,8 @@ static void reap(struct forker *f, int pid, int mode)
 		sleep_us(1000);
 	if (r == 0) {
 		f->stuck++;
+		printf("# child %d (leader mode %d) not ended after %d ms: SIGKILL\n",
+		       pid, mode, CHILD_DEADLINE_MS);
 		syscall2(__NR_kill, pid, SIGKILL);
 		r = syscall3(__NR_waitpid, pid, (long)&status, 0);
 	}
