@@ -29,6 +29,7 @@
 #include "script.h"
 #include "signal.h"
 #include "string.h"
+#include "thread.h"
 #include "time.h"
 #include "uaccess.h"
 #include "x86.h"

@@ -12,7 +12,9 @@
  * go back when it is freed (Linux's vmalloc'd stacks, CONFIG_VMAP_STACK).
  * Freeing must make every CPU forget the old translations first (a TLB
  * shootdown): the next stack in that slot has other frames. Slots are a
- * bitmap searched from the last one handed out (next fit, as pmm.c).
+ * bitmap searched from the start (first fit): whatever is kept per slot
+ * (/proc's nodes) is then bounded by the peak number of tasks, where a
+ * next fit would walk every slot of the range in time.
  *
  * Each CPU keeps its last OBJCACHE_MAX freed stacks whole, slot and
  * frames mapped, and hands them out first (Linux's cached vmap stacks,
@@ -37,7 +39,7 @@
 
 static struct spinlock lock = SPINLOCK_INIT("kstack");
 static uint32_t used[(KSTACK_SLOTS_MAX + 31) / 32];	/* bit slot: taken */
-static int nslots, hint;
+static int nslots;
 
 /* Each CPU's last freed stacks, whole (kernel/objcache.h). */
 static struct objcache caches[MAX_CPUS] = {
@@ -64,19 +66,22 @@ void kstack_init(int n)
 	write_cr3(read_cr3());
 }
 
+/* The lowest free slot (first fit), or -1: the slots in use then stay
+ * below the most tasks there ever were at once, and so do /proc's nodes,
+ * which kernel/procfs_pid.c makes per slot and keeps. */
 static int slot_take(void)
 {
 	int found = -1;
 	spin_lock(&lock);
-	for (int i = 0; i < nslots && found < 0; i++) {
-		int s = (hint + i) % nslots;
-		if (!(used[s / 32] & (1u << (s % 32))))
+	for (int w = 0; w * 32 < nslots && found < 0; w++) {
+		if (used[w] == ~0u)
+			continue;
+		int s = w * 32 + __builtin_ctz(~used[w]);
+		if (s < nslots)
 			found = s;
 	}
-	if (found >= 0) {
+	if (found >= 0)
 		used[found / 32] |= 1u << (found % 32);
-		hint = found + 1;
-	}
 	spin_unlock(&lock);
 	return found;
 }

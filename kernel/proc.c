@@ -809,7 +809,13 @@ static struct proc *lock_parent(struct proc *c)
 
 void proc_take_family(struct proc *p, struct proc *leader)
 {
+	/* The group's pid moves with the place on the parent's list, in one
+	 * hold of the parent's family lock: a wait4 for that pid, which looks
+	 * under it, finds the leader or p, never neither (ECHILD). */
 	struct proc *parent = lock_parent(leader), *c;
+	spin_lock(&ptable_lock);
+	pid_transfer(leader, p);
+	spin_unlock(&ptable_lock);
 	if (parent) {
 		proc_set_parent_locked(p, parent);	/* in the leader's place */
 		proc_set_parent_locked(leader, NULL);
@@ -977,8 +983,7 @@ void proc_exit(int status)
 	panic("zombie %d ran again", p->pid);
 }
 
-/* Every other thread of the group gets SIGKILL (ptable_lock held). */
-static void kill_group_locked(struct proc *me)
+void proc_kill_group_locked(struct proc *me)
 {
 	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
 	struct proc *t;
@@ -999,39 +1004,11 @@ void proc_exit_group(int status)
 		if (!leader->group_exiting) {
 			leader->group_exiting = true;
 			leader->group_exit_status = status;
-			kill_group_locked(p);
+			proc_kill_group_locked(p);
 		}
 		spin_unlock(&ptable_lock);
 	}
 	proc_exit(status);
-}
-
-int proc_kill_other_threads(void)
-{
-	struct proc *p = current(), *leader = p->group_leader;
-
-	if (leader->nr_threads == 1)
-		return 0;
-	spin_lock(&ptable_lock);
-	bool lost = leader->group_exiting;
-	if (!lost) {
-		leader->group_exiting = true;	/* no new threads meanwhile */
-		kill_group_locked(p);
-	}
-	spin_unlock(&ptable_lock);
-	if (lost)
-		return -EINTR;
-	while (leader->nr_threads > 1 && !signal_fatal_pending(p))
-		sleep_until(clock_ns() + 100000, TASK_UNINTERRUPTIBLE);
-	spin_lock(&ptable_lock);
-	leader->group_exiting = false;
-	lost = leader->nr_threads > 1;
-	spin_unlock(&ptable_lock);
-	if (lost)
-		return -EINTR;
-	if (p != leader)
-		thread_become_leader(p, leader);
-	return 0;
 }
 
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)

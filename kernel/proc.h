@@ -179,7 +179,8 @@ extern struct spinlock ptable_lock;
 	for ((c) = (parent)->children; (c); (c) = (c)->sibling_next)
 
 /* exec in a thread: p takes the old leader's place in its parent's
- * children and the old leader's children (kernel/thread.c). No lock held. */
+ * children, its pid, and the old leader's children (kernel/thread.c).
+ * No lock held. */
 void proc_take_family(struct proc *p, struct proc *leader);
 /* threads-max: the most tasks at once (proc_init: from the memory). */
 extern int max_threads;
@@ -271,10 +272,8 @@ __attribute__((noreturn)) void proc_exit(int status);
 /* End every thread of the caller's group (exit_group, a fatal signal):
  * status is what wait4 reports. */
 __attribute__((noreturn)) void proc_exit_group(int status);
-/* Make the caller the only thread of its group (execve): the others are
- * killed and gone when it returns; -EINTR if a fatal signal came first
- * or another thread is ending the group already. */
-int proc_kill_other_threads(void);
+/* Every other live thread of me's group gets SIGKILL (ptable_lock held). */
+void proc_kill_group_locked(struct proc *me);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 /* A fault in user mode: report it and kill the process with sig. */
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);

@@ -16,6 +16,8 @@
 #include "pid.h"
 #include "proc.h"
 #include "signal.h"
+#include "sleep.h"
+#include "time.h"
 #include "tls.h"
 #include "string.h"
 #include "uaccess.h"
@@ -247,11 +249,10 @@ int sys_clone3(void *uargs, uint32_t size)
  * leader's slot is let go (Linux's de_thread). The caller's own tid is
  * forgotten, as on Linux.
  */
-void thread_become_leader(struct proc *p, struct proc *leader)
+static void thread_become_leader(struct proc *p, struct proc *leader)
 {
-	proc_take_family(p, leader);	/* family locks before ptable_lock */
+	proc_take_family(p, leader);	/* and its pid; family locks before ptable_lock */
 	spin_lock(&ptable_lock);
-	pid_transfer(leader, p);
 	pid_set_groups(p, leader->pgid, leader->sid);
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
@@ -278,4 +279,43 @@ void thread_become_leader(struct proc *p, struct proc *leader)
 	leader->pgdir = NULL;
 	proc_forget_locked(leader);
 	spin_unlock(&ptable_lock);
+}
+
+/*
+ * exec's de_thread. nr_threads counts the threads not yet exited, so a
+ * count of 1 says the caller is the only one left, not that it leads:
+ * a leader that exited first (pthread_exit in main, or an exit_group
+ * that lost the race with this exec) is a zombie whose slot still holds
+ * the group's address space and files. The caller must then become the
+ * leader all the same (Linux waits for the leader to be a zombie and
+ * takes its place); exec'ing in place would swap and free the pgdir the
+ * leader's slot still names, and the group's end would free it again
+ * and leak the new one. Only a leader alone may skip this.
+ */
+int proc_kill_other_threads(void)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	if (p == leader && leader->nr_threads == 1)
+		return 0;	/* alone: nobody else can change the count */
+	spin_lock(&ptable_lock);
+	bool lost = leader->group_exiting;
+	if (!lost) {
+		leader->group_exiting = true;	/* no new threads meanwhile */
+		proc_kill_group_locked(p);
+	}
+	spin_unlock(&ptable_lock);
+	if (lost)
+		return -EINTR;
+	while (leader->nr_threads > 1 && !signal_fatal_pending(p))
+		sleep_until(clock_ns() + 100000, TASK_UNINTERRUPTIBLE);
+	spin_lock(&ptable_lock);
+	leader->group_exiting = false;
+	lost = leader->nr_threads > 1;
+	spin_unlock(&ptable_lock);
+	if (lost)
+		return -EINTR;
+	if (p != leader)
+		thread_become_leader(p, leader);
+	return 0;
 }

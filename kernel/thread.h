@@ -17,9 +17,10 @@ int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);
 int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig);
 
-struct proc;
-/* exec from thread p: p takes over leader's place (kernel/proc.c's
- * proc_kill_other_threads, once the other threads are gone). */
-void thread_become_leader(struct proc *p, struct proc *leader);
+/* Make the caller the only thread of its group, and its leader
+ * (execve; Linux's de_thread): the others are killed and gone when it
+ * returns 0; -EINTR if a fatal signal came first or another thread is
+ * ending the group already. */
+int proc_kill_other_threads(void);
 
 #endif

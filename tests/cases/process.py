@@ -64,6 +64,16 @@ CASES = [
               # frame, and maps bss on demand (issue 46)
               r"^ok 4 - exec_of_a_bss_larger_than_memory_is_enomem",
               r"^ok 5 - exec_maps_bss_on_demand"]),
+    # Threads fork children whose own thread execs (de_thread), the
+    # child's leader joined, exited or racing exit_group: every child ends
+    # with the exec'd program's status, and the free frames are back
+    # exactly after warm-up rounds (issue 46). No /proc reader here: the
+    # nodes /proc keeps per kernel-stack slot grow with the peak of tasks,
+    # which a reader's references move (the stress variant has readers).
+    programs("proc_exec_thread_no_leaks", ONE, "/bin/exec_thread_leak:3:2:0",
+             [r"^ok 1 - exec_from_thread_children_all_end\b",
+              r"^ok 2 - exec_from_thread_free_frames_back_to_baseline\b"],
+             tags=("process",)),
     # More tasks than the old 256-slot table (issue 32): 1,000 children
     # asleep at once, each in /proc and /proc/loadavg, killed as one group
     # and all reaped by waitpid(-1); two CPUs, so stacks are freed with a

@@ -16,6 +16,11 @@
         8 on 8 CPUs), and every number alike (4 fuzzers); and 4 fuzzers
         whose children are thread groups of 4 threads each (issue 26:
         clone, futex, TLS, tgkill, per-thread masks, thread exit).
+    stress_exec_thread_1, stress_exec_thread_1x2x2
+        /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
+        threads: 4 threads fork children whose thread execs (issue 46);
+        every child must end and the free frames come back exactly (call
+        505, after warm-up rounds).
 
 Every case fails on a panic (a KASSERT of the DEBUG=1 build, a spinlock
 lockup), a watchdog report or a silent console (the timeout). The seeds
@@ -37,6 +42,7 @@ LIVE = 100              # ... this many at once
 FUZZ_CALLS = 1000000
 
 TOPO = {
+    "1": ("1,sockets=1,cores=1,threads=1", "CPUS=1"),
     "2x2x2": ("8,sockets=2,cores=2,threads=2", "SOCKETS=2 CORES=2 THREADS=2"),
     "1x2x2": ("4,sockets=1,cores=2,threads=2", "CORES=2 THREADS=2"),
 }
@@ -49,6 +55,9 @@ SMP_OKS = ["stress_every_task_exits_and_is_reaped",
            "stress_free_frames_back_to_baseline"]
 FUZZ_OKS = ["random_syscalls_leave_kernel_running",
             "random_syscalls_leak_no_memory"]
+EXEC_THREAD_S = 30
+EXEC_THREAD_OKS = ["exec_from_thread_children_all_end",
+                   "exec_from_thread_free_frames_back_to_baseline"]
 
 
 def ok_line(log, name):
@@ -121,6 +130,23 @@ def fuzz(name, topo, offset, fuzzers, aim, threads=1):
     return case
 
 
+def exec_thread_check(log):
+    ended, frames = (ok_line(log, n) for n in EXEC_THREAD_OKS)
+    if ended is None or frames is None:
+        return False, "an ok line is missing"
+    return True, f"{ended}; {frames}"
+
+
+def exec_thread(topo):
+    """4 threads forking children that exec from a thread, for
+    EXEC_THREAD_S seconds (issue 46). No /proc readers: their references
+    raise the peak of kernel-stack slots, and /proc keeps nodes per slot."""
+    return stress_case(
+        f"stress_exec_thread_{topo}", topo,
+        f"/bin/exec_thread_leak:{EXEC_THREAD_S}:4:0", EXEC_THREAD_OKS,
+        exec_thread_check, timeout=EXEC_THREAD_S + 120)
+
+
 CASES = [
     smp("2x2x2", 0),
     smp("1x2x2", 1),
@@ -128,4 +154,6 @@ CASES = [
     fuzz("stress_fuzz_aimed_2x2x2", "2x2x2", 20, 8, 75),
     fuzz("stress_fuzz_uniform_1x2x2", "1x2x2", 30, 4, 0),
     fuzz("stress_fuzz_threads_1x2x2", "1x2x2", 40, 4, 75, threads=4),
+    exec_thread("1"),
+    exec_thread("1x2x2"),
 ]
