@@ -129,30 +129,21 @@ void dec_burst(struct sched_task *p);
 void inc_burst(struct sched_task *p);
 
 /* The plain staircase's numbers (§4), written once here: the hooks in
- * policy.c return them, and the core's helpers below compute them in
- * line when a task's table names those hooks. The core asks at every
- * switch, wake-up and tick; through the table's pointers the three cost
- * 209 instructions a sched_yield (make profile, docs/bench.md). */
+ * policy.c return them. */
 static inline int stair_max_burst(const struct sched_task *p)
 {
 	return (NICE_LEVELS - 1) - USER_PRIO(p);
 }
 
-/* The core asks through these: the task's policy's hook (the staircase's
- * own numbers in line, as above). */
+/* The core asks through these: always the task's policy's hook, so the
+ * hook a student edits is the code that runs. */
 static inline int rr_interval(const struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->rr_interval == staircase_rr_interval)
-		return rr_ticks();
-	return pol->rr_interval(p);
+	return policy_of(p)->rr_interval(p);
 }
 static inline int max_burst(const struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->max_burst == staircase_max_burst)
-		return stair_max_burst(p);
-	return pol->max_burst(p);
+	return policy_of(p)->max_burst(p);
 }
 /* §4: one quantum per stair from the top stair down to 139. */
 static inline int stair_full_slice(const struct sched_task *p)
@@ -161,24 +152,15 @@ static inline int stair_full_slice(const struct sched_task *p)
 }
 static inline int full_slice(const struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->full_slice == staircase_full_slice)
-		return stair_full_slice(p);
-	return pol->full_slice(p);
+	return policy_of(p)->full_slice(p);
 }
 static inline int effective_prio(const struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->effective_prio == staircase_effective_prio)
-		return staircase_prio(p, true);
-	return pol->effective_prio(p);
+	return policy_of(p)->effective_prio(p);
 }
 static inline int first_quantum(const struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->first_quantum == staircase_first_quantum)
-		return rr_interval(p);		/* §6.2: one quantum */
-	return pol->first_quantum(p);
+	return policy_of(p)->first_quantum(p);
 }
 static inline void policy_tick(struct runqueue *rq, struct sched_task *p)
 {
@@ -196,10 +178,7 @@ static inline int stair_yield(struct sched_task *p)
 }
 static inline int policy_yield(struct sched_task *p)
 {
-	const struct sched_policy *pol = policy_of(p);
-	if (pol->yield == staircase_yield)
-		return stair_yield(p);
-	return pol->yield(p);
+	return policy_of(p)->yield(p);
 }
 static inline int rr_get_interval(const struct sched_task *p)
 {
