@@ -388,27 +388,27 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	/* Room for the regions exec_regions makes (two per segment at most,
 	 * and the stack), counted from none: then it cannot fail. */
 	int nph = x.prog.eh->phnum + (x.dynamic ? x.interp.eh->phnum : 0);
+	mm_lock(&p->mm);	/* a /proc reader walks the array and tables under it */
 	if (!err && mm_reserve(&p->mm, 2 * nph + 1 - p->mm.n) < 0)
 		err = -ENOMEM;
 	if (err < 0) {
+		mm_unlock(&p->mm);
 		vm_free_pgdir(pd);
 		return err;
 	}
 
-	/* The point of no return: swap in the new program (under the mm lock:
-	 * a /proc reader of this process walks the tables it holds). */
-	mm_lock(&p->mm);
+	/* The point of no return: swap in the new program and its regions. */
 	pde_t *old = p->pgdir;
 	p->pgdir = pd;
+	exec_regions(p, &x);
+	p->mm.arg_start = strings[0];
+	p->mm.arg_end = p->mm.env_start = strings[1];
+	p->mm.env_end = strings[2];
 	mm_unlock(&p->mm);
 	if (p == current())
 		vm_switch(pd);
 	if (old)
 		vm_free_pgdir(old);
-	exec_regions(p, &x);
-	p->mm.arg_start = strings[0];
-	p->mm.arg_end = p->mm.env_start = strings[1];
-	p->mm.env_end = strings[2];
 	proc_set_name(p, path);
 	p->exe = f;
 	signal_exec(p);		/* handlers were addresses in the old program */

@@ -99,6 +99,7 @@ void file_close(struct file *f)
 		procfs_release(f);
 	if (f->type == FT_SOCKET)
 		socket_close(f->sock);
+	procfs_node_drop(f->node);
 	kfree(f);
 }
 
@@ -221,6 +222,8 @@ int fork_files(struct proc *child, struct proc *parent)
 /* The group is gone (or never ran): close every descriptor, free the table. */
 void files_release(struct proc *leader)
 {
+	procfs_node_drop(leader->cwd);	/* the working directory goes too */
+	leader->cwd = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)
 		return;
@@ -327,9 +330,14 @@ static int open_node(const struct initrd_file *node, int flags)
 		/* the initrd is read-only; its devices are not */
 		return node->is_dir ? -EISDIR : -EROFS;
 	}
+	int err = procfs_node_hold(node);	/* a /proc/PID node: kept while open */
+	if (err)
+		return err;
 	struct file *f = file_alloc(type);
-	if (!f)
+	if (!f) {
+		procfs_node_drop(node);
 		return -ENOMEM;
+	}
 	f->node = node;
 	f->proc_pid = node->arg;
 	/* Linux keeps every flag but the ones that act only at open. */

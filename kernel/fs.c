@@ -14,6 +14,7 @@
 #include "errno.h"
 #include "file.h"
 #include "proc.h"
+#include "procfs.h"
 #include "string.h"
 #include "uaccess.h"
 
@@ -74,7 +75,11 @@ int sys_chdir(const char *upath)
 		return err;
 	if (!node->is_dir)
 		return -ENOTDIR;
-	current()->group_leader->cwd = node;
+	err = procfs_node_hold(node);	/* a /proc/PID directory: kept while here */
+	if (err)
+		return err;
+	procfs_node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
+					     __ATOMIC_ACQ_REL));
 	return 0;
 }
 

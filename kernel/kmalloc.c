@@ -183,6 +183,81 @@ static void cache_free(struct header *h)
 	spin_unlock(&kc->lock);
 }
 
+/* ---- shrinking: pages whose blocks are all free go back ------------------ */
+
+static struct header *merge(struct header *a, struct header *b)
+{
+	struct header head, *tail = &head;
+	while (a && b) {
+		struct header **least = a < b ? &a : &b;
+		tail->next = *least;
+		tail = *least;
+		*least = (*least)->next;
+	}
+	tail->next = a ? a : b;
+	return head.next;
+}
+
+/* A free list in address order (merge sort: blocks of one page side by side). */
+static struct header *sort_blocks(struct header *h)
+{
+	if (!h || !h->next)
+		return h;
+	struct header *slow = h, *fast = h->next;
+	while (fast && fast->next) {
+		slow = slow->next;
+		fast = fast->next->next;
+	}
+	struct header *second = slow->next;
+	slow->next = NULL;
+	return merge(sort_blocks(h), sort_blocks(second));
+}
+
+/* The frame a block lies in (the direct map keeps frames in address order). */
+static uint32_t page_of(const struct header *h)
+{
+	return PAGE_ROUND_DOWN(V2P(h));
+}
+
+/* The sorted list less the pages it holds whole, which go back to the
+ * frame allocator (refill cut each page into PAGE_SIZE / size blocks
+ * from its start). Heap lock held. */
+static struct header *release_whole_pages(struct header *sorted, int c)
+{
+	uint32_t per_page = PAGE_SIZE >> (c + MIN_SHIFT);
+	struct header head = { .next = sorted }, *kept = &head;
+	while (kept->next) {
+		struct header *first = kept->next, *h = first;
+		uint32_t n = 0;
+		while (h && page_of(h) == page_of(first)) {
+			h = h->next;
+			n++;
+		}
+		if (n == per_page) {
+			kept->next = h;
+			pmm_free(page_of(first));
+		} else {
+			while (kept->next != h)
+				kept = kept->next;
+		}
+	}
+	return head.next;
+}
+
+/* Every CPU's free blocks back to the shared lists, and every page whose
+ * blocks are all free back to the frame allocator (Linux's
+ * kmem_cache_shrink): the heap shrinks to what is in use, so that a leak
+ * test counts frames exactly however high a load drove it. */
+void kmalloc_shrink(void)
+{
+	for (int c = 0; c < NCLASSES; c++) {
+		drain_class(c);
+		spin_lock(&lock);
+		free_list[c] = release_whole_pages(sort_blocks(free_list[c]), c);
+		spin_unlock(&lock);
+	}
+}
+
 #ifdef HOST_TEST
 /* The host unit tests give each test fresh memory (tests/host/main.c's
  * fresh_memory): the blocks of the last one's frames are forgotten. */

@@ -9,6 +9,8 @@
 void *kmalloc(size_t size);	/* 16-byte aligned; NULL when memory is out */
 void *kzalloc(size_t size);	/* the same, zeroed */
 void kfree(void *p);		/* NULL is fine; a bad or double free panics */
+/* Give back the heap's pages whose blocks are all free (sys_free_frames). */
+void kmalloc_shrink(void);
 #ifdef HOST_TEST
 void kmalloc_forget_all(void);	/* tests/host: fresh memory for each test */
 #endif

@@ -32,6 +32,7 @@
 #include "pmm.h"
 #include "power.h"
 #include "printk.h"
+#include "procfs.h"
 #include "selftest.h"
 #include "sleep.h"
 #include "smp.h"
@@ -45,6 +46,8 @@
 
 struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
 static int nr_tasks;		/* from fork to reap (threads-max counts them); atomic */
+/* Threads between their own exit and their freeing; atomic. */
+static int threads_leaving;
 static uint32_t total_forks;	/* atomic */
 int max_threads;
 /* Threads that have exited, waiting to be off their CPU to be let go
@@ -280,6 +283,8 @@ static void free_dead_tasks(void)
 		struct proc *p = gone;
 		gone = p->dead_next;
 		__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
+		if (p->group_leader != p)	/* not a leader de_thread let go */
+			__atomic_sub_fetch(&threads_leaving, 1, __ATOMIC_RELAXED);
 		proc_put(p);		/* its own reference */
 	}
 }
@@ -473,12 +478,24 @@ static void proc_release(struct proc *p)
 	proc_put(p);			/* its own reference */
 }
 
+/* A joined thread may still be on its way out (pthread_join returns at
+ * the tid word's wake-up, before the thread's last switch): wait for
+ * such threads to be freed, LEAVING_WAIT_MS at most. */
+#define LEAVING_WAIT_MS	100
+
 int sys_free_frames(void)
 {
 	free_dead_tasks();
+	for (int ms = 0; ms < LEAVING_WAIT_MS &&
+	     __atomic_load_n(&threads_leaving, __ATOMIC_RELAXED); ms++) {
+		sleep_until(clock_ns() + 1000000, TASK_UNINTERRUPTIBLE);
+		free_dead_tasks();
+	}
+	procfs_pid_trim();
 	rcu_barrier();
 	kstack_drain_caches();
 	vm_drain_pgd_caches();
+	kmalloc_shrink();
 	return (int)pmm_free_count();
 }
 
@@ -746,7 +763,11 @@ struct proc *fork_prepare(int *err)
 		proc_release(child);
 		return NULL;
 	}
-	child->cwd = parent->cwd;
+	/* The parent's holds its working directory; another of its threads
+	 * may chdir meanwhile, and then the new one is held. */
+	do
+		child->cwd = parent->cwd;
+	while (procfs_node_hold(child->cwd) != 0);
 	child->umask = parent->umask;
 	child->exe = parent->exe;
 	return child;
@@ -893,10 +914,10 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
 	pde_t *pd = leader->pgdir;
 	leader->pgdir = p->pgdir = NULL;
+	mm_release(&leader->mm);	/* and the regions */
 	mm_unlock(&leader->mm);
 	if (pd)
 		vm_free_pgdir(pd);
-	mm_release(&leader->mm);
 
 	bool wake_init = reparent_children(leader);
 	/* No other thread is left to change these. */
@@ -945,6 +966,8 @@ void proc_exit(int status)
 		printk("init exited: status %d\n", status_code(status));
 		power_off(status_code(status));
 	}
+	if (p != leader)
+		__atomic_add_fetch(&threads_leaving, 1, __ATOMIC_RELAXED);
 	thread_release(p);
 	/* Leave the address space before it may be freed. */
 	vm_switch(kernel_pgdir);

@@ -210,8 +210,10 @@ int proc_nr_threads(int pid);
  * now, freed once no CPU runs on its stack. ptable_lock held. */
 void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
- * once the exited threads that wait for the next fork are freed and the
- * CPUs' cached kernel stacks given back. */
+ * once the exited threads that wait for the next fork are freed (joined
+ * ones still on their way out waited for, briefly), the CPUs' cached
+ * kernel stacks given back, the /proc nodes no one holds freed and the
+ * heap's wholly free pages given back (Linux's drop_caches). */
 int sys_free_frames(void);
 
 /* The process running on this CPU. */

@@ -138,5 +138,12 @@ int procfs_pid_uid(const struct initrd_file *n);
 /* The program of process pid (its exe link's target), or NULL. */
 const struct initrd_file *procfs_pid_exe(int pid);
 const struct initrd_file *procfs_pid_cwd(int pid);	/* NULL when it is gone */
+/* Keep a /proc/PID node past its walk (an open file, a working
+ * directory): 0, or -ENOENT when its task is gone; drop gives it back.
+ * Any node may be passed: only /proc/PID's need holding. */
+int procfs_node_hold(const struct initrd_file *n);
+void procfs_node_drop(const struct initrd_file *n);
+/* Free the /proc/PID nodes no one holds (sys_free_frames). */
+void procfs_pid_trim(void);
 
 #endif

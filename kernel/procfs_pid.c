@@ -13,8 +13,12 @@
  * Teaching size: Linux makes a dentry per lookup and frees it with the
  * dcache; here each kernel-stack slot (kernel/kstack.c) has two sets of
  * nodes, its task's /proc/TID and its /proc/TGID/task/TID, made when a
- * walk or a listing first reaches the task and kept. A slot a new task
- * takes gets its nodes filled again (under nodes_lock). An open file
+ * walk or a listing first reaches the task. A slot a new task takes gets
+ * its nodes filled again (under nodes_lock). Open files and working
+ * directories hold their set (procfs_node_hold); a set no one holds is
+ * freed when the frames are counted (procfs_pid_trim, as Linux's
+ * drop_caches frees unused dentries): a walk that found a node uses it
+ * only until it sleeps (kernel/rcu.h), or holds it. An open file
  * remembers the pid it was opened for (struct file's proc_pid), and
  * procfs.c checks at every read that its node still stands for that
  * live pid: a pid that exited, or whose slot another task took, gives
@@ -38,6 +42,7 @@
 #include "panic.h"	/* ksym_lookup */
 #include "pid.h"
 #include "proc.h"
+#include "rcu.h"
 #include "spinlock.h"
 #include "string.h"
 #include "systime.h"	/* USER_HZ */
@@ -82,6 +87,8 @@ struct pid_nodes {
 
 static struct slot_nodes {
 	struct pid_nodes pid, tid;
+	int refs;			/* open files and working directories, under nodes_lock */
+	struct rcu_head rcu;
 } *pool[KSTACK_SLOTS_MAX];		/* kmalloc'd at a slot's first use */
 static struct spinlock nodes_lock = SPINLOCK_INIT("procfs nodes");
 
@@ -100,6 +107,59 @@ static struct pid_nodes *nodes_of(const struct initrd_file *n)
 static bool in_pool(const struct initrd_file *n)
 {
 	return nodes_of(n) != NULL;
+}
+
+static struct slot_nodes *slot_nodes_of(const struct initrd_file *n)
+{
+	struct pid_nodes *s = nodes_of(n);
+	size_t off = s->thread ? offsetof(struct slot_nodes, tid) : offsetof(struct slot_nodes, pid);
+	return (struct slot_nodes *)((char *)s - off);
+}
+
+/* A node kept past the walk that found it (an open file, a working
+ * directory): 0, or -ENOENT when its set was trimmed meanwhile (then its
+ * task is gone). Other nodes need no hold. */
+int procfs_node_hold(const struct initrd_file *n)
+{
+	if (!n || !in_pool(n))
+		return 0;
+	struct slot_nodes *set = slot_nodes_of(n);
+	spin_lock(&nodes_lock);
+	bool kept = pool[nodes_of(n)->slot] == set;
+	if (kept)
+		set->refs++;
+	spin_unlock(&nodes_lock);
+	return kept ? 0 : -ENOENT;
+}
+
+void procfs_node_drop(const struct initrd_file *n)
+{
+	if (!n || !in_pool(n))
+		return;
+	spin_lock(&nodes_lock);
+	KASSERT(slot_nodes_of(n)->refs > 0);
+	slot_nodes_of(n)->refs--;
+	spin_unlock(&nodes_lock);
+}
+
+static void set_free_rcu(struct rcu_head *h)
+{
+	kfree((char *)h - offsetof(struct slot_nodes, rcu));
+}
+
+/* Free the sets no one holds, once no walk can be looking at them; a
+ * later walk makes them again. */
+void procfs_pid_trim(void)
+{
+	spin_lock(&nodes_lock);
+	for (unsigned slot = 0; slot < KSTACK_SLOTS_MAX; slot++) {
+		struct slot_nodes *set = pool[slot];
+		if (set && set->refs == 0) {
+			pool[slot] = NULL;
+			rcu_call(&set->rcu, set_free_rcu);
+		}
+	}
+	spin_unlock(&nodes_lock);
 }
 
 static int slot_of(const struct initrd_file *n)
@@ -356,6 +416,21 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 	}
 }
 
+/* The group's sizes, under its mm lock: exec, exit and de_thread swap,
+ * move or free the region array under it (a leader whose group moved to
+ * an exec'ing thread is left with none). g is readable until we sleep
+ * (kernel/rcu.h), though only p is held. */
+static void snap_memory(struct proc *g, struct pid_snap *s)
+{
+	mm_lock(&g->mm);
+	if (g->pgdir) {
+		s->minflt = g->mm.minflt;
+		s->vm_pages = mm_total_pages(&g->mm);
+		s->brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE;
+	}
+	mm_unlock(&g->mm);
+}
+
 /* whole: the group's CPU times (/proc/PID), or the thread's own
  * (/proc/PID/task/TID), as do_task_stat's 'whole'. */
 static int snap(int pid, bool whole, struct pid_snap *s)
@@ -364,18 +439,16 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 	if (!p)
 		return -ESRCH;
 	/* What the threads share is the leader's (kernel/proc.h). */
-	const struct proc *g = p->group_leader ? p->group_leader : p;
+	struct proc *g = p->group_leader ? p->group_leader : p;
 	*s = (struct pid_snap){
 		.pid = p->pid, .tgid = g->pid, .threads = proc_nr_threads(p->pid), .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
 		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
-		.cutime = g->cutime, .cstime = g->cstime, .minflt = g->mm.minflt,
-		.vm_pages = g->pgdir ? mm_total_pages(&g->mm) : 0,
-		.brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE,
-		.start_ns = p->start_ns,
+		.cutime = g->cutime, .cstime = g->cstime, .start_ns = p->start_ns,
 		/* a zombie's table is gone: Linux says 0 too */
 		.fd_size = g->fdt ? g->fdt->max_fds : 0,
 	};
+	snap_memory(g, s);
 	memcpy(s->name, p->name, sizeof(s->name));
 	memcpy(s->rlim, g->rlim, sizeof(s->rlim));
 	s->name[PROC_NAME_MAX - 1] = 0;

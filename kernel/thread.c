@@ -251,6 +251,16 @@ int sys_clone3(void *uargs, uint32_t size)
  */
 static void thread_become_leader(struct proc *p, struct proc *leader)
 {
+	/* The regions move under the leader's mm lock: a /proc reader that
+	 * still finds the group by the old leader sees them all or none. */
+	mm_lock(&leader->mm);
+	struct spinlock lock = p->mm.lock;
+	p->mm = leader->mm;
+	p->mm.lock = lock;
+	leader->mm.area = NULL;
+	leader->mm.n = leader->mm.cap = 0;
+	leader->pgdir = NULL;
+	mm_unlock(&leader->mm);
 	proc_take_family(p, leader);	/* and its pid; family locks before ptable_lock */
 	spin_lock(&ptable_lock);
 	pid_set_groups(p, leader->pgid, leader->sid);
@@ -264,19 +274,15 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	itimer_transfer(p, leader);
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
-	p->cwd = leader->cwd;
+	p->cwd = leader->cwd;			/* and its hold (kernel/procfs_pid.c) */
+	leader->cwd = NULL;
 	p->umask = leader->umask;
 	p->exe = leader->exe;
 	p->dumpable = leader->dumpable;
-	struct spinlock lock = p->mm.lock;
-	p->mm = leader->mm;
-	p->mm.lock = lock;
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->group_exiting = false;
 	leader->fdt = NULL;
-	leader->mm.area = NULL;
-	leader->pgdir = NULL;
 	proc_forget_locked(leader);
 	spin_unlock(&ptable_lock);
 }

@@ -423,6 +423,33 @@ static void test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short(void)
 	CHECK(kmalloc(2000) == NULL);		/* another class: nothing, no panic */
 }
 
+/* kmalloc_shrink gives back exactly the pages whose blocks are all free,
+ * on any CPU's list, and keeps a page with one block still in use. */
+static void test_kmalloc_shrink_gives_back_only_wholly_free_pages(void)
+{
+	extern int fake_cpu;
+	static void *got[200];
+	fresh_memory();
+	uint32_t start = pmm_free_count();
+	for (int i = 0; i < 200; i++)		/* 7 pages at least (more on a 64-bit host) */
+		got[i] = kmalloc(100);
+	CHECK(start - pmm_free_count() >= 7);
+	for (int i = 0; i < 200; i++) {
+		fake_cpu = i % 2;		/* half onto CPU 1's cache */
+		if (i != 70)
+			kfree(got[i]);
+	}
+	fake_cpu = 0;
+	kmalloc_shrink();
+	CHECK(pmm_free_count() == start - 1);	/* got[70]'s page stays */
+	kfree(got[70]);
+	kmalloc_shrink();
+	CHECK(pmm_free_count() == start);
+	void *again = kmalloc(100);		/* the heap still works */
+	CHECK(again != NULL && pmm_free_count() == start - 1);
+	kfree(again);
+}
+
 static void test_kmalloc_bad_and_double_free_panic(void)
 {
 	fresh_memory();
@@ -748,6 +775,8 @@ int main(void)
 	run("initrd_later_module_wins", test_initrd_later_module_wins);
 	run("kmalloc_blocks_cached_on_one_cpu_reach_another_when_short",
 	    test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short);
+	run("kmalloc_shrink_gives_back_only_wholly_free_pages",
+	    test_kmalloc_shrink_gives_back_only_wholly_free_pages);
 	run("pmm_user_pages_come_back_as_user_pages_only",
 	    test_pmm_user_pages_come_back_as_user_pages_only);
 	run("rcu_callback_waits_for_every_other_online_cpu",

@@ -18,7 +18,8 @@
         clone, futex, TLS, tgkill, per-thread masks, thread exit).
     stress_exec_thread_1, stress_exec_thread_1x2x2
         /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
-        threads: 4 threads fork children whose thread execs (issue 46);
+        threads: 4 threads fork children whose thread execs and 2 read
+        their /proc/PID files (issue 46);
         every child must end and the free frames come back exactly (call
         505, after warm-up rounds).
 
@@ -139,11 +140,11 @@ def exec_thread_check(log):
 
 def exec_thread(topo):
     """4 threads forking children that exec from a thread, for
-    EXEC_THREAD_S seconds (issue 46). No /proc readers: their references
-    raise the peak of kernel-stack slots, and /proc keeps nodes per slot."""
+    EXEC_THREAD_S seconds, while 2 threads read the children's /proc/PID
+    files (issue 46)."""
     return stress_case(
         f"stress_exec_thread_{topo}", topo,
-        f"/bin/exec_thread_leak:{EXEC_THREAD_S}:4:0", EXEC_THREAD_OKS,
+        f"/bin/exec_thread_leak:{EXEC_THREAD_S}:4:2", EXEC_THREAD_OKS,
         exec_thread_check, timeout=EXEC_THREAD_S + 120)
 
 

@@ -18,12 +18,13 @@
  * Each child must be reaped with status 7 within CHILD_DEADLINE_MS
  * (Linux: all, always); one that is not is SIGKILLed and counted stuck.
  * Then the kernel's free frames (call 505, which lets go of exited
- * threads and drains the per-CPU caches first) must equal, exactly, the
- * count after the warm-up: rounds of the same load (each forker forking
+ * threads, drains the per-CPU caches, frees the /proc nodes no one holds
+ * and the heap's wholly free pages first) must equal, exactly, the count
+ * after the warm-up: rounds of the same load (each forker forking
  * WARM_FORKS children at least) until one round costs no frame. What the
- * kernel keeps at its peak (the heap's cut pages, /proc's nodes for each
- * kernel-stack slot used) is made there; what a load leaks goes on
- * costing frames round after round, as "# round" lines show.
+ * kernel keeps at its highest peak of tasks (the page tables of the
+ * kernel stacks' range) is made there; what a load leaks goes on costing
+ * frames round after round, as "# round" lines show.
  */
 #include <fcntl.h>
 #include <signal.h>
