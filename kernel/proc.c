@@ -535,19 +535,36 @@ void proc_put(struct proc *p)
 	rcu_call(&p->rcu, task_free_rcu);
 }
 
+/*
+ * The lookups below serve /proc, which a monitor reads all day: they take
+ * no lock, as Linux's find_task_by_vpid under RCU. A task found by its
+ * pid stays readable until we sleep (kernel/rcu.h), and each field is
+ * read once: the answer is what was true at some moment of the call. A
+ * pid's bit may be set a moment before its slot is (pid_alloc), so a
+ * used pid may find no task yet.
+ */
+static struct proc *live_task(int pid)
+{
+	struct proc *p = pid_find(pid);
+	return p && __atomic_load_n(&p->pstate, __ATOMIC_ACQUIRE) == P_LIVE ? p : NULL;
+}
+
+static struct proc *leader_of(struct proc *p)
+{
+	struct proc *g = __atomic_load_n(&p->group_leader, __ATOMIC_ACQUIRE);
+	return g ? g : p;
+}
+
 /* The lowest pid >= from of a live task, a group leader unless threads. */
 /* threads: every task, not only leaders; tgid: only that group's (0: any). */
 static int next_live(int from, bool threads, int tgid)
 {
-	spin_lock(&ptable_lock);
 	int pid = pid_next_used(from);
 	for (; pid; pid = pid_next_used(pid + 1)) {
-		struct proc *p = pid_find(pid);
-		if (p->pstate == P_LIVE && (threads || p == p->group_leader) &&
-		    (!tgid || (p->group_leader && p->group_leader->pid == tgid)))
+		struct proc *p = live_task(pid);
+		if (p && (threads || p == leader_of(p)) && (!tgid || leader_of(p)->pid == tgid))
 			break;
 	}
-	spin_unlock(&ptable_lock);
 	return pid;
 }
 
@@ -557,30 +574,21 @@ int proc_next_thread(int tgid, int from) { return next_live(from, true, tgid); }
 
 int proc_tgid(int pid)
 {
-	spin_lock(&ptable_lock);
-	struct proc *p = pid_find(pid);
-	int tgid = !p || p->pstate != P_LIVE ? 0 : p->group_leader ? p->group_leader->pid : pid;
-	spin_unlock(&ptable_lock);
-	return tgid;
+	struct proc *p = live_task(pid);
+	return p ? leader_of(p)->pid : 0;
 }
 
 int proc_nr_threads(int pid)
 {
-	spin_lock(&ptable_lock);
 	struct proc *p = pid_find(pid);
-	struct proc *g = p && p->group_leader ? p->group_leader : p;
-	int n = g && g->nr_threads > 1 ? g->nr_threads : 1;
-	spin_unlock(&ptable_lock);
-	return n;
+	int n = p ? __atomic_load_n(&leader_of(p)->nr_threads, __ATOMIC_RELAXED) : 1;
+	return n > 1 ? n : 1;
 }
 
 int proc_kstack_slot(int pid)
 {
-	spin_lock(&ptable_lock);
-	struct proc *p = pid_find(pid);
-	int slot = p && p->pstate == P_LIVE ? p->kstack_slot : -1;
-	spin_unlock(&ptable_lock);
-	return slot;
+	struct proc *p = live_task(pid);
+	return p ? p->kstack_slot : -1;
 }
 
 /* The process table as sched/machine.h asks for it: a task by pid, with a

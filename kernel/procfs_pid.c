@@ -206,11 +206,18 @@ static void fill_node(struct initrd_file *n, const char *dir, const char *name, 
 
 /* The set s made to stand for task pid (of group tgid), if it stands for
  * another: "/proc/PID/..." or "/proc/TGID/task/PID/...". */
+static bool set_is(const struct pid_nodes *s, int pid, int tgid)
+{
+	return s->dir.procfs == PROCFS_PID_DIR && s->dir.arg == pid && s->tgid == tgid;
+}
+
 static void fill_set(struct pid_nodes *s, int pid, int tgid)
 {
 	char dir[INITRD_PATH_MAX];
+	if (set_is(s, pid, tgid))
+		return;			/* the common case: filled for it already */
 	spin_lock(&nodes_lock);
-	if (s->dir.procfs != PROCFS_PID_DIR || s->dir.arg != pid || s->tgid != tgid) {
+	if (!set_is(s, pid, tgid)) {
 		if (s->thread)
 			ksnprintf(dir, sizeof(dir), "/proc/%d/task/%d", tgid, pid);
 		else
