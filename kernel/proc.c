@@ -752,7 +752,7 @@ struct proc *fork_prepare(int *err)
 	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);
 	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
-	if (parent->nr_threads > 1)	/* the parent's pages are read-only now */
+	if (vm_take_stale(parent->pgdir))	/* its pages are read-only now */
 		smp_flush_tlb(parent->pgdir);
 	mm_unlock(&parent->mm);
 	if (copied < 0) {
