@@ -157,9 +157,7 @@ CASES = [
          expect=[r"^init exited: status 0$"], check=check_pipe2),
     # procfork: figures from a 1 s run on 2 CPUs; bad lines exit 2 with
     # the usage, -h prints it and exits 0. Real time, as make bench runs
-    # it: under -icount with 2 vCPUs, a vCPU taking its timer interrupts
-    # while the other runs this load made no progress (QEMU's round-robin
-    # of vCPUs; docs/bench.md). The readers' count may be 0 on a busy host
+    # it. The readers' count may be 0 on a busy host
     # (a child is often reaped before a reader opens it): not judged.
     Case("procfork_smoke_2x1x1", smp="2,sockets=2,cores=1,threads=1",
          timeout=90, tags=("bench",), exit_code=3,
