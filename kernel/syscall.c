@@ -89,7 +89,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpgrp, sys_getpgrp),			/* pgrp.c */
 	SYSCALL(__NR_setsid, sys_setsid),			/* pgrp.c */
 	SYSCALL(__NR_setrlimit, sys_setrlimit),			/* rlimit.c */
-	SYSCALL(__NR_getrlimit, sys_getrlimit),			/* proc.c (old getrlimit: the same here) */
+	SYSCALL(__NR_getrlimit, sys_getrlimit),			/* rlimit.c (old getrlimit: the same here) */
 	SYSCALL(__NR_getrusage, sys_getrusage),			/* systime.c */
 	SYSCALL(__NR_readlink, sys_readlink),			/* stat.c */
 	SYSCALL(__NR_reboot, sys_reboot),			/* power.c */
@@ -136,7 +136,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
 	SYSCALL(__NR_sigaltstack, sys_sigaltstack),		/* signal.c */
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
-	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* proc.c (ugetrlimit) */
+	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
 	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */
 	SYSCALL(__NR_lstat64, sys_lstat64),			/* stat.c */
