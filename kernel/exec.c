@@ -518,6 +518,8 @@ int sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	if (err >= 0)
 		err = exec_into(current(), path, argv, envp);
 	kfree(strings);
+	if (err >= 0)
+		thread_vfork_release(current());	/* a vfork parent goes on */
 	/* On success the trap frame now starts the new program; eax = 0. */
 	return err < 0 ? err : 0;
 }

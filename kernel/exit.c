@@ -24,6 +24,7 @@
 #include "signal.h"
 #include "string.h"
 #include "systime.h"
+#include "thread.h"
 #include "uaccess.h"
 #include "vm.h"
 
@@ -180,6 +181,7 @@ static void thread_release(struct proc *p)
 	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
 		futex_wake_address((uint32_t)p->clear_child_tid, 1);
 	p->clear_child_tid = NULL;
+	thread_vfork_release(p);	/* a vfork parent goes on */
 	selftest_exit();	/* call 503's mutexes (kernel/selftest.c) */
 }
 
@@ -410,6 +412,8 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WCLONE | __WALL))
 		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;		/* Linux: -INT_MIN names no group */
 	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
 	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
 		return -EFAULT;

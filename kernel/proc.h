@@ -125,6 +125,7 @@ struct proc {
 	struct tls_state tls;		/* its set_thread_area slots (kernel/tls.c) */
 	int *clear_child_tid;		/* set_tid_address (kernel/thread.c) */
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
+	struct vfork_done *vfork_done;	/* vfork's parent waits on it (kernel/thread.c); NULL else */
 	void *robust_list;		/* set_robust_list: walked at exit (kernel/futex.c) */
 
 	struct fdtable *fdt;		/* descriptors (kernel/fdtable.c); the leader's is the group's */

@@ -279,8 +279,10 @@ int sys_kill(int pid, int sig)
 	struct ksiginfo info = { SI_USER, me->group_leader->pid, me->uid, 0, 0 };
 	int found = 0, sent = 0;
 
-	if (sig < 0 || sig > NSIG || pid == INT32_MIN)
+	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;		/* Linux: -INT_MIN names no group */
 	spin_lock(&ptable_lock);
 	struct proc *t;
 	for_each_task(t) {

@@ -184,6 +184,8 @@ int sys_nanosleep(const void *ureq, void *urem)
 int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 {
 	uint64_t ns;
+	if (clock == CLOCK_THREAD_CPUTIME_ID)
+		return -EOPNOTSUPP;	/* Linux: a clock without nsleep */
 	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
 		return -EINVAL;
 	if (flags & ~TIMER_ABSTIME)

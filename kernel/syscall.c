@@ -55,6 +55,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_restart_syscall, sys_restart_syscall),	/* sleep.c */
 	SYSCALL(__NR_exit, sys_exit),				/* exit.c */
 	SYSCALL(__NR_fork, proc_fork),				/* proc.c */
+	SYSCALL(__NR_vfork, sys_vfork),				/* thread.c */
 	SYSCALL(__NR_read, sys_read),				/* file.c */
 	SYSCALL(__NR_write, sys_write),				/* file.c */
 	SYSCALL(__NR_open, sys_open),				/* file.c */

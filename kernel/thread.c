@@ -80,11 +80,12 @@ int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig)
 	return -ENOSYS;
 }
 
-/* What fork-like clone may add to a copy of the caller. CLONE_VM with
- * CLONE_VFORK (glibc's posix_spawn) is a fork too: the child gets a copy
- * where Linux lends it the parent's memory, and the parent does not wait
- * for its exec (a shortcut: a child that reports an exec failure through
- * the shared memory is not heard). */
+/* What fork-like clone may add to a copy of the caller. CLONE_VFORK (vfork,
+ * glibc's posix_spawn with CLONE_VM) makes the parent wait until the child
+ * execs or exits, as Linux's; the child gets a copy-on-write copy where
+ * Linux lends it the parent's memory (a shortcut: what the child writes
+ * before its exec, posix_spawn's report of a failed exec among it, stays
+ * its own; docs/userland.md). */
 #define CLONE_FORK_FLAGS (CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			  CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
 			  CLONE_VM | CLONE_VFORK)
@@ -141,10 +142,59 @@ static int clone_setup(struct proc *child, uint32_t flags, uint32_t newsp,
 	return 0;
 }
 
+/* vfork's parent waits on this, on its own stack, until the child lets
+ * it go (thread_vfork_release) or a kill ends the wait. */
+struct vfork_done {
+	struct waitq wq;
+	volatile bool done;
+};
+/* A child's vfork_done and its done flag (a parent killed meanwhile
+ * takes the pointer back under it). */
+static struct spinlock vfork_lock = SPINLOCK_INIT("vfork");
+
+void thread_vfork_release(struct proc *p)
+{
+	if (!__atomic_load_n(&p->vfork_done, __ATOMIC_ACQUIRE))
+		return;			/* not a vfork child, or told already */
+	spin_lock(&vfork_lock);
+	struct vfork_done *d = p->vfork_done;
+	p->vfork_done = NULL;
+	if (d) {
+		d->done = true;
+		waitq_wake_all(&d->wq);
+	}
+	spin_unlock(&vfork_lock);
+}
+
+/* Until the child execs or exits (Linux's wait_for_vfork_done): killable,
+ * other signals wait. */
+static void vfork_wait(struct proc *child, struct vfork_done *d)
+{
+	struct proc *me = current();
+	struct waiter w;
+	me->killable = 1;
+	while (!d->done) {
+		waitq_prepare(&d->wq, &w, TASK_UNINTERRUPTIBLE);
+		__sync_synchronize();		/* state set, then the flags read (mutex.c) */
+		if (d->done || signal_fatal_pending(me)) {
+			waitq_finish(&d->wq, &w);
+			break;
+		}
+		schedule();
+		waitq_finish(&d->wq, &w);
+	}
+	me->killable = 0;
+	spin_lock(&vfork_lock);		/* and the child's wake-up is over */
+	if (!d->done)
+		child->vfork_done = NULL;	/* killed: not done means the child lives */
+	spin_unlock(&vfork_lock);
+}
+
 static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
 			 int *uctid)
 {
 	int err;
+	struct vfork_done d = { .done = false };
 	struct proc *child = fork_prepare(&err);
 	if (!child)
 		return err;
@@ -153,7 +203,20 @@ static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user
 		fork_abandon(child);
 		return err;
 	}
-	return fork_start(child);
+	if (flags & CLONE_VFORK) {
+		waitq_init(&d.wq, "vfork");
+		child->vfork_done = &d;
+	}
+	int pid = fork_start(child);
+	if (flags & CLONE_VFORK)
+		vfork_wait(child, &d);
+	return pid;
+}
+
+/* 190 vfork: clone(CLONE_VM | CLONE_VFORK | SIGCHLD), as Linux's. */
+int sys_vfork(void)
+{
+	return sys_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, NULL);
 }
 
 /* A new thread of the caller's group: its own task (tid, registers, TLS,

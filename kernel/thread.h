@@ -12,6 +12,11 @@ struct user_desc;
 int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls,
 	      int *uctid);
 int sys_clone3(void *uargs, uint32_t size);
+/* 190 vfork: a child the caller waits for until it execs or exits. */
+int sys_vfork(void);
+/* p execs or exits: a vfork parent waiting for it goes on. */
+struct proc;
+void thread_vfork_release(struct proc *p);
 int sys_set_tid_address(int *utidptr);
 int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);

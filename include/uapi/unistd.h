@@ -95,6 +95,7 @@
 #define __NR_rt_sigsuspend           179
 #define __NR_getcwd                  183
 #define __NR_sigaltstack             186
+#define __NR_vfork                   190
 #define __NR_ugetrlimit              191
 #define __NR_mmap2                   192
 #define __NR_stat64                  195

@@ -1,0 +1,191 @@
+/*
+ * procs - processes as Linux has them (issue 45), in KTAP, so that
+ * tests/linux-diff.sh compares this kernel's answers with Linux 6.1's:
+ *   - the errnos of the edges: kill and waitpid with INT_MIN, a sleep on
+ *     a thread's CPU clock;
+ *   - vfork: the parent goes on when the child execs or exits (dash runs
+ *     every external command so); Linux lends the child the parent's
+ *     memory, this kernel a copy (a comment line says which);
+ *   - a signal sent to the process while every thread blocks it waits in
+ *     the process's shared set (ShdPnd) for the first thread that
+ *     unblocks it, not in one thread's own.
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
+ * With --exit N as its arguments it exits N at once (what vfork's child
+ * execs).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int n;
+static int failures;
+
+static void check(int ok, const char *name, const char *what)
+{
+	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
+	failures += !ok;
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0:		 return "0";
+	case ESRCH:	 return "ESRCH";
+	case EINVAL:	 return "EINVAL";
+	case ECHILD:	 return "ECHILD";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOSYS:	 return "ENOSYS";
+	default:	 return "other";
+	}
+}
+
+/* ---- the edges' errnos ------------------------------------------------- */
+
+static void edges(void)
+{
+	char what[96];
+	errno = 0;
+	int r = (int)syscall(SYS_kill, INT_MIN, 0);
+	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
+	check(r == -1 && errno == ESRCH, "kill_int_min_is_esrch", what);
+
+	errno = 0;
+	r = (int)syscall(SYS_wait4, INT_MIN, NULL, 0, NULL);
+	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
+	check(r == -1 && errno == ESRCH, "waitpid_int_min_is_esrch", what);
+
+	struct timespec ts = { 0, 1000 };
+	r = (int)syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0, &ts, NULL);
+	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
+	check(r == -1 && errno == EOPNOTSUPP, "clock_nanosleep_on_a_thread_clock_is_eopnotsupp",
+	      what);
+}
+
+/* ---- vfork --------------------------------------------------------------- */
+
+static volatile int shared_word;
+
+static void vforks(const char *self)
+{
+	char what[128], c = 0;
+	int p[2];
+	shared_word = 0;
+	if (pipe(p) < 0)
+		p[0] = p[1] = -1;
+	pid_t pid = vfork();
+	if (pid == 0) {
+		shared_word = 42;	/* Linux: the parent's memory; here a copy */
+		write(p[1], "c", 1);	/* before the parent goes on */
+		_exit(7);
+	}
+	int ran_first = fcntl(p[0], F_SETFL, O_NONBLOCK) == 0 && read(p[0], &c, 1) == 1;
+	int st = 0;
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(p[1]);
+	snprintf(what, sizeof(what), "pid %s, the child wrote before the parent went on: %s, status %d",
+		 pid > 0 ? "> 0" : "<= 0", ran_first ? "yes" : "no",
+		 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	check(pid > 0 && ran_first && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	      "vfork_parent_goes_on_when_the_child_exits", what);
+	/* A deliberate difference (docs/userland.md): a comment, not compared. */
+	printf("# vfork: the child's write to the parent's memory is %s\n",
+	       shared_word == 42 ? "seen (the memory is lent)" : "not seen (the child had a copy)");
+
+	pid = vfork();
+	if (pid == 0) {
+		char *argv[] = { (char *)self, "--exit", "9", NULL };
+		execv(self, argv);
+		_exit(127);
+	}
+	st = 0;
+	waitpid(pid, &st, 0);
+	snprintf(what, sizeof(what), "status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	check(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 9, "vfork_child_execs", what);
+}
+
+/* ---- a process's signal waits for a thread that takes it ----------------- */
+
+static volatile pid_t handled_by;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled_by = (pid_t)syscall(SYS_gettid);
+}
+
+static void *unblocker(void *arg)
+{
+	(void)arg;
+	struct timespec wait = { 0, 100000000 };
+	nanosleep(&wait, NULL);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);	/* the pending one comes now */
+	for (int i = 0; i < 100 && !handled_by; i++)
+		nanosleep(&wait, NULL);
+	return (void *)(long)syscall(SYS_gettid);
+}
+
+/* "ShdPnd:\t..." of /proc/self/status: is SIGUSR1's bit set? */
+static int shared_pending_usr1(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long bits = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "ShdPnd: %llx", &bits) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (int)(bits >> (SIGUSR1 - 1) & 1);
+}
+
+static void shared_pending(void)
+{
+	char what[128];
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigaction(SIGUSR1, &sa, NULL);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);	/* the worker inherits it */
+	pthread_t t;
+	pthread_create(&t, NULL, unblocker, NULL);
+	kill(getpid(), SIGUSR1);
+	int shared = shared_pending_usr1();
+	void *worker_tid;
+	pthread_join(t, &worker_tid);
+	snprintf(what, sizeof(what), "in ShdPnd after kill: %s; handled by %s", shared ? "yes" : "no",
+		 !handled_by ? "no thread" :
+		 handled_by == (pid_t)(long)worker_tid ? "the worker" : "another thread");
+	check(shared && handled_by == (pid_t)(long)worker_tid,
+	      "a_process_signal_waits_for_the_thread_that_unblocks_it", what);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
+		return atoi(argv[2]);
+	setvbuf(stdout, NULL, _IONBF, 0);
+	printf("KTAP version 1\n1..6\n");
+	edges();
+	vforks(argv[0]);
+	shared_pending();
+	return failures != 0;
+}
