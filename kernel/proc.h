@@ -135,7 +135,11 @@ struct proc {
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/procfs.c); the leader's */
 	/* Signals (kernel/signal.c); written under ptable_lock. */
-	volatile sigset64_t sig_pending;
+	volatile sigset64_t sig_pending;	/* sent to this thread (tkill, a fault, SIGKILL) */
+	/* The leader's: sent to the process, waiting for the first thread
+	 * that does not block it (Linux's shared_pending, ShdPnd). */
+	volatile sigset64_t sig_shared;
+	struct ksiginfo shared_info[NSIG];
 	sigset64_t sig_blocked;
 	/* sigaltstack (kernel/signal.c): this thread's alternate stack */
 	uint32_t sas_ss_sp, sas_ss_size, sas_ss_flags;
@@ -227,7 +231,8 @@ static inline struct proc *current(void)
  * Inline, since every return to user mode asks (kernel/signal.c). */
 static inline bool signal_pending(const struct proc *p)
 {
-	sigset64_t pending = p->sig_pending;	/* usually 0: one test */
+	const struct proc *g = p->group_leader ? p->group_leader : p;
+	sigset64_t pending = p->sig_pending | g->sig_shared;	/* usually 0: one test */
 	return pending && (pending & ~p->sig_blocked) != 0;
 }
 

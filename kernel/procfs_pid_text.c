@@ -33,7 +33,7 @@ struct pid_snap {
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
 	uint64_t start_ns;
 	struct rlimit rlim[RLIM_NLIMITS];	/* the group's (the leader's) */
-	sigset64_t pending, blocked, ignored, caught;
+	sigset64_t pending, shared, blocked, ignored, caught;
 	struct sched_task_view sv;
 };
 
@@ -54,6 +54,7 @@ char procfs_state_char(const struct proc *p)
 static void snap_signals(const struct proc *p, struct pid_snap *s)
 {
 	s->pending = p->sig_pending;
+	s->shared = (p->group_leader ? p->group_leader : p)->sig_shared;
 	s->blocked = p->sig_blocked;
 	for (int sig = 1; sig <= NSIG; sig++) {
 		uint32_t h = sa_addr(&p->group_leader->sigact[sig - 1]);
@@ -199,7 +200,7 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t1\nThreads:\t%d\n"
 		  "SigQ:\t0/%d\n", 0, s->threads, max_threads);
 	pb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
-		  "SigCgt:\t%016llx\n", (unsigned long long)s->pending, 0ull,
+		  "SigCgt:\t%016llx\n", (unsigned long long)s->pending, (unsigned long long)s->shared,
 		  (unsigned long long)s->blocked, (unsigned long long)s->ignored,
 		  (unsigned long long)s->caught);
 	pb_printf(b, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\nCapBnd:\t%016llx\n"

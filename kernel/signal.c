@@ -127,10 +127,17 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status)
 	waitq_wake_all(&parent->child_exit);
 }
 
+/* The process's shared set (its leader's). */
+static struct proc *group_of(const struct proc *t)
+{
+	return t->group_leader ? t->group_leader : (struct proc *)t;
+}
+
 /* SIGCONT's (and SIGKILL's) effect at send time, even if it is blocked. */
 static void continue_stopped(struct proc *t)
 {
 	t->sig_pending &= ~STOP_SIGS;
+	group_of(t)->sig_shared &= ~STOP_SIGS;
 	if (!t->stopped)
 		return;
 	t->stopped = false;
@@ -145,8 +152,10 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 		return;
 	if (sig == SIGKILL || sig == SIGCONT)
 		continue_stopped(t);
-	else if (SIGBIT(sig) & STOP_SIGS)
+	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
+		group_of(t)->sig_shared &= ~SIGBIT(SIGCONT);
+	}
 	if (!(t->sig_blocked & SIGBIT(sig)) && sig_discarded(t, sig))
 		return;
 	if (t->sig_pending & SIGBIT(sig))
@@ -158,28 +167,60 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 		kick(t, sig);
 }
 
-/* The thread a signal to t's whole process goes to: the first that does
- * not block it, the leader first (Linux's complete_signal). If every
- * thread blocks it, it waits on the leader (or on a live thread, if the
- * leader has exited): Linux keeps it in a set all threads share, so that
- * whichever unblocks it first takes it; not so here. Ptable_lock held. */
+/* The thread to wake for a signal to the whole process: the first that
+ * does not block it, the leader first (Linux's complete_signal); NULL if
+ * every thread blocks it. Ptable_lock held. */
 static struct proc *pick_thread(struct proc *leader, int sig)
 {
-	struct proc *live = leader->pstate == P_LIVE ? leader : NULL;
-	if (live && !(live->sig_blocked & SIGBIT(sig)))
-		return live;
+	if (leader->pstate == P_LIVE && !(leader->sig_blocked & SIGBIT(sig)))
+		return leader;
 	struct proc *t;
 	if (leader->nr_threads <= 1)
-		return live;
-	for_each_task(t) {
-		if (t->group_leader != leader || t->pstate != P_LIVE)
-			continue;
-		if (!(t->sig_blocked & SIGBIT(sig)))
+		return NULL;
+	for_each_task(t)
+		if (t->group_leader == leader && t->pstate == P_LIVE &&
+		    !(t->sig_blocked & SIGBIT(sig)))
 			return t;
-		if (!live)
-			live = t;
+	return NULL;
+}
+
+/* A live thread of the group (the leader if it lives), for the rules
+ * that look at one: stop and continue, ignored or not. */
+static struct proc *any_thread(struct proc *leader)
+{
+	if (leader->pstate == P_LIVE || leader->nr_threads <= 1)
+		return leader;
+	struct proc *t;
+	for_each_task(t)
+		if (t->group_leader == leader && t->pstate == P_LIVE)
+			return t;
+	return leader;
+}
+
+/* A signal to the process waits in its shared set for the first thread
+ * that does not block it: one is woken now, or whichever unblocks it
+ * first takes it (signal_deliver). Standard signals do not queue. */
+static void send_shared(struct proc *leader, int sig, const struct ksiginfo *info)
+{
+	struct proc *t = any_thread(leader);
+	if (t->pstate != P_LIVE)
+		return;
+	if (sig == SIGCONT)
+		continue_stopped(t);
+	else if (SIGBIT(sig) & STOP_SIGS) {
+		t->sig_pending &= ~SIGBIT(SIGCONT);
+		leader->sig_shared &= ~SIGBIT(SIGCONT);
 	}
-	return live;
+	if (sig_discarded(t, sig) && !(t->sig_blocked & SIGBIT(sig)))
+		return;
+	if (leader->sig_shared & SIGBIT(sig))
+		return;
+	leader->shared_info[sig - 1] = *info;
+	leader->sig_shared |= SIGBIT(sig);
+	__sync_synchronize();
+	struct proc *to = pick_thread(leader, sig);
+	if (to)
+		kick(to, sig);
 }
 
 /* SIGKILL to a process reaches every thread at once (Linux's
@@ -199,11 +240,14 @@ static void kill_every_thread(struct proc *leader, const struct ksiginfo *info)
 
 void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info)
 {
-	struct proc *to = pick_thread(t->group_leader, sig);
-	if (to)
-		signal_send_locked(to, sig, info);
-	if (sig == SIGKILL && t->group_leader->nr_threads > 1)
-		kill_every_thread(t->group_leader, info);
+	struct proc *leader = group_of(t);
+	if (sig != SIGKILL) {
+		send_shared(leader, sig, info);
+		return;
+	}
+	signal_send_locked(any_thread(leader), SIGKILL, info);
+	if (leader->nr_threads > 1)
+		kill_every_thread(leader, info);
 }
 
 /* A process: its leader, alive, a zombie, or waiting for its threads. */
@@ -350,8 +394,10 @@ int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 	if (uact) {
 		act.sa_mask = sigset_of(sigset_bits(act.sa_mask) & ~SIG_UNBLOCKABLE);
 		*action_of(p, sig) = act;
-		if (sig_discarded(p, sig))
+		if (sig_discarded(p, sig)) {
 			p->sig_pending &= ~SIGBIT(sig);
+			group_of(p)->sig_shared &= ~SIGBIT(sig);
+		}
 	}
 	spin_unlock(&ptable_lock);
 	return uold ? copy_to_user(uold, &old, sizeof(old)) : 0;
@@ -391,7 +437,7 @@ int sys_rt_sigpending(void *uset, uint32_t size)
 	struct proc *p = current();
 	if (size != sizeof(sigset64_t))
 		return -EINVAL;
-	sigset64_t set = p->sig_pending & p->sig_blocked;
+	sigset64_t set = (p->sig_pending | group_of(p)->sig_shared) & p->sig_blocked;
 	return copy_to_user(uset, &set, sizeof(set));
 }
 
@@ -440,6 +486,7 @@ void signal_fork(struct proc *child, const struct proc *parent)
 	memcpy(child->sigact, parent->group_leader->sigact, sizeof(child->sigact));
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
+	child->sig_shared = 0;
 	/* fork keeps the alternate stack (its memory is copied too) */
 	child->sas_ss_sp = parent->sas_ss_sp;
 	child->sas_ss_size = parent->sas_ss_size;
@@ -479,15 +526,31 @@ static void do_stop(struct proc *p, int sig)
 	p->stopped = false;
 }
 
-/* The lowest unblocked pending signal, SIGKILL first; 0 if none. */
-static int next_signal(const struct proc *p)
+/* The lowest unblocked pending signal of a set, SIGKILL first; 0 if none. */
+static int lowest(sigset64_t pending, sigset64_t blocked)
 {
-	sigset64_t ready = p->sig_pending & ~p->sig_blocked;
+	sigset64_t ready = pending & ~blocked;
 	if (!ready)
 		return 0;
 	if (ready & SIGBIT(SIGKILL))
 		return SIGKILL;
 	return __builtin_ctzll(ready) + 1;
+}
+
+/* The next signal for p, taken off its set with its info: the thread's
+ * own first, then the process's (Linux's dequeue_signal); 0 if none. */
+static int take_signal(struct proc *p, struct ksiginfo *info)
+{
+	struct proc *g = group_of(p);
+	int sig = lowest(p->sig_pending, p->sig_blocked);
+	if (sig) {
+		p->sig_pending &= ~SIGBIT(sig);
+		*info = p->siginfo[sig - 1];
+	} else if ((sig = lowest(g->sig_shared, p->sig_blocked)) != 0) {
+		g->sig_shared &= ~SIGBIT(sig);
+		*info = g->shared_info[sig - 1];
+	}
+	return sig;
 }
 
 void signal_deliver(struct trapframe *tf)
@@ -496,15 +559,14 @@ void signal_deliver(struct trapframe *tf)
 
 	for (;;) {
 		spin_lock(&ptable_lock);
-		int sig = next_signal(p);
+		struct ksiginfo info;
+		int sig = take_signal(p, &info);
 		if (!sig) {
 			spin_unlock(&ptable_lock);
 			break;
 		}
-		p->sig_pending &= ~SIGBIT(sig);
 		if (sig == SIGALRM)
 			itimer_sigalrm_taken(p->group_leader);
-		struct ksiginfo info = p->siginfo[sig - 1];
 		struct sigaction ka = *action_of(p, sig);
 		if (sa_addr(&ka) > SIG_IGN && (ka.sa_flags & SA_RESETHAND))
 			*action_of(p, sig) = (struct sigaction){ 0 };

@@ -235,6 +235,12 @@ for p in $progs; do
 		if grep -q '^exit status' "$out/$p.linux.raw"; then
 			compared "$p" <"$out/$p.linux.raw" >"$out/$p.linux.ktap"
 			echo "Linux 6.1 in QEMU" >"$out/$p.linux.source"
+		elif rec=$(recorded "$p"); then
+			# Linux's boot ended before it (a slow host: TIMEOUT)
+			{ cat "$rec"; echo "exit status 0"; } |
+				compared "$p" >"$out/$p.linux.ktap"
+			echo "recorded (Linux in QEMU did not reach it in ${TIMEOUT} s)" \
+				>"$out/$p.linux.source"
 		fi
 	elif [ $host = 1 ] && { [ -x "$BIN/$p" ] || [ "$p" = busybox ]; }; then
 		cmd="$BIN/$p"
