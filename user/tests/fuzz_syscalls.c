@@ -48,8 +48,8 @@
  * them.
  *
  * A few calls are never made, because their effect is the test's own end
- * or takes too long: fork and execve (the child would multiply or turn
- * into another program), the sleeps, and the test mutex's timed hold.
+ * or takes too long: fork, vfork and execve (the child would multiply or
+ * turn into another program), the sleeps, and the test mutex's timed hold.
  *
  * With threads (issue 26: "the fuzzer calls all of these from several
  * threads of one process"), each child is a thread group: its first
@@ -165,6 +165,7 @@ static int excluded(long nr)
 {
 	switch (nr) {
 	case 2: case 11: case 162: case 267:	/* fork execve nanosleep clock_nanosleep */
+	case 190:				/* vfork: its child would fuzz on, unwatched */
 	case 1: case 252:			/* exit, exit_group: ends the batch early */
 	case 503:				/* test mutex: a hold can sleep 10 s */
 	case 29: case 179:			/* pause, rt_sigsuspend: wait for a signal */
