@@ -569,9 +569,9 @@ int sys_pipe(int *ufds)
 
 /* fcntl (55) and fcntl64 (221, glibc's): the descriptor commands. F_SETFL
  * changes only O_APPEND and O_NONBLOCK, as Linux (its O_ASYNC, O_DIRECT,
- * O_NOATIME are not done here: left as they are). Locks, leases, owners and
- * pipe sizes are not done: EINVAL, as Linux answers a command it does not
- * know. */
+ * O_NOATIME are not done here: left as they are). A pipe's size is read
+ * and set (kernel/pipe.c). Locks, leases and owners are not done: EINVAL,
+ * as Linux answers a command it does not know. */
 #define SETFL_MASK	(O_APPEND | O_NONBLOCK)
 
 static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
@@ -608,6 +608,11 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
 	case F_SETFL:
 		f->flags = (f->flags & ~SETFL_MASK) | (arg & SETFL_MASK);
 		return 0;
+	case F_GETPIPE_SZ:
+	case F_SETPIPE_SZ:
+		if (f->type != FT_PIPE_READ && f->type != FT_PIPE_WRITE)
+			return -EBADF;		/* Linux: not a pipe */
+		return cmd == F_GETPIPE_SZ ? pipe_get_size(f->pipe) : pipe_set_size(f->pipe, arg);
 	default:
 		return -EINVAL;
 	}

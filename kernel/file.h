@@ -89,6 +89,10 @@ struct pipe *pipe_alloc(struct waitq *wq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
 struct waitq *pipe_waitq(struct pipe *p, bool write_end);
+/* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ (the new size, or -errno). */
+int pipe_get_size(struct pipe *p);
+int pipe_set_size(struct pipe *p, uint32_t want);
+void pipe_free(struct pipe *p);
 
 /* Socket pairs (kernel/socket.c). */
 int socket_read(struct file *f, void *ubuf, uint32_t n);

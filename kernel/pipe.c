@@ -1,5 +1,12 @@
 /*
- * pipe.c - pipes: a 4 KiB ring buffer between a reading and a writing end.
+ * pipe.c - pipes: a ring buffer between a reading and a writing end,
+ * 64 KiB as Linux's (16 pages, each taken when first written; fcntl's
+ * F_SETPIPE_SZ makes it 4 KiB to 1 MiB, a power of two pages).
+ *
+ * A write of at most PIPE_BUF (4 KiB) bytes is atomic: it waits for room
+ * for all of it, so two writers' messages never interleave; a longer one
+ * may be split. poll says POLLOUT once a whole page is free (Linux's
+ * "a free slot"), so that a PIPE_BUF write after it does not block.
  *
  * read blocks while the pipe is empty and a writer exists, and returns 0
  * (end of file) once all writers have closed. write blocks while the pipe
@@ -24,13 +31,17 @@
 #include "string.h"
 #include "waitq.h"
 #include <uapi/poll.h>
+#include <uapi/limits.h>	/* PIPE_BUF */
 
-#define PIPE_SIZE 4096
+#define PIPE_PAGE	4096u
+#define PIPE_DEF_SIZE	(16 * PIPE_PAGE)	/* Linux's default */
+#define PIPE_MAX_SIZE	(256 * PIPE_PAGE)	/* /proc/sys/fs/pipe-max-size: 1 MiB */
 #define CHUNK 256
 
 struct pipe {
 	struct spinlock lock;
-	char buf[PIPE_SIZE];
+	uint32_t size;			/* bytes it holds at most: a power of two pages */
+	char *page[PIPE_MAX_SIZE / PIPE_PAGE];	/* the ring's pages, each made at its first write */
 	uint32_t nread, nwrite;		/* bytes ever read / written */
 	int readers, writers;		/* open ends */
 	int closing;			/* pipe_close calls still waking sleepers */
@@ -52,7 +63,24 @@ struct pipe *pipe_alloc(struct waitq *wq)
 	p->rd_wait = wq ? wq : &p->own_rd;
 	p->wr_wait = wq ? wq : &p->own_wr;
 	p->readers = p->writers = 1;
+	p->size = PIPE_DEF_SIZE;
 	return p;
+}
+
+static void free_pages_from(struct pipe *p, uint32_t first)
+{
+	for (uint32_t i = first; i < PIPE_MAX_SIZE / PIPE_PAGE; i++) {
+		kfree(p->page[i]);
+		p->page[i] = NULL;
+	}
+}
+
+void pipe_free(struct pipe *p)
+{
+	if (!p)
+		return;
+	free_pages_from(p, 0);
+	kfree(p);
 }
 
 /* Both ends' sleepers and pollers (one queue when a socket pair's). */
@@ -88,7 +116,7 @@ int pipe_create(struct file **rd, struct file **wr)
 	*rd = file_alloc(FT_PIPE_READ);
 	*wr = file_alloc(FT_PIPE_WRITE);
 	if (!p || !*rd || !*wr) {
-		kfree(p);
+		pipe_free(p);
 		kfree(*rd);
 		kfree(*wr);
 		return -ENOMEM;
@@ -114,7 +142,7 @@ void pipe_close(struct pipe *p, int writable)
 	bool last = --p->closing == 0 && p->readers == 0 && p->writers == 0;
 	spin_unlock(&p->lock);
 	if (last)
-		kfree(p);
+		pipe_free(p);
 }
 
 /* Sleep on the pipe until woken; called and returns with p->lock held.
@@ -137,7 +165,7 @@ uint32_t pipe_poll(struct pipe *p, bool write_end)
 	uint32_t mask = 0;
 	spin_lock(&p->lock);
 	if (write_end) {
-		if (p->nwrite - p->nread < PIPE_SIZE)
+		if (p->size - (p->nwrite - p->nread) >= PIPE_PAGE)
 			mask |= POLLOUT | POLLWRNORM;
 		if (no_reader(p))
 			mask |= POLLERR;
@@ -163,24 +191,83 @@ static void copy(char *to, const char *from, uint32_t n)
 	}
 }
 
-/* n bytes in or out of the ring at the pipe's counters, in at most two
- * copies (it wraps at PIPE_SIZE); the caller holds the lock and knows
- * they fit or are there. A byte loop with a check per byte cost a
+/* n bytes in or out of the ring at the pipe's counters, a copy per page
+ * they touch; the caller holds the lock and knows they fit or are there
+ * (ring_room made the pages). A byte loop with a check per byte cost a
  * 100-byte message of hackbench some 4,500 instructions (docs/bench.md). */
 static void ring_put(struct pipe *p, const char *from, uint32_t n)
 {
-	uint32_t at = p->nwrite % PIPE_SIZE, first = PIPE_SIZE - at < n ? PIPE_SIZE - at : n;
-	copy(p->buf + at, from, first);
-	copy(p->buf, from + first, n - first);
-	p->nwrite += n;
+	while (n) {
+		uint32_t at = p->nwrite & (p->size - 1), off = at % PIPE_PAGE;
+		uint32_t k = PIPE_PAGE - off < n ? PIPE_PAGE - off : n;
+		copy(p->page[at / PIPE_PAGE] + off, from, k);
+		p->nwrite += k;
+		from += k;
+		n -= k;
+	}
 }
 
 static void ring_get(struct pipe *p, char *to, uint32_t n)
 {
-	uint32_t at = p->nread % PIPE_SIZE, first = PIPE_SIZE - at < n ? PIPE_SIZE - at : n;
-	copy(to, p->buf + at, first);
-	copy(to + first, p->buf, n - first);
-	p->nread += n;
+	while (n) {
+		uint32_t at = p->nread & (p->size - 1), off = at % PIPE_PAGE;
+		uint32_t k = PIPE_PAGE - off < n ? PIPE_PAGE - off : n;
+		copy(to, p->page[at / PIPE_PAGE] + off, k);
+		p->nread += k;
+		to += k;
+		n -= k;
+	}
+}
+
+/* The pages the next n bytes go to, made now: false when memory ran out.
+ * The lock held (kmalloc takes only its own). */
+static bool ring_room(struct pipe *p, uint32_t n)
+{
+	for (uint32_t done = 0; done < n;) {
+		uint32_t at = (p->nwrite + done) & (p->size - 1);
+		char **pg = &p->page[at / PIPE_PAGE];
+		if (!*pg && !(*pg = kmalloc(PIPE_PAGE)))
+			return false;
+		done += PIPE_PAGE - at % PIPE_PAGE;
+	}
+	return true;
+}
+
+/* F_GETPIPE_SZ */
+int pipe_get_size(struct pipe *p)
+{
+	return (int)p->size;
+}
+
+/* F_SETPIPE_SZ: want rounded up to a power of two pages (Linux's
+ * round_pipe_size); -EPERM past PIPE_MAX_SIZE, -EBUSY when what the pipe
+ * holds would not fit. What it holds is laid out again from the start. */
+int pipe_set_size(struct pipe *p, uint32_t want)
+{
+	uint32_t size = PIPE_PAGE;
+	while (size < want && size <= PIPE_MAX_SIZE)
+		size <<= 1;
+	if (size > PIPE_MAX_SIZE)
+		return -EPERM;
+	spin_lock(&p->lock);
+	uint32_t used = p->nwrite - p->nread;
+	char *held = used ? kmalloc(used) : NULL;
+	int err = used > size ? -EBUSY : used && !held ? -ENOMEM : 0;
+	if (!err) {
+		ring_get(p, held, used);
+		free_pages_from(p, 0);
+		p->size = size;
+		p->nread = p->nwrite = 0;
+		if (ring_room(p, used))
+			ring_put(p, held, used);
+		else
+			err = -ENOMEM;		/* the pages it had were just given back */
+	}
+	spin_unlock(&p->lock);
+	kfree(held);
+	if (!err)
+		waitq_wake_all(p->wr_wait);	/* more room, maybe */
+	return err ? err : (int)size;
 }
 
 struct waitq *pipe_waitq(struct pipe *p, bool write_end)
@@ -255,12 +342,15 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 				done += i;
 				return done ? (int)done : -ERESTARTSYS;
 			}
-			if (p->nwrite - p->nread == PIPE_SIZE && nonblock) {
+			uint32_t room = p->size - (p->nwrite - p->nread);
+			/* PIPE_BUF or less goes in whole (atomic), or waits */
+			bool full = room == 0 || (n <= PIPE_BUF && room < n - done - i);
+			if (full && nonblock) {
 				spin_unlock(&p->lock);
 				done += i;
 				return done ? (int)done : -EAGAIN;
 			}
-			if (p->nwrite - p->nread == PIPE_SIZE) {
+			if (full) {
 				/* Full: wake a reader to drain it, but only for
 				 * bytes of ours it has not been told of. A socket
 				 * pair's readers and writers share one queue, and
@@ -274,12 +364,16 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 					waitq_wake_all(p->rd_wait);
 					spin_lock(&p->lock);
 				}
-				if (p->nwrite - p->nread == PIPE_SIZE)
+				if (p->size - (p->nwrite - p->nread) == room)
 					pipe_sleep(p, p->wr_wait);
 				continue;
 			}
-			uint32_t room = PIPE_SIZE - (p->nwrite - p->nread);
 			uint32_t put = k - i < room ? k - i : room;
+			if (!ring_room(p, put)) {
+				spin_unlock(&p->lock);
+				done += i;
+				return done ? (int)done : -ENOMEM;
+			}
 			ring_put(p, tmp + i, put);
 			i += put;
 		}

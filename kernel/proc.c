@@ -200,6 +200,7 @@ void proc_init_idle(void)
 	memset(p, 0, sizeof(*p));
 	p->pid = 0;
 	p->pstate = P_LIVE;
+	p->group_leader = p;		/* every task has one (signal_pending reads it) */
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
 	sched_init_idle(c->id, &p->se);

@@ -231,8 +231,7 @@ static inline struct proc *current(void)
  * Inline, since every return to user mode asks (kernel/signal.c). */
 static inline bool signal_pending(const struct proc *p)
 {
-	const struct proc *g = p->group_leader ? p->group_leader : p;
-	sigset64_t pending = p->sig_pending | g->sig_shared;	/* usually 0: one test */
+	sigset64_t pending = p->sig_pending | p->group_leader->sig_shared;	/* usually 0 */
 	return pending && (pending & ~p->sig_blocked) != 0;
 }
 

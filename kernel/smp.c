@@ -240,14 +240,16 @@ static void flush_if_loaded(void *pd)
  * reads the changed tables (vm_loaded_on says why). */
 void smp_flush_tlb(pde_t *pd)
 {
-	bool asked[MAX_CPUS] = { false };
+	if (ncpus == 1)
+		return;
+	bool asked[MAX_CPUS];
 	__sync_synchronize();		/* the table changes, then the look */
 	push_cli();
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		if (cpu != cpu_id() && vm_loaded_on(cpu, pd)) {
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		asked[cpu] = cpu != cpu_id() && vm_loaded_on(cpu, pd);
+		if (asked[cpu])
 			call_post(cpu, flush_if_loaded, pd, true);
-			asked[cpu] = true;
-		}
+	}
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		if (asked[cpu])
 			call_wait(cpu);

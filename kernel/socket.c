@@ -65,8 +65,8 @@ static int unix_stream_pair(struct file **a, struct file **b)
 	*a = file_alloc(FT_SOCKET);
 	*b = file_alloc(FT_SOCKET);
 	if (!ab || !ba || !sa || !sb || !*a || !*b) {
-		kfree(ab);
-		kfree(ba);
+		pipe_free(ab);
+		pipe_free(ba);
 		kfree(sa);
 		kfree(sb);
 		kfree(*a);

@@ -36,6 +36,8 @@
 #define F_GETFL		3
 #define F_SETFL		4
 #define F_DUPFD_CLOEXEC	1030
+#define F_SETPIPE_SZ	1031
+#define F_GETPIPE_SZ	1032
 #define FD_CLOEXEC	1
 
 #endif

@@ -30,7 +30,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h"]
+                 "sys/socket.h", "linux/limits.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",

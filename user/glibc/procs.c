@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/limits.h>	/* PIPE_BUF */
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -178,14 +180,74 @@ static void shared_pending(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* ---- pipes ---------------------------------------------------------------- */
+
+/* Bytes a non-blocking write end takes before EAGAIN. */
+static long fill(int fd)
+{
+	static char block[1024];
+	long total = 0, r;
+	while ((r = write(fd, block, sizeof(block))) > 0)
+		total += r;
+	return total;
+}
+
+static void pipes(void)
+{
+	char what[160], c;
+	int p[2];
+	if (pipe(p) < 0) {
+		check(0, "pipe_holds_64_kib_and_says_so", "pipe failed");
+		return;
+	}
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	long held = fill(p[1]);
+	int size = fcntl(p[0], F_GETPIPE_SZ);
+	snprintf(what, sizeof(what), "held %ld, F_GETPIPE_SZ %d", held, size);
+	check(held == 65536 && size == 65536, "pipe_holds_64_kib_and_says_so", what);
+
+	/* a byte read out of a full pipe frees no whole page: no POLLOUT,
+	 * and a PIPE_BUF write would not go in whole */
+	read(p[0], &c, 1);
+	int e;
+	struct pollfd pf = { p[1], POLLOUT, 0 };
+	int ready = poll(&pf, 1, 0);
+	static char page[PIPE_BUF];
+	long r = write(p[1], page, sizeof(page));
+	e = errno;
+	snprintf(what, sizeof(what), "poll %d revents %#x, a PIPE_BUF write %ld %s", ready,
+		 pf.revents, r, r < 0 && e == EAGAIN ? "EAGAIN" : "");
+	check(ready == 0 && r == -1 && e == EAGAIN, "pollout_waits_for_a_free_page", what);
+
+	int busy = fcntl(p[1], F_SETPIPE_SZ, 4096);
+	e = errno;
+	while (read(p[0], what, sizeof(what)) == sizeof(what) && held > 0)
+		held -= sizeof(what);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	while (read(p[0], what, sizeof(what)) > 0)
+		;
+	int small = fcntl(p[1], F_SETPIPE_SZ, 100);
+	long small_held = fill(p[1]);
+	int notpipe = fcntl(0, F_GETPIPE_SZ);
+	int e2 = errno;
+	snprintf(what, sizeof(what), "full: %d %s; empty: %d, then held %ld; on stdin %d %s", busy,
+		 e == EBUSY ? "EBUSY" : "other", small, small_held, notpipe,
+		 e2 == EBADF ? "EBADF" : "other");
+	check(busy == -1 && e == EBUSY && small == 4096 && small_held == 4096 &&
+	      notpipe == -1 && e2 == EBADF, "f_setpipe_sz_rounds_up_and_refuses_to_drop_data", what);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..6\n");
+	printf("KTAP version 1\n1..9\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
+	pipes();
 	return failures != 0;
 }
