@@ -294,7 +294,9 @@ static void round_child(int round, int seconds, int seed, int threads)
 	if (syscall1(__NR_setuid32, FUZZ_UID) < 0)
 		syscall1(__NR_exit_group, 3);
 	round_pid = (int)syscall0(__NR_getpid);
-	long long until = now_ns() + seconds * 1000000000LL;
+	/* A round the parent kills runs until it is killed (ten times its
+	 * time: a slow host must not let it end first). */
+	long long until = now_ns() + (round % 2 ? 10 : 1) * seconds * 1000000000LL;
 	for (int i = 0; i < threads; i++) {
 		workers[i] = (struct worker){ .rng = (unsigned)(seed + round * 100 + i) | 1,
 					      .until_ns = until, .index = i };
