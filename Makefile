@@ -173,8 +173,19 @@ $(BUILD)/busybox/busybox:
 		dpkg-deb -x "$$deb" $(BUILD)/busybox.x && mkdir -p $(dir $@) && \
 		mv $(BUILD)/busybox.x/bin/busybox $@ && rm -rf $(BUILD)/busybox.x
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
-$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
+# /elf: the ELF loader's test programs (tests/elf/mkelf.py), which
+# /bin/elfrun execs. make stress's fuzzer gets /elf/fuzz-SEED from a
+# module of its own, build/elf-fuzz-SEED.tar (ELF_FUZZ_N programs).
+ELF_CASES := tests/elf/mkelf.py tests/elf/tiny.asm $(wildcard tests/elf/*.linux)
+ELF_FUZZ_N ?= 800
+$(BUILD)/elf-fuzz-%.tar: $(ELF_CASES)
+	@rm -rf $(BUILD)/elf-fuzz-$* && mkdir -p $(BUILD)/elf-fuzz-$*/elf
+	@python3 tests/elf/mkelf.py --fuzz $* $(ELF_FUZZ_N) $(BUILD)/elf-fuzz-$*/elf
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/elf-fuzz-$* elf
+	@echo "  TAR     $@"
+$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA) $(ELF_CASES)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
+	@python3 tests/elf/mkelf.py $(BUILD)/initrd/elf
 	@$(if $(strip $(DEBS)),$(call unpack_debs,$(DEBS),$(BUILD)/initrd))
 	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
 	@cp user/etc/* $(BUILD)/initrd/etc/

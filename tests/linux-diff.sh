@@ -151,6 +151,8 @@ if [ "$side" = qemu ] && vmlinuz=$(tools/get-linux.sh 2>"$out/get-linux.err") &&
    command -v cpio >/dev/null; then
 	rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 	cp "$BIN"/* "$out/initramfs/bin/"
+	# the ELF loader's programs (tests/elf/mkelf.py), as our initrd has them
+	[ -d build/initrd/elf ] && cp -a build/initrd/elf "$out/initramfs/"
 	[ $have_bb = 1 ] && cp "$out"/bb/bin/* "$out/initramfs/bin/"
 	[ $have_libc6 = 1 ] && cp -a "$out"/libc6/lib "$out"/libc6/usr "$out/initramfs/"
 	(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
