@@ -88,8 +88,24 @@ int elf_interp_path(const struct image *im, const char **path)
 	return 0;
 }
 
-void elf_place(struct image *im, uint32_t base)
+/* The largest power-of-two p_align of the PT_LOADs, at least a page
+ * (Linux's maximum_alignment). */
+static uint32_t max_align(const struct image *im)
 {
+	const struct elf_phdr *ph = elf_phdrs(im);
+	uint32_t align = 0;
+	for (int i = 0; i < im->eh->phnum; i++) {
+		uint32_t a = ph[i].align;
+		if (ph[i].type == PT_LOAD && a && !(a & (a - 1)) && a > align)
+			align = a;
+	}
+	return align > PAGE_SIZE ? align : PAGE_SIZE;
+}
+
+void elf_place(struct image *im, uint32_t base, bool aligned)
+{
+	if (aligned)
+		base &= ~(max_align(im) - 1);
 	im->bias = im->eh->type == ET_DYN ? base - PAGE_ROUND_DOWN(im->first) : 0;
 }
 
@@ -119,9 +135,12 @@ int elf_check_segments(const struct image *im)
 			return -ENOEXEC;	/* Linux: mmap fails, SIGSEGV */
 		if (p->filesz && PAGE_OFF(p->offset) != PAGE_OFF(va))
 			return -ENOEXEC;	/* Linux: mmap's offset is not page aligned */
+		uint32_t flen = PAGE_ROUND_UP(PAGE_OFF(va) + p->filesz);
+		if (p->filesz && PAGE_ROUND_DOWN(p->offset) + flen < PAGE_ROUND_DOWN(p->offset))
+			return -ENOEXEC;	/* Linux: vm_mmap's offset + length wraps */
 	}
 	if (!any)
-		return -ENOEXEC;	/* Linux runs nothing there: SIGSEGV */
+		return 0;		/* nothing to map: the loader may run, or SIGSEGV */
 	/* Linux maps a position-independent image's whole span first, from
 	 * where its first segment goes: it must fit there. */
 	if (im->eh->type == ET_DYN &&

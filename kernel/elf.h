@@ -74,8 +74,10 @@ int elf_check(const struct initrd_file *f, struct image *im);
 /* The first PT_INTERP's path in *path (NULL: none); -ENOEXEC for a bad
  * one, -EIO when it lies past the end of the file. */
 int elf_interp_path(const struct image *im, const char **path);
-/* The bias for a position-independent image whose first page goes at base. */
-void elf_place(struct image *im, uint32_t base);
+/* The bias for a position-independent image whose first page goes at
+ * base; aligned (a program with a loader): base rounded down to the
+ * segments' largest p_align, as Linux does. */
+void elf_place(struct image *im, uint32_t base, bool aligned);
 /* The segments, placed: -ENOEXEC for one Linux would fail to map after
  * its point of no return (it kills with SIGSEGV; this kernel refuses). */
 int elf_check_segments(const struct image *im);

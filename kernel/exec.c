@@ -75,7 +75,7 @@ static int plan_interp(struct proc *p, const char *path, struct image *im)
 	uint32_t span = hi > lo ? hi - lo : PAGE_SIZE;
 	if (span > MMAP_BASE - PIE_BASE)
 		return -ENOMEM;
-	elf_place(im, PAGE_ROUND_DOWN(MMAP_BASE - span));
+	elf_place(im, PAGE_ROUND_DOWN(MMAP_BASE - span), false);
 	return 0;
 }
 
@@ -88,10 +88,10 @@ static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_pl
 	int err = elf_check(f, &x->prog);
 	if (err < 0)
 		return err;
-	elf_place(&x->prog, PIE_BASE);
 	if ((err = elf_interp_path(&x->prog, &ipath)) < 0)
 		return err;
 	x->dynamic = ipath != NULL;
+	elf_place(&x->prog, PIE_BASE, x->dynamic);
 	if (ipath && (err = plan_interp(p, ipath, &x->interp)) < 0)
 		return err;
 	if ((err = elf_check_segments(&x->prog)) < 0)
@@ -188,7 +188,9 @@ static void exec_regions(struct proc *p, struct mm *nm, const struct exec_plan *
 	nm->area = old;
 	nm->n = 0;
 	nm->cap = old_cap;
-	p->mm.brk_start = p->mm.brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
+	uint32_t brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
+	/* never below mmap_min_addr, even with no PT_LOAD */
+	p->mm.brk_start = p->mm.brk = brk < MMAP_MIN_ADDR ? MMAP_MIN_ADDR : brk;
 }
 
 static int count(char *const v[])
