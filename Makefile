@@ -63,7 +63,7 @@ KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/o
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
 	@$(MAKE) --no-print-directory build
-build: kernel initrd
+build: kernel initrd $(BUILD)/elf-cases.tar
 
 deps-build:
 	@tools/ensure-deps.sh cc nasm
@@ -174,18 +174,24 @@ $(BUILD)/busybox/busybox:
 		mv $(BUILD)/busybox.x/bin/busybox $@ && rm -rf $(BUILD)/busybox.x
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
 # /elf: the ELF loader's test programs (tests/elf/mkelf.py), which
-# /bin/elfrun execs. make stress's fuzzer gets /elf/fuzz-SEED from a
-# module of its own, build/elf-fuzz-SEED.tar (ELF_FUZZ_N programs).
+# /bin/elfrun execs, in multiboot modules of their own beside the initrd
+# (later modules add files): build/elf-cases.tar (/elf/cases and the
+# loaders in /elf/i, for make test) and, for make stress's fuzzer,
+# build/elf-fuzz-SEED.tar (/elf/fuzz-SEED, ELF_FUZZ_N programs).
 ELF_CASES := tests/elf/mkelf.py tests/elf/tiny.asm $(wildcard tests/elf/*.linux)
 ELF_FUZZ_N ?= 800
+$(BUILD)/elf-cases.tar: $(ELF_CASES)
+	@rm -rf $(BUILD)/elf-cases && mkdir -p $(BUILD)/elf-cases/elf
+	@python3 tests/elf/mkelf.py $(BUILD)/elf-cases/elf
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/elf-cases elf
+	@echo "  TAR     $@"
 $(BUILD)/elf-fuzz-%.tar: $(ELF_CASES)
 	@rm -rf $(BUILD)/elf-fuzz-$* && mkdir -p $(BUILD)/elf-fuzz-$*/elf
 	@python3 tests/elf/mkelf.py --fuzz $* $(ELF_FUZZ_N) $(BUILD)/elf-fuzz-$*/elf
 	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/elf-fuzz-$* elf
 	@echo "  TAR     $@"
-$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA) $(ELF_CASES)
+$(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
-	@python3 tests/elf/mkelf.py $(BUILD)/initrd/elf
 	@$(if $(strip $(DEBS)),$(call unpack_debs,$(DEBS),$(BUILD)/initrd))
 	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
 	@cp user/etc/* $(BUILD)/initrd/etc/

@@ -151,8 +151,8 @@ if [ "$side" = qemu ] && vmlinuz=$(tools/get-linux.sh 2>"$out/get-linux.err") &&
    command -v cpio >/dev/null; then
 	rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 	cp "$BIN"/* "$out/initramfs/bin/"
-	# the ELF loader's programs (tests/elf/mkelf.py), as our initrd has them
-	[ -d build/initrd/elf ] && cp -a build/initrd/elf "$out/initramfs/"
+	# the ELF loader's programs (tests/elf/mkelf.py), for elfrun
+	[ -d build/elf-cases/elf ] && cp -a build/elf-cases/elf "$out/initramfs/"
 	[ $have_bb = 1 ] && cp "$out"/bb/bin/* "$out/initramfs/bin/"
 	[ $have_libc6 = 1 ] && cp -a "$out"/libc6/lib "$out"/libc6/usr "$out/initramfs/"
 	(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
@@ -219,6 +219,7 @@ for p in $progs; do
 	initrd=$INITRD
 	[ "$p" = busybox ] && initrd=$out/initrd-busybox.tar
 	[ "$p" = dynamic ] && initrd=$out/initrd-dynamic.tar
+	[ "$p" = elfrun ] && initrd=$INITRD,build/elf-cases.tar	# make builds it
 	(timeout "$TIMEOUT" "$QEMU" -display none -monitor none -serial stdio \
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-accel tcg -smp "$SMP" -m 128M -kernel "$KERNEL" \

@@ -2,15 +2,16 @@
 """mkelf.py - the ELF loader's test programs (docs/userland.md, "Exec").
 
     tests/elf/mkelf.py OUT                  OUT/i, OUT/cases
-    tests/elf/mkelf.py --fuzz SEED N OUT    OUT/fuzz-SEED
+    tests/elf/mkelf.py --fuzz SEED N OUT    OUT/i, OUT/fuzz-SEED
 
-write, for the initrd's /elf (OUT):
+write, for /elf (OUT), in multiboot modules beside the initrd (Makefile:
+build/elf-cases.tar, build/elf-fuzz-SEED.tar; the initrd's /bin stays as
+it is, and the kernel keeps 1,024 files at most):
     i/          interpreters the programs name in PT_INTERP
     cases/      the named cases below, one rule of Linux 6.1's
                 load_elf_binary each (fs/binfmt_elf.c): make test
     fuzz-SEED/  N mutations of the base programs, seeded with SEED: make
-                stress, as a multiboot module of its own (the initrd holds
-                1,024 files)
+                stress
 and in cases/ and fuzz-SEED/ an index that /bin/elfrun
 (user/glibc/elfrun.c) reads, one line per program: "NAME EXPECT [ALT
 REASON]". EXPECT is the outcome Linux 6.1 gave for the same file,
@@ -54,6 +55,34 @@ DELIBERATE = {
     "signal:SEGV": ("errno:", "refused before the point of no return; "
                     "Linux finds it after and kills with SIGSEGV"),
 }
+
+
+# This kernel's fixed stack: its 8 MiB (kernel/mm.h MMAP_BASE up to the
+# kernel's half) hold no segment. Linux's stack top is randomized, so
+# whether a segment there collides with it is chance on Linux.
+STACK_AREA = (0xBFFFF000 - (8 << 20), 0xC0000000)
+STACK_REASON = ("a segment in the stack's 8 MiB: refused here, where the stack "
+                "is fixed; on Linux, whose stack top is random, it may load")
+
+
+def in_stack_area(data):
+    """Does a PT_LOAD of this file (placed as exec places it) reach into
+    STACK_AREA? Only for files whose header and table can be read."""
+    if len(data) < 52 or data[:4] != b"\x7fELF":
+        return False
+    etype, phoff, phentsize, phnum = (struct.unpack_from("<H", data, 16)[0],
+                                      struct.unpack_from("<I", data, 28)[0],
+                                      *struct.unpack_from("<HH", data, 42))
+    if phentsize != 32 or phoff + 32 * phnum > len(data):
+        return False
+    ph = [struct.unpack_from("<8I", data, phoff + 32 * i) for i in range(phnum)]
+    loads = [p for p in ph if p[0] == PT_LOAD]
+    bias = (0x400000 - (loads[0][2] & ~0xFFF)) if etype == ET_DYN and loads else 0
+    for p in loads:
+        start, end = (p[2] + bias) & 0xFFFFFFFF, p[2] + bias + p[5]
+        if p[5] and start < STACK_AREA[1] and end > STACK_AREA[0]:
+            return True
+    return False
 
 
 def assemble(delta, textpast=0):
@@ -304,22 +333,29 @@ def write_set(out, name, cases):
             if expect in DELIBERATE:
                 alt, why = DELIBERATE[expect]
                 line += " %s %s" % (alt, why.replace(" ", "_"))
+            elif expect != "?" and in_stack_area(data):
+                line += " errno:ENOEXEC %s" % STACK_REASON.replace(" ", "_")
             idx.write(line + "\n")
 
 
-def main(argv):
-    if len(argv) == 5 and argv[1] == "--fuzz":
-        seed, n, out = int(argv[2]), int(argv[3]), argv[4]
-        write_set(out, "fuzz-%d" % seed, fuzz_cases(n, seed))
-        return
-    out = argv[1]
+def write_interpreters(out):
     os.makedirs(os.path.join(out, "i"), exist_ok=True)
     for name, data in interpreters().items():
         p = os.path.join(out, "i", name)
         with open(p, "wb") as f:
             f.write(data)
         os.chmod(p, 0o755)
-    write_set(out, "cases", named_cases())
+
+
+def main(argv):
+    fuzz = len(argv) == 5 and argv[1] == "--fuzz"
+    out = argv[4] if fuzz else argv[1]
+    write_interpreters(out)             # each module has them
+    if fuzz:
+        seed, n = int(argv[2]), int(argv[3])
+        write_set(out, "fuzz-%d" % seed, fuzz_cases(n, seed))
+    else:
+        write_set(out, "cases", named_cases())
 
 
 if __name__ == "__main__":

@@ -4,18 +4,19 @@
 # record each program's outcome in tests/elf/SET.linux, which
 # tests/elf/mkelf.py puts into the index as EXPECT.
 #
-#   tests/elf/record-linux.sh [SET...]    default: cases fuzz-1 fuzz-2 fuzz-3
+#   tests/elf/record-linux.sh [SET...]    default: cases fuzz-1 ... fuzz-5
 #
-# SET is cases (the initrd's /elf/cases: make first) or fuzz-SEED (make
-# build/elf-fuzz-SEED.tar first). The recorded file says which Linux ran.
+# SET is cases (/elf/cases, build/elf-cases.tar) or fuzz-SEED
+# (build/elf-fuzz-SEED.tar); both are made here. The recorded file says which Linux ran.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-sets=${*:-cases fuzz-1 fuzz-2 fuzz-3}
+sets=${*:-cases fuzz-1 fuzz-2 fuzz-3 fuzz-4 fuzz-5}
 out=build/test-logs/elf-linux
 vmlinuz=$(tools/get-linux.sh)
 rm -rf "$out" && mkdir -p "$out/initramfs/bin"
 cp build/user/bin/* "$out/initramfs/bin/"
-cp -a build/initrd/elf "$out/initramfs/"
+make --no-print-directory -s build/elf-cases.tar
+cp -a build/elf-cases/elf "$out/initramfs/"
 run=
 for s in $sets; do
 	case $s in
