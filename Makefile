@@ -179,7 +179,7 @@ $(BUILD)/busybox/busybox:
 # loaders in /elf/i, for make test) and, for make stress's fuzzer,
 # build/elf-fuzz-SEED.tar (/elf/fuzz-SEED, ELF_FUZZ_N programs).
 ELF_CASES := tests/elf/mkelf.py tests/elf/tiny.asm $(wildcard tests/elf/*.linux)
-ELF_FUZZ_N ?= 800
+ELF_FUZZ_N ?= 700
 $(BUILD)/elf-cases.tar: $(ELF_CASES)
 	@rm -rf $(BUILD)/elf-cases && mkdir -p $(BUILD)/elf-cases/elf
 	@python3 tests/elf/mkelf.py $(BUILD)/elf-cases/elf

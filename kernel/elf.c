@@ -116,7 +116,7 @@ static bool fits(uint32_t start, uint32_t len)
 	return start >= MMAP_MIN_ADDR && len <= MMAP_BASE && start <= MMAP_BASE - len;
 }
 
-int elf_check_segments(const struct image *im)
+int elf_check_segments(const struct image *im, bool loader)
 {
 	const struct elf_phdr *ph = elf_phdrs(im);
 	bool any = false;
@@ -138,6 +138,14 @@ int elf_check_segments(const struct image *im)
 		uint32_t flen = PAGE_ROUND_UP(PAGE_OFF(va) + p->filesz);
 		if (p->filesz && PAGE_ROUND_DOWN(p->offset) + flen < PAGE_ROUND_DOWN(p->offset))
 			return -ENOEXEC;	/* Linux: vm_mmap's offset + length wraps */
+		/* A loader's writable segment whose zeroed tail lies in a page
+		 * wholly past the file's end: Linux's padzero fails there and
+		 * load_elf_interp with it (SIGSEGV). (For the program, Debian's
+		 * 6.1 runs it, and the page is SIGBUS when touched: recorded.) */
+		uint32_t tail = PAGE_ROUND_DOWN(p->offset + p->filesz);
+		if (loader && p->filesz && p->memsz > p->filesz && PAGE_OFF(va + p->filesz) &&
+		    (p->flags & PF_W) && tail >= PAGE_ROUND_UP(im->f->size))
+			return -ENOEXEC;
 	}
 	if (!any)
 		return 0;		/* nothing to map: the loader may run, or SIGSEGV */

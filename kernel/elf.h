@@ -78,9 +78,10 @@ int elf_interp_path(const struct image *im, const char **path);
  * base; aligned (a program with a loader): base rounded down to the
  * segments' largest p_align, as Linux does. */
 void elf_place(struct image *im, uint32_t base, bool aligned);
-/* The segments, placed: -ENOEXEC for one Linux would fail to map after
- * its point of no return (it kills with SIGSEGV; this kernel refuses). */
-int elf_check_segments(const struct image *im);
+/* The segments, placed (of the program, or of its loader): -ENOEXEC for
+ * one Linux would fail to map after its point of no return (it kills with
+ * SIGSEGV; this kernel refuses). */
+int elf_check_segments(const struct image *im, bool loader);
 /* Map the checked segments as regions of mm (and the zeroed tails of
  * writable segments' last file pages in pd): 0 or -ENOMEM. */
 int elf_map(struct mm *mm, pde_t *pd, const struct image *im);

@@ -94,9 +94,9 @@ static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_pl
 	elf_place(&x->prog, PIE_BASE, x->dynamic);
 	if (ipath && (err = plan_interp(p, ipath, &x->interp)) < 0)
 		return err;
-	if ((err = elf_check_segments(&x->prog)) < 0)
+	if ((err = elf_check_segments(&x->prog, false)) < 0)
 		return err;
-	return x->dynamic && elf_check_segments(&x->interp) < 0 ? -ELIBBAD : 0;
+	return x->dynamic && elf_check_segments(&x->interp, true) < 0 ? -ELIBBAD : 0;
 }
 
 /* AT_HWCAP: CPUID leaf 1's EDX, the feature bits Linux i386 passes. */

@@ -218,6 +218,16 @@ def named_cases():
     e = pie(); e.ph[0][2] = e.ph[0][3] = 0x1000; add("pie_text_not_at_0", e)
     e = Elf(); e.ph.append([PT_LOAD, 0, 0x30000000, 0x30000000, 0x1000, 0x1000, PF_R, 0x1000])
     add("segment_filesz_whole_page", e)
+    e = Elf(); e.interp(b"/elf/i/tail_past_eof"); add("interp_bss_page_past_eof", e)
+    e = Elf(); e.ph[1][4] = 0x1000; add("data_bss_page_past_eof_runs", e)
+    e = Elf(); e.interp(b"/elf/i/pie"); e.ph = [p for p in e.ph if p[0] != PT_LOAD]
+    add("interp_and_no_pt_load", e)
+    e = pie(); e.interp(b"/elf/i/pie"); e.ph[2][7] = 0x80000000; add("pie_p_align_2g", e)
+    e = pie(); e.ph[1][7] = 0x80000000; add("pie_no_interp_p_align_ignored", e)
+    e = Elf(); e.ph[0][1] = 0xFFFFF000; add("text_offset_wraps", e)
+    e = Elf(); e.ph[0][1] = 0x10000000; add("text_offset_past_eof_sigbus", e)
+    e = Elf(); e.ph.append([PT_LOAD, 0, 0xBFFFF000, 0, 0x200, 0x200, PF_R, 0x1000])
+    add("segment_in_stack_area", e)
     c.append(("short_header", Elf().bytes()[:40]))
     c.append(("not_elf", b"\x7fELG" + Elf().bytes()[4:]))
     return c
@@ -228,10 +238,11 @@ def interpreters():
          "exec": Elf(base=0x10000000, status=43).bytes(),
          "notelf": b"not an ELF file\n" * 8,
          "short": b"\x7fELF\1\1\1",
-         "nophdr": None, "em_x86_64": None, "et_rel": None}
+         "nophdr": None, "em_x86_64": None, "et_rel": None, "tail_past_eof": None}
     e = pie(); e.h["machine"] = 62; i["em_x86_64"] = e.bytes()
     e = pie(); e.h["type"] = ET_REL; i["et_rel"] = e.bytes()
     e = pie(); e.h["phnum"] = 0; i["nophdr"] = e.bytes()
+    e = pie(status=42); e.ph[1][4] = 0x1000; i["tail_past_eof"] = e.bytes()
     return i
 
 
@@ -274,33 +285,48 @@ def mutate(rng, e):
 
 def bases():
     """The programs the fuzzer mutates: static, PIE, each with and
-    without an interpreter."""
-    b = [("s", lambda: Elf()), ("p", lambda: pie())]
+    without an interpreter; and (tags mp, me, one pick in eight) an
+    unchanged static program whose interpreter, a PIE or an ET_EXEC one,
+    is the mutated file."""
     def with_interp(mk, path):
         def f():
             e = mk()
             e.interp(path)
             return e
         return f
-    b += [("si", with_interp(Elf, b"/elf/i/pie")), ("pi", with_interp(pie, b"/elf/i/pie")),
-          ("se", with_interp(Elf, b"/elf/i/exec"))]
-    return b
+    b = [("s", Elf), ("p", pie), ("si", with_interp(Elf, b"/elf/i/pie")),
+         ("pi", with_interp(pie, b"/elf/i/pie")), ("se", with_interp(Elf, b"/elf/i/exec"))]
+    return b + [("mp", lambda: pie(status=42)),
+                ("me", lambda: Elf(base=0x10000000, status=43))]
+
+
+def copy(src):
+    e = Elf.__new__(Elf)
+    e.body, e.ident = bytearray(src.body), list(src.ident)
+    e.h, e.ph = dict(src.h), [list(p) for p in src.ph]
+    return e
 
 
 def fuzz_cases(n, seed):
+    """(name, Elf, listed): listed programs go into the index; the others
+    are the mutated interpreters they name."""
     rng = random.Random(seed)
     made = {}
     out = []
     for i in range(n):
-        tag, mk = rng.choice(bases())
+        kinds = bases()
+        tag, mk = kinds[rng.randrange(len(kinds) - 2)] if rng.randrange(8) else \
+            kinds[len(kinds) - 2 + rng.randrange(2)]
         if tag not in made:
             made[tag] = mk()
-        e = Elf.__new__(Elf)
-        src = made[tag]
-        e.body, e.ident = bytearray(src.body), list(src.ident)
-        e.h, e.ph = dict(src.h), [list(p) for p in src.ph]
+        e = copy(made[tag])
         what = [mutate(rng, e) for _ in range(rng.choice([1, 1, 2, 3]))]
-        out.append(("%s%04d_%s" % (tag, i, "+".join(what)), e))
+        name = "%s%04d_%s" % (tag, i, "+".join(what))
+        if tag in ("mp", "me"):
+            out.append((name + ".interp", e, False))
+            e = Elf()
+            e.interp(b"/elf/fuzz-%d/%s.interp" % (seed, name.encode()))
+        out.append((name, e, True))
     return out
 
 
@@ -322,12 +348,14 @@ def write_set(out, name, cases):
     os.makedirs(d, exist_ok=True)
     rec = recorded(name)
     with open(os.path.join(d, "index"), "w") as idx:
-        for n, e in cases:
+        for n, e, listed in cases:
             data = e if isinstance(e, bytes) else e.bytes()
             p = os.path.join(d, n)
             with open(p, "wb") as f:
                 f.write(data)
             os.chmod(p, 0o755)
+            if not listed:
+                continue
             expect = rec.get(n, "?")
             line = "%s %s" % (n, expect)
             if expect in DELIBERATE:
@@ -355,7 +383,7 @@ def main(argv):
         seed, n = int(argv[2]), int(argv[3])
         write_set(out, "fuzz-%d" % seed, fuzz_cases(n, seed))
     else:
-        write_set(out, "cases", named_cases())
+        write_set(out, "cases", [(n, e, True) for n, e in named_cases()])
 
 
 if __name__ == "__main__":

@@ -4,13 +4,13 @@
 # record each program's outcome in tests/elf/SET.linux, which
 # tests/elf/mkelf.py puts into the index as EXPECT.
 #
-#   tests/elf/record-linux.sh [SET...]    default: cases fuzz-1 ... fuzz-5
+#   tests/elf/record-linux.sh [SET...]    default: cases fuzz-1 ... fuzz-6
 #
 # SET is cases (/elf/cases, build/elf-cases.tar) or fuzz-SEED
 # (build/elf-fuzz-SEED.tar); both are made here. The recorded file says which Linux ran.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-sets=${*:-cases fuzz-1 fuzz-2 fuzz-3 fuzz-4 fuzz-5}
+sets=${*:-cases fuzz-1 fuzz-2 fuzz-3 fuzz-4 fuzz-5 fuzz-6}
 out=build/test-logs/elf-linux
 vmlinuz=$(tools/get-linux.sh)
 rm -rf "$out" && mkdir -p "$out/initramfs/bin"

@@ -158,7 +158,7 @@ def exec_thread(topo):
         exec_thread_check, timeout=EXEC_THREAD_S + 120)
 
 
-ELF_FUZZ_SEEDS = (1, 2, 3, 4, 5)     # recorded on Linux 6.1: tests/elf/fuzz-N.linux
+ELF_FUZZ_SEEDS = (1, 2, 3, 4, 5, 6)     # recorded on Linux 6.1: tests/elf/fuzz-N.linux
 ELF_FUZZ_OK = r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (\d+) programs"
 
 
