@@ -330,7 +330,8 @@ mutate:
 
 # Stress (tests/stress.py, the cases in tests/stress/): smp_stress's full
 # mix for STRESS_S seconds on 2x2x2 and 1x2x2, then three fuzz runs of
-# 1,000,000 calls; seeds from STRESS_SEED (default: the clock), printed
+# 1,000,000 calls, and the ELF loader's fuzzer (4,200 mutated programs
+# against Linux 6.1's recorded outcomes, ~35 s); seeds from STRESS_SEED (default: the clock), printed
 # with every failure. STRESS_CASES picks cases by name (harness globs).
 # Not part of `make test` (2.5 minutes with STRESS_S=60; docs/testing.md).
 STRESS_S ?= 60

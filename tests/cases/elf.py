@@ -9,7 +9,8 @@ outcome (execve's errno, the exit status, the killing signal) with the
 one recorded on Debian's Linux 6.1 (tests/elf/cases.linux). Where Linux
 kills with SIGSEGV after exec's point of no return, this kernel may
 refuse with an errno instead (the deliberate difference, said on the
-line). Before this loader 23 of the 67 differed (EM_486, e_ident's class
+line). Then /bin/elf_leak (user/tests/elf_leak.c) execs them all again
+and the kernel's free frames must come back exactly. Before this loader 23 of the 67 differed (EM_486, e_ident's class
 and byte order, 40 and 128 program headers, a 150-byte PT_INTERP, an
 ET_EXEC interpreter, unaligned segments loaded, a non-writable data
 segment's tail, a text segment's zero-filled tail, PROT_NONE text...).
@@ -33,9 +34,10 @@ def prepare():
 
 CASES = [
     Case("exec_elf_rules_as_linux", smp="2,sockets=1,cores=2,threads=1", timeout=60,
-         append="tests=none run=/bin/elfrun then=exit", tags=("process", "quick"),
+         append="tests=none run=/bin/elfrun,/bin/elf_leak then=exit", tags=("process", "quick"),
          modules=[MODULE], prepare=prepare,
          expect=[r"^init exited: status 0$",
-                 r"^ok \d+ - elf_outcomes_match_linux # run-dependent: 67 programs"],
+                 r"^ok \d+ - elf_outcomes_match_linux # run-dependent: 67 programs",
+                 r"^ok \d+ - elf_exec_frees_every_frame # 67 programs"],
          forbid=[r"^not ok \d+ .*"]),
 ]

@@ -16,13 +16,14 @@
         8 on 8 CPUs), and every number alike (4 fuzzers); and 4 fuzzers
         whose children are thread groups of 4 threads each (issue 26:
         clone, futex, TLS, tgkill, per-thread masks, thread exit).
-    stress_elf_fuzz_1, _2, _3, stress_elf_fuzz_new_seed
-        /bin/elfrun over 800 mutated ELF programs each (tests/elf/mkelf.py
-        --fuzz SEED, a module of its own), exec'd as uid 1000: seeds 1-3
+    stress_elf_fuzz_1 ... _6, stress_elf_fuzz_new_seed
+        /bin/elfrun over 700 mutated ELF programs each (tests/elf/mkelf.py
+        --fuzz SEED, a module of its own), exec'd as uid 1000: seeds 1-6
         compared outcome by outcome with Linux 6.1's recorded run
         (tests/elf/fuzz-N.linux; deliberate differences allowed, said on
         the line), and one seed from STRESS_SEED that no Linux ran: the
-        kernel must live and every exec end.
+        kernel must live and every exec end. Then /bin/elf_leak execs the
+        set again: the free frames must come back exactly (call 505).
     stress_exec_thread_1, stress_exec_thread_1x2x2
         /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
         threads: 4 threads fork children whose thread execs and 2 read
@@ -175,11 +176,15 @@ def elf_module(seed):
 
 def elf_check(log):
     m = re.search(r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (.*)$", log, re.M)
-    return (True, m.group(1)) if m else (False, "no summary line")
+    leak = ok_line(log, "elf_exec_frees_every_frame")
+    if not m or leak is None:
+        return False, "an ok line is missing"
+    fr = re.search(r"(free frames .*)$", leak)
+    return True, f"{m.group(1)}; {fr.group(1) if fr else leak}"
 
 
 def elf_fuzz(seed, recorded):
-    """ELF_FUZZ_N (800) mutations of tests/elf/mkelf.py's base programs
+    """ELF_FUZZ_N (700) mutations of tests/elf/mkelf.py's base programs
     (static, PIE, with an ET_DYN or ET_EXEC loader), exec'd as uid 1000
     by /bin/elfrun: each outcome must be Linux 6.1's (tests/elf/fuzz-N.linux)
     or the deliberate refusal; never a panic or a hang. A seed with no
@@ -187,9 +192,11 @@ def elf_fuzz(seed, recorded):
     and every exec ends."""
     case = Case(f"stress_elf_fuzz_{seed}" if recorded else "stress_elf_fuzz_new_seed",
                 smp=TOPO["1x2x2"][0], timeout=300,
-                append=f"tests=none run=/bin/elfrun:/elf/fuzz-{seed} then=exit",
+                append=f"tests=none run=/bin/elfrun:/elf/fuzz-{seed},"
+                       f"/bin/elf_leak:/elf/fuzz-{seed} then=exit",
                 modules=[f"build/elf-fuzz-{seed}.tar"], prepare=elf_module(seed),
-                expect=[INIT_OK, ELF_FUZZ_OK], forbid=ALWAYS_FORBID, check=elf_check,
+                expect=[INIT_OK, ELF_FUZZ_OK, r"^ok \d+ - elf_exec_frees_every_frame\b"],
+                forbid=ALWAYS_FORBID, check=elf_check,
                 tags=("stress",))
     case.seed = seed
     case.again = (f"make build/elf-fuzz-{seed}.tar && python3 tests/stress.py "
