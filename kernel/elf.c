@@ -2,13 +2,14 @@
  * elf.c - what exec accepts of an ELF file, and its segments as regions.
  *
  * The rules are Linux 6.1's load_elf_binary and load_elf_interp
- * (fs/binfmt_elf.c), as Debian's 6.1 kernel keeps them; docs/userland.md
- * ("Exec") lists them with the few deliberate differences. In short:
+ * (fs/binfmt_elf.c), as Debian's 6.1 kernel was seen to keep them
+ * (tests/elf/SET.linux); docs/userland.md ("How exec loads an ELF file")
+ * lists them with the few deliberate differences. In short:
  *   - the header: "\x7FELF", ET_EXEC or ET_DYN, EM_386 or EM_486, program
  *     headers of 32 bytes, 1 to 128 of them (4 KiB), inside the file; the
  *     rest of e_ident (class, byte order, version) is not looked at;
  *   - the first PT_INTERP names the loader: 2 to PATH_MAX bytes, NUL last;
- *   - each PT_LOAD, in order, is mapped as Linux's elf_load does it: the
+ *   - each PT_LOAD, in order, is mapped as Linux maps it (elf_load): the
  *     file's pages [vaddr, vaddr + filesz) as a private file mapping with
  *     the segment's protections, filled at the first touch (kernel/fault.c;
  *     past the end of the file that is SIGBUS); the rest of the last file
@@ -116,43 +117,52 @@ static bool fits(uint32_t start, uint32_t len)
 	return start >= MMAP_MIN_ADDR && len <= MMAP_BASE && start <= MMAP_BASE - len;
 }
 
+/* One PT_LOAD with memsz > 0, placed: 0, or -ENOEXEC where Linux's mmap
+ * of it would fail after the point of no return (SIGSEGV there). */
+static int check_segment(const struct image *im, const struct elf_phdr *p, bool loader)
+{
+	uint32_t va = p->vaddr + im->bias;
+	uint32_t len = PAGE_OFF(va) + p->memsz, flen = PAGE_ROUND_UP(PAGE_OFF(va) + p->filesz);
+
+	if (len < p->memsz || len > MMAP_BASE || !fits(PAGE_ROUND_DOWN(va), PAGE_ROUND_UP(len)))
+		return -ENOEXEC;
+	if (!p->filesz)
+		return 0;
+	if (PAGE_OFF(p->offset) != PAGE_OFF(va))
+		return -ENOEXEC;	/* mmap's offset would not be page aligned */
+	if (PAGE_ROUND_DOWN(p->offset) + flen < PAGE_ROUND_DOWN(p->offset))
+		return -ENOEXEC;	/* vm_mmap: offset + length wraps */
+	/* A loader's writable segment whose zeroed tail lies in a page wholly
+	 * past the file's end: recorded as SIGSEGV on Linux. (The program's
+	 * own such segment runs there, and the page is SIGBUS when touched.) */
+	if (loader && p->memsz > p->filesz && PAGE_OFF(va + p->filesz) && (p->flags & PF_W) &&
+	    PAGE_ROUND_DOWN(p->offset + p->filesz) >= PAGE_ROUND_UP(im->f->size))
+		return -ENOEXEC;
+	return 0;
+}
+
 int elf_check_segments(const struct image *im, bool loader)
 {
 	const struct elf_phdr *ph = elf_phdrs(im);
 	bool any = false;
 	for (int i = 0; i < im->eh->phnum; i++) {
-		const struct elf_phdr *p = &ph[i];
-		if (p->type != PT_LOAD)
+		if (ph[i].type != PT_LOAD)
 			continue;
-		uint32_t va = p->vaddr + im->bias;
-		if (p->filesz > p->memsz || va >= KERNEL_OFFSET)
-			return -ENOEXEC;	/* Linux: EINVAL, then SIGSEGV */
-		if (p->memsz == 0)
+		if (ph[i].filesz > ph[i].memsz || ph[i].vaddr + im->bias >= KERNEL_OFFSET)
+			return -ENOEXEC;	/* Linux: EINVAL */
+		if (ph[i].memsz == 0)
 			continue;		/* Linux maps nothing for it */
 		any = true;
-		uint32_t start = PAGE_ROUND_DOWN(va), len = PAGE_OFF(va) + p->memsz;
-		if (len < p->memsz || !fits(start, PAGE_ROUND_UP(len)) || PAGE_ROUND_UP(len) == 0)
-			return -ENOEXEC;	/* Linux: mmap fails, SIGSEGV */
-		if (p->filesz && PAGE_OFF(p->offset) != PAGE_OFF(va))
-			return -ENOEXEC;	/* Linux: mmap's offset is not page aligned */
-		uint32_t flen = PAGE_ROUND_UP(PAGE_OFF(va) + p->filesz);
-		if (p->filesz && PAGE_ROUND_DOWN(p->offset) + flen < PAGE_ROUND_DOWN(p->offset))
-			return -ENOEXEC;	/* Linux: vm_mmap's offset + length wraps */
-		/* A loader's writable segment whose zeroed tail lies in a page
-		 * wholly past the file's end: Linux's padzero fails there and
-		 * load_elf_interp with it (SIGSEGV). (For the program, Debian's
-		 * 6.1 runs it, and the page is SIGBUS when touched: recorded.) */
-		uint32_t tail = PAGE_ROUND_DOWN(p->offset + p->filesz);
-		if (loader && p->filesz && p->memsz > p->filesz && PAGE_OFF(va + p->filesz) &&
-		    (p->flags & PF_W) && tail >= PAGE_ROUND_UP(im->f->size))
-			return -ENOEXEC;
+		int err = check_segment(im, &ph[i], loader);
+		if (err < 0)
+			return err;
 	}
 	if (!any)
 		return 0;		/* nothing to map: the loader may run, or SIGSEGV */
 	/* Linux maps a position-independent image's whole span first, from
 	 * where its first segment goes: it must fit there. */
-	if (im->eh->type == ET_DYN &&
-	    (im->total == 0 || !fits(PAGE_ROUND_DOWN(im->first + im->bias), PAGE_ROUND_UP(im->total))))
+	if (im->eh->type == ET_DYN && (im->total == 0 || im->total > MMAP_BASE ||
+	    !fits(PAGE_ROUND_DOWN(im->first + im->bias), PAGE_ROUND_UP(im->total))))
 		return -ENOEXEC;
 	return 0;
 }
