@@ -249,12 +249,12 @@ uint32_t elf_phdr_address(const struct image *im)
 	const struct elf_phdr *ph = elf_phdrs(im);
 	uint32_t phoff = im->eh->phoff, addr = 0;
 	/* Linux 6.1: the PT_LOAD whose file bytes hold the table (the last
-	 * such one), whatever PT_PHDR says. */
+	 * such one), whatever PT_PHDR says; none: the bias alone. */
 	for (int i = 0; i < im->eh->phnum; i++)
 		if (ph[i].type == PT_LOAD && ph[i].offset <= phoff &&
 		    phoff - ph[i].offset < ph[i].filesz)
-			addr = phoff - ph[i].offset + ph[i].vaddr + im->bias;
-	return addr;
+			addr = phoff - ph[i].offset + ph[i].vaddr;
+	return addr + im->bias;
 }
 
 uint32_t elf_pages(const struct image *im)

@@ -85,7 +85,8 @@ int elf_check_segments(const struct image *im, bool loader);
 /* Map the checked segments as regions of mm (and the zeroed tails of
  * writable segments' last file pages in pd): 0 or -ENOMEM. */
 int elf_map(struct mm *mm, pde_t *pd, const struct image *im);
-/* AT_PHDR: where the program headers are in memory, 0 if not loaded. */
+/* AT_PHDR: where the program headers are in memory (the bias alone
+ * when no PT_LOAD holds them, as Linux). */
 uint32_t elf_phdr_address(const struct image *im);
 /* The pages its segments span. */
 uint32_t elf_pages(const struct image *im);
