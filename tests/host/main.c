@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "fakes.h"
 #include "../../kernel/bootinfo.h"
 #include "../../kernel/bootparam.h"
@@ -22,11 +23,9 @@
 #include "../../kernel/rcu.h"
 #include "../../kernel/vm.h"
 
-static int passed, failed, current_failed;
-static const char *current_why;
-
-#define CHECK(cond) do { if (!(cond) && !current_failed) { \
-	current_failed = 1; current_why = #cond; } } while (0)
+static int passed, failed;
+int current_failed;
+const char *current_why;
 
 static void run(const char *name, void (*fn)(void))
 {
@@ -129,7 +128,7 @@ static void test_bootparam_reports_unknown_keys_and_stray_words(void)
 
 /* The frame allocator is one global bitmap: give every test 16 MiB of
  * fresh RAM with the first MiB reserved, as at boot. */
-static void fresh_memory(void)
+void fresh_memory(void)
 {
 	kmalloc_forget_all();
 	pmm_add_free(0, 16u << 20);
@@ -736,9 +735,9 @@ static void test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period(void
 int main(void)
 {
 #ifdef POISON_FREE
-	printf("KTAP version 1\n1..26\n");
+	printf("KTAP version 1\n1..%d\n", 36 + ELF_TESTS);
 #else
-	printf("KTAP version 1\n1..25\n");
+	printf("KTAP version 1\n1..%d\n", 35 + ELF_TESTS);
 #endif
 	run("format_conversions", test_format_conversions);
 	run("format_truncates_and_reports_full_length", test_format_truncates_and_reports_full_length);
@@ -785,6 +784,7 @@ int main(void)
 	    test_rcu_callback_queued_during_a_grace_period_waits_for_the_next);
 	run("rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period",
 	    test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period);
+	elf_tests(run);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
