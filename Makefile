@@ -63,7 +63,7 @@ KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/o
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
 	@$(MAKE) --no-print-directory build
-build: kernel initrd $(BUILD)/elf-cases.tar
+build: kernel initrd
 
 deps-build:
 	@tools/ensure-deps.sh cc nasm
@@ -175,8 +175,9 @@ $(BUILD)/busybox/busybox:
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
 # /elf: the ELF loader's test programs (tests/elf/mkelf.py), which
 # /bin/elfrun execs, in multiboot modules of their own beside the initrd
-# (later modules add files): build/elf-cases.tar (/elf/cases and the
-# loaders in /elf/i, for make test) and, for make stress's fuzzer,
+# (later modules add files; made by the tests that use them, with
+# python3): build/elf-cases.tar (/elf/cases and the loaders in /elf/i,
+# for make test) and, for make stress's fuzzer,
 # build/elf-fuzz-SEED.tar (/elf/fuzz-SEED, ELF_FUZZ_N programs).
 ELF_CASES := tests/elf/mkelf.py tests/elf/tiny.asm $(wildcard tests/elf/*.linux)
 ELF_FUZZ_N ?= 700
