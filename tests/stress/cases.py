@@ -37,8 +37,10 @@ come from STRESS_SEED (default: the clock), case by case SEED + offset;
 tests/stress.py prints them with every failure. The environment is read
 when the harness loads this module: STRESS_S, STRESS_SEED.
 """
+import glob
 import os
 import re
+import shutil
 import subprocess
 import time
 
@@ -164,9 +166,15 @@ ELF_FUZZ_OK = r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (\d+) progra
 
 
 def elf_module(seed):
-    """prepare() for an ELF fuzz case: build its module (make)."""
+    """prepare() for an ELF fuzz case: build its module (make); an
+    unrecorded seed's (1000 and up) replaces the last run's."""
     def prepare():
         target = f"build/elf-fuzz-{seed}.tar"
+        if seed >= 1000:
+            for old in glob.glob(os.path.join(REPO, "build", "elf-fuzz-*")):
+                m = re.search(r"elf-fuzz-(\d+)", old)
+                if m and int(m.group(1)) >= 1000 and int(m.group(1)) != seed:
+                    shutil.rmtree(old) if os.path.isdir(old) else os.remove(old)
         if subprocess.call(["make", "--no-print-directory", "-s", target],
                            cwd=REPO, stdout=subprocess.DEVNULL) != 0:
             return f"make {target} failed"
