@@ -7,6 +7,7 @@
  * the CPU making it.
  */
 #include "lapic.h"
+#include "../kernel/cpu.h"
 #include "../kernel/trap.h"
 #include "../kernel/vm.h"
 #include "../kernel/x86.h"
@@ -38,6 +39,7 @@ enum {
 
 /* The registers; NULL until lapic_init() maps them on the boot CPU. */
 static volatile uint32_t *lapic;
+static uint8_t armed_vector[MAX_CPUS];	/* each CPU's LVT timer vector; 0: unset */
 
 static uint32_t rd(uint32_t reg)
 {
@@ -48,6 +50,18 @@ static void wr(uint32_t reg, uint32_t v)
 {
 	lapic[reg / 4] = v;
 	(void)lapic[LAPIC_ID / 4];	/* read back: wait for the write to land */
+}
+
+/* The writes of every interrupt (EOI, the timer's count) go without the
+ * read-back, as Linux's native_apic_mem_write: the APIC's page is
+ * uncached, so the write is done before the next instruction that could
+ * depend on it (iret, hlt). Under QEMU's -icount each access of the page
+ * ends the vCPU's turn; 8 of them a tick left a vCPU that took its
+ * timer interrupts while the other ran a busy load no turn to do
+ * anything else (docs/bench.md). */
+static void wr_fast(uint32_t reg, uint32_t v)
+{
+	lapic[reg / 4] = v;
 }
 
 void lapic_init(uint32_t pa)
@@ -64,6 +78,7 @@ void lapic_enable(void)
 	wr(LAPIC_LVT_LINT0, LVT_MASKED);
 	wr(LAPIC_LVT_LINT1, LVT_MASKED);
 	wr(LAPIC_LVT_TIMER, LVT_MASKED);
+	armed_vector[cpu_id()] = 0;
 	wr(LAPIC_LVT_ERROR, LVT_MASKED);
 	wr(LAPIC_ESR, 0);		/* back-to-back writes clear it (§10.5.3) */
 	wr(LAPIC_ESR, 0);
@@ -81,11 +96,12 @@ uint32_t lapic_id(void)
 void lapic_eoi(void)
 {
 	if (lapic)
-		wr(LAPIC_EOI, 0);
+		wr_fast(LAPIC_EOI, 0);
 }
 
 void lapic_timer_oneshot_max(void)
 {
+	armed_vector[cpu_id()] = 0;	/* the next oneshot writes its vector again */
 	wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
 	wr(LAPIC_LVT_TIMER, LVT_MASKED | T_LAPIC_TIMER);
 	wr(LAPIC_TIMER_INIT, 0xFFFFFFFF);
@@ -96,12 +112,18 @@ uint32_t lapic_timer_current(void)
 	return rd(LAPIC_TIMER_CUR);
 }
 
-/* One interrupt after count timer clocks (one-shot mode, §10.5.4). */
+/* One interrupt after count timer clocks (one-shot mode, §10.5.4). The
+ * divider and the vector are written only when they change: a tick
+ * rewrites just the count, which starts the countdown. */
 void lapic_timer_oneshot(uint32_t count, uint8_t vector)
 {
-	wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
-	wr(LAPIC_LVT_TIMER, vector);
-	wr(LAPIC_TIMER_INIT, count);
+	int cpu = cpu_id();
+	if (armed_vector[cpu] != vector) {
+		wr(LAPIC_TIMER_DIV, TIMER_DIV_16);
+		wr(LAPIC_LVT_TIMER, vector);
+		armed_vector[cpu] = vector;
+	}
+	wr_fast(LAPIC_TIMER_INIT, count);
 }
 
 static void send(uint32_t apic_id, uint32_t low)

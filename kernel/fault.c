@@ -132,9 +132,8 @@ enum fault_result mm_fault(struct proc *p, uint32_t va, bool write)
 {
 	struct proc *g = p->group_leader;
 	mm_lock(&g->mm);
-	uint32_t copies = g->mm.cow_copies;
 	enum fault_result r = fault_locked(g, va, write);
-	if (g->mm.cow_copies != copies && g->nr_threads > 1)
+	if (vm_take_stale(g->pgdir))	/* a copy-on-write moved a page */
 		smp_flush_tlb(g->pgdir);
 	mm_unlock(&g->mm);
 	return r;

@@ -13,9 +13,11 @@
  * Files can be mapped only privately or read-only: the initrd is read-only.
  *
  * A thread group has one address space, the leader's (kernel/proc.h):
- * each call works on it under its lock, and when other threads may have
- * it loaded on other CPUs, those drop their cached translations before
- * the lock is let go (smp_flush_tlb). Shortcut: the frames are freed
+ * each call works on it under its lock, and when the call took a page
+ * away or narrowed one (vm_take_stale), the other CPUs that have it
+ * loaded drop their cached translations before the lock is let go
+ * (smp_flush_tlb); a call that only added pages interrupts no one.
+ * Shortcut: the frames are freed
  * first, so a thread that writes to memory another thread is unmapping
  * at that moment may write to a freed frame; Linux frees them only after
  * the flush (its mmu_gather).
@@ -421,7 +423,7 @@ static struct proc *mm_enter(void)
 
 static int mm_leave(struct proc *g, int result)
 {
-	if (g->nr_threads > 1)
+	if (vm_take_stale(g->pgdir))	/* something went: other CPUs forget it */
 		smp_flush_tlb(g->pgdir);
 	mm_unlock(&g->mm);
 	return result;

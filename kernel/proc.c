@@ -1,5 +1,7 @@
 /*
- * proc.c - the tasks, context switching, fork, exit and wait.
+ * proc.c - the tasks: allocation, lookup by pid, context switching and
+ * idle, fork, and init. Their end and wait4 are kernel/exit.c's, their
+ * resource limits kernel/rlimit.c's.
  *
  * Tasks are allocated, not slotted: a struct proc from kmalloc, a kernel
  * stack from kernel/kstack.c, a pid from kernel/pid.c, as many at once as
@@ -18,27 +20,21 @@
  * its CPU's need_resched flag is set.
  */
 #include "proc.h"
-#include <uapi/ourcalls.h>
-#include <uapi/wait.h>
 #include "errno.h"
 #include "exec.h"
 #include "file.h"
 #include "fs.h"
-#include "futex.h"
 #include "kmalloc.h"
-#include "mutex.h"
 #include "panic.h"
 #include "pid.h"
 #include "pmm.h"
-#include "power.h"
 #include "printk.h"
+#include "proc_internal.h"
 #include "procfs.h"
 #include "selftest.h"
 #include "sleep.h"
 #include "smp.h"
 #include "string.h"
-#include "systime.h"
-#include "thread.h"
 #include "time.h"
 #include "uaccess.h"
 #include "vm.h"
@@ -54,7 +50,7 @@ int max_threads;
  * (ptable_lock). */
 static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
-static struct proc *initproc;
+struct proc *initproc;
 
 void swtch(struct context **old, struct context *new);
 extern char trapret[];
@@ -331,6 +327,16 @@ static int task_publish(struct proc *p, int uid, uint32_t nproc_limit)
 	return err;
 }
 
+void task_leaving(void)
+{
+	__atomic_add_fetch(&threads_leaving, 1, __ATOMIC_RELAXED);
+}
+
+void task_uncount(void)
+{
+	__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
+}
+
 void proc_forget_locked(struct proc *p)
 {
 	pid_free(p);
@@ -341,13 +347,13 @@ void proc_forget_locked(struct proc *p)
 
 /* A family lock (proc.h): never taken under ptable_lock, which comes
  * after it in the order; init's comes after any other's. */
-static void family_lock(struct proc *p)
+void family_lock(struct proc *p)
 {
 	KASSERT(!spin_held(&ptable_lock));
 	spin_lock(&p->family_lock);
 }
 
-static void child_unlink(struct proc *c)
+void child_unlink(struct proc *c)
 {
 	if (!c->sibling_pprev)
 		return;
@@ -360,7 +366,7 @@ static void child_unlink(struct proc *c)
 
 /* c's parent becomes parent (NULL: none), on its children list; the old
  * parent's family lock and the new one's held. */
-static void proc_set_parent_locked(struct proc *c, struct proc *parent)
+void proc_set_parent_locked(struct proc *c, struct proc *parent)
 {
 	child_unlink(c);
 	__atomic_store_n(&c->parent, parent, __ATOMIC_RELEASE);
@@ -458,7 +464,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 	return p;
 }
 
-static void release_memory(struct proc *p)
+void release_memory(struct proc *p)
 {
 	if (p->pgdir)
 		vm_free_pgdir(p->pgdir);
@@ -535,19 +541,36 @@ void proc_put(struct proc *p)
 	rcu_call(&p->rcu, task_free_rcu);
 }
 
+/*
+ * The lookups below serve /proc, which a monitor reads all day: they take
+ * no lock, as Linux's find_task_by_vpid under RCU. A task found by its
+ * pid stays readable until we sleep (kernel/rcu.h), and each field is
+ * read once: the answer is what was true at some moment of the call. A
+ * pid's bit may be set a moment before its slot is (pid_alloc), so a
+ * used pid may find no task yet.
+ */
+static struct proc *live_task(int pid)
+{
+	struct proc *p = pid_find(pid);
+	return p && __atomic_load_n(&p->pstate, __ATOMIC_ACQUIRE) == P_LIVE ? p : NULL;
+}
+
+static struct proc *leader_of(struct proc *p)
+{
+	struct proc *g = __atomic_load_n(&p->group_leader, __ATOMIC_ACQUIRE);
+	return g ? g : p;
+}
+
 /* The lowest pid >= from of a live task, a group leader unless threads. */
 /* threads: every task, not only leaders; tgid: only that group's (0: any). */
 static int next_live(int from, bool threads, int tgid)
 {
-	spin_lock(&ptable_lock);
 	int pid = pid_next_used(from);
 	for (; pid; pid = pid_next_used(pid + 1)) {
-		struct proc *p = pid_find(pid);
-		if (p->pstate == P_LIVE && (threads || p == p->group_leader) &&
-		    (!tgid || (p->group_leader && p->group_leader->pid == tgid)))
+		struct proc *p = live_task(pid);
+		if (p && (threads || p == leader_of(p)) && (!tgid || leader_of(p)->pid == tgid))
 			break;
 	}
-	spin_unlock(&ptable_lock);
 	return pid;
 }
 
@@ -557,30 +580,21 @@ int proc_next_thread(int tgid, int from) { return next_live(from, true, tgid); }
 
 int proc_tgid(int pid)
 {
-	spin_lock(&ptable_lock);
-	struct proc *p = pid_find(pid);
-	int tgid = !p || p->pstate != P_LIVE ? 0 : p->group_leader ? p->group_leader->pid : pid;
-	spin_unlock(&ptable_lock);
-	return tgid;
+	struct proc *p = live_task(pid);
+	return p ? leader_of(p)->pid : 0;
 }
 
 int proc_nr_threads(int pid)
 {
-	spin_lock(&ptable_lock);
 	struct proc *p = pid_find(pid);
-	struct proc *g = p && p->group_leader ? p->group_leader : p;
-	int n = g && g->nr_threads > 1 ? g->nr_threads : 1;
-	spin_unlock(&ptable_lock);
-	return n;
+	int n = p ? __atomic_load_n(&leader_of(p)->nr_threads, __ATOMIC_RELAXED) : 1;
+	return n > 1 ? n : 1;
 }
 
 int proc_kstack_slot(int pid)
 {
-	spin_lock(&ptable_lock);
-	struct proc *p = pid_find(pid);
-	int slot = p && p->pstate == P_LIVE ? p->kstack_slot : -1;
-	spin_unlock(&ptable_lock);
-	return slot;
+	struct proc *p = live_task(pid);
+	return p ? p->kstack_slot : -1;
 }
 
 /* The process table as sched/machine.h asks for it: a task by pid, with a
@@ -599,86 +613,6 @@ void sched_put_task(struct sched_task *t)
 int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
 int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
 int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
-
-/* ---- resource limits ---------------------------------------------------- */
-
-/*
- * Linux's getrlimit/setrlimit on i386. Every resource has a soft (cur) and
- * hard (max) value that fork copies; this kernel enforces RLIMIT_NPROC
- * (fork fails with EAGAIN, docs/kernel.md "Limits") and reports the fixed
- * RLIMIT_NOFILE (Linux's 1,024 and 4,096: kernel/file.c); the others are kept and reported but nothing here consumes them
- * (RLIM_INFINITY by default).
- */
-void proc_default_limits(struct proc *p)
-{
-	for (int r = 0; r < RLIM_NLIMITS; r++)
-		p->rlim[r] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
-	p->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
-	p->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
-	p->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
-}
-
-int sys_getrlimit(int resource, void *urlim)
-{
-	if (resource < 0 || resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	return copy_to_user(urlim, &current()->group_leader->rlim[resource], sizeof(struct rlimit));
-}
-
-/* Lower freely; raise the hard limit only as root; never cur > max. */
-static int set_limit(struct proc *p, int resource, struct rlimit lim)
-{
-	if (resource < 0 || resource >= RLIM_NLIMITS || lim.rlim_cur > lim.rlim_max)
-		return -EINVAL;
-	if (lim.rlim_max > p->rlim[resource].rlim_max && current()->euid != 0)
-		return -EPERM;
-	if (resource == RLIMIT_NOFILE && lim.rlim_max > NR_OPEN)
-		return -EPERM;		/* Linux: above nr_open */
-	p->rlim[resource] = lim;
-	return 0;
-}
-
-int sys_setrlimit(int resource, const void *urlim)
-{
-	struct rlimit lim;
-
-	if (resource < 0 || resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (copy_from_user(&lim, urlim, sizeof(lim)) < 0)
-		return -EFAULT;
-	return set_limit(current()->group_leader, resource, lim);
-}
-
-/* prlimit64 for the caller itself (pid 0 or its own pid). */
-int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
-{
-	struct proc *p = current()->group_leader;
-	uint64_t lim64[2];
-
-	if (pid != 0 && pid != p->pid && pid != current()->pid)
-		return pid < 0 ? -EINVAL : -ESRCH;
-	if (resource < 0 || resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	struct rlimit old = p->rlim[resource];
-	if (unew) {
-		if (copy_from_user(lim64, unew, sizeof(lim64)) < 0)
-			return -EFAULT;
-		struct rlimit lim = {
-			lim64[0] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[0],
-			lim64[1] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[1],
-		};
-		int err = set_limit(p, resource, lim);
-		if (err)
-			return err;
-	}
-	if (uold) {
-		lim64[0] = old.rlim_cur == RLIM_INFINITY ? ~0ull : old.rlim_cur;
-		lim64[1] = old.rlim_max == RLIM_INFINITY ? ~0ull : old.rlim_max;
-		if (copy_to_user(uold, lim64, sizeof(lim64)) < 0)
-			return -EFAULT;
-	}
-	return 0;
-}
 
 /* ---- init -------------------------------------------------------------- */
 
@@ -744,7 +678,7 @@ struct proc *fork_prepare(int *err)
 	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);
 	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
-	if (parent->nr_threads > 1)	/* the parent's pages are read-only now */
+	if (vm_take_stale(parent->pgdir))	/* its pages are read-only now */
 		smp_flush_tlb(parent->pgdir);
 	mm_unlock(&parent->mm);
 	if (copied < 0) {
@@ -800,527 +734,4 @@ int proc_fork(void)
 	int err;
 	struct proc *child = fork_prepare(&err);
 	return child ? fork_start(child) : err;
-}
-
-/* ---- exit and wait ------------------------------------------------------ */
-
-static int status_code(int status)
-{
-	return (status & 0x7F) ? 128 + (status & 0x7F) : (status >> 8) & 0xFF;
-}
-
-/*
- * c's parent, with its family lock held: read, locked, and read again,
- * since the parent may be handing c to init meanwhile (its own exit).
- * Between the read and the lock the parent may be reaped, but not freed
- * before this CPU next sleeps (kernel/rcu.c). NULL if c has none.
- */
-static struct proc *lock_parent(struct proc *c)
-{
-	for (;;) {
-		struct proc *parent = __atomic_load_n(&c->parent, __ATOMIC_ACQUIRE);
-		if (!parent)
-			return NULL;
-		family_lock(parent);
-		if (c->parent == parent)
-			return parent;
-		spin_unlock(&parent->family_lock);
-	}
-}
-
-void proc_take_family(struct proc *p, struct proc *leader)
-{
-	/* The group's pid moves with the place on the parent's list, in one
-	 * hold of the parent's family lock: a wait4 for that pid, which looks
-	 * under it, finds the leader or p, never neither (ECHILD). */
-	struct proc *parent = lock_parent(leader), *c;
-	spin_lock(&ptable_lock);
-	pid_transfer(leader, p);
-	spin_unlock(&ptable_lock);
-	if (parent) {
-		proc_set_parent_locked(p, parent);	/* in the leader's place */
-		proc_set_parent_locked(leader, NULL);
-		spin_unlock(&parent->family_lock);
-	}
-	family_lock(leader);
-	family_lock(p);
-	while ((c = leader->children) != NULL)
-		proc_set_parent_locked(c, p);
-	spin_unlock(&p->family_lock);
-	spin_unlock(&leader->family_lock);
-}
-
-/*
- * The parent learns of the exit: SIGCHLD (not if it ignores SIGCHLD) and a
- * wake-up of its wait4. A parent that ignores SIGCHLD, or asked
- * SA_NOCLDWAIT, never collects the child: init reaps it, and the
- * parent's wait4, woken, finds no child left (ECHILD), as on Linux.
- * Returns whether init has a child to reap. parent's family lock held.
- */
-static bool tell_parent(struct proc *p, struct proc *parent, int status)
-{
-	const struct sigaction *a = &parent->sigact[SIGCHLD - 1];
-	bool ignored = sa_addr(a) == SIG_IGN;
-	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
-	if (!ignored)
-		signal_child_exited(p, parent, status);
-	if (!autoreap)
-		return false;
-	if (parent != initproc) {
-		family_lock(initproc);
-		proc_set_parent_locked(p, initproc);
-		spin_unlock(&initproc->family_lock);
-		waitq_wake_all(&parent->child_exit);
-	}
-	return true;
-}
-
-/* The children of a process that ends go to init (Linux's
- * forget_original_parent), each with its PR_SET_PDEATHSIG signal. Returns
- * whether init has a zombie among them to reap. */
-static bool reparent_children(struct proc *leader)
-{
-	if (!__atomic_load_n(&leader->children, __ATOMIC_ACQUIRE))
-		return false;	/* no thread is left to fork one */
-	bool wake_init = false;
-	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
-	struct proc *c;
-	family_lock(leader);
-	family_lock(initproc);
-	while ((c = leader->children) != NULL) {
-		proc_set_parent_locked(c, initproc);
-		if (c->pstate == P_ZOMBIE)
-			wake_init = true;
-		/* Linux sends it when the forking thread exits; here,
-		 * where children are the process's, when it ends. */
-		if (c->pdeath_signal) {
-			spin_lock(&ptable_lock);
-			signal_send_process(c, c->pdeath_signal, &info);
-			spin_unlock(&ptable_lock);
-		}
-	}
-	spin_unlock(&initproc->family_lock);
-	spin_unlock(&leader->family_lock);
-	return wake_init;
-}
-
-/* The group's last thread is gone: give back what the threads shared
- * (the leader's), hand the children to init, and let the parent reap the
- * leader. Takes no global lock (issue 29). */
-static void group_end(struct proc *p, struct proc *leader, int status)
-{
-	itimer_exit(leader);
-	files_release(leader);
-	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
-	pde_t *pd = leader->pgdir;
-	leader->pgdir = p->pgdir = NULL;
-	mm_release(&leader->mm);	/* and the regions */
-	mm_unlock(&leader->mm);
-	if (pd)
-		vm_free_pgdir(pd);
-
-	bool wake_init = reparent_children(leader);
-	/* No other thread is left to change these. */
-	if (leader->group_exiting)
-		status = leader->group_exit_status;
-	else if (leader != p)
-		status = leader->exit_status;	/* Linux: the leader's own exit code */
-	leader->exit_status = status;
-	/* Under the parent's family lock, which its wait4 holds while it
-	 * looks: it sees a zombie it may reap, or a live child and sleeps
-	 * until the wake-up. Held, it also keeps the parent from exiting
-	 * (and being freed) before the wake-up lands. */
-	struct proc *parent = lock_parent(leader);
-	leader->nr_threads = 0;		/* reapable from here on */
-	leader->pstate = P_ZOMBIE;
-	if (parent) {
-		wake_init |= tell_parent(leader, parent, status);
-		spin_unlock(&parent->family_lock);
-	}
-	if (wake_init)
-		waitq_wake_all(&initproc->child_exit);
-}
-
-/* A thread's own end: the tid word glibc's pthread_join waits on is
- * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
- * mm_release does when others share the memory; before that, the robust
- * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust). */
-static void thread_release(struct proc *p)
-{
-	int zero = 0;
-	if (p->robust_list)
-		futex_exit_robust((uint32_t)p->robust_list, p->pid);
-	p->robust_list = NULL;
-	if (p->clear_child_tid && p->group_leader->nr_threads > 1 &&
-	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
-		futex_wake_address((uint32_t)p->clear_child_tid, 1);
-	p->clear_child_tid = NULL;
-	selftest_exit();	/* call 503's mutexes (kernel/selftest.c) */
-}
-
-void proc_exit(int status)
-{
-	struct proc *p = current(), *leader = p->group_leader;
-
-	if (leader == initproc && leader->nr_threads == 1) {
-		printk("init exited: status %d\n", status_code(status));
-		power_off(status_code(status));
-	}
-	if (p != leader)
-		__atomic_add_fetch(&threads_leaving, 1, __ATOMIC_RELAXED);
-	thread_release(p);
-	/* Leave the address space before it may be freed. */
-	vm_switch(kernel_pgdir);
-	/* A process of one thread is its group's last: nobody else can
-	 * change its count, so it goes straight to group_end. */
-	bool last = p == leader && leader->nr_threads == 1;
-	if (!last) {
-		spin_lock(&ptable_lock);
-		/* The last thread leaves nr_threads at 1 until group_end has
-		 * given everything back: a leader that exited first is a
-		 * zombie already, and at 0 its parent's wait4 would reap it
-		 * (and free the address space) while group_end still frees it. */
-		last = leader->nr_threads == 1;
-		if (!last)
-			leader->nr_threads--;
-		if (!last && p == leader) {
-			p->exit_status = status;
-			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
-		}
-		if (p != leader) {	/* the process's times keep this thread's */
-			leader->dead_utime += p->se.stats.utime;
-			leader->dead_stime += p->se.stats.stime;
-		}
-		spin_unlock(&ptable_lock);
-	}
-	if (last)
-		group_end(p, leader, status);
-	if (p != leader) {
-		spin_lock(&ptable_lock);
-		p->pgdir = NULL;
-		proc_forget_locked(p);		/* no one waits for a thread */
-		spin_unlock(&ptable_lock);
-	}
-	sched_set_current_state(TASK_DEAD);
-	schedule();
-	panic("zombie %d ran again", p->pid);
-}
-
-void proc_kill_group_locked(struct proc *me)
-{
-	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
-	struct proc *t;
-	for_each_task(t) {
-		if (t != me && t->pstate == P_LIVE && t->group_leader == me->group_leader)
-			signal_send_locked(t, SIGKILL, &info);
-	}
-}
-
-void proc_exit_group(int status)
-{
-	struct proc *p = current(), *leader = p->group_leader;
-
-	/* Whoever set group_exiting first (exit_group, a fatal signal, an
-	 * exec) has sent the others SIGKILL already: this thread just goes. */
-	if (leader->nr_threads > 1) {
-		spin_lock(&ptable_lock);
-		if (!leader->group_exiting) {
-			leader->group_exiting = true;
-			leader->group_exit_status = status;
-			proc_kill_group_locked(p);
-		}
-		spin_unlock(&ptable_lock);
-	}
-	proc_exit(status);
-}
-
-void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
-{
-	bool alone = leader->nr_threads <= 1;	/* a zombie's 0 too */
-	if (!alone)
-		spin_lock(&ptable_lock);
-	*utime = leader->dead_utime + leader->se.stats.utime;
-	*stime = leader->dead_stime + leader->se.stats.stime;
-	if (alone)		/* no other thread to visit, none to come */
-		return;
-	struct proc *t;
-	for_each_task(t) {
-		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
-			*utime += t->se.stats.utime;
-			*stime += t->se.stats.stime;
-		}
-	}
-	spin_unlock(&ptable_lock);
-}
-
-/* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
- * < -1 any in group -pid. */
-static bool wait_matches(struct proc *q, struct proc *parent, int pid)
-{
-	if (q->parent != parent || q->pstate == P_UNUSED || q->pstate == P_EMBRYO)
-		return false;
-	if (pid > 0)
-		return q->pid == pid;
-	if (pid == 0)
-		return q->pgid == parent->pgid;
-	return pid == -1 || q->pgid == -pid;
-}
-
-/* wait4 takes zombie z (its parent's family lock held): off its
- * parent's children and out of the pid table, in the same hold as the
- * look that found it, so no other waiter takes it. Walkers of the tasks
- * can no longer find it; one that found it a moment before may still
- * read it until its grace period ends (kernel/rcu.c). */
-static void claim_zombie_locked(struct proc *z)
-{
-	child_unlink(z);
-	pid_free(z);
-	__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
-	z->pstate = P_UNUSED;
-}
-
-/* Collect a claimed zombie child's status and let it go. It may still be
- * on its CPU's stack for a moment (between exit's schedule() and the
- * switch), so wait for that before its memory goes. */
-static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
-{
-	int pid = z->pid;
-	uint32_t utime, stime;
-
-	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
-	uint32_t own_u = utime, own_s = stime;
-	utime += z->cutime;
-	stime += z->cstime;
-
-	while (z->se.on_cpu)
-		pause();
-	parent->cutime += utime;
-	parent->cstime += stime;
-	if (ustatus)
-		copy_to_user(ustatus, &z->exit_status, sizeof(int));
-	if (urusage) {
-		struct rusage ru;
-		rusage_fill(&ru, own_u, own_s);
-		copy_to_user(urusage, &ru, sizeof(ru));
-	}
-	release_memory(z);
-	proc_put(z);		/* its own reference: freed after a grace period */
-	rcu_reclaim();
-	return pid;
-}
-
-#define WAIT_STATUS_CONTINUED 0xFFFF
-
-/* A live child's stop or continue that wait4 may report (and then not
- * again); its status or -1. */
-static int take_report(struct proc *q, int options)
-{
-	if (q->pstate != P_LIVE)
-		return -1;
-	if (q->wait_report == WAIT_REPORT_STOPPED && (options & WUNTRACED) && q->stopped) {
-		q->wait_report = WAIT_REPORT_NONE;
-		return (q->stop_sig << 8) | 0x7F;
-	}
-	if (q->wait_report == WAIT_REPORT_CONTINUED && (options & WCONTINUED)) {
-		q->wait_report = WAIT_REPORT_NONE;
-		return WAIT_STATUS_CONTINUED;
-	}
-	return -1;
-}
-
-static int report_status(int pid, int status, int *ustatus, void *urusage)
-{
-	if (ustatus)
-		copy_to_user(ustatus, &status, sizeof(int));
-	if (urusage) {
-		struct rusage ru;
-		rusage_fill(&ru, 0, 0);
-		copy_to_user(urusage, &ru, sizeof(ru));
-	}
-	return pid;
-}
-
-/* Linux's eligible_child: __WCLONE alone asks for the children whose exit
- * signal is not SIGCHLD; clone makes none here (kernel/thread.c takes
- * SIGCHLD only), so none is. __WALL takes both kinds. */
-static bool kind_matches(int options)
-{
-	return (options & __WALL) || !(options & __WCLONE);
-}
-
-/* wait4's look at p's children (p's family lock held): a zombie to
- * reap (claimed), or a stop or continue to report (*status), or nothing;
- * *have: a child matches at all. */
-static struct proc *find_waitable(struct proc *p, int pid, int options, bool *have,
-				  int *status, int *cpid)
-{
-	struct proc *c;
-	for_each_child(c, p) {
-		if (!wait_matches(c, p, pid) || !kind_matches(options))
-			continue;
-		*have = true;
-		if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
-			claim_zombie_locked(c);
-			return c;
-		}
-		if (!(options & (WUNTRACED | WCONTINUED)))
-			continue;
-		spin_lock(&ptable_lock);	/* stops are signal state */
-		*status = take_report(c, options);
-		spin_unlock(&ptable_lock);
-		if (*status >= 0) {
-			*cpid = c->pid;
-			return NULL;
-		}
-	}
-	return NULL;
-}
-
-int proc_wait4(int pid, int *ustatus, int options, void *urusage)
-{
-	/* Any thread waits for the children of the whole group (no
-	 * __WNOTHREAD): they are the leader's. */
-	struct proc *me = current(), *p = me->group_leader;
-	struct waiter w;
-
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WCLONE | __WALL))
-		return -EINVAL;
-	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
-	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
-		return -EFAULT;
-
-	for (;;) {
-		/* On the queue before the look: a child's exit (under the
-		 * family lock) or stop (under ptable_lock) that comes after
-		 * it wakes us, however the two interleave. */
-		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
-		bool have = false;
-		int status = -1, cpid = 0;
-		family_lock(p);
-		struct proc *zombie = find_waitable(p, pid, options, &have, &status, &cpid);
-		spin_unlock(&p->family_lock);
-		bool done = zombie || status >= 0 || !have || (options & WNOHANG) ||
-			    signal_pending(me);
-		if (!done)
-			schedule();
-		waitq_finish(&p->child_exit, &w);
-		if (zombie)
-			return reap(p, zombie, ustatus, urusage);
-		if (status >= 0)
-			return report_status(cpid, status, ustatus, urusage);
-		if (done)
-			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
-	}
-}
-
-/* ---- the small process calls ----------------------------------------------- */
-
-int sys_exit(int code)
-{
-	proc_exit((code & 0xFF) << 8);
-}
-
-int sys_exit_group(int code)
-{
-	proc_exit_group((code & 0xFF) << 8);
-}
-
-int sys_getpid(void)  { return current()->group_leader->pid; }
-int sys_gettid(void)  { return current()->pid; }
-
-int sys_getppid(void)
-{
-	struct proc *parent = current()->group_leader->parent;
-	return parent ? parent->pid : 0;
-}
-
-int sys_waitpid(int pid, int *ustatus, int options)
-{
-	return proc_wait4(pid, ustatus, options, NULL);
-}
-
-/* ---- faults that end a process (kernel/signal.c decides) ------------------- */
-
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case 4:  return "SIGILL";
-	case 5:  return "SIGTRAP";
-	case 8:  return "SIGFPE";
-	case 9:  return "SIGKILL";
-	case 11: return "SIGSEGV";
-	case 15: return "SIGTERM";
-	default: return "signal";
-	}
-}
-
-void proc_fault_kill(struct trapframe *tf, int sig)
-{
-	struct proc *p = current();
-	printk("pid %d (%s): %s at eip=0x%08x addr=0x%08x (%s)\n", p->pid, p->name,
-	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
-	       trap_name(tf->trapno));
-	proc_exit_group(sig);
-}
-
-/*
- * 507: proc_name(pid, buf, len) - a process's name (its program's file
- * name), for ps. pid 0 is the caller; a thread other than its group's
- * leader is ESRCH here and in 508, so ps lists processes (no ps -L yet).
- * The name is copied while the table is locked, so a process that exits
- * meanwhile cannot hand over a reused slot's name. Returns the length copied (without the NUL).
- */
-/*
- * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
- * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in
- * /proc/PID/stat and status, as kernel/procfs_pid.c does). Copied under the
- * table lock, like 507.
- */
-int sys_proc_ids(int pid, void *uids)
-{
-	struct proc_ids ids;
-	bool found = false;
-
-	if (pid < 0)
-		return -EINVAL;
-	if (pid == 0)
-		pid = current()->group_leader->pid;
-	spin_lock(&ptable_lock);
-	const struct proc *p = pid_find(pid);
-	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
-		ids = (struct proc_ids){
-			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
-			.pgid = p->pgid, .sid = p->sid, .uid = p->uid, .euid = p->euid,
-			.gid = p->gid, .egid = p->egid,
-			.start_ms = (uint32_t)(p->start_ns / 1000000), .tty = p->sid == 1,
-		};
-		found = true;
-	}
-	spin_unlock(&ptable_lock);
-	if (!found)
-		return -ESRCH;
-	return copy_to_user(uids, &ids, sizeof(ids)) < 0 ? -EFAULT : 0;
-}
-
-int sys_proc_name(int pid, char *ubuf, uint32_t len)
-{
-	char name[PROC_NAME_MAX];
-	bool found = false;
-
-	if (pid < 0 || len < PROC_NAME_MAX)
-		return -EINVAL;
-	if (pid == 0)
-		pid = current()->group_leader->pid;
-	spin_lock(&ptable_lock);
-	const struct proc *p = pid_find(pid);
-	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
-		memcpy(name, p->name, sizeof(name));
-		found = true;
-	}
-	spin_unlock(&ptable_lock);
-	if (!found)
-		return -ESRCH;
-	name[PROC_NAME_MAX - 1] = 0;
-	int n = (int)strlen(name);
-	return copy_to_user(ubuf, name, n + 1) < 0 ? -EFAULT : n;
 }

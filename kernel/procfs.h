@@ -1,12 +1,15 @@
 /*
  * procfs.h - /proc: what the kernel knows, as text Linux's tools read
- * (docs/abi.md §10). Three files:
+ * (docs/abi.md §10). Five files:
  *
  *   kernel/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
- *   kernel/procfs_pid.c  /proc/PID/: stat, status, statm, cmdline, comm,
- *                        environ, maps, sched (the staircase's view), exe
- *                        and task/TID/ (the same files, one thread's own)
+ *   kernel/procfs_pid.c  /proc/PID/'s nodes: the directory, its files,
+ *                        exe, cwd, root and task/TID/ (the same files, one
+ *                        thread's own); which hold them, and their freeing
+ *   kernel/procfs_pid_text.c  their texts: stat, status, statm, cmdline,
+ *                        comm, environ, maps, sched (the staircase's
+ *                        view), limits, wchan, schedstat
  *   kernel/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the

@@ -226,17 +226,32 @@ void resched_cpu(int cpu)
 		lapic_send_ipi(cpus[cpu].apic_id, T_IPI_RESCHED);
 }
 
+static void call_post(int cpu, void (*fn)(void *), void *arg, bool wait);
+static void call_wait(int cpu);
+
 static void flush_if_loaded(void *pd)
 {
 	if (read_cr3() == V2P(pd))
 		write_cr3(V2P(pd));
 }
 
+/* Only the CPUs that have pd loaded, asked all at once and then awaited
+ * (Linux's flush_tlb_mm_range over mm_cpumask): a CPU that loads pd later
+ * reads the changed tables (vm_loaded_on says why). */
 void smp_flush_tlb(pde_t *pd)
 {
+	bool asked[MAX_CPUS] = { false };
+	__sync_synchronize();		/* the table changes, then the look */
+	push_cli();
 	for (int cpu = 0; cpu < ncpus; cpu++)
-		if (cpu != cpu_id())
-			smp_call_function(cpu, flush_if_loaded, pd, true);
+		if (cpu != cpu_id() && vm_loaded_on(cpu, pd)) {
+			call_post(cpu, flush_if_loaded, pd, true);
+			asked[cpu] = true;
+		}
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (asked[cpu])
+			call_wait(cpu);
+	pop_cli();
 }
 
 struct kernel_range { uint32_t va, npages; };
@@ -255,15 +270,10 @@ void smp_flush_tlb_kernel(uint32_t va, uint32_t npages)
 		smp_call_function(cpu, flush_range, &r, true);	/* this CPU too */
 }
 
-void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
+/* Put fn(arg) in another CPU's slot and interrupt it; with wait, the
+ * slot stays ours until call_wait. Interrupts off. */
+static void call_post(int cpu, void (*fn)(void *), void *arg, bool wait)
 {
-	KASSERT(cpu >= 0 && cpu < ncpus);
-	push_cli();
-	if (cpu == cpu_id()) {
-		fn(arg);
-		pop_cli();
-		return;
-	}
 	struct call_slot *s = &call_slots[cpu];
 	while (xchg(&s->busy, 1) != 0) {
 		smp_poll_calls();
@@ -276,12 +286,30 @@ void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 	__sync_synchronize();
 	s->pending = true;
 	lapic_send_ipi(cpus[cpu].apic_id, T_IPI_CALL);
-	if (wait) {
-		while (!s->done) {
-			smp_poll_calls();
-			pause();
-		}
-		xchg(&s->busy, 0);
+}
+
+/* Until the call posted with wait has run there; then the slot is free. */
+static void call_wait(int cpu)
+{
+	struct call_slot *s = &call_slots[cpu];
+	while (!s->done) {
+		smp_poll_calls();
+		pause();
 	}
+	xchg(&s->busy, 0);
+}
+
+void smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
+{
+	KASSERT(cpu >= 0 && cpu < ncpus);
+	push_cli();
+	if (cpu == cpu_id()) {
+		fn(arg);
+		pop_cli();
+		return;
+	}
+	call_post(cpu, fn, arg, wait);
+	if (wait)
+		call_wait(cpu);
 	pop_cli();
 }

@@ -37,7 +37,8 @@ void smp_start_scheduler(void);
 
 /* Every other CPU that has address space pd loaded forgets its cached
  * translations (a TLB shootdown): after a change that took a page away or
- * made it read-only while threads of that space may run elsewhere. Called
+ * made it read-only while threads of that space may run elsewhere. The
+ * CPUs are asked at once, then awaited; CPUs without pd are not. Called
  * with that space's lock held (kernel/mm.c), so that no thread maps
  * something new at the old addresses before every CPU forgot them; the
  * lock's waiters answer the IPI while they wait. No other spinlock may

@@ -53,19 +53,19 @@ typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint
 
 static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_restart_syscall, sys_restart_syscall),	/* sleep.c */
-	SYSCALL(__NR_exit, sys_exit),				/* proc.c */
+	SYSCALL(__NR_exit, sys_exit),				/* exit.c */
 	SYSCALL(__NR_fork, proc_fork),				/* proc.c */
 	SYSCALL(__NR_read, sys_read),				/* file.c */
 	SYSCALL(__NR_write, sys_write),				/* file.c */
 	SYSCALL(__NR_open, sys_open),				/* file.c */
 	SYSCALL(__NR_close, sys_close),				/* file.c */
-	SYSCALL(__NR_waitpid, sys_waitpid),			/* proc.c */
+	SYSCALL(__NR_waitpid, sys_waitpid),			/* exit.c */
 	SYSCALL(__NR_unlink, sys_unlink),			/* fs.c */
 	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
 	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
 	SYSCALL(__NR_mkdir, sys_mkdir),				/* fs.c (read-only: EEXIST, EROFS) */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
-	SYSCALL(__NR_getpid, sys_getpid),			/* proc.c */
+	SYSCALL(__NR_getpid, sys_getpid),			/* exit.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
 	SYSCALL(__NR_getuid, sys_getuid),			/* cred.c */
 	SYSCALL(__NR_alarm, sys_alarm),				/* itimer.c */
@@ -85,11 +85,11 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
 	SYSCALL(__NR_umask, sys_umask),				/* fs.c */
 	SYSCALL(__NR_dup2, sys_dup2),				/* file.c */
-	SYSCALL(__NR_getppid, sys_getppid),			/* proc.c */
+	SYSCALL(__NR_getppid, sys_getppid),			/* exit.c */
 	SYSCALL(__NR_getpgrp, sys_getpgrp),			/* pgrp.c */
 	SYSCALL(__NR_setsid, sys_setsid),			/* pgrp.c */
-	SYSCALL(__NR_setrlimit, sys_setrlimit),			/* proc.c */
-	SYSCALL(__NR_getrlimit, sys_getrlimit),			/* proc.c (old getrlimit: the same here) */
+	SYSCALL(__NR_setrlimit, sys_setrlimit),			/* rlimit.c */
+	SYSCALL(__NR_getrlimit, sys_getrlimit),			/* rlimit.c (old getrlimit: the same here) */
 	SYSCALL(__NR_getrusage, sys_getrusage),			/* systime.c */
 	SYSCALL(__NR_readlink, sys_readlink),			/* stat.c */
 	SYSCALL(__NR_reboot, sys_reboot),			/* power.c */
@@ -102,7 +102,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
 	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
-	SYSCALL(__NR_wait4, proc_wait4),			/* proc.c */
+	SYSCALL(__NR_wait4, proc_wait4),			/* exit.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
 	SYSCALL(__NR_clone, sys_clone),				/* thread.c (threads, fork-like) */
@@ -136,7 +136,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
 	SYSCALL(__NR_sigaltstack, sys_sigaltstack),		/* signal.c */
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
-	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* proc.c (ugetrlimit) */
+	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
 	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */
 	SYSCALL(__NR_lstat64, sys_lstat64),			/* stat.c */
@@ -156,7 +156,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_madvise, sys_madvise),			/* mmap.c */
 	SYSCALL(__NR_getdents64, sys_getdents64),		/* fs.c */
 	SYSCALL(__NR_fcntl64, sys_fcntl64),			/* file.c */
-	SYSCALL(__NR_gettid, sys_gettid),			/* proc.c */
+	SYSCALL(__NR_gettid, sys_gettid),			/* exit.c */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
 	SYSCALL(__NR_sendfile64, sys_sendfile64),		/* file.c (EINVAL: no splice here) */
 	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
@@ -164,7 +164,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_set_thread_area, sys_set_thread_area),	/* tls.c */
 	SYSCALL(__NR_get_thread_area, sys_get_thread_area),	/* tls.c */
-	SYSCALL(__NR_exit_group, sys_exit_group),		/* proc.c */
+	SYSCALL(__NR_exit_group, sys_exit_group),		/* exit.c */
 	SYSCALL(__NR_set_tid_address, sys_set_tid_address),	/* thread.c */
 	SYSCALL(__NR_clock_gettime, sys_clock_gettime),		/* systime.c */
 	SYSCALL(__NR_clock_getres, sys_clock_getres),		/* systime.c */
@@ -181,7 +181,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
 	SYSCALL(__NR_dup3, sys_dup3),				/* file.c */
 	SYSCALL(__NR_pipe2, sys_pipe2),				/* file.c (flags 0 only) */
-	SYSCALL(__NR_prlimit64, sys_prlimit64),			/* proc.c */
+	SYSCALL(__NR_prlimit64, sys_prlimit64),			/* rlimit.c */
 	SYSCALL(__NR_sched_setattr, sys_sched_setattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getattr, sys_sched_getattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
@@ -204,8 +204,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_trace, sys_trace),				/* trace.c */
 	SYSCALL(__NR_free_frames, sys_free_frames),		/* proc.c */
 	SYSCALL(__NR_sched_topology, sys_sched_topology),	/* drivers/topology.c */
-	SYSCALL(__NR_proc_name, sys_proc_name),			/* proc.c */
-	SYSCALL(__NR_proc_ids, sys_proc_ids),			/* proc.c */
+	SYSCALL(__NR_proc_name, sys_proc_name),			/* exit.c */
+	SYSCALL(__NR_proc_ids, sys_proc_ids),			/* exit.c */
 	SYSCALL(__NR_lock_stat, sys_lock_stat),			/* lockstat.c */
 };
 

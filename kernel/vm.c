@@ -68,11 +68,16 @@ void vm_drop_identity_map(void)
  * (a bitmap, like the run queue's), and in each table the span of entries
  * that may be present. fork and exit walk only those. Every entry outside
  * a span is 0; a span only grows (vm_free_range leaves it as it is).
+ * stale says that a present entry was cleared, moved to another frame or
+ * lost a permission since the other CPUs last forgot their translations
+ * of this space (vm_take_stale): a call that only added pages need not
+ * interrupt them.
  */
 #define USER_PDES KERNEL_PDE_FIRST		/* 768 directory entries */
 struct uspace_map {
 	uint32_t tables[USER_PDES / 32];	/* bit i: pgdir[i] has a table */
 	struct { uint16_t first, end; } span[USER_PDES];	/* [first, end) */
+	bool stale;
 };
 _Static_assert(sizeof(struct uspace_map) <= PAGE_SIZE, "the map fits its frame");
 
@@ -176,11 +181,37 @@ pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create)
 	return &table[PTX(va)];
 }
 
+/* Does replacing old by new take something away that a TLB may hold? */
+static bool takes_away(pte_t old, pte_t new)
+{
+	const pte_t rights = PTE_P | PTE_W | PTE_U;
+	return (old & PTE_P) && (PTE_ADDR(old) != PTE_ADDR(new) || (old & rights & ~new));
+}
+
 /* Every user page is mapped here (vm_map_page, vm_alloc_user). */
 static void set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
 {
+	if (takes_away(*pte, value))
+		map_of(pgdir)->stale = true;
 	*pte = value;
 	map_note(pgdir, va);
+}
+
+bool vm_take_stale(pde_t *pgdir)
+{
+	bool stale = map_of(pgdir)->stale;
+	map_of(pgdir)->stale = false;
+	return stale;
+}
+
+/* The address space each CPU has loaded: written before its %cr3 (a
+ * serialising write), read by smp_flush_tlb after its page table changes
+ * and a fence, so a CPU it skips loads %cr3 after those changes. */
+static pde_t *volatile loaded[MAX_CPUS];
+
+bool vm_loaded_on(int cpu, const pde_t *pgdir)
+{
+	return loaded[cpu] == pgdir;
 }
 
 int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
@@ -219,6 +250,7 @@ void vm_free_pgdir(pde_t *pgdir)
 
 void vm_switch(pde_t *pgdir)
 {
+	loaded[this_cpu()] = pgdir;
 	write_cr3(V2P(pgdir));
 }
 
@@ -240,8 +272,10 @@ pde_t *vm_copy_user(pde_t *src)
 		for (uint32_t j = map_of(src)->span[i].first; j < map_of(src)->span[i].end; j++) {
 			if (!(table[j] & PTE_P))
 				continue;
-			if (!(table[j] & PTE_SHARED))
+			if (!(table[j] & PTE_SHARED) && (table[j] & PTE_W)) {
 				table[j] &= ~PTE_W;
+				map_of(src)->stale = true;
+			}
 			if (vm_map_page(dst, (i << 22) | (j << 12), PTE_ADDR(table[j]),
 					table[j] & 0xFFF & ~PTE_P) < 0) {
 				vm_free_pgdir(dst);
@@ -276,6 +310,7 @@ int vm_move_range(pde_t *pgdir, uint32_t from, uint32_t to, uint32_t n)
 			continue;
 		pte_t value = *src;
 		*src = 0;
+		map_of(pgdir)->stale = true;
 		invlpg(from + off);
 		vm_set_pte(pgdir, to + off, vm_walk(pgdir, to + off, false), value);
 	}
@@ -309,6 +344,7 @@ void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 		if (pte && (*pte & PTE_P)) {
 			pmm_unref_batch(&b, PTE_ADDR(*pte));
 			*pte = 0;
+			map_of(pgdir)->stale = true;
 			invlpg(a);
 		}
 	}

@@ -81,6 +81,12 @@ static inline uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write)
 	return PTE_ADDR(pte) | (va & 0xFFF);
 }
 void vm_switch(pde_t *pgdir);
+/* Was a present user entry of pgdir cleared, moved or narrowed since the
+ * last call? (Then other CPUs that have it loaded must forget their
+ * translations: smp_flush_tlb.) Clears the answer. Its lock held. */
+bool vm_take_stale(pde_t *pgdir);
+/* Has cpu loaded pgdir (vm_switch)? */
+bool vm_loaded_on(int cpu, const pde_t *pgdir);
 /* A new address space that shares every user page of pgdir, copy-on-write
  * (fork); NULL when memory runs out. */
 pde_t *vm_copy_user(pde_t *pgdir);

@@ -78,6 +78,7 @@ stage() {
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
 [ -f tests/host-tools/test_uapi.py ] && stage uapi python3 tests/host-tools/test_uapi.py
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
+[ -f tests/host-tools/test_layout.py ] && stage layout python3 tests/host-tools/test_layout.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
 [ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py

@@ -76,6 +76,14 @@ CASES = [
              [r"^ok 1 - exec_from_thread_children_all_end\b",
               r"^ok 2 - exec_from_thread_free_frames_back_to_baseline\b"],
              tags=("process",)),
+    # Threads and mappings at random (issue 46): 8 threads of uid 1000 at
+    # mmap/munmap/mprotect/mremap/madvise/brk/futex/clone/fork/exec and
+    # /proc reads, 2 rounds (the second killed), free frames exact after
+    # each; make stress runs it longer at -smp 1 and 4.
+    programs("proc_mm_fuzz_no_leaks", "2,sockets=1,cores=2,threads=1", "/bin/fuzz_mm:2:3:11:8",
+             [r"^ok 1 - mm_fuzz_kernel_survives\b",
+              r"^ok 2 - mm_fuzz_free_frames_back_after_each_round\b"],
+             tags=("process",), timeout=120),
     # More tasks than the old 256-slot table (issue 32): 1,000 children
     # asleep at once, each in /proc and /proc/loadavg, killed as one group
     # and all reaped by waitpid(-1); two CPUs, so stacks are freed with a

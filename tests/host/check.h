@@ -1,21 +1,28 @@
 /*
- * check.h - the host tests' CHECK (main.c runs each test and says ok or
- * not ok), shared by the test files.
+ * check.h - how a host test is written (main.c runs them): TEST(name)
+ * { ... } registers a test, CHECK(cond) ends it as failed, saying where.
  */
 #ifndef TESTS_HOST_CHECK_H
 #define TESTS_HOST_CHECK_H
 
-extern int current_failed;		/* the running test failed a CHECK */
-extern const char *current_why;		/* the first CHECK that failed */
+#include <stdio.h>
 
-#define CHECK(cond) do { if (!(cond) && !current_failed) { \
-	current_failed = 1; current_why = #cond; } } while (0)
+extern int current_failed;		/* the running test failed a CHECK */
+extern char current_why[256];		/* file:line: the check that failed */
+void test_register(const char *name, void (*fn)(void), const char *file, int line);
+
+#define TEST(name) \
+	static void test_##name(void); \
+	__attribute__((constructor)) static void register_##name(void) \
+	{ test_register(#name, test_##name, __FILE__, __LINE__); } \
+	static void test_##name(void)
+
+#define CHECK(cond) do { if (!(cond)) { \
+	current_failed = 1; \
+	snprintf(current_why, sizeof(current_why), "%s:%d: %s", __FILE__, __LINE__, #cond); \
+	return; } } while (0)
 
 /* 16 MiB of free frames (the first MiB reserved), an empty heap. */
 void fresh_memory(void);
-
-/* elf_tests.c: kernel/elf.c's rules; ELF_TESTS of them, each through run. */
-#define ELF_TESTS 5
-void elf_tests(void (*run)(const char *name, void (*fn)(void)));
 
 #endif

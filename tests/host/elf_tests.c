@@ -60,7 +60,7 @@ static int check(void)
 	return err ? err : elf_check_segments(&im, false);
 }
 
-static void test_elf_header_rules_as_linux(void)
+TEST(elf_header_rules_as_linux)
 {
 	struct elf_header *eh = make(2);
 	CHECK(check() == 0);
@@ -85,7 +85,7 @@ static void test_elf_header_rules_as_linux(void)
 	CHECK(check() == -ENOEXEC);
 }
 
-static void test_elf_interp_path_rules_as_linux(void)
+TEST(elf_interp_path_rules_as_linux)
 {
 	struct image im;
 	const char *path;
@@ -104,7 +104,7 @@ static void test_elf_interp_path_rules_as_linux(void)
 	CHECK(elf_interp_path(&im, &path) == -EIO);
 }
 
-static void test_elf_segments_linux_cannot_map_are_refused(void)
+TEST(elf_segments_linux_cannot_map_are_refused)
 {
 	make(2);
 	phdr(1)->offset += 4;				/* offset and vaddr not congruent */
@@ -131,7 +131,7 @@ static void test_elf_segments_linux_cannot_map_are_refused(void)
 }
 
 /* The regions elf_map makes, and the data's last file page. */
-static void test_elf_map_file_pages_bss_and_zeroed_tail(void)
+TEST(elf_map_file_pages_bss_and_zeroed_tail)
 {
 	struct mm mm = { 0 };
 	struct image im;
@@ -158,7 +158,7 @@ static void test_elf_map_file_pages_bss_and_zeroed_tail(void)
 
 /* A read-only segment's tail keeps the file's bytes (no page made), and
  * a later segment replaces an earlier one's pages where they meet. */
-static void test_elf_map_read_only_tail_and_overlap(void)
+TEST(elf_map_read_only_tail_and_overlap)
 {
 	struct mm mm = { 0 };
 	struct image im;
@@ -175,14 +175,4 @@ static void test_elf_map_read_only_tail_and_overlap(void)
 	struct vm_area *a = mm_find(&mm, BASE);
 	CHECK(a && a->prot == (PROT_READ | PROT_WRITE) && a->end == BASE + 0x1000);
 	mm_release(&mm);
-}
-
-void elf_tests(void (*run)(const char *name, void (*fn)(void)))
-{
-	run("elf_header_rules_as_linux", test_elf_header_rules_as_linux);
-	run("elf_interp_path_rules_as_linux", test_elf_interp_path_rules_as_linux);
-	run("elf_segments_linux_cannot_map_are_refused",
-	    test_elf_segments_linux_cannot_map_are_refused);
-	run("elf_map_file_pages_bss_and_zeroed_tail", test_elf_map_file_pages_bss_and_zeroed_tail);
-	run("elf_map_read_only_tail_and_overlap", test_elf_map_read_only_tail_and_overlap);
 }

@@ -1,8 +1,10 @@
 /*
  * main.c - host unit tests of the kernel's pure-C parts.
  *
- * One test per behaviour, named after it; each prints "ok N - name" or
- * "not ok N - name # why". The run ends with "N passed, N failed".
+ * One test per behaviour, named after it (TEST(name) registers it); each
+ * prints "ok N - name" or "not ok N - name # file:line: the check". The
+ * run ends with "N passed, N failed". An argument runs only the tests
+ * whose names contain it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,21 +25,28 @@
 #include "../../kernel/rcu.h"
 #include "../../kernel/vm.h"
 
-static int passed, failed;
+/* Tests register themselves (TEST, check.h): no list to keep, no cap.
+ * They run in the order of their files and lines, each from fresh fakes;
+ * a failed CHECK ends its test and says where. */
+static struct test {
+	const char *name;
+	void (*fn)(void);
+	const char *file;
+	int line;
+} *tests;
+static int ntests, room;
 int current_failed;
-const char *current_why;
+char current_why[256];
 
-static void run(const char *name, void (*fn)(void))
+void test_register(const char *name, void (*fn)(void), const char *file, int line)
 {
-	current_failed = 0;
-	current_why = "";
-	fakes_reset();
-	fn();
-	if (current_failed)
-		printf("not ok %d - %s # failed: %s\n", passed + failed + 1, name, current_why), failed++;
-	else
-		printf("ok %d - %s\n", passed + failed + 1, name), passed++;
-	fflush(stdout);
+	if (ntests == room) {
+		room = room ? 2 * room : 64;
+		tests = realloc(tests, (size_t)room * sizeof(*tests));
+		if (!tests)
+			abort();
+	}
+	tests[ntests++] = (struct test){ name, fn, file, line };
 }
 
 /* ---- format.c ---- */
@@ -54,7 +63,7 @@ static int fmt_is(const char *want, const char *fmt, ...)
 	return strcmp(buf, want) == 0;
 }
 
-static void test_format_conversions(void)
+TEST(format_conversions)
 {
 	CHECK(fmt_is("42 -7 ff FF 17", "%d %i %x %X %o", 42, -7, 255, 255, 15));
 	CHECK(fmt_is("4294967295", "%u", 0xFFFFFFFFu));
@@ -65,7 +74,7 @@ static void test_format_conversions(void)
 	CHECK(fmt_is("(null)", "%s", (char *)NULL));
 }
 
-static void test_format_truncates_and_reports_full_length(void)
+TEST(format_truncates_and_reports_full_length)
 {
 	char buf[8];
 	int n = ksnprintf(buf, sizeof(buf), "%s", "0123456789");
@@ -76,7 +85,7 @@ static void test_format_truncates_and_reports_full_length(void)
 
 /* ---- bootparam.c ---- */
 
-static void test_parse_int_accepts_only_whole_decimal_numbers(void)
+TEST(parse_int_accepts_only_whole_decimal_numbers)
 {
 	int v;
 	CHECK(parse_int("123", &v) && v == 123);
@@ -91,7 +100,7 @@ static void test_parse_int_accepts_only_whole_decimal_numbers(void)
 	CHECK(!parse_int("-", &v));
 }
 
-static void test_bootparam_skips_image_path_and_reads_values(void)
+TEST(bootparam_skips_image_path_and_reads_values)
 {
 	bootparam_parse("/boot/kernel.elf hz=100 init=/bin/sh hz=250");
 	CHECK(strcmp(bootparam_cmdline(), "hz=100 init=/bin/sh hz=250") == 0);
@@ -103,7 +112,7 @@ static void test_bootparam_skips_image_path_and_reads_values(void)
 	CHECK(bootparam_int("hz", 1000, 100, 1000) == 300);
 }
 
-static void test_bootparam_bad_value_keeps_default_and_says_so(void)
+TEST(bootparam_bad_value_keeps_default_and_says_so)
 {
 	bootparam_parse("kernel hz=abc loglevel=99");
 	CHECK(bootparam_int("hz", 1000, 100, 1000) == 1000);
@@ -112,7 +121,7 @@ static void test_bootparam_bad_value_keeps_default_and_says_so(void)
 	CHECK(strstr(printk_log, "loglevel: bad value \"99\""));
 }
 
-static void test_bootparam_reports_unknown_keys_and_stray_words(void)
+TEST(bootparam_reports_unknown_keys_and_stray_words)
 {
 	bootparam_parse("kernel nosuchkey=1 quiet hz=100 =x");
 	CHECK(strstr(printk_log, "\"quiet\" is not key=value"));
@@ -135,7 +144,7 @@ void fresh_memory(void)
 	pmm_reserve(0, 1u << 20);
 }
 
-static void test_pmm_hands_out_distinct_aligned_frames_and_counts(void)
+TEST(pmm_hands_out_distinct_aligned_frames_and_counts)
 {
 	fresh_memory();					/* 16 MiB, 4096 frames */
 	uint32_t before = pmm_free_count();
@@ -149,7 +158,7 @@ static void test_pmm_hands_out_distinct_aligned_frames_and_counts(void)
 	CHECK(pmm_free_count() == before);
 }
 
-static void test_pmm_contiguous_runs_and_exhaustion(void)
+TEST(pmm_contiguous_runs_and_exhaustion)
 {
 	fresh_memory();
 	uint32_t start = pmm_free_count();
@@ -168,7 +177,7 @@ static void test_pmm_contiguous_runs_and_exhaustion(void)
 /* A freed frame waits in its CPU's cache (still free to the counts) and
  * is the next one that CPU gets; when the bitmap runs dry, the frames
  * another CPU keeps are drained and handed out, single or in runs. */
-static void test_pmm_frames_cached_on_one_cpu_reach_another_when_short(void)
+TEST(pmm_frames_cached_on_one_cpu_reach_another_when_short)
 {
 	extern int fake_cpu;
 	static uint32_t got[4096];
@@ -200,7 +209,7 @@ static void test_pmm_frames_cached_on_one_cpu_reach_another_when_short(void)
  * page there gets it, but never a kernel object (under QEMU's TCG a frame
  * that held code, reused whole for a struct proc, made every write to it
  * slow: pmm.c), unless memory runs out and the caches are drained. */
-static void test_pmm_user_pages_come_back_as_user_pages_only(void)
+TEST(pmm_user_pages_come_back_as_user_pages_only)
 {
 	static uint32_t got[4096];
 	fresh_memory();
@@ -219,7 +228,7 @@ static void test_pmm_user_pages_come_back_as_user_pages_only(void)
 }
 
 #ifdef POISON_FREE
-static void test_pmm_and_kfree_poison_what_they_free(void)
+TEST(pmm_and_kfree_poison_what_they_free)
 {
 	fresh_memory();
 	uint32_t a = pmm_alloc();
@@ -234,7 +243,7 @@ static void test_pmm_and_kfree_poison_what_they_free(void)
 }
 #endif
 
-static void test_pmm_double_free_panics(void)
+TEST(pmm_double_free_panics)
 {
 	fresh_memory();
 	uint32_t a = pmm_alloc();
@@ -245,7 +254,7 @@ static void test_pmm_double_free_panics(void)
 }
 
 /* Copy-on-write: a frame mapped twice is freed by the second unref only. */
-static void test_pmm_shared_frame_is_freed_by_its_last_reference(void)
+TEST(pmm_shared_frame_is_freed_by_its_last_reference)
 {
 	fresh_memory();
 	uint32_t before = pmm_free_count(), a = pmm_alloc();
@@ -259,7 +268,7 @@ static void test_pmm_shared_frame_is_freed_by_its_last_reference(void)
 	CHECK(PANICS(pmm_unref(a)));			/* never freed twice */
 }
 
-static void test_pmm_free_of_a_shared_frame_panics(void)
+TEST(pmm_free_of_a_shared_frame_panics)
 {
 	fresh_memory();
 	uint32_t a = pmm_alloc();
@@ -294,7 +303,7 @@ static bool area_is(const struct mm *mm, int i, uint32_t start, uint32_t end, in
 	       mm->area[i].prot == prot;
 }
 
-static void test_mm_munmap_of_the_middle_splits_a_region(void)
+TEST(mm_munmap_of_the_middle_splits_a_region)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
 	CHECK(mm_unmap(mm, NULL, A + P, A + 2 * P) == 0);
@@ -305,7 +314,7 @@ static void test_mm_munmap_of_the_middle_splits_a_region(void)
 	CHECK(mm_find(mm, A + P) == NULL && mm_find(mm, A + 2 * P) == &mm->area[1]);
 }
 
-static void test_mm_protect_splits_then_merges_back(void)
+TEST(mm_protect_splits_then_merges_back)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
 	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ) == 0);
@@ -314,14 +323,14 @@ static void test_mm_protect_splits_then_merges_back(void)
 	CHECK(mm->n == 1 && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
 }
 
-static void test_mm_protect_over_a_hole_changes_nothing(void)
+TEST(mm_protect_over_a_hole_changes_nothing)
 {
 	struct mm *mm = regions(2, (uint32_t[]){ A, A + 2 * P }, (uint32_t[]){ 1, 1 });
 	CHECK(mm_protect(mm, NULL, A, A + 3 * P, PROT_NONE) == -ENOMEM);
 	CHECK(mm->n == 2 && area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
 }
 
-static void test_mm_full_table_refuses_a_split_and_changes_nothing(void)
+TEST(mm_full_table_refuses_a_split_and_changes_nothing)
 {
 	static uint32_t starts[MM_MAX_AREAS], pages[MM_MAX_AREAS];
 	fresh_memory();					/* the array is on the heap */
@@ -338,7 +347,7 @@ static void test_mm_full_table_refuses_a_split_and_changes_nothing(void)
 	CHECK(mm_unmap(mm, NULL, A, A + 3 * P) == 0 && mm->n == MM_MAX_AREAS - 1);	/* no split */
 }
 
-static void test_mm_free_range_goes_top_down_past_regions(void)
+TEST(mm_free_range_goes_top_down_past_regions)
 {
 	struct mm *mm = regions(0, NULL, NULL);
 	CHECK(mm_free_range(mm, 2 * P) == MMAP_BASE - 2 * P);
@@ -349,7 +358,7 @@ static void test_mm_free_range_goes_top_down_past_regions(void)
 	CHECK(mm_free_range(mm, MMAP_BASE) == 0);		/* no room at all */
 }
 
-static void test_mm_split_keeps_the_file_offset(void)
+TEST(mm_split_keeps_the_file_offset)
 {
 	static const struct initrd_file file;
 	regions(0, NULL, NULL);
@@ -363,7 +372,7 @@ static void test_mm_split_keeps_the_file_offset(void)
 
 /* ---- kmalloc.c ---- */
 
-static void test_kmalloc_blocks_are_aligned_and_disjoint(void)
+TEST(kmalloc_blocks_are_aligned_and_disjoint)
 {
 	static const size_t sizes[] = { 1, 15, 16, 17, 100, 1000, 2000, 2032, 5000, 20000 };
 	void *p[10];
@@ -389,7 +398,7 @@ static void test_kmalloc_blocks_are_aligned_and_disjoint(void)
 	CHECK(pmm_free_count() == during + 17);		/* 64 KiB + header: 17 frames */
 }
 
-static void test_kmalloc_reuses_freed_blocks(void)
+TEST(kmalloc_reuses_freed_blocks)
 {
 	fresh_memory();
 	void *a = kmalloc(100);
@@ -404,7 +413,7 @@ static void test_kmalloc_reuses_freed_blocks(void)
 /* Blocks freed on one CPU wait in its cache; when the heap and the frames
  * run out on another, those blocks are drained and handed out there.
  */
-static void test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short(void)
+TEST(kmalloc_blocks_cached_on_one_cpu_reach_another_when_short)
 {
 	extern int fake_cpu;
 	static void *got[140000];
@@ -424,7 +433,7 @@ static void test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short(void)
 
 /* kmalloc_shrink gives back exactly the pages whose blocks are all free,
  * on any CPU's list, and keeps a page with one block still in use. */
-static void test_kmalloc_shrink_gives_back_only_wholly_free_pages(void)
+TEST(kmalloc_shrink_gives_back_only_wholly_free_pages)
 {
 	extern int fake_cpu;
 	static void *got[200];
@@ -449,7 +458,7 @@ static void test_kmalloc_shrink_gives_back_only_wholly_free_pages(void)
 	kfree(again);
 }
 
-static void test_kmalloc_bad_and_double_free_panic(void)
+TEST(kmalloc_bad_and_double_free_panic)
 {
 	fresh_memory();
 	void *a = kmalloc(64);
@@ -474,14 +483,14 @@ static void ustar_entry(uint8_t *p, const char *name, const char *data, char typ
 		memcpy(p + 512, data, strlen(data));
 }
 
-static void test_ustar_octal_fields(void)
+TEST(ustar_octal_fields)
 {
 	CHECK(ustar_octal("0000644 ", 8) == 0644);
 	CHECK(ustar_octal("00000001750", 12) == 01750);
 	CHECK(ustar_octal("        ", 8) == 0);
 }
 
-static void test_initrd_unpacks_ustar_and_installs_elf_modules(void)
+TEST(initrd_unpacks_ustar_and_installs_elf_modules)
 {
 	uint8_t *tar = P2V(0x200000);
 	ustar_entry(tar, "bin/", NULL, '5');
@@ -506,7 +515,7 @@ static void test_initrd_unpacks_ustar_and_installs_elf_modules(void)
 
 /* The archive of the test above gives this tree: "/" made, "/etc" implied
  * by "./etc/motd", "/bin" from its own entry. */
-static void test_initrd_tree_links_every_node_to_its_directory(void)
+TEST(initrd_tree_links_every_node_to_its_directory)
 {
 	const struct initrd_file *root = initrd_root(), *bin = initrd_lookup("/bin");
 	const struct initrd_file *etc = initrd_lookup("/etc"), *f;
@@ -529,7 +538,7 @@ static void test_initrd_tree_links_every_node_to_its_directory(void)
 	CHECK(n == 2);				/* bin and etc, not "/" itself */
 }
 
-static void test_initrd_resolve_walks_like_linux(void)
+TEST(initrd_resolve_walks_like_linux)
 {
 	const struct initrd_file *bin = initrd_lookup("/bin"), *f = NULL;
 	CHECK(initrd_resolve(bin, "hello", &f) == 0 && f == initrd_lookup("/bin/hello"));
@@ -547,7 +556,7 @@ static void test_initrd_resolve_walks_like_linux(void)
  * kernel/procfs.c): linked into the tree with the directories they need,
  * never over an archive's file; a magic link followed except as the last
  * component of an lstat or readlink. */
-static void test_initrd_kernel_nodes_and_magic_links(void)
+TEST(initrd_kernel_nodes_and_magic_links)
 {
 	const struct initrd_file *f = NULL, *hello = initrd_lookup("/bin/hello");
 	initrd_add_device("/dev/null", 0x0103, 0666);
@@ -578,7 +587,7 @@ static void symlink_entry(uint8_t *p, const char *name, const char *target)
 	strcpy((char *)p + 157, target);
 }
 
-static void test_initrd_symbolic_links(void)
+TEST(initrd_symbolic_links)
 {
 	uint8_t *tar = P2V(0x200000);
 	memset(tar, 0, 8192);
@@ -605,7 +614,7 @@ static void test_initrd_symbolic_links(void)
 	CHECK(initrd_resolve(NULL, "/lib/ld-linux.so.2/x", &f) == -ENOTDIR);
 }
 
-static void test_initrd_rejects_truncated_archive(void)
+TEST(initrd_rejects_truncated_archive)
 {
 	uint8_t *tar = P2V(0x500000);
 	ustar_entry(tar, "big", "0123456789", '0');
@@ -619,7 +628,7 @@ static void test_initrd_rejects_truncated_archive(void)
 /* Two archives with the same path: the later module's file is the one a
  * lookup finds (initrd_lookup's hash chains are newest first) and the
  * one a listing shows, once; every other path of both is found. */
-static void test_initrd_later_module_wins(void)
+TEST(initrd_later_module_wins)
 {
 	uint8_t *a = P2V(0x200000), *b = P2V(0x300000);
 	memset(a, 0, 4096);
@@ -664,7 +673,7 @@ static void rcu_start(uint32_t online)
 /* A task reaped on CPU 0 while CPUs 1 and 2 may still read it: freed only
  * once both have passed a quiescent state; CPU 3, offline, and CPU 0, the
  * one reclaiming, are not waited for. */
-static void test_rcu_callback_waits_for_every_other_online_cpu(void)
+TEST(rcu_callback_waits_for_every_other_online_cpu)
 {
 	rcu_start(0x7);
 	rcu_call(&rcu_heads[0], rcu_note);
@@ -685,7 +694,7 @@ static void test_rcu_callback_waits_for_every_other_online_cpu(void)
 
 /* One queued after a grace period began may have been found by a CPU
  * that has passed its quiescent state already: it waits for the next. */
-static void test_rcu_callback_queued_during_a_grace_period_waits_for_the_next(void)
+TEST(rcu_callback_queued_during_a_grace_period_waits_for_the_next)
 {
 	rcu_start(0x3);
 	rcu_call(&rcu_heads[0], rcu_note);
@@ -713,7 +722,7 @@ static void other_cpus_pass(void)
 
 /* free_frames: everything queued on any CPU runs, after a grace period
  * that the barrier sleeps through. */
-static void test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period(void)
+TEST(rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period)
 {
 	extern int fake_cpu;
 	rcu_start(0xF);
@@ -732,59 +741,34 @@ static void test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period(void
 	CHECK(rcu_ran[0] == 1 && rcu_ran[2] == 1 && rcu_ran[3] == 1 && rcu_ran[1] == 0);
 }
 
-int main(void)
+static int by_line(const void *a, const void *b)
 {
-#ifdef POISON_FREE
-	printf("KTAP version 1\n1..%d\n", 36 + ELF_TESTS);
-#else
-	printf("KTAP version 1\n1..%d\n", 35 + ELF_TESTS);
-#endif
-	run("format_conversions", test_format_conversions);
-	run("format_truncates_and_reports_full_length", test_format_truncates_and_reports_full_length);
-	run("parse_int_accepts_only_whole_decimal_numbers", test_parse_int_accepts_only_whole_decimal_numbers);
-	run("bootparam_skips_image_path_and_reads_values", test_bootparam_skips_image_path_and_reads_values);
-	run("bootparam_bad_value_keeps_default_and_says_so", test_bootparam_bad_value_keeps_default_and_says_so);
-	run("bootparam_reports_unknown_keys_and_stray_words", test_bootparam_reports_unknown_keys_and_stray_words);
-	run("pmm_hands_out_distinct_aligned_frames_and_counts", test_pmm_hands_out_distinct_aligned_frames_and_counts);
-	run("pmm_contiguous_runs_and_exhaustion", test_pmm_contiguous_runs_and_exhaustion);
-	run("pmm_frames_cached_on_one_cpu_reach_another_when_short",
-	    test_pmm_frames_cached_on_one_cpu_reach_another_when_short);
-	run("pmm_double_free_panics", test_pmm_double_free_panics);
-	run("pmm_shared_frame_is_freed_by_its_last_reference", test_pmm_shared_frame_is_freed_by_its_last_reference);
-	run("pmm_free_of_a_shared_frame_panics", test_pmm_free_of_a_shared_frame_panics);
-	run("mm_munmap_of_the_middle_splits_a_region", test_mm_munmap_of_the_middle_splits_a_region);
-	run("mm_protect_splits_then_merges_back", test_mm_protect_splits_then_merges_back);
-	run("mm_protect_over_a_hole_changes_nothing", test_mm_protect_over_a_hole_changes_nothing);
-	run("mm_full_table_refuses_a_split_and_changes_nothing", test_mm_full_table_refuses_a_split_and_changes_nothing);
-	run("mm_free_range_goes_top_down_past_regions", test_mm_free_range_goes_top_down_past_regions);
-	run("mm_split_keeps_the_file_offset", test_mm_split_keeps_the_file_offset);
-#ifdef POISON_FREE
-	run("pmm_and_kfree_poison_what_they_free", test_pmm_and_kfree_poison_what_they_free);
-#endif
-	run("kmalloc_blocks_are_aligned_and_disjoint", test_kmalloc_blocks_are_aligned_and_disjoint);
-	run("kmalloc_reuses_freed_blocks", test_kmalloc_reuses_freed_blocks);
-	run("kmalloc_bad_and_double_free_panic", test_kmalloc_bad_and_double_free_panic);
-	run("ustar_octal_fields", test_ustar_octal_fields);
-	run("initrd_unpacks_ustar_and_installs_elf_modules", test_initrd_unpacks_ustar_and_installs_elf_modules);
-	run("initrd_tree_links_every_node_to_its_directory", test_initrd_tree_links_every_node_to_its_directory);
-	run("initrd_resolve_walks_like_linux", test_initrd_resolve_walks_like_linux);
-	run("initrd_kernel_nodes_and_magic_links", test_initrd_kernel_nodes_and_magic_links);
-	run("initrd_rejects_truncated_archive", test_initrd_rejects_truncated_archive);
-	run("initrd_symbolic_links", test_initrd_symbolic_links);
-	run("initrd_later_module_wins", test_initrd_later_module_wins);
-	run("kmalloc_blocks_cached_on_one_cpu_reach_another_when_short",
-	    test_kmalloc_blocks_cached_on_one_cpu_reach_another_when_short);
-	run("kmalloc_shrink_gives_back_only_wholly_free_pages",
-	    test_kmalloc_shrink_gives_back_only_wholly_free_pages);
-	run("pmm_user_pages_come_back_as_user_pages_only",
-	    test_pmm_user_pages_come_back_as_user_pages_only);
-	run("rcu_callback_waits_for_every_other_online_cpu",
-	    test_rcu_callback_waits_for_every_other_online_cpu);
-	run("rcu_callback_queued_during_a_grace_period_waits_for_the_next",
-	    test_rcu_callback_queued_during_a_grace_period_waits_for_the_next);
-	run("rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period",
-	    test_rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period);
-	elf_tests(run);
+	const struct test *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : x->line - y->line;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0, n = 0;
+	qsort(tests, ntests, sizeof(tests[0]), by_line);
+	for (int i = 0; i < ntests; i++)
+		n += argc < 2 || strstr(tests[i].name, argv[1]) != NULL;
+	printf("KTAP version 1\n1..%d\n", n);
+	for (int i = 0; i < ntests; i++) {
+		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+			continue;
+		current_failed = 0;
+		current_why[0] = 0;
+		fakes_reset();
+		tests[i].fn();
+		if (current_failed)
+			printf("not ok %d - %s # failed: %s\n", passed + failed + 1, tests[i].name,
+			       current_why), failed++;
+		else
+			printf("ok %d - %s\n", passed + failed + 1, tests[i].name), passed++;
+		fflush(stdout);
+	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

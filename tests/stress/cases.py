@@ -28,6 +28,10 @@
         /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
         threads: 4 threads fork children whose thread execs and 2 read
         their /proc/PID files (issue 46);
+    stress_mm_fuzz_1, stress_mm_fuzz_1x2x2
+        /bin/fuzz_mm: 8 threads of uid 1000 at random memory calls,
+        clone, fork, exec and /proc reads, 5 rounds of STRESS_S / 5
+        seconds, the free frames exact after each (issue 46);
         every child must end and the free frames come back exactly (call
         505, after warm-up rounds).
 
@@ -72,6 +76,8 @@ FUZZ_OKS = ["random_syscalls_leave_kernel_running",
 EXEC_THREAD_S = 30
 EXEC_THREAD_OKS = ["exec_from_thread_children_all_end",
                    "exec_from_thread_free_frames_back_to_baseline"]
+MM_FUZZ_ROUNDS = 5
+MM_FUZZ_OKS = ["mm_fuzz_kernel_survives", "mm_fuzz_free_frames_back_after_each_round"]
 
 
 def ok_line(log, name):
@@ -161,6 +167,28 @@ def exec_thread(topo):
         exec_thread_check, timeout=EXEC_THREAD_S + 120)
 
 
+def mm_fuzz_check(log):
+    calls, frames = (ok_line(log, n) for n in MM_FUZZ_OKS)
+    if calls is None or frames is None:
+        return False, "an ok line is missing"
+    return True, f"{calls}; {frames}"
+
+
+def mm_fuzz(topo, offset):
+    """8 threads of uid 1000 at random mmap/munmap/mprotect/mremap/
+    madvise/brk/futex/clone/fork/exec and /proc reads, MM_FUZZ_ROUNDS
+    rounds of STRESS_S / MM_FUZZ_ROUNDS seconds (every other one killed),
+    the free frames exact after each (issue 46); STRESS_S=300 makes it
+    5 x 60 s."""
+    seed = BASE_SEED + offset
+    secs = max(1, STRESS_S // MM_FUZZ_ROUNDS)
+    case = stress_case(
+        f"stress_mm_fuzz_{topo}", topo, f"/bin/fuzz_mm:{MM_FUZZ_ROUNDS}:{secs}:{seed}:8",
+        MM_FUZZ_OKS, mm_fuzz_check, timeout=MM_FUZZ_ROUNDS * (secs + 10) + 120)
+    case.seed = seed
+    return case
+
+
 ELF_FUZZ_SEEDS = (1, 2, 3, 4, 5, 6)     # recorded on Linux 6.1: tests/elf/fuzz-N.linux
 ELF_FUZZ_OK = r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (\d+) programs"
 
@@ -221,4 +249,6 @@ CASES = [
     fuzz("stress_fuzz_threads_1x2x2", "1x2x2", 40, 4, 75, threads=4),
     exec_thread("1"),
     exec_thread("1x2x2"),
+    mm_fuzz("1", 50),
+    mm_fuzz("1x2x2", 51),
 ] + [elf_fuzz(s, True) for s in ELF_FUZZ_SEEDS] + [elf_fuzz(1000 + BASE_SEED % 100000, False)]

@@ -8,21 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TESTS 256
-
 static struct test_case {
 	const char *name, *file;
 	int line;
 	void (*fn)(void);
-} tests[MAX_TESTS];
-static int ntests;
+} *tests;			/* grows as tests register: no cap, none dropped */
+static int ntests, room;
 static char why[512];
 bool test_failed;
 
 void test_register(const char *name, void (*fn)(void), const char *file, int line)
 {
-	if (ntests < MAX_TESTS)
-		tests[ntests++] = (struct test_case){ name, file, line, fn };
+	if (ntests == room) {
+		room = room ? 2 * room : 256;
+		tests = realloc(tests, (size_t)room * sizeof(*tests));
+		if (!tests) {
+			fprintf(stderr, "unit tests: out of memory registering %s\n", name);
+			exit(2);
+		}
+	}
+	tests[ntests++] = (struct test_case){ name, file, line, fn };
 }
 
 void test_fail(const char *file, int line, const char *fmt, ...)

@@ -14,6 +14,9 @@
 #            instruction): latency, periodic, fair, ingo; one boot
 #   pipe2    real time (no icount) -smp 2: pipe2, SB_PIPE2_RUNS (7) times
 #            in one boot; the report takes the median
+#   procfork real time -smp 2: /bin/procfork (user/tests/procfork.c),
+#            forks beside 2 /proc reader threads, SB_PROCFORK_RUNS (5)
+#            runs of SB_PROCFORK_S (5) seconds in one boot; the median
 # then the staircase's prediction of fair and ingo from the simulator
 # (tools/bench/fair.wl, tools/sim/examples/ingo.wl, same windows), the
 # image sizes, and, with KVM=1, pathlen under -accel kvm when this host
@@ -30,13 +33,16 @@ SB_PERIODIC=${SB_PERIODIC:-5}
 SB_FAIR=${SB_FAIR:-5000}
 SB_INGO=${SB_INGO:-5000}
 SB_PIPE2_RUNS=${SB_PIPE2_RUNS:-7}
+SB_PROCFORK_RUNS=${SB_PROCFORK_RUNS:-5}
+SB_PROCFORK_S=${SB_PROCFORK_S:-5}
 
 # schedbench's figure lines from a serial log: "name value unit" and
 # "name n/a (why)", between init's "running /bin/schedbench" and
 # "/bin/schedbench exited" lines (Linux's console may add its own).
-cut_schedbench() {	# LOG OUT
+cut_schedbench() {	# LOG OUT [PROGRAM: schedbench, or procfork]
+	local prog=${3:-schedbench}
 	tr -d '\r' <"$1" |
-		sed -n '\#^init: running /bin/schedbench$#,\#^init: /bin/schedbench \(exited\|killed\)#p' |
+		sed -n "\\#^init: running /bin/$prog\$#,\\#^init: /bin/$prog \\(exited\\|killed\\)#p" |
 		grep -E '^[a-z][a-z0-9_]* (n/a( .*)?|-?[0-9]+ [a-z]+( \(.*\))?|[A-Za-z0-9_?]+ policy)$' >"$2" || true
 	if [ ! -s "$2" ]; then
 		echo "bench: WARNING: no schedbench figures in $1 (the report says 'not measured')" >&2
@@ -73,26 +79,27 @@ sb_qemu() {	# NAME LABEL TIMEOUT QEMU-ARGS...
 # MEM (128M by default, as every run here): picknext's 4000 hogs are
 # threads of one process and fit in 128 MiB on both kernels; schedbench
 # raises threads-max (2,039 here at 128 MiB, Linux's rule) for the run.
-ours_sb() {	# NAME LABEL TIMEOUT "ICOUNT-ARGS" SMP RUNLIST [MEM]
+ours_sb() {	# NAME LABEL TIMEOUT "ICOUNT-ARGS" SMP RUNLIST [MEM [PROGRAM]]
 	# shellcheck disable=SC2086
 	sb_qemu "$1" "$2" "$3" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-accel tcg $4 -smp "$5" -m "${7:-128M}" \
 		-kernel build/kernel.elf -initrd build/initrd.tar \
 		-append "tests=none run=$6 then=exit"
-	cut_schedbench "$out/sb-$1.serial.log" "$out/sb-$1.txt"
+	cut_schedbench "$out/sb-$1.serial.log" "$out/sb-$1.txt" "${8:-schedbench}"
 }
 
-linux_sb() {	# NAME LABEL TIMEOUT "ICOUNT-ARGS" SMP RUNLIST [MEM]
+linux_sb() {	# NAME LABEL TIMEOUT "ICOUNT-ARGS" SMP RUNLIST [MEM [PROGRAM]]
 	# shellcheck disable=SC2086
 	sb_qemu "$1" "$2" "$3" -accel tcg $4 -smp "$5" -m "${7:-128M}" \
 		-kernel "$vmlinuz" -initrd "$out/linux.cpio" \
 		-append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$6 then=exit"
-	cut_schedbench "$out/sb-$1.serial.log" "$out/sb-$1.txt"
+	cut_schedbench "$out/sb-$1.serial.log" "$out/sb-$1.txt" "${8:-schedbench}"
 }
 
 rm -f "$out"/sb-*.txt "$out"/sb-*.serial.log
-printf 'reps %s\nlat_count %s\nperiodic_s %s\nfair_ms %s\ningo_ms %s\npipe2_runs %s\n' \
-	"$SB_REPS" "$SB_LAT" "$SB_PERIODIC" "$SB_FAIR" "$SB_INGO" "$SB_PIPE2_RUNS" >"$out/sb-params.txt"
+printf 'reps %s\nlat_count %s\nperiodic_s %s\nfair_ms %s\ningo_ms %s\npipe2_runs %s\nprocfork_runs %s\nprocfork_s %s\n' \
+	"$SB_REPS" "$SB_LAT" "$SB_PERIODIC" "$SB_FAIR" "$SB_INGO" "$SB_PIPE2_RUNS" \
+	"$SB_PROCFORK_RUNS" "$SB_PROCFORK_S" >"$out/sb-params.txt"
 # Short names: init looks them up in its own directory (/bin). The whole
 # command line must fit the kernel's 1,023 bytes (kernel/bootparam.h; a
 # longer one is reported and cut), with the other parameters beside run=.
@@ -103,7 +110,9 @@ runs0="$sb:boot,$sb:mem:64,$sb:picknext"
 runs2="$sb:latency:$SB_LAT,$sb:periodic:$SB_PERIODIC,$sb:fair:$SB_FAIR,$sb:ingo:$SB_INGO"
 runs_pipe2=$sb:pipe2
 for _ in $(seq 2 "$SB_PIPE2_RUNS"); do runs_pipe2="$runs_pipe2,$sb:pipe2"; done
-for r in "$runs0" "$runs2" "$runs_pipe2"; do
+runs_pf=procfork:$SB_PROCFORK_S:2
+for _ in $(seq 2 "$SB_PROCFORK_RUNS"); do runs_pf="$runs_pf,procfork:$SB_PROCFORK_S:2"; done
+for r in "$runs0" "$runs2" "$runs_pipe2" "$runs_pf"; do
 	if [ $(( ${#r} + 4 )) -ge 900 ]; then
 		echo "bench: run=$r is too long for the kernel's command line (1,023 bytes in all): fewer SB_PIPE2_RUNS" >&2
 		exit 1
@@ -126,6 +135,12 @@ step "schedbench pipe2 on this kernel (real time, no icount, 2 CPUs), $SB_PIPE2_
 ours_sb ours-pipe2 "this kernel" 300 "" 2 "$runs_pipe2"
 step "schedbench pipe2 on Linux $linux_version (real time, no icount, 2 CPUs), $SB_PIPE2_RUNS runs"
 linux_sb linux-pipe2 "Linux" 300 "" 2 "$runs_pipe2"
+# A monitor must not stall the others (issue 46): forks beside /proc readers.
+pf_limit=$(( SB_PROCFORK_RUNS * (SB_PROCFORK_S + 10) + 120 ))
+step "procfork on this kernel (real time, 2 CPUs), $SB_PROCFORK_RUNS runs of $SB_PROCFORK_S s"
+ours_sb ours-procfork "this kernel" "$pf_limit" "" 2 "$runs_pf" 128M procfork
+step "procfork on Linux $linux_version (real time, 2 CPUs), $SB_PROCFORK_RUNS runs of $SB_PROCFORK_S s"
+linux_sb linux-procfork "Linux" "$pf_limit" "" 2 "$runs_pf" 128M procfork
 
 step "the staircase's prediction: the simulator on fair's and ingo's workloads (make sim)"
 make --no-print-directory sim >"$out/build-sim.log" 2>&1 ||

@@ -655,10 +655,17 @@ static int run_child(int calls, struct tally *t)
 }
 
 /* One fuzzer: children in a row, from `seed`, until they made `calls`
- * calls (a child that faults or is stuck makes fewer than PER_CHILD). */
+ * calls (a child that faults, is stuck, exits at random or, a thread
+ * group, goes quiet for BLOCKED_MS on a busy host makes fewer than
+ * PER_CHILD). CHILDREN_PER_SHARE children a share at most: the bound
+ * only stops a fuzzer whose children can make no calls at all (4 ran
+ * out at times with threads on a loaded host, a fifth of the calls
+ * still to make). */
+#define CHILDREN_PER_SHARE	16
+
 static void fuzzer(unsigned long seed, long long calls, struct tally *t)
 {
-	int limit = 4 * (calls + PER_CHILD - 1) / PER_CHILD + 4;
+	int limit = CHILDREN_PER_SHARE * (calls + PER_CHILD - 1) / PER_CHILD + 4;
 
 	s.rng = seed;
 	for (int done = 0; t->made < calls; done += PER_CHILD) {

@@ -404,6 +404,44 @@ static pid_t spawn_signaller(int sig, int sig2, int fd, int code)
 	return pid;
 }
 
+/* The state letter of /proc/PID/stat ('R', 'S', ...), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[32], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	int n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	char *end = strrchr(buf, ')');
+	return end && end[1] == ' ' ? end[2] : 0;
+}
+
+/* A child that sends sig once this process is asleep ('S': in the call
+ * the caller makes next, since nothing else between sleeps), so that the
+ * signal surely interrupts that call however slow the host; then it
+ * exits with code, at once or (go >= 0) once a byte comes through go:
+ * the caller's interrupted call has returned by then, and no exit races
+ * the signal. */
+static pid_t spawn_signaller_asleep(int sig, int go, int code)
+{
+	pid_t parent = getpid(), pid = spawn();
+
+	if (pid == 0) {
+		while (proc_state(parent) != 'S')
+			msleep(1);
+		kill(parent, sig);
+		if (go >= 0) {
+			char c;
+			read(go, &c, 1);
+		}
+		_exit(code);
+	}
+	return pid;
+}
+
 /* ======================================================================
  * handlers and their frames
  * ====================================================================== */
@@ -1093,7 +1131,7 @@ static void section_eintr(void)
 
 		act(SIGUSR1, count_handler, restart ? SA_RESTART : 0, NULL);
 		e_count = 0;
-		child = spawn_signaller(SIGUSR1, 0, -1, 0);
+		child = spawn_signaller_asleep(SIGUSR1, -1, 0);
 		r = nanosleep(&req, &rem);
 		e = errno;
 		reap(child);
@@ -1108,14 +1146,21 @@ static void section_eintr(void)
 	}
 
 	for (int restart = 0; restart < 2; restart++) {
-		int st = -1;
+		int st = -1, go[2];
 		pid_t got, got2 = 0;
 
 		act(SIGUSR1, count_handler, restart ? SA_RESTART : 0, NULL);
 		e_count = 0;
-		child = spawn_signaller(SIGUSR1, 0, -1, 5);
+		if (pipe(go) < 0)
+			go[0] = go[1] = -1;
+		/* without SA_RESTART the child waits to exit until wait4 has
+		 * answered: an exit before that would let wait4 reap it */
+		child = spawn_signaller_asleep(SIGUSR1, restart ? -1 : go[0], 5);
 		got = wait4(child, &st, 0, NULL);
 		e = errno;
+		write(go[1], "x", 1);
+		close(go[0]);
+		close(go[1]);
 		if (got < 0)
 			got2 = wait4(child, &st, 0, NULL);
 		if (!restart)
@@ -1137,7 +1182,7 @@ static void section_eintr(void)
 		for (int restart = 0; restart < 2; restart++) {
 			act(SIGUSR1, count_handler, restart ? SA_RESTART : 0, NULL);
 			e_count = 0;
-			child = spawn_signaller(SIGUSR1, 0, -1, 0);
+			child = spawn_signaller_asleep(SIGUSR1, -1, 0);
 			rs[restart] = pause();
 			es[restart] = errno;
 			cs[restart] = e_count;
