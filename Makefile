@@ -173,6 +173,24 @@ $(BUILD)/busybox/busybox:
 		dpkg-deb -x "$$deb" $(BUILD)/busybox.x && mkdir -p $(dir $@) && \
 		mv $(BUILD)/busybox.x/bin/busybox $@ && rm -rf $(BUILD)/busybox.x
 	@echo "  DEB     $@ (Debian busybox-static, i386)"
+# /elf: the ELF loader's test programs (tests/elf/mkelf.py), which
+# /bin/elfrun execs, in multiboot modules of their own beside the initrd
+# (later modules add files; made by the tests that use them, with
+# python3): build/elf-cases.tar (/elf/cases and the loaders in /elf/i,
+# for make test) and, for make stress's fuzzer,
+# build/elf-fuzz-SEED.tar (/elf/fuzz-SEED, ELF_FUZZ_N programs).
+ELF_CASES := tests/elf/mkelf.py tests/elf/tiny.asm $(wildcard tests/elf/*.linux)
+ELF_FUZZ_N ?= 700
+$(BUILD)/elf-cases.tar: $(ELF_CASES)
+	@rm -rf $(BUILD)/elf-cases && mkdir -p $(BUILD)/elf-cases/elf
+	@python3 tests/elf/mkelf.py $(BUILD)/elf-cases/elf
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/elf-cases elf
+	@echo "  TAR     $@"
+$(BUILD)/elf-fuzz-%.tar: $(ELF_CASES)
+	@rm -rf $(BUILD)/elf-fuzz-$* && mkdir -p $(BUILD)/elf-fuzz-$*/elf
+	@python3 tests/elf/mkelf.py --fuzz $* $(ELF_FUZZ_N) $(BUILD)/elf-fuzz-$*/elf
+	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/elf-fuzz-$* elf
+	@echo "  TAR     $@"
 $(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
 	@$(if $(strip $(DEBS)),$(call unpack_debs,$(DEBS),$(BUILD)/initrd))
@@ -313,7 +331,8 @@ mutate:
 
 # Stress (tests/stress.py, the cases in tests/stress/): smp_stress's full
 # mix for STRESS_S seconds on 2x2x2 and 1x2x2, then three fuzz runs of
-# 1,000,000 calls; seeds from STRESS_SEED (default: the clock), printed
+# 1,000,000 calls, and the ELF loader's fuzzer (4,200 mutated programs
+# against Linux 6.1's recorded outcomes, ~35 s); seeds from STRESS_SEED (default: the clock), printed
 # with every failure. STRESS_CASES picks cases by name (harness globs).
 # Not part of `make test` (2.5 minutes with STRESS_S=60; docs/testing.md).
 STRESS_S ?= 60

@@ -10,11 +10,12 @@
  *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
  *	then the 16 AT_RANDOM bytes and the strings themselves.
  *
- * The segments' file bytes and the first stack pages are filled at once
- * (bss comes on demand); the new
- * program's regions (kernel/mm.c) say what the rest may become: each
- * segment, an empty heap after the last one (brk, kernel/mmap.c), and the
- * stack, which grows down on demand (kernel/fault.c).
+ * Only the first stack pages are filled at once. The new program's
+ * regions (kernel/mm.c) say what the rest becomes when it is touched
+ * (kernel/fault.c): each segment a private mapping of the file, its bss
+ * anonymous zero pages (kernel/elf.c, as Linux's load_elf_binary maps
+ * them), an empty heap after the last one (brk, kernel/mmap.c), and the
+ * stack, which grows down on demand.
  */
 #include "elf.h"
 #include "errno.h"
@@ -37,129 +38,10 @@
 #define ARG_MAX_BYTES 8192
 #define USER_HZ 100
 
-/* One ELF file as exec places it: the program, or the dynamic loader its
- * PT_INTERP names (ld-linux.so.2), loaded beside it as Linux does. */
-struct image {
-	const struct initrd_file *f;
-	const struct elf_header *eh;
-	uint32_t bias;			/* added to every vaddr: 0 for ET_EXEC */
-	uint32_t lo, hi;		/* its segments' span, before the bias */
-};
-
 /* Where position-independent files go (no randomization here): a PIE
  * program at Linux i386's ELF_ET_DYN_BASE (4 MiB since Linux 4.13), the
  * loader at the top of the mmap area, as its first mapping would be. */
 #define PIE_BASE	0x00400000u
-
-static const struct elf_phdr *phdrs(const struct image *im)
-{
-	return (const void *)(im->f->data + im->eh->phoff);
-}
-
-/* Check the header and program headers (-ENOEXEC when they are not an
- * i386 program this kernel can place), and find the segments' span. */
-static int elf_check(const struct initrd_file *f, struct image *im)
-{
-	const struct elf_header *eh = (const void *)f->data;
-	if (f->size < sizeof(*eh) || eh->magic != ELF_MAGIC || eh->class != 1 ||
-	    eh->data != 1 || (eh->type != ET_EXEC && eh->type != ET_DYN) || eh->machine != EM_386 ||
-	    eh->phentsize != sizeof(struct elf_phdr) || eh->phnum == 0 || eh->phnum > 32 ||
-	    eh->phoff > f->size || eh->phoff + eh->phnum * sizeof(struct elf_phdr) > f->size)
-		return -ENOEXEC;
-	*im = (struct image){ f, eh, 0, 0xFFFFFFFFu, 0 };
-	const struct elf_phdr *ph = phdrs(im);
-	for (int i = 0; i < eh->phnum; i++) {
-		if (ph[i].type != PT_LOAD)
-			continue;
-		if (ph[i].filesz > ph[i].memsz || ph[i].offset > f->size ||
-		    ph[i].filesz > f->size - ph[i].offset ||
-		    ph[i].vaddr + ph[i].memsz < ph[i].vaddr)
-			return -ENOEXEC;
-		if (ph[i].vaddr < im->lo)
-			im->lo = ph[i].vaddr;
-		if (ph[i].vaddr + ph[i].memsz > im->hi)
-			im->hi = ph[i].vaddr + ph[i].memsz;
-	}
-	if (im->hi == 0)
-		return -ENOEXEC;		/* nothing to load */
-	return 0;
-}
-
-/* Choose the bias, then check that every segment lands in the user half
- * below the stack, above page 0. */
-static int place(struct image *im, uint32_t base)
-{
-	im->bias = im->eh->type == ET_DYN ? base - PAGE_ROUND_DOWN(im->lo) : 0;
-	uint32_t lo = im->lo + im->bias, hi = im->hi + im->bias;
-	if (lo < PAGE_SIZE || hi < lo || hi > MMAP_BASE)
-		return -ENOEXEC;
-	return 0;
-}
-
-/* Map and fill the PT_LOAD segments' pages that hold file bytes (and
- * each segment's first page, whose flags a neighbour sharing it needs).
- * The bss past them is left to demand paging: the segment's region
- * (image_regions) gives a zeroed frame at the first touch, as Linux maps
- * bss anonymous; a 96 MiB array costs nothing until it is used. */
-static int load_segments(pde_t *pd, const struct image *im)
-{
-	const struct elf_phdr *ph = phdrs(im);
-	for (int i = 0; i < im->eh->phnum; i++) {
-		if (ph[i].type != PT_LOAD || ph[i].memsz == 0)
-			continue;
-		uint32_t flags = (ph[i].flags & PF_W) ? PTE_W : 0;
-		uint32_t vaddr = ph[i].vaddr + im->bias;
-		if (vm_alloc_user(pd, vaddr, ph[i].filesz ? ph[i].filesz : 1, flags) < 0)
-			return -ENOMEM;
-		/* Copy the file bytes; the rest of their last page is zero. The
-		 * pages may be read-only for the user, so copy to the frames. */
-		for (uint32_t off = 0; off < ph[i].filesz;) {
-			uint32_t va = vaddr + off;
-			uint32_t n = PAGE_SIZE - (va & (PAGE_SIZE - 1));
-			if (n > ph[i].filesz - off)
-				n = ph[i].filesz - off;
-			pte_t *pte = vm_walk(pd, va, false);
-			memcpy((char *)P2V(PTE_ADDR(*pte)) + (va & (PAGE_SIZE - 1)),
-			       im->f->data + ph[i].offset + off, n);
-			off += n;
-		}
-	}
-	return 0;
-}
-
-/* The program's own program headers, as the loaded image has them (Linux's
- * AT_PHDR): PT_PHDR's address, else the first segment's plus phoff. */
-static uint32_t phdr_address(const struct image *im)
-{
-	const struct elf_phdr *ph = phdrs(im);
-	for (int i = 0; i < im->eh->phnum; i++)
-		if (ph[i].type == PT_PHDR)
-			return ph[i].vaddr + im->bias;
-	for (int i = 0; i < im->eh->phnum; i++)
-		if (ph[i].type == PT_LOAD && ph[i].offset == 0)
-			return ph[i].vaddr + im->eh->phoff + im->bias;
-	return 0;
-}
-
-/* The interpreter's path (PT_INTERP), NUL-terminated in the file; NULL
- * for a static program, and -ENOEXEC in *err for a bad one. */
-static const char *interp_path(const struct image *im, int *err)
-{
-	const struct elf_phdr *ph = phdrs(im);
-	*err = 0;
-	for (int i = 0; i < im->eh->phnum; i++) {
-		if (ph[i].type != PT_INTERP)
-			continue;
-		const char *s = (const char *)im->f->data + ph[i].offset;
-		if (ph[i].offset > im->f->size || ph[i].filesz > im->f->size - ph[i].offset ||
-		    ph[i].filesz < 2 || ph[i].filesz > INITRD_PATH_MAX || s[ph[i].filesz - 1]) {
-			*err = -ENOEXEC;
-			return NULL;
-		}
-		return s;
-	}
-	return NULL;
-}
 
 /* Linux runs only a regular file with an x bit (root too needs one). */
 static bool runnable(const struct initrd_file *f)
@@ -173,34 +55,48 @@ struct exec_plan {
 	bool dynamic;
 };
 
-/* Check the program, find and check its loader (Linux: ENOENT when the
- * loader is missing, ELIBBAD when it is not ELF), and place both. */
-static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_plan *x)
+/* The loader at path (Linux: ENOENT when it is missing, EACCES when it
+ * may not run, EIO when its header is cut short, ELIBBAD when it is not
+ * an i386 ELF file with program headers), placed: an ET_DYN one at the
+ * top of the mmap area, an ET_EXEC one where it says. */
+static int plan_interp(struct proc *p, const char *path, struct image *im)
 {
-	int err = elf_check(f, &x->prog);
-	if (err < 0)
-		return err;
-	err = place(&x->prog, PIE_BASE);
-	if (err < 0)
-		return err;
-	const char *ipath = interp_path(&x->prog, &err);
-	x->dynamic = ipath != NULL;
-	if (!ipath)
-		return err;
 	const struct initrd_file *lf;
-	err = fs_lookup(p, ipath, &lf);
+	int err = fs_lookup(p, path, &lf);
 	if (err < 0)
 		return err;
 	if (!runnable(lf))
 		return -EACCES;
 	if (lf->size < sizeof(struct elf_header))
-		return -EIO;			/* Linux: its header read comes up short */
-	if (elf_check(lf, &x->interp) < 0 || x->interp.eh->type != ET_DYN)
+		return -EIO;
+	if (elf_check(lf, im) < 0)
 		return -ELIBBAD;
-	uint32_t span = PAGE_ROUND_UP(x->interp.hi) - PAGE_ROUND_DOWN(x->interp.lo);
+	uint32_t lo = PAGE_ROUND_DOWN(im->first), hi = PAGE_ROUND_UP(im->hi);
+	uint32_t span = hi > lo ? hi - lo : PAGE_SIZE;
 	if (span > MMAP_BASE - PIE_BASE)
 		return -ENOMEM;
-	return place(&x->interp, PAGE_ROUND_DOWN(MMAP_BASE - span)) < 0 ? -ELIBBAD : 0;
+	elf_place(im, PAGE_ROUND_DOWN(MMAP_BASE - span), false);
+	return 0;
+}
+
+/* Check the program, find and check its loader, place both, and check
+ * their segments (Linux does that last part after its point of no
+ * return: a bad segment kills the process there, fails execve here). */
+static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_plan *x)
+{
+	const char *ipath;
+	int err = elf_check(f, &x->prog);
+	if (err < 0)
+		return err;
+	if ((err = elf_interp_path(&x->prog, &ipath)) < 0)
+		return err;
+	x->dynamic = ipath != NULL;
+	elf_place(&x->prog, PIE_BASE, x->dynamic);
+	if (ipath && (err = plan_interp(p, ipath, &x->interp)) < 0)
+		return err;
+	if ((err = elf_check_segments(&x->prog, false)) < 0)
+		return err;
+	return x->dynamic && elf_check_segments(&x->interp, true) < 0 ? -ELIBBAD : 0;
 }
 
 /* AT_HWCAP: CPUID leaf 1's EDX, the feature bits Linux i386 passes. */
@@ -256,7 +152,7 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 	const struct image *prog = &x->prog;
 	uint32_t auxv[] = {
 		AT_HWCAP, cpu_hwcap(), AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, USER_HZ,
-		AT_PHDR, phdr_address(prog), AT_PHENT, sizeof(struct elf_phdr),
+		AT_PHDR, elf_phdr_address(prog), AT_PHENT, sizeof(struct elf_phdr),
 		AT_PHNUM, prog->eh->phnum, AT_BASE, x->dynamic ? x->interp.bias : 0,
 		AT_FLAGS, 0, AT_ENTRY, prog->eh->entry + prog->bias,
 		AT_UID, p->uid, AT_EUID, p->euid, AT_GID, p->gid, AT_EGID, p->egid,
@@ -277,54 +173,24 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 	return 0;
 }
 
-static uint8_t segment_prot(uint32_t pf)
+/* After the point of no return: the regions built aside (nm: the
+ * segments, the stack) become p's; nm gets the old array, to free. The
+ * heap starts after the program (brk), as Linux's. */
+static void exec_regions(struct proc *p, struct mm *nm, const struct exec_plan *x)
 {
-	return ((pf & PF_R) ? PROT_READ : 0) | ((pf & PF_W) ? PROT_WRITE : 0) |
-	       ((pf & PF_X) ? PROT_EXEC : 0);
-}
-
-/* One region per segment. Two segments may share a page (text ending
- * where data starts): that page is in the first one's region, with both
- * protections, as load_segments mapped it. */
-static void add_segment(struct mm *mm, uint32_t start, uint32_t end, uint8_t prot)
-{
-	struct vm_area *prev = mm->n ? &mm->area[mm->n - 1] : NULL;
-
-	if (prev && start < prev->end) {
-		if (prev->end - PAGE_SIZE >= prev->start && (prev->prot | prot) != prev->prot &&
-		    mm_split_at(mm, prev->end - PAGE_SIZE) == 0)
-			mm->area[mm->n - 1].prot |= prot;
-		start = mm->area[mm->n - 1].end;
-	}
-	struct vm_area a = { start, end, prot, 0, NULL, 0 };
-	if (start < end)
-		(void)mm_insert(mm, &a);	/* exec_into made the room */
-}
-
-static void image_regions(struct mm *mm, const struct image *im)
-{
-	const struct elf_phdr *ph = phdrs(im);
-	for (int i = 0; i < im->eh->phnum; i++)
-		if (ph[i].type == PT_LOAD && ph[i].memsz)
-			add_segment(mm, PAGE_ROUND_DOWN(ph[i].vaddr + im->bias),
-				    PAGE_ROUND_UP(ph[i].vaddr + im->bias + ph[i].memsz),
-				    segment_prot(ph[i].flags));
-}
-
-/* After the point of no return: the new program's regions, its loader's
- * (above it, in address order), the stack; the heap starts after the
- * program (brk), as Linux's. */
-static void exec_regions(struct proc *p, const struct exec_plan *x)
-{
-	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
-				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0 };
+	struct vm_area *old = p->mm.area;
+	int old_cap = p->mm.cap;
 
 	mm_reset(&p->mm);
-	image_regions(&p->mm, &x->prog);
-	if (x->dynamic)
-		image_regions(&p->mm, &x->interp);
-	(void)mm_insert(&p->mm, &stack);
-	p->mm.brk_start = p->mm.brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
+	p->mm.area = nm->area;
+	p->mm.n = nm->n;
+	p->mm.cap = nm->cap;
+	nm->area = old;
+	nm->n = 0;
+	nm->cap = old_cap;
+	uint32_t brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
+	/* never below mmap_min_addr, even with no PT_LOAD */
+	p->mm.brk_start = p->mm.brk = brk < MMAP_MIN_ADDR ? MMAP_MIN_ADDR : brk;
 }
 
 static int count(char *const v[])
@@ -335,25 +201,30 @@ static int count(char *const v[])
 	return n;
 }
 
-/* The pages an image's segments span. */
-static uint32_t image_pages(const struct image *im)
-{
-	uint32_t pages = 0;
-	const struct elf_phdr *ph = phdrs(im);
-	for (int i = 0; i < im->eh->phnum; i++)
-		if (ph[i].type == PT_LOAD && ph[i].memsz)
-			pages += (PAGE_ROUND_UP(ph[i].vaddr + ph[i].memsz) -
-				  PAGE_ROUND_DOWN(ph[i].vaddr)) / PAGE_SIZE;
-	return pages;
-}
-
 /* Linux's overcommit guess (__vm_enough_memory): a program larger than
  * all the memory there is can never run; refuse it before the point of no
  * return, and before any frame is taken. */
 static bool fits_in_memory(const struct exec_plan *x)
 {
-	uint32_t pages = image_pages(&x->prog) + (x->dynamic ? image_pages(&x->interp) : 0);
+	uint32_t pages = elf_pages(&x->prog) + (x->dynamic ? elf_pages(&x->interp) : 0);
 	return pages <= pmm_total_count();
+}
+
+/* The new program's regions, built aside in nm with its page tables pd:
+ * its segments, its loader's (which replace the program's pages where
+ * they meet, as in Linux), the stack's first pages. */
+static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
+{
+	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
+				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0 };
+	int err = elf_map(nm, pd, &x->prog);
+	if (!err && x->dynamic)
+		err = elf_map(nm, pd, &x->interp);
+	if (!err && mm_overlap(nm, stack.start, stack.end))
+		err = -ENOEXEC;		/* elf_check_segments keeps them below */
+	if (!err)
+		err = mm_insert(nm, &stack);
+	return err;
 }
 
 /* Load the ELF file f, found as path (its name for the process and
@@ -362,7 +233,7 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 		    char *const argv[], char *const envp[])
 {
 	struct exec_plan x;
-	uint32_t sp;
+	uint32_t sp = 0;
 	int argc = count(argv), envc = count(envp);
 
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
@@ -375,36 +246,31 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	pde_t *pd = vm_new_pgdir();
 	if (!pd)
 		return -ENOMEM;
-	err = load_segments(pd, &x.prog);
-	if (!err && x.dynamic)
-		err = load_segments(pd, &x.interp);
-	uint32_t strings[3];
+	struct mm nm = { 0 };
+	err = build_regions(&nm, pd, &x);
+	uint32_t strings[3] = { 0 };
 	if (!err)
 		err = build_stack(pd, &x, p, path, argv, argc, envp, envc, &sp, strings);
 	/* A thread's exec ends the others and takes the group's id
 	 * (Linux's de_thread). */
 	if (!err && p == current())
 		err = proc_kill_other_threads();
-	/* Room for the regions exec_regions makes (two per segment at most,
-	 * and the stack), counted from none: then it cannot fail. */
-	int nph = x.prog.eh->phnum + (x.dynamic ? x.interp.eh->phnum : 0);
-	mm_lock(&p->mm);	/* a /proc reader walks the array and tables under it */
-	if (!err && mm_reserve(&p->mm, 2 * nph + 1 - p->mm.n) < 0)
-		err = -ENOMEM;
 	if (err < 0) {
-		mm_unlock(&p->mm);
+		mm_release(&nm);
 		vm_free_pgdir(pd);
 		return err;
 	}
 
+	mm_lock(&p->mm);	/* a /proc reader walks the array and tables under it */
 	/* The point of no return: swap in the new program and its regions. */
 	pde_t *old = p->pgdir;
 	p->pgdir = pd;
-	exec_regions(p, &x);
+	exec_regions(p, &nm, &x);
 	p->mm.arg_start = strings[0];
 	p->mm.arg_end = p->mm.env_start = strings[1];
 	p->mm.env_end = strings[2];
 	mm_unlock(&p->mm);
+	mm_release(&nm);		/* the old regions */
 	if (p == current())
 		vm_switch(pd);
 	if (old)

@@ -308,9 +308,8 @@ static void text_schedstat(const struct pid_snap *s, struct pbuf *b)
 /* One region as Linux's show_map_vma prints it on i386: start-end, rwx
  * and p/s, the file offset, dev and inode, then (padded to 48 columns and
  * a space, seq_pad) the file or [heap] / [stack]. The initrd is device
- * 00:01 (kernel/stat.c). A shortcut: exec copies the program's segments
- * into anonymous regions (kernel/exec.c), so they show no name where
- * Linux names the program. */
+ * 00:01 (kernel/stat.c). The program's segments are mappings of its
+ * file (kernel/elf.c), named as on Linux; their bss is anonymous. */
 static void maps_line(struct pbuf *b, const struct vm_area *a)
 {
 	const char *name = a->file ? a->file->path : a->flags & VMA_HEAP ? "[heap]" :

@@ -66,6 +66,15 @@ for f in "$KERNEL" "$INITRD"; do
 	[ -f "$f" ] || { echo "linux-diff: $f not found: run make first"; exit 2; }
 done
 
+# "elfrun" execs the ELF loader's programs (tests/elf/mkelf.py), a module
+# beside the initrd on both kernels.
+case " $progs " in
+*" elfrun "*)
+	make --no-print-directory -s build/elf-cases.tar >"$out/elf-cases.err" 2>&1 ||
+		{ echo "# NOTE: no build/elf-cases.tar (see $out/elf-cases.err): elfrun skipped"
+		  progs=$(echo " $progs " | sed 's/ elfrun / /'); } ;;
+esac
+
 # "busybox": Debian's busybox-static (i386, unchanged; make's BUSYBOX=1
 # fetches it) running tests/busybox/everyday.sh, every line compared. Both
 # kernels get it beside the other programs: ours in a copy of the initrd.
@@ -151,6 +160,8 @@ if [ "$side" = qemu ] && vmlinuz=$(tools/get-linux.sh 2>"$out/get-linux.err") &&
    command -v cpio >/dev/null; then
 	rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 	cp "$BIN"/* "$out/initramfs/bin/"
+	# the ELF loader's programs (tests/elf/mkelf.py), for elfrun
+	[ -d build/elf-cases/elf ] && cp -a build/elf-cases/elf "$out/initramfs/"
 	[ $have_bb = 1 ] && cp "$out"/bb/bin/* "$out/initramfs/bin/"
 	[ $have_libc6 = 1 ] && cp -a "$out"/libc6/lib "$out"/libc6/usr "$out/initramfs/"
 	(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
@@ -217,6 +228,7 @@ for p in $progs; do
 	initrd=$INITRD
 	[ "$p" = busybox ] && initrd=$out/initrd-busybox.tar
 	[ "$p" = dynamic ] && initrd=$out/initrd-dynamic.tar
+	[ "$p" = elfrun ] && initrd=$INITRD,build/elf-cases.tar
 	(timeout "$TIMEOUT" "$QEMU" -display none -monitor none -serial stdio \
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-accel tcg -smp "$SMP" -m 128M -kernel "$KERNEL" \

@@ -87,6 +87,8 @@ void fakes_reset(void)
 	fake_cpu = 0;
 	fake_online_mask = 1;
 	fake_sleep_hook = NULL;
+	fake_mapped_va = fake_mapped_pa = fake_mapped_pages = 0;
+	fake_freed_start = fake_freed_bytes = 0;
 }
 
 /* Locks: the tests are single-threaded, and a panic caught by PANICS()
@@ -122,6 +124,18 @@ void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 	(void)pgdir;
 	fake_freed_start = va;
 	fake_freed_bytes += n;
+}
+
+/* kernel/elf.c maps a segment's zeroed last page at once: the last one. */
+uint32_t fake_mapped_va, fake_mapped_pa, fake_mapped_pages;
+int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
+{
+	(void)pgdir;
+	(void)flags;
+	fake_mapped_va = va;
+	fake_mapped_pa = pa;
+	fake_mapped_pages++;
+	return 0;
 }
 
 /* KASSERT (sched/machine.h, through kernel/panic.h) ends here. */

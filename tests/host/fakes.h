@@ -21,6 +21,8 @@ extern char printk_log[8192];		/* everything printk printed */
 void fakes_reset(void);
 /* kernel/mm.c's calls of vm_free_range: the last start, bytes in all. */
 extern uint32_t fake_freed_start, fake_freed_bytes;
+/* kernel/elf.c's calls of vm_map_page: the last page and frame, how many. */
+extern uint32_t fake_mapped_va, fake_mapped_pa, fake_mapped_pages;
 struct initrd_file;
 extern const struct initrd_file *fake_magic_target;	/* initrd_magic_target()'s answer */
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "fakes.h"
 #include "../../kernel/bootinfo.h"
 #include "../../kernel/bootparam.h"
@@ -24,19 +25,20 @@
 #include "../../kernel/rcu.h"
 #include "../../kernel/vm.h"
 
-/* Tests register themselves (TEST, a constructor): no list to keep, no
- * cap. They run in the order of their lines, each from fresh fakes; a
- * failed CHECK ends its test and says where. */
+/* Tests register themselves (TEST, check.h): no list to keep, no cap.
+ * They run in the order of their files and lines, each from fresh fakes;
+ * a failed CHECK ends its test and says where. */
 static struct test {
 	const char *name;
 	void (*fn)(void);
+	const char *file;
 	int line;
 } *tests;
 static int ntests, room;
-static int current_failed;
-static char current_why[256];
+int current_failed;
+char current_why[256];
 
-static void test_register(const char *name, void (*fn)(void), int line)
+void test_register(const char *name, void (*fn)(void), const char *file, int line)
 {
 	if (ntests == room) {
 		room = room ? 2 * room : 64;
@@ -44,19 +46,8 @@ static void test_register(const char *name, void (*fn)(void), int line)
 		if (!tests)
 			abort();
 	}
-	tests[ntests++] = (struct test){ name, fn, line };
+	tests[ntests++] = (struct test){ name, fn, file, line };
 }
-
-#define TEST(name) \
-	static void test_##name(void); \
-	__attribute__((constructor)) static void register_##name(void) \
-	{ test_register(#name, test_##name, __LINE__); } \
-	static void test_##name(void)
-
-#define CHECK(cond) do { if (!(cond)) { \
-	current_failed = 1; \
-	snprintf(current_why, sizeof(current_why), "%s:%d: %s", __FILE__, __LINE__, #cond); \
-	return; } } while (0)
 
 /* ---- format.c ---- */
 
@@ -146,7 +137,7 @@ TEST(bootparam_reports_unknown_keys_and_stray_words)
 
 /* The frame allocator is one global bitmap: give every test 16 MiB of
  * fresh RAM with the first MiB reserved, as at boot. */
-static void fresh_memory(void)
+void fresh_memory(void)
 {
 	kmalloc_forget_all();
 	pmm_add_free(0, 16u << 20);
@@ -752,7 +743,9 @@ TEST(rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period)
 
 static int by_line(const void *a, const void *b)
 {
-	return ((const struct test *)a)->line - ((const struct test *)b)->line;
+	const struct test *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : x->line - y->line;
 }
 
 int main(int argc, char **argv)

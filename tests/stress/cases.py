@@ -16,6 +16,14 @@
         8 on 8 CPUs), and every number alike (4 fuzzers); and 4 fuzzers
         whose children are thread groups of 4 threads each (issue 26:
         clone, futex, TLS, tgkill, per-thread masks, thread exit).
+    stress_elf_fuzz_1 ... _6, stress_elf_fuzz_new_seed
+        /bin/elfrun over 700 mutated ELF programs each (tests/elf/mkelf.py
+        --fuzz SEED, a module of its own), exec'd as uid 1000: seeds 1-6
+        compared outcome by outcome with Linux 6.1's recorded run
+        (tests/elf/fuzz-N.linux; deliberate differences allowed, said on
+        the line), and one seed from STRESS_SEED that no Linux ran: the
+        kernel must live and every exec end. Then /bin/elf_leak execs the
+        set again: the free frames must come back exactly (call 505).
     stress_exec_thread_1, stress_exec_thread_1x2x2
         /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
         threads: 4 threads fork children whose thread execs and 2 read
@@ -33,11 +41,16 @@ come from STRESS_SEED (default: the clock), case by case SEED + offset;
 tests/stress.py prints them with every failure. The environment is read
 when the harness loads this module: STRESS_S, STRESS_SEED.
 """
+import glob
 import os
 import re
+import shutil
+import subprocess
 import time
 
 from harness import Case
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 STRESS_S = int(os.environ.get("STRESS_S") or 60)
 BASE_SEED = int(os.environ.get("STRESS_SEED") or
@@ -176,6 +189,57 @@ def mm_fuzz(topo, offset):
     return case
 
 
+ELF_FUZZ_SEEDS = (1, 2, 3, 4, 5, 6)     # recorded on Linux 6.1: tests/elf/fuzz-N.linux
+ELF_FUZZ_OK = r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (\d+) programs"
+
+
+def elf_module(seed):
+    """prepare() for an ELF fuzz case: build its module (make); an
+    unrecorded seed's (1000 and up) replaces the last run's."""
+    def prepare():
+        target = f"build/elf-fuzz-{seed}.tar"
+        if seed >= 1000:
+            for old in glob.glob(os.path.join(REPO, "build", "elf-fuzz-*")):
+                m = re.search(r"elf-fuzz-(\d+)", old)
+                if m and int(m.group(1)) >= 1000 and int(m.group(1)) != seed:
+                    shutil.rmtree(old) if os.path.isdir(old) else os.remove(old)
+        if subprocess.call(["make", "--no-print-directory", "-s", target],
+                           cwd=REPO, stdout=subprocess.DEVNULL) != 0:
+            return f"make {target} failed"
+        return None
+    return prepare
+
+
+def elf_check(log):
+    m = re.search(r"^ok \d+ - elf_outcomes_match_linux # run-dependent: (.*)$", log, re.M)
+    leak = ok_line(log, "elf_exec_frees_every_frame")
+    if not m or leak is None:
+        return False, "an ok line is missing"
+    fr = re.search(r"(free frames .*)$", leak)
+    return True, f"{m.group(1)}; {fr.group(1) if fr else leak}"
+
+
+def elf_fuzz(seed, recorded):
+    """ELF_FUZZ_N (700) mutations of tests/elf/mkelf.py's base programs
+    (static, PIE, with an ET_DYN or ET_EXEC loader), exec'd as uid 1000
+    by /bin/elfrun: each outcome must be Linux 6.1's (tests/elf/fuzz-N.linux)
+    or the deliberate refusal; never a panic or a hang. A seed with no
+    recorded Linux run (STRESS_SEED's) only checks that the kernel lives
+    and every exec ends."""
+    case = Case(f"stress_elf_fuzz_{seed}" if recorded else "stress_elf_fuzz_new_seed",
+                smp=TOPO["1x2x2"][0], timeout=300,
+                append=f"tests=none run=/bin/elfrun:/elf/fuzz-{seed},"
+                       f"/bin/elf_leak:/elf/fuzz-{seed} then=exit",
+                modules=[f"build/elf-fuzz-{seed}.tar"], prepare=elf_module(seed),
+                expect=[INIT_OK, ELF_FUZZ_OK, r"^ok \d+ - elf_exec_frees_every_frame\b"],
+                forbid=ALWAYS_FORBID, check=elf_check,
+                tags=("stress",))
+    case.seed = seed
+    case.again = (f"make build/elf-fuzz-{seed}.tar && python3 tests/stress.py "
+                  f"{case.name}")
+    return case
+
+
 CASES = [
     smp("2x2x2", 0),
     smp("1x2x2", 1),
@@ -187,4 +251,4 @@ CASES = [
     exec_thread("1x2x2"),
     mm_fuzz("1", 50),
     mm_fuzz("1x2x2", 51),
-]
+] + [elf_fuzz(s, True) for s in ELF_FUZZ_SEEDS] + [elf_fuzz(1000 + BASE_SEED % 100000, False)]
