@@ -50,6 +50,7 @@ int max_threads;
  * (ptable_lock). */
 static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
+static struct sig_shared idle_shared;	/* no signal is ever sent to idle */
 struct proc *initproc;
 
 void swtch(struct context **old, struct context *new);
@@ -201,6 +202,7 @@ void proc_init_idle(void)
 	p->pid = 0;
 	p->pstate = P_LIVE;
 	p->group_leader = p;		/* every task has one (signal_pending reads it) */
+	p->shared = &idle_shared;
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
 	sched_init_idle(c->id, &p->se);
@@ -238,7 +240,9 @@ static void task_free(struct proc *p)
 
 static void task_free_rcu(struct rcu_head *h)
 {
-	kfree((char *)h - __builtin_offsetof(struct proc, rcu));
+	struct proc *p = (struct proc *)((char *)h - __builtin_offsetof(struct proc, rcu));
+	kfree(p->shared);
+	kfree(p);
 }
 
 /* Take a reference unless the last is gone (a task found by its pid just
@@ -624,7 +628,8 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	if (!p)
 		panic("no task for init (error %d)", err);
 	p->pgdir = vm_new_pgdir();
-	if (!p->pgdir)
+	p->shared = kzalloc(sizeof(*p->shared));
+	if (!p->pgdir || !p->shared)
 		panic("no memory for init");
 	sched_task_init(&p->se, false);
 	proc_default_limits(p);
@@ -675,6 +680,11 @@ struct proc *fork_prepare(int *err)
 	if (!child)
 		return NULL;
 	*err = -ENOMEM;
+	child->shared = kzalloc(sizeof(*child->shared));	/* a process's: a thread's is its leader's */
+	if (!child->shared) {
+		proc_release(child);
+		return NULL;
+	}
 	/* Only the calling thread is copied (POSIX fork in a thread). */
 	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);

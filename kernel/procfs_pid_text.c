@@ -54,7 +54,8 @@ char procfs_state_char(const struct proc *p)
 static void snap_signals(const struct proc *p, struct pid_snap *s)
 {
 	s->pending = p->sig_pending;
-	s->shared = (p->group_leader ? p->group_leader : p)->sig_shared;
+	const struct proc *g = p->group_leader ? p->group_leader : p;
+	s->shared = g->shared ? g->shared->pending : 0;	/* none: a leader de_thread let go */
 	s->blocked = p->sig_blocked;
 	for (int sig = 1; sig <= NSIG; sig++) {
 		uint32_t h = sa_addr(&p->group_leader->sigact[sig - 1]);

@@ -62,6 +62,14 @@ struct ksiginfo {
 	uint32_t addr;		/* faults: the address */
 };
 
+/* A process's pending signals, shared by its threads (Linux's
+ * shared_pending, ShdPnd): its own allocation, the leader's pointer, so
+ * that a thread's struct proc stays one frame. */
+struct sig_shared {
+	volatile sigset64_t pending;
+	struct ksiginfo info[NSIG];
+};
+
 struct proc;
 
 /* Send sig to p with ptable_lock held (kill, the tty, exit's SIGCHLD). */

@@ -337,9 +337,8 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	itimer_transfer(p, leader);
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
-	p->sig_shared = leader->sig_shared;	/* the process's pending signals */
-	memcpy(p->shared_info, leader->shared_info, sizeof(p->shared_info));
-	leader->sig_shared = 0;
+	p->shared = leader->shared;		/* the process's pending signals */
+	leader->shared = NULL;
 	p->cwd = leader->cwd;			/* and its hold (kernel/procfs_pid.c) */
 	leader->cwd = NULL;
 	p->umask = leader->umask;

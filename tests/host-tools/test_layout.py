@@ -3,7 +3,7 @@
 
     python3 tests/host-tools/test_layout.py
 
-docs/style.md: files under 800 lines, so that one can be read at a
+The house style: files under 800 lines, so that one can be read at a
 sitting. Checks every C and assembly file of kernel/, drivers/ and
 sched/ (tracked or not), and that every `#include "..."` of those files
 names a file that exists (relative to the including file, or include/).
