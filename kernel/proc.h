@@ -137,7 +137,9 @@ struct proc {
 	/* Signals (kernel/signal.c); written under ptable_lock. */
 	volatile sigset64_t sig_pending;	/* sent to this thread (tkill, a fault, SIGKILL) */
 	/* The leader's: sent to the process, waiting for the first thread
-	 * that does not block it (kernel/signal.h); NULL in other threads. */
+	 * that does not block it (Linux's shared_pending, ShdPnd), and
+	 * their siginfos (kernel/signal.h; NULL in other threads). */
+	volatile sigset64_t sig_shared;
 	struct sig_shared *shared;
 	sigset64_t sig_blocked;
 	/* sigaltstack (kernel/signal.c): this thread's alternate stack */
@@ -230,7 +232,7 @@ static inline struct proc *current(void)
  * Inline, since every return to user mode asks (kernel/signal.c). */
 static inline bool signal_pending(const struct proc *p)
 {
-	sigset64_t pending = p->sig_pending | p->group_leader->shared->pending;	/* usually 0 */
+	sigset64_t pending = p->sig_pending | p->group_leader->sig_shared;	/* usually 0 */
 	return pending && (pending & ~p->sig_blocked) != 0;
 }
 

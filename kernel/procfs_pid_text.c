@@ -55,7 +55,7 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 {
 	s->pending = p->sig_pending;
 	const struct proc *g = p->group_leader ? p->group_leader : p;
-	s->shared = g->shared ? g->shared->pending : 0;	/* none: a leader de_thread let go */
+	s->shared = g->sig_shared;
 	s->blocked = p->sig_blocked;
 	for (int sig = 1; sig <= NSIG; sig++) {
 		uint32_t h = sa_addr(&p->group_leader->sigact[sig - 1]);

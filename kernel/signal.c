@@ -137,7 +137,7 @@ static struct proc *group_of(const struct proc *t)
 static void continue_stopped(struct proc *t)
 {
 	t->sig_pending &= ~STOP_SIGS;
-	group_of(t)->shared->pending &= ~STOP_SIGS;
+	group_of(t)->sig_shared &= ~STOP_SIGS;
 	if (!t->stopped)
 		return;
 	t->stopped = false;
@@ -154,7 +154,7 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 		continue_stopped(t);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
-		group_of(t)->shared->pending &= ~SIGBIT(SIGCONT);
+		group_of(t)->sig_shared &= ~SIGBIT(SIGCONT);
 	}
 	if (!(t->sig_blocked & SIGBIT(sig)) && sig_discarded(t, sig))
 		return;
@@ -209,14 +209,14 @@ static void send_shared(struct proc *leader, int sig, const struct ksiginfo *inf
 		continue_stopped(t);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
-		leader->shared->pending &= ~SIGBIT(SIGCONT);
+		leader->sig_shared &= ~SIGBIT(SIGCONT);
 	}
 	if (sig_discarded(t, sig) && !(t->sig_blocked & SIGBIT(sig)))
 		return;
-	if (leader->shared->pending & SIGBIT(sig))
+	if (leader->sig_shared & SIGBIT(sig))
 		return;
 	leader->shared->info[sig - 1] = *info;
-	leader->shared->pending |= SIGBIT(sig);
+	leader->sig_shared |= SIGBIT(sig);
 	__sync_synchronize();
 	struct proc *to = pick_thread(leader, sig);
 	if (to)
@@ -396,7 +396,7 @@ int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 		*action_of(p, sig) = act;
 		if (sig_discarded(p, sig)) {
 			p->sig_pending &= ~SIGBIT(sig);
-			group_of(p)->shared->pending &= ~SIGBIT(sig);
+			group_of(p)->sig_shared &= ~SIGBIT(sig);
 		}
 	}
 	spin_unlock(&ptable_lock);
@@ -437,7 +437,7 @@ int sys_rt_sigpending(void *uset, uint32_t size)
 	struct proc *p = current();
 	if (size != sizeof(sigset64_t))
 		return -EINVAL;
-	sigset64_t set = (p->sig_pending | group_of(p)->shared->pending) & p->sig_blocked;
+	sigset64_t set = (p->sig_pending | group_of(p)->sig_shared) & p->sig_blocked;
 	return copy_to_user(uset, &set, sizeof(set));
 }
 
@@ -485,7 +485,8 @@ void signal_fork(struct proc *child, const struct proc *parent)
 {
 	memcpy(child->sigact, parent->group_leader->sigact, sizeof(child->sigact));
 	child->sig_blocked = parent->sig_blocked;
-	child->sig_pending = 0;	/* and its shared set is new, empty */
+	child->sig_pending = 0;
+	child->sig_shared = 0;
 	/* fork keeps the alternate stack (its memory is copied too) */
 	child->sas_ss_sp = parent->sas_ss_sp;
 	child->sas_ss_size = parent->sas_ss_size;
@@ -545,8 +546,8 @@ static int take_signal(struct proc *p, struct ksiginfo *info)
 	if (sig) {
 		p->sig_pending &= ~SIGBIT(sig);
 		*info = p->siginfo[sig - 1];
-	} else if ((sig = lowest(g->shared->pending, p->sig_blocked)) != 0) {
-		g->shared->pending &= ~SIGBIT(sig);
+	} else if ((sig = lowest(g->sig_shared, p->sig_blocked)) != 0) {
+		g->sig_shared &= ~SIGBIT(sig);
 		*info = g->shared->info[sig - 1];
 	}
 	return sig;

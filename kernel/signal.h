@@ -62,11 +62,10 @@ struct ksiginfo {
 	uint32_t addr;		/* faults: the address */
 };
 
-/* A process's pending signals, shared by its threads (Linux's
- * shared_pending, ShdPnd): its own allocation, the leader's pointer, so
- * that a thread's struct proc stays one frame. */
+/* The siginfo of each signal in a process's shared pending set (the
+ * set is the leader's sig_shared): its own allocation, the leader's
+ * pointer, so that a thread's struct proc stays one frame. */
 struct sig_shared {
-	volatile sigset64_t pending;
 	struct ksiginfo info[NSIG];
 };
 

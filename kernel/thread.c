@@ -337,7 +337,9 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	itimer_transfer(p, leader);
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
-	p->shared = leader->shared;		/* the process's pending signals */
+	p->sig_shared = leader->sig_shared;	/* the process's pending signals */
+	p->shared = leader->shared;
+	leader->sig_shared = 0;
 	leader->shared = NULL;
 	p->cwd = leader->cwd;			/* and its hold (kernel/procfs_pid.c) */
 	leader->cwd = NULL;
