@@ -3,6 +3,7 @@
  * limits, the group's (its leader's), inherited by fork and kept by exec.
  */
 #include "proc.h"
+#include <stddef.h>
 #include "errno.h"
 #include "uaccess.h"
 
@@ -55,33 +56,60 @@ int sys_setrlimit(int resource, const void *urlim)
 	return set_limit(current()->group_leader, resource, lim);
 }
 
-/* prlimit64 for the caller itself (pid 0 or its own pid). */
-int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
+/* Another process's limits (Linux's check_prlimit_permission): root, or
+ * the caller's real uid is the target's three uids and its real gid the
+ * target's three gids. */
+static bool may_prlimit(const struct proc *me, const struct proc *t)
 {
-	struct proc *p = current()->group_leader;
-	uint64_t lim64[2];
+	return me->euid == 0 ||
+	       (me->uid == t->uid && me->uid == t->euid && me->uid == t->suid &&
+		me->gid == t->gid && me->gid == t->egid && me->gid == t->sgid);
+}
 
-	if (pid != 0 && pid != p->pid && pid != current()->pid)
-		return pid < 0 ? -EINVAL : -ESRCH;
+/* The old limit out, the new one in (read already: Linux reads it
+ * before it looks for the process). */
+static int limits_of(struct proc *p, int resource, const struct rlimit *lim, void *uold)
+{
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
 	struct rlimit old = p->rlim[resource];
-	if (unew) {
-		if (copy_from_user(lim64, unew, sizeof(lim64)) < 0)
-			return -EFAULT;
-		struct rlimit lim = {
-			lim64[0] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[0],
-			lim64[1] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[1],
-		};
-		int err = set_limit(p, resource, lim);
+	if (lim) {
+		int err = set_limit(p, resource, *lim);
 		if (err)
 			return err;
 	}
 	if (uold) {
-		lim64[0] = old.rlim_cur == RLIM_INFINITY ? ~0ull : old.rlim_cur;
-		lim64[1] = old.rlim_max == RLIM_INFINITY ? ~0ull : old.rlim_max;
+		uint64_t lim64[2] = {
+			old.rlim_cur == RLIM_INFINITY ? ~0ull : old.rlim_cur,
+			old.rlim_max == RLIM_INFINITY ? ~0ull : old.rlim_max,
+		};
 		if (copy_to_user(uold, lim64, sizeof(lim64)) < 0)
 			return -EFAULT;
 	}
 	return 0;
+}
+
+/* prlimit64: the caller's (pid 0) or another process's limits; a thread's
+ * id names its process, as on Linux. Linux's order: the new limit read,
+ * the process found (a negative pid names none), the permission, the
+ * resource. */
+int sys_prlimit64(int pid, int resource, const void *unew, void *uold)
+{
+	struct rlimit lim;
+	uint64_t lim64[2];
+	if (unew) {
+		if (copy_from_user(lim64, unew, sizeof(lim64)) < 0)
+			return -EFAULT;
+		lim.rlim_cur = lim64[0] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[0];
+		lim.rlim_max = lim64[1] >= RLIM_INFINITY ? RLIM_INFINITY : (uint32_t)lim64[1];
+	}
+	if (pid == 0)
+		return limits_of(current()->group_leader, resource, unew ? &lim : NULL, uold);
+	struct proc *t = pid > 0 ? proc_get(pid) : NULL;
+	if (!t)
+		return -ESRCH;
+	int err = may_prlimit(current(), t) ?
+		  limits_of(t->group_leader, resource, unew ? &lim : NULL, uold) : -EPERM;
+	proc_put(t);
+	return err;
 }

@@ -8,7 +8,10 @@
  *     memory, this kernel a copy (a comment line says which);
  *   - a signal sent to the process while every thread blocks it waits in
  *     the process's shared set (ShdPnd) for the first thread that
- *     unblocks it, not in one thread's own.
+ *     unblocks it, not in one thread's own;
+ *   - pipes: 64 KiB, F_GETPIPE_SZ and F_SETPIPE_SZ, POLLOUT only when a
+ *     PIPE_BUF write would go in;
+ *   - prlimit64 on another process, and its errors.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
@@ -26,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -239,15 +243,68 @@ static void pipes(void)
 	close(p[1]);
 }
 
+/* ---- another process's limits (prlimit64) ------------------------------- */
+
+static void prlimits(void)
+{
+	char what[192];
+	int go[2], back[2];
+	if (pipe(go) < 0 || pipe(back) < 0) {
+		check(0, "prlimit64_of_a_child_sets_its_limit", "pipe failed");
+		return;
+	}
+	pid_t child = fork();
+	if (child == 0) {		/* waits, then says its soft NOFILE limit */
+		char c;
+		read(go[0], &c, 1);
+		struct rlimit r;
+		getrlimit(RLIMIT_NOFILE, &r);
+		int n = (int)r.rlim_cur;
+		write(back[1], &n, sizeof(n));
+		_exit(0);
+	}
+	unsigned long long set[2] = { 100, 200 };
+	long r = syscall(SYS_prlimit64, child, RLIMIT_NOFILE, set, NULL);
+	int e = r < 0 ? errno : 0, seen = -1;
+	write(go[1], "x", 1);
+	read(back[0], &seen, sizeof(seen));
+	waitpid(child, NULL, 0);
+	snprintf(what, sizeof(what), "returned %ld %s, the child's soft limit %d", r, errname(e), seen);
+	check(r == 0 && seen == 100, "prlimit64_of_a_child_sets_its_limit", what);
+
+	unsigned long long old[2];
+	long gone = syscall(SYS_prlimit64, child, RLIMIT_NOFILE, NULL, old);
+	int e1 = errno;
+	long neg = syscall(SYS_prlimit64, -5, RLIMIT_NOFILE, NULL, old);
+	int e2 = errno;
+	long badres = syscall(SYS_prlimit64, getpid(), 99, NULL, old);
+	int e3 = errno;
+	int st = 0;
+	pid_t user = fork();
+	if (user == 0) {		/* uid 1000 may not read init's */
+		if (setgid(1000) < 0 || setuid(1000) < 0)
+			_exit(3);
+		_exit(syscall(SYS_prlimit64, 1, RLIMIT_NOFILE, NULL, old) == -1 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(user, &st, 0);
+	snprintf(what, sizeof(what), "reaped: %ld %s; pid -5: %ld %s; resource 99: %ld %s; "
+		 "uid 1000 on init: %s", gone, errname(e1), neg, errname(e2), badres, errname(e3),
+		 WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "EPERM" : "other");
+	check(gone == -1 && e1 == ESRCH && neg == -1 && e2 == ESRCH && badres == -1 &&
+	      e3 == EINVAL && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "prlimit64_errors_as_linux", what);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..9\n");
+	printf("KTAP version 1\n1..11\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
 	pipes();
+	prlimits();
 	return failures != 0;
 }
