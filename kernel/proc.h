@@ -154,6 +154,7 @@ struct proc {
 	int wait_report;		/* WAIT_REPORT_*: a stop or continue wait4 has not told */
 	uint64_t restart_deadline;	/* nanosleep's end, for restart_syscall */
 	void *restart_urem;
+	bool restart_time64;		/* restart_urem is a struct __kernel_timespec */
 	volatile int killable;		/* asleep uninterruptibly, but SIGKILL wakes it (TASK_KILLABLE) */
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	uint32_t cutime, cstime;	/* ticks of reaped children */

@@ -129,41 +129,63 @@ uint64_t sleep_expire(void)
 	return next;
 }
 
-/* Read a timespec and check it as POSIX says: 0 <= nsec < 1e9, sec >= 0. */
-static int read_timespec(const void *u, uint64_t *ns)
+/* Read a timespec and check it as POSIX says: 0 <= nsec < 1e9, sec >= 0.
+ * time64: Linux's struct __kernel_timespec (64-bit seconds and
+ * nanoseconds, the *_time64 calls), else the old 32-bit one. */
+static int read_timespec(const void *u, bool time64, uint64_t *ns)
 {
-	struct timespec32 ts;
-	if (copy_from_user(&ts, u, sizeof(ts)) < 0)
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+	int64_t sec, nsec;
+	if (time64) {
+		int64_t ts[2];
+		if (copy_from_user(ts, u, sizeof(ts)) < 0)
+			return -EFAULT;
+		sec = ts[0], nsec = ts[1];
+	} else {
+		struct timespec32 ts;
+		if (copy_from_user(&ts, u, sizeof(ts)) < 0)
+			return -EFAULT;
+		sec = ts.tv_sec, nsec = ts.tv_nsec;
+	}
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
 		return -EINVAL;
-	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	*ns = sec > (int64_t)(UINT64_MAX / 1000000000ull) - 1 ? UINT64_MAX / 2 :
+	      (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
 	return 0;
+}
+
+static int write_timespec(void *u, bool time64, uint64_t ns)
+{
+	if (time64) {
+		int64_t ts[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
+		return copy_to_user(u, ts, sizeof(ts));
+	}
+	struct timespec32 ts = { (int32_t)(ns / 1000000000ull), (int32_t)(ns % 1000000000ull) };
+	return copy_to_user(u, &ts, sizeof(ts));
 }
 
 /* Interrupted by a signal: a handler makes it EINTR with the time left
  * in urem; a stop and continue, or an ignored signal, go on sleeping to
  * the same deadline through restart_syscall (Linux's restart block). */
-static int sleep_to_deadline(uint64_t deadline, void *urem)
+static int sleep_to_deadline(uint64_t deadline, void *urem, bool time64)
 {
 	struct proc *p = current();
 	if (sleep_until(deadline, TASK_INTERRUPTIBLE) == 0)
 		return 0;
 	if (urem) {
 		uint64_t now = clock_ns(), left = deadline > now ? deadline - now : 0;
-		struct timespec32 rem = { (int32_t)(left / 1000000000ull),
-					  (int32_t)(left % 1000000000ull) };
-		if (copy_to_user(urem, &rem, sizeof(rem)) < 0)
+		if (write_timespec(urem, time64, left) < 0)
 			return -EFAULT;
 	}
 	p->restart_deadline = deadline;
 	p->restart_urem = urem;
+	p->restart_time64 = time64;
 	return -ERESTART_RESTARTBLOCK;
 }
 
-static int sleep_relative(uint64_t ns, void *urem)
+static int sleep_relative(uint64_t ns, void *urem, bool time64)
 {
-	return sleep_to_deadline(clock_ns() + ns, urem);
+	uint64_t now = clock_ns();
+	return sleep_to_deadline(ns > UINT64_MAX - now ? UINT64_MAX : now + ns, urem, time64);
 }
 
 /* Syscall 0: the rest of a nanosleep that a signal without a handler
@@ -171,17 +193,31 @@ static int sleep_relative(uint64_t ns, void *urem)
 int sys_restart_syscall(void)
 {
 	struct proc *p = current();
-	return sleep_to_deadline(p->restart_deadline, p->restart_urem);
+	return sleep_to_deadline(p->restart_deadline, p->restart_urem, p->restart_time64);
 }
 
 int sys_nanosleep(const void *ureq, void *urem)
 {
 	uint64_t ns;
-	int err = read_timespec(ureq, &ns);
-	return err < 0 ? err : sleep_relative(ns, urem);
+	int err = read_timespec(ureq, false, &ns);
+	return err < 0 ? err : sleep_relative(ns, urem, false);
 }
 
+static int clock_nanosleep(int clock, int flags, const void *ureq, void *urem, bool time64);
+
 int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
+{
+	return clock_nanosleep(clock, flags, ureq, urem, false);
+}
+
+/* 407: the same with struct __kernel_timespec, which glibc 2.34 and later
+ * asks for first. */
+int sys_clock_nanosleep_time64(int clock, int flags, const void *ureq, void *urem)
+{
+	return clock_nanosleep(clock, flags, ureq, urem, true);
+}
+
+static int clock_nanosleep(int clock, int flags, const void *ureq, void *urem, bool time64)
 {
 	uint64_t ns;
 	if (clock == CLOCK_THREAD_CPUTIME_ID)
@@ -190,7 +226,7 @@ int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 		return -EINVAL;
 	if (flags & ~TIMER_ABSTIME)
 		return -EINVAL;
-	int err = read_timespec(ureq, &ns);
+	int err = read_timespec(ureq, time64, &ns);
 	if (err < 0)
 		return err;
 	if (flags & TIMER_ABSTIME) {	/* an absolute sleep just starts again */
@@ -198,5 +234,5 @@ int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 		ns = ns > off ? ns - off : 1;	/* a wall-clock time before boot: past */
 		return sleep_until(ns, TASK_INTERRUPTIBLE) ? -ERESTARTNOHAND : 0;
 	}
-	return sleep_relative(ns, urem);
+	return sleep_relative(ns, urem, time64);
 }

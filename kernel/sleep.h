@@ -27,5 +27,7 @@ void sleep_nap_until(uint64_t deadline_ns);
 
 int sys_nanosleep(const void *ureq, void *urem);
 int sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
+/* 407 clock_nanosleep_time64: the same with struct __kernel_timespec. */
+int sys_clock_nanosleep_time64(int clock, int flags, const void *ureq, void *urem);
 
 #endif

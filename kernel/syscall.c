@@ -194,6 +194,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
 	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
+	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep_time64),	/* sleep.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */

@@ -154,6 +154,7 @@
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403
 #define __NR_clock_getres_time64     406
+#define __NR_clock_nanosleep_time64  407
 #define __NR_futex_time64            422
 #define __NR_clone3                  435
 #define __NR_faccessat2              439

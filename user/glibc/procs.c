@@ -77,6 +77,18 @@ static void edges(void)
 	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
 	check(r == -1 && errno == EOPNOTSUPP, "clock_nanosleep_on_a_thread_clock_is_eopnotsupp",
 	      what);
+
+	/* 407, struct __kernel_timespec: what glibc 2.34+ calls first */
+	long long ok64[2] = { 0, 1000000 }, bad64[2] = { 0, 1000000000 };
+	int a = (int)syscall(407, CLOCK_MONOTONIC, 0, ok64, NULL);
+	int b = (int)syscall(407, CLOCK_MONOTONIC, 0, bad64, NULL);
+	int eb = errno;
+	int c = (int)syscall(407, CLOCK_MONOTONIC, 0, (void *)16, NULL);
+	int ec = errno;
+	snprintf(what, sizeof(what), "1 ms: %d; nsec 1e9: %d %s; a bad pointer: %d %s", a, b,
+		 errname(eb), c, ec == EFAULT ? "EFAULT" : "other");
+	check(a == 0 && b == -1 && eb == EINVAL && c == -1 && ec == EFAULT,
+	      "clock_nanosleep_time64_sleeps_and_checks_its_timespec", what);
 }
 
 /* ---- vfork --------------------------------------------------------------- */
@@ -300,7 +312,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..11\n");
+	printf("KTAP version 1\n1..12\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
