@@ -69,10 +69,14 @@ static int setscheduler_task(struct sched_task *me, struct sched_task *p,
 	if (sched_policies[policy]->rt != (lp.sched_priority != 0))
 		return -EINVAL;
 /* LAB iso BEGIN */
-	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO. */
+	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO,
+	 * where this boot's class has ISO; elsewhere it is refused, as Linux
+	 * refuses it (docs/lineage.md §2). */
 	if (sched_policies[policy]->unprivileged_as && !privileged(me)) {
 		policy = sched_policies[policy]->unprivileged_as->number;
 		lp.sched_priority = 0;
+		if (!valid_policy(policy))
+			return -EPERM;
 	}
 /* LAB iso END */
 	if (!may_change(me, p))
