@@ -148,7 +148,7 @@ struct sched_class {
 	const struct sched_policy *policies[SCHED_NR_POLICIES];
 	void (*init)(int ncpus);	/* at sched_init, before any task */
 };
-extern const struct sched_class staircase_class;
+extern const struct sched_class staircase_class, cfs_class;
 extern const struct sched_class *sched_class;
 /* Every class, NULL-terminated (class.c). */
 extern const struct sched_class *const sched_classes[];
