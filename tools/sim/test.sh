@@ -180,5 +180,23 @@ for bad in 0 4089 1,,2 1, x -5; do
 done
 check "--picknext: 0, 4089, 1,,2, a trailing comma, x and -5 each exit 1 with the reason" 0
 
+# Lineage mode (docs/lineage.md, docs/cfs.md): the same workloads under --sched=cfs.
+# cfs.md §1: hogs at nice 0, 10 and 19 share the CPU by weight, 1024:110:15
+# (89.1, 9.6 and 1.3 %); §4: Ingo's workload no longer starves the hog (a third each).
+run cfsnice --sched=cfs $ex/nice.wl; check "nice.wl --sched=cfs runs" $?
+grep -q 'sched cfs$' $out/cfsnice.out; check "nice.wl --sched=cfs: the report names cfs" $?
+within "$(share $out/cfsnice.out nice0)" 87.1 91.1 && within "$(share $out/cfsnice.out nice10)" 8.6 10.6 &&
+	within "$(share $out/cfsnice.out nice19)" 0.8 1.8
+check "nice.wl --sched=cfs: 1024:110:15 (got $(share $out/cfsnice.out nice0), $(share $out/cfsnice.out nice10), $(share $out/cfsnice.out nice19) %; weights 89.1, 9.6, 1.3 %)" $?
+run cfsingo --sched cfs $ex/ingo.wl; check "ingo.wl --sched cfs runs" $?
+h=$(share $out/cfsingo.out hog)
+within "$h" 30 37; check "ingo.wl --sched cfs: the hog gets its third (got $h %)" $?
+run cfsiso --sched=cfs $ex/iso_cap.wl; rc=$?
+[ $rc -eq 2 ] && grep -q "cfs has no policy iso" $out/cfsiso.err
+check "iso_cap.wl --sched=cfs: exit status 2, cfs has no SCHED_ISO (status $rc)" $?
+run cfsbad --sched=bfs $ex/nice.wl; rc=$?
+[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase cfs" $out/cfsbad.err
+check "--sched=bfs: exit status 1 and the valid names (status $rc)" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
