@@ -349,3 +349,44 @@ TEST(cfs_moved_task_keeps_its_distance_from_min_vruntime)
 	CHECK_EQ(t->cpu, 1);
 	CHECK_EQ((int64_t)(t->fair.vruntime - cpu_rq(1)->fair.min_vruntime), d);
 }
+
+/* Linux's set_user_nice only dequeues and queues the running task again:
+ * it runs on, its stint counted from where it was. */
+TEST(cfs_renice_of_the_running_task_keeps_its_stint)
+{
+	boot_cfs(1);
+	sim_add(0, 0, 0);
+	sim_add(0, 0, 0);
+	struct sched_task *t = fake_schedule(0);
+	for (int i = 0; i < 5; i++) {
+		fake_now_ns += TICK_NS;
+		fake_tick(0, true);
+	}
+	uint64_t prev = t->fair.prev_sum_exec;
+	sched_set_user_nice(t, 1);
+	CHECK(cpu_rq(0)->fair.curr == t);
+	CHECK_EQ(t->fair.prev_sum_exec, prev);
+	CHECK_EQ(t->fair.sum_exec - prev, 5 * MS);
+	CHECK_EQ(t->fair.weight, 820);
+}
+
+/* A policy change is Linux's put_prev_task and set_curr_task: the running
+ * task's stint starts again (2.6.24's, docs/cfs.md §8: a BATCH/NORMAL
+ * flipper is never preempted by the tick). */
+TEST(cfs_policy_change_of_the_running_task_restarts_its_stint)
+{
+	boot_cfs(1);
+	sim_add(0, 0, 0);
+	sim_add(0, 0, 0);
+	struct sched_task *t = fake_schedule(0);
+	for (int i = 0; i < 5; i++) {
+		fake_now_ns += TICK_NS;
+		fake_tick(0, true);
+	}
+	sched_set_policy(t, SCHED_BATCH, 0);
+	CHECK(cpu_rq(0)->fair.curr == t);
+	CHECK_EQ(t->fair.prev_sum_exec, t->fair.sum_exec);
+	sched_set_policy(t, SCHED_FIFO, 10);		/* out of cfs: not its current any more */
+	CHECK(cpu_rq(0)->fair.curr == NULL);
+	CHECK_EQ(cpu_rq(0)->fair.nr, 1);
+}
