@@ -1,5 +1,5 @@
 /*
- * cfs.h - what cfs.c shares with the unit tests and the simulator: the
+ * cfs.h - what policy_cfs.c shares with the unit tests and the simulator: the
  * numbers of its rules (docs/cfs.md), computed as the scheduler computes
  * them.
  */

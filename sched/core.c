@@ -744,6 +744,11 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 		spin_unlock(&rq->lock);
 		return;
 	}
+	/* A running task stops running under its old policy and starts
+	 * under the new one, as Linux's put_prev_task and set_curr_task have
+	 * it (the staircase's ops do nothing here: YIELDED is cleared). */
+	if (running)
+		ops_of(t)->put_prev(rq, t, clock_ns());
 	if (queued)
 		dequeue_task(rq, t);
 	t->policy = policy;
@@ -751,6 +756,8 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	t->rt_priority = fixed_prio(t) ? rt_priority : 0;
 	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
+	if (running)
+		ops_of(t)->pick(rq, t);
 	if (yielded)
 		t->prio = policy_yield(t);
 	if (queued) {

@@ -39,7 +39,7 @@ enum preempt_decision { PREEMPT_NO, PREEMPT_NOW, PREEMPT_DELAYED };
  * How a task of a policy lives on its run queue: the class interface of
  * lineage mode (docs/lineage.md §2). The staircase's (staircase_ops,
  * core.c) serves every policy of the staircase and FIFO/RR under every
- * class; cfs.c's serve SCHED_NORMAL and SCHED_BATCH under cfs and eevdf.
+ * class; policy_cfs.c's serve SCHED_NORMAL and SCHED_BATCH under cfs and eevdf.
  * The core calls these and nothing else for what differs between
  * schedulers; the locking is the policy hooks' (below): each runs with
  * the task's run queue locked (both queues for migrate).

@@ -58,7 +58,7 @@ struct runqueue {
 	int cache_ticks;		/* ticks since the last switch */
 	bool preempted;			/* a preemption is being held back */
 
-	/* cfs (cfs.c): the queued fair tasks, running one included */
+	/* cfs (policy_cfs.c): the queued fair tasks, running one included */
 	struct {
 		uint64_t min_vruntime;	/* only grows: what sleepers are placed against */
 		uint32_t load;		/* the sum of their weights */

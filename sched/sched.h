@@ -107,7 +107,7 @@ struct sched_task_stats {
 	uint64_t last_ran_ns;		/* when it last stopped running */
 };
 
-/* CFS's part of a task (cfs.c, docs/cfs.md), in ns and virtual ns. */
+/* CFS's part of a task (policy_cfs.c, docs/cfs.md), in ns and virtual ns. */
 struct sched_fair_entity {
 	uint64_t vruntime;		/* virtual ns run: each ns counts 1024 / weight */
 	uint64_t key;			/* vruntime when it was queued: its place in the list */

@@ -1,5 +1,5 @@
 /*
- * cfs.c - lineage mode's cfs (sched=cfs): the Completely Fair Scheduler
+ * policy_cfs.c - lineage mode's cfs (sched=cfs): the Completely Fair Scheduler
  * as Linux 2.6.24 shipped it, for SCHED_NORMAL and SCHED_BATCH. The
  * rules are docs/cfs.md, written from Documentation/sched-design-CFS.txt
  * and 2.6.24's kernel/sched_fair.c; the § numbers below are its.
@@ -145,6 +145,9 @@ static void start_running(struct runqueue *rq, struct sched_task *t, uint64_t no
 	t->fair.prev_sum_exec = t->fair.sum_exec;
 }
 
+/* Only pick and put_prev change rq->fair.curr: a nice change dequeues and
+ * queues the running task again, and it runs on (Linux's set_user_nice;
+ * a policy change goes through put_prev and pick, core.c). */
 static void cfs_enqueue(struct runqueue *rq, struct sched_task *t)
 {
 	KASSERT(t->prio == FAIR_PRIO);
@@ -153,17 +156,11 @@ static void cfs_enqueue(struct runqueue *rq, struct sched_task *t)
 	t->fair.weight = cfs_weight(t);
 	rq->fair.load += t->fair.weight;
 	rq->fair.nr++;
-	/* Queued while it runs: a policy or nice change of the running task. */
-	if (t == rq->curr)
-		start_running(rq, t, clock_ns());
 }
 
 static void cfs_dequeue(struct runqueue *rq, struct sched_task *t)
 {
-	if (t == rq->fair.curr) {
-		update_curr(rq, clock_ns());
-		rq->fair.curr = NULL;
-	}
+	update_curr(rq, clock_ns());
 	rq_unlink(rq, t);
 	rq->fair.load -= t->fair.weight;
 	rq->fair.nr--;
