@@ -70,6 +70,7 @@ static const struct {
 	/* cfs (sched=cfs): Linux 2.6.24's names (docs/cfs.md §6) */
 	{ "sched_child_runs_first", TUNABLE_CHILD_RUNS_FIRST, 0644 },
 	{ "sched_compat_yield",	TUNABLE_COMPAT_YIELD,	0644 },
+	{ "sched_base_slice_ns", TUNABLE_BASE_SLICE_NS, 0644 },	/* eevdf */
 	{ "sched_latency_ns",	TUNABLE_LATENCY_NS,	0644 },
 	{ "sched_min_granularity_ns", TUNABLE_MIN_GRANULARITY_NS, 0644 },
 	{ "sched_wakeup_granularity_ns", TUNABLE_WAKEUP_GRANULARITY_NS, 0644 },

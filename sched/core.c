@@ -520,6 +520,13 @@ static struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task 
 	return next;
 }
 
+/* Nothing to start: the staircase keeps no per-stint state. */
+static void staircase_set_curr(struct runqueue *rq, struct sched_task *t)
+{
+	(void)rq;
+	(void)t;
+}
+
 /* The head of the highest non-empty list, unless the SMT rule says to
  * idle, as its policy's ops' pick has it. */
 static struct sched_task *pick_next_task(struct runqueue *rq)
@@ -695,6 +702,7 @@ const struct sched_ops staircase_ops = {
 	.wake_new = staircase_wake_new,
 	.put_prev = staircase_put_prev,
 	.pick = staircase_pick,
+	.set_curr = staircase_set_curr,
 	.yield = staircase_yield_task,
 	.renice = staircase_renice,
 	.migrate = staircase_migrate,
@@ -744,9 +752,9 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 		spin_unlock(&rq->lock);
 		return;
 	}
-	/* A running task stops running under its old policy and starts
-	 * under the new one, as Linux's put_prev_task and set_curr_task have
-	 * it (the staircase's ops do nothing here: YIELDED is cleared). */
+	/* A running task stops running under its old policy and, queued
+	 * again, starts under the new one, as Linux's put_prev_task and
+	 * set_next_task have it (the staircase's ops do nothing here). */
 	if (running)
 		ops_of(t)->put_prev(rq, t, clock_ns());
 	if (queued)
@@ -756,13 +764,12 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	t->rt_priority = fixed_prio(t) ? rt_priority : 0;
 	rescale_slice(t, old_full);
 	t->prio = effective_prio(t);
-	if (running)
-		ops_of(t)->pick(rq, t);
 	if (yielded)
 		t->prio = policy_yield(t);
 	if (queued) {
 		enqueue_task(rq, t);
 		if (running) {
+			ops_of(t)->set_curr(rq, t);
 			if (t->prio > old_prio)
 				resched_cpu(rq->cpu);
 		} else {

@@ -78,6 +78,7 @@ void check_policy_hooks(const struct sched_policy *p)
 	KASSERT(o->wake_new);
 	KASSERT(o->put_prev);
 	KASSERT(o->pick);
+	KASSERT(o->set_curr);
 	KASSERT(o->yield);
 	KASSERT(o->renice);
 	KASSERT(o->migrate);

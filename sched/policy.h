@@ -67,6 +67,9 @@ struct sched_ops {
 	 * YIELDED task back to its stair). */
 	void (*put_prev)(struct runqueue *rq, struct sched_task *prev, uint64_t now);
 	struct sched_task *(*pick)(struct runqueue *rq, struct sched_task *next);
+	/* A policy change: the running t runs on under its new policy
+	 * (Linux's set_curr_task; put_prev came before the change). */
+	void (*set_curr)(struct runqueue *rq, struct sched_task *t);
 	/* sched_yield by the running p. */
 	void (*yield)(struct runqueue *rq, struct sched_task *p);
 	/* A nice change: set t's static_prio and what follows from it; t is
@@ -148,7 +151,7 @@ struct sched_class {
 	const struct sched_policy *policies[SCHED_NR_POLICIES];
 	void (*init)(int ncpus);	/* at sched_init, before any task */
 };
-extern const struct sched_class staircase_class, cfs_class;
+extern const struct sched_class staircase_class, cfs_class, eevdf_class;
 extern const struct sched_class *sched_class;
 /* Every class, NULL-terminated (class.c). */
 extern const struct sched_class *const sched_classes[];

@@ -34,19 +34,21 @@ static const uint32_t nice_weight[NICE_LEVELS] = {
 	36, 29, 23, 18, 15,
 };
 
+bool fair_eevdf;
+
 uint32_t cfs_weight(const struct sched_task *p)
 {
 	return nice_weight[USER_PRIO(p)];
 }
 
 /* vruntimes wrap (u64): compare them by their signed distance. */
-static bool before(uint64_t a, uint64_t b)
+bool fair_before(uint64_t a, uint64_t b)
 {
 	return (int64_t)(a - b) < 0;
 }
 
 /* §1: delta ns of a task of this weight, in virtual ns. */
-static uint64_t virtual_ns(uint64_t delta, uint32_t weight)
+uint64_t fair_virtual_ns(uint64_t delta, uint32_t weight)
 {
 	return weight == NICE_0_LOAD ? delta : delta * NICE_0_LOAD / weight;
 }
@@ -100,12 +102,12 @@ static struct sched_task *leftmost_waiting(const struct runqueue *rq)
 /* Into the list after every task whose key is not larger (equal keys
  * keep their order, as Linux's rbtree did). From the tail: a task put
  * back after running usually belongs near it. */
-static void link_in_order(struct runqueue *rq, struct sched_task *t)
+void fair_link(struct runqueue *rq, struct sched_task *t)
 {
 	struct sched_list *q = &rq->queue[FAIR_PRIO], *n = q->prev;
 
 	t->fair.key = t->fair.vruntime;
-	while (n != q && before(t->fair.key, list_task(n)->fair.key))
+	while (n != q && fair_before(t->fair.key, list_task(n)->fair.key))
 		n = n->prev;
 	rq_link_before(rq, t, n->next);
 }
@@ -116,7 +118,7 @@ static void link_in_order(struct runqueue *rq, struct sched_task *t)
  * task's or the leftmost waiting one's). It only grows: it is what
  * sleepers and new tasks are placed against.
  */
-static void update_curr(struct runqueue *rq, uint64_t now)
+void fair_update_curr(struct runqueue *rq, uint64_t now)
 {
 	struct sched_task *c = rq->fair.curr, *l;
 	uint64_t v;
@@ -126,19 +128,21 @@ static void update_curr(struct runqueue *rq, uint64_t now)
 	if (now > c->fair.exec_start) {
 		uint64_t delta = now - c->fair.exec_start;
 		c->fair.sum_exec += delta;
-		c->fair.vruntime += virtual_ns(delta, cfs_weight(c));
+		c->fair.vruntime += fair_virtual_ns(delta, cfs_weight(c));
+		if (fair_eevdf)
+			eevdf_update_deadline(rq, c);
 	}
 	c->fair.exec_start = now;
 	v = c->fair.vruntime;
 	l = leftmost_waiting(rq);
-	if (l && before(l->fair.vruntime, v))
+	if (l && fair_before(l->fair.vruntime, v))
 		v = l->fair.vruntime;
-	if (before(rq->fair.min_vruntime, v))
+	if (fair_before(rq->fair.min_vruntime, v))
 		rq->fair.min_vruntime = v;
 }
 
 /* t is running on rq from now: its stint is measured from here (§3). */
-static void start_running(struct runqueue *rq, struct sched_task *t, uint64_t now)
+void fair_start_running(struct runqueue *rq, struct sched_task *t, uint64_t now)
 {
 	rq->fair.curr = t;
 	t->fair.exec_start = now;
@@ -148,19 +152,19 @@ static void start_running(struct runqueue *rq, struct sched_task *t, uint64_t no
 /* Only pick and put_prev change rq->fair.curr: a nice change dequeues and
  * queues the running task again, and it runs on (Linux's set_user_nice;
  * a policy change goes through put_prev and pick, core.c). */
-static void cfs_enqueue(struct runqueue *rq, struct sched_task *t)
+void cfs_enqueue(struct runqueue *rq, struct sched_task *t)
 {
 	KASSERT(t->prio == FAIR_PRIO);
-	update_curr(rq, clock_ns());
-	link_in_order(rq, t);
+	fair_update_curr(rq, clock_ns());
+	fair_link(rq, t);
 	t->fair.weight = cfs_weight(t);
 	rq->fair.load += t->fair.weight;
 	rq->fair.nr++;
 }
 
-static void cfs_dequeue(struct runqueue *rq, struct sched_task *t)
+void cfs_dequeue(struct runqueue *rq, struct sched_task *t)
 {
-	update_curr(rq, clock_ns());
+	fair_update_curr(rq, clock_ns());
 	rq_unlink(rq, t);
 	rq->fair.load -= t->fair.weight;
 	rq->fair.nr--;
@@ -168,21 +172,27 @@ static void cfs_dequeue(struct runqueue *rq, struct sched_task *t)
 
 /* schedule(): prev stops running; still runnable, it goes back into the
  * list at its vruntime now (§2). */
-static void cfs_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
+void cfs_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
 {
 	KASSERT(rq->fair.curr == prev);
-	update_curr(rq, now);
+	fair_update_curr(rq, now);
 	rq->fair.curr = NULL;
 	if (prev->state == TASK_RUNNING) {
 		rq_unlink(rq, prev);
-		link_in_order(rq, prev);
+		fair_link(rq, prev);
 	}
+}
+
+/* A policy change: t runs on, its stint counted from now. */
+void cfs_set_curr(struct runqueue *rq, struct sched_task *t)
+{
+	fair_start_running(rq, t, clock_ns());
 }
 
 /* §2: the leftmost, which the core took from the head of the list. */
 static struct sched_task *cfs_pick(struct runqueue *rq, struct sched_task *next)
 {
-	start_running(rq, next, clock_ns());
+	cfs_set_curr(rq, next);
 	return next;
 }
 
@@ -193,7 +203,7 @@ static struct sched_task *cfs_pick(struct runqueue *rq, struct sched_task *next)
 static void cfs_tick(struct runqueue *rq, struct sched_task *p)
 {
 	KASSERT(rq->fair.curr == p);
-	update_curr(rq, clock_ns());
+	fair_update_curr(rq, clock_ns());
 	if (rq->fair.nr > 1 && p->fair.sum_exec - p->fair.prev_sum_exec > cfs_slice(rq, p)) {
 		sched_trace(rq->cpu, TRACE_SLICE_END, p, p->prio);
 		resched_cpu(rq->cpu);
@@ -218,13 +228,13 @@ static void place_entity(const struct runqueue *rq, struct sched_task *p, bool i
 		return;
 	}
 	v -= (uint64_t)tunables.latency_ns;
-	if (before(p->fair.vruntime, v))
+	if (fair_before(p->fair.vruntime, v))
 		p->fair.vruntime = v;
 }
 
 static void cfs_activate(struct runqueue *rq, struct sched_task *p, uint64_t now)
 {
-	update_curr(rq, now);
+	fair_update_curr(rq, now);
 	place_entity(rq, p, false);
 	p->prio = FAIR_PRIO;
 	p->flags &= ~SF_UISLEEP;
@@ -250,8 +260,8 @@ static enum preempt_decision fair_preempt(const struct runqueue *rq,
 		return p->prio < curr->prio ? PREEMPT_NOW : PREEMPT_NO;
 	if (!on_wakeup)
 		return PREEMPT_NO;
-	gran = virtual_ns((uint64_t)tunables.wakeup_granularity_ns, cfs_weight(curr));
-	return before(p->fair.vruntime + gran, curr->fair.vruntime) ? PREEMPT_NOW : PREEMPT_NO;
+	gran = fair_virtual_ns((uint64_t)tunables.wakeup_granularity_ns, cfs_weight(curr));
+	return fair_before(p->fair.vruntime + gran, curr->fair.vruntime) ? PREEMPT_NOW : PREEMPT_NO;
 }
 
 static enum preempt_decision cfs_preempt(const struct runqueue *rq, const struct sched_task *p)
@@ -267,7 +277,7 @@ static enum preempt_decision cfs_batch_preempt(const struct runqueue *rq,
 
 /* ---------- fork (§5) ---------- */
 
-static void cfs_fork(struct sched_task *parent, struct sched_task *child)
+void cfs_fork(struct sched_task *parent, struct sched_task *child)
 {
 	child->prio = FAIR_PRIO;
 	child->fair.vruntime = parent->fair.vruntime;
@@ -281,10 +291,10 @@ static void cfs_wake_new(struct runqueue *rq, struct sched_task *t)
 {
 	struct sched_task *curr = rq->fair.curr;
 
-	update_curr(rq, clock_ns());
+	fair_update_curr(rq, clock_ns());
 	place_entity(rq, t, true);
 	if (tunables.child_runs_first && curr && t->cpu == this_cpu() &&
-	    before(curr->fair.vruntime, t->fair.vruntime)) {
+	    fair_before(curr->fair.vruntime, t->fair.vruntime)) {
 		uint64_t v = curr->fair.vruntime;
 		curr->fair.vruntime = t->fair.vruntime;
 		t->fair.vruntime = v;
@@ -305,12 +315,12 @@ static void fair_yield(struct runqueue *rq, struct sched_task *p, bool to_the_ri
 
 	if (rq->fair.nr == 1)
 		return;
-	update_curr(rq, clock_ns());
+	fair_update_curr(rq, clock_ns());
 	if (!to_the_right)
 		return;
 	if (list_task(n) == p)
 		n = n->prev;
-	if (n != q && !before(list_task(n)->fair.vruntime, p->fair.vruntime))
+	if (n != q && !fair_before(list_task(n)->fair.vruntime, p->fair.vruntime))
 		p->fair.vruntime = list_task(n)->fair.vruntime + 1;
 }
 
@@ -326,7 +336,7 @@ static void cfs_batch_yield(struct runqueue *rq, struct sched_task *p)
 
 /* The weight follows the nice level when the core queues t again; its
  * vruntime stays (Linux's set_user_nice). */
-static void cfs_renice(struct sched_task *t, int nice)
+void cfs_renice(struct sched_task *t, int nice)
 {
 	t->static_prio = NICE_TO_PRIO(nice);
 }
@@ -347,6 +357,7 @@ const struct sched_ops cfs_ops = {
 	.wake_new = cfs_wake_new,
 	.put_prev = cfs_put_prev,
 	.pick = cfs_pick,
+	.set_curr = cfs_set_curr,
 	.yield = cfs_yield,
 	.renice = cfs_renice,
 	.migrate = cfs_migrate,
@@ -362,6 +373,7 @@ const struct sched_ops cfs_batch_ops = {
 	.wake_new = cfs_wake_new,
 	.put_prev = cfs_put_prev,
 	.pick = cfs_pick,
+	.set_curr = cfs_set_curr,
 	.yield = cfs_batch_yield,
 	.renice = cfs_renice,
 	.migrate = cfs_migrate,
@@ -369,7 +381,7 @@ const struct sched_ops cfs_batch_ops = {
 
 /* ---------- the policy tables and the class ---------- */
 
-static int cfs_prio(const struct sched_task *p)
+int cfs_prio(const struct sched_task *p)
 {
 	(void)p;
 	return FAIR_PRIO;
@@ -377,7 +389,7 @@ static int cfs_prio(const struct sched_task *p)
 
 /* Where a yielding fair task waits: its own list (its place there is its
  * ops' yield's). */
-static int cfs_yield_prio(struct sched_task *p)
+int cfs_yield_prio(struct sched_task *p)
 {
 	(void)p;
 	return FAIR_PRIO;
@@ -391,7 +403,7 @@ static int cfs_rr_get_interval(const struct sched_task *p)
 }
 
 /* 2.6.24 had no SMT rule: nobody idles for a fair task, nor it for anyone. */
-static unsigned cfs_smt_rule(const struct sched_task *p)
+unsigned cfs_smt_rule(const struct sched_task *p)
 {
 	(void)p;
 	return SMT_NEVER_WAITS | SMT_SIBLING_NEVER_WAITS;
@@ -440,7 +452,7 @@ const struct sched_policy policy_cfs_batch = {
 
 /* §6: Linux's sched_init_granularity: the three times, where still at
  * their defaults, grow with 1 + log2(ncpus), at most 200 ms. */
-static void scale_by_cpus(int id, int factor)
+void fair_scale_by_cpus(int id, int factor)
 {
 	int64_t v = (int64_t)sched_tunable_get(id) * factor;
 
@@ -448,15 +460,23 @@ static void scale_by_cpus(int id, int factor)
 		sched_tunable_set(id, v > 200000000 ? 200000000 : (int)v);
 }
 
-static void cfs_init(int ncpus)
+int fair_cpu_factor(int ncpus)
 {
 	int factor = 1;
 
 	while ((1 << factor) <= ncpus)		/* 1 + ilog2(ncpus) */
 		factor++;
-	scale_by_cpus(TUNABLE_LATENCY_NS, factor);
-	scale_by_cpus(TUNABLE_MIN_GRANULARITY_NS, factor);
-	scale_by_cpus(TUNABLE_WAKEUP_GRANULARITY_NS, factor);
+	return factor;
+}
+
+static void cfs_init(int ncpus)
+{
+	int factor = fair_cpu_factor(ncpus);
+
+	fair_eevdf = false;
+	fair_scale_by_cpus(TUNABLE_LATENCY_NS, factor);
+	fair_scale_by_cpus(TUNABLE_MIN_GRANULARITY_NS, factor);
+	fair_scale_by_cpus(TUNABLE_WAKEUP_GRANULARITY_NS, factor);
 }
 
 const struct sched_class cfs_class = {

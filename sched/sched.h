@@ -115,6 +115,11 @@ struct sched_fair_entity {
 	uint64_t prev_sum_exec;		/* sum_exec when it was last picked */
 	uint64_t exec_start;		/* when update_curr last charged it */
 	uint32_t weight;		/* its weight while queued (in rq->fair.load) */
+	/* eevdf (policy_eevdf.c, docs/eevdf.md) */
+	uint64_t deadline;		/* vruntime + its slice in virtual ns */
+	int64_t vlag;			/* V - vruntime when it left the queue; the
+					 * deadline while it runs (RUN_TO_PARITY) */
+	bool initial;			/* its next enqueue is its first (fork) */
 };
 
 /*

@@ -17,6 +17,7 @@ struct sched_tunables tunables = {
 	.rotate = 1,
 	.latency_ns = 20000000, .min_granularity_ns = 4000000,
 	.wakeup_granularity_ns = 10000000, .child_runs_first = 1, .compat_yield = 0,
+	.base_slice_ns = 750000,
 };
 
 static const struct {
@@ -45,6 +46,10 @@ static const struct {
 	[TUNABLE_CHILD_RUNS_FIRST] = { "sched_child_runs_first", &tunables.child_runs_first,
 				    0, 1, 1, false },
 	[TUNABLE_COMPAT_YIELD]	= { "sched_compat_yield", &tunables.compat_yield, 0, 1, 0, false },
+	/* eevdf: Linux 6.6's base_slice_ns (a debugfs file there, unchecked;
+	 * here cfs's range) */
+	[TUNABLE_BASE_SLICE_NS]	= { "sched_base_slice_ns", &tunables.base_slice_ns,
+				    CFS_GRAN_MIN_NS, CFS_GRAN_MAX_NS, 750000, false },
 };
 
 /* ms_to_ticks() and cache_delay_ticks() multiply in an int (tunables.h). */

@@ -31,6 +31,7 @@ enum sched_tunable {
 	TUNABLE_WAKEUP_GRANULARITY_NS = SCHED_TUNABLE_WAKEUP_GRANULARITY_NS,	/* 0..1 s, default 10 ms */
 	TUNABLE_CHILD_RUNS_FIRST = SCHED_TUNABLE_CHILD_RUNS_FIRST,	/* 0..1, default 1 */
 	TUNABLE_COMPAT_YIELD = SCHED_TUNABLE_COMPAT_YIELD,	/* 0..1, default 0 */
+	TUNABLE_BASE_SLICE_NS = SCHED_TUNABLE_BASE_SLICE_NS,	/* eevdf: 0.1 ms..1 s, default 0.75 ms */
 	TUNABLE_NR = SCHED_TUNABLE_NR
 };
 
@@ -45,6 +46,7 @@ struct sched_tunables {
 	int rotate;
 	int latency_ns, min_granularity_ns, wakeup_granularity_ns;	/* cfs */
 	int child_runs_first, compat_yield;				/* cfs */
+	int base_slice_ns;						/* eevdf */
 };
 
 extern struct sched_tunables tunables;

@@ -50,6 +50,7 @@ enum sched_tunable_id {
 	SCHED_TUNABLE_WAKEUP_GRANULARITY_NS = 10,	/* sched_wakeup_granularity_ns */
 	SCHED_TUNABLE_CHILD_RUNS_FIRST = 11,	/* sched_child_runs_first: 0/1 */
 	SCHED_TUNABLE_COMPAT_YIELD = 12,	/* sched_compat_yield: 0/1 */
+	SCHED_TUNABLE_BASE_SLICE_NS = 13,	/* sched_base_slice_ns (eevdf) */
 	SCHED_TUNABLE_NR
 };
 

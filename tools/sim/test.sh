@@ -194,6 +194,14 @@ within "$h" 30 37; check "ingo.wl --sched cfs: the hog gets its third (got $h %)
 run cfsiso --sched=cfs $ex/iso_cap.wl; rc=$?
 [ $rc -eq 2 ] && grep -q "cfs has no policy iso" $out/cfsiso.err
 check "iso_cap.wl --sched=cfs: exit status 2, cfs has no SCHED_ISO (status $rc)" $?
+# eevdf.md §1: the same weights under eevdf; §4: no sleeper credit, the hog keeps a third or more.
+run eevdfnice --sched=eevdf $ex/nice.wl; check "nice.wl --sched=eevdf runs" $?
+within "$(share $out/eevdfnice.out nice0)" 87.1 91.1 && within "$(share $out/eevdfnice.out nice10)" 8.6 10.6 &&
+	within "$(share $out/eevdfnice.out nice19)" 0.8 1.8
+check "nice.wl --sched=eevdf: 1024:110:15 (got $(share $out/eevdfnice.out nice0), $(share $out/eevdfnice.out nice10), $(share $out/eevdfnice.out nice19) %)" $?
+run eevdfingo --sched=eevdf $ex/ingo.wl; check "ingo.wl --sched=eevdf runs" $?
+h=$(share $out/eevdfingo.out hog)
+within "$h" 30 40; check "ingo.wl --sched=eevdf: the hog keeps a third or more (got $h %)" $?
 run cfsbad --sched=bfs $ex/nice.wl; rc=$?
 [ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase cfs" $out/cfsbad.err
 check "--sched=bfs: exit status 1 and the valid names (status $rc)" $?

@@ -36,6 +36,8 @@ const struct tunable tunables[] = {
 	  "cfs: 1: a forked child takes its parent's vruntime if smaller", 0 },
 	{ SCHED_TUNABLE_COMPAT_YIELD, "sched_compat_yield", "", "0..1",
 	  "cfs: 1: sched_yield goes behind every other task (BATCH always does)", 0 },
+	{ SCHED_TUNABLE_BASE_SLICE_NS, "sched_base_slice_ns", "ns", "100000..1000000000",
+	  "eevdf: the slice a task asks for; its deadline is that far ahead", 0 },
 };
 const int ntunables = sizeof(tunables) / sizeof(tunables[0]);
 
