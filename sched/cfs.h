@@ -35,6 +35,9 @@ void fair_scale_by_cpus(int id, int factor);
 int fair_cpu_factor(int ncpus);			/* 1 + ilog2(ncpus) */
 /* eevdf.md §3: a new slice when the running task reaches its deadline. */
 void eevdf_update_deadline(struct runqueue *rq, struct sched_task *c);
+/* eevdf.md §1: p's lag, V - vruntime, while queued (its rq locked); the
+ * saved one while not. */
+int64_t eevdf_lag(const struct sched_task *p);
 void cfs_enqueue(struct runqueue *rq, struct sched_task *t);
 void cfs_dequeue(struct runqueue *rq, struct sched_task *t);
 void cfs_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now);

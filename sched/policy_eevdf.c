@@ -64,6 +64,15 @@ static uint64_t avg_vruntime(const struct runqueue *rq, struct fair_avg a)
 	return rq->fair.min_vruntime + (uint64_t)avg;
 }
 
+int64_t eevdf_lag(const struct sched_task *p)
+{
+	const struct runqueue *rq = task_rq(p);
+
+	if (!p->on_rq)
+		return p->fair.vlag;
+	return (int64_t)(avg_vruntime(rq, queue_avg(rq, NULL)) - p->fair.vruntime);
+}
+
 /* §2: eligible when its vruntime is not after V (lag >= 0), compared
  * without the division: sum >= key x load. */
 static bool eligible(const struct runqueue *rq, struct fair_avg a, const struct sched_task *t)

@@ -17,6 +17,7 @@
 #include "syscalls.h"
 #include "sched.h"
 #include "policy.h"
+#include "cfs.h"		/* the view of a cfs or eevdf task */
 #include "tunables.h"
 #include "errno.h"
 
@@ -448,6 +449,12 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	};
 	v->quantum = rr_interval(p);
 	v->iso_throttled = rq->iso_throttled;
+	v->fair = policy_of(p)->ops != &staircase_ops;
+	v->eevdf = v->fair && fair_eevdf;
+	v->vruntime = p->fair.vruntime;
+	v->sum_exec_ns = p->fair.sum_exec;
+	v->deadline = p->fair.deadline;
+	v->lag = v->eevdf ? eevdf_lag(p) : 0;
 	spin_unlock(&rq->lock);
 }
 

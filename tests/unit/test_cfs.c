@@ -390,3 +390,22 @@ TEST(cfs_policy_change_of_the_running_task_restarts_its_stint)
 	CHECK(cpu_rq(0)->fair.curr == NULL);
 	CHECK_EQ(cpu_rq(0)->fair.nr, 1);
 }
+
+/* docs/lineage.md §1: /proc/PID/sched shows each class's own state, from
+ * sched_task_view: under cfs the vruntime and run time, not eevdf's. */
+TEST(cfs_task_view_has_vruntime_and_run_time)
+{
+	struct sched_task_view v;
+	struct sched_task *s = &fake_spawn(0, 1000, 1000)->se;
+	sched_task_view(s, &v);
+	CHECK_EQ(v.fair, 0);				/* the staircase's task */
+	boot_cfs(1);
+	struct sched_task *t = &sim_add(0, 0, 0)->proc->se;
+	fake_schedule(0);
+	run_ticks(3);
+	sched_task_view(t, &v);
+	CHECK_EQ(v.fair, 1);
+	CHECK_EQ(v.eevdf, 0);
+	CHECK_EQ(v.vruntime, t->fair.vruntime);
+	CHECK_EQ(v.sum_exec_ns, 3 * MS);
+}
