@@ -26,6 +26,7 @@ uint64_t cfs_slice(const struct runqueue *rq, const struct sched_task *p);
 /* ---- what policy_eevdf.c builds on (eevdf is a flag on cfs, as in
  * Linux 6.6: docs/eevdf.md) ---- */
 extern bool fair_eevdf;		/* set by eevdf's class init: its rules run */
+extern const struct sched_ops cfs_ops, cfs_batch_ops, eevdf_ops, eevdf_batch_ops;
 bool fair_before(uint64_t a, uint64_t b);	/* a < b, vruntimes that wrap */
 uint64_t fair_virtual_ns(uint64_t delta, uint32_t weight);
 void fair_link(struct runqueue *rq, struct sched_task *t);

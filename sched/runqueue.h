@@ -66,6 +66,15 @@ struct runqueue {
 		struct sched_task *curr;	/* the running one, if fair */
 	} fair;
 
+	/* o1 (policy_o1.c): the expired array, beside the shared lists that
+	 * are its active one */
+	struct {
+		struct sched_list expired[NICE_LEVELS];	/* by prio - 100 */
+		int nr_active, nr_expired;	/* o1 tasks on each array */
+		uint64_t expired_timestamp;	/* rq->ticks when one first expired; 0: none */
+		int best_expired_prio;		/* best static_prio expired */
+	} o1;
+
 	/* SMP balancing (balance.c) */
 	uint32_t siblings;		/* SMT siblings, this CPU included */
 	int nr_domains;

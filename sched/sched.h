@@ -122,6 +122,16 @@ struct sched_fair_entity {
 	bool initial;			/* its next enqueue is its first (fork) */
 };
 
+/* o1's part of a task (policy_o1.c, docs/o1.md); its slice is time_slice. */
+struct sched_o1_entity {
+	uint64_t sleep_avg;		/* ns, 0..1 s: the interactivity estimate */
+	int credit;			/* interactive_credit, -100..+100 and past */
+	int activated;			/* -1: woken from D; 1: woken; 0: ran since */
+	bool first_slice;		/* still on the slice fork gave it */
+	bool expired;			/* on the expired array */
+	bool fork_first;		/* its first enqueue: before its parent */
+};
+
 /*
  * The scheduler's part of a process. The kernel embeds one in struct proc
  * and never writes its fields: sched/ owns all of them.
@@ -150,6 +160,7 @@ struct sched_task {
 	bool is_idle;			/* a per-CPU idle task */
 	struct sched_task_stats stats;
 	struct sched_fair_entity fair;	/* cfs and eevdf's; unused by the staircase */
+	struct sched_o1_entity o1;	/* o1's */
 };
 
 /* Topology from CPUID/ACPI: which package, core and thread each CPU is. */

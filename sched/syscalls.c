@@ -449,7 +449,8 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	};
 	v->quantum = rr_interval(p);
 	v->iso_throttled = rq->iso_throttled;
-	v->fair = policy_of(p)->ops != &staircase_ops;
+	v->fair = ops_of(p) == &cfs_ops || ops_of(p) == &cfs_batch_ops ||
+		  ops_of(p) == &eevdf_ops || ops_of(p) == &eevdf_batch_ops;
 	v->eevdf = v->fair && fair_eevdf;
 	v->vruntime = p->fair.vruntime;
 	v->sum_exec_ns = p->fair.sum_exec;

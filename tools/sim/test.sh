@@ -202,8 +202,18 @@ check "nice.wl --sched=eevdf: 1024:110:15 (got $(share $out/eevdfnice.out nice0)
 run eevdfingo --sched=eevdf $ex/ingo.wl; check "ingo.wl --sched=eevdf runs" $?
 h=$(share $out/eevdfingo.out hog)
 within "$h" 30 40; check "ingo.wl --sched=eevdf: the hog keeps a third or more (got $h %)" $?
+# o1.md §1, §2: 2.6.8's slices by nice (100 ms at nice 0, 5 ms at 19) give
+# nice 0, 10, 19 about 64 : 32 : 4 %; Ingo's workload starves the hog, as
+# it did 2.6.8 (o1.md §7: the interactive tasks never leave the active array).
+run o1nice --sched=o1 $ex/nice.wl; check "nice.wl --sched=o1 runs" $?
+within "$(share $out/o1nice.out nice0)" 60 68 && within "$(share $out/o1nice.out nice10)" 28 36 &&
+	within "$(share $out/o1nice.out nice19)" 2 6
+check "nice.wl --sched=o1: slices 100:50:5 ms (got $(share $out/o1nice.out nice0), $(share $out/o1nice.out nice10), $(share $out/o1nice.out nice19) %)" $?
+run o1ingo --sched=o1 $ex/ingo.wl; check "ingo.wl --sched=o1 runs" $?
+h=$(share $out/o1ingo.out hog)
+within "$h" 0 2; check "ingo.wl --sched=o1: the hog starves, as under 2.6.8 (got $h %)" $?
 run cfsbad --sched=bfs $ex/nice.wl; rc=$?
-[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase cfs" $out/cfsbad.err
+[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase o1 cfs eevdf" $out/cfsbad.err
 check "--sched=bfs: exit status 1 and the valid names (status $rc)" $?
 
 echo "$passed passed, $failed failed"
