@@ -144,7 +144,7 @@ static void prepare_activation(struct sched_task *p, uint64_t now)
 }
 
 /* The staircase's activate (policy.h). */
-static void staircase_activate(struct runqueue *rq, struct sched_task *p, uint64_t now)
+void staircase_activate(struct runqueue *rq, struct sched_task *p, uint64_t now)
 {
 	(void)rq;
 	prepare_activation(p, now);
@@ -168,7 +168,7 @@ void predict_activation(const struct sched_task *t, struct sched_task *copy)
 
 /* ---------- preemption (staircase.md §6.3) ---------- */
 
-static enum preempt_decision staircase_preempt(const struct runqueue *rq,
+enum preempt_decision staircase_preempt(const struct runqueue *rq,
 					       const struct sched_task *p)
 {
 	const struct sched_task *curr = rq->curr;
@@ -341,7 +341,7 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 }
 
 /* The staircase's fork (§6.6), under the parent's run-queue lock. */
-static void staircase_fork(struct sched_task *parent, struct sched_task *child)
+void staircase_fork(struct sched_task *parent, struct sched_task *child)
 {
 	child->prio = parent->prio;
 	/* A fork creates no time on the parent's stair: the child waits its
@@ -356,14 +356,6 @@ static void staircase_fork(struct sched_task *parent, struct sched_task *child)
 	child->time_slice = parent->time_slice;
 	child->burst = 0;
 	parent->flags |= SF_FORKED;
-}
-
-/* Nothing more before a new task's first enqueue: it waits at the tail
- * of the stair fork gave it. */
-static void staircase_wake_new(struct runqueue *rq, struct sched_task *t)
-{
-	(void)rq;
-	(void)t;
 }
 
 /* Queue a new task at the tail on its CPU (no child-runs-first). */
@@ -501,31 +493,15 @@ static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t
 	}
 }
 
-/* The staircase keeps nothing of a task's stint but what put_prev_task
- * records for every policy. */
-static void staircase_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
-{
-	(void)rq;
-	(void)prev;
-	(void)now;
-}
-
 /* A YIELDED task, once picked, gets its real stair back and goes to the
  * head of that list, so it runs now and then continues normally. */
-static struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task *next)
+struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task *next)
 {
 	if (next->flags & SF_YIELDED) {
 		next->flags &= ~SF_YIELDED;
 		requeue_task_head(rq, next, effective_prio(next));
 	}
 	return next;
-}
-
-/* Nothing to start: the staircase keeps no per-stint state. */
-static void staircase_set_curr(struct runqueue *rq, struct sched_task *t)
-{
-	(void)rq;
-	(void)t;
 }
 
 /* The head of the highest non-empty list, unless the SMT rule says to
@@ -618,7 +594,7 @@ void sched_finish_switch(struct sched_task *prev)
  * policy decides where it waits (NORMAL/ISO: 139, YIELDED; RT: its own
  * list; BATCH: 140), always at the tail.
  */
-static void staircase_yield_task(struct runqueue *rq, struct sched_task *p)
+void staircase_yield_task(struct runqueue *rq, struct sched_task *p)
 {
 	p->slice = full_slice(p);
 	p->time_slice = rr_interval(p);
@@ -675,7 +651,7 @@ static void rescale_slice(struct sched_task *p, int old_full)
 
 /* staircase.md §6.7: the stair moves with nice, the slice keeps its used
  * fraction. */
-static void staircase_renice(struct sched_task *t, int nice)
+void staircase_renice(struct sched_task *t, int nice)
 {
 	int delta = NICE_TO_PRIO(nice) - t->static_prio;
 	int old_full = full_slice(t);
@@ -684,30 +660,6 @@ static void staircase_renice(struct sched_task *t, int nice)
 	t->prio = prio_after_nice(t, delta);
 	rescale_slice(t, old_full);
 }
-
-/* A task moving between CPUs keeps all it has: clock_ns() is one clock
- * for every CPU (§8). */
-static void staircase_migrate(struct runqueue *src, struct runqueue *dst, struct sched_task *t)
-{
-	(void)src;
-	(void)dst;
-	(void)t;
-}
-
-const struct sched_ops staircase_ops = {
-	.enqueue = staircase_enqueue,
-	.dequeue = staircase_dequeue,
-	.activate = staircase_activate,
-	.preempt = staircase_preempt,
-	.fork = staircase_fork,
-	.wake_new = staircase_wake_new,
-	.put_prev = staircase_put_prev,
-	.pick = staircase_pick,
-	.set_curr = staircase_set_curr,
-	.yield = staircase_yield_task,
-	.renice = staircase_renice,
-	.migrate = staircase_migrate,
-};
 
 /* staircase.md §6.7, nice change, as the task's ops have it. */
 void sched_set_user_nice(struct sched_task *t, int nice)

@@ -100,6 +100,56 @@ void sched_check_policies(void)
 	}
 }
 
+/* ---------- the staircase's ops (policy.h): the core's code, core.c ---------- */
+
+/* Nothing more before a new task's first enqueue: it waits at the tail
+ * of the stair fork gave it. */
+static void staircase_wake_new(struct runqueue *rq, struct sched_task *t)
+{
+	(void)rq;
+	(void)t;
+}
+
+/* The staircase keeps nothing of a task's stint but what put_prev_task
+ * records for every policy. */
+static void staircase_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
+{
+	(void)rq;
+	(void)prev;
+	(void)now;
+}
+
+/* Nothing to start: the staircase keeps no per-stint state. */
+static void staircase_set_curr(struct runqueue *rq, struct sched_task *t)
+{
+	(void)rq;
+	(void)t;
+}
+
+/* A task moving between CPUs keeps all it has: clock_ns() is one clock
+ * for every CPU (§8). */
+static void staircase_migrate(struct runqueue *src, struct runqueue *dst, struct sched_task *t)
+{
+	(void)src;
+	(void)dst;
+	(void)t;
+}
+
+const struct sched_ops staircase_ops = {
+	.enqueue = staircase_enqueue,
+	.dequeue = staircase_dequeue,
+	.activate = staircase_activate,
+	.preempt = staircase_preempt,
+	.fork = staircase_fork,
+	.wake_new = staircase_wake_new,
+	.put_prev = staircase_put_prev,
+	.pick = staircase_pick,
+	.set_curr = staircase_set_curr,
+	.yield = staircase_yield_task,
+	.renice = staircase_renice,
+	.migrate = staircase_migrate,
+};
+
 /* ---------- the plain staircase's numbers (§4) ---------- */
 
 /* The quantum: RR, the rr_interval tunable in ticks. */

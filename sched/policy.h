@@ -180,9 +180,16 @@ static inline bool valid_policy(int policy)
 void check_policy_hooks(const struct sched_policy *p);
 void sched_check_policies(void);
 
-/* The staircase's ops (core.c): what the core did before lineage mode. */
+/* The staircase's ops (staircase_ops, policy.c): what the core did before
+ * lineage mode, in runqueue.c and core.c. */
 void staircase_enqueue(struct runqueue *rq, struct sched_task *t);
 void staircase_dequeue(struct runqueue *rq, struct sched_task *t);
+void staircase_activate(struct runqueue *rq, struct sched_task *p, uint64_t now);
+enum preempt_decision staircase_preempt(const struct runqueue *rq, const struct sched_task *p);
+void staircase_fork(struct sched_task *parent, struct sched_task *child);
+struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task *next);
+void staircase_yield_task(struct runqueue *rq, struct sched_task *p);
+void staircase_renice(struct sched_task *t, int nice);
 
 /* The plain staircase's hooks (policy.c), which SCHED_NORMAL's table names
  * and the other policies name where they do what the staircase does. */
