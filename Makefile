@@ -228,6 +228,9 @@ endif
 SMP     ?= $(CPUS),sockets=$(SOCKETS),cores=$(CORES),threads=$(THREADS)
 MEM     ?= 128M
 APPEND  ?=
+# SCHED=cfs: boot that scheduler (sched=NAME, docs/lineage.md); default the staircase
+SCHED   ?=
+override APPEND := $(strip $(APPEND) $(if $(SCHED),sched=$(SCHED)))
 KVM     ?= $(shell test -d /sys/module/kvm_intel -o -d /sys/module/kvm_amd && echo 1 || echo 0)
 ACCEL   := $(if $(filter 1,$(KVM)),-accel kvm,-accel tcg)
 DISPLAY_FLAGS := $(if $(filter 1,$(GUI)),,-display none)

@@ -68,6 +68,7 @@ enum procfs_kind {
 	PROCFS_FILESYSTEMS,
 	PROCFS_SCHED_DEBUG,		/* procfs_sched.c */
 	PROCFS_SCHEDSTAT,
+	PROCFS_SCHEDULER,		/* the scheduler sched= chose (docs/lineage.md) */
 	PROCFS_SYS_OSTYPE,		/* /proc/sys/kernel/ */
 	PROCFS_SYS_OSRELEASE,
 	PROCFS_SYS_VERSION,

@@ -256,6 +256,14 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 	sched_line(b, "utime", t->utime);
 	sched_line(b, "stime", t->stime);
 	sched_line(b, "wait_ns", (long long)t->wait_ns);
+	if (s->sv.fair) {	/* sched=cfs or eevdf: their own state (docs/lineage.md) */
+		sched_line(b, "se.vruntime", (long long)s->sv.vruntime);
+		sched_line(b, "se.sum_exec_runtime", (long long)s->sv.sum_exec_ns);
+	}
+	if (s->sv.eevdf) {
+		sched_line(b, "se.deadline", (long long)s->sv.deadline);
+		sched_line(b, "se.vlag", s->sv.lag);
+	}
 	sched_line(b, "hz", sched_hz());
 }
 

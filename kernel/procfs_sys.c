@@ -40,6 +40,7 @@ static const struct {
 	{ "/proc/meminfo",		PROCFS_MEMINFO, 0444 },
 	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG, 0444 },
 	{ "/proc/schedstat",		PROCFS_SCHEDSTAT, 0444 },
+	{ "/proc/scheduler",		PROCFS_SCHEDULER, 0444 },
 	{ "/proc/stat",			PROCFS_STAT, 0444 },
 	{ "/proc/uptime",		PROCFS_UPTIME, 0444 },
 	{ "/proc/version",		PROCFS_VERSION, 0444 },
@@ -66,6 +67,13 @@ static const struct {
 	{ "per_cpu_gain",	TUNABLE_PER_CPU_GAIN,	0644 },
 	{ "rr_interval",	TUNABLE_RR_INTERVAL,	0644 },
 	{ "sched_rotate",	TUNABLE_ROTATE,		0644 },
+	/* cfs (sched=cfs): Linux 2.6.24's names (docs/cfs.md §6) */
+	{ "sched_child_runs_first", TUNABLE_CHILD_RUNS_FIRST, 0644 },
+	{ "sched_compat_yield",	TUNABLE_COMPAT_YIELD,	0644 },
+	{ "sched_base_slice_ns", TUNABLE_BASE_SLICE_NS, 0644 },	/* eevdf */
+	{ "sched_latency_ns",	TUNABLE_LATENCY_NS,	0644 },
+	{ "sched_min_granularity_ns", TUNABLE_MIN_GRANULARITY_NS, 0644 },
+	{ "sched_wakeup_granularity_ns", TUNABLE_WAKEUP_GRANULARITY_NS, 0644 },
 };
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -212,6 +220,9 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\n"); break;
 	case PROCFS_SCHED_DEBUG:
 	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
+	/* plugsched's file: the first word is the name sched= takes */
+	case PROCFS_SCHEDULER:		pb_printf(b, "%s %s\n", sched_class_name(),
+						  sched_class_title()); break;
 	case PROCFS_VERSION:
 		pb_printf(b, "%s version %s (gcc) #1 SMP %s\n", UTS_SYSNAME, UTS_RELEASE,
 			  UTS_VERSION);

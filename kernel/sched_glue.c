@@ -57,11 +57,24 @@ static void read_sched_params(void)
 	}
 }
 
+/* sched=NAME (lineage mode, docs/lineage.md): an unknown name is reported
+ * with the valid ones, and the staircase boots. */
+static void read_sched_class(void)
+{
+	const char *name = bootparam_str("sched");
+
+	if (name && sched_select_class(name) < 0)
+		pr_warn("sched: no scheduler \"%s\" (valid: %s); booting %s\n",
+			name, sched_class_names(), sched_class_name());
+}
+
 void sched_glue_init(int hz, const struct sched_topology *topo)
 {
 	sched_set_hz(hz);
+	read_sched_class();
 	read_sched_params();
 	sched_init(ncpus, topo);
+	printk("sched: %s: %s\n", sched_class_name(), sched_class_title());
 	trace_init();
 }
 

@@ -52,9 +52,11 @@ void sched_init(int ncpus, const struct sched_topology *topo)
 {
 	KASSERT(ncpus >= 1 && ncpus <= SCHED_MAX_CPUS);
 	sched_check_policies();
+	class_install();
 	sched_ncpus = ncpus;
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		rq_init(cpu_rq(cpu), cpu);
+	sched_class->init(ncpus);
 	balance_init(ncpus, topo);
 }
 
@@ -92,6 +94,8 @@ void sched_task_init(struct sched_task *t, bool kthread)
 	t->is_kthread = kthread;
 	t->is_idle = false;
 	t->stats = (struct sched_task_stats){ 0 };
+	t->fair = (struct sched_fair_entity){ 0 };
+	t->o1 = (struct sched_o1_entity){ 0 };
 }
 
 /* ---------- activation (staircase.md §6.2, wake-up) ---------- */
@@ -139,9 +143,16 @@ static void prepare_activation(struct sched_task *p, uint64_t now)
 	p->timestamp = now;
 }
 
+/* The staircase's activate (policy.h). */
+void staircase_activate(struct runqueue *rq, struct sched_task *p, uint64_t now)
+{
+	(void)rq;
+	prepare_activation(p, now);
+}
+
 static void activate_task(struct runqueue *rq, struct sched_task *p, uint64_t now)
 {
-	prepare_activation(p, now);
+	ops_of(p)->activate(rq, p, now);
 	p->stats.queued_ns = now;
 	enqueue_task(rq, p);
 }
@@ -152,13 +163,13 @@ void predict_activation(const struct sched_task *t, struct sched_task *copy)
 {
 	KASSERT(spin_held(&task_rq(t)->lock));
 	*copy = *t;
-	prepare_activation(copy, clock_ns());
+	ops_of(copy)->activate(task_rq(t), copy, clock_ns());
 }
 
 /* ---------- preemption (staircase.md §6.3) ---------- */
 
-enum preempt_decision preempt_decision(const struct runqueue *rq,
-				       const struct sched_task *p)
+enum preempt_decision staircase_preempt(const struct runqueue *rq,
+					       const struct sched_task *p)
 {
 	const struct sched_task *curr = rq->curr;
 
@@ -208,6 +219,7 @@ void attach_task(struct runqueue *src, struct runqueue *dst, struct sched_task *
 {
 	KASSERT(spin_held(&src->lock) && spin_held(&dst->lock));
 	KASSERT(!p->on_rq && !p->on_cpu);
+	ops_of(p)->migrate(src, dst, p);
 	p->cpu = dst->cpu;
 	if (!(p->flags & SF_KEEP_STAIR))
 		p->prio = effective_prio(p);
@@ -283,6 +295,7 @@ bool sched_wake_up(struct sched_task *t)
 	struct runqueue *rq = cpu_rq(dst);
 	int src = t->cpu;
 	if (dst != src) {
+		ops_of(t)->migrate(cpu_rq(src), rq, t);
 		t->cpu = dst;
 		sched_trace(dst, TRACE_MIGRATE, t, src);
 	}
@@ -323,6 +336,13 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 
 	rq = task_rq_lock(parent);
 	child->cpu = parent->cpu;
+	ops_of(child)->fork(parent, child);
+	spin_unlock(&rq->lock);
+}
+
+/* The staircase's fork (§6.6), under the parent's run-queue lock. */
+void staircase_fork(struct sched_task *parent, struct sched_task *child)
+{
 	child->prio = parent->prio;
 	/* A fork creates no time on the parent's stair: the child waits its
 	 * first turn one stair lower (staircase.md §6.6, §11.19), so a fork
@@ -336,7 +356,6 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 	child->time_slice = parent->time_slice;
 	child->burst = 0;
 	parent->flags |= SF_FORKED;
-	spin_unlock(&rq->lock);
 }
 
 /* Queue a new task at the tail on its CPU (no child-runs-first). */
@@ -352,6 +371,7 @@ void sched_wake_new(struct sched_task *t)
 	t->timestamp = now;
 	t->stats.queued_ns = now;
 	t->state = TASK_RUNNING;
+	ops_of(t)->wake_new(rq, t);
 	enqueue_task(rq, t);
 	sched_trace(rq->cpu, TRACE_FORK, t, t->prio);
 	check_preempt(rq, t);
@@ -409,7 +429,8 @@ void sched_tick(bool user_mode)
 	rq->ticks++;
 	account_tick(rq, p, user_mode);
 	for (int i = 0; i < SCHED_NR_POLICIES; i++)
-		sched_policies[i]->rq_tick(rq, p);
+		if (sched_policies[i])		/* NULL: not in this class */
+			sched_policies[i]->rq_tick(rq, p);
 	idle = p->is_idle;
 	if (idle) {
 		/* Work held back by the SMT rule: look again every tick. */
@@ -458,6 +479,7 @@ static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t
 	rq->push_cpu = -1;
 	if (prev->is_idle)
 		return;
+	ops_of(prev)->put_prev(rq, prev, now);
 	prev->runtime = now - prev->timestamp;
 	if (prev->state != TASK_RUNNING) {
 		if (prev->state == TASK_UNINTERRUPTIBLE)
@@ -471,11 +493,19 @@ static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t
 	}
 }
 
-/*
- * The head of the highest non-empty list, unless the SMT rule says to
- * idle. A YIELDED task, once picked, gets its real stair back and goes to
- * the head of that list, so it runs now and then continues normally.
- */
+/* A YIELDED task, once picked, gets its real stair back and goes to the
+ * head of that list, so it runs now and then continues normally. */
+struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task *next)
+{
+	if (next->flags & SF_YIELDED) {
+		next->flags &= ~SF_YIELDED;
+		requeue_task_head(rq, next, effective_prio(next));
+	}
+	return next;
+}
+
+/* The head of the highest non-empty list, unless the SMT rule says to
+ * idle, as its policy's ops' pick has it. */
 static struct sched_task *pick_next_task(struct runqueue *rq)
 {
 	struct sched_task *next = pick_first_task(rq);
@@ -489,11 +519,7 @@ static struct sched_task *pick_next_task(struct runqueue *rq)
 		sched_trace(rq->cpu, TRACE_SMT_IDLE, next, next->prio);
 		return rq->idle;
 	}
-	if (next->flags & SF_YIELDED) {
-		next->flags &= ~SF_YIELDED;
-		requeue_task_head(rq, next, effective_prio(next));
-	}
-	return next;
+	return ops_of(next)->pick(rq, next);
 }
 
 static void switch_to_next(struct runqueue *rq, struct sched_task *prev,
@@ -568,6 +594,14 @@ void sched_finish_switch(struct sched_task *prev)
  * policy decides where it waits (NORMAL/ISO: 139, YIELDED; RT: its own
  * list; BATCH: 140), always at the tail.
  */
+void staircase_yield_task(struct runqueue *rq, struct sched_task *p)
+{
+	p->slice = full_slice(p);
+	p->time_slice = rr_interval(p);
+	p->burst = 0;
+	requeue_task(rq, p, policy_yield(p));
+}
+
 void sched_do_yield(void)
 {
 	struct runqueue *rq = cpu_rq(this_cpu());
@@ -577,10 +611,7 @@ void sched_do_yield(void)
 	p = rq->curr;
 	if (!p->is_idle) {
 		KASSERT(p->on_rq);
-		p->slice = full_slice(p);
-		p->time_slice = rr_interval(p);
-		p->burst = 0;
-		requeue_task(rq, p, policy_yield(p));
+		ops_of(p)->yield(rq, p);
 		sched_trace(rq->cpu, TRACE_YIELD, p, p->prio);
 		resched_cpu(rq->cpu);
 	}
@@ -618,12 +649,23 @@ static void rescale_slice(struct sched_task *p, int old_full)
 		p->burst = max_burst(p);
 }
 
-/* staircase.md §6.7, nice change. */
+/* staircase.md §6.7: the stair moves with nice, the slice keeps its used
+ * fraction. */
+void staircase_renice(struct sched_task *t, int nice)
+{
+	int delta = NICE_TO_PRIO(nice) - t->static_prio;
+	int old_full = full_slice(t);
+
+	t->static_prio = NICE_TO_PRIO(nice);
+	t->prio = prio_after_nice(t, delta);
+	rescale_slice(t, old_full);
+}
+
+/* staircase.md §6.7, nice change, as the task's ops have it. */
 void sched_set_user_nice(struct sched_task *t, int nice)
 {
 	struct runqueue *rq = task_rq_lock(t);
 	int delta = NICE_TO_PRIO(nice) - t->static_prio;
-	int old_full = full_slice(t);
 	bool queued = t->on_rq, running = (rq->curr == t);
 
 	if (delta == 0 || fixed_prio(t)) {
@@ -633,9 +675,7 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 	}
 	if (queued)
 		dequeue_task(rq, t);
-	t->static_prio = NICE_TO_PRIO(nice);
-	t->prio = prio_after_nice(t, delta);
-	rescale_slice(t, old_full);
+	ops_of(t)->renice(t, nice);
 	if (queued) {
 		enqueue_task(rq, t);
 		/* Seed 002 also reschedules a running BATCH task whose nice
@@ -665,6 +705,11 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 		spin_unlock(&rq->lock);
 		return;
 	}
+	/* A running task stops running under its old policy and, queued
+	 * again, starts under the new one, as Linux's put_prev_task and
+	 * set_next_task have it (the staircase's ops do nothing here). */
+	if (running)
+		ops_of(t)->put_prev(rq, t, clock_ns());
 	if (queued)
 		dequeue_task(rq, t);
 	t->policy = policy;
@@ -677,6 +722,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	if (queued) {
 		enqueue_task(rq, t);
 		if (running) {
+			ops_of(t)->set_curr(rq, t);
 			if (t->prio > old_prio)
 				resched_cpu(rq->cpu);
 		} else {

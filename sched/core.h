@@ -5,12 +5,15 @@
 #ifndef SCHED_CORE_H
 #define SCHED_CORE_H
 
-#include "runqueue.h"
+#include "policy.h"
 
-enum preempt_decision { PREEMPT_NO, PREEMPT_NOW, PREEMPT_DELAYED };
-
-/* staircase.md §6.3, preemption check, without side effects. */
-enum preempt_decision preempt_decision(const struct runqueue *rq, const struct sched_task *p);
+/* The preemption check of p's policy (its ops' preempt), without side
+ * effects: staircase.md §6.3 for the staircase's. */
+static inline enum preempt_decision preempt_decision(const struct runqueue *rq,
+						     const struct sched_task *p)
+{
+	return ops_of(p)->preempt(rq, p);
+}
 /* The same, acting on it: resched_cpu(), or remember a delayed one. */
 void check_preempt(struct runqueue *rq, struct sched_task *p);
 /* What t would look like if it were woken now (for wake placement). */

@@ -15,6 +15,7 @@
 const struct sched_policy policy_normal = {
 	.name = "SCHED_NORMAL", .number = SCHED_NORMAL,
 	.prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	.rr_interval = staircase_rr_interval,
 	.max_burst = staircase_max_burst,
 	.full_slice = staircase_full_slice,
@@ -28,14 +29,26 @@ const struct sched_policy policy_normal = {
 	.rr_get_interval = staircase_rr_get_interval,
 };
 
-const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
-	[SCHED_NORMAL]	= &policy_normal,
-	[SCHED_FIFO]	= &policy_fifo,
-	[SCHED_RR]	= &policy_rr,
-	[SCHED_BATCH]	= &policy_batch,
-	[SCHED_ISO]	= &policy_iso,
+/* The staircase keeps no state beyond its tunables. */
+static void staircase_class_init(int ncpus)
+{
+	(void)ncpus;
+}
+
+/* The staircase, the default class: every policy, each with its own table. */
+const struct sched_class staircase_class = {
+	.name = "staircase",
+	.title = "Con Kolivas's staircase v7.F with the seeds' BATCH and ISO (docs/staircase.md)",
+	.policies = {
+		[SCHED_NORMAL]	= &policy_normal,
+		[SCHED_FIFO]	= &policy_fifo,
+		[SCHED_RR]	= &policy_rr,
+		[SCHED_BATCH]	= &policy_batch,
+		[SCHED_ISO]	= &policy_iso,
 /* LAB policy BEGIN */
 /* LAB policy END */
+	},
+	.init = staircase_class_init,
 };
 
 /* Every hook named: a NULL one would be called at the first tick or
@@ -43,6 +56,8 @@ const struct sched_policy *const sched_policies[SCHED_NR_POLICIES] = {
  * the assertion names the hook (policy.h). */
 void check_policy_hooks(const struct sched_policy *p)
 {
+	const struct sched_ops *o = p->ops;
+
 	KASSERT(p->rr_interval);
 	KASSERT(p->max_burst);
 	KASSERT(p->full_slice);
@@ -54,17 +69,86 @@ void check_policy_hooks(const struct sched_policy *p)
 	KASSERT(p->smt_rule);
 	KASSERT(p->yield);
 	KASSERT(p->rr_get_interval);
+	KASSERT(o);
+	KASSERT(o->enqueue);
+	KASSERT(o->dequeue);
+	KASSERT(o->activate);
+	KASSERT(o->preempt);
+	KASSERT(o->fork);
+	KASSERT(o->wake_new);
+	KASSERT(o->put_prev);
+	KASSERT(o->pick);
+	KASSERT(o->set_curr);
+	KASSERT(o->yield);
+	KASSERT(o->renice);
+	KASSERT(o->migrate);
 }
 
-/* The table has a policy at every number below SCHED_NR_POLICIES (the
- * tick's rq_tick loop calls each), each with every hook. */
+/* Each class's table has SCHED_NORMAL and names each policy by its own
+ * number, every hook named (the tick's rq_tick loop calls each). */
 void sched_check_policies(void)
 {
-	for (int i = 0; i < SCHED_NR_POLICIES; i++) {
-		KASSERT(sched_policies[i] && sched_policies[i]->number == i);
-		check_policy_hooks(sched_policies[i]);
+	for (int c = 0; sched_classes[c]; c++) {
+		const struct sched_class *cl = sched_classes[c];
+		KASSERT(cl->policies[SCHED_NORMAL] && cl->init);
+		for (int i = 0; i < SCHED_NR_POLICIES; i++) {
+			if (!cl->policies[i])
+				continue;
+			KASSERT(cl->policies[i]->number == i);
+			check_policy_hooks(cl->policies[i]);
+		}
 	}
 }
+
+/* ---------- the staircase's ops (policy.h): the core's code, core.c ---------- */
+
+/* Nothing more before a new task's first enqueue: it waits at the tail
+ * of the stair fork gave it. */
+static void staircase_wake_new(struct runqueue *rq, struct sched_task *t)
+{
+	(void)rq;
+	(void)t;
+}
+
+/* The staircase keeps nothing of a task's stint but what put_prev_task
+ * records for every policy. */
+static void staircase_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
+{
+	(void)rq;
+	(void)prev;
+	(void)now;
+}
+
+/* Nothing to start: the staircase keeps no per-stint state. */
+static void staircase_set_curr(struct runqueue *rq, struct sched_task *t)
+{
+	(void)rq;
+	(void)t;
+}
+
+/* A task moving between CPUs keeps all it has: clock_ns() is one clock
+ * for every CPU (§8). */
+static void staircase_migrate(struct runqueue *src, struct runqueue *dst, struct sched_task *t)
+{
+	(void)src;
+	(void)dst;
+	(void)t;
+}
+
+const struct sched_ops staircase_ops = {
+	.enqueue = staircase_enqueue,
+	.dequeue = staircase_dequeue,
+	.activate = staircase_activate,
+	.preempt = staircase_preempt,
+	.fork = staircase_fork,
+	.wake_new = staircase_wake_new,
+	.put_prev = staircase_put_prev,
+	.pick = staircase_pick,
+	.set_curr = staircase_set_curr,
+	.yield = staircase_yield_task,
+	.renice = staircase_renice,
+	.migrate = staircase_migrate,
+};
 
 /* ---------- the plain staircase's numbers (§4) ---------- */
 

@@ -32,6 +32,53 @@
 #include "runqueue.h"
 #include "tunables.h"
 
+/* A woken task against the running one (staircase.md §6.3; cfs.md §4). */
+enum preempt_decision { PREEMPT_NO, PREEMPT_NOW, PREEMPT_DELAYED };
+
+/*
+ * How a task of a policy lives on its run queue: the class interface of
+ * lineage mode (docs/lineage.md §2). The staircase's (staircase_ops,
+ * core.c) serves every policy of the staircase and FIFO/RR under every
+ * class; policy_cfs.c's serve SCHED_NORMAL and SCHED_BATCH under cfs and eevdf.
+ * The core calls these and nothing else for what differs between
+ * schedulers; the locking is the policy hooks' (below): each runs with
+ * the task's run queue locked (both queues for migrate).
+ */
+struct sched_ops {
+	/* Put t on rq's lists where it waits (the staircase: the tail of
+	 * queue[t->prio]), or take it off; the core counts it. */
+	void (*enqueue)(struct runqueue *rq, struct sched_task *t);
+	void (*dequeue)(struct runqueue *rq, struct sched_task *t);
+	/* Wake-up: all that activation decides about p before it is queued
+	 * on rq (t->cpu is rq's). Wake placement asks it about a copy of p,
+	 * so it writes nothing but p and the accounting of rq's running
+	 * task. */
+	void (*activate)(struct runqueue *rq, struct sched_task *p, uint64_t now);
+	/* Should the woken (or moved, or new) p preempt rq->curr? No side
+	 * effects. */
+	enum preempt_decision (*preempt)(const struct runqueue *rq, const struct sched_task *p);
+	/* Fork: the child's start, under the parent's run-queue lock; then
+	 * wake_new, just before the child is first queued on rq. */
+	void (*fork)(struct sched_task *parent, struct sched_task *child);
+	void (*wake_new)(struct runqueue *rq, struct sched_task *t);
+	/* schedule(): prev stops running (it may be about to sleep), and
+	 * next, the first task of the highest list, is about to run: the
+	 * task to run instead, if the policy says another (staircase: a
+	 * YIELDED task back to its stair). */
+	void (*put_prev)(struct runqueue *rq, struct sched_task *prev, uint64_t now);
+	struct sched_task *(*pick)(struct runqueue *rq, struct sched_task *next);
+	/* A policy change: the running t runs on under its new policy
+	 * (Linux's set_curr_task; put_prev came before the change). */
+	void (*set_curr)(struct runqueue *rq, struct sched_task *t);
+	/* sched_yield by the running p. */
+	void (*yield)(struct runqueue *rq, struct sched_task *p);
+	/* A nice change: set t's static_prio and what follows from it; t is
+	 * off its queue (the core queues it again). */
+	void (*renice)(struct sched_task *t, int nice);
+	/* t, off src's queue, moves to dst's (both locked). */
+	void (*migrate)(struct runqueue *src, struct runqueue *dst, struct sched_task *t);
+};
+
 /* The SMT rule's roles (staircase.md §8.3), from a policy's smt_rule. */
 #define SMT_NEVER_WAITS		0x1	/* never idled for its sibling (RT) */
 #define SMT_ALWAYS_WAITS	0x2	/* idled for any sibling (BATCH) */
@@ -51,6 +98,8 @@ struct sched_policy {
 	bool user_only;		/* kernel threads may not have it (seed 002) */
 	bool nice_time;		/* its ticks count as "nice" time (seed 002) */
 	int prio_min, prio_max;	/* sched_get_priority_min/max */
+	/* How its tasks live on a run queue (staircase_ops, cfs_ops, ...). */
+	const struct sched_ops *ops;
 
 	/* The quantum (staircase_rr_interval: RR, rr_ticks()). */
 	int (*rr_interval)(const struct sched_task *p);
@@ -88,11 +137,37 @@ extern const struct sched_policy policy_normal, policy_fifo, policy_rr,
 	policy_batch, policy_iso;
 /* LAB policy BEGIN */
 /* LAB policy END */
-extern const struct sched_policy *const sched_policies[SCHED_NR_POLICIES];
+extern const struct sched_ops staircase_ops;
+
+/*
+ * A scheduler of lineage mode (docs/lineage.md): the one chosen at boot
+ * (sched=NAME; sched_select_class) names the table of policies every
+ * task is scheduled by. A NULL entry is a policy that scheduler lacks
+ * (SCHED_ISO outside the staircase): asking for it is EINVAL.
+ */
+struct sched_class {
+	const char *name;	/* the sched= word, /proc/scheduler's first */
+	const char *title;	/* what it is, for /proc/scheduler and the boot log */
+	const struct sched_policy *policies[SCHED_NR_POLICIES];
+	void (*init)(int ncpus);	/* at sched_init, before any task */
+};
+extern const struct sched_class staircase_class, o1_class, cfs_class, eevdf_class;
+extern const struct sched_class *sched_class;
+/* Every class, NULL-terminated (class.c). */
+extern const struct sched_class *const sched_classes[];
+/* The chosen class's policies, copied from sched_class->policies by
+ * class_install() (sched_init). */
+extern const struct sched_policy *sched_policies[SCHED_NR_POLICIES];
+void class_install(void);
 
 static inline const struct sched_policy *policy_of(const struct sched_task *p)
 {
 	return sched_policies[p->policy];
+}
+
+static inline const struct sched_ops *ops_of(const struct sched_task *p)
+{
+	return policy_of(p)->ops;
 }
 
 static inline bool valid_policy(int policy)
@@ -101,9 +176,20 @@ static inline bool valid_policy(int policy)
 }
 
 /* Checks that every hook of p is named (a KASSERT naming the missing one);
- * sched_check_policies does it for every table, at boot. */
+ * sched_check_policies does it for every table of every class, at boot. */
 void check_policy_hooks(const struct sched_policy *p);
 void sched_check_policies(void);
+
+/* The staircase's ops (staircase_ops, policy.c): what the core did before
+ * lineage mode, in runqueue.c and core.c. */
+void staircase_enqueue(struct runqueue *rq, struct sched_task *t);
+void staircase_dequeue(struct runqueue *rq, struct sched_task *t);
+void staircase_activate(struct runqueue *rq, struct sched_task *p, uint64_t now);
+enum preempt_decision staircase_preempt(const struct runqueue *rq, const struct sched_task *p);
+void staircase_fork(struct sched_task *parent, struct sched_task *child);
+struct sched_task *staircase_pick(struct runqueue *rq, struct sched_task *next);
+void staircase_yield_task(struct runqueue *rq, struct sched_task *p);
+void staircase_renice(struct sched_task *t, int nice);
 
 /* The plain staircase's hooks (policy.c), which SCHED_NORMAL's table names
  * and the other policies name where they do what the staircase does. */

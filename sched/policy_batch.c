@@ -64,6 +64,7 @@ const struct sched_policy policy_batch = {
 	.name = "SCHED_BATCH", .number = SCHED_BATCH,
 	.user_only = true, .nice_time = true,
 	.prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	.rr_interval = batch_rr_interval,
 	.max_burst = staircase_max_burst,
 	.full_slice = batch_full_slice,

@@ -62,6 +62,7 @@ static void iso_update_share(struct runqueue *rq, struct sched_task *curr);
 const struct sched_policy policy_iso = {
 	.name = "SCHED_ISO", .number = SCHED_ISO,
 	.prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	.rr_interval = iso_rr_interval,
 	.max_burst = iso_max_burst,
 	.full_slice = staircase_full_slice,

@@ -71,6 +71,7 @@ const struct sched_policy policy_fifo = {
 	.unprivileged_as = &policy_iso,
 /* LAB iso END */
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.ops = &staircase_ops,
 	.rr_interval = staircase_rr_interval,
 	.max_burst = rt_max_burst,
 	.full_slice = rt_full_slice,
@@ -91,6 +92,7 @@ const struct sched_policy policy_rr = {
 	.unprivileged_as = &policy_iso,
 /* LAB iso END */
 	.prio_min = 1, .prio_max = MAX_USER_RT_PRIO - 1,
+	.ops = &staircase_ops,
 	.rr_interval = staircase_rr_interval,
 	.max_burst = rt_max_burst,
 	.full_slice = rt_full_slice,

@@ -1,11 +1,13 @@
 /*
  * runqueue.c - the per-CPU priority lists, their bitmap and rq locking.
  *
- * Nothing here knows about policies or stairs: a task is put on the list
- * of its t->prio, and the first set bit of the bitmap names the list to
- * take the next task from (staircase.md §2).
+ * Nothing here knows about stairs: a task is put on the list of its
+ * t->prio, where its policy's ops place it (the staircase's: at the tail;
+ * CFS's: in vruntime order), and the first set bit of the bitmap names
+ * the list to take the next task from (staircase.md §2).
  */
 #include "runqueue.h"
+#include "policy.h"
 
 struct runqueue runqueues[SCHED_MAX_CPUS];
 int sched_ncpus = 1;
@@ -81,6 +83,10 @@ void rq_init(struct runqueue *rq, int cpu)
 	rq->iso_throttled = false;
 	rq->cache_ticks = 0;
 	rq->preempted = false;
+	rq->fair.min_vruntime = 0;
+	rq->fair.load = 0;
+	rq->fair.nr = 0;
+	rq->fair.curr = NULL;
 	rq->siblings = 1u << cpu;
 	rq->nr_domains = 0;
 	rq->push_cpu = -1;
@@ -104,12 +110,35 @@ static inline void unlink_task(struct runqueue *rq, struct sched_task *t)
 		clear_bit(rq, t->prio);
 }
 
+void rq_link_before(struct runqueue *rq, struct sched_task *t, struct sched_list *node)
+{
+	list_insert(&t->run_list, node->prev, node);
+	set_bit(rq, t->prio);
+}
+
+void rq_unlink(struct runqueue *rq, struct sched_task *t)
+{
+	unlink_task(rq, t);
+}
+
+/* The staircase's place for a task (staircase.md §2): the tail of its
+ * list. */
+void staircase_enqueue(struct runqueue *rq, struct sched_task *t)
+{
+	link_task(rq, t, false);
+}
+
+void staircase_dequeue(struct runqueue *rq, struct sched_task *t)
+{
+	unlink_task(rq, t);
+}
+
 void enqueue_task(struct runqueue *rq, struct sched_task *t)
 {
 	KASSERT(spin_held(&rq->lock));
 	KASSERT(!t->on_rq && !t->is_idle);
 	KASSERT(t->prio >= 0 && t->prio < MAX_PRIO);
-	link_task(rq, t, false);
+	ops_of(t)->enqueue(rq, t);
 	t->on_rq = 1;
 	rq->nr_running++;
 	rq->nr_pinned += task_pinned(t);
@@ -119,7 +148,7 @@ void dequeue_task(struct runqueue *rq, struct sched_task *t)
 {
 	KASSERT(spin_held(&rq->lock));
 	KASSERT(t->on_rq && t->cpu == rq->cpu);
-	unlink_task(rq, t);
+	ops_of(t)->dequeue(rq, t);
 	t->on_rq = 0;
 	rq->nr_running--;
 	rq->nr_pinned -= task_pinned(t);

@@ -58,6 +58,23 @@ struct runqueue {
 	int cache_ticks;		/* ticks since the last switch */
 	bool preempted;			/* a preemption is being held back */
 
+	/* cfs (policy_cfs.c): the queued fair tasks, running one included */
+	struct {
+		uint64_t min_vruntime;	/* only grows: what sleepers are placed against */
+		uint32_t load;		/* the sum of their weights */
+		int nr;			/* how many */
+		struct sched_task *curr;	/* the running one, if fair */
+	} fair;
+
+	/* o1 (policy_o1.c): the expired array, beside the shared lists that
+	 * are its active one */
+	struct {
+		struct sched_list expired[NICE_LEVELS];	/* by prio - 100 */
+		int nr_active, nr_expired;	/* o1 tasks on each array */
+		uint64_t expired_timestamp;	/* rq->ticks when one first expired; 0: none */
+		int best_expired_prio;		/* best static_prio expired */
+	} o1;
+
 	/* SMP balancing (balance.c) */
 	uint32_t siblings;		/* SMT siblings, this CPU included */
 	int nr_domains;
@@ -85,8 +102,14 @@ static inline int task_pinned(const struct sched_task *t)
 }
 
 void rq_init(struct runqueue *rq, int cpu);
-void enqueue_task(struct runqueue *rq, struct sched_task *t);		/* tail */
+/* Queue t (where its policy's ops put it: the staircase's, at the tail)
+ * or take it off, counting it. */
+void enqueue_task(struct runqueue *rq, struct sched_task *t);
 void dequeue_task(struct runqueue *rq, struct sched_task *t);
+/* What the ops build on: t joins queue[t->prio] just before node (the
+ * list's head: at its tail), or leaves it; the bitmap follows. */
+void rq_link_before(struct runqueue *rq, struct sched_task *t, struct sched_list *node);
+void rq_unlink(struct runqueue *rq, struct sched_task *t);
 /* A queued task to list prio, its head or tail (runqueue.c). */
 void move_task(struct runqueue *rq, struct sched_task *t, int prio, bool head);
 static inline void requeue_task(struct runqueue *rq, struct sched_task *t, int prio)

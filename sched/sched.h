@@ -107,6 +107,31 @@ struct sched_task_stats {
 	uint64_t last_ran_ns;		/* when it last stopped running */
 };
 
+/* CFS's part of a task (policy_cfs.c, docs/cfs.md), in ns and virtual ns. */
+struct sched_fair_entity {
+	uint64_t vruntime;		/* virtual ns run: each ns counts 1024 / weight */
+	uint64_t key;			/* vruntime when it was queued: its place in the list */
+	uint64_t sum_exec;		/* ns run in all */
+	uint64_t prev_sum_exec;		/* sum_exec when it was last picked */
+	uint64_t exec_start;		/* when update_curr last charged it */
+	uint32_t weight;		/* its weight while queued (in rq->fair.load) */
+	/* eevdf (policy_eevdf.c, docs/eevdf.md) */
+	uint64_t deadline;		/* vruntime + its slice in virtual ns */
+	int64_t vlag;			/* V - vruntime when it left the queue; the
+					 * deadline while it runs (RUN_TO_PARITY) */
+	bool initial;			/* its next enqueue is its first (fork) */
+};
+
+/* o1's part of a task (policy_o1.c, docs/o1.md); its slice is time_slice. */
+struct sched_o1_entity {
+	uint64_t sleep_avg;		/* ns, 0..1 s: the interactivity estimate */
+	int credit;			/* interactive_credit, -100..+100 and past */
+	int activated;			/* -1: woken from D; 1: woken; 0: ran since */
+	bool first_slice;		/* still on the slice fork gave it */
+	bool expired;			/* on the expired array */
+	bool fork_first;		/* its first enqueue: before its parent */
+};
+
 /*
  * The scheduler's part of a process. The kernel embeds one in struct proc
  * and never writes its fields: sched/ owns all of them.
@@ -134,6 +159,8 @@ struct sched_task {
 	bool is_kthread;		/* a kernel thread: no user mode, not BATCH */
 	bool is_idle;			/* a per-CPU idle task */
 	struct sched_task_stats stats;
+	struct sched_fair_entity fair;	/* cfs and eevdf's; unused by the staircase */
+	struct sched_o1_entity o1;	/* o1's */
 };
 
 /* Topology from CPUID/ACPI: which package, core and thread each CPU is. */
@@ -152,6 +179,14 @@ void sched_set_hz(int hz);	/* the timer frequency; default 1000 */
 int sched_hz(void);		/* ticks per second, as sched_set_hz() set it */
 void sched_init(int ncpus, const struct sched_topology *topo);	/* topo may be NULL */
 void sched_init_idle(int cpu, struct sched_task *idle);
+
+/* ---- lineage mode (docs/lineage.md): the scheduler, chosen at boot ---- */
+/* Before sched_init(): "staircase" (the default), "cfs", "eevdf";
+ * 0, or -EINVAL with the choice unchanged. */
+int sched_select_class(const char *name);
+const char *sched_class_name(void);	/* the chosen one's sched= word */
+const char *sched_class_title(void);	/* what it is, in a few words */
+const char *sched_class_names(void);	/* every valid name, space-separated */
 
 /* ---- tasks ---- */
 void sched_task_init(struct sched_task *t, bool kthread);

@@ -17,6 +17,7 @@
 #include "syscalls.h"
 #include "sched.h"
 #include "policy.h"
+#include "cfs.h"		/* the view of a cfs or eevdf task */
 #include "tunables.h"
 #include "errno.h"
 
@@ -69,10 +70,14 @@ static int setscheduler_task(struct sched_task *me, struct sched_task *p,
 	if (sched_policies[policy]->rt != (lp.sched_priority != 0))
 		return -EINVAL;
 /* LAB iso BEGIN */
-	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO. */
+	/* Seed 003: an unprivileged request for FIFO/RR is granted as ISO,
+	 * where this boot's class has ISO; elsewhere it is refused, as Linux
+	 * refuses it (docs/lineage.md §2). */
 	if (sched_policies[policy]->unprivileged_as && !privileged(me)) {
 		policy = sched_policies[policy]->unprivileged_as->number;
 		lp.sched_priority = 0;
+		if (!valid_policy(policy))
+			return -EPERM;
 	}
 /* LAB iso END */
 	if (!may_change(me, p))
@@ -444,6 +449,13 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	};
 	v->quantum = rr_interval(p);
 	v->iso_throttled = rq->iso_throttled;
+	v->fair = ops_of(p) == &cfs_ops || ops_of(p) == &cfs_batch_ops ||
+		  ops_of(p) == &eevdf_ops || ops_of(p) == &eevdf_batch_ops;
+	v->eevdf = v->fair && fair_eevdf;
+	v->vruntime = p->fair.vruntime;
+	v->sum_exec_ns = p->fair.sum_exec;
+	v->deadline = p->fair.deadline;
+	v->lag = v->eevdf ? eevdf_lag(p) : 0;
 	spin_unlock(&rq->lock);
 }
 

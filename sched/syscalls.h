@@ -47,6 +47,13 @@ struct sched_task_view {
 	struct sched_task_info info;
 	int quantum;
 	int iso_throttled;
+	/* Lineage mode (docs/lineage.md): fair is 1 for a task of cfs or
+	 * eevdf, which then has a vruntime and a run time in ns; eevdf is 1
+	 * under eevdf, with a deadline and a lag (V - vruntime now while it
+	 * is queued, the lag it left with while it is not). */
+	int fair, eevdf;
+	uint64_t vruntime, sum_exec_ns, deadline;
+	int64_t lag;
 };
 void sched_task_view(struct sched_task *p, struct sched_task_view *v);
 int sched_cpu_view(int cpu, struct sched_cpu_info *info);	/* 0 / -EINVAL */

@@ -26,17 +26,19 @@ const char *const sched_trace_names[TRACE_NR_EVENTS][2] = {
 };
 
 /* The table's name for a policy, lower-cased without its prefix, so a policy a
- * student adds (one file, one table entry) shows up by its own name. */
+ * student adds (one file, one table entry) shows up by its own name. The
+ * staircase's table has every policy and the names every class uses; it
+ * is there before any boot (the simulator parses its workload first). */
 const char *sched_trace_policy_name(int policy)
 {
 	static char lower[SCHED_NR_POLICIES][16];
 
 	if (policy == SCHED_NR_POLICIES)
 		return "idle";
-	if (policy < 0 || policy >= SCHED_NR_POLICIES)
+	if (policy < 0 || policy >= SCHED_NR_POLICIES || !staircase_class.policies[policy])
 		return "-";
 	if (!lower[policy][0]) {
-		const char *n = sched_policies[policy]->name;
+		const char *n = staircase_class.policies[policy]->name;
 		unsigned i = 0;
 		if (n[0] == 'S' && n[1] == 'C' && n[2] == 'H' && n[3] == 'E' &&
 		    n[4] == 'D' && n[5] == '_')

@@ -15,6 +15,9 @@ struct sched_tunables tunables = {
 	.hz = 1000, .interactive = 1, .compute = 0, .rr_interval_ms = 10,
 	.per_cpu_gain = 25, .iso_cpu = 70, .cache_delay_ms = 10,
 	.rotate = 1,
+	.latency_ns = 20000000, .min_granularity_ns = 4000000,
+	.wakeup_granularity_ns = 10000000, .child_runs_first = 1, .compat_yield = 0,
+	.base_slice_ns = 750000,
 };
 
 static const struct {
@@ -31,6 +34,22 @@ static const struct {
 	[TUNABLE_ISO_CPU]	= { "iso_cpu", &tunables.iso_cpu, 0, 100, 70, false },
 	[TUNABLE_CACHE_DELAY]	= { "cache_delay", &tunables.cache_delay_ms, 0, TUNABLE_MS_MAX, 10, false },
 	[TUNABLE_ROTATE]	= { "sched_rotate", &tunables.rotate, 0, 1, 1, false },
+	/* cfs: Linux 2.6.24's ranges (kernel/sysctl.c: 100 us..1 s; the
+	 * wake-up granularity from 0) and defaults, before cfs_init scales
+	 * the three times by 1 + log2(ncpus) as Linux did (docs/cfs.md §6) */
+	[TUNABLE_LATENCY_NS]	= { "sched_latency_ns", &tunables.latency_ns,
+				    CFS_GRAN_MIN_NS, CFS_GRAN_MAX_NS, 20000000, false },
+	[TUNABLE_MIN_GRANULARITY_NS] = { "sched_min_granularity_ns", &tunables.min_granularity_ns,
+				    CFS_GRAN_MIN_NS, CFS_GRAN_MAX_NS, 4000000, false },
+	[TUNABLE_WAKEUP_GRANULARITY_NS] = { "sched_wakeup_granularity_ns",
+				    &tunables.wakeup_granularity_ns, 0, CFS_GRAN_MAX_NS, 10000000, false },
+	[TUNABLE_CHILD_RUNS_FIRST] = { "sched_child_runs_first", &tunables.child_runs_first,
+				    0, 1, 1, false },
+	[TUNABLE_COMPAT_YIELD]	= { "sched_compat_yield", &tunables.compat_yield, 0, 1, 0, false },
+	/* eevdf: Linux 6.6's base_slice_ns (a debugfs file there, unchecked;
+	 * here cfs's range) */
+	[TUNABLE_BASE_SLICE_NS]	= { "sched_base_slice_ns", &tunables.base_slice_ns,
+				    CFS_GRAN_MIN_NS, CFS_GRAN_MAX_NS, 750000, false },
 };
 
 /* ms_to_ticks() and cache_delay_ticks() multiply in an int (tunables.h). */
@@ -119,6 +138,11 @@ int sched_setup_param(const char *key, const char *value)
 }
 
 int sched_hz(void) { return tunables.hz; }
+
+bool sched_tunable_is_default(int id)
+{
+	return id >= 0 && id < TUNABLE_NR && *table[id].value == table[id].dflt;
+}
 
 int cache_delay_ticks(void)
 {

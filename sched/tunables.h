@@ -25,6 +25,13 @@ enum sched_tunable {
 	TUNABLE_ISO_CPU = SCHED_TUNABLE_ISO_CPU,	/* iso_cpu: 0..100 %, default 70 [beyond] */
 	TUNABLE_CACHE_DELAY = SCHED_TUNABLE_CACHE_DELAY,	/* cache_delay: 0..1000 ms, default 10 */
 	TUNABLE_ROTATE = SCHED_TUNABLE_ROTATE,		/* sched_rotate: 0..1, default 1 [beyond] */
+	/* cfs (docs/cfs.md §6): Linux 2.6.24's sysctls, in ns */
+	TUNABLE_LATENCY_NS = SCHED_TUNABLE_LATENCY_NS,	/* 0.1 ms..1 s, default 20 ms */
+	TUNABLE_MIN_GRANULARITY_NS = SCHED_TUNABLE_MIN_GRANULARITY_NS,	/* 0.1 ms..1 s, default 4 ms */
+	TUNABLE_WAKEUP_GRANULARITY_NS = SCHED_TUNABLE_WAKEUP_GRANULARITY_NS,	/* 0..1 s, default 10 ms */
+	TUNABLE_CHILD_RUNS_FIRST = SCHED_TUNABLE_CHILD_RUNS_FIRST,	/* 0..1, default 1 */
+	TUNABLE_COMPAT_YIELD = SCHED_TUNABLE_COMPAT_YIELD,	/* 0..1, default 0 */
+	TUNABLE_BASE_SLICE_NS = SCHED_TUNABLE_BASE_SLICE_NS,	/* eevdf: 0.1 ms..1 s, default 0.75 ms */
 	TUNABLE_NR = SCHED_TUNABLE_NR
 };
 
@@ -37,6 +44,9 @@ struct sched_tunables {
 	int iso_cpu;
 	int cache_delay_ms;
 	int rotate;
+	int latency_ns, min_granularity_ns, wakeup_granularity_ns;	/* cfs */
+	int child_runs_first, compat_yield;				/* cfs */
+	int base_slice_ns;						/* eevdf */
 };
 
 extern struct sched_tunables tunables;
@@ -46,6 +56,11 @@ int sched_tunable_get(int id);			/* value, or -EINVAL */
 int sched_tunable_set(int id, int value);	/* 0, or -EINVAL (unchanged) */
 int sched_setup_param(const char *key, const char *value);	/* 0 / -EINVAL / -ENOENT */
 const char *sched_tunable_name(int id);		/* NULL if no such id */
+bool sched_tunable_is_default(int id);		/* still its default (cfs_init scales those) */
+
+/* The range of cfs's times in ns (Linux 2.6.24's sysctl bounds). */
+#define CFS_GRAN_MIN_NS	100000
+#define CFS_GRAN_MAX_NS	1000000000
 
 /* Derived numbers, in ticks (staircase.md §4). */
 int cache_delay_ticks(void);

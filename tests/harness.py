@@ -6,7 +6,12 @@ kernel command line) and what its serial output must and must not contain.
 Case groups are modules in tests/cases/, each exporting CASES = [Case(...)].
 
     python3 tests/harness.py [--kernel K] [--initrd I] [--iso ISO] [-j N]
-                             [--tag T] [--exclude-tag T] [--list] [glob ...]
+                             [--tag T] [--exclude-tag T] [--sched NAME]
+                             [--list] [glob ...]
+
+--sched NAME boots every case under that scheduler of lineage mode
+(sched=NAME appended; docs/lineage.md); cases tagged "staircase" (its
+rules) and ISO cases (GRUB's command line) are skipped with the reason.
 
 One line per case, then "N passed, N failed" (", N skipped" when some were
 skipped); the exit status is non-zero when any case failed. Serial logs go to
@@ -421,6 +426,8 @@ class Result:
 
 
 def run_case(case, args):
+    if getattr(case, "lineage_skip", None):
+        return Result(case, "SKIP", case.lineage_skip)
     if case.accel == "kvm":
         why = hardware_kvm()
         if why:
@@ -498,6 +505,14 @@ def select(cases, args):
         if args.exclude_tag and case.tags & set(args.exclude_tag):
             continue
         chosen.append(case)
+    if args.sched:
+        for case in chosen:
+            if "staircase" in case.tags:
+                case.lineage_skip = f"staircase rule, this run boots sched={args.sched}"
+            elif case.iso:
+                case.lineage_skip = "GRUB's menu sets the command line, not sched="
+            else:
+                case.append = f"sched={args.sched} {case.append}".strip()
     return chosen
 
 
@@ -518,6 +533,9 @@ def parse_args(argv):
                    help="run only cases with this tag (repeatable: any)")
     p.add_argument("--exclude-tag", action="append", default=[],
                    help="skip cases with this tag (repeatable)")
+    p.add_argument("--sched", metavar="NAME",
+                   help="boot every case with sched=NAME (lineage mode); "
+                        "cases tagged staircase are skipped")
     p.add_argument("--list", action="store_true",
                    help="list the selected cases and exit")
     p.add_argument("names", nargs="*", metavar="glob",

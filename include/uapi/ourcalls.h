@@ -44,6 +44,13 @@ enum sched_tunable_id {
 	SCHED_TUNABLE_ISO_CPU = 5,	/* percent */
 	SCHED_TUNABLE_CACHE_DELAY = 6,	/* milliseconds */
 	SCHED_TUNABLE_ROTATE = 7,	/* 0/1: balancer rotation [beyond] */
+	/* cfs and eevdf (sched=cfs, docs/cfs.md §6), by Linux's names */
+	SCHED_TUNABLE_LATENCY_NS = 8,	/* sched_latency_ns */
+	SCHED_TUNABLE_MIN_GRANULARITY_NS = 9,	/* sched_min_granularity_ns */
+	SCHED_TUNABLE_WAKEUP_GRANULARITY_NS = 10,	/* sched_wakeup_granularity_ns */
+	SCHED_TUNABLE_CHILD_RUNS_FIRST = 11,	/* sched_child_runs_first: 0/1 */
+	SCHED_TUNABLE_COMPAT_YIELD = 12,	/* sched_compat_yield: 0/1 */
+	SCHED_TUNABLE_BASE_SLICE_NS = 13,	/* sched_base_slice_ns (eevdf) */
 	SCHED_TUNABLE_NR
 };
 

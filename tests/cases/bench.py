@@ -148,7 +148,8 @@ EXIT2 = rf"^init: {SB} exited with status 2$"
 assert len("run=" + ",".join(SMOKE_RUNS)) < 900, "the command line would be cut"
 
 CASES = [
-    Case("schedbench_smoke_1x1x1", qemu_args=ICOUNT, timeout=120, tags=("bench",),
+    # "staircase": its checks want ISO granted (harness.py --sched skips it)
+    Case("schedbench_smoke_1x1x1", qemu_args=ICOUNT, timeout=120, tags=("bench", "staircase"),
          append="tests=none run=" + ",".join(SMOKE_RUNS) + " then=exit",
          expect=[r"^init exited: status 0$"], check=check_smoke),
     Case("schedbench_pipe2_2x1x1", smp="2,sockets=2,cores=1,threads=1", qemu_args=ICOUNT,

@@ -68,9 +68,10 @@ def ktap_check(program, oks):
 
 
 def smp_case(name, topo, program, oks, args="", timeout=90, exclusive=True,
-             accel="tcg", **kw):
+             accel="tcg", staircase=False, **kw):
     run = f"/bin/{program}" + (f":{args}" if args else "")
-    tags = ("sched_smp",) + (("kvm",) if accel == "kvm" else ())
+    tags = ("sched_smp",) + (("kvm",) if accel == "kvm" else ()) + \
+        (("staircase",) if staircase else ())
     if accel == "kvm":
         # only qemu64,+topoext reports cores and threads under KVM
         kw.setdefault("cpu", "qemu64,+topoext")
@@ -98,14 +99,16 @@ def cases(accel):
                  ["smp_hogs_placed_one_per_core_not_siblings",
                   "smp_hogs_started_on_siblings_spread_to_cores"],
                  accel=accel),
+        # staircase: its SMT rule and BATCH (harness.py --sched skips them)
         smp_case("smt_batch_1x1x2", "1x1x2", "smt_batch",
                  ["smt_batch_waits_while_sibling_runs_normal",
-                  "cpu_accounting_batch_time_is_nice"], accel=accel),
+                  "cpu_accounting_batch_time_is_nice"], accel=accel,
+                 staircase=True),
         # the BATCH mutex holder on CPU 0, a NORMAL hog on its sibling
         smp_case("smt_batch_pi_1x1x2", "1x1x2", "sched_pi",
                  ["batch_holding_mutex_wakes_at_139_and_releases_it",
                   "batch_after_interruptible_sleep_stays_at_140"],
-                 args="--sibling", timeout=120, accel=accel),
+                 args="--sibling", timeout=120, accel=accel, staircase=True),
         smp_case("smt_batch_1x2x1", "1x2x1", "smt_batch",
                  ["batch_and_normal_on_separate_cores_both_run",
                   "cpu_accounting_batch_time_is_nice"], accel=accel),

@@ -40,8 +40,10 @@ def check_session(log):
 
 
 CASES = [
+    # "staircase": ps's stair and slice, and BATCH waiting behind spin 2
+    # (docs/lineage.md: skipped by harness.py --sched NAME).
     Case("tools_shell_session", smp=ONE, append="tests=none", timeout=60,
-         tags=("quick", "console"),
+         tags=("quick", "console", "staircase"),
          send=[(r"^\$ ", b"spin 2 &\r"),
                # wait until the child has exec'd spin (ps could still see sh)
                (r"^\[\d+\] \d+\n\$ ", b"until ps | grep -q ' spin$'; do sleep 0.1; done\r"),

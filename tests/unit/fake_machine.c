@@ -195,6 +195,10 @@ uint64_t fake_tick_ns(void)
 	return 1000000000ull / (uint64_t)tunables.hz;
 }
 
+/* The class the next boot selects (sched=NAME); each test starts with
+ * the staircase (main.c). */
+const char *fake_class = "staircase";
+
 void fake_boot(int ncpus, const struct sched_topology *topo)
 {
 	fake_boot_hz(ncpus, topo, FAKE_HZ);
@@ -217,6 +221,8 @@ void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz)
 	memset(fake_user_mem, 0, sizeof(fake_user_mem));
 	sched_tunables_defaults();
 	sched_set_hz(hz);
+	if (sched_select_class(fake_class) < 0)
+		kassert_fail("fake_boot: no such class", __FILE__, __LINE__);
 	sched_init(ncpus, topo);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		fake_cpu = cpu;

@@ -71,6 +71,8 @@ extern char fake_assert_msg[256];
 
 /* Reset the machine and boot the scheduler on ncpus CPUs (topo may be NULL). */
 void fake_boot(int ncpus, const struct sched_topology *topo);
+/* The class fake_boot selects ("staircase" unless a test sets it). */
+extern const char *fake_class;
 /* ... with a timer of hz instead of FAKE_HZ (the simulator's 'hz'). */
 void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz);
 /* Length of a tick: 1 s / the scheduler's hz. */

@@ -58,6 +58,7 @@ static void run_test(const struct test_case *t)
 
 	test_failed = false;
 	why[0] = 0;
+	fake_class = "staircase";
 	fake_boot(1, NULL);
 	sim_reset();
 	fake_assert_jmp = &jb;

@@ -296,6 +296,13 @@ TEST(tunables_defaults_match_spec9)
 		{ TUNABLE_ISO_CPU, &boot_tunables.iso_cpu, 70 },
 		{ TUNABLE_CACHE_DELAY, &boot_tunables.cache_delay_ms, 10 },
 		{ TUNABLE_ROTATE, &boot_tunables.rotate, 1 },
+		/* cfs: Linux 2.6.24's (docs/cfs.md §6) */
+		{ TUNABLE_LATENCY_NS, &boot_tunables.latency_ns, 20000000 },
+		{ TUNABLE_MIN_GRANULARITY_NS, &boot_tunables.min_granularity_ns, 4000000 },
+		{ TUNABLE_WAKEUP_GRANULARITY_NS, &boot_tunables.wakeup_granularity_ns, 10000000 },
+		{ TUNABLE_CHILD_RUNS_FIRST, &boot_tunables.child_runs_first, 1 },
+		{ TUNABLE_COMPAT_YIELD, &boot_tunables.compat_yield, 0 },
+		{ TUNABLE_BASE_SLICE_NS, &boot_tunables.base_slice_ns, 750000 },
 	};
 	CHECK_EQ(sizeof(d) / sizeof(d[0]), TUNABLE_NR);	/* every tunable */
 	for (unsigned i = 0; i < sizeof(d) / sizeof(d[0]); i++) {

@@ -18,6 +18,7 @@
 #include "../../tests/unit/sim.h"
 #include "../../sched/runqueue.h"
 #include "../../sched/tunables.h"
+#include "../../sched/policy.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,11 +348,11 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 	uint64_t now = fake_now_ns;
 
 	printf("staircase-sim: %s: %d CPU%s (%d package%s x %d core%s x %d thread%s), "
-	       "hz %d, %.3f s, seed %llu\n", file,
+	       "hz %d, %.3f s, seed %llu, sched %s\n", file,
 	       wl->ncpus, wl->ncpus > 1 ? "s" : "", wl->ncpus / (wl->cores * wl->threads),
 	       wl->ncpus / (wl->cores * wl->threads) > 1 ? "s" : "", wl->cores,
 	       wl->cores > 1 ? "s" : "", wl->threads, wl->threads > 1 ? "s" : "",
-	       wl->hz, (double)now / 1e9, (unsigned long long)seed);
+	       wl->hz, (double)now / 1e9, (unsigned long long)seed, sched_class_name());
 	printf("tunables:");
 	for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
 		printf(" %s=%d", sched_tunable_name(id), sched_tunable_get(id));
@@ -411,9 +412,10 @@ static void usage(FILE *f)
 		"  --seed N             seed for lengths given as ranges (default 1)\n"
 		"  --duration LENGTH    override the file's duration (e.g. 2s, 500ms)\n"
 		"  --tunable NAME=VALUE override a tunable (e.g. iso_cpu=100); may repeat\n"
+		"  --sched NAME         the scheduler of lineage mode (docs/lineage.md): %s\n"
 		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
 		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
-		"The format of WORKLOAD is in docs/simulator.md.\n", PICKNEXT_MAX);
+		"The format of WORKLOAD is in docs/simulator.md.\n", sched_class_names(), PICKNEXT_MAX);
 }
 
 int main(int argc, char **argv)
@@ -449,6 +451,15 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			i++;
+		} else if (!strncmp(a, "--sched=", 8) || (!strcmp(a, "--sched") && v)) {
+			const char *name = a[7] == '=' ? a + 8 : v;
+			if (sched_select_class(name) < 0) {
+				fprintf(stderr, "staircase-sim: no scheduler '%s' (there are: %s)\n",
+					name, sched_class_names());
+				return 1;
+			}
+			fake_class = name;
+			i += a[7] != '=';
 		} else if (!strcmp(a, "--tunable") && v) {
 			if (ncli == MAX_CLI_TUNABLES || !strchr(v, '=')) {
 				fprintf(stderr, "staircase-sim: --tunable wants NAME=VALUE (at most %d), "
@@ -490,6 +501,12 @@ int main(int argc, char **argv)
 		return 2;
 	boot(&wl);
 	apply_tunables(file, &wl, cli_tunables, ncli);
+	for (int i = 0; i < wl.ntasks; i++)
+		if (!valid_policy(wl.tasks[i].policy)) {
+			fprintf(stderr, "staircase-sim: %s: task %s: %s has no policy %s\n", file,
+				wl.tasks[i].name, sched_class_name(), wl_policy_name(wl.tasks[i].policy));
+			return 2;
+		}
 
 	sim_reset();
 	sim_seed(seed);

@@ -180,5 +180,41 @@ for bad in 0 4089 1,,2 1, x -5; do
 done
 check "--picknext: 0, 4089, 1,,2, a trailing comma, x and -5 each exit 1 with the reason" 0
 
+# Lineage mode (docs/lineage.md, docs/cfs.md): the same workloads under --sched=cfs.
+# cfs.md §1: hogs at nice 0, 10 and 19 share the CPU by weight, 1024:110:15
+# (89.1, 9.6 and 1.3 %); §4: Ingo's workload no longer starves the hog (a third each).
+run cfsnice --sched=cfs $ex/nice.wl; check "nice.wl --sched=cfs runs" $?
+grep -q 'sched cfs$' $out/cfsnice.out; check "nice.wl --sched=cfs: the report names cfs" $?
+within "$(share $out/cfsnice.out nice0)" 87.1 91.1 && within "$(share $out/cfsnice.out nice10)" 8.6 10.6 &&
+	within "$(share $out/cfsnice.out nice19)" 0.8 1.8
+check "nice.wl --sched=cfs: 1024:110:15 (got $(share $out/cfsnice.out nice0), $(share $out/cfsnice.out nice10), $(share $out/cfsnice.out nice19) %; weights 89.1, 9.6, 1.3 %)" $?
+run cfsingo --sched cfs $ex/ingo.wl; check "ingo.wl --sched cfs runs" $?
+h=$(share $out/cfsingo.out hog)
+within "$h" 30 37; check "ingo.wl --sched cfs: the hog gets its third (got $h %)" $?
+run cfsiso --sched=cfs $ex/iso_cap.wl; rc=$?
+[ $rc -eq 2 ] && grep -q "cfs has no policy iso" $out/cfsiso.err
+check "iso_cap.wl --sched=cfs: exit status 2, cfs has no SCHED_ISO (status $rc)" $?
+# eevdf.md §1: the same weights under eevdf; §4: no sleeper credit, the hog keeps a third or more.
+run eevdfnice --sched=eevdf $ex/nice.wl; check "nice.wl --sched=eevdf runs" $?
+within "$(share $out/eevdfnice.out nice0)" 87.1 91.1 && within "$(share $out/eevdfnice.out nice10)" 8.6 10.6 &&
+	within "$(share $out/eevdfnice.out nice19)" 0.8 1.8
+check "nice.wl --sched=eevdf: 1024:110:15 (got $(share $out/eevdfnice.out nice0), $(share $out/eevdfnice.out nice10), $(share $out/eevdfnice.out nice19) %)" $?
+run eevdfingo --sched=eevdf $ex/ingo.wl; check "ingo.wl --sched=eevdf runs" $?
+h=$(share $out/eevdfingo.out hog)
+within "$h" 30 40; check "ingo.wl --sched=eevdf: the hog keeps a third or more (got $h %)" $?
+# o1.md §1, §2: 2.6.8's slices by nice (100 ms at nice 0, 5 ms at 19) give
+# nice 0, 10, 19 about 64 : 32 : 4 %; Ingo's workload starves the hog, as
+# it did 2.6.8 (o1.md §7: the interactive tasks never leave the active array).
+run o1nice --sched=o1 $ex/nice.wl; check "nice.wl --sched=o1 runs" $?
+within "$(share $out/o1nice.out nice0)" 60 68 && within "$(share $out/o1nice.out nice10)" 28 36 &&
+	within "$(share $out/o1nice.out nice19)" 2 6
+check "nice.wl --sched=o1: slices 100:50:5 ms (got $(share $out/o1nice.out nice0), $(share $out/o1nice.out nice10), $(share $out/o1nice.out nice19) %)" $?
+run o1ingo --sched=o1 $ex/ingo.wl; check "ingo.wl --sched=o1 runs" $?
+h=$(share $out/o1ingo.out hog)
+within "$h" 0 2; check "ingo.wl --sched=o1: the hog starves, as under 2.6.8 (got $h %)" $?
+run cfsbad --sched=bfs $ex/nice.wl; rc=$?
+[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase o1 cfs eevdf" $out/cfsbad.err
+check "--sched=bfs: exit status 1 and the valid names (status $rc)" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

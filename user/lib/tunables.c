@@ -25,6 +25,19 @@ const struct tunable tunables[] = {
 	  "compute mode: a wake-up preempts only after this much running", 0 },
 	{ SCHED_TUNABLE_ROTATE, "sched_rotate", "", "0..1",
 	  "1: the balancer rotates uneven splits (3 hogs on 2 CPUs, 12 on 8); 0: the seed's", 0 },
+	/* sched=cfs (docs/cfs.md §6): Linux 2.6.24's names */
+	{ SCHED_TUNABLE_LATENCY_NS, "sched_latency_ns", "ns", "100000..1000000000",
+	  "cfs: the period in which every task runs once (x 1 + log2 CPUs)", 0 },
+	{ SCHED_TUNABLE_MIN_GRANULARITY_NS, "sched_min_granularity_ns", "ns", "100000..1000000000",
+	  "cfs: the shortest slice; past latency/this tasks the period grows", 0 },
+	{ SCHED_TUNABLE_WAKEUP_GRANULARITY_NS, "sched_wakeup_granularity_ns", "ns", "0..1000000000",
+	  "cfs: a woken task preempts only if this much (virtual) ahead", 0 },
+	{ SCHED_TUNABLE_CHILD_RUNS_FIRST, "sched_child_runs_first", "", "0..1",
+	  "cfs: 1: a forked child takes its parent's vruntime if smaller", 0 },
+	{ SCHED_TUNABLE_COMPAT_YIELD, "sched_compat_yield", "", "0..1",
+	  "cfs: 1: sched_yield goes behind every other task (BATCH always does)", 0 },
+	{ SCHED_TUNABLE_BASE_SLICE_NS, "sched_base_slice_ns", "ns", "100000..1000000000",
+	  "eevdf: the slice a task asks for; its deadline is that far ahead", 0 },
 };
 const int ntunables = sizeof(tunables) / sizeof(tunables[0]);
 

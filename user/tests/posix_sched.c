@@ -59,7 +59,7 @@ static void limits(void)
 						    : "iso_priority_range";
 		int max, min;
 
-		if (test_kernel_specific_skip(name))
+		if (p == SCHED_ISO ? test_staircase_rule_skip(name) : test_kernel_specific_skip(name))
 			continue;
 		max = sched_get_priority_max(p);
 		min = sched_get_priority_min(p);
@@ -166,7 +166,7 @@ static void setters(void *unused)
 	if (!test_kernel_specific_skip("setscheduler_batch_reads_back"))
 		set_read_back_tag("setscheduler_batch_reads_back",
 				  SCHED_BATCH, 0, "kernel-specific, ");
-	if (!test_kernel_specific_skip("setscheduler_iso_reads_back"))
+	if (!test_staircase_rule_skip("setscheduler_iso_reads_back"))
 		set_read_back_tag("setscheduler_iso_reads_back", SCHED_ISO,
 				  0, "kernel-specific, ");
 }
@@ -257,7 +257,7 @@ static void intervals(void *unused)
 		ktap_ok(rr == q, "rr_interval_rr_is_quantum",
 			"kernel-specific, %lld ns want %lld", rr, q);
 	}
-	if (!test_kernel_specific_skip("rr_interval_other_is_full_slice")) {
+	if (!test_staircase_rule_skip("rr_interval_other_is_full_slice")) {
 		/* staircase.md §7.7: NORMAL reports full_slice, 20 RR at nice 0 */
 		long long other;
 
@@ -324,7 +324,7 @@ static void unprivileged(void *unused)
 		   EPERM);
 	ktap_errno("unprivileged_setparam_root_task_eperm",
 		   ERRNO_OF(sched_setparam(parent, &sp)), EPERM);
-	if (!test_kernel_specific_skip("unprivileged_fifo_granted_as_iso")) {
+	if (!test_staircase_rule_skip("unprivileged_fifo_granted_as_iso")) {
 		/* staircase.md §7.5, seed 003: not refused, granted as ISO */
 		sp.sched_priority = 10;
 		r = sched_setscheduler(0, SCHED_FIFO, &sp);

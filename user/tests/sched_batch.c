@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	char detail[160];
 
 	test_require_our_kernel(argc, argv, 0);
+	test_require_staircase();
 	ktap_plan(2);
 	ktap_ok(test_retry_once(beside_normal, NULL, detail, sizeof(detail)),
 		"batch_idle_only_beside_normal", "%s", detail);

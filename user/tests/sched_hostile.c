@@ -260,10 +260,22 @@ int main(void)
 		return 0;
 	}
 	ktap_plan(ncases + 2);
-	for (int i = 0; i < ncases; i++)
+	for (int i = 0; i < ncases; i++) {
+		/* Lineage mode: ISO is the staircase's; and 2.6.24's CFS
+		 * restarts a task's stint at every policy change (its
+		 * set_curr_task), so under sched=cfs a BATCH/NORMAL flipper
+		 * keeps the CPU, as it did there (docs/cfs.md §8). */
+		if (strstr(names[i], "iso_") && test_staircase_rule_skip(names[i]))
+			continue;
+		if (strstr(names[i], "batch_normal_flip") && kernel_is_ours() &&
+		    strcmp(test_scheduler(), "cfs") == 0) {
+			ktap_skip(names[i], "2.6.24's CFS lets a flipper keep the CPU (docs/cfs.md §8)");
+			continue;
+		}
 		ktap_ok(test_retry_once(measure_gamer, (void *)&gamers[i], detail,
 					sizeof(detail)), names[i], "%s", detail);
-	if (!test_kernel_specific_skip("throttled_iso_yield_waits_among_batch")) {
+	}
+	if (!test_staircase_rule_skip("throttled_iso_yield_waits_among_batch")) {
 		int ok = iso_yield_case(detail, sizeof(detail));
 		ktap_ok(ok, "throttled_iso_yield_waits_among_batch", "%s", detail);
 	}

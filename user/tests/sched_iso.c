@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 	char detail[200];
 
 	test_require_our_kernel(argc, argv, 0);
+	test_require_staircase();
 	ktap_plan(3);
 	ktap_in_child("unprivileged_fifo_becomes_iso", unprivileged_fifo, NULL);
 	saved = sched_tunable_get(SCHED_TUNABLE_ISO_CPU);

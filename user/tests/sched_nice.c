@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 	char detail[200];
 
 	test_require_our_kernel(argc, argv, 1);
+	test_require_staircase();
 	ktap_plan(2);
 	ktap_ok(test_retry_once(measure, &ten, detail, sizeof(detail)),
 		"nice_0_vs_10_shares_2_to_1", "%s", detail);

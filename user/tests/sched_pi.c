@@ -209,6 +209,7 @@ int main(int argc, char **argv)
 	long long slice_ms;
 
 	test_require_our_kernel(argc, argv, 0);
+	test_require_staircase();
 	if (argc > 1 && strcmp(argv[1], "--sibling") == 0) {
 		if (test_ncpus() < 2)
 			ktap_skip_all("--sibling needs a second CPU (1x1x2)");

@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 	char detail[200];
 
 	test_require_our_kernel(argc, argv, 0);
+	test_require_staircase();
 	ktap_plan(2);
 	ktap_ok(test_retry_once(normal, NULL, detail, sizeof(detail)),
 		"normal_yielder_gives_way_to_hog", "%s", detail);

@@ -42,6 +42,50 @@ int test_kernel_specific_skip(const char *name)
 	return 1;
 }
 
+const char *test_scheduler(void)
+{
+	static char name[32];
+	int fd, n;
+
+	if (name[0])
+		return name;
+	strcpy(name, "staircase");
+	fd = open("/proc/scheduler", O_RDONLY);
+	if (fd < 0)
+		return name;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	name[n > 0 ? n : 0] = 0;
+	name[strcspn(name, " \t\n")] = 0;
+	if (!name[0])
+		strcpy(name, "staircase");
+	return name;
+}
+
+static const char *staircase_skip_reason(void)
+{
+	static char why[64];
+
+	snprintf(why, sizeof(why), "staircase rule, this boot runs %s", test_scheduler());
+	return why;
+}
+
+int test_staircase_rule_skip(const char *name)
+{
+	if (test_kernel_specific_skip(name))
+		return 1;
+	if (strcmp(test_scheduler(), "staircase") == 0)
+		return 0;
+	ktap_skip(name, staircase_skip_reason());
+	return 1;
+}
+
+void test_require_staircase(void)
+{
+	if (kernel_is_ours() && strcmp(test_scheduler(), "staircase") != 0)
+		ktap_skip_all(staircase_skip_reason());
+}
+
 pid_t test_reaped_pid(void)
 {
 	pid_t pid = fork();

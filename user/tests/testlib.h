@@ -26,6 +26,17 @@ void test_require_our_kernel(int argc, char **argv, int allow_force);
 /* On Linux print "ok N - name # SKIP kernel-specific" and return 1. */
 int test_kernel_specific_skip(const char *name);
 
+/* Lineage mode (docs/lineage.md): the scheduler this boot runs, the first
+ * word of /proc/scheduler ("staircase" where there is no such file). The
+ * staircase's own rules (docs/staircase.md) hold only under it: under
+ * another (sched=cfs), test_staircase_rule_skip prints "ok N - name #
+ * SKIP staircase rule, this boot runs cfs" and returns 1 (on Linux it
+ * skips as test_kernel_specific_skip does), and test_require_staircase
+ * skips the whole program so. */
+const char *test_scheduler(void);
+int test_staircase_rule_skip(const char *name);
+void test_require_staircase(void);
+
 /* nanosleep for ms milliseconds. */
 void test_sleep_ms(int ms);
 /* cyclictest's loop: count sleeps of 1 ms; late[i] is how many ns late

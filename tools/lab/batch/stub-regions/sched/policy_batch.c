@@ -9,6 +9,7 @@
 // were SCHED_NORMAL: every hook is the staircase's own.
 const struct sched_policy policy_batch = {
 	.name = "SCHED_BATCH", .number = SCHED_BATCH, .prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	// Every hook is the plain staircase's, as SCHED_NORMAL's. BATCH's
 	// rules (README-LAB.md) concern these,
 	.rr_interval = staircase_rr_interval, .full_slice = staircase_full_slice,

@@ -9,6 +9,7 @@
 // SCHED_NORMAL, with no cap; no CPU ever throttles it.
 const struct sched_policy policy_iso = {
 	.name = "SCHED_ISO", .number = SCHED_ISO, .prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	// Every hook is the plain staircase's, as SCHED_NORMAL's. ISO's rules
 	// and its cap (README-LAB.md) concern these,
 	.rr_interval = staircase_rr_interval, .max_burst = staircase_max_burst,

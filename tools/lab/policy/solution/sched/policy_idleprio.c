@@ -55,6 +55,7 @@ const struct sched_policy policy_idleprio = {
 	.name = "SCHED_IDLEPRIO", .number = SCHED_IDLEPRIO,
 	.user_only = true, .nice_time = true,
 	.prio_min = 0, .prio_max = 0,
+	.ops = &staircase_ops,
 	.rr_interval = idleprio_rr_interval,
 	.max_burst = staircase_max_burst,
 	.full_slice = idleprio_full_slice,

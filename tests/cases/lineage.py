@@ -1,0 +1,70 @@
+"""Lineage mode (docs/lineage.md): another scheduler for NORMAL and BATCH,
+chosen at boot with sched=NAME.
+
+lineage_cfs_session, one CPU, sched=cfs, the shell over the serial line:
+  the boot log and /proc/scheduler name cfs; chrt -m has no SCHED_ISO;
+  /proc/sys/kernel/sched_latency_ns reads 20 ms (one CPU); a value out of
+  range is EINVAL and a non-root write is refused, both leaving it
+  unchanged; root's write takes; /proc/1/sched shows init's vruntime.
+lineage_eevdf_2cpu: sched=eevdf on two CPUs: its line, the base slice
+  scaled to 1.5 ms, and init's deadline and lag in /proc/1/sched.
+lineage_unknown_name: sched=bfs is reported with the valid names and the
+  staircase boots.
+"""
+from harness import Case
+
+ONE = "1,sockets=1,cores=1,threads=1"
+TWO = "2,sockets=1,cores=2,threads=1"
+PROMPT_AFTER = r".*\n(?:.*\n)*?\$ "     # the rest of the output, then a prompt
+STATUS1 = r"^.*exit status 1$"         # the shell's line for a failed command
+LATENCY = r"^kernel\.sched_latency_ns = "
+
+
+def session(steps):
+    """[(command, [regex, ...]), ...] -> (send, expect_order), each command
+    typed once the previous one's last line and a prompt have appeared."""
+    send, order, trigger = [], [], r"^\$ "
+    for cmd, lines in steps:
+        send.append((trigger, cmd.encode() + b"\r"))
+        order += lines
+        trigger = lines[-1] + PROMPT_AFTER
+    send.append((trigger, b"exit\r"))
+    order.append(r"^init exited: status 0$")
+    return send, order
+
+
+CFS = [
+    ("cat /proc/scheduler", [r"^cfs CFS of Linux 2\.6\.24 "]),
+    ("chrt -m", [r"^SCHED_BATCH min/max priority\t: 0/0$",
+                 r"^SCHED_ISO not supported\?$"]),
+    ("sysctl kernel.sched_latency_ns", [LATENCY + r"20000000$"]),
+    ("sysctl -w kernel.sched_latency_ns=99",
+     [r'^sysctl: setting key "kernel\.sched_latency_ns": Invalid argument', STATUS1]),
+    ("setpriv --reuid=1000 sysctl -w kernel.sched_latency_ns=6000000",
+     [r'^sysctl: permission denied on key "kernel\.sched_latency_ns"$', STATUS1]),
+    ("sysctl kernel.sched_latency_ns", [LATENCY + r"20000000$"]),
+    ("sysctl -w kernel.sched_latency_ns=6000000", [LATENCY + r"6000000$"]),
+    ("cat /proc/1/sched", [r"^se\.vruntime +: +\d+$", r"^se\.sum_exec_runtime +: +\d+$"]),
+]
+_send, _order = session(CFS)
+
+CASES = [
+    Case("lineage_cfs_session", smp=ONE, append="sched=cfs tests=none", timeout=60,
+         tags=("quick", "lineage"), send=_send,
+         expect=[r"^sched: cfs: CFS of Linux 2\.6\.24 "],
+         expect_order=_order,
+         forbid=[r"killed by signal", r"exit status 1[0-9][0-9]"]),
+    Case("lineage_eevdf_2cpu", smp=TWO, timeout=30, tags=("quick", "lineage"),
+         append="sched=eevdf tests=none run=/bin/cat:/proc/scheduler:"
+                "/proc/sys/kernel/sched_base_slice_ns:/proc/1/sched then=exit",
+         expect_order=[r"^sched: eevdf: EEVDF of Linux 6\.6 ",
+                       r"^eevdf EEVDF of Linux 6\.6 ", r"^1500000$",
+                       r"^se\.deadline +: +\d+$", r"^se\.vlag +: +-?\d+$",
+                       r"^init exited: status 0$"]),
+    Case("lineage_unknown_name", smp=ONE, timeout=30, tags=("quick", "lineage"),
+         append="sched=bfs tests=none run=/bin/cat:/proc/scheduler then=exit",
+         expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 cfs eevdf\); '
+                       r"booting staircase$",
+                       r"^sched: staircase: ", r"^staircase ",
+                       r"^init exited: status 0$"]),
+]
