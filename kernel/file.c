@@ -234,6 +234,11 @@ void files_release(struct proc *leader)
 	fdtable_free(t);
 }
 
+uint32_t fd_table_size(void)
+{
+	return fd_table()->max_fds;
+}
+
 struct file *fd_file(int fd)
 {
 	struct fdtable *t = fd_table();

@@ -43,6 +43,8 @@ int file_write(struct file *f, const void *ubuf, uint32_t n);
 
 /* The current process's file on descriptor fd, or NULL. */
 struct file *fd_file(int fd);
+/* Slots in the current process's descriptor table (select's bound). */
+uint32_t fd_table_size(void);
 
 /* The system calls on descriptors of the current process. */
 int sys_read(int fd, void *ubuf, uint32_t n);

@@ -7,5 +7,9 @@
 #include <stdint.h>
 
 int sys_poll(void *ufds, uint32_t nfds, int timeout_ms);
+/* 142 _newselect, 308 pselect6, 413 pselect6_time64. */
+int sys_select(int nfds, void *uin, void *uout, void *uex, void *utv);
+int sys_pselect6(int nfds, void *uin, void *uout, void *uex, void *uts, const void *usig);
+int sys_pselect6_time64(int nfds, void *uin, void *uout, void *uex, void *uts, const void *usig);
 
 #endif

@@ -441,6 +441,32 @@ int sys_rt_sigpending(void *uset, uint32_t size)
 	return copy_to_user(uset, &set, sizeof(set));
 }
 
+/* pselect6: mask for the call's length (Linux's set_user_sigmask). After
+ * it, an interrupted call's mask comes back once the signal is handled
+ * (kernel/sigframe.c, as sigsuspend's); otherwise at once. */
+void signal_mask_for_call(sigset64_t mask)
+{
+	struct proc *p = current();
+	spin_lock(&ptable_lock);
+	p->sig_saved = p->sig_blocked;
+	p->sig_restore_mask = true;
+	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
+	spin_unlock(&ptable_lock);
+}
+
+void signal_unmask_after_call(bool interrupted)
+{
+	struct proc *p = current();
+	if (interrupted)
+		return;
+	spin_lock(&ptable_lock);
+	if (p->sig_restore_mask) {
+		p->sig_blocked = p->sig_saved;
+		p->sig_restore_mask = false;
+	}
+	spin_unlock(&ptable_lock);
+}
+
 /* Sleep until a signal is pending (pause, sigsuspend). */
 static void wait_for_signal(struct proc *p)
 {

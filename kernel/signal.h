@@ -117,4 +117,9 @@ int sys_sigreturn(void);
 int sys_rt_sigreturn(void);
 int sys_restart_syscall(void);
 
+/* pselect6: the caller's mask is mask until the call ends; then put
+ * back, at once or (interrupted) after the signal is handled. */
+void signal_mask_for_call(sigset64_t mask);
+void signal_unmask_after_call(bool interrupted);
+
 #endif

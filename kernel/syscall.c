@@ -129,6 +129,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_nanosleep, sys_nanosleep),			/* sleep.c */
 	SYSCALL(__NR_mremap, sys_mremap),			/* mmap.c */
 	SYSCALL(__NR_poll, sys_poll),				/* poll.c */
+	SYSCALL(__NR__newselect, sys_select),			/* poll.c */
+	SYSCALL(__NR_pselect6, sys_pselect6),			/* poll.c */
+	SYSCALL(__NR_pselect6_time64, sys_pselect6_time64),	/* poll.c */
 	SYSCALL(__NR_prctl, sys_prctl),				/* prctl.c */
 	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */

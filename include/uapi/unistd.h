@@ -69,6 +69,7 @@
 #define __NR_mprotect                125
 #define __NR_getpgid                 132
 #define __NR__llseek                 140
+#define __NR__newselect               142
 #define __NR_getsid                  147
 #define __NR_readv                   145
 #define __NR_writev                  146
@@ -137,6 +138,7 @@
 #define __NR_unlinkat                301
 #define __NR_readlinkat              305
 #define __NR_faccessat               307
+#define __NR_pselect6                308
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
@@ -155,6 +157,7 @@
 #define __NR_clock_gettime64         403
 #define __NR_clock_getres_time64     406
 #define __NR_clock_nanosleep_time64  407
+#define __NR_pselect6_time64         413
 #define __NR_futex_time64            422
 #define __NR_clone3                  435
 #define __NR_faccessat2              439

@@ -11,7 +11,9 @@
  *     unblocks it, not in one thread's own;
  *   - pipes: 64 KiB, F_GETPIPE_SZ and F_SETPIPE_SZ, POLLOUT only when a
  *     PIPE_BUF write would go in;
- *   - prlimit64 on another process, and its errors.
+ *   - prlimit64 on another process, and its errors;
+ *   - select and pselect: ready bits, a timeout and the time left, a
+ *     closed descriptor, a negative nfds.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -307,16 +310,70 @@ static void prlimits(void)
 	      "prlimit64_errors_as_linux", what);
 }
 
+/* ---- select and pselect ------------------------------------------------- */
+
+static void selects(void)
+{
+	char what[192];
+	int p[2];
+	if (pipe(p) < 0) {
+		check(0, "select_sees_a_readable_and_a_writable_pipe", "pipe failed");
+		return;
+	}
+	write(p[1], "x", 1);
+	fd_set rd, wr;
+	FD_ZERO(&rd);
+	FD_ZERO(&wr);
+	FD_SET(p[0], &rd);
+	FD_SET(p[1], &rd);		/* the write end is never readable */
+	FD_SET(p[1], &wr);
+	struct timeval tv = { 1, 0 };
+	int n = select(p[1] + 1, &rd, &wr, NULL, &tv);
+	snprintf(what, sizeof(what), "returned %d, read end %s, write end readable %s, writable %s", n,
+		 FD_ISSET(p[0], &rd) ? "readable" : "not", FD_ISSET(p[1], &rd) ? "yes" : "no",
+		 FD_ISSET(p[1], &wr) ? "yes" : "no");
+	check(n == 2 && FD_ISSET(p[0], &rd) && !FD_ISSET(p[1], &rd) && FD_ISSET(p[1], &wr),
+	      "select_sees_a_readable_and_a_writable_pipe", what);
+
+	char c;
+	read(p[0], &c, 1);
+	FD_ZERO(&rd);
+	FD_SET(p[0], &rd);
+	tv = (struct timeval){ 0, 50000 };
+	n = select(p[0] + 1, &rd, NULL, NULL, &tv);
+	int cleared = !FD_ISSET(p[0], &rd);
+	FD_ZERO(&rd);
+	FD_SET(p[1] + 10, &rd);		/* not open */
+	struct timeval zero = { 0, 0 };
+	int bad = select(p[1] + 11, &rd, NULL, NULL, &zero);
+	int e = errno;
+	int neg = select(-1, NULL, NULL, NULL, &zero);
+	int e2 = errno;
+	struct timespec ts = { 0, 20000000 };
+	sigset_t none;
+	sigemptyset(&none);
+	int ps = pselect(0, NULL, NULL, NULL, &ts, &none);
+	snprintf(what, sizeof(what), "empty: %d (set %s, time left %ld us); a closed fd: %d %s; "
+		 "nfds -1: %d %s; pselect 20 ms: %d", n, cleared ? "cleared" : "kept",
+		 (long)(tv.tv_sec * 1000000 + tv.tv_usec), bad, e == EBADF ? "EBADF" : "other", neg,
+		 errname(e2), ps);
+	check(n == 0 && cleared && tv.tv_sec == 0 && tv.tv_usec == 0 && bad == -1 && e == EBADF &&
+	      neg == -1 && e2 == EINVAL && ps == 0, "select_times_out_and_checks_its_arguments", what);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..12\n");
+	printf("KTAP version 1\n1..14\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
 	pipes();
 	prlimits();
+	selects();
 	return failures != 0;
 }
