@@ -361,6 +361,44 @@ static void selects(void)
 	      neg == -1 && e2 == EINVAL && ps == 0, "select_times_out_and_checks_its_arguments", what);
 	close(p[0]);
 	close(p[1]);
+
+	/* pselect's reason to be: SIGUSR1 blocked but while it waits, so a
+	 * signal sent before the wait is not lost and one during it ends it */
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigaction(SIGUSR1, &sa, NULL);
+	sigset_t usr1, before, after;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &before);
+	handled_by = 0;
+	pid_t parent = getpid(), child = fork();
+	if (child == 0) {		/* once the parent sleeps in pselect */
+		for (int i = 0; i < 5000; i++) {
+			char path[40], buf[256];
+			snprintf(path, sizeof(path), "/proc/%d/stat", (int)parent);
+			FILE *f = fopen(path, "r");
+			int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
+			if (f)
+				fclose(f);
+			if (asleep)
+				break;
+			usleep(1000);
+		}
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	struct timespec five = { 5, 0 };
+	int r = pselect(0, NULL, NULL, NULL, &five, &none);
+	int er = errno;
+	sigprocmask(SIG_SETMASK, NULL, &after);
+	waitpid(child, NULL, 0);
+	snprintf(what, sizeof(what), "returned %d %s, the handler %s, SIGUSR1 blocked again: %s", r,
+		 r < 0 && er == EINTR ? "EINTR" : "", handled_by ? "ran" : "did not run",
+		 sigismember(&after, SIGUSR1) ? "yes" : "no");
+	check(r == -1 && er == EINTR && handled_by && sigismember(&after, SIGUSR1),
+	      "pselect_unblocks_for_its_wait_only", what);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	signal(SIGUSR1, SIG_DFL);
 }
 
 int main(int argc, char **argv)
@@ -368,7 +406,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..14\n");
+	printf("KTAP version 1\n1..15\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
