@@ -197,6 +197,21 @@ static struct proc *any_thread(struct proc *leader)
 	return leader;
 }
 
+/* SIGCONT to the process: whichever of its threads took a stop signal
+ * from the shared set goes on (a stop here is the thread's own, not yet
+ * Linux's group stop), and every pending stop is dropped. */
+static void continue_group(struct proc *leader)
+{
+	if (leader->pstate == P_LIVE)
+		continue_stopped(leader);
+	if (leader->nr_threads <= 1)
+		return;
+	struct proc *t;
+	for_each_task(t)
+		if (t->group_leader == leader && t != leader && t->pstate == P_LIVE)
+			continue_stopped(t);
+}
+
 /* A signal to the process waits in its shared set for the first thread
  * that does not block it: one is woken now, or whichever unblocks it
  * first takes it (signal_deliver). Standard signals do not queue. */
@@ -206,7 +221,7 @@ static void send_shared(struct proc *leader, int sig, const struct ksiginfo *inf
 	if (t->pstate != P_LIVE)
 		return;
 	if (sig == SIGCONT)
-		continue_stopped(t);
+		continue_group(leader);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
 		leader->sig_shared &= ~SIGBIT(SIGCONT);
