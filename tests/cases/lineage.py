@@ -63,7 +63,7 @@ CASES = [
                        r"^init exited: status 0$"]),
     Case("lineage_unknown_name", smp=ONE, timeout=30, tags=("quick", "lineage"),
          append="sched=bfs tests=none run=/bin/cat:/proc/scheduler then=exit",
-         expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 cfs eevdf\); '
+         expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 sd cfs eevdf\); '
                        r"booting staircase$",
                        r"^sched: staircase: ", r"^staircase ",
                        r"^init exited: status 0$"]),
