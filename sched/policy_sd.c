@@ -217,17 +217,26 @@ static void quota_used(struct runqueue *rq, struct sched_task *p)
 	resched_cpu(rq->cpu);
 }
 
-/* Every tick spends the running task's quota and the best open level's
- * (§3: that is what bounds every level's time, whoever runs). */
-static void sd_tick(struct runqueue *rq, struct sched_task *p)
+/* §3: close the best open level while its quota is spent (an empty one
+ * with none is skipped at once), so prio_level always has quota left
+ * while any sd task is active. */
+static void rotate(struct runqueue *rq)
 {
-	(*level_quota(rq, rq->sdl.prio_level))--;
-	if (--p->time_slice <= 0)
-		quota_used(rq, p);
 	while (rq->sdl.nr_active && *level_quota(rq, rq->sdl.prio_level) <= 0) {
 		minor_rotation(rq);
 		resched_cpu(rq->cpu);
 	}
+}
+
+/* Every tick spends the running task's quota and the best open level's
+ * (§3: that is what bounds every level's time, whoever runs). */
+static void sd_tick(struct runqueue *rq, struct sched_task *p)
+{
+	rotate(rq);
+	(*level_quota(rq, rq->sdl.prio_level))--;
+	if (--p->time_slice <= 0)
+		quota_used(rq, p);
+	rotate(rq);
 }
 
 /* ---------- wake-up, fork, yield, nice (§4, §5) ---------- */
