@@ -272,11 +272,11 @@ static void sd_fork(struct sched_task *parent, struct sched_task *child)
 	child->time_slice = (parent->time_slice + 1) >> 1;
 	parent->time_slice >>= 1;
 	child->prio = parent->sdl.level ? parent->sdl.level : parent->static_prio;
-	if (parent->time_slice <= 0) {
-		parent->time_slice = 1;
-		if (parent->on_rq && task_rq(parent)->curr == parent)
-			sd_tick(task_rq(parent), parent);
-	}
+	if (parent->time_slice > 0)
+		return;
+	parent->time_slice = 1;		/* a tick at least, if it is not running */
+	if (parent->on_rq && task_rq(parent)->curr == parent)
+		quota_used(task_rq(parent), parent);
 }
 
 static void sd_wake_new(struct runqueue *rq, struct sched_task *t)
