@@ -11,7 +11,7 @@
 #include "errno.h"
 
 const struct sched_class *const sched_classes[] = {
-	&staircase_class, &o1_class, &cfs_class, &eevdf_class, NULL,
+	&staircase_class, &o1_class, &sd_class, &cfs_class, &eevdf_class, NULL,
 };
 
 const struct sched_class *sched_class = &staircase_class;

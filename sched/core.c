@@ -96,6 +96,7 @@ void sched_task_init(struct sched_task *t, bool kthread)
 	t->stats = (struct sched_task_stats){ 0 };
 	t->fair = (struct sched_fair_entity){ 0 };
 	t->o1 = (struct sched_o1_entity){ 0 };
+	t->sdl = (struct sched_sd_entity){ 0 };
 }
 
 /* ---------- activation (staircase.md §6.2, wake-up) ---------- */

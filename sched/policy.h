@@ -151,7 +151,7 @@ struct sched_class {
 	const struct sched_policy *policies[SCHED_NR_POLICIES];
 	void (*init)(int ncpus);	/* at sched_init, before any task */
 };
-extern const struct sched_class staircase_class, o1_class, cfs_class, eevdf_class;
+extern const struct sched_class staircase_class, o1_class, sd_class, cfs_class, eevdf_class;
 extern const struct sched_class *sched_class;
 /* Every class, NULL-terminated (class.c). */
 extern const struct sched_class *const sched_classes[];

@@ -75,6 +75,16 @@ struct runqueue {
 		int best_expired_prio;		/* best static_prio expired */
 	} o1;
 
+	/* sd (policy_sd.c): the expired array beside the shared lists that
+	 * are its active one, and the rotation of the levels */
+	struct {
+		struct sched_list expired[NICE_LEVELS];	/* by static_prio - 100 */
+		int nr_active, nr_expired;	/* sd tasks on each array */
+		int quota[NICE_LEVELS];		/* ticks left to each level this rotation */
+		int prio_level;			/* the best level still open: 100..139 */
+		uint32_t rotation;		/* major rotations so far, from 1 */
+	} sdl;				/* (rq->sd is the balancer's domains) */
+
 	/* SMP balancing (balance.c) */
 	uint32_t siblings;		/* SMT siblings, this CPU included */
 	int nr_domains;

@@ -132,6 +132,15 @@ struct sched_o1_entity {
 	bool fork_first;		/* its first enqueue: before its parent */
 };
 
+/* sd's part of a task (policy_sd.c, docs/sd.md); its quota left at its
+ * level is time_slice. */
+struct sched_sd_entity {
+	int level;			/* 100..139: where its quota is; 0: none yet */
+	uint32_t rotation;		/* its run queue's major rotation it belongs to */
+	bool expired;			/* on the expired array */
+	bool stale;			/* its next enqueue gives a fresh quota at level */
+};
+
 /*
  * The scheduler's part of a process. The kernel embeds one in struct proc
  * and never writes its fields: sched/ owns all of them.
@@ -161,6 +170,7 @@ struct sched_task {
 	struct sched_task_stats stats;
 	struct sched_fair_entity fair;	/* cfs and eevdf's; unused by the staircase */
 	struct sched_o1_entity o1;	/* o1's */
+	struct sched_sd_entity sdl;	/* sd's (staircase deadline) */
 };
 
 /* Topology from CPUID/ACPI: which package, core and thread each CPU is. */

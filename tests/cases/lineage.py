@@ -61,9 +61,14 @@ CASES = [
                        r"^eevdf EEVDF of Linux 6\.6 ", r"^1500000$",
                        r"^se\.deadline +: +\d+$", r"^se\.vlag +: +-?\d+$",
                        r"^init exited: status 0$"]),
+    Case("lineage_sd_2cpu", smp=TWO, timeout=30, tags=("quick", "lineage"),
+         append="sched=sd tests=none run=/bin/cat:/proc/scheduler then=exit",
+         expect_order=[r"^sched: sd: Staircase Deadline of Con Kolivas, 2007 ",
+                       r"^sd Staircase Deadline of Con Kolivas, 2007 ",
+                       r"^init exited: status 0$"]),
     Case("lineage_unknown_name", smp=ONE, timeout=30, tags=("quick", "lineage"),
          append="sched=bfs tests=none run=/bin/cat:/proc/scheduler then=exit",
-         expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 cfs eevdf\); '
+         expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 sd cfs eevdf\); '
                        r"booting staircase$",
                        r"^sched: staircase: ", r"^staircase ",
                        r"^init exited: status 0$"]),

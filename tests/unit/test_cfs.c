@@ -44,7 +44,7 @@ TEST(class_unknown_name_is_einval_and_keeps_the_choice)
 	CHECK_EQ(sched_select_class("bfs"), -EINVAL);
 	CHECK_EQ(sched_select_class(NULL), -EINVAL);
 	CHECK(strcmp(sched_class_name(), "staircase") == 0);
-	CHECK(strcmp(sched_class_names(), "staircase o1 cfs eevdf") == 0);
+	CHECK(strcmp(sched_class_names(), "staircase o1 sd cfs eevdf") == 0);
 	CHECK_EQ(sched_select_class("cfs"), 0);
 	CHECK(strcmp(sched_class_name(), "cfs") == 0);
 }

@@ -212,8 +212,21 @@ check "nice.wl --sched=o1: slices 100:50:5 ms (got $(share $out/o1nice.out nice0
 run o1ingo --sched=o1 $ex/ingo.wl; check "ingo.wl --sched=o1 runs" $?
 h=$(share $out/o1ingo.out hog)
 within "$h" 0 2; check "ingo.wl --sched=o1: the hog starves, as under 2.6.8 (got $h %)" $?
+# sd.md §1: a quota at each level from nice down, 20:10:1 levels for nice
+# 0, 10, 19 (64.5 : 32.3 : 3.2 %); §4: no sleep bonus, so Ingo's workload
+# gives the hog its third; §6: sd has no SCHED_ISO.
+run sdnice --sched=sd $ex/nice.wl; check "nice.wl --sched=sd runs" $?
+within "$(share $out/sdnice.out nice0)" 62 67 && within "$(share $out/sdnice.out nice10)" 30 35 &&
+	within "$(share $out/sdnice.out nice19)" 2 5
+check "nice.wl --sched=sd: levels 20:10:1 (got $(share $out/sdnice.out nice0), $(share $out/sdnice.out nice10), $(share $out/sdnice.out nice19) %)" $?
+run sdingo --sched=sd $ex/ingo.wl; check "ingo.wl --sched=sd runs" $?
+h=$(share $out/sdingo.out hog)
+within "$h" 30 37; check "ingo.wl --sched=sd: the hog gets its third, no sleeper starves it (got $h %)" $?
+run sdiso --sched=sd $ex/iso_cap.wl; rc=$?
+[ $rc -eq 2 ] && grep -q "sd has no policy iso" $out/sdiso.err
+check "iso_cap.wl --sched=sd: exit status 2, sd has no SCHED_ISO (status $rc)" $?
 run cfsbad --sched=bfs $ex/nice.wl; rc=$?
-[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase o1 cfs eevdf" $out/cfsbad.err
+[ $rc -eq 1 ] && grep -q "no scheduler 'bfs' (there are: staircase o1 sd cfs eevdf" $out/cfsbad.err
 check "--sched=bfs: exit status 1 and the valid names (status $rc)" $?
 
 echo "$passed passed, $failed failed"
