@@ -211,6 +211,8 @@ static void spin_until(volatile int *counter, long long limit_ms)
 		;
 }
 
+#define TICK_SLACK	(10 * MS)	/* a tick at HZ 100, the coarsest here and on Linux */
+
 static void cpu_checks(void)
 {
 	struct itv32 t = itv(100000, 0), v, old;
@@ -227,7 +229,8 @@ static void cpu_checks(void)
 	long long t0 = now_ns();
 	set(VIRTUAL, &t, NULL);
 	spin_until(&vtalrms, 3000);
-	check(vtalrms == 1 && now_ns() - t0 >= 20 * MS, "sigvtalrm_after_20ms_of_user_time");
+	check(vtalrms == 1 && now_ns() - t0 >= 20 * MS - TICK_SLACK,	/* as SIGPROF's, below */
+	      "sigvtalrm_after_20ms_of_user_time");
 	check(get(VIRTUAL, &v) == 0 && us(v.value) == 0, "virtual_one_shot_done");
 
 	profs = 0;
@@ -235,7 +238,11 @@ static void cpu_checks(void)
 	t0 = now_ns();
 	set(PROF, &t, NULL);
 	spin_until(&profs, 3000);
-	check(profs >= 1 && now_ns() - t0 >= 20 * MS, "sigprof_after_20ms_of_cpu_time");
+	/* Linux charges CPU time a whole tick at a time (tick accounting):
+	 * the first tick after t0 may bring up to a tick more than ran, so
+	 * the signal may come a tick before 20 ms of wall time (it did,
+	 * once, on a loaded host); never at once. */
+	check(profs >= 1 && now_ns() - t0 >= 20 * MS - TICK_SLACK, "sigprof_after_20ms_of_cpu_time");
 	check(get(PROF, &v) == 0 && us(v.value) > 0 && us(v.value) <= 25000 &&
 	      us(v.interval) == 20000, "prof_interval_rearmed");
 	disarm_all();
