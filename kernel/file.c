@@ -234,6 +234,20 @@ void files_release(struct proc *leader)
 	fdtable_free(t);
 }
 
+/* The file on fd with a reference of the caller's (Linux's fget), taken
+ * under the table's lock, so that another thread's close cannot free it
+ * between the look and the reference; NULL if none. file_close drops it. */
+struct file *fd_get(int fd)
+{
+	struct file *f = NULL;
+	spin_lock(fd_lock());
+	struct fdtable *t = fd_table();
+	if (fd >= 0 && (uint32_t)fd < t->max_fds && t->fd[fd])
+		f = file_dup(t->fd[fd]);
+	spin_unlock(fd_lock());
+	return f;
+}
+
 uint32_t fd_table_size(void)
 {
 	return fd_table()->max_fds;
@@ -415,8 +429,11 @@ int sys_dup2(int oldfd, int newfd)
 		return -EBADF;		/* Linux: at or past RLIMIT_NOFILE */
 	if (newfd == oldfd)
 		return newfd;
+	f = fd_get(oldfd);		/* the reference for newfd, under the table's lock */
+	if (!f)
+		return -EBADF;		/* another thread closed it meanwhile */
 	int err;
-	struct file *old = fd_swap(newfd, file_dup(f), &err);
+	struct file *old = fd_swap(newfd, f, &err);
 	if (err < 0) {
 		file_close(f);		/* the reference taken for newfd */
 		return err;
@@ -579,11 +596,14 @@ int sys_pipe(int *ufds)
  * as Linux answers a command it does not know. */
 #define SETFL_MASK	(O_APPEND | O_NONBLOCK)
 
-static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
+static int fcntl_dup(int oldfd, uint32_t from, bool cloexec)
 {
 	if (from >= fd_limit())	/* Linux: EINVAL at or past RLIMIT_NOFILE */
 		return -EINVAL;
-	file_dup(f);		/* the new descriptor's reference, before it is seen */
+	/* the new descriptor's reference, under the table's lock */
+	struct file *f = fd_get(oldfd);
+	if (!f)
+		return -EBADF;
 	int fd = fd_install_from(f, (int)from, cloexec);
 	if (fd < 0)
 		file_close(f);
@@ -593,8 +613,7 @@ static int fcntl_dup(struct file *f, uint32_t from, bool cloexec)
 /* dup (41): the lowest free descriptor, not close-on-exec. */
 int sys_dup(int fd)
 {
-	struct file *f = fd_file(fd);
-	return f ? fcntl_dup(f, 0, false) : -EBADF;
+	return fd_file(fd) ? fcntl_dup(fd, 0, false) : -EBADF;
 }
 
 int sys_fcntl64(int fd, int cmd, uint32_t arg)
@@ -603,8 +622,8 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
 	if (!f)
 		return -EBADF;
 	switch (cmd) {
-	case F_DUPFD:		return fcntl_dup(f, arg, false);
-	case F_DUPFD_CLOEXEC:	return fcntl_dup(f, arg, true);
+	case F_DUPFD:		return fcntl_dup(fd, arg, false);
+	case F_DUPFD_CLOEXEC:	return fcntl_dup(fd, arg, true);
 	case F_GETFD:		return fd_get_cloexec(fd) ? FD_CLOEXEC : 0;
 	case F_SETFD:
 		fd_set_cloexec(fd, arg & FD_CLOEXEC);

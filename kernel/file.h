@@ -43,6 +43,10 @@ int file_write(struct file *f, const void *ubuf, uint32_t n);
 
 /* The current process's file on descriptor fd, or NULL. */
 struct file *fd_file(int fd);
+/* The same with a reference, taken under the table's lock (Linux's fget):
+ * for a caller that keeps the file while another thread may close the
+ * descriptor (poll, select). NULL if none; file_close gives it back. */
+struct file *fd_get(int fd);
 /* Slots in the current process's descriptor table (select's bound). */
 uint32_t fd_table_size(void);
 

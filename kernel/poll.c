@@ -33,10 +33,8 @@ struct polled {
 
 static void hold(struct pollfd *fds, struct polled *pl, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		struct file *f = fds[i].fd >= 0 ? fd_file(fds[i].fd) : NULL;
-		pl[i].file = f ? file_dup(f) : NULL;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		pl[i].file = fds[i].fd >= 0 ? fd_get(fds[i].fd) : NULL;
 }
 
 static void release(struct polled *pl, uint32_t n)

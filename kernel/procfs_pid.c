@@ -182,10 +182,14 @@ static int find_slot(int pid)
 	return slot;
 }
 
+/* A node's kind never changes once set (its place in the set says it),
+ * so a reader on another CPU that asks whether a node is /proc/PID's
+ * (in_pool: procfs_node_hold, procfs_node_drop) while the set is filled
+ * again for a new task always gets the same answer: the node is never
+ * zeroed here (the set was kzalloc'd). */
 static void fill_node(struct initrd_file *n, const char *dir, const char *name, uint8_t kind,
 		      uint16_t perm, int pid)
 {
-	memset(n, 0, sizeof(*n));
 	if (name)
 		ksnprintf(n->path, sizeof(n->path), "%s/%s", dir, name);
 	else
