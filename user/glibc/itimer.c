@@ -136,7 +136,8 @@ static void alarm_checks(void)
 	long long t0 = now_ns();
 	alarm_raw(1);
 	long long waited = wait_for(&alarms, 1, 3000);
-	check(alarms == 1 && waited >= 1000 * MS && waited < 1400 * MS, "alarm_1_arrives_after_1s");
+	/* never early; late only by what a busy host takes (wait_for's 3 s) */
+	check(alarms == 1 && waited >= 1000 * MS, "alarm_1_arrives_after_1s");
 	(void)t0;
 }
 
@@ -170,7 +171,8 @@ static void real_checks(void)
 	set(REAL, &t, NULL);
 	wait_for(&alarms, 5, 2000);
 	waited = now_ns() - t0;
-	check(alarms >= 5 && waited >= 50 * MS && waited < 400 * MS, "interval_5_sigalrms_after_50ms");
+	/* never early; late only by what a busy host takes (wait_for's 2 s) */
+	check(alarms >= 5 && waited >= 50 * MS, "interval_5_sigalrms_after_50ms");
 	check(get(REAL, &v) == 0 && us(v.value) > 0 && us(v.value) <= 10000 &&
 	      us(v.interval) == 10000, "interval_rearmed");
 	disarm_all();
