@@ -220,11 +220,15 @@ static void fill_set(struct pid_nodes *s, int pid, int tgid)
 			ksnprintf(dir, sizeof(dir), "/proc/%d/task/%d", tgid, pid);
 		else
 			ksnprintf(dir, sizeof(dir), "/proc/%d", pid);
-		s->tgid = tgid;
-		fill_node(&s->dir, dir, NULL, PROCFS_PID_DIR, 0555, pid);
+		/* The files first, the directory last: set_is, unlocked,
+		 * looks at the directory, and must see a whole set (x86
+		 * keeps stores in order; the barrier keeps the compiler so). */
 		for (unsigned k = s->thread ? TASK_ENTRY + 1 : 0; k < NENTRIES; k++)
 			fill_node(&s->ent[k], dir, entries[k].name, entries[k].kind,
 				  entries[k].perm, pid);
+		s->tgid = tgid;
+		__sync_synchronize();
+		fill_node(&s->dir, dir, NULL, PROCFS_PID_DIR, 0555, pid);
 	}
 	spin_unlock(&nodes_lock);
 }
