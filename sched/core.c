@@ -12,7 +12,7 @@
 #include "balance.h"
 #include "smt.h"
 #include "tunables.h"
-#include "errno.h"
+#include "../lib/errno.h"
 
 /* ---------- small helpers ---------- */
 

@@ -19,7 +19,7 @@
 #include "policy.h"
 #include "cfs.h"		/* the view of a cfs or eevdf task */
 #include "tunables.h"
-#include "errno.h"
+#include "../lib/errno.h"
 
 static int clamp(int v, int lo, int hi);
 

@@ -6,7 +6,7 @@
  * that depend on it are recomputed at their next use.
  */
 #include "tunables.h"
-#include "errno.h"
+#include "../lib/errno.h"
 #include "sched.h"
 #include <stddef.h>
 

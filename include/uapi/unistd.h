@@ -165,9 +165,9 @@
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */
 #define __NR_sched_cpu_stats         501	/* (cpu, struct sched_cpu_info *): sched/syscalls.c */
-#define __NR_sched_tunable           502	/* (id, op, value): kernel/sched_glue.c */
-#define __NR_test_mutex              503	/* (op, arg): the boot tests' mutex, kernel/mutex.c */
-#define __NR_trace                   504	/* (op, arg): kernel/trace.c, docs/trace.md */
+#define __NR_sched_tunable           502	/* (id, op, value): kernel/task/sched_glue.c */
+#define __NR_test_mutex              503	/* (op, arg): the boot tests' mutex, kernel/sync/mutex.c */
+#define __NR_trace                   504	/* (op, arg): kernel/debug/trace.c, docs/trace.md */
 #define __NR_free_frames             505	/* (): free physical frames, for leak tests */
 #define __NR_sched_topology          506	/* (cpu, struct sched_topology_info *) */
 #define __NR_proc_name               507	/* (pid, char *buf, len >= 16): a process's name, for ps */

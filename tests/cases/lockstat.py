@@ -1,4 +1,4 @@
-"""Lock statistics (kernel/lockstat.c, /bin/lockstat; docs/kernel.md "Lock
+"""Lock statistics (kernel/sync/lockstat.c, /bin/lockstat; docs/kernel.md "Lock
 statistics"), on 2 CPUs in virtual time.
 
 lockstat_2x1x1: /bin/lockstat_rules first (a lock two CPUs fight over shows

@@ -79,7 +79,7 @@ CASES = [
          check=check_session),
 ]
 
-# The first-hour tools on the initrd's tree (kernel/fs.c: getdents64,
+# The first-hour tools on the initrd's tree (kernel/fs/fs.c: getdents64,
 # stat64, chdir, getcwd; user/bin/ls.c, cat.c, pwd.c, sleep.c, uptime.c,
 # clear.c), each line typed at the prompt and its whole output checked;
 # the errors are Linux's words for ENOENT, ENOTDIR and EISDIR.

@@ -214,7 +214,7 @@ LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/r
                         "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
                         "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
                         "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h"]
-# rt_sigaction's struct on i386 (kernel/signal.c reads it; Linux's
+# rt_sigaction's struct on i386 (kernel/task/signal.c reads it; Linux's
 # arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}
 

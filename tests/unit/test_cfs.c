@@ -8,7 +8,7 @@
 #include "../../sched/policy.h"
 #include "../../sched/syscalls.h"
 #include "../../sched/tunables.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include <string.h>
 
 #define SECONDS(s)	((s) * FAKE_HZ)

@@ -7,7 +7,7 @@
 #include "../../sched/core.h"
 #include "../../sched/policy.h"
 #include "../../sched/tunables.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 
 #define SECONDS(s)	((s) * FAKE_HZ)
 #define US		1000ull

@@ -4,7 +4,7 @@
  */
 #include "test.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include "../../sched/tunables.h"
 #include "../../sched/runqueue.h"
 

@@ -1,5 +1,5 @@
 /*
- * lockstat_rules - the lock statistics (kernel/lockstat.c, call 509) count what
+ * lockstat_rules - the lock statistics (kernel/sync/lockstat.c, call 509) count what
  * happens: a lock two CPUs fight over shows contentions, the same lock
  * taken from one CPU shows none, a mutex slept on shows a mutex
  * contention, and the call's errors are Linux-style (docs/kernel.md
