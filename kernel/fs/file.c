@@ -39,7 +39,7 @@ static struct fdtable *fd_table(void)
 /* The soft RLIMIT_NOFILE: no descriptor at or past it. */
 static uint32_t fd_limit(void)
 {
-	return current()->group_leader->rlim[RLIMIT_NOFILE].rlim_cur;
+	return current()->group->rlim[RLIMIT_NOFILE].rlim_cur;
 }
 
 /* Under the group's fd_lock: the table, grown to hold fd; NULL if no memory. */

@@ -108,7 +108,7 @@ static uint64_t deadline_after_ms(int timeout_ms)
 int sys_poll(void *ufds, uint32_t nfds, int timeout_ms)
 {
 	/* Linux's limit; the limits are the group's (a thread's own are unset) */
-	if (nfds > current()->group_leader->rlim[RLIMIT_NOFILE].rlim_cur)
+	if (nfds > current()->group->rlim[RLIMIT_NOFILE].rlim_cur)
 		return -EINVAL;
 	uint32_t bytes = nfds * sizeof(struct pollfd);
 	struct pollfd *fds = nfds ? kmalloc(bytes) : NULL;

@@ -15,7 +15,7 @@
  * them; writing is always allowed (TOSTOP is not supported).
  *
  * Locking: tty_lock guards the buffer and the modes; it is never held
- * while a signal is sent (ptable_lock) or a reader is woken.
+ * while a signal is sent (signal_lock) or a reader is woken.
  */
 #include "kernel/debug/console.h"
 #include "lib/errno.h"

@@ -36,7 +36,7 @@
 static struct vm_area *grow_stack(struct proc *p, uint32_t va)
 {
 	struct mm *mm = &p->mm;
-	uint32_t page = PAGE_ROUND_DOWN(va), limit = p->rlim[RLIMIT_STACK].rlim_cur;
+	uint32_t page = PAGE_ROUND_DOWN(va), limit = p->group->rlim[RLIMIT_STACK].rlim_cur;
 	int i = 0;
 
 	while (i < mm->n && mm->area[i].end <= va)

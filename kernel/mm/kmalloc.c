@@ -271,6 +271,13 @@ void kmalloc_forget_all(void)
 }
 #endif
 
+size_t kmalloc_block_size(size_t size)
+{
+	size_t total = size + sizeof(struct header);
+	int c = class_of(total);
+	return c < 0 ? PAGE_ROUND_UP(total) : (size_t)1 << (c + MIN_SHIFT);
+}
+
 void *kmalloc(size_t size)
 {
 	size_t total = size + sizeof(struct header);

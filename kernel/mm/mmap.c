@@ -33,7 +33,7 @@
 #include "uaccess.h"
 #include "kernel/arch/x86.h"
 
-#define RLIMIT_AS_PAGES(p) ((p)->rlim[RLIMIT_AS].rlim_cur / PAGE_SIZE)
+#define RLIMIT_AS_PAGES(p) ((p)->group->rlim[RLIMIT_AS].rlim_cur / PAGE_SIZE)
 /* Frames a mapping that takes its frames at once (brk's promise, a shared
  * mapping) must leave for everyone else: one process must not be able to
  * take the last free memory. 4 MiB. */
@@ -476,7 +476,7 @@ int sys_mlockall(int flags)
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
-	if (p->euid != 0 && p->group_leader->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+	if (p->euid != 0 && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	return 0;
 }
@@ -509,7 +509,7 @@ static int do_mlock(uint32_t addr, uint32_t len, bool lock)
 	uint64_t end = ((uint64_t)addr + len + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
 	if (end > 0xFFFFFFFFull)
 		return -EINVAL;		/* Linux: the range wraps */
-	if (lock && current()->euid != 0 && g->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+	if (lock && current()->euid != 0 && g->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	if (start == end)
 		return 0;

@@ -60,7 +60,7 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write, char *kbu
 {
 	struct proc *me = current();
 	struct proc *g = me->group_leader;
-	bool locked = pgdir == me->pgdir && dir != LOOK && g->nr_threads > 1;
+	bool locked = pgdir == me->pgdir && dir != LOOK && g->group->nr_threads > 1;
 	uint32_t off = 0;
 
 	if (!pgdir || u + n < u || u + n > KERNEL_OFFSET)

@@ -3,7 +3,7 @@
  * sysinfo and the load averages, getrandom, and reboot/power-off.
  *
  * Locks: none of its own. The load averages are written by one CPU's
- * tick; counting tasks walks the task list under ptable_lock.
+ * tick; counting tasks walks the task list without a lock.
  *
  * Face of this folder. May call: lib, drivers, kernel/arch, kernel/debug, kernel/mm, kernel/task, kernel/time.
  */

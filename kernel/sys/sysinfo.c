@@ -6,8 +6,8 @@
  * number of tasks that are runnable or in an uninterruptible sleep is
  * folded into three exponentially decaying averages of 1, 5 and 15
  * minutes, in fixed point with 11 fraction bits. Linux sums per-CPU
- * counters; we walk the task list instead, under ptable_lock (the
- * list's tasks are freed when they leave it), once every 5 s.
+ * counters; we walk the task list instead, without a lock (a task found
+ * stays readable for the walk: kernel/task/proc.h), once every 5 s.
  */
 #include "sysinfo.h"
 #include "lib/errno.h"
@@ -41,7 +41,6 @@ static uint32_t nr_active(void)
 {
 	uint32_t n = 0;
 	const struct proc *p;
-	spin_lock(&ptable_lock);
 	for_each_task(p) {
 		int state = p->se.state;
 		if (p->pstate == P_LIVE && !p->stopped &&
@@ -49,7 +48,6 @@ static uint32_t nr_active(void)
 		     (state == TASK_UNINTERRUPTIBLE && !p->killable)))
 			n++;
 	}
-	spin_unlock(&ptable_lock);
 	return n;
 }
 
@@ -79,10 +77,8 @@ static uint16_t nr_procs(void)
 {
 	uint16_t n = 0;
 	const struct proc *p;
-	spin_lock(&ptable_lock);
 	for_each_task(p)
 		n += p->pstate == P_LIVE;
-	spin_unlock(&ptable_lock);
 	return n;
 }
 

@@ -288,7 +288,7 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 		pop_cli();
 	}
 	p->did_exec = true;
-	p->dumpable = 1;		/* Linux's SUID_DUMP_USER after an exec */
+	p->group->dumpable = 1;		/* Linux's SUID_DUMP_USER after an exec */
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = UCODE_SEL;

@@ -6,7 +6,7 @@
  *
  * Locking (kernel/task/proc.c says the whole order): a process's exit and
  * its parent's wait4 meet under the parent's family_lock; a group's
- * thread counts and exits are under ptable_lock.
+ * thread counts and exits are under signal_lock.
  */
 #include "proc.h"
 #include <uapi/ourcalls.h>
@@ -60,9 +60,9 @@ void proc_take_family(struct proc *p, struct proc *leader)
 	 * hold of the parent's family lock: a wait4 for that pid, which looks
 	 * under it, finds the leader or p, never neither (ECHILD). */
 	struct proc *parent = lock_parent(leader), *c;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	pid_transfer(leader, p);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (parent) {
 		proc_set_parent_locked(p, parent);	/* in the leader's place */
 		proc_set_parent_locked(leader, NULL);
@@ -85,7 +85,7 @@ void proc_take_family(struct proc *p, struct proc *leader)
  */
 static bool tell_parent(struct proc *p, struct proc *parent, int status)
 {
-	const struct sigaction *a = &parent->sigact[SIGCHLD - 1];
+	const struct sigaction *a = &parent->group->sigact[SIGCHLD - 1];
 	bool ignored = sa_addr(a) == SIG_IGN;
 	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
 	if (!ignored)
@@ -120,9 +120,9 @@ static bool reparent_children(struct proc *leader)
 		/* Linux sends it when the forking thread exits; here,
 		 * where children are the process's, when it ends. */
 		if (c->pdeath_signal) {
-			spin_lock(&ptable_lock);
+			spin_lock(&signal_lock);
 			signal_send_process(c, c->pdeath_signal, &info);
-			spin_unlock(&ptable_lock);
+			spin_unlock(&signal_lock);
 		}
 	}
 	spin_unlock(&initproc->family_lock);
@@ -147,8 +147,8 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 	bool wake_init = reparent_children(leader);
 	/* No other thread is left to change these. */
-	if (leader->group_exiting)
-		status = leader->group_exit_status;
+	if (leader->group->exiting)
+		status = leader->group->exit_code;
 	else if (leader != p)
 		status = leader->exit_status;	/* Linux: the leader's own exit code */
 	leader->exit_status = status;
@@ -157,7 +157,7 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 	 * until the wake-up. Held, it also keeps the parent from exiting
 	 * (and being freed) before the wake-up lands. */
 	struct proc *parent = lock_parent(leader);
-	leader->nr_threads = 0;		/* reapable from here on */
+	leader->group->nr_threads = 0;		/* reapable from here on */
 	leader->pstate = P_ZOMBIE;
 	if (parent) {
 		wake_init |= tell_parent(leader, parent, status);
@@ -177,7 +177,7 @@ static void thread_release(struct proc *p)
 	if (p->robust_list)
 		futex_exit_robust((uint32_t)p->robust_list, p->pid);
 	p->robust_list = NULL;
-	if (p->clear_child_tid && p->group_leader->nr_threads > 1 &&
+	if (p->clear_child_tid && p->group->nr_threads > 1 &&
 	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
 		futex_wake_address((uint32_t)p->clear_child_tid, 1);
 	p->clear_child_tid = NULL;
@@ -189,7 +189,7 @@ void proc_exit(int status)
 {
 	struct proc *p = current(), *leader = p->group_leader;
 
-	if (leader == initproc && leader->nr_threads == 1) {
+	if (leader == initproc && leader->group->nr_threads == 1) {
 		printk("init exited: status %d\n", status_code(status));
 		power_off(status_code(status));
 	}
@@ -200,33 +200,33 @@ void proc_exit(int status)
 	vm_switch(kernel_pgdir);
 	/* A process of one thread is its group's last: nobody else can
 	 * change its count, so it goes straight to group_end. */
-	bool last = p == leader && leader->nr_threads == 1;
+	bool last = p == leader && leader->group->nr_threads == 1;
 	if (!last) {
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 		/* The last thread leaves nr_threads at 1 until group_end has
 		 * given everything back: a leader that exited first is a
 		 * zombie already, and at 0 its parent's wait4 would reap it
 		 * (and free the address space) while group_end still frees it. */
-		last = leader->nr_threads == 1;
+		last = leader->group->nr_threads == 1;
 		if (!last)
-			leader->nr_threads--;
+			leader->group->nr_threads--;
 		if (!last && p == leader) {
 			p->exit_status = status;
 			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
 		}
 		if (p != leader) {	/* the process's times keep this thread's */
-			leader->dead_utime += p->se.stats.utime;
-			leader->dead_stime += p->se.stats.stime;
+			leader->group->dead_utime += p->se.stats.utime;
+			leader->group->dead_stime += p->se.stats.stime;
 		}
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 	}
 	if (last)
 		group_end(p, leader, status);
 	if (p != leader) {
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 		p->pgdir = NULL;
 		proc_forget_locked(p);		/* no one waits for a thread */
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 	}
 	sched_set_current_state(TASK_DEAD);
 	schedule();
@@ -249,25 +249,25 @@ void proc_exit_group(int status)
 
 	/* Whoever set group_exiting first (exit_group, a fatal signal, an
 	 * exec) has sent the others SIGKILL already: this thread just goes. */
-	if (leader->nr_threads > 1) {
-		spin_lock(&ptable_lock);
-		if (!leader->group_exiting) {
-			leader->group_exiting = true;
-			leader->group_exit_status = status;
+	if (leader->group->nr_threads > 1) {
+		spin_lock(&signal_lock);
+		if (!leader->group->exiting) {
+			leader->group->exiting = true;
+			leader->group->exit_code = status;
 			proc_kill_group_locked(p);
 		}
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 	}
 	proc_exit(status);
 }
 
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
 {
-	bool alone = leader->nr_threads <= 1;	/* a zombie's 0 too */
+	bool alone = leader->group->nr_threads <= 1;	/* a zombie's 0 too */
 	if (!alone)
-		spin_lock(&ptable_lock);
-	*utime = leader->dead_utime + leader->se.stats.utime;
-	*stime = leader->dead_stime + leader->se.stats.stime;
+		spin_lock(&signal_lock);
+	*utime = leader->group->dead_utime + leader->se.stats.utime;
+	*stime = leader->group->dead_stime + leader->se.stats.stime;
 	if (alone)		/* no other thread to visit, none to come */
 		return;
 	struct proc *t;
@@ -277,7 +277,7 @@ void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stim
 			*stime += t->se.stats.stime;
 		}
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
@@ -316,13 +316,13 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 
 	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
 	uint32_t own_u = utime, own_s = stime;
-	utime += z->cutime;
-	stime += z->cstime;
+	utime += z->group->cutime;
+	stime += z->group->cstime;
 
 	while (z->se.on_cpu)
 		pause();
-	parent->cutime += utime;
-	parent->cstime += stime;
+	parent->group->cutime += utime;
+	parent->group->cstime += stime;
 	if (ustatus)
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
@@ -386,15 +386,15 @@ static struct proc *find_waitable(struct proc *p, int pid, int options, bool *ha
 		if (!wait_matches(c, p, pid) || !kind_matches(options))
 			continue;
 		*have = true;
-		if (c->pstate == P_ZOMBIE && c->nr_threads == 0) {
+		if (c->pstate == P_ZOMBIE && c->group->nr_threads == 0) {
 			claim_zombie_locked(c);
 			return c;
 		}
 		if (!(options & (WUNTRACED | WCONTINUED)))
 			continue;
-		spin_lock(&ptable_lock);	/* stops are signal state */
+		spin_lock(&signal_lock);	/* stops are signal state */
 		*status = take_report(c, options);
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 		if (*status >= 0) {
 			*cpid = c->pid;
 			return NULL;
@@ -420,7 +420,7 @@ int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 
 	for (;;) {
 		/* On the queue before the look: a child's exit (under the
-		 * family lock) or stop (under ptable_lock) that comes after
+		 * family lock) or stop (under signal_lock) that comes after
 		 * it wakes us, however the two interleave. */
 		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
 		bool have = false;
@@ -514,7 +514,7 @@ int sys_proc_ids(int pid, void *uids)
 		return -EINVAL;
 	if (pid == 0)
 		pid = current()->group_leader->pid;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	const struct proc *p = pid_find(pid);
 	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
 		ids = (struct proc_ids){
@@ -525,7 +525,7 @@ int sys_proc_ids(int pid, void *uids)
 		};
 		found = true;
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (!found)
 		return -ESRCH;
 	return copy_to_user(uids, &ids, sizeof(ids)) < 0 ? -EFAULT : 0;
@@ -540,13 +540,13 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len)
 		return -EINVAL;
 	if (pid == 0)
 		pid = current()->group_leader->pid;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	const struct proc *p = pid_find(pid);
 	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
 		memcpy(name, p->name, sizeof(name));
 		found = true;
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (!found)
 		return -ESRCH;
 	name[PROC_NAME_MAX - 1] = 0;

@@ -13,7 +13,7 @@
 #include "pid.h"
 #include "proc.h"
 
-/* Is there a live process in group pgid of session sid? ptable_lock held. */
+/* Is there a live process in group pgid of session sid? signal_lock held. */
 static bool group_exists_locked(int pgid, int sid)
 {
 	struct proc *t;
@@ -25,9 +25,9 @@ static bool group_exists_locked(int pgid, int sid)
 
 bool pgrp_in_session(int pgid, int sid)
 {
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	bool ok = group_exists_locked(pgid, sid);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return ok;
 }
 
@@ -62,7 +62,7 @@ int sys_setpgid(int pid, int pgid)
 	struct proc *me = current();
 	if (pid < 0 || pgid < 0)
 		return -EINVAL;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	struct proc *t = self_or_child_locked(pid);
 	int err = t ? 0 : -ESRCH;
 	if (t && pgid == 0)
@@ -71,7 +71,7 @@ int sys_setpgid(int pid, int pgid)
 		err = check_setpgid(me, t, pgid);
 	if (!err)
 		pid_set_groups(t, pgid, t->sid);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return err;
 }
 
@@ -83,11 +83,11 @@ static int field_of(int pid, bool sid)
 	if (pid == 0)
 		return sid ? current()->sid : current()->pgid;
 	int r = -ESRCH;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	struct proc *t = pid_find(pid);
 	if (t && t->pstate == P_LIVE)
 		r = sid ? t->sid : t->pgid;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return r;
 }
 
@@ -102,13 +102,13 @@ int sys_setsid(void)
 {
 	struct proc *me = current();
 	int err = 0;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	struct proc *t;
 	for_each_task(t)
 		if (t->pgid == me->pid)
 			err = -EPERM;
 	if (!err)
 		pid_set_groups(me, me->pid, me->pid);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return err ? err : me->pid;
 }

@@ -24,6 +24,9 @@
 /* Linux copies at most 15 bytes and always ends the name: a longer name is
  * cut, not refused. The copy is made under the table lock, so that ps
  * (call 507) never reads half a name. */
+/* PR_SET_NAME and PR_GET_NAME copy a whole name, never half of one. */
+static struct spinlock name_lock = SPINLOCK_INIT("name");
+
 static int set_name(const char *uname)
 {
 	char name[PROC_NAME_MAX];
@@ -35,18 +38,18 @@ static int set_name(const char *uname)
 			break;
 	}
 	name[n] = '\0';
-	spin_lock(&ptable_lock);
+	spin_lock(&name_lock);
 	memcpy(current()->name, name, sizeof(name));
-	spin_unlock(&ptable_lock);
+	spin_unlock(&name_lock);
 	return 0;
 }
 
 static int get_name(char *uname)
 {
 	char name[PROC_NAME_MAX];
-	spin_lock(&ptable_lock);
+	spin_lock(&name_lock);
 	memcpy(name, current()->name, sizeof(name));
-	spin_unlock(&ptable_lock);
+	spin_unlock(&name_lock);
 	return copy_to_user(uname, name, sizeof(name)) < 0 ? -EFAULT : 0;
 }
 
@@ -81,11 +84,11 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 	case PR_GET_PDEATHSIG:
 		return copy_to_user((int *)arg2, &current()->pdeath_signal, sizeof(int)) < 0 ? -EFAULT : 0;
 	case PR_GET_DUMPABLE:
-		return p->dumpable;
+		return p->group->dumpable;
 	case PR_SET_DUMPABLE:
 		if (arg2 != DUMP_DISABLE && arg2 != DUMP_USER)
 			return -EINVAL;
-		p->dumpable = (uint8_t)arg2;
+		p->group->dumpable = (uint8_t)arg2;
 		return 0;
 	default:
 		log_unknown(option);

@@ -12,9 +12,11 @@
  * (kernel/task/pid.c); a parent's family_lock guards its children and their
  * passage to zombies (proc.h); a reaped task is freed after a grace
  * period (kernel/sync/rcu.c), so that whoever found it by its pid a moment
- * before may still read it. ptable_lock guards the signal state, thread
- * counts and group exits. Order: family locks (a process's, then init's),
- * then ptable_lock, then the scheduler's per-CPU locks inside sched/.
+ * before may still read it. signal_lock guards the signal state, thread
+ * counts and group exits, and job control (proc.h). Order: family locks
+ * (a process's, then init's), then signal_lock, then the leaves
+ * (nproc_lock, dead_tasks_lock, the scheduler's per-CPU locks inside
+ * sched/).
  * The kernel is not preemptible: a task switches only inside schedule(),
  * which it calls to sleep, to exit, or on its way back to user mode when
  * its CPU's need_resched flag is set.
@@ -40,17 +42,21 @@
 #include "kernel/mm/vm.h"
 #include "kernel/arch/x86.h"
 
-struct spinlock ptable_lock = SPINLOCK_INIT("ptable");
+struct spinlock signal_lock = SPINLOCK_INIT("signal");
+/* RLIMIT_NPROC's count: one user's forks pass it one at a time. */
+static struct spinlock nproc_lock = SPINLOCK_INIT("nproc");
+/* dead_tasks, below. */
+static struct spinlock dead_tasks_lock = SPINLOCK_INIT("dead tasks");
 static int nr_tasks;		/* from fork to reap (threads-max counts them); atomic */
 /* Threads between their own exit and their freeing; atomic. */
 static int threads_leaving;
 static uint32_t total_forks;	/* atomic */
 int max_threads;
 /* Threads that have exited, waiting to be off their CPU to be let go
- * (ptable_lock). */
+ * (dead_tasks_lock). */
 static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
-static struct sig_shared idle_shared;	/* no signal is ever sent to idle */
+static struct thread_group idle_group = { .refs = 1 };	/* no signal is ever sent to idle */
 struct proc *initproc;
 
 void swtch(struct context **old, struct context *new);
@@ -78,10 +84,12 @@ void proc_init(void)
 	/* A task's own kernel memory: its struct proc and its stack (an
 	 * address space adds its page directory and page tables). */
 	printk("tasks: threads-max %d (%u MiB), pid_max %d, %u KiB a task "
-	       "(struct proc %u bytes, kernel stack %u KiB, guard page unmapped)\n",
+	       "(struct proc %u bytes in a %u-byte heap block, kernel stack %u KiB, "
+	       "guard page unmapped)\n",
 	       max_threads, pmm_total_count() / 256, pid_max,
-	       (PAGE_ROUND_UP(sizeof(struct proc) + 16) + KSTACK_SIZE) / 1024,
-	       (unsigned)sizeof(struct proc), KSTACK_SIZE / 1024);
+	       (unsigned)(kmalloc_block_size(sizeof(struct proc)) + KSTACK_SIZE) / 1024,
+	       (unsigned)sizeof(struct proc), (unsigned)kmalloc_block_size(sizeof(struct proc)),
+	       KSTACK_SIZE / 1024);
 }
 
 int proc_set_threads_max(int n)
@@ -202,7 +210,7 @@ void proc_init_idle(void)
 	p->pid = 0;
 	p->pstate = P_LIVE;
 	p->group_leader = p;		/* every task has one (signal_pending reads it) */
-	p->shared = &idle_shared;
+	p->group = &idle_group;
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
 	sched_init_idle(c->id, &p->se);
@@ -230,10 +238,39 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
+/* A new group led by leader, its one thread; NULL when memory is out. */
+static struct thread_group *group_new(struct proc *leader)
+{
+	struct thread_group *g = kzalloc(sizeof(*g));
+	if (g) {
+		g->refs = 1;
+		g->leader = leader;
+		g->nr_threads = 1;
+	}
+	return g;
+}
+
+static struct thread_group *group_get(struct thread_group *g)
+{
+	__atomic_add_fetch(&g->refs, 1, __ATOMIC_RELAXED);
+	return g;
+}
+
+/* The last struct proc that names g is being freed (after its grace
+ * period, or never published): so is g. */
+static void group_put(struct thread_group *g)
+{
+	if (g && __atomic_sub_fetch(&g->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		kfree(g->shared_info);
+		kfree(g);
+	}
+}
+
 /* Its memory back: the stack and the struct. No CPU runs on it, no
  * lookup can find it, nobody holds a reference; no spinlock held. */
 static void task_free(struct proc *p)
 {
+	group_put(p->group);
 	kstack_free(p->kstack);
 	kfree(p);
 }
@@ -241,7 +278,8 @@ static void task_free(struct proc *p)
 static void task_free_rcu(struct rcu_head *h)
 {
 	struct proc *p = (struct proc *)((char *)h - __builtin_offsetof(struct proc, rcu));
-	kfree(p->shared);
+	group_put(p->group);
+	kfree(p->siginfo);
 	kfree(p);
 }
 
@@ -267,7 +305,7 @@ static void free_dead_tasks(void)
 	struct proc *gone = NULL;
 	if (!__atomic_load_n(&dead_tasks, __ATOMIC_RELAXED))
 		return;		/* the common case: no thread has exited */
-	spin_lock(&ptable_lock);
+	spin_lock(&dead_tasks_lock);
 	for (struct proc **link = &dead_tasks; *link;) {
 		struct proc *p = *link;
 		if (p->se.on_cpu) {
@@ -279,7 +317,7 @@ static void free_dead_tasks(void)
 		p->dead_next = gone;
 		gone = p;
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&dead_tasks_lock);
 	while (gone) {
 		struct proc *p = gone;
 		gone = p->dead_next;
@@ -298,7 +336,7 @@ static int threads_for(int uid)
 }
 
 /* RLIMIT_NPROC: uid's tasks, threads too (as Linux), below nproc_limit.
- * ptable_lock held, so that two forks of one user cannot both pass. */
+ * nproc_lock held, so that two forks of one user cannot both pass. */
 static bool nproc_ok(int uid, uint32_t nproc_limit)
 {
 	uint32_t mine = 0;
@@ -321,9 +359,9 @@ static int task_publish(struct proc *p, int uid, uint32_t nproc_limit)
 	if (uid == 0) {
 		err = pid_alloc(p);
 	} else {
-		spin_lock(&ptable_lock);
+		spin_lock(&nproc_lock);
 		err = nproc_ok(uid, nproc_limit) ? pid_alloc(p) : -EAGAIN;
-		spin_unlock(&ptable_lock);
+		spin_unlock(&nproc_lock);
 	}
 	if (err < 0)
 		__atomic_sub_fetch(&nr_tasks, 1, __ATOMIC_RELAXED);
@@ -346,15 +384,17 @@ void proc_forget_locked(struct proc *p)
 {
 	pid_free(p);
 	p->pstate = P_DEAD;
+	spin_lock(&dead_tasks_lock);
 	p->dead_next = dead_tasks;	/* nr_tasks still counts it until it is let go */
 	dead_tasks = p;
+	spin_unlock(&dead_tasks_lock);
 }
 
-/* A family lock (proc.h): never taken under ptable_lock, which comes
+/* A family lock (proc.h): never taken under signal_lock, which comes
  * after it in the order; init's comes after any other's. */
 void family_lock(struct proc *p)
 {
-	KASSERT(!spin_held(&ptable_lock));
+	KASSERT(!spin_held(&signal_lock));
 	spin_lock(&p->family_lock);
 }
 
@@ -411,9 +451,9 @@ static bool task_limits_hit(int uid, uint32_t nproc_limit)
 		return true;
 	if (uid == 0)
 		return false;
-	spin_lock(&ptable_lock);
+	spin_lock(&nproc_lock);
 	bool hit = !nproc_ok(uid, nproc_limit);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&nproc_lock);
 	return hit;
 }
 
@@ -433,7 +473,7 @@ static struct proc *task_new(void)
 	return NULL;
 }
 
-struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group, int *err)
 {
 	free_dead_tasks();
 	rcu_reclaim();
@@ -451,7 +491,12 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err)
 	p->uid = uid;
 	p->refs = 1;
 	p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
-	p->nr_threads = 1;
+	p->group = group ? group_get(group) : group_new(p);
+	if (!p->group) {
+		task_free(p);
+		*err = -ENOMEM;
+		return NULL;
+	}
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
 	spin_init(&p->mm.lock, "mm");
@@ -592,7 +637,7 @@ int proc_tgid(int pid)
 int proc_nr_threads(int pid)
 {
 	struct proc *p = pid_find(pid);
-	int n = p ? __atomic_load_n(&leader_of(p)->nr_threads, __ATOMIC_RELAXED) : 1;
+	int n = p ? __atomic_load_n(&leader_of(p)->group->nr_threads, __ATOMIC_RELAXED) : 1;
 	return n > 1 ? n : 1;
 }
 
@@ -624,12 +669,11 @@ int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
 int proc_start_init(const char *path, char *const argv[], char *const envp[])
 {
 	int err;
-	struct proc *p = proc_alloc(0, RLIM_INFINITY, &err);
+	struct proc *p = proc_alloc(0, RLIM_INFINITY, NULL, &err);
 	if (!p)
 		panic("no task for init (error %d)", err);
 	p->pgdir = vm_new_pgdir();
-	p->shared = kzalloc(sizeof(*p->shared));
-	if (!p->pgdir || !p->shared)
+	if (!p->pgdir)
 		panic("no memory for init");
 	sched_task_init(&p->se, false);
 	proc_default_limits(p);
@@ -650,9 +694,9 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 		return err;
 	}
 	initproc = p;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	p->pstate = P_LIVE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	sched_wake_new(&p->se);
 	return 0;
 }
@@ -676,15 +720,10 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 struct proc *fork_prepare(int *err)
 {
 	struct proc *me = current(), *parent = me->group_leader;
-	struct proc *child = proc_alloc(me->uid, parent->rlim[RLIMIT_NPROC].rlim_cur, err);
+	struct proc *child = proc_alloc(me->uid, parent->group->rlim[RLIMIT_NPROC].rlim_cur, NULL, err);
 	if (!child)
 		return NULL;
 	*err = -ENOMEM;
-	child->shared = kzalloc(sizeof(*child->shared));	/* a process's: a thread's is its leader's */
-	if (!child->shared) {
-		proc_release(child);
-		return NULL;
-	}
 	/* Only the calling thread is copied (POSIX fork in a thread). */
 	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);
@@ -702,8 +741,8 @@ struct proc *fork_prepare(int *err)
 	child->tf->eax = 0;		/* fork returns 0 in the child */
 	proc_copy_ids(child, me);
 	signal_fork(child, me);
-	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
-	child->dumpable = parent->dumpable;
+	memcpy(child->group->rlim, parent->group->rlim, sizeof(child->group->rlim));
+	child->group->dumpable = parent->group->dumpable;
 	if (fork_files(child, parent) < 0) {
 		proc_release(child);
 		return NULL;

@@ -9,13 +9,16 @@
  * Threads (kernel/task/thread.c): a struct proc is one thread, one scheduler
  * task with its own id (its pid field: Linux's tid). Threads made by
  * clone(CLONE_THREAD) form a group around its first thread, the group
- * leader, whose pid is the group's (Linux's tgid: what getpid says). The
- * leader's slot holds what the group shares: the address space (pgdir,
- * mm), the file table, the signal handlers, the working directory, the
- * limits, the children and the place in the family tree. Linux keeps
- * those in refcounted mm, files, fs, sighand and signal structs; here the
- * leader's slot lives until the last thread of the group has exited
- * (wait4 does not reap the leader before), which is the one reference.
+ * leader, whose pid is the group's (Linux's tgid: what getpid says).
+ * What the group shares is in two places. Its struct thread_group (below:
+ * Linux's signal_struct and sighand_struct) holds the handlers, the
+ * process's pending signals, the thread count and group exit, limits,
+ * interval timers and times; every thread points at it, so exec's
+ * de_thread moves nothing of it. The leader's slot still holds the
+ * address space (pgdir, mm), the file table, the working directory, the
+ * children and the place in the family tree (Linux's mm, files and fs
+ * structs); it lives until the last thread of the group has exited
+ * (wait4 does not reap the leader before), which is their one reference.
  *
  * Lifecycle: fork (or proc_kthread) -> runnable -> ... -> exit leaves a
  * ZOMBIE holding its exit status -> the parent's wait4 reaps it, freeing
@@ -78,6 +81,35 @@ enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 struct file;
 struct initrd_file;
 
+/*
+ * What a thread group shares, beyond its address space and its files:
+ * Linux's signal_struct and sighand_struct in one. Every thread of the
+ * group points at it (p->group); fork makes a new one, clone(CLONE_THREAD)
+ * shares it, and exec's de_thread only changes its leader. It is freed
+ * with the last struct proc that names it (refs), after their grace
+ * period, so a /proc reader that found a task may read its group.
+ */
+struct thread_group {
+	int refs;			/* struct procs naming it; changed atomically */
+	/* Under signal_lock: */
+	struct proc *leader;		/* the group's first thread, or exec's heir */
+	int nr_threads;			/* threads not yet exited */
+	bool exiting;			/* exit_group or a fatal signal ends them all */
+	int exit_code;			/* what wait4 then reports */
+	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
+	volatile sigset64_t sig_shared;	/* sent to the process (ShdPnd) */
+	struct ksiginfo *shared_info;	/* their siginfos: NSIG, made at the first */
+	struct sigaction sigact[NSIG];	/* the handlers: forked copied, kept by threads */
+	/* Under the leader's family_lock: ticks of its reaped children. */
+	uint32_t cutime, cstime;
+	/* Changed only by its own threads (the call's caller): */
+	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
+	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
+	/* Under itimer_lock: alarm, setitimer (kernel/time/itimer.c); kept
+	 * by exec, not by fork. */
+	struct itimers it;
+};
+
 struct proc {
 	struct sched_task se;		/* scheduler state: owned by sched/ */
 	int pid;			/* its slot in kernel/task/pid.c's table */
@@ -91,29 +123,22 @@ struct proc {
 	int refs;
 	int uid, euid, suid;		/* real, effective, saved (kernel/task/cred.c) */
 	int gid, egid, sgid;
-	int pgid, sid;			/* process group and session (job control) */
+	int pgid, sid;			/* process group and session (job control; signal_lock) */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
-	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec; the leader's */
 	/*
 	 * The family (issue 29: fork, exit and wait4 take no global lock).
 	 * A leader's family_lock guards its children list and, for each
 	 * child, the child's parent pointer, its place on the list, and its
 	 * passage to a reapable zombie. A child is on its parent's list from
 	 * fork_start until it is reaped. Lock order: a process's family lock,
-	 * then init's, then ptable_lock.
+	 * then init's, then signal_lock.
 	 */
 	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
 	struct proc *children;		/* the leader's: those whose parent it is */
 	struct proc *sibling_next, **sibling_pprev;	/* pprev NULL: on no list */
 	struct proc *group_leader;	/* the group's first thread; itself in it */
-	/* The leader's only, under ptable_lock: */
-	int nr_threads;			/* threads of the group not yet exited */
-	bool group_exiting;		/* exit_group or a fatal signal ends them all */
-	int group_exit_status;		/* what wait4 then reports */
-	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
-	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
-	struct itimers it;		/* alarm, setitimer (kernel/time/itimer.c): kept by exec, not by fork */
+	struct thread_group *group;	/* what the group shares; never NULL */
 
 	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
 	struct mm mm;			/* its regions (kernel/mm/mm.c): the leader's is the group's */
@@ -134,20 +159,15 @@ struct proc {
 	uint32_t umask;			/* umask (kernel/fs/fs.c): init's 022, inherited, kept by exec; the leader's */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/fs/proc/procfs.c); the leader's */
-	/* Signals (kernel/task/signal.c); written under ptable_lock. */
+	/* Signals (kernel/task/signal.c); written under signal_lock. The
+	 * process's own pending set and handlers are its group's. */
 	volatile sigset64_t sig_pending;	/* sent to this thread (tkill, a fault, SIGKILL) */
-	/* The leader's: sent to the process, waiting for the first thread
-	 * that does not block it (Linux's shared_pending, ShdPnd), and
-	 * their siginfos (kernel/task/signal.h; NULL in other threads). */
-	volatile sigset64_t sig_shared;
-	struct sig_shared *shared;
 	sigset64_t sig_blocked;
 	/* sigaltstack (kernel/task/signal.c): this thread's alternate stack */
 	uint32_t sas_ss_sp, sas_ss_size, sas_ss_flags;
 	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
 	bool sig_restore_mask;
-	struct sigaction sigact[NSIG];
-	struct ksiginfo siginfo[NSIG];	/* of each pending signal */
+	struct ksiginfo *siginfo;	/* of each signal in sig_pending: NSIG of them, made at the first */
 	int syscall_nr;			/* the call in progress, -1 once it must not restart */
 	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */
 	int stop_sig;
@@ -157,7 +177,6 @@ struct proc {
 	bool restart_time64;		/* restart_urem is a struct __kernel_timespec */
 	volatile int killable;		/* asleep uninterruptibly, but SIGKILL wakes it (TASK_KILLABLE) */
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
-	uint32_t cutime, cstime;	/* ticks of reaped children */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
 	uint64_t start_ns;
 	uint64_t sleep_until;		/* nanosleep deadline (kernel/time/sleep.c) */
@@ -172,13 +191,17 @@ struct proc {
  * forked or reaped meanwhile may or may not be seen; what is seen stays
  * readable until the walker sleeps (kernel/sync/rcu.h).
  *
- * ptable_lock guards the signal state (kernel/task/signal.c), the thread
- * counts and group exits, job control's groups and sessions, and the
- * exited threads; its holders walk the tasks to send a signal to a group
- * or to everyone. Fork, exit and wait4 of a process of one thread do not
- * take it (issue 29); they take family locks.
+ * signal_lock guards what a signal is and what it is sent by: every
+ * task's and group's signal state (kernel/task/signal.c; the fields
+ * marked in struct proc and struct thread_group), the thread counts and
+ * group exits that decide which threads a signal reaches, a task's
+ * passage to P_LIVE, and job control's groups and sessions (pgid, sid,
+ * stopped: kill(-pgid) and the tty address them). Its holders walk the
+ * tasks to send a signal to a group or to everyone. Linux splits this
+ * between tasklist_lock and each group's siglock. Fork, exit and wait4 of
+ * a process of one thread do not take it; they take family locks.
  */
-extern struct spinlock ptable_lock;
+extern struct spinlock signal_lock;
 #define for_each_task(p) \
 	for (int pid_at_ = 1; ((p) = pid_task_from(&pid_at_)) != NULL; pid_at_++)
 /* parent's family_lock held. */
@@ -214,7 +237,7 @@ int proc_tgid(int pid);
 /* The threads of pid's group not yet exited (at least 1): num_threads. */
 int proc_nr_threads(int pid);
 /* A thread gone for good (exit, exec's de_thread): out of the pid table
- * now, freed once no CPU runs on its stack. ptable_lock held. */
+ * now, freed once no CPU runs on its stack. signal_lock held. */
 void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
  * once the exited threads that wait for the next fork are freed (joined
@@ -233,7 +256,7 @@ static inline struct proc *current(void)
  * Inline, since every return to user mode asks (kernel/task/signal.c). */
 static inline bool signal_pending(const struct proc *p)
 {
-	sigset64_t pending = p->sig_pending | p->group_leader->sig_shared;	/* usually 0 */
+	sigset64_t pending = p->sig_pending | p->group->sig_shared;	/* usually 0 */
 	return pending && (pending & ~p->sig_blocked) != 0;
 }
 
@@ -281,7 +304,7 @@ __attribute__((noreturn)) void proc_exit(int status);
 /* End every thread of the caller's group (exit_group, a fatal signal):
  * status is what wait4 reports. */
 __attribute__((noreturn)) void proc_exit_group(int status);
-/* Every other live thread of me's group gets SIGKILL (ptable_lock held). */
+/* Every other live thread of me's group gets SIGKILL (signal_lock held). */
 void proc_kill_group_locked(struct proc *me);
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
 /* A fault in user mode: report it and kill the process with sig. */
@@ -297,11 +320,12 @@ int sys_getpid(void);			/* the group's id (tgid) */
 int sys_gettid(void);			/* the thread's */
 int sys_getppid(void);
 
-/* A new task of uid, P_EMBRYO with a pid and a kernel stack, or NULL
- * and *err: -EAGAIN when threads-max is reached, or uid (not root)
+/* A new task of uid, P_EMBRYO with a pid and a kernel stack, in group
+ * (a thread) or leading a new group (NULL: a process), or NULL and
+ * *err: -EAGAIN when threads-max is reached, or uid (not root)
  * already has nproc_limit tasks or would take one of the last
  * NPROC_ROOT_RESERVE, or no pid is free; -ENOMEM. */
-struct proc *proc_alloc(int uid, uint32_t nproc_limit, int *err);
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group, int *err);
 /* The live task with that pid, with a reference: its memory is not
  * freed until proc_put(), and lookups never hand out a task that has
  * gone (pids are reused after a wrap, kernel/task/pid.c). NULL if there is

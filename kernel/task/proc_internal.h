@@ -11,7 +11,7 @@
 /* Process 1: orphans go to it, and its end powers the machine off. */
 extern struct proc *initproc;
 
-/* A family lock (proc.h): never taken under ptable_lock, which comes
+/* A family lock (proc.h): never taken under signal_lock, which comes
  * after it in the order; init's comes after any other's. */
 void family_lock(struct proc *p);
 /* c off its parent's children list (the parent's family lock held). */

@@ -19,17 +19,17 @@
 void proc_default_limits(struct proc *p)
 {
 	for (int r = 0; r < RLIM_NLIMITS; r++)
-		p->rlim[r] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
-	p->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
-	p->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
-	p->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
+		p->group->rlim[r] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+	p->group->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
+	p->group->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
+	p->group->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
 }
 
 int sys_getrlimit(int resource, void *urlim)
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	return copy_to_user(urlim, &current()->group_leader->rlim[resource], sizeof(struct rlimit));
+	return copy_to_user(urlim, &current()->group->rlim[resource], sizeof(struct rlimit));
 }
 
 /* Lower freely; raise the hard limit only as root; never cur > max. */
@@ -37,11 +37,11 @@ static int set_limit(struct proc *p, int resource, struct rlimit lim)
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS || lim.rlim_cur > lim.rlim_max)
 		return -EINVAL;
-	if (lim.rlim_max > p->rlim[resource].rlim_max && current()->euid != 0)
+	if (lim.rlim_max > p->group->rlim[resource].rlim_max && current()->euid != 0)
 		return -EPERM;
 	if (resource == RLIMIT_NOFILE && lim.rlim_max > NR_OPEN)
 		return -EPERM;		/* Linux: above nr_open */
-	p->rlim[resource] = lim;
+	p->group->rlim[resource] = lim;
 	return 0;
 }
 
@@ -72,7 +72,7 @@ static int limits_of(struct proc *p, int resource, const struct rlimit *lim, voi
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	struct rlimit old = p->rlim[resource];
+	struct rlimit old = p->group->rlim[resource];
 	if (lim) {
 		int err = set_limit(p, resource, *lim);
 		if (err)

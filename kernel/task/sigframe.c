@@ -277,10 +277,10 @@ void sigframe_restart_without_handler(struct proc *p, struct trapframe *tf)
 		p->syscall_nr = -1;
 	}
 	if (p->sig_restore_mask) {
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 		p->sig_blocked = p->sig_saved;
 		p->sig_restore_mask = false;
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 	}
 }
 
@@ -302,13 +302,13 @@ void sigframe_enter(struct trapframe *tf, int sig, const struct sigaction *ka,
 		       p->pid, p->name, sig);
 		proc_exit_group(SIGSEGV);	/* the signal it could not take: Linux's force_sigsegv */
 	}
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	p->sig_restore_mask = false;
 	p->sig_blocked |= sigset_bits(ka->sa_mask);
 	if (!(ka->sa_flags & SA_NODEFER))
 		p->sig_blocked |= SIGBIT(sig);
 	p->sig_blocked &= ~SIG_UNBLOCKABLE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* ---- returning from a handler ------------------------------------------------ */
@@ -357,9 +357,9 @@ static void restore_context(struct trapframe *tf, const struct sigcontext *sc)
 static void restore_mask(sigset64_t mask)
 {
 	struct proc *p = current();
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* A frame the handler (or an attacker) spoiled: Linux kills with SIGSEGV. */

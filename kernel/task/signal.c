@@ -17,13 +17,14 @@
  *    EINTR (or restarts the call with SA_RESTART), no handler restarts it.
  *
  * Locking: a process's pending, blocked and actions, and its stopped
- * state, change under ptable_lock (taken by senders on other CPUs and by
+ * state, change under signal_lock (taken by senders on other CPUs and by
  * the tty's interrupt handler); only the process itself writes its frame.
  */
 #include "signal.h"
 #include "sigframe.h"
 #include "lib/errno.h"
 #include "kernel/debug/printk.h"
+#include "kernel/mm/kmalloc.h"
 #include "pid.h"
 #include "proc.h"
 #include "lib/string.h"
@@ -48,7 +49,7 @@ static bool sig_valid(int sig) { return sig >= 1 && sig <= NSIG; }
 
 static struct sigaction *action_of(const struct proc *p, int sig)
 {
-	return (struct sigaction *)&p->group_leader->sigact[sig - 1];	/* the group's */
+	return (struct sigaction *)&p->group->sigact[sig - 1];	/* the group's */
 }
 
 /* Would delivery do nothing? init takes only what it handles. */
@@ -104,13 +105,13 @@ static void signal_notify_parent(struct proc *child, int code, int status)
 }
 
 /* Would SIGCHLD to parent be dropped at once: no handler, its default
- * action (ignore), and not blocked? Read without ptable_lock: a sigaction
+ * action (ignore), and not blocked? Read without signal_lock: a sigaction
  * or sigprocmask that races the exit is ordered after it, and then the
  * signal would have been dropped as it was sent, as here. One thread
  * only: another might block it and keep it pending. */
 static bool sigchld_dropped(const struct proc *parent)
 {
-	return parent->nr_threads == 1 && !(parent->sig_blocked & SIGBIT(SIGCHLD)) &&
+	return parent->group->nr_threads == 1 && !(parent->sig_blocked & SIGBIT(SIGCHLD)) &&
 	       sig_discarded(parent, SIGCHLD);
 }
 
@@ -120,9 +121,9 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status)
 		int code = (status & 0x7F) ? CLD_KILLED : CLD_EXITED;
 		int value = (status & 0x7F) ? status & 0x7F : (status >> 8) & 0xFF;
 		struct ksiginfo info = { code, child->pid, child->uid, value, 0 };
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 		signal_send_process(parent, SIGCHLD, &info);
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 	}
 	waitq_wake_all(&parent->child_exit);
 }
@@ -137,13 +138,36 @@ static struct proc *group_of(const struct proc *t)
 static void continue_stopped(struct proc *t)
 {
 	t->sig_pending &= ~STOP_SIGS;
-	group_of(t)->sig_shared &= ~STOP_SIGS;
+	t->group->sig_shared &= ~STOP_SIGS;
 	if (!t->stopped)
 		return;
 	t->stopped = false;
 	t->wait_report = WAIT_REPORT_CONTINUED;
 	signal_notify_parent(t, CLD_CONTINUED, SIGCONT);
 	sched_wake_up(&t->se);
+}
+
+/* The siginfo of a pending signal, in a table of NSIG (a thread's own
+ * set's, or its group's shared set's) made at the first signal that
+ * needs one: most tasks never get one. When memory is out the signal
+ * still comes, with no sender (SI_USER from pid 0, as Linux's
+ * collect_signal when its sigqueue could not be allocated). SIGKILL's
+ * is never read. */
+static void keep_info(struct ksiginfo **table, int sig, const struct ksiginfo *info)
+{
+	if (sig == SIGKILL)
+		return;
+	if (!*table)
+		*table = kzalloc(NSIG * sizeof(**table));
+	if (*table)
+		(*table)[sig - 1] = *info;
+}
+
+static struct ksiginfo info_of(const struct ksiginfo *table, int sig)
+{
+	if (!table || sig == SIGKILL)
+		return (struct ksiginfo){ SI_USER, 0, 0, 0, 0 };
+	return table[sig - 1];
 }
 
 void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
@@ -154,13 +178,13 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 		continue_stopped(t);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
-		group_of(t)->sig_shared &= ~SIGBIT(SIGCONT);
+		t->group->sig_shared &= ~SIGBIT(SIGCONT);
 	}
 	if (!(t->sig_blocked & SIGBIT(sig)) && sig_discarded(t, sig))
 		return;
 	if (t->sig_pending & SIGBIT(sig))
 		return;				/* standard signals do not queue */
-	t->siginfo[sig - 1] = *info;
+	keep_info(&t->siginfo, sig, info);
 	t->sig_pending |= SIGBIT(sig);
 	__sync_synchronize();
 	if (!(t->sig_blocked & SIGBIT(sig)) || sig == SIGKILL)
@@ -175,7 +199,7 @@ static struct proc *pick_thread(struct proc *leader, int sig)
 	if (leader->pstate == P_LIVE && !(leader->sig_blocked & SIGBIT(sig)))
 		return leader;
 	struct proc *t;
-	if (leader->nr_threads <= 1)
+	if (leader->group->nr_threads <= 1)
 		return NULL;
 	for_each_task(t)
 		if (t->group_leader == leader && t->pstate == P_LIVE &&
@@ -188,7 +212,7 @@ static struct proc *pick_thread(struct proc *leader, int sig)
  * that look at one: stop and continue, ignored or not. */
 static struct proc *any_thread(struct proc *leader)
 {
-	if (leader->pstate == P_LIVE || leader->nr_threads <= 1)
+	if (leader->pstate == P_LIVE || leader->group->nr_threads <= 1)
 		return leader;
 	struct proc *t;
 	for_each_task(t)
@@ -204,7 +228,7 @@ static void continue_group(struct proc *leader)
 {
 	if (leader->pstate == P_LIVE)
 		continue_stopped(leader);
-	if (leader->nr_threads <= 1)
+	if (leader->group->nr_threads <= 1)
 		return;
 	struct proc *t;
 	for_each_task(t)
@@ -224,14 +248,14 @@ static void send_shared(struct proc *leader, int sig, const struct ksiginfo *inf
 		continue_group(leader);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
-		leader->sig_shared &= ~SIGBIT(SIGCONT);
+		leader->group->sig_shared &= ~SIGBIT(SIGCONT);
 	}
 	if (sig_discarded(t, sig) && !(t->sig_blocked & SIGBIT(sig)))
 		return;
-	if (leader->sig_shared & SIGBIT(sig))
+	if (leader->group->sig_shared & SIGBIT(sig))
 		return;
-	leader->shared->info[sig - 1] = *info;
-	leader->sig_shared |= SIGBIT(sig);
+	keep_info(&leader->group->shared_info, sig, info);
+	leader->group->sig_shared |= SIGBIT(sig);
 	__sync_synchronize();
 	struct proc *to = pick_thread(leader, sig);
 	if (to)
@@ -261,7 +285,7 @@ void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info)
 		return;
 	}
 	signal_send_locked(any_thread(leader), SIGKILL, info);
-	if (leader->nr_threads > 1)
+	if (leader->group->nr_threads > 1)
 		kill_every_thread(leader, info);
 }
 
@@ -287,18 +311,18 @@ int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info)
 void signal_send_group(int pgid, int sig)
 {
 	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	signal_send_group_locked(pgid, sig, &info);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 void signal_send_self(int sig)
 {
 	struct proc *p = current();
 	struct ksiginfo info = { SI_USER, p->pid, p->uid, 0, 0 };
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	signal_send_locked(p, sig, &info);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* ---- kill(2) --------------------------------------------------------------- */
@@ -342,7 +366,7 @@ int sys_kill(int pid, int sig)
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH;		/* Linux: -INT_MIN names no group */
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	struct proc *t;
 	for_each_task(t) {
 		if (!kill_target(me, t, pid))
@@ -354,7 +378,7 @@ int sys_kill(int pid, int sig)
 		if (sig != 0)
 			signal_send_process(t, sig, &info);
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (!found)
 		return -ESRCH;
 	/* Linux: kill(-1) succeeds if it found anyone, even if it could
@@ -372,14 +396,14 @@ int sys_tgkill(int tgid, int tid, int sig)
 
 	if (tid <= 0 || (tgid <= 0 && tgid != -1) || sig < 0 || sig > NSIG)
 		return -EINVAL;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	struct proc *t = pid_find(tid);
 	if (t && t->pstate == P_LIVE && (tgid == -1 || t->group_leader->pid == tgid)) {
 		err = may_signal(me, t, sig) ? 0 : -EPERM;
 		if (!err && sig)
 			signal_send_locked(t, sig, &info);
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return err;
 }
 
@@ -404,17 +428,17 @@ int sys_rt_sigaction(int sig, const void *uact, void *uold, uint32_t size)
 		return -EFAULT;
 	if (uold && !user_range_ok(uold, sizeof(old), true))
 		return -EFAULT;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	old = *action_of(p, sig);
 	if (uact) {
 		act.sa_mask = sigset_of(sigset_bits(act.sa_mask) & ~SIG_UNBLOCKABLE);
 		*action_of(p, sig) = act;
 		if (sig_discarded(p, sig)) {
 			p->sig_pending &= ~SIGBIT(sig);
-			group_of(p)->sig_shared &= ~SIGBIT(sig);
+			p->group->sig_shared &= ~SIGBIT(sig);
 		}
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return uold ? copy_to_user(uold, &old, sizeof(old)) : 0;
 }
 
@@ -435,7 +459,7 @@ int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size)
 		return -EFAULT;
 	if (!uset)
 		return 0;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	if (how == SIG_BLOCK)
 		p->sig_blocked |= set;
 	else if (how == SIG_UNBLOCK)
@@ -443,7 +467,7 @@ int sys_rt_sigprocmask(int how, const void *uset, void *uold, uint32_t size)
 	else
 		p->sig_blocked = set;
 	p->sig_blocked &= ~SIG_UNBLOCKABLE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return 0;
 }
 
@@ -452,7 +476,7 @@ int sys_rt_sigpending(void *uset, uint32_t size)
 	struct proc *p = current();
 	if (size != sizeof(sigset64_t))
 		return -EINVAL;
-	sigset64_t set = (p->sig_pending | group_of(p)->sig_shared) & p->sig_blocked;
+	sigset64_t set = (p->sig_pending | p->group->sig_shared) & p->sig_blocked;
 	return copy_to_user(uset, &set, sizeof(set));
 }
 
@@ -462,11 +486,11 @@ int sys_rt_sigpending(void *uset, uint32_t size)
 void signal_mask_for_call(sigset64_t mask)
 {
 	struct proc *p = current();
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	p->sig_saved = p->sig_blocked;
 	p->sig_restore_mask = true;
 	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 void signal_unmask_after_call(bool interrupted)
@@ -474,12 +498,12 @@ void signal_unmask_after_call(bool interrupted)
 	struct proc *p = current();
 	if (interrupted)
 		return;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	if (p->sig_restore_mask) {
 		p->sig_blocked = p->sig_saved;
 		p->sig_restore_mask = false;
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* Sleep until a signal is pending (pause, sigsuspend). */
@@ -511,11 +535,11 @@ int sys_rt_sigsuspend(const void *umask, uint32_t size)
 		return -EINVAL;
 	if (copy_from_user(&mask, umask, sizeof(mask)) < 0)
 		return -EFAULT;
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	p->sig_saved = p->sig_blocked;
 	p->sig_restore_mask = true;
 	p->sig_blocked = mask & ~SIG_UNBLOCKABLE;
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	wait_for_signal(p);
 	return -ERESTARTNOHAND;
 }
@@ -524,10 +548,10 @@ int sys_rt_sigsuspend(const void *umask, uint32_t size)
 
 void signal_fork(struct proc *child, const struct proc *parent)
 {
-	memcpy(child->sigact, parent->group_leader->sigact, sizeof(child->sigact));
+	memcpy(child->group->sigact, parent->group->sigact, sizeof(child->group->sigact));
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
-	child->sig_shared = 0;
+	child->group->sig_shared = 0;
 	/* fork keeps the alternate stack (its memory is copied too) */
 	child->sas_ss_sp = parent->sas_ss_sp;
 	child->sas_ss_size = parent->sas_ss_size;
@@ -538,18 +562,18 @@ void signal_fork(struct proc *child, const struct proc *parent)
 void signal_exec(struct proc *p)
 {
 	p->sas_ss_sp = p->sas_ss_size = p->sas_ss_flags = 0;	/* its memory is gone */
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	for (int sig = 1; sig <= NSIG; sig++) {
 		struct sigaction *a = action_of(p, sig);
 		if (sa_addr(a) != SIG_IGN)
 			*a = (struct sigaction){ 0 };
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* ---- delivery --------------------------------------------------------------- */
 
-/* Stop until SIGCONT or SIGKILL; called and returns with ptable_lock held.
+/* Stop until SIGCONT or SIGKILL; called and returns with signal_lock held.
  * The stop is a sleep to the scheduler (docs/staircase.md §6.8). */
 static void do_stop(struct proc *p, int sig)
 {
@@ -559,9 +583,9 @@ static void do_stop(struct proc *p, int sig)
 	signal_notify_parent(p, CLD_STOPPED, sig);
 	while (p->stopped && !signal_fatal_pending(p)) {
 		sched_set_current_state(TASK_STOPPED);
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 		schedule();
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 	}
 	sched_set_current_state(TASK_RUNNING);
 	p->stopped = false;
@@ -582,14 +606,14 @@ static int lowest(sigset64_t pending, sigset64_t blocked)
  * own first, then the process's (Linux's dequeue_signal); 0 if none. */
 static int take_signal(struct proc *p, struct ksiginfo *info)
 {
-	struct proc *g = group_of(p);
+	struct thread_group *g = p->group;
 	int sig = lowest(p->sig_pending, p->sig_blocked);
 	if (sig) {
 		p->sig_pending &= ~SIGBIT(sig);
-		*info = p->siginfo[sig - 1];
+		*info = info_of(p->siginfo, sig);
 	} else if ((sig = lowest(g->sig_shared, p->sig_blocked)) != 0) {
 		g->sig_shared &= ~SIGBIT(sig);
-		*info = g->shared->info[sig - 1];
+		*info = info_of(g->shared_info, sig);
 	}
 	return sig;
 }
@@ -599,11 +623,11 @@ void signal_deliver(struct trapframe *tf)
 	struct proc *p = current();
 
 	for (;;) {
-		spin_lock(&ptable_lock);
+		spin_lock(&signal_lock);
 		struct ksiginfo info;
 		int sig = take_signal(p, &info);
 		if (!sig) {
-			spin_unlock(&ptable_lock);
+			spin_unlock(&signal_lock);
 			break;
 		}
 		if (sig == SIGALRM)
@@ -612,21 +636,21 @@ void signal_deliver(struct trapframe *tf)
 		if (sa_addr(&ka) > SIG_IGN && (ka.sa_flags & SA_RESETHAND))
 			*action_of(p, sig) = (struct sigaction){ 0 };
 		if (sa_addr(&ka) > SIG_IGN) {
-			spin_unlock(&ptable_lock);
+			spin_unlock(&signal_lock);
 			sigframe_enter(tf, sig, &ka, &info);
 			return;
 		}
 		enum action act = default_action(sig);
 		if (sa_addr(&ka) == SIG_IGN || proc_is_init(p) || act == ACT_IGN || act == ACT_CONT) {
-			spin_unlock(&ptable_lock);
+			spin_unlock(&signal_lock);
 			continue;
 		}
 		if (act == ACT_STOP) {
 			do_stop(p, sig);
-			spin_unlock(&ptable_lock);
+			spin_unlock(&signal_lock);
 			continue;
 		}
-		spin_unlock(&ptable_lock);
+		spin_unlock(&signal_lock);
 		proc_exit_group(sig);	/* the wait status is the signal */
 	}
 	sigframe_restart_without_handler(p, tf);
@@ -662,13 +686,13 @@ void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr)
 	info.code = code;
 	info.addr = addr;
 
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	bool handled = sa_addr(action_of(p, sig)) > SIG_IGN && !(p->sig_blocked & SIGBIT(sig));
 	if (handled) {
 		p->sig_pending &= ~SIGBIT(sig);		/* this fault's info wins */
 		signal_send_locked(p, sig, &info);
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (!handled)
 		proc_fault_kill(tf, sig);
 }

@@ -62,20 +62,13 @@ struct ksiginfo {
 	uint32_t addr;		/* faults: the address */
 };
 
-/* The siginfo of each signal in a process's shared pending set (the
- * set is the leader's sig_shared): its own allocation, the leader's
- * pointer, so that a thread's struct proc stays one frame. */
-struct sig_shared {
-	struct ksiginfo info[NSIG];
-};
-
 struct proc;
 
-/* Send sig to p with ptable_lock held (kill, the tty, exit's SIGCHLD). */
+/* Send sig to p with signal_lock held (kill, the tty, exit's SIGCHLD). */
 void signal_send_locked(struct proc *p, int sig, const struct ksiginfo *info);
 /* To t's process: one of its threads that does not block sig. */
 void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info);
-/* Send sig to every process of group pgid; ptable_lock held. Returns the
+/* Send sig to every process of group pgid; signal_lock held. Returns the
  * number of processes it reached. */
 int signal_send_group_locked(int pgid, int sig, const struct ksiginfo *info);
 /* Send sig from the kernel to a process group (the tty's Ctrl-C). */
@@ -96,7 +89,7 @@ void signal_fault(struct trapframe *tf, int sig);
 /* The same with the si_code and si_addr given (a page fault's). */
 void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr);
 /* exit's: SIGCHLD to parent for child's end (its wait status), unless it
- * would be dropped at once, which takes no ptable_lock (issue 29), and a
+ * would be dropped at once, which takes no signal_lock (issue 29), and a
  * wake-up of parent's wait4. parent's family lock held. */
 void signal_child_exited(struct proc *child, struct proc *parent, int status);
 /* fork: the child inherits actions and mask, not pending signals;

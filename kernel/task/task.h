@@ -7,13 +7,15 @@
  * sigframe), futexes, prctl, and the kernel's side of sched/machine.h
  * (sched_glue).
  *
- * Locks (order: a leader's family_lock, then init's, then ptable_lock,
- * then a run queue's): a leader's family_lock guards its children list
- * and each child's parent link; ptable_lock guards the signal state, the
+ * Locks (order: a leader's family_lock, then init's, then signal_lock,
+ * then the leaves): a leader's family_lock guards its children list and
+ * each child's parent link; signal_lock guards the signal state, the
  * thread counts and group exits, job control's groups and sessions
- * (proc.h says which fields); futex_lock each futex bucket; vfork_lock a
- * vfork parent's wait; the pid table is read without a lock (RCU) and
- * written under its own.
+ * (proc.h says which fields); nproc_lock RLIMIT_NPROC's count;
+ * dead_tasks_lock the exited threads waiting to be freed; name_lock a
+ * task's name (prctl); futex_lock each futex bucket; vfork_lock a vfork
+ * parent's wait; the pid table is read without a lock (RCU) and claimed
+ * by compare-and-swap.
  *
  * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/time.
  */

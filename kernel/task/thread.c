@@ -226,11 +226,10 @@ int sys_vfork(void)
 static struct proc *thread_prepare(int *err)
 {
 	struct proc *me = current(), *leader = me->group_leader;
-	struct proc *t = proc_alloc(me->uid, leader->rlim[RLIMIT_NPROC].rlim_cur, err);
+	struct proc *t = proc_alloc(me->uid, me->group->rlim[RLIMIT_NPROC].rlim_cur, me->group, err);
 	if (!t)
 		return NULL;
-	t->group_leader = leader;
-	t->nr_threads = 0;		/* the leader counts the group's */
+	t->group_leader = leader;		/* thread_start counts it in the group */
 	t->pgdir = leader->pgdir;
 	*t->tf = *me->tf;
 	t->tf->eax = 0;			/* clone returns 0 in the new thread */
@@ -245,13 +244,13 @@ static struct proc *thread_prepare(int *err)
 static int thread_start(struct proc *t)
 {
 	struct proc *leader = t->group_leader;
-	spin_lock(&ptable_lock);
-	bool ending = leader->group_exiting;
+	spin_lock(&signal_lock);
+	bool ending = leader->group->exiting;
 	if (!ending) {
-		leader->nr_threads++;
+		leader->group->nr_threads++;
 		t->pstate = P_LIVE;
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (ending)
 		return -EAGAIN;
 	int tid = t->pid;
@@ -324,34 +323,28 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	leader->mm.n = leader->mm.cap = 0;
 	leader->pgdir = NULL;
 	mm_unlock(&leader->mm);
-	proc_take_family(p, leader);	/* and its pid; family locks before ptable_lock */
-	spin_lock(&ptable_lock);
+	proc_take_family(p, leader);	/* and its pid; family locks before signal_lock */
+	spin_lock(&signal_lock);
 	pid_set_groups(p, leader->pgid, leader->sid);
 	p->did_exec = leader->did_exec;
 	p->start_ns = leader->start_ns;
-	p->cutime = leader->cutime;
-	p->dead_utime = leader->dead_utime + leader->se.stats.utime;
-	p->dead_stime = leader->dead_stime + leader->se.stats.stime;
-	p->cstime = leader->cstime;
-	memcpy(p->rlim, leader->rlim, sizeof(p->rlim));
-	itimer_transfer(p, leader);
+	/* The group (its handlers, pending signals, limits, timers and
+	 * times) stays as it is: only its leader changes. The old leader's
+	 * time joins the dead threads'. */
+	p->group->leader = p;
+	p->group->dead_utime += leader->se.stats.utime;
+	p->group->dead_stime += leader->se.stats.stime;
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
-	memcpy(p->sigact, leader->sigact, sizeof(p->sigact));
-	p->sig_shared = leader->sig_shared;	/* the process's pending signals */
-	p->shared = leader->shared;
-	leader->sig_shared = 0;
-	leader->shared = NULL;
 	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
 	leader->cwd = NULL;
 	p->umask = leader->umask;
 	p->exe = leader->exe;
-	p->dumpable = leader->dumpable;
 	p->group_leader = p;
-	p->nr_threads = 1;
-	p->group_exiting = false;
+	p->group->nr_threads = 1;
+	p->group->exiting = false;
 	leader->fdt = NULL;
 	proc_forget_locked(leader);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /*
@@ -369,23 +362,23 @@ int proc_kill_other_threads(void)
 {
 	struct proc *p = current(), *leader = p->group_leader;
 
-	if (p == leader && leader->nr_threads == 1)
+	if (p == leader && leader->group->nr_threads == 1)
 		return 0;	/* alone: nobody else can change the count */
-	spin_lock(&ptable_lock);
-	bool lost = leader->group_exiting;
+	spin_lock(&signal_lock);
+	bool lost = leader->group->exiting;
 	if (!lost) {
-		leader->group_exiting = true;	/* no new threads meanwhile */
+		leader->group->exiting = true;	/* no new threads meanwhile */
 		proc_kill_group_locked(p);
 	}
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	if (lost)
 		return -EINTR;
-	while (leader->nr_threads > 1 && !signal_fatal_pending(p))
+	while (leader->group->nr_threads > 1 && !signal_fatal_pending(p))
 		sleep_until(clock_ns() + 100000, TASK_UNINTERRUPTIBLE);
-	spin_lock(&ptable_lock);
-	leader->group_exiting = false;
-	lost = leader->nr_threads > 1;
-	spin_unlock(&ptable_lock);
+	spin_lock(&signal_lock);
+	leader->group->exiting = false;
+	lost = leader->group->nr_threads > 1;
+	spin_unlock(&signal_lock);
 	if (lost)
 		return -EINTR;
 	if (p != leader)

@@ -19,8 +19,8 @@
  * the first period (Linux's set_cpu_itimer): never early.
  *
  * Locking: itimer_lock guards every struct itimers and the list. Senders
- * take ptable_lock first (signal_send_process needs it): the order is
- * ptable_lock, then itimer_lock, never the other way. Two looks go without
+ * take signal_lock first (signal_send_process needs it): the order is
+ * signal_lock, then itimer_lock, never the other way. Two looks go without
  * it (issue 29: every CPU's timer interrupt and every exit took it): the
  * soonest expiry, through a seqcount, and an exiting process's own
  * timers when none is on the list.
@@ -47,7 +47,7 @@ struct itimer_ns {
 };
 
 static struct spinlock itimer_lock = SPINLOCK_INIT("itimer");
-static struct proc *real_head;		/* the armed real timers, soonest first */
+static struct thread_group *real_head;		/* the armed real timers, soonest first */
 static volatile int real_armed;		/* their number: the interrupt's quick look */
 /* The head's expiry (UINT64_MAX: none), for every CPU's timer interrupt
  * to read without itimer_lock: eight CPUs at 1,000 Hz took the lock 8,000
@@ -86,30 +86,30 @@ static uint64_t tick_ns(void)
 
 /* ---- ITIMER_REAL ----------------------------------------------------------- */
 
-static void real_insert(struct proc *leader)
+static void real_insert(struct thread_group *g)
 {
-	struct proc **pp = &real_head;
-	while (*pp && (*pp)->it.real_expires <= leader->it.real_expires)
+	struct thread_group **pp = &real_head;
+	while (*pp && (*pp)->it.real_expires <= g->it.real_expires)
 		pp = &(*pp)->it.real_next;
-	leader->it.real_next = *pp;
-	*pp = leader;
-	leader->it.real_queued = true;
+	g->it.real_next = *pp;
+	*pp = g;
+	g->it.real_queued = true;
 	real_armed++;
 	soonest_update();
-	timer_arm(leader->it.real_expires);	/* this CPU's interrupt then */
+	timer_arm(g->it.real_expires);	/* this CPU's interrupt then */
 }
 
-static void real_remove(struct proc *leader)
+static void real_remove(struct thread_group *g)
 {
-	if (!leader->it.real_queued)
+	if (!g->it.real_queued)
 		return;
-	for (struct proc **pp = &real_head; *pp; pp = &(*pp)->it.real_next) {
-		if (*pp == leader) {
-			*pp = leader->it.real_next;
+	for (struct thread_group **pp = &real_head; *pp; pp = &(*pp)->it.real_next) {
+		if (*pp == g) {
+			*pp = g->it.real_next;
 			break;
 		}
 	}
-	leader->it.real_queued = false;
+	g->it.real_queued = false;
 	real_armed--;
 	soonest_update();
 }
@@ -125,15 +125,15 @@ static void real_get(const struct itimers *it, struct itimer_ns *v)
 	v->interval = it->real_incr;
 }
 
-static void real_set(struct proc *leader, const struct itimer_ns *new, struct itimer_ns *old)
+static void real_set(struct thread_group *g, const struct itimer_ns *new, struct itimer_ns *old)
 {
-	struct itimers *it = &leader->it;
+	struct itimers *it = &g->it;
 	real_get(it, old);
-	real_remove(leader);
+	real_remove(g);
 	it->real_incr = new->value ? new->interval : 0;
 	if (new->value) {
 		it->real_expires = clock_ns() + new->value;
-		real_insert(leader);
+		real_insert(g);
 	}
 }
 
@@ -146,17 +146,17 @@ uint64_t itimer_expire(void)
 		return next;
 	/* Linux's it_real_fn: SIGALRM to the process, from the kernel. */
 	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	spin_lock(&itimer_lock);
 	uint64_t now = clock_ns();
 	while (real_head && real_head->it.real_expires <= now) {
-		struct proc *leader = real_head;
-		real_remove(leader);
-		signal_send_process(leader, SIGALRM, &info);
+		struct thread_group *g = real_head;
+		real_remove(g);
+		signal_send_process(g->leader, SIGALRM, &info);	/* g->leader: signal_lock's */
 	}
 	next = real_head ? real_head->it.real_expires : UINT64_MAX;
 	spin_unlock(&itimer_lock);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 	return next;
 }
 
@@ -164,13 +164,13 @@ uint64_t itimer_expire(void)
  * that is later than now; periods missed meanwhile are not made up. */
 void itimer_sigalrm_taken(struct proc *leader)
 {
-	struct itimers *it = &leader->it;
+	struct itimers *it = &leader->group->it;
 	spin_lock(&itimer_lock);
 	if (!it->real_queued && it->real_incr) {
 		uint64_t now = clock_ns();
 		if (now >= it->real_expires)
 			it->real_expires += ((now - it->real_expires) / it->real_incr + 1) * it->real_incr;
-		real_insert(leader);
+		real_insert(leader->group);
 	}
 	spin_unlock(&itimer_lock);
 }
@@ -210,10 +210,7 @@ static bool cpu_check(struct cpu_itimer *t, uint64_t now)
 
 void itimer_tick(struct proc *p, bool user_mode)
 {
-	struct proc *leader = p->group_leader;
-	if (!leader)
-		return;
-	struct itimers *it = &leader->it;
+	struct itimers *it = &p->group->it;
 	/* A look without the lock, as most processes arm neither: a torn
 	 * read of a timer being armed costs at most this tick. */
 	if (!it->cpu[CPU_VIRT].expires && !it->cpu[CPU_PROF].expires)
@@ -232,12 +229,12 @@ void itimer_tick(struct proc *p, bool user_mode)
 	if (!vt && !prof)
 		return;
 	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
-	spin_lock(&ptable_lock);
+	spin_lock(&signal_lock);
 	if (vt)
 		signal_send_process(p, SIGVTALRM, &info);
 	if (prof)
 		signal_send_process(p, SIGPROF, &info);
-	spin_unlock(&ptable_lock);
+	spin_unlock(&signal_lock);
 }
 
 /* ---- the process's life -------------------------------------------------------- */
@@ -248,25 +245,13 @@ void itimer_exit(struct proc *leader)
 	 * process arms them, and its threads are gone; an expiry that took
 	 * it off the list reads it no more), so no lock. Every exit took
 	 * this global lock before (issue 29). */
-	if (!__atomic_load_n(&leader->it.real_queued, __ATOMIC_ACQUIRE)) {
-		leader->it = (struct itimers){ 0 };
+	if (!__atomic_load_n(&leader->group->it.real_queued, __ATOMIC_ACQUIRE)) {
+		leader->group->it = (struct itimers){ 0 };
 		return;
 	}
 	spin_lock(&itimer_lock);
-	real_remove(leader);
-	leader->it = (struct itimers){ 0 };
-	spin_unlock(&itimer_lock);
-}
-
-void itimer_transfer(struct proc *to, struct proc *from)
-{
-	spin_lock(&itimer_lock);
-	bool queued = from->it.real_queued;
-	real_remove(from);
-	to->it = from->it;
-	from->it = (struct itimers){ 0 };
-	if (queued)
-		real_insert(to);
+	real_remove(leader->group);
+	leader->group->it = (struct itimers){ 0 };
 	spin_unlock(&itimer_lock);
 }
 
@@ -279,9 +264,9 @@ static int do_setitimer(int which, const struct itimer_ns *new, struct itimer_ns
 		return -EINVAL;
 	spin_lock(&itimer_lock);
 	if (which == ITIMER_REAL)
-		real_set(leader, new, old);
+		real_set(leader->group, new, old);
 	else
-		cpu_set(&leader->it, which == ITIMER_VIRTUAL ? CPU_VIRT : CPU_PROF, new, old);
+		cpu_set(&leader->group->it, which == ITIMER_VIRTUAL ? CPU_VIRT : CPU_PROF, new, old);
 	spin_unlock(&itimer_lock);
 	return 0;
 }
@@ -293,9 +278,9 @@ static int do_getitimer(int which, struct itimer_ns *v)
 		return -EINVAL;
 	spin_lock(&itimer_lock);
 	if (which == ITIMER_REAL)
-		real_get(&leader->it, v);
+		real_get(&leader->group->it, v);
 	else
-		cpu_get(&leader->it, which == ITIMER_VIRTUAL ? CPU_VIRT : CPU_PROF, v);
+		cpu_get(&leader->group->it, which == ITIMER_VIRTUAL ? CPU_VIRT : CPU_PROF, v);
 	spin_unlock(&itimer_lock);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <uapi/time.h>		/* ITIMER_*, struct itimerval32 */
 
 struct proc;
+struct thread_group;
 
 /* A CPU-time timer: the group's CPU time (ns, counted only while one of
  * its CPU timers is armed) at which it fires, 0 when disarmed, and the
@@ -25,12 +26,12 @@ struct cpu_itimer {
 	uint64_t expires, incr;
 };
 
-/* In the group leader's struct proc; all zero is "nothing armed". */
+/* In the group's struct thread_group (kernel/task/proc.h); all zero is "nothing armed". */
 struct itimers {
 	uint64_t real_expires;		/* clock_ns() of ITIMER_REAL's expiry */
 	uint64_t real_incr;		/* its period, ns; 0: once */
 	bool real_queued;		/* on the list of armed real timers */
-	struct proc *real_next;		/* that list, by real_expires */
+	struct thread_group *real_next;		/* that list, by real_expires */
 	struct cpu_itimer cpu[2];	/* ITIMER_VIRTUAL, ITIMER_PROF */
 	uint64_t cputime[2];		/* user, user + system ns while armed */
 };
@@ -44,13 +45,10 @@ uint64_t itimer_expire(void);
 void itimer_tick(struct proc *p, bool user_mode);
 /* kernel/task/signal.c took SIGALRM off leader's pending set: an interval
  * timer starts its next period now (Linux re-arms at dequeue, so a
- * blocked or ignored SIGALRM does not fire again). ptable_lock held. */
+ * blocked or ignored SIGALRM does not fire again). signal_lock held. */
 void itimer_sigalrm_taken(struct proc *leader);
 /* The group has ended: no more SIGALRM for it. */
 void itimer_exit(struct proc *leader);
-/* exec from a thread other than the leader: to becomes the leader and
- * takes the timers (ptable_lock held). */
-void itimer_transfer(struct proc *to, struct proc *from);
 
 int sys_alarm(unsigned seconds);
 int sys_setitimer(int which, const void *uvalue, void *uovalue);

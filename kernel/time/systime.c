@@ -146,7 +146,7 @@ int sys_times(void *utms)
 	proc_group_times(p, &u, &s);
 	struct tms tms = {
 		(long)to_user_hz(u), (long)to_user_hz(s),
-		(long)to_user_hz(p->cutime), (long)to_user_hz(p->cstime),
+		(long)to_user_hz(p->group->cutime), (long)to_user_hz(p->group->cstime),
 	};
 	if (utms && copy_to_user(utms, &tms, sizeof(tms)) < 0)
 		return -EFAULT;
@@ -165,8 +165,8 @@ int sys_getrusage(int who, void *uru)
 		u = current()->se.stats.utime;
 		s = current()->se.stats.stime;
 	} else if (who == RUSAGE_CHILDREN) {
-		u = p->cutime;
-		s = p->cstime;
+		u = p->group->cutime;
+		s = p->group->cstime;
 	} else {
 		return -EINVAL;
 	}

@@ -55,10 +55,10 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 {
 	s->pending = p->sig_pending;
 	const struct proc *g = p->group_leader ? p->group_leader : p;
-	s->shared = g->sig_shared;
+	s->shared = g->group->sig_shared;
 	s->blocked = p->sig_blocked;
 	for (int sig = 1; sig <= NSIG; sig++) {
-		uint32_t h = sa_addr(&p->group_leader->sigact[sig - 1]);
+		uint32_t h = sa_addr(&p->group->sigact[sig - 1]);
 		if (h == SIG_IGN)
 			s->ignored |= (sigset64_t)1 << (sig - 1);
 		else if (h != 0)
@@ -94,13 +94,13 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 		.pid = p->pid, .tgid = g->pid, .threads = proc_nr_threads(p->pid), .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
 		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
-		.cutime = g->cutime, .cstime = g->cstime, .start_ns = p->start_ns,
+		.cutime = g->group->cutime, .cstime = g->group->cstime, .start_ns = p->start_ns,
 		/* a zombie's table is gone: Linux says 0 too */
 		.fd_size = g->fdt ? g->fdt->max_fds : 0,
 	};
 	snap_memory(g, s);
 	memcpy(s->name, p->name, sizeof(s->name));
-	memcpy(s->rlim, g->rlim, sizeof(s->rlim));
+	memcpy(s->rlim, g->group->rlim, sizeof(s->rlim));
 	s->name[PROC_NAME_MAX - 1] = 0;
 	snap_signals(p, s);
 	sched_task_view(&p->se, &s->sv);

@@ -123,11 +123,9 @@ static void text_stat(struct pbuf *b)
 		stat_cpu_line(b, name, &c);
 	}
 	const struct proc *p;
-	spin_lock(&ptable_lock);
-	for_each_task(p)
+	for_each_task(p)		/* lockless, as Linux's sums: a count of a moment */
 		if (p->pstate == P_LIVE)
 			switches += p->se.stats.nr_runs;
-	spin_unlock(&ptable_lock);
 	/* btime: the wall-clock second of boot (the RTC's, kernel/time/systime.c) */
 	pb_printf(b, "intr 0\nctxt %u\nbtime %u\nprocesses %u\nprocs_running %u\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -157,14 +155,12 @@ static void text_loadavg(struct pbuf *b)
 		pb_printf(b, "%u.%02u ", l[i] >> LOADAVG_FSHIFT, frac);
 	}
 	const struct proc *p;
-	spin_lock(&ptable_lock);
-	for_each_task(p) {
+	for_each_task(p) {		/* lockless: a count of a moment */
 		if (p->pstate != P_LIVE)
 			continue;
 		total++;
 		running += p->se.state == TASK_RUNNING;
 	}
-	spin_unlock(&ptable_lock);
 	pb_printf(b, "%u/%u %d\n", running, total, proc_last_pid());
 }
 
