@@ -68,7 +68,7 @@ $(BUILD)/obj/faces.o: $(BUILD)/gen/faces.c
 	@echo "  CC      $<"
 	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
-.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile paths sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -386,6 +386,14 @@ profile:
 	@tools/ensure-deps.sh cc nasm qemu python
 	@$(MAKE) --no-print-directory build
 	@tools/bench/profile.sh $(addprefix --annotate=,$(ANNOTATE)) $(PROFILE_PROG) $(ARGS)
+
+# The files a real timer tick and a real sched_setscheduler run code in,
+# measured (tools/bench/paths.py: make profile's log, twice), written
+# into docs/scheduler.md's "Two paths". About 2 minutes.
+paths:
+	@tools/ensure-deps.sh cc nasm qemu python
+	@$(MAKE) --no-print-directory build
+	@$(PYTHON) tools/bench/paths.py
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:
