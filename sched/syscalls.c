@@ -515,6 +515,18 @@ int sys_sched_get_tunable(int id)
 	return sched_tunable_get(id);
 }
 
+int sys_sched_describe_tunable(int id, void *udesc)
+{
+	struct sched_tunable_desc d;
+	int err = sched_tunable_describe(id, &d);
+
+	if (err)
+		return err;
+	if (copy_to_user(udesc, &d, sizeof(d)))
+		return -EFAULT;
+	return 0;
+}
+
 int sys_sched_set_tunable(int id, int value)
 {
 	if (!sched_tunable_name(id))
