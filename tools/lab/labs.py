@@ -173,8 +173,8 @@ lab("stairs", "the staircase: effective_prio and the tick's descent", 120,
          Sim("nice.wl: nice 0 : nice 19 about 20:1", EX + "nice.wl", nice_ratio("nice0", "nice19", 17, 23)),
          Sim("ingo.wl: two 4 ms/1 ms tasks starve a hog (rule book §10.5)", EX + "ingo.wl", ingo_hog_starves)],
     qemu=[Boot("/bin/sched_nice: nice shares 2:1 and 20:1", "/bin/sched_nice"),
-          Boot("/bin/interactive: 1 ms/9 ms task wakes within a quantum",
-               "/bin/interactive")])
+          Boot("/bin/sched_interactive: 1 ms/9 ms task wakes within a quantum",
+               "/bin/sched_interactive")])
 
 lab("batch", "SCHED_BATCH: idle only, its slice, the run at 139", 90,
     unit=["numbers_batch_nice0_slice200_quantum100_prio140",
