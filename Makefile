@@ -337,8 +337,10 @@ test-unit:
 
 # Mutation check: one-line mutants of sched/ (tools/mutate/mutants.txt),
 # each built in a copy under build/mutate/ and run against the unit tests;
-# every mutant must be killed or listed in tools/mutate/equivalent.txt.
-# Not part of `make test` (a few minutes on 2 cores; docs/testing.md).
+# every mutant must be killed or listed in tools/mutate/equivalent.txt,
+# and every exercise of the docs (tools/mutate/exercises.txt) killed by the
+# test the docs name. Not part of `make test` (a few minutes on 2 cores;
+# docs/testing.md); make test checks only that the exercises still apply.
 mutate:
 	@tools/mutate/run.sh
 

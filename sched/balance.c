@@ -148,7 +148,7 @@ static bool wake_would_preempt(const struct sched_task *t, int cpu)
 		predict_activation(t, &woken);
 		yes = preempt_decision(rq, &woken) != PREEMPT_NO;
 	}
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	return yes;
 }
 
@@ -568,7 +568,7 @@ static void rotate(struct runqueue *this_rq, struct sched_domain *widest)
 	if (tried && !later) {
 		rq_lock(this_rq);
 		rotations[this_rq->cpu].turn_ns = now;
-		spin_unlock(&this_rq->lock);
+		rq_unlock(this_rq);
 	}
 }
 

@@ -305,7 +305,7 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 		return -ESRCH;
 	struct runqueue *rq = task_rq_lock(p);	/* the hooks' lock (policy.h) */
 	ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 	put_task(pid, p);
 	ts.tv_sec = (int32_t)(ns / 1000000000ull);
 	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
@@ -456,7 +456,7 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	v->sum_exec_ns = p->fair.sum_exec;
 	v->deadline = p->fair.deadline;
 	v->lag = v->eevdf ? eevdf_lag(p) : 0;
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 int sys_sched_task_stats(int pid, void *uinfo)
@@ -494,7 +494,7 @@ int sched_cpu_view(int cpu, struct sched_cpu_info *info)
 		.curr_pid = rq->curr->is_idle ? 0 : sched_task_pid(rq->curr),
 		.lost_ticks = (int32_t)rq->lost_ticks,
 	};
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	return 0;
 }
 
@@ -513,6 +513,18 @@ int sys_sched_cpu_stats(int cpu, void *uinfo)
 int sys_sched_get_tunable(int id)
 {
 	return sched_tunable_get(id);
+}
+
+int sys_sched_describe_tunable(int id, void *udesc)
+{
+	struct sched_tunable_desc d;
+	int err = sched_tunable_describe(id, &d);
+
+	if (err)
+		return err;
+	if (copy_to_user(udesc, &d, sizeof(d)))
+		return -EFAULT;
+	return 0;
 }
 
 int sys_sched_set_tunable(int id, int value)

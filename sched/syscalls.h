@@ -39,6 +39,7 @@ int sys_sched_task_stats(int pid, void *uinfo);
 int sys_sched_cpu_stats(int cpu, void *uinfo);
 int sys_sched_get_tunable(int id);		/* value or -EINVAL */
 int sys_sched_set_tunable(int id, int value);	/* -EINVAL, -EPERM */
+int sys_sched_describe_tunable(int id, void *udesc);	/* -EINVAL, -EFAULT */
 
 /* The same numbers for the kernel's own readers (/proc, kernel/procfs*.c):
  * no user memory, no permission check. quantum is rr_interval(p) (§4),

@@ -32,9 +32,23 @@ struct sched_cpu_info {
 };
 
 /* 502, sched_tunable(id, op, value): staircase.md §9. GET returns the
- * value; SET stores it (root only) and returns 0. */
+ * value; SET stores it (root only) and returns 0; DESCRIBE fills the
+ * struct sched_tunable_desc that value points to and returns 0. An id past
+ * the last is EINVAL for every op, so a reader counts them by asking. */
 #define SCHED_TUNABLE_GET	0
 #define SCHED_TUNABLE_SET	1
+#define SCHED_TUNABLE_DESCRIBE	2
+
+/* One tunable as the kernel's table (sched/tunables.c) gives it; strings
+ * NUL-terminated. 148 bytes. */
+struct sched_tunable_desc {
+	int32_t min, max;	/* a value outside min..max is EINVAL */
+	int32_t dflt;		/* the value at boot without a boot parameter */
+	int32_t read_only;	/* 1: set at boot only (hz) */
+	char name[32];		/* boot parameter and /proc/sys/kernel file */
+	char unit[4];		/* "ms", "%", "Hz", "ns" or "" */
+	char meaning[96];	/* one line, for tune's listing */
+};
 enum sched_tunable_id {
 	SCHED_TUNABLE_HZ = 0,		/* read only */
 	SCHED_TUNABLE_INTERACTIVE = 1,

@@ -46,10 +46,10 @@ void cpu_relax(void)
 /* Each tunable (docs/staircase.md §9) is also a boot parameter by its name. */
 static void read_sched_params(void)
 {
-	for (int id = 0; id < TUNABLE_NR; id++) {
+	for (int id = 0; id < SCHED_TUNABLE_NR; id++) {
 		const char *name = sched_tunable_name(id);
 		const char *value = name ? bootparam_str(name) : NULL;
-		if (!value || id == TUNABLE_HZ)
+		if (!value || id == SCHED_TUNABLE_HZ)
 			continue;
 		if (sched_setup_param(name, value) < 0)
 			pr_warn("bootparam: %s: bad value \"%s\", keeping %d\n",
@@ -78,12 +78,15 @@ void sched_glue_init(int hz, const struct sched_topology *topo)
 	trace_init();
 }
 
-/* 502: sched_tunable(id, op, value): op 0 reads, op 1 sets (root only). */
+/* 502: sched_tunable(id, op, value): GET reads, SET sets (root only),
+ * DESCRIBE fills the record at address value (uapi/ourcalls.h). */
 int sys_sched_tunable(int id, int op, int value)
 {
 	if (op == SCHED_TUNABLE_GET)
 		return sys_sched_get_tunable(id);
 	if (op == SCHED_TUNABLE_SET)
 		return sys_sched_set_tunable(id, value);
+	if (op == SCHED_TUNABLE_DESCRIBE)
+		return sys_sched_describe_tunable(id, (void *)(uintptr_t)(uint32_t)value);
 	return -EINVAL;
 }

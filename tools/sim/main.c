@@ -220,7 +220,7 @@ static bool set_tunable(const char *name, const char *value, const char *where)
 	r = sched_setup_param(name, value);
 	if (r == -ENOENT) {
 		fprintf(stderr, "%s: no tunable '%s' (there are:", where, name);
-		for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+		for (int id = SCHED_TUNABLE_HZ + 1; id < SCHED_TUNABLE_NR; id++)
 			fprintf(stderr, " %s", sched_tunable_name(id));
 		fprintf(stderr, ")\n");
 		return false;
@@ -354,7 +354,7 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 	       wl->cores > 1 ? "s" : "", wl->threads, wl->threads > 1 ? "s" : "",
 	       wl->hz, (double)now / 1e9, (unsigned long long)seed, sched_class_name());
 	printf("tunables:");
-	for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+	for (int id = SCHED_TUNABLE_HZ + 1; id < SCHED_TUNABLE_NR; id++)
 		printf(" %s=%d", sched_tunable_name(id), sched_tunable_get(id));
 	printf("\n\n");
 	printf("%-12s %4s %-6s %4s %-5s %7s %7s %9s %9s %9s %9s %5s %5s\n",

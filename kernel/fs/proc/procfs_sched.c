@@ -49,8 +49,8 @@ static void header(struct pbuf *b)
 	pb_ms(b, "%llu", clock_ns());
 	pb_printf(b, "\n%-40s: %d\n\nsysctl_sched\n", "hz", sched_hz());
 	pb_printf(b, "  .%-40s: %d\n", "sysctl_sched_rr_interval",
-		  sched_tunable_get(TUNABLE_RR_INTERVAL));
-	pb_printf(b, "  .%-40s: %d\n", "sysctl_sched_iso_cpu", sched_tunable_get(TUNABLE_ISO_CPU));
+		  sched_tunable_get(SCHED_TUNABLE_RR_INTERVAL));
+	pb_printf(b, "  .%-40s: %d\n", "sysctl_sched_iso_cpu", sched_tunable_get(SCHED_TUNABLE_ISO_CPU));
 }
 
 /* One task's line (print_task): '>R' for the one running, its name, pid,

@@ -3,8 +3,7 @@
  * version, cpuinfo, filesystems) in Linux 6.1's formats (man 5 proc),
  * and /proc/sys/kernel: the names uname(2) reports, pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
- * §9): rr_interval, interactive, compute, iso_cpu, and this kernel's
- * per_cpu_gain, cache_delay, sched_rotate and (read-only) hz. Everyone
+ * §9), one file for each row of sched/tunables.c, by its name. Everyone
  * reads them; root writes them (0644), a write being sched_tunable_set():
  * a bad value is EINVAL and changes nothing. Root also writes pid_max and
  * threads-max, as on Linux (kernel/task/pid.c, kernel/task/proc.c say the bounds).
@@ -18,6 +17,7 @@
 #include "kernel/arch/cpu.h"
 #include "lib/errno.h"
 #include "lib/format.h"
+#include "lib/string.h"
 #include "kernel/fs/initrd.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/task/proc.h"
@@ -52,41 +52,35 @@ static const struct {
 	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION, 0444 },
 };
 
-/* The -ck names (interactive, compute), else the tunable's own; hz is
- * a boot parameter only (read-only, as in sched/tunables.h). */
-static const struct {
-	const char *name;
-	int id;
-	uint16_t perm;
-} sysctl_tunables[] = {
-	{ "cache_delay",	TUNABLE_CACHE_DELAY,	0644 },
-	{ "compute",		TUNABLE_COMPUTE,	0644 },
-	{ "hz",			TUNABLE_HZ,		0444 },
-	{ "interactive",	TUNABLE_INTERACTIVE,	0644 },
-	{ "iso_cpu",		TUNABLE_ISO_CPU,	0644 },
-	{ "per_cpu_gain",	TUNABLE_PER_CPU_GAIN,	0644 },
-	{ "rr_interval",	TUNABLE_RR_INTERVAL,	0644 },
-	{ "sched_rotate",	TUNABLE_ROTATE,		0644 },
-	/* cfs (sched=cfs): Linux 2.6.24's names (docs/cfs.md §6) */
-	{ "sched_child_runs_first", TUNABLE_CHILD_RUNS_FIRST, 0644 },
-	{ "sched_compat_yield",	TUNABLE_COMPAT_YIELD,	0644 },
-	{ "sched_base_slice_ns", TUNABLE_BASE_SLICE_NS, 0644 },	/* eevdf */
-	{ "sched_latency_ns",	TUNABLE_LATENCY_NS,	0644 },
-	{ "sched_min_granularity_ns", TUNABLE_MIN_GRANULARITY_NS, 0644 },
-	{ "sched_wakeup_granularity_ns", TUNABLE_WAKEUP_GRANULARITY_NS, 0644 },
-};
-
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The id of the tunable whose name comes next after prev's ("" before
+ * the first), or -1 after the last: their files are added in name order,
+ * as Linux lists a /proc/sys directory. */
+static int tunable_after(const char *prev)
+{
+	int next = -1;
+	for (int id = 0; id < SCHED_TUNABLE_NR; id++) {
+		const char *name = sched_tunable_name(id);
+		if (strcmp(name, prev) > 0 &&
+		    (next < 0 || strcmp(name, sched_tunable_name(next)) < 0))
+			next = id;
+	}
+	return next;
+}
 
 void procfs_sys_init(void)
 {
 	char path[INITRD_PATH_MAX];
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
-	for (unsigned i = 0; i < ARRAY_LEN(sysctl_tunables); i++) {
-		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", sysctl_tunables[i].name);
-		initrd_add_proc(path, PROCFS_SYS_TUNABLE, sysctl_tunables[i].id,
-				sysctl_tunables[i].perm, false);
+	/* every tunable, by its table name (sched/tunables.c); hz is set at
+	 * boot only, so read-only here */
+	struct sched_tunable_desc d;
+	for (int id = tunable_after(""); id >= 0; id = tunable_after(d.name)) {
+		sched_tunable_describe(id, &d);
+		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", d.name);
+		initrd_add_proc(path, PROCFS_SYS_TUNABLE, id, d.read_only ? 0444 : 0644, false);
 	}
 }
 
