@@ -99,6 +99,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpriority, sys_getpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_setpriority, sys_setpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_ioperm, sys_ioperm),			/* gdt.c */
+	SYSCALL(__NR_syslog, sys_syslog),			/* printk.c */
 	SYSCALL(__NR_setitimer, sys_setitimer),			/* itimer.c */
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
@@ -199,6 +200,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
 	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep_time64),	/* sleep.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
+	SYSCALL(__NR_sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64),	/* sched/syscalls.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
 	/* Only here (docs/abi.md §4: 500 and up). */

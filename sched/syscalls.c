@@ -291,12 +291,11 @@ int sys_sched_get_priority_min(int policy)
 	return sched_policies[policy]->prio_min;
 }
 
-/* FIFO 0; RR its quantum; NORMAL/ISO/BATCH their full slice. */
-int sys_sched_rr_get_interval(int pid, void *utimespec)
+/* FIFO 0; RR its quantum; NORMAL/ISO/BATCH their full slice: in ns,
+ * or -EINVAL/-ESRCH. */
+static int rr_interval_ns(int pid, uint64_t *ns)
 {
 	struct sched_task *p;
-	struct timespec32 ts;
-	uint64_t ns;
 
 	if (pid < 0)
 		return -EINVAL;
@@ -304,14 +303,30 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 	if (!p)
 		return -ESRCH;
 	struct runqueue *rq = task_rq_lock(p);	/* the hooks' lock (policy.h) */
-	ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
+	*ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
 	task_rq_unlock(rq);
 	put_task(pid, p);
-	ts.tv_sec = (int32_t)(ns / 1000000000ull);
-	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
-	if (copy_to_user(utimespec, &ts, sizeof(ts)))
-		return -EFAULT;
 	return 0;
+}
+
+int sys_sched_rr_get_interval(int pid, void *utimespec)
+{
+	uint64_t ns;
+	int err = rr_interval_ns(pid, &ns);
+	if (err < 0)
+		return err;
+	struct timespec32 ts = { (int32_t)(ns / 1000000000ull), (int32_t)(ns % 1000000000ull) };
+	return copy_to_user(utimespec, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+int sys_sched_rr_get_interval_time64(int pid, void *utimespec)
+{
+	uint64_t ns;
+	int err = rr_interval_ns(pid, &ns);
+	if (err < 0)
+		return err;
+	struct timespec64 ts = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
+	return copy_to_user(utimespec, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
 int sys_sched_yield(void)

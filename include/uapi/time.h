@@ -30,6 +30,12 @@ struct timespec32 {
 	long tv_nsec;
 };
 
+/* Linux's struct __kernel_timespec: the *_time64 calls' (403, 407, 423). */
+struct timespec64 {
+	long long tv_sec;
+	long long tv_nsec;
+};
+
 /* gettimeofday, getrusage's two CPU times: 8 bytes */
 struct timeval32 {
 	long tv_sec;

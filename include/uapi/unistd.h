@@ -61,6 +61,7 @@
 #define __NR_getitimer               105
 #define __NR_iopl                    110
 #define __NR_socketcall              102
+#define __NR_syslog                  103
 #define __NR_wait4                   114
 #define __NR_sysinfo                 116
 #define __NR_sigreturn               119
@@ -159,6 +160,7 @@
 #define __NR_clock_nanosleep_time64  407
 #define __NR_pselect6_time64         413
 #define __NR_futex_time64            422
+#define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                  435
 #define __NR_faccessat2              439
 

@@ -12,6 +12,15 @@ enum { LOG_ERR = 3, LOG_WARN = 4, LOG_INFO = 6, LOG_DEBUG = 7 };
 
 extern int printk_loglevel;
 
+/* The kernel log's size (syslog's SIZE_BUFFER): Linux's default is
+ * 128 KiB (CONFIG_LOG_BUF_SHIFT 17); a boot here writes under 8 KiB. */
+#define LOG_BUF_LEN	(32 * 1024)
+#define MINIMUM_CONSOLE_LOGLEVEL 1	/* Linux's: what CONSOLE_OFF leaves */
+
+/* 103 syslog: read and clear the kernel log, set the console's level
+ * (Linux's do_syslog, actions in include/uapi/syslog.h); root only. */
+int sys_syslog(int type, char *ubuf, int len);
+
 __attribute__((format(printf, 2, 3)))
 void printk_level(int level, const char *fmt, ...);
 
