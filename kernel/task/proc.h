@@ -111,75 +111,97 @@ struct thread_group {
 };
 
 struct proc {
+	/*
+	 * Identity and life. Set at fork and then read by anyone who found
+	 * the task (a pid lookup, a walk of the tasks), but for the fields
+	 * that say which lock or rule changes them.
+	 */
 	struct sched_task se;		/* scheduler state: owned by sched/ */
-	int pid;			/* its slot in kernel/task/pid.c's table */
-	struct proc *dead_next;		/* exited threads waiting to be off their CPU */
-	struct rcu_head rcu;		/* its freeing, after a grace period (kernel/sync/rcu.c) */
-	char name[PROC_NAME_MAX];
-	enum proc_state pstate;
+	int pid;			/* its slot in kernel/task/pid.c's table: the thread's id */
+	enum proc_state pstate;		/* a process's to LIVE and ZOMBIE under its parent's
+					 * family_lock, a thread's under signal_lock */
 	/* References, changed atomically: its own from fork until it is
 	 * reaped (or, a thread, off its CPU), and one per proc_get()
 	 * holder. The last proc_put() frees it, after a grace period. */
 	int refs;
-	int uid, euid, suid;		/* real, effective, saved (kernel/task/cred.c) */
+	struct rcu_head rcu;		/* its freeing, after a grace period (kernel/sync/rcu.c) */
+	struct proc *dead_next;		/* exited threads waiting to be off their CPU (dead_tasks_lock) */
+	char name[PROC_NAME_MAX];	/* exec, prctl (name_lock) */
+	uint64_t start_ns;
+	struct proc *group_leader;	/* the group's first thread; itself in it (signal_lock) */
+	struct thread_group *group;	/* what the group shares; never NULL, never changes */
+
+	/* Credentials (kernel/task/cred.c): written by the task itself. */
+	int uid, euid, suid;		/* real, effective, saved */
 	int gid, egid, sgid;
-	int pgid, sid;			/* process group and session (job control; signal_lock) */
+
+	/* Job control, under signal_lock: kill(-pgid) and the tty address
+	 * tasks by these, and a stop is a signal's doing. */
+	int pgid, sid;			/* process group and session */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
+	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */
+	int stop_sig;
+	int wait_report;		/* WAIT_REPORT_*: a stop or continue wait4 has not told */
+
 	/*
-	 * The family (issue 29: fork, exit and wait4 take no global lock).
-	 * A leader's family_lock guards its children list and, for each
-	 * child, the child's parent pointer, its place on the list, and its
-	 * passage to a reapable zombie. A child is on its parent's list from
-	 * fork_start until it is reaped. Lock order: a process's family lock,
-	 * then init's, then signal_lock.
+	 * The family. A leader's family_lock guards its children list and,
+	 * for each child, the child's parent pointer, its place on the list,
+	 * its exit status and its passage to a reapable zombie. A child is
+	 * on its parent's list from fork_start until it is reaped. Fork,
+	 * exit and wait4 take no global lock. Lock order: a process's family
+	 * lock, then init's, then signal_lock.
 	 */
 	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
 	struct proc *children;		/* the leader's: those whose parent it is */
 	struct proc *sibling_next, **sibling_pprev;	/* pprev NULL: on no list */
-	struct proc *group_leader;	/* the group's first thread; itself in it */
-	struct thread_group *group;	/* what the group shares; never NULL */
+	int exit_status;		/* wait4 status (docs/abi.md §7) */
+	struct waitq child_exit;	/* the parent sleeps here in wait4 */
+	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
 
-	pde_t *pgdir;			/* NULL for kernel threads; the leader's in every thread */
-	struct mm mm;			/* its regions (kernel/mm/mm.c): the leader's is the group's */
+	/* The address space: the leader's is the group's (NULL pgdir: a
+	 * kernel thread). The regions and page tables change under the
+	 * leader's mm lock (kernel/mm/mm.c). */
+	pde_t *pgdir;
+	struct mm mm;
+
+	/* Open files and where it is: the leader's are the group's. The
+	 * table's slots change under the leader's fd_lock (kernel/fs/file.c). */
+	struct fdtable *fdt;		/* descriptors (kernel/fs/fdtable.c) */
+	struct spinlock fd_lock;
+	const struct initrd_file *cwd;	/* chdir (kernel/fs/fs.c); NULL means "/" */
+	uint32_t umask;			/* init's 022, inherited, kept by exec */
+	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/fs/proc/procfs.c) */
+
+	/* Signals (kernel/task/signal.c), under signal_lock. The process's
+	 * own pending set and the handlers are its group's. */
+	volatile sigset64_t sig_pending;	/* sent to this thread (tkill, a fault, SIGKILL) */
+	sigset64_t sig_blocked;
+	struct ksiginfo *siginfo;	/* of each signal in sig_pending: NSIG of them, made at the first */
+	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
+	bool sig_restore_mask;
+	uint32_t sas_ss_sp, sas_ss_size, sas_ss_flags;	/* sigaltstack: this thread's */
+
+	/* Running: touched only by the thread itself, or while it is off
+	 * every CPU (fork, the switch). */
 	void *kstack;			/* KSTACK_SIZE bytes (kernel/mm/kstack.c) */
 	int kstack_slot;		/* its place in the stacks' range */
 	struct trapframe *tf;		/* user registers, at the top of kstack */
 	struct context *context;	/* saved by swtch() */
 	struct fpu_state fpu;		/* its FPU registers while it is not running */
 	struct tls_state tls;		/* its set_thread_area slots (kernel/arch/tls.c) */
+	int syscall_nr;			/* the call in progress, -1 once it must not restart */
+	uint64_t restart_deadline;	/* nanosleep's end, for restart_syscall */
+	void *restart_urem;
+	bool restart_time64;		/* restart_urem is a struct __kernel_timespec */
+	volatile int killable;		/* asleep uninterruptibly, but SIGKILL wakes it (TASK_KILLABLE) */
 	int *clear_child_tid;		/* set_tid_address (kernel/task/thread.c) */
 	int *set_child_tid;		/* clone's CLONE_CHILD_SETTID: written at first run */
 	struct vfork_done *vfork_done;	/* vfork's parent waits on it (kernel/task/thread.c); NULL else */
 	void *robust_list;		/* set_robust_list: walked at exit (kernel/task/futex.c) */
 
-	struct fdtable *fdt;		/* descriptors (kernel/fs/fdtable.c); the leader's is the group's */
-	struct spinlock fd_lock;	/* the leader's: its table's slots (kernel/fs/file.c) */
-	const struct initrd_file *cwd;	/* chdir (kernel/fs/fs.c); NULL means "/"; the leader's */
-	uint32_t umask;			/* umask (kernel/fs/fs.c): init's 022, inherited, kept by exec; the leader's */
-	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
-	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/fs/proc/procfs.c); the leader's */
-	/* Signals (kernel/task/signal.c); written under signal_lock. The
-	 * process's own pending set and handlers are its group's. */
-	volatile sigset64_t sig_pending;	/* sent to this thread (tkill, a fault, SIGKILL) */
-	sigset64_t sig_blocked;
-	/* sigaltstack (kernel/task/signal.c): this thread's alternate stack */
-	uint32_t sas_ss_sp, sas_ss_size, sas_ss_flags;
-	sigset64_t sig_saved;		/* sigsuspend: the mask to put back */
-	bool sig_restore_mask;
-	struct ksiginfo *siginfo;	/* of each signal in sig_pending: NSIG of them, made at the first */
-	int syscall_nr;			/* the call in progress, -1 once it must not restart */
-	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */
-	int stop_sig;
-	int wait_report;		/* WAIT_REPORT_*: a stop or continue wait4 has not told */
-	uint64_t restart_deadline;	/* nanosleep's end, for restart_syscall */
-	void *restart_urem;
-	bool restart_time64;		/* restart_urem is a struct __kernel_timespec */
-	volatile int killable;		/* asleep uninterruptibly, but SIGKILL wakes it (TASK_KILLABLE) */
-	int exit_status;		/* wait4 status (docs/abi.md §7) */
-	struct waitq child_exit;	/* the parent sleeps here in wait4 */
-	uint64_t start_ns;
-	uint64_t sleep_until;		/* nanosleep deadline (kernel/time/sleep.c) */
+	/* Its timed sleep, under its CPU's sleepers' lock (kernel/time/sleep.c). */
+	uint64_t sleep_until;		/* the deadline */
 	struct proc *sleep_next;
 	int sleep_cpu;			/* whose timer queue holds it, or -1 */
 };
