@@ -4,7 +4,7 @@
  * Linux's cached vmap stacks) and page directories (kernel/mm/vm.c, Linux
  * 2.6's pgd quicklists). Making either from scratch takes a global lock
  * (and, for a stack, a TLB shootdown on every CPU), so without these a
- * fork + exit + wait took it on every CPU at once (issue 29).
+ * fork + exit + wait would take it on every CPU at once.
  *
  * One cache per CPU, in a cache line of its own; its lock is only ever
  * fought over when a CPU short of the objects empties them all.

@@ -311,7 +311,7 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 	 * hint, as placement's): nothing to pull and no running task to
 	 * push, so its lock is left alone. Otherwise an idle CPU, which
 	 * balances every tick, would take a busy CPU's lock a thousand times
-	 * a second for nothing (issue 29). */
+	 * a second for nothing. */
 	if (cpu_rq(src)->nr_pinned >= cpu_rq(src)->nr_running)
 		return count_balance(sd, 0);
 	locked = bit(this) | bit(src);

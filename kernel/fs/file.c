@@ -22,8 +22,8 @@
 #include <uapi/stat.h>	/* AT_FDCWD */
 
 /* The group's descriptor slots change under its leader's fd_lock (one lock
- * per table: a global one was fought over by forks on different CPUs,
- * issue 29); two threads cannot take the same free descriptor. */
+ * per table: a global one would be fought over by forks on different
+ * CPUs); two threads cannot take the same free descriptor. */
 static struct spinlock *fd_lock(void)
 {
 	return &current()->group_leader->fd_lock;
@@ -79,8 +79,7 @@ struct file *file_alloc(enum file_type type)
 
 /* The count is atomic, no lock: forks and exits on every CPU take and
  * drop references to the same few files (a shell's terminal), and one
- * lock over all counts was fought over (issue 29: 1.1 contended
- * acquisitions per 100 forks at 8 CPUs). Only the holder that takes it
+ * lock over all counts would be fought over. Only the holder that takes it
  * to 0 frees the file. */
 struct file *file_dup(struct file *f)
 {

@@ -9,9 +9,8 @@
  *
  * Each CPU keeps a few free blocks of each class in front of the shared
  * lists (as Linux's SLUB keeps a per-CPU freelist): a fork allocates and
- * frees a handful of blocks, and forks on several CPUs queued on the one
- * heap lock (issue 29: 1.4 contended acquisitions per 100 forks at 8
- * CPUs). A CPU's list holds at most KCACHE_HIGH blocks a class and moves
+ * frees a handful of blocks, and forks on several CPUs would queue on the
+ * one heap lock. A CPU's list holds at most KCACHE_HIGH blocks a class and moves
  * KCACHE_BATCH at a time to or from the shared list, under the heap lock.
  * When the shared list of a class is empty, every CPU's blocks of it go
  * back first (drain_class), and only then is a fresh frame cut: the heap

@@ -19,8 +19,8 @@
  * Each CPU keeps its last OBJCACHE_MAX freed stacks whole, slot and
  * frames mapped, and hands them out first (Linux's cached vmap stacks,
  * NR_CACHED_STACKS): a fork + exit + wait then takes no global lock and
- * sends no shootdown, whose IPIs would interrupt every CPU on every exit
- * (issue 29). A slot the caches keep is not a task's: when the bitmap has
+ * sends no shootdown, whose IPIs would interrupt every CPU on every exit.
+ * A slot the caches keep is not a task's: when the bitmap has
  * none left, the caches are emptied before the answer is no.
  */
 #include "kstack.h"

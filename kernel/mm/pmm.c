@@ -11,8 +11,7 @@
  * small cache per CPU in front of the
  * bitmap (Linux's per-CPU page lists, mm/page_alloc.c): a fork takes and
  * gives back dozens of frames, and with one global lock for each, forks
- * on several CPUs queued on that lock (issue 29: 0.5 contended
- * acquisitions per 100 forks at 4 CPUs). A cache is refilled from the
+ * on several CPUs would queue on that lock. A cache is refilled from the
  * bitmap and emptied into it PCP_BATCH frames at a time, so the global
  * lock is taken once per PCP_BATCH frames. Each cache has its own lock,
  * uncontended but for one case: when memory runs out, the CPU that finds
@@ -352,8 +351,7 @@ void pmm_ref(uint32_t pa)
  * cache cannot keep goes to the bitmap, whose next fit brings it back
  * much later, in batches (pmm_unref_batch): one hold of the bitmap's lock
  * per PMM_BATCH frames. So a fork + exit + wait takes the global lock
- * only when a cache runs over or dry (issue 29: three times each before,
- * 6.7 contended acquisitions per 100 at -smp 8).
+ * only when a cache runs over or dry.
  */
 static bool unref_to_zero(uint32_t f)
 {

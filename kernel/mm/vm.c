@@ -125,7 +125,7 @@ static uint32_t next_table(pde_t *pgdir, uint32_t i)
  * and their kernel half what every directory has, and hands them out
  * first: Linux's pgd quicklists of the 2.6 days. Two adjacent frames come from the
  * bitmap under its global lock, so without this every fork and every exit
- * took that lock (issue 29).
+ * would take that lock.
  */
 static struct objcache pgd_caches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("pgd cache")

@@ -1,7 +1,7 @@
 /*
  * rcu.c - deferred freeing after a grace period (kernel/sync/rcu.h).
  *
- * Fork, exit and wait4 run without the process table's lock (issue 29),
+ * Fork, exit and wait4 run without a global lock,
  * so a task may be reaped while another CPU, which found it by its pid a
  * moment before, still reads it. Its memory must outlive every such
  * look. The kernel is not preemptible: a CPU that has been through

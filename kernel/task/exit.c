@@ -132,7 +132,7 @@ static bool reparent_children(struct proc *leader)
 
 /* The group's last thread is gone: give back what the threads shared
  * (the leader's), hand the children to init, and let the parent reap the
- * leader. Takes no global lock (issue 29). */
+ * leader. Takes no global lock. */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
 	itimer_exit(leader);

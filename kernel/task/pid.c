@@ -8,7 +8,7 @@
  * by a radix tree (the idr), still under one lock. Here nothing is
  * locked: a pid is claimed by one compare-and-swap of its table slot
  * from empty to the task, so two CPUs forking at once never wait for
- * each other (issue 29). The table costs 128 KiB, a pointer per pid.
+ * each other. The table costs 128 KiB, a pointer per pid.
  *
  * Order matters where a reader looks without a lock: a slot is filled
  * before its bit is set and its bit cleared before it is emptied, so a

@@ -5,8 +5,8 @@
  * A table with a slot per pid holds the task that has it, and a bitmap
  * (Linux 2.6's pidmap) says which slots are taken, so that a walk of the
  * tasks skips the empty ones. Both change by atomic operations, without a
- * lock: fork and wait4 on different CPUs never wait for each other here
- * (issue 29). A task found through them stays readable until its finder
+ * lock: fork and wait4 on different CPUs never wait for each other here.
+ * A task found through them stays readable until its finder
  * sleeps (kernel/sync/rcu.c); to keep one longer, take a reference (proc_get).
  */
 #ifndef KERNEL_PID_H

@@ -7,7 +7,7 @@
  * stack from kernel/mm/kstack.c, a pid from kernel/task/pid.c, as many at once as
  * threads-max, which proc_init() derives from the memory as Linux does.
  *
- * Locking (issue 29): fork, exit and wait4 of a process of one thread
+ * Locking: fork, exit and wait4 of a process of one thread
  * take no global lock. Pids are claimed and freed by atomic operations
  * (kernel/task/pid.c); a parent's family_lock guards its children and their
  * passage to zombies (proc.h); a reaped task is freed after a grace

@@ -89,7 +89,7 @@ void signal_fault(struct trapframe *tf, int sig);
 /* The same with the si_code and si_addr given (a page fault's). */
 void signal_fault_at(struct trapframe *tf, int sig, int code, uint32_t addr);
 /* exit's: SIGCHLD to parent for child's end (its wait status), unless it
- * would be dropped at once, which takes no signal_lock (issue 29), and a
+ * would be dropped at once, which takes no signal_lock, and a
  * wake-up of parent's wait4. parent's family lock held. */
 void signal_child_exited(struct proc *child, struct proc *parent, int status);
 /* fork: the child inherits actions and mask, not pending signals;

@@ -21,7 +21,7 @@
  * Locking: itimer_lock guards every struct itimers and the list. Senders
  * take signal_lock first (signal_send_process needs it): the order is
  * signal_lock, then itimer_lock, never the other way. Two looks go without
- * it (issue 29: every CPU's timer interrupt and every exit took it): the
+ * it (else every CPU's timer interrupt and every exit would take it): the
  * soonest expiry, through a seqcount, and an exiting process's own
  * timers when none is on the list.
  */
@@ -50,8 +50,8 @@ static struct spinlock itimer_lock = SPINLOCK_INIT("itimer");
 static struct thread_group *real_head;		/* the armed real timers, soonest first */
 static volatile int real_armed;		/* their number: the interrupt's quick look */
 /* The head's expiry (UINT64_MAX: none), for every CPU's timer interrupt
- * to read without itimer_lock: eight CPUs at 1,000 Hz took the lock 8,000
- * times a second just to read it (issue 29). 64 bits are two words on
+ * to read without itimer_lock (else every CPU would take the lock at
+ * every tick just to read it). 64 bits are two words on
  * i386: real_seq is odd while they are written (a seqcount, Linux's). */
 static volatile uint64_t real_soonest = UINT64_MAX;
 static volatile uint32_t real_seq;
@@ -243,8 +243,8 @@ void itimer_exit(struct proc *leader)
 {
 	/* Not on the list: no other CPU can reach its timers (only the
 	 * process arms them, and its threads are gone; an expiry that took
-	 * it off the list reads it no more), so no lock. Every exit took
-	 * this global lock before (issue 29). */
+	 * it off the list reads it no more), so no lock: exits do not meet on
+	 * this global lock. */
 	if (!__atomic_load_n(&leader->group->it.real_queued, __ATOMIC_ACQUIRE)) {
 		leader->group->it = (struct itimers){ 0 };
 		return;
