@@ -8,6 +8,8 @@ lib/ (tracked or not) and checks the house's rules (docs/kernel.md, "The
 rooms"):
 
 - no file is over 800 lines, so one can be read at a sitting;
+- no comment names an issue number: comments state invariants, history
+  is for git's messages and docs/bench.md;
 - every `#include "..."` names a file that exists (beside the including
   file, from the repository's root, or under include/);
 - kernel/ holds no loose .c file but its entry points (main.c, syscall.c);
@@ -29,6 +31,9 @@ ROOMS = ("kernel", "drivers", "sched", "lib")
 ENTRY_POINTS = {"main.c", "syscall.c"}
 MAX_LINES = 800
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# Comments state invariants; history ("issue 29", what it measured)
+# belongs in git's messages and docs/bench.md.
+ISSUE = re.compile(r"\bissue \d+", re.I)
 FACE = re.compile(r"Face of this folder\. May call: ([^.]*)\.")
 # What sched/ and lib/ may include, beyond themselves (include/uapi/ is
 # neither side's: its headers are found through -I include).
@@ -106,8 +111,12 @@ def check(repo):
             if here in face and there not in face[here][1]:
                 forbidden.append(f"{rel}: {inc} ({there} is not in "
                                  f"{face[here][0]}'s May call)")
+    history = [f"{rel}:{text[:m.start()].count(chr(10)) + 1}"
+               for rel, text in sorted(files.items())
+               for m in ISSUE.finditer(text)]
     return [
         (f"no_kernel_file_over_{MAX_LINES}_lines", long_files),
+        ("no_issue_numbers_in_code_comments", history),
         ("every_include_names_a_file", broken),
         ("kernel_has_no_loose_c_files_but_its_entry_points", loose),
         ("every_folder_has_one_face_header", faceless + two_faces),
@@ -164,6 +173,7 @@ def fake_house(root):
     put("sched/sched.h", '/* Face of this folder. May call: lib, kernel/mm. */\n'
         '#include "../kernel/mm/mm.h"\n')
     put("sched/big.c", "\n" * (MAX_LINES + 1))
+    put("lib/old.c", "/* faster since issue 12 */\n")
 
 
 def selftest():
@@ -175,6 +185,7 @@ def selftest():
     want = {
         f"no_kernel_file_over_{MAX_LINES}_lines": "sched/big.c",
         "every_include_names_a_file": "gone.h",
+        "no_issue_numbers_in_code_comments": "lib/old.c:1",
         "kernel_has_no_loose_c_files_but_its_entry_points": "kernel/loose.c",
         "every_folder_has_one_face_header": "kernel/time",
         "every_may_call_names_a_folder": "kernel/nowhere",
