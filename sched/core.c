@@ -334,6 +334,8 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 	child->rt_priority = parent->rt_priority;
 	child->static_prio = parent->static_prio;
 	child->cpus_allowed = parent->cpus_allowed;
+	if (parent->reset_on_fork)
+		policy_reset_on_fork(child);
 
 	rq = task_rq_lock(parent);
 	child->cpu = parent->cpu;

@@ -210,6 +210,18 @@ unsigned staircase_smt_rule(const struct sched_task *p)
 	return 0;
 }
 
+/* SCHED_RESET_ON_FORK (policy.h): every class's children alike. */
+void policy_reset_on_fork(struct sched_task *child)
+{
+	if (sched_policies[child->policy]->rt) {
+		child->policy = DEFAULT_POLICY;
+		child->rt_priority = 0;
+	}
+	if (child->static_prio < NICE_TO_PRIO(0))
+		child->static_prio = NICE_TO_PRIO(0);
+	child->reset_on_fork = false;
+}
+
 /* §6.5, sched_yield: to the lowest stair, flagged YIELDED (policy.h). */
 int staircase_yield(struct sched_task *p)
 {

@@ -88,6 +88,12 @@ struct sched_ops {
 /* Every task starts as this policy (sched_task_init). */
 #define DEFAULT_POLICY		SCHED_NORMAL
 
+/* A child of a SCHED_RESET_ON_FORK task, before its class's fork hook:
+ * a real-time policy becomes DEFAULT_POLICY, a negative nice 0, and the
+ * flag is not inherited (Linux's sched_fork; ISO and BATCH, which any
+ * user may take, are kept). */
+void policy_reset_on_fork(struct sched_task *child);
+
 struct sched_policy {
 	const char *name;
 	bool rt;		/* FIFO/RR: prio = 99 - rt_priority, never moves */

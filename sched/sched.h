@@ -174,6 +174,7 @@ struct sched_task {
 	int migrate_to;			/* SF_MIGRATE target, or -1 = any allowed */
 	uint32_t rotated_runs;		/* stats.nr_runs when balance.c last rotated it */
 	bool is_kthread;		/* a kernel thread: no user mode, not BATCH */
+	bool reset_on_fork;		/* SCHED_RESET_ON_FORK: its children start plain */
 	bool is_idle;			/* a per-CPU idle task */
 	struct sched_task_stats stats;
 	struct sched_fair_entity fair;	/* cfs and eevdf's; unused by the staircase */

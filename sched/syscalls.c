@@ -57,14 +57,17 @@ static bool may_change(struct sched_task *me, struct sched_task *p)
 	return euid == 0 || euid == sched_task_euid(p) || euid == sched_task_uid(p);
 }
 
-/* The checks after the lookup, in Linux's order, then the change. */
+/* The checks after the lookup, in Linux's order, then the change.
+ * reset: SCHED_RESET_ON_FORK asked for (sched_setparam keeps the task's). */
 static int setscheduler_task(struct sched_task *me, struct sched_task *p,
-			     int policy, struct sched_param lp)
+			     int policy, struct sched_param lp, bool reset)
 {
-	if (policy < 0)
+	if (policy < 0) {
 		policy = p->policy;		/* sched_setparam */
-	else if (!valid_policy(policy))
+		reset = p->reset_on_fork;
+	} else if (!valid_policy(policy)) {
 		return -EINVAL;
+	}
 	if (lp.sched_priority < 0 || lp.sched_priority > MAX_USER_RT_PRIO - 1)
 		return -EINVAL;
 	if (sched_policies[policy]->rt != (lp.sched_priority != 0))
@@ -82,10 +85,14 @@ static int setscheduler_task(struct sched_task *me, struct sched_task *p,
 /* LAB iso END */
 	if (!may_change(me, p))
 		return -EPERM;
+	/* Linux: only the privileged may take the flag off. */
+	if (p->reset_on_fork && !reset && !privileged(me))
+		return -EPERM;
 	/* Seed 002: kernel threads may not be BATCH. */
 	if (p->is_kthread && sched_policies[policy]->user_only)
 		return -EPERM;
 	sched_set_policy(p, policy, lp.sched_priority);
+	p->reset_on_fork = reset;	/* read by its own forks (sched_fork) */
 	return 0;
 }
 
@@ -102,7 +109,9 @@ static int setscheduler(int pid, int policy, const void *uparam)
 	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	err = setscheduler_task(sched_current(), p, policy, lp);
+	bool reset = policy >= 0 && (policy & SCHED_RESET_ON_FORK);
+	err = setscheduler_task(sched_current(), p, policy < 0 ? policy : policy & ~SCHED_RESET_ON_FORK,
+				lp, reset);
 	put_task(pid, p);
 	return err;
 }
@@ -129,7 +138,7 @@ int sys_sched_getscheduler(int pid)
 	p = get_task(pid);
 	if (!p)
 		return -ESRCH;
-	policy = p->policy;
+	policy = p->policy | (p->reset_on_fork ? SCHED_RESET_ON_FORK : 0);
 	put_task(pid, p);
 	return policy;
 }
@@ -155,8 +164,8 @@ int sys_sched_getparam(int pid, void *uparam)
  * sched_setattr/sched_getattr: Linux's struct sched_attr (uapi/sched.h),
  * for the policies here (NORMAL, FIFO, RR, BATCH, ISO); IDLE and
  * DEADLINE are EINVAL as any unknown policy, the utilization clamps
- * EOPNOTSUPP (Linux without CONFIG_UCLAMP_TASK), RESET_ON_FORK EINVAL
- * (sched_setscheduler has no SCHED_RESET_ON_FORK here either). Checks in
+ * EOPNOTSUPP (Linux without CONFIG_UCLAMP_TASK); RESET_ON_FORK as
+ * sched_setscheduler's SCHED_RESET_ON_FORK. Checks in
  * Linux 6.1's order (kernel/sched/core.c: sched_copy_attr, then
  * __sched_setscheduler); a nice below the task's own is EPERM here, not
  * setpriority's EACCES, as Linux.
@@ -217,8 +226,7 @@ static int setattr_task(struct sched_task *me, struct sched_task *p,
 		policy = p->policy;
 	if (a->sched_flags & SCHED_FLAG_KEEP_PARAMS)
 		get_attr_params(p, a);
-	if (!valid_policy(policy) || (a->sched_flags & ~(uint64_t)SCHED_FLAG_ALL) ||
-	    (a->sched_flags & SCHED_FLAG_RESET_ON_FORK))
+	if (!valid_policy(policy) || (a->sched_flags & ~(uint64_t)SCHED_FLAG_ALL))
 		return -EINVAL;
 	if (a->sched_priority > MAX_USER_RT_PRIO - 1 ||
 	    sched_policies[policy]->rt != (a->sched_priority != 0))
@@ -231,7 +239,7 @@ static int setattr_task(struct sched_task *me, struct sched_task *p,
 	if (a->sched_flags & SCHED_FLAG_UTIL_CLAMP)
 		return -EOPNOTSUPP;
 	lp.sched_priority = (int)a->sched_priority;
-	err = setscheduler_task(me, p, policy, lp);
+	err = setscheduler_task(me, p, policy, lp, a->sched_flags & SCHED_FLAG_RESET_ON_FORK);
 	if (!err && !sched_policies[p->policy]->rt)
 		sched_set_user_nice(p, a->sched_nice);
 	return err;
@@ -269,6 +277,7 @@ int sys_sched_getattr(int pid, void *uattr, uint32_t usize, uint32_t flags)
 	if (!p)
 		return -ESRCH;
 	a.sched_policy = (unsigned)p->policy;
+	a.sched_flags = p->reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0;
 	get_attr_params(p, &a);
 	put_task(pid, p);
 	a.size = usize < sizeof(a) ? usize : sizeof(a);

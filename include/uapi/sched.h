@@ -12,6 +12,9 @@
 #define SCHED_RR	2
 #define SCHED_BATCH	3	/* staircase: runs only when nothing else wants the CPU */
 #define SCHED_ISO	4	/* staircase: soft real time for unprivileged users */
+/* Or'ed into sched_setscheduler's policy (sched_getscheduler reports it):
+ * the task's children start as NORMAL tasks at nice >= 0. */
+#define SCHED_RESET_ON_FORK	0x40000000
 
 /* sched_setscheduler, sched_setparam, sched_getparam: 4 bytes */
 struct sched_param {

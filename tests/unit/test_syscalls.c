@@ -93,6 +93,35 @@ TEST(getscheduler_and_getparam)
 	CHECK_EQ(p->sched_priority, 33);
 }
 
+/* Linux's SCHED_RESET_ON_FORK: or'ed into the policy, reported by
+ * sched_getscheduler and sched_getattr, kept by sched_setparam; only the
+ * privileged may take it off; a child starts as NORMAL at nice >= 0,
+ * without the flag. */
+TEST(reset_on_fork_children_start_plain)
+{
+	setup(1);
+	me->euid = 0;
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, param(20)), 0);
+	CHECK_EQ(sys_sched_getscheduler(0), SCHED_RR | SCHED_RESET_ON_FORK);
+	CHECK_EQ(sys_sched_setparam(0, param(30)), 0);
+	CHECK_EQ(sys_sched_getscheduler(0), SCHED_RR | SCHED_RESET_ON_FORK);
+	struct sched_task child;
+	sched_fork(&me->se, &child);
+	CHECK_EQ(child.policy, SCHED_NORMAL);
+	CHECK_EQ(child.rt_priority, 0);
+	CHECK_EQ(child.reset_on_fork, false);
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_NORMAL | SCHED_RESET_ON_FORK, param(0)), 0);
+	sched_set_user_nice(&me->se, -5);
+	sched_fork(&me->se, &child);
+	CHECK_EQ(sched_task_nice(&child), 0);
+	/* an unprivileged caller keeps the flag on, may not take it off */
+	me->euid = 1000;
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_BATCH, param(0)), -EPERM);
+	CHECK_EQ(sys_sched_setscheduler(0, SCHED_BATCH | SCHED_RESET_ON_FORK, param(0)), 0);
+	sched_fork(&me->se, &child);
+	CHECK_EQ(child.policy, SCHED_BATCH);		/* not a real-time policy: kept */
+}
+
 TEST(priority_max_min_per_policy)
 {
 	CHECK_EQ(sys_sched_get_priority_max(SCHED_FIFO), 99);

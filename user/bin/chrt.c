@@ -31,7 +31,6 @@
 #include "tool.h"
 
 #define SCHED_IDLE 5			/* Linux's; not a policy here */
-#define SCHED_RESET_ON_FORK 0x40000000	/* Linux may report it */
 
 static const char *policy_name(int policy)
 {
@@ -57,6 +56,9 @@ static int usage(void)
 	       "     --idle           set policy to SCHED_IDLE (Linux; refused here)\n"
 	       " -o, --other          set policy to SCHED_OTHER\n"
 	       " -r, --rr             set policy to SCHED_RR (default)\n\n"
+	       "Scheduling options:\n"
+	       " -R, --reset-on-fork  set SCHED_RESET_ON_FORK: children start as\n"
+	       "                      SCHED_OTHER at nice >= 0\n\n"
 	       "Other options:\n"
 	       " -a, --all-tasks      all the tasks (threads) of the pid: one here\n"
 	       " -m, --max            show min and max valid priorities\n"
@@ -93,8 +95,9 @@ static int show_min_max(void)
 	return 0;
 }
 
-/* A task's policy and priority; 1 after printing why not. */
-static int get_policy(int pid, int *policy, int *prio)
+/* A task's policy (SCHED_RESET_ON_FORK in *reset) and priority; 1 after
+ * printing why not. */
+static int get_policy(int pid, int *policy, int *prio, int *reset)
 {
 	struct sched_param sp;
 
@@ -104,6 +107,7 @@ static int get_policy(int pid, int *policy, int *prio)
 			strerror(errno));
 		return 1;
 	}
+	*reset = (*policy & SCHED_RESET_ON_FORK) != 0;
 	*policy &= ~SCHED_RESET_ON_FORK;
 	if (sched_getparam(pid, &sp) < 0) {
 		fprintf(stderr, "chrt: failed to get pid %d's attributes: %s\n",
@@ -135,11 +139,12 @@ static void show_stair(int pid)
 static int show(int pid, const char *when)
 {
 	struct timespec ts;
-	int policy, prio;
+	int policy, prio, reset;
 
-	if (get_policy(pid, &policy, &prio))
+	if (get_policy(pid, &policy, &prio, &reset))
 		return 1;
-	printf("pid %d's %s scheduling policy: %s\n", pid, when, policy_name(policy));
+	printf("pid %d's %s scheduling policy: %s%s\n", pid, when, policy_name(policy),
+	       reset ? "|SCHED_RESET_ON_FORK" : "");
 	printf("pid %d's %s scheduling priority: %d\n", pid, when, prio);
 	if (sched_rr_get_interval(pid, &ts) == 0)
 		printf("pid %d's sched_rr_get_interval: %ld ms\n", pid,
@@ -167,22 +172,24 @@ static int check_prio(int policy, int prio)
 	return 0;
 }
 
-/* Set, read back and say what was granted ("chrt: WHO: granted ..."). */
-static int set(int pid, int policy, int prio, const char *who)
+/* Set, read back and say what was granted ("chrt: WHO: granted ...").
+ * reset: or SCHED_RESET_ON_FORK into the policy (-R). */
+static int set(int pid, int policy, int prio, int reset, const char *who)
 {
 	struct sched_param sp = { .sched_priority = prio };
-	int granted, got;
+	int granted, got, granted_reset;
 
-	if (sched_setscheduler(pid, policy, &sp) < 0) {
+	if (sched_setscheduler(pid, policy | (reset ? SCHED_RESET_ON_FORK : 0), &sp) < 0) {
 		int e = errno;
 		fprintf(stderr, "chrt: failed to set pid %d's policy: %s%s\n",
 			pid ? pid : getpid(), strerror(e),
 			e == EPERM ? " (needs root)" : "");
 		return 1;
 	}
-	if (get_policy(pid, &granted, &got))
+	if (get_policy(pid, &granted, &got, &granted_reset))
 		return 1;
-	printf("chrt: %s: granted %s priority %d", who, policy_name(granted), got);
+	printf("chrt: %s: granted %s%s priority %d", who, policy_name(granted),
+	       granted_reset ? "|SCHED_RESET_ON_FORK" : "", got);
 	if (granted != policy)
 		printf(" (asked for %s %d%s)", policy_name(policy), prio,
 		       granted == SCHED_ISO && is_rt(policy) ?
@@ -192,7 +199,7 @@ static int set(int pid, int policy, int prio, const char *who)
 }
 
 /* chrt [-p] PRIO PID: 0 or the status after the message. */
-static int pid_mode(int argc, char **argv, int policy, int verbose)
+static int pid_mode(int argc, char **argv, int policy, int reset, int verbose)
 {
 	char who[32];
 	int pid, prio;
@@ -216,13 +223,13 @@ static int pid_mode(int argc, char **argv, int policy, int verbose)
 	if (check_prio(policy, prio))
 		return 1;
 	snprintf(who, sizeof(who), "pid %d", pid);
-	if (set(pid, policy, prio, who))
+	if (set(pid, policy, prio, reset, who))
 		return 1;
 	return verbose ? show(pid, "new") : 0;
 }
 
 /* chrt [PRIO] COMMAND...: the priority may be left out where it is 0. */
-static int command_mode(int argc, char **argv, int policy, int verbose,
+static int command_mode(int argc, char **argv, int policy, int reset, int verbose,
 			const char *self)
 {
 	int prio = 0;
@@ -238,7 +245,7 @@ static int command_mode(int argc, char **argv, int policy, int verbose,
 	}
 	if (argc < 1)
 		return bad_usage();
-	if (check_prio(policy, prio) || set(0, policy, prio, argv[0]))
+	if (check_prio(policy, prio) || set(0, policy, prio, reset, argv[0]))
 		return 1;
 	if (verbose && show(getpid(), "new"))
 		return 1;
@@ -252,10 +259,10 @@ int main(int argc, char **argv)
 		{ "all-tasks", 'a', 0 }, { "batch", 'b', 0 }, { "fifo", 'f', 0 },
 		{ "iso", 'i', 0 }, { "idle", OPT_IDLE, 0 }, { "other", 'o', 0 },
 		{ "rr", 'r', 0 }, { "pid", 'p', 0 }, { "max", 'm', 0 },
-		{ "verbose", 'v', 0 }, { "help", 'h', 0 }, { 0 },
+		{ "verbose", 'v', 0 }, { "reset-on-fork", 'R', 0 }, { "help", 'h', 0 }, { 0 },
 	};
 	struct tool_opts o = { "chrt", opts, argc, argv, 1, NULL, NULL };
-	int policy = SCHED_RR, pflag = 0, verbose = 0, c;
+	int policy = SCHED_RR, pflag = 0, verbose = 0, reset = 0, c;
 
 	while ((c = tool_next_opt(&o)) != TOOL_OPTS_END) {
 		switch (c) {
@@ -268,6 +275,7 @@ int main(int argc, char **argv)
 		case 'r': policy = SCHED_RR; break;
 		case 'p': pflag = 1; break;
 		case 'v': verbose = 1; break;
+		case 'R': reset = 1; break;
 		case 'm': return show_min_max();
 		case 'h': return usage();
 		default: return tool_try_help("chrt");
@@ -275,6 +283,6 @@ int main(int argc, char **argv)
 	}
 	argc -= o.ind, argv += o.ind;	/* the operands */
 	if (pflag)
-		return pid_mode(argc, argv, policy, verbose);
-	return command_mode(argc, argv, policy, verbose, o.argv[0]);
+		return pid_mode(argc, argv, policy, reset, verbose);
+	return command_mode(argc, argv, policy, reset, verbose, o.argv[0]);
 }

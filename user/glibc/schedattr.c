@@ -206,6 +206,57 @@ static void other_checks(void)
 	check(btime > 0 && llabs(r.tv_sec - c.tv_sec - btime) <= 2, "btime_is_realtime_less_uptime");
 }
 
+/* SCHED_RESET_ON_FORK (chrt -R): or'ed into the policy and reported
+ * back; a child of an RR task at nice -5 starts as SCHED_OTHER at nice
+ * 0 without the flag; sched_setparam keeps it; sched_getattr shows it as
+ * SCHED_FLAG_RESET_ON_FORK; a user may not take it off (EPERM). */
+static int reset_child(void)
+{
+	return sched_getscheduler(0) == SCHED_OTHER && getpriority(PRIO_PROCESS, 0) == 0 ? 0 : 1;
+}
+
+static int reset_rr(void)
+{
+	struct sched_param p = { 20 };
+	if (sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &p) != 0)
+		return 1;
+	if (sched_getscheduler(0) != (SCHED_RR | SCHED_RESET_ON_FORK))
+		return 2;
+	p.sched_priority = 30;
+	if (sched_setparam(0, &p) != 0 || sched_getscheduler(0) != (SCHED_RR | SCHED_RESET_ON_FORK))
+		return 3;
+	return in_child(reset_child) ? 4 : 0;
+}
+
+static int reset_nice(void)
+{
+	struct sched_param p = { 0 };
+	if (setpriority(PRIO_PROCESS, 0, -5) != 0 ||
+	    sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &p) != 0)
+		return 1;
+	struct attr a;
+	if (getattr(0, &a, sizeof(a), 0) != 0 || a.flags != 1 || a.nice != -5)
+		return 2;
+	return in_child(reset_child) ? 3 : 0;
+}
+
+static int reset_user(void)
+{
+	struct sched_param p = { 0 };
+	if (sched_setscheduler(0, SCHED_BATCH | SCHED_RESET_ON_FORK, &p) != 0 || setuid(1000) != 0)
+		return 1;
+	if (raw(sched_setscheduler(0, SCHED_BATCH, &p)) != -EPERM)
+		return 2;
+	return raw(sched_setscheduler(0, SCHED_BATCH | SCHED_RESET_ON_FORK, &p)) == 0 ? 0 : 3;
+}
+
+static void reset_on_fork_checks(void)
+{
+	check(in_child(reset_rr) == 0, "reset_on_fork_rr_child_is_other");
+	check(in_child(reset_nice) == 0, "reset_on_fork_nice_child_is_0_getattr_flag");
+	check(in_child(reset_user) == 0, "reset_on_fork_user_may_not_clear_it");
+}
+
 static volatile sig_atomic_t usr1;
 
 static void on_usr1(int sig)
@@ -261,10 +312,11 @@ static void stress_ng_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..51\n");
+	printf("KTAP version 1\n1..54\n");
 	getattr_checks();
 	setattr_checks();
 	other_checks();
+	reset_on_fork_checks();
 	stress_ng_checks();
 	return failures ? 1 : 0;
 }
