@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all.sh MODE [HARNESS-COMMAND] - run the test stages of `make test`
+# run-all.sh MODE [QEMU-TESTS-COMMAND] - run the test stages of `make test`
 # (MODE full), `make test-all` (all: full plus the cases tagged "all" and
 # every lab's boot), `make test-quick` (quick) or `make test-unit` (unit), print
 # each stage's own results, and end with the combined line
@@ -15,7 +15,8 @@
 # command line and report (tests/host-tools/test_schedbench.py), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
 # headless Chromium (tests/host-tools/test_browser.py), the
-# QEMU cases (tests/harness.py) and the differential run of the
+# QEMU cases (pytest over tests/cases: tests/cases/conftest.py, a JUnit XML
+# report in build/test-logs/qemu-junit.xml) and the differential run of the
 # conformance programs against Linux.
 #
 # First line: how our i386 programs run on this host (tools/run-i386 --setup:
@@ -23,7 +24,7 @@
 # needed and can be; the stages that run them on the host read it from
 # RUN_I386_MODE. Last lines: each stage's wall-clock time, then the total.
 mode=${1:-full}
-harness=${2:-}
+qemu_tests=${2:-}
 passed=0 failed=0 skipped=0 broken=0
 log=build/test-logs
 mkdir -p "$log"
@@ -85,8 +86,15 @@ stage() {
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
 [ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
 
+# The QEMU cases: pytest, a QEMU per core (pytest-xdist), quiet (each case
+# prints its own line), the JUnit XML for CI.
+qemu() {
+	[ -n "$qemu_tests" ] || return 0
+	stage qemu $qemu_tests -q -n auto --junitxml="$log/qemu-junit.xml" "$@"
+}
+
 case $mode in
-quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
+quick) qemu -m quick ;;
 full|all)
 	# make test-all boots every lab's student tree; make test only builds
 	# them (their kernels differ from this one only in the sched/ lines cut
@@ -97,9 +105,9 @@ full|all)
 	[ -f tests/host-tools/test_browser.py ] && stage browser python3 tests/host-tools/test_browser.py
 	# cases tagged "all" repeat what others check (docs/testing.md)
 	if [ "$mode" = all ]; then
-		[ -n "$harness" ] && stage qemu $harness
+		qemu
 	else
-		[ -n "$harness" ] && stage qemu $harness --exclude-tag all
+		qemu -m "not all"
 	fi
 	[ -x tests/linux-diff.sh ] && stage linux-diff tests/linux-diff.sh
 	;;
