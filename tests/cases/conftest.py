@@ -43,7 +43,7 @@ if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
 import harness  # noqa: E402  (the case modules import it by this name)
 
-STALLED = re.compile(r"^ok \d+ - (\S+) # SKIP host stalled", re.M)
+STALLED = re.compile(r"^\s*ok \d+ - (\S+) # SKIP host stalled", re.M)
 DURATIONS = "qemu/durations"        # pytest cache key: case -> seconds
 LINE = "harness line"               # user_properties key of the case's line
 
