@@ -8,7 +8,8 @@
 #
 # Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
 # (tests/host) and of the host tools (tests/host-tools), that every cited
-# document is in the repository (tests/host-tools/test_citations.py), the simulator's
+# document is in the repository (tests/host-tools/test_citations.py), that
+# every rule of the rule books names tests that exist (test_rulemap.py), the simulator's
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
@@ -79,6 +80,7 @@ stage() {
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
 [ -f tests/host-tools/test_uapi.py ] && stage uapi python3 tests/host-tools/test_uapi.py
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
+[ -f tests/host-tools/test_rulemap.py ] && stage rulemap python3 tests/host-tools/test_rulemap.py
 [ -f tests/host-tools/test_layout.py ] && stage layout python3 tests/host-tools/test_layout.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
