@@ -147,6 +147,8 @@ def machine_lock(args, exclusive):
 @pytest.fixture
 def guest(case, qemu_args, request):
     """The case booted and judged: a harness.Result (status PASS/FAIL/SKIP)."""
+    if getattr(case, "lineage_skip", None):
+        pytest.skip(case.lineage_skip)
     why = harness.missing_input([case], qemu_args)
     if why:
         pytest.fail(why, pytrace=False)
@@ -218,17 +220,25 @@ def pytest_runtest_logreport(report):
     tr = pytest_runtest_logreport.terminal
     if report.when == "call" or (report.skipped and LINE not in props) or \
             (report.failed and report.when == "setup"):
-        line = props.get(LINE) or \
-            f"{report.outcome.upper()} {report.nodeid}: " \
-            f"{str(report.longrepr).splitlines()[-1]}"
+        name = report.nodeid.split("[", 1)[1][:-1]
+        line = props.get(LINE) or f"{STATUS[report.outcome]} {name}: {why(report)}"
         if tr:
             tr.write_line(line)
         if report.when == "call" and "elapsed" in props:
-            name = report.nodeid.split("[", 1)[1][:-1]
             pytest_runtest_logreport.times[name] = props["elapsed"]
         if props.get("stalled"):
             pytest_runtest_logreport.stalled.append(
                 (report.nodeid, props["stalled"]))
+
+
+STATUS = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}
+
+
+def why(report):
+    """A skip's reason or a failure's last line, from a report with no case line."""
+    if isinstance(report.longrepr, tuple):        # a skip: (path, line, reason)
+        return report.longrepr[2].removeprefix("Skipped: ")
+    return str(report.longrepr).strip().splitlines()[-1]
 
 
 pytest_runtest_logreport.terminal = None
