@@ -107,7 +107,8 @@ def pytest_generate_tests(metafunc):
 
 def pytest_collection_modifyitems(config, items):
     """Exclusive cases last; the others longest first (last run's times)."""
-    known = config.cache.get(DURATIONS, {})
+    cache = getattr(config, "cache", None)      # none with -p no:cacheprovider
+    known = cache.get(DURATIONS, {}) if cache else {}
     for item in items:
         case = item.callspec.params.get("case") \
             if hasattr(item, "callspec") else None
@@ -254,10 +255,11 @@ def pytest_sessionstart(session):
 
 def pytest_sessionfinish(session):
     times = pytest_runtest_logreport.times
-    if times and not hasattr(session.config, "workerinput"):
-        known = session.config.cache.get(DURATIONS, {})
+    cache = getattr(session.config, "cache", None)
+    if times and cache and not hasattr(session.config, "workerinput"):
+        known = cache.get(DURATIONS, {})
         known.update(times)
-        session.config.cache.set(DURATIONS, known)
+        cache.set(DURATIONS, known)
 
 
 def pytest_terminal_summary(terminalreporter):
