@@ -310,7 +310,9 @@ run-iso: deps-run $(BUILD)/staircase.iso
 	qemu-system-i386 $(QEMU_FLAGS) -cdrom $(BUILD)/staircase.iso; $(QEMU_STATUS)
 
 # ---- tests -----------------------------------------------------------------
-HARNESS = $(PYTHON) tests/harness.py --kernel $(BUILD)/kernel.elf \
+# The QEMU cases under pytest (tests/cases/conftest.py; tests/run-all.sh
+# adds the selection, -n and the JUnit XML).
+QEMU_TESTS = tools/pytest tests/cases --kernel $(BUILD)/kernel.elf \
 	--initrd $(BUILD)/initrd.tar --iso $(BUILD)/test.iso
 # The test ISO boots straight into the quick suite and exits with its
 # verdict (boot_iso in tests/cases/boot.py). Rebuilt every time: its command
@@ -320,17 +322,17 @@ TEST_ISO_APPEND = tests=quick then=exit
 # make test-all: everything make test runs, plus the cases tagged "all"
 # (they repeat what other cases check: docs/testing.md) and every lab's boot.
 test test-all:
-	@tools/ensure-deps.sh cc nasm qemu iso python hostcc cpio glibc
+	@tools/ensure-deps.sh cc nasm qemu iso python pytest hostcc cpio glibc
 	@echo "i386 programs on this host: $$(tools/run-i386 --setup) (tools/run-i386; docs/testing.md)"
 	@$(MAKE) --no-print-directory all
 	@rm -f $(BUILD)/test.iso
 	@$(MAKE) --no-print-directory $(BUILD)/test.iso ISO_APPEND="$(TEST_ISO_APPEND)" ISO_TIMEOUT=0
-	@tests/run-all.sh $(if $(filter test-all,$@),all,full) "$(HARNESS)"
+	@tests/run-all.sh $(if $(filter test-all,$@),all,full) "$(QEMU_TESTS)"
 
 test-quick:
-	@tools/ensure-deps.sh cc nasm qemu python hostcc
+	@tools/ensure-deps.sh cc nasm qemu python pytest hostcc
 	@$(MAKE) --no-print-directory build
-	@tests/run-all.sh quick "$(HARNESS)"
+	@tests/run-all.sh quick "$(QEMU_TESTS)"
 
 test-unit:
 	@tests/run-all.sh unit

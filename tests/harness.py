@@ -209,11 +209,17 @@ def hardware_kvm():
     return None
 
 
+# pytest's files beside the case modules (tests/cases/conftest.py and
+# test_cases.py run these cases under pytest): not case modules themselves.
+PYTEST_FILES = ("conftest.py",)
+
+
 def load_cases(cases_dir=CASES_DIR):
     """Import every tests/cases/*.py module and collect its CASES."""
     cases, seen = [], {}
     for fname in sorted(os.listdir(cases_dir)):
-        if not fname.endswith(".py") or fname.startswith("_"):
+        if not fname.endswith(".py") or fname.startswith("_") or \
+                fname in PYTEST_FILES or fname.startswith("test_"):
             continue
         path = os.path.join(cases_dir, fname)
         spec = importlib.util.spec_from_file_location(
@@ -506,14 +512,44 @@ def select(cases, args):
             continue
         chosen.append(case)
     if args.sched:
-        for case in chosen:
-            if "staircase" in case.tags:
-                case.lineage_skip = f"staircase rule, this run boots sched={args.sched}"
-            elif case.iso:
-                case.lineage_skip = "GRUB's menu sets the command line, not sched="
-            else:
-                case.append = f"sched={args.sched} {case.append}".strip()
+        boot_under(chosen, args.sched)
     return chosen
+
+
+def boot_under(cases, sched):
+    """Make every case boot with sched=NAME (lineage mode), or skip it."""
+    for case in cases:
+        if "staircase" in case.tags:
+            case.lineage_skip = f"staircase rule, this run boots sched={sched}"
+        elif case.iso:
+            case.lineage_skip = "GRUB's menu sets the command line, not sched="
+        else:
+            case.append = f"sched={sched} {case.append}".strip()
+
+
+def clear_logs(case, log_dir):
+    """Remove a case's logs of an earlier run: stale logs would mislead."""
+    for suffix in (".log", ".log.stderr", ".try1.log"):
+        try:
+            os.unlink(os.path.join(log_dir, case.name + suffix))
+        except FileNotFoundError:
+            pass
+
+
+def missing_input(cases, args):
+    """Why the cases cannot boot (a kernel, initrd or ISO not built), or None."""
+    needed = []
+    if any(not c.iso for c in cases):
+        needed += [("kernel", args.kernel, "--kernel")]
+        if args.initrd:
+            needed += [("initrd", args.initrd, "--initrd")]
+    if any(c.iso for c in cases):
+        needed += [("ISO", args.iso, "--iso")]
+    for what, path, flag in needed:
+        if not os.path.isfile(path):
+            return (f"{what} {path} not found: build it first "
+                    f"(make) or pass {flag}")
+    return None
 
 
 def parse_args(argv):
@@ -559,29 +595,17 @@ def main(argv=None):
             print(f"{case.name:24} [{tags}] {case.describe()}")
         return 0
 
-    needed = []
-    if any(not c.iso for c in cases):
-        needed += [("kernel", args.kernel, "--kernel")]
-        if args.initrd:
-            needed += [("initrd", args.initrd, "--initrd")]
-    if any(c.iso for c in cases):
-        needed += [("ISO", args.iso, "--iso")]
-    for what, path, flag in needed:
-        if not os.path.isfile(path):
-            print(f"harness: {what} {path} not found: build it first "
-                  f"(make) or pass {flag}", file=sys.stderr)
-            return 2
+    why = missing_input(cases, args)
+    if why:
+        print(f"harness: {why}", file=sys.stderr)
+        return 2
     # QEMU runs with cwd=REPO; make the paths the user gave independent of it.
     args.kernel, args.iso = map(os.path.abspath, (args.kernel, args.iso))
     if args.initrd:
         args.initrd = os.path.abspath(args.initrd)
     os.makedirs(args.log_dir, exist_ok=True)
-    for case in cases:              # stale logs would mislead
-        for suffix in (".log", ".log.stderr", ".try1.log"):
-            try:
-                os.unlink(os.path.join(args.log_dir, case.name + suffix))
-            except FileNotFoundError:
-                pass
+    for case in cases:
+        clear_logs(case, args.log_dir)
 
     results = []
     parallel = [c for c in cases if not c.exclusive]

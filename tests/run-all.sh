@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all.sh MODE [HARNESS-COMMAND] - run the test stages of `make test`
+# run-all.sh MODE [QEMU-TESTS-COMMAND] - run the test stages of `make test`
 # (MODE full), `make test-all` (all: full plus the cases tagged "all" and
 # every lab's boot), `make test-quick` (quick) or `make test-unit` (unit), print
 # each stage's own results, and end with the combined line
@@ -8,7 +8,8 @@
 #
 # Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
 # (tests/host) and of the host tools (tests/host-tools), that every cited
-# document is in the repository (tests/host-tools/test_citations.py), the simulator's
+# document is in the repository (tests/host-tools/test_citations.py), that
+# every rule of the rule books names tests that exist (test_rulemap.py), the simulator's
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
@@ -17,7 +18,8 @@
 # --exercises: the text it edits and the test it names exist), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
 # headless Chromium (tests/host-tools/test_browser.py), the
-# QEMU cases (tests/harness.py) and the differential run of the
+# QEMU cases (pytest over tests/cases: tests/cases/conftest.py, a JUnit XML
+# report in build/test-logs/qemu-junit.xml) and the differential run of the
 # conformance programs against Linux.
 #
 # First line: how our i386 programs run on this host (tools/run-i386 --setup:
@@ -25,7 +27,7 @@
 # needed and can be; the stages that run them on the host read it from
 # RUN_I386_MODE. Last lines: each stage's wall-clock time, then the total.
 mode=${1:-full}
-harness=${2:-}
+qemu_tests=${2:-}
 passed=0 failed=0 skipped=0 broken=0
 log=build/test-logs
 mkdir -p "$log"
@@ -80,6 +82,7 @@ stage() {
 [ -f tests/host-tools/test_traceview.py ] && stage host-tools python3 tests/host-tools/test_traceview.py
 [ -f tests/host-tools/test_uapi.py ] && stage uapi python3 tests/host-tools/test_uapi.py
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
+[ -f tests/host-tools/test_rulemap.py ] && stage rulemap python3 tests/host-tools/test_rulemap.py
 [ -f tests/host-tools/test_layout.py ] && stage layout python3 tests/host-tools/test_layout.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
@@ -88,8 +91,15 @@ stage() {
 [ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
 [ -f tools/mutate/exercises.txt ] && stage exercises tools/mutate/run.sh --check --exercises
 
+# The QEMU cases: pytest, a QEMU per core (pytest-xdist), quiet (each case
+# prints its own line), the JUnit XML for CI.
+qemu() {
+	[ -n "$qemu_tests" ] || return 0
+	stage qemu $qemu_tests -q -n auto --junitxml="$log/qemu-junit.xml" "$@"
+}
+
 case $mode in
-quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;
+quick) qemu -m quick ;;
 full|all)
 	# make test-all boots every lab's student tree; make test only builds
 	# them (their kernels differ from this one only in the sched/ lines cut
@@ -100,9 +110,9 @@ full|all)
 	[ -f tests/host-tools/test_browser.py ] && stage browser python3 tests/host-tools/test_browser.py
 	# cases tagged "all" repeat what others check (docs/testing.md)
 	if [ "$mode" = all ]; then
-		[ -n "$harness" ] && stage qemu $harness
+		qemu
 	else
-		[ -n "$harness" ] && stage qemu $harness --exclude-tag all
+		qemu -m "not all"
 	fi
 	[ -x tests/linux-diff.sh ] && stage linux-diff tests/linux-diff.sh
 	;;

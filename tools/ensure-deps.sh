@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=$here/../build/ensure-deps.log
 
-all_tools="cc nasm qemu iso python gdb hostcc cpio i386run glibc"
+all_tools="cc nasm qemu iso python pytest gdb hostcc cpio i386run glibc"
 
 usage() {
     echo "usage: tools/ensure-deps.sh [-n] [tool ...]   tools: $all_tools" >&2
@@ -42,6 +42,15 @@ need() {
 }
 
 have() { command -v "$1" >/dev/null 2>&1; }
+
+# py_has MODULE: python3 on PATH, or Debian's /usr/bin/python3, imports it.
+py_has() {
+    local py
+    for py in python3 /usr/bin/python3; do
+        "$py" -c "import $1" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
 
 # cmd COMMAND PACKAGE: require COMMAND on PATH.
 cmd() { have "$1" || need "$2" "$1"; }
@@ -76,6 +85,12 @@ check() {
             esac
         fi ;;
     python) cmd python3 python3 ;;
+    # the QEMU cases run under pytest (tools/pytest, tests/cases/conftest.py),
+    # -n N from pytest-xdist: Debian's, for the python3 on PATH or Debian's own
+    pytest)
+        cmd python3 python3
+        py_has pytest || need python3-pytest "python3's pytest"
+        py_has xdist || need python3-pytest-xdist "python3's xdist" ;;
     gdb)    cmd gdb gdb ;;
     # the browser test of the trace viewer (tests/host-tools/test_browser.py);
     # not in all_tools: make test skips that stage when it cannot install it

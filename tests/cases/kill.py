@@ -34,14 +34,18 @@ def after(cmd):
 
 
 def session(cmds):
-    """send triples: each command once the previous one's prompt is back
-    (and DELAY s more for a (command, DELAY) pair)."""
+    """send pairs: each command once the previous one's prompt is back."""
     send, prev = [], None
     for cmd in cmds:
-        cmd, delay = cmd if isinstance(cmd, tuple) else (cmd, 0.0)
-        send.append((after(prev) if prev else r"^\$ ", cmd.encode() + b"\r", delay))
+        send.append((after(prev) if prev else r"^\$ ", cmd.encode() + b"\r"))
         prev = cmd
     return send
+
+
+def until(cond):
+    """A command that returns once the shell command cond succeeds: the
+    guest orders the next step, however slow the host (no delay guesses)."""
+    return f"until {cond}; do sleep 0.01; done"
 
 
 def output_of(log, command):
@@ -95,20 +99,24 @@ MAIN = ["/bin/kill -l",
         "wait",
         "sh -c 'spin 30 | spin 30' &",
         # the job's shell forks and execs both stages while its parent
-        # is back at the prompt: give it that time before counting them
-        ("pgrep -c spin", 1.0),
+        # is back at the prompt: count them once both are there
+        until("pgrep -c spin | grep -qF 2"),
+        "pgrep -c spin",
         "/bin/kill -TERM -$!",
         "wait",
         # wait reaps the job's shell; a spin with the signal pending may
-        # not have run yet to die of it (a busy host): give it a second
-        ("pgrep -c spin", 1.0),
+        # not have run yet to die of it: count once none is left (a group
+        # that never dies ends the case on its timeout)
+        until("pgrep -c spin | grep -qF 0"),
+        "pgrep -c spin",
         "periodic --audio -t 30 &",
-        # after it has installed its handler (and spin below: once it has
-        # exec'd, its name is spin, not sh)
-        ("/bin/kill -s int $!", 0.5),
+        # once it sleeps in its loop (exec'd, its handler installed)
+        until("grep -qF '(periodic) S' /proc/$!/stat"),
+        "/bin/kill -s int $!",
         "wait",
         "spin 30 &",
-        ("/bin/kill -p spin", 0.5),
+        until("grep -qF '(spin) ' /proc/$!/stat"),   # exec'd: named spin, not sh
+        "/bin/kill -p spin",
         "/bin/kill -9 spin",
         "wait"] + [cmd for cmd, _ in BAD] + ["exit"]
 

@@ -3,8 +3,9 @@
 One CPU, tests=none: the shell gets commands over the serial line. A spin in
 the background ("[1] PID", as bash) must show up in ps as a NORMAL task on
 the stairs, its PPID the shell's pid and its USER root (uid 1000's ps shows
-itself as student, /etc/passwd's name), and be reported "[1]+  Done  spin 2" before a later prompt; chrt
--b must report BATCH as granted; tune must read rr_interval (10 ms by
+itself as student, /etc/passwd's name); a chrt -b beside it must report
+BATCH as granted and wait at 140 with no CPU time (it cannot even exec
+spin) until the hog is killed ("[1]+  Terminated  spin 30"), then run; tune must read rr_interval (10 ms by
 default) and report the kernel's EINVAL for 0; bad command lines get a
 usage or an error message, never a crash; exit ends init with status 0.
 (tools_linux.py has the util-linux and procps forms: chrt -m/-p, taskset,
@@ -19,7 +20,8 @@ PROMPT_AFTER = r".*\n(?:.*\n)*?\$ "     # the rest of the output, then a prompt
 
 
 def check_session(log):
-    """The background spin's pid: in ps as NORMAL on a stair, then reaped."""
+    """The background spin's pid: in ps as NORMAL on a stair, then ended by
+    kill; the BATCH one: in ps beside it with no CPU time yet."""
     job, pid = re.search(r"^\[(\d+)\] (\d+)$", log, re.M).groups()
     m = re.search(rf"^ +{pid} +(\d+) +root +R +NORMAL +(\d+) +0 +\d+ +(\d+) ", log, re.M)
     if not m:
@@ -33,10 +35,15 @@ def check_session(log):
         return False, f"spin {pid} at prio {prio}, not on the stairs 100..139"
     if not 0 < slice_ <= 200:
         return False, f"spin {pid} slice {slice_}, want 1..200 ticks (nice 0)"
-    if not re.search(rf"^\[{job}\][+ -]  Done {{20}}spin 2$", log, re.M):
-        return False, f"no '[{job}]+  Done  spin 2' for the background spin"
+    batch = re.search(r"^ +\d+ +\d+ +root +R +BATCH +140 +0 +\d+ +\d+ +\d+ +(\d+) .* chrt$",
+                      log, re.M)
+    if not batch or int(batch.group(1)) != 0:
+        return False, "no ps line 'root R BATCH 140 ... 0 ms ... chrt' beside the hog: " \
+                      f"{batch.group(0) if batch else 'none'}"
+    if not re.search(rf"^\[{job}\][+ -]  Terminated +spin 30$", log, re.M):
+        return False, f"no '[{job}]+  Terminated  spin 30' for the background spin"
     return True, f"spin {pid} (PPID {ppid}, the shell) on stair {prio} with {slice_} " \
-                 f"ticks left, reaped"
+                 f"ticks left; BATCH waited at 140 with 0 ms beside it"
 
 
 CASES = [
@@ -44,14 +51,21 @@ CASES = [
     # (docs/lineage.md: skipped by harness.py --sched NAME).
     Case("tools_shell_session", smp=ONE, append="tests=none", timeout=60,
          tags=("quick", "console", "staircase"),
-         send=[(r"^\$ ", b"spin 2 &\r"),
+         # Every step waits in the guest for what it needs, never a time:
+         # a hog (spin 30) until it is killed, a BATCH chrt beside it that
+         # cannot run (so it is still called chrt) until the kill.
+         send=[(r"^\$ ", b"spin 30 &\r"),
                # wait until the child has exec'd spin (ps could still see sh)
                (r"^\[\d+\] \d+\n\$ ", b"until ps | grep -q ' spin$'; do sleep 0.1; done\r"),
                (r"done\n\$ ", b"ps\r"),
                (r"^ +PID +PPID USER +STATE" + PROMPT_AFTER,
                 b"setpriv --reuid=1000 ps | grep ' ps$'\r"),
-               (r" ps\n\$ ", b"chrt -b spin 1\r"),
-               (r"granted SCHED_BATCH" + PROMPT_AFTER, b"tune rr_interval\r"),
+               (r" ps\n\$ ", b"chrt -b spin 1 &\r"),
+               (r"^\[2\] \d+\n\$ ", b"until ps | grep -q 'BATCH .* chrt$'; do sleep 0.1; done\r"),
+               (r"done\n\$ ", b"ps\r"),
+               (r"BATCH .* chrt\n" + PROMPT_AFTER, b"kill %1\r"),
+               (r"kill %1\n\$ ", b"wait\r"),
+               (r"spin\[\d+\]: \d+ ms wall" + PROMPT_AFTER, b"tune rr_interval\r"),
                (r"^rr_interval " + PROMPT_AFTER, b"tune rr_interval 0\r"),
                (r"EINVAL" + PROMPT_AFTER, b"tune iso_cpu 4294967346\r"),
                (r"not a number" + PROMPT_AFTER, b"tune iso_cpu\r"),
@@ -64,9 +78,11 @@ CASES = [
              r"WAIT\(ms\) NAME$",
              r"^ +\d+ +\d+ +root +R +NORMAL +\d+ .* spin$",
              r"^ +\d+ +\d+ +student +R +NORMAL +\d+ .* ps$",
-             r"^chrt: spin: granted SCHED_BATCH priority 0$",
+             # chrt, BATCH before it could print, prints once the hog is
+             # gone: after kill's prompt, maybe on the same line
+             r"^ +\d+ +\d+ +root +R +BATCH +140 .* chrt$",
+             r"^(?:\$ )?chrt: spin: granted SCHED_BATCH priority 0$",
              r"^spin\[\d+\]: \d+ ms wall, got \d+ ms CPU",
-             r"^\[\d+\][+ -]  Done +spin 2$",
              r"^rr_interval +10 ms +1\.\.1000 ",
              r"^tune: rr_interval 0: EINVAL, the kernel refused it: "
              r"rr_interval takes 1\.\.1000 ms \(still 10\)$",

@@ -145,10 +145,20 @@ def check_tour(log):
 KEY_DELAY_S = 0.5
 
 
+# After a job started in the background the case types one line more,
+# which the tour does not show, and goes on once it returns: the job has
+# exec'd its program (no task but the shell is called sh). Typed at once,
+# `chrt -b -p 0 $!` could make the child BATCH before its exec, and a
+# BATCH child behind two hogs never gets to exec (ps: "sh", not "spin").
+EXECED = "until pgrep -c -x sh | grep -q '^1$'; do sleep 0.01; done"
+
+
 def tour_sends(steps):
     send = []
     for cmd, key, _, after in steps:
         send.append((r"^\$ ", cmd.encode() + b"\r"))
+        if cmd.rstrip().endswith("&"):
+            send.append((r"^\$ ", EXECED.encode() + b"\r"))
         if key:
             trigger = loose(after) + r"\n" if after else re.escape(cmd) + r"\n"
             send.append((trigger, KEYS[key], KEY_DELAY_S))

@@ -63,26 +63,26 @@ static int check(void)
 TEST(elf_header_rules_as_linux)
 {
 	struct elf_header *eh = make(2);
-	CHECK(check() == 0);
+	CHECK_EQ(check(), 0);
 	eh->class = 2, eh->data = 2, eh->version = 0;	/* not looked at */
-	CHECK(check() == 0);
+	CHECK_EQ(check(), 0);
 	eh->machine = 6;				/* EM_486: i386 too */
-	CHECK(check() == 0);
+	CHECK_EQ(check(), 0);
 	eh->machine = 62;
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(128);					/* 4 KiB of program headers */
-	CHECK(check() == 0);
+	CHECK_EQ(check(), 0);
 	make(129);
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	eh = make(2);
 	eh->phentsize = 36;
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	eh = make(2);
 	eh->type = 1;					/* ET_REL */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	eh = make(2);
 	eh->phoff += 4;					/* the table past the end */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 }
 
 TEST(elf_interp_path_rules_as_linux)
@@ -92,42 +92,42 @@ TEST(elf_interp_path_rules_as_linux)
 	make(3);
 	*phdr(2) = (struct elf_phdr){ PT_INTERP, 0x200, 0, 0, 8, 8, PF_R, 1 };
 	memcpy(buf + 0x200, "/lib/ld", 8);
-	CHECK(elf_check(&file, &im) == 0);
+	CHECK_EQ(elf_check(&file, &im), 0);
 	CHECK(elf_interp_path(&im, &path) == 0 && path && strcmp(path, "/lib/ld") == 0);
 	buf[0x207] = 'x';				/* no NUL at its end */
-	CHECK(elf_interp_path(&im, &path) == -ENOEXEC);
+	CHECK_EQ(elf_interp_path(&im, &path), -ENOEXEC);
 	phdr(2)->filesz = 1;
-	CHECK(elf_interp_path(&im, &path) == -ENOEXEC);
+	CHECK_EQ(elf_interp_path(&im, &path), -ENOEXEC);
 	phdr(2)->filesz = 4097;				/* over PATH_MAX */
-	CHECK(elf_interp_path(&im, &path) == -ENOEXEC);
+	CHECK_EQ(elf_interp_path(&im, &path), -ENOEXEC);
 	phdr(2)->filesz = 4096;				/* allowed, but past the file */
-	CHECK(elf_interp_path(&im, &path) == -EIO);
+	CHECK_EQ(elf_interp_path(&im, &path), -EIO);
 }
 
 TEST(elf_segments_linux_cannot_map_are_refused)
 {
 	make(2);
 	phdr(1)->offset += 4;				/* offset and vaddr not congruent */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(2);
 	phdr(1)->filesz = 0x2000;			/* filesz > memsz */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(2);
 	phdr(0)->vaddr = 0x1000;			/* below mmap_min_addr */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(2);
 	phdr(1)->vaddr = 0xBFFFF200;			/* the stack's area */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(2);
 	phdr(1)->offset = 0xFFFFF000 + DATA;		/* offset + length wraps */
-	CHECK(check() == -ENOEXEC);
+	CHECK_EQ(check(), -ENOEXEC);
 	make(2);
 	phdr(1)->filesz = 0x1800;			/* bss page past the file's end */
 	phdr(1)->memsz = 0x1900;
 	struct image im;
-	CHECK(elf_check(&file, &im) == 0);
-	CHECK(elf_check_segments(&im, false) == 0);	/* a program: SIGBUS on touch */
-	CHECK(elf_check_segments(&im, true) == -ENOEXEC);	/* a loader: refused */
+	CHECK_EQ(elf_check(&file, &im), 0);
+	CHECK_EQ(elf_check_segments(&im, false), 0);	/* a program: SIGBUS on touch */
+	CHECK_EQ(elf_check_segments(&im, true), -ENOEXEC);	/* a loader: refused */
 }
 
 /* The regions elf_map makes, and the data's last file page. */
@@ -138,8 +138,8 @@ TEST(elf_map_file_pages_bss_and_zeroed_tail)
 	fresh_memory();
 	make(2);
 	CHECK(elf_check(&file, &im) == 0 && elf_check_segments(&im, false) == 0);
-	CHECK(elf_map(&mm, NULL, &im) == 0);
-	CHECK(mm.n == 3);
+	CHECK_EQ(elf_map(&mm, NULL, &im), 0);
+	CHECK_EQ(mm.n, 3);
 	struct vm_area *text = mm_find(&mm, BASE), *data = mm_find(&mm, BASE + 0x1000);
 	struct vm_area *bss = mm_find(&mm, BASE + 0x2000);
 	CHECK(text && text->file == &file && text->file_off == 0 &&
@@ -166,8 +166,8 @@ TEST(elf_map_read_only_tail_and_overlap)
 	make(2);
 	phdr(1)->flags = PF_R;
 	CHECK(elf_check(&file, &im) == 0 && elf_map(&mm, NULL, &im) == 0);
-	CHECK(fake_mapped_pages == 0);
-	CHECK(mm_find(&mm, BASE + 0x2000)->prot == (PROT_READ | PROT_WRITE));	/* bss: rw */
+	CHECK_EQ(fake_mapped_pages, 0);
+	CHECK_EQ(mm_find(&mm, BASE + 0x2000)->prot, (PROT_READ | PROT_WRITE));	/* bss: rw */
 	mm_release(&mm);
 	make(2);
 	phdr(1)->vaddr = BASE + DATA;			/* data on the text's page */

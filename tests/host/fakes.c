@@ -74,7 +74,7 @@ int sleep_until(uint64_t deadline_ns, int state)
 }
 
 /* CPU 0 unless a test plays another (pmm's per-CPU caches):
- * spin_held() (sched/spinlock.h) compares with it. */
+ * spin_held() (lib/spinlock.h) compares with it. */
 int fake_cpu;
 
 void fakes_reset(void)

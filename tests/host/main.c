@@ -1,10 +1,10 @@
 /*
  * main.c - host unit tests of the kernel's pure-C parts.
  *
- * One test per behaviour, named after it (TEST(name) registers it); each
- * prints "ok N - name" or "not ok N - name # file:line: the check". The
- * run ends with "N passed, N failed". An argument runs only the tests
- * whose names contain it.
+ * One test per behaviour, named after it (TEST(name) registers it); the
+ * host tests' runner (tests/lib/ctest.c) runs them and prints KTAP, "ok N -
+ * name" or "not ok N - name # file:line: the check", then "N passed, N
+ * failed". make -C tests/host T=pattern runs only the tests it names.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,28 +25,11 @@
 #include "../../kernel/sync/rcu.h"
 #include "../../kernel/mm/vm.h"
 
-/* Tests register themselves (TEST, check.h): no list to keep, no cap.
- * They run in the order of their files and lines, each from fresh fakes;
- * a failed CHECK ends its test and says where. */
-static struct test {
-	const char *name;
-	void (*fn)(void);
-	const char *file;
-	int line;
-} *tests;
-static int ntests, room;
-int current_failed;
-char current_why[256];
-
-void test_register(const char *name, void (*fn)(void), const char *file, int line)
+/* Every test from fresh fakes (tests/lib/ctest.h runs them). */
+void ctest_around(const struct ctest *t)
 {
-	if (ntests == room) {
-		room = room ? 2 * room : 64;
-		tests = realloc(tests, (size_t)room * sizeof(*tests));
-		if (!tests)
-			abort();
-	}
-	tests[ntests++] = (struct test){ name, fn, file, line };
+	fakes_reset();
+	t->fn();
 }
 
 /* ---- format.c ---- */
@@ -78,9 +61,9 @@ TEST(format_truncates_and_reports_full_length)
 {
 	char buf[8];
 	int n = ksnprintf(buf, sizeof(buf), "%s", "0123456789");
-	CHECK(n == 10);
-	CHECK(strcmp(buf, "0123456") == 0);
-	CHECK(ksnprintf(NULL, 0, "%d", 12345) == 5);
+	CHECK_EQ(n, 10);
+	CHECK_EQ(strcmp(buf, "0123456"), 0);
+	CHECK_EQ(ksnprintf(NULL, 0, "%d", 12345), 5);
 }
 
 /* ---- bootparam.c ---- */
@@ -103,21 +86,21 @@ TEST(parse_int_accepts_only_whole_decimal_numbers)
 TEST(bootparam_skips_image_path_and_reads_values)
 {
 	bootparam_parse("/boot/kernel.elf hz=100 init=/bin/sh hz=250");
-	CHECK(strcmp(bootparam_cmdline(), "hz=100 init=/bin/sh hz=250") == 0);
-	CHECK(bootparam_int("hz", 1000, 100, 1000) == 250);	/* the last one wins */
-	CHECK(strcmp(bootparam_str("init"), "/bin/sh") == 0);
-	CHECK(bootparam_str("missing") == NULL);
-	CHECK(bootparam_int("missing", 7, 0, 10) == 7);
+	CHECK_EQ(strcmp(bootparam_cmdline(), "hz=100 init=/bin/sh hz=250"), 0);
+	CHECK_EQ(bootparam_int("hz", 1000, 100, 1000), 250);	/* the last one wins */
+	CHECK_EQ(strcmp(bootparam_str("init"), "/bin/sh"), 0);
+	CHECK_EQ(bootparam_str("missing"), NULL);
+	CHECK_EQ(bootparam_int("missing", 7, 0, 10), 7);
 	bootparam_parse("hz=300");				/* no image path */
-	CHECK(bootparam_int("hz", 1000, 100, 1000) == 300);
+	CHECK_EQ(bootparam_int("hz", 1000, 100, 1000), 300);
 }
 
 TEST(bootparam_bad_value_keeps_default_and_says_so)
 {
 	bootparam_parse("kernel hz=abc loglevel=99");
-	CHECK(bootparam_int("hz", 1000, 100, 1000) == 1000);
+	CHECK_EQ(bootparam_int("hz", 1000, 100, 1000), 1000);
 	CHECK(strstr(printk_log, "bootparam: hz: bad value \"abc\" (want 100..1000), keeping 1000"));
-	CHECK(bootparam_int("loglevel", 6, 0, 7) == 6);
+	CHECK_EQ(bootparam_int("loglevel", 6, 0, 7), 6);
 	CHECK(strstr(printk_log, "loglevel: bad value \"99\""));
 }
 
@@ -148,14 +131,14 @@ TEST(pmm_hands_out_distinct_aligned_frames_and_counts)
 {
 	fresh_memory();					/* 16 MiB, 4096 frames */
 	uint32_t before = pmm_free_count();
-	CHECK(before == 4096 - 256);
+	CHECK_EQ(before, 4096 - 256);
 	uint32_t a = pmm_alloc(), b = pmm_alloc();
 	CHECK(a && b && a != b);
 	CHECK(a % 4096 == 0 && b % 4096 == 0 && a >= (1u << 20));
-	CHECK(pmm_free_count() == before - 2);
+	CHECK_EQ(pmm_free_count(), before - 2);
 	pmm_free(a);
 	pmm_free(b);
-	CHECK(pmm_free_count() == before);
+	CHECK_EQ(pmm_free_count(), before);
 }
 
 TEST(pmm_contiguous_runs_and_exhaustion)
@@ -169,9 +152,9 @@ TEST(pmm_contiguous_runs_and_exhaustion)
 	uint32_t n = 0;
 	while (pmm_alloc())
 		n++;
-	CHECK(n == start - 16);
-	CHECK(pmm_free_count() == 0);
-	CHECK(pmm_alloc_contig(1) == 0);		/* empty: 0, no panic */
+	CHECK_EQ(n, start - 16);
+	CHECK_EQ(pmm_free_count(), 0);
+	CHECK_EQ(pmm_alloc_contig(1), 0);		/* empty: 0, no panic */
 }
 
 /* A freed frame waits in its CPU's cache (still free to the counts) and
@@ -189,19 +172,19 @@ TEST(pmm_frames_cached_on_one_cpu_reach_another_when_short)
 	fake_cpu = 1;
 	for (uint32_t i = 0; i < 8; i++)	/* 8 adjacent frames into CPU 1's cache */
 		pmm_free(got[100 + i]);
-	CHECK(pmm_free_count() == 8);
-	CHECK(pmm_alloc() == got[107]);		/* the warmest, on the CPU that freed it */
+	CHECK_EQ(pmm_free_count(), 8);
+	CHECK_EQ(pmm_alloc(), got[107]);		/* the warmest, on the CPU that freed it */
 	pmm_free(got[107]);
 	fake_cpu = 0;
 	uint32_t low = got[100];
 	for (uint32_t i = 1; i < 8; i++)
 		low = got[100 + i] < low ? got[100 + i] : low;
-	CHECK(pmm_alloc_contig(8) == low);	/* drained: all 8, adjacent */
-	CHECK(pmm_free_count() == 0);
+	CHECK_EQ(pmm_alloc_contig(8), low);	/* drained: all 8, adjacent */
+	CHECK_EQ(pmm_free_count(), 0);
 	fake_cpu = 1;
 	pmm_free(got[5]);
 	fake_cpu = 0;
-	CHECK(pmm_alloc() == got[5]);		/* CPU 0 has none: CPU 1's, drained */
+	CHECK_EQ(pmm_alloc(), got[5]);		/* CPU 0 has none: CPU 1's, drained */
 	CHECK(pmm_alloc() == 0 && pmm_free_count() == 0);
 }
 
@@ -217,13 +200,13 @@ TEST(pmm_user_pages_come_back_as_user_pages_only)
 	while ((got[n] = pmm_alloc()) != 0)
 		n++;
 	pmm_unref(got[10]);			/* a user page's last mapping goes */
-	CHECK(pmm_free_count() == 1);
-	CHECK(pmm_alloc_user() == got[10]);
-	CHECK(pmm_refs(got[10]) == 1);
+	CHECK_EQ(pmm_free_count(), 1);
+	CHECK_EQ(pmm_alloc_user(), got[10]);
+	CHECK_EQ(pmm_refs(got[10]), 1);
 	pmm_free(got[20]);			/* a kernel frame */
 	pmm_unref(got[10]);			/* then the user page, the warmer */
-	CHECK(pmm_alloc() == got[20]);		/* not the user page */
-	CHECK(pmm_alloc() == got[10]);		/* short: drained, then it is free */
+	CHECK_EQ(pmm_alloc(), got[20]);		/* not the user page */
+	CHECK_EQ(pmm_alloc(), got[10]);		/* short: drained, then it is free */
 	CHECK(pmm_alloc() == 0 && pmm_alloc_user() == 0);
 }
 
@@ -258,13 +241,13 @@ TEST(pmm_shared_frame_is_freed_by_its_last_reference)
 {
 	fresh_memory();
 	uint32_t before = pmm_free_count(), a = pmm_alloc();
-	CHECK(pmm_refs(a) == 1);
+	CHECK_EQ(pmm_refs(a), 1);
 	pmm_ref(a);
-	CHECK(pmm_refs(a) == 2);
+	CHECK_EQ(pmm_refs(a), 2);
 	pmm_unref(a);
 	CHECK(pmm_refs(a) == 1 && pmm_free_count() == before - 1);
 	pmm_unref(a);
-	CHECK(pmm_free_count() == before);
+	CHECK_EQ(pmm_free_count(), before);
 	CHECK(PANICS(pmm_unref(a)));			/* never freed twice */
 }
 
@@ -306,8 +289,8 @@ static bool area_is(const struct mm *mm, int i, uint32_t start, uint32_t end, in
 TEST(mm_munmap_of_the_middle_splits_a_region)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
-	CHECK(mm_unmap(mm, NULL, A + P, A + 2 * P) == 0);
-	CHECK(mm->n == 2);
+	CHECK_EQ(mm_unmap(mm, NULL, A + P, A + 2 * P), 0);
+	CHECK_EQ(mm->n, 2);
 	CHECK(area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
 	CHECK(area_is(mm, 1, A + 2 * P, A + 3 * P, PROT_READ | PROT_WRITE));
 	CHECK(fake_freed_start == A + P && fake_freed_bytes == P);	/* its pages only */
@@ -317,16 +300,16 @@ TEST(mm_munmap_of_the_middle_splits_a_region)
 TEST(mm_protect_splits_then_merges_back)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
-	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ) == 0);
+	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ), 0);
 	CHECK(mm->n == 3 && area_is(mm, 1, A + P, A + 2 * P, PROT_READ));
-	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ | PROT_WRITE) == 0);
+	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ | PROT_WRITE), 0);
 	CHECK(mm->n == 1 && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
 }
 
 TEST(mm_protect_over_a_hole_changes_nothing)
 {
 	struct mm *mm = regions(2, (uint32_t[]){ A, A + 2 * P }, (uint32_t[]){ 1, 1 });
-	CHECK(mm_protect(mm, NULL, A, A + 3 * P, PROT_NONE) == -ENOMEM);
+	CHECK_EQ(mm_protect(mm, NULL, A, A + 3 * P, PROT_NONE), -ENOMEM);
 	CHECK(mm->n == 2 && area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
 }
 
@@ -339,23 +322,23 @@ TEST(mm_full_table_refuses_a_split_and_changes_nothing)
 		pages[i] = 3;
 	}
 	struct mm *mm = regions(MM_MAX_AREAS, starts, pages);
-	CHECK(mm->n == MM_MAX_AREAS);
-	CHECK(mm_unmap(mm, NULL, A + P, A + 2 * P) == -ENOMEM);
-	CHECK(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ) == -ENOMEM);
+	CHECK_EQ(mm->n, MM_MAX_AREAS);
+	CHECK_EQ(mm_unmap(mm, NULL, A + P, A + 2 * P), -ENOMEM);
+	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ), -ENOMEM);
 	CHECK(mm->n == MM_MAX_AREAS && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
-	CHECK(fake_freed_bytes == 0);
+	CHECK_EQ(fake_freed_bytes, 0);
 	CHECK(mm_unmap(mm, NULL, A, A + 3 * P) == 0 && mm->n == MM_MAX_AREAS - 1);	/* no split */
 }
 
 TEST(mm_free_range_goes_top_down_past_regions)
 {
 	struct mm *mm = regions(0, NULL, NULL);
-	CHECK(mm_free_range(mm, 2 * P) == MMAP_BASE - 2 * P);
+	CHECK_EQ(mm_free_range(mm, 2 * P), MMAP_BASE - 2 * P);
 	mm = regions(2, (uint32_t[]){ MMAP_BASE - 2 * P, MMAP_BASE - 5 * P }, (uint32_t[]){ 2, 2 });
 	/* the 1-page gap between them is too small for 2 pages */
-	CHECK(mm_free_range(mm, 2 * P) == MMAP_BASE - 7 * P);
-	CHECK(mm_free_range(mm, P) == MMAP_BASE - 3 * P);
-	CHECK(mm_free_range(mm, MMAP_BASE) == 0);		/* no room at all */
+	CHECK_EQ(mm_free_range(mm, 2 * P), MMAP_BASE - 7 * P);
+	CHECK_EQ(mm_free_range(mm, P), MMAP_BASE - 3 * P);
+	CHECK_EQ(mm_free_range(mm, MMAP_BASE), 0);		/* no room at all */
 }
 
 TEST(mm_split_keeps_the_file_offset)
@@ -364,7 +347,7 @@ TEST(mm_split_keeps_the_file_offset)
 	regions(0, NULL, NULL);
 	struct vm_area a = { A, A + 4 * P, PROT_READ, 0, &file, 8 * P };
 	mm_insert(&test_mm, &a);
-	CHECK(mm_split_at(&test_mm, A + P) == 0);
+	CHECK_EQ(mm_split_at(&test_mm, A + P), 0);
 	CHECK(test_mm.n == 2 && test_mm.area[1].file_off == 9 * P);
 	mm_merge(&test_mm);					/* contiguous in the file */
 	CHECK(test_mm.n == 1 && test_mm.area[0].file_off == 8 * P);
@@ -380,7 +363,7 @@ TEST(kmalloc_blocks_are_aligned_and_disjoint)
 	for (int i = 0; i < 10; i++) {
 		p[i] = kmalloc(sizes[i]);
 		CHECK(p[i] != NULL);
-		CHECK((uintptr_t)p[i] % 16 == 0);
+		CHECK_EQ((uintptr_t)p[i] % 16, 0);
 		memset(p[i], i + 1, sizes[i]);
 	}
 	for (int i = 0; i < 10; i++)
@@ -395,7 +378,7 @@ TEST(kmalloc_blocks_are_aligned_and_disjoint)
 	void *big = kmalloc(64 * 1024);
 	uint32_t during = pmm_free_count();
 	kfree(big);
-	CHECK(pmm_free_count() == during + 17);		/* 64 KiB + header: 17 frames */
+	CHECK_EQ(pmm_free_count(), during + 17);		/* 64 KiB + header: 17 frames */
 }
 
 TEST(kmalloc_reuses_freed_blocks)
@@ -404,9 +387,9 @@ TEST(kmalloc_reuses_freed_blocks)
 	void *a = kmalloc(100);
 	kfree(a);
 	void *b = kmalloc(100);
-	CHECK(a == b);
+	CHECK_EQ(a, b);
 	kfree(b);
-	CHECK(kmalloc(0) == NULL);
+	CHECK_EQ(kmalloc(0), NULL);
 	kfree(NULL);					/* allowed, does nothing */
 }
 
@@ -428,7 +411,7 @@ TEST(kmalloc_blocks_cached_on_one_cpu_reach_another_when_short)
 	fake_cpu = 0;
 	void *p = kmalloc(100);			/* CPU 0: none left but CPU 1's */
 	CHECK(p == got[0] || p == got[1] || p == got[2] || p == got[3] || p == got[4]);
-	CHECK(kmalloc(2000) == NULL);		/* another class: nothing, no panic */
+	CHECK_EQ(kmalloc(2000), NULL);		/* another class: nothing, no panic */
 }
 
 /* kmalloc_shrink gives back exactly the pages whose blocks are all free,
@@ -449,10 +432,10 @@ TEST(kmalloc_shrink_gives_back_only_wholly_free_pages)
 	}
 	fake_cpu = 0;
 	kmalloc_shrink();
-	CHECK(pmm_free_count() == start - 1);	/* got[70]'s page stays */
+	CHECK_EQ(pmm_free_count(), start - 1);	/* got[70]'s page stays */
 	kfree(got[70]);
 	kmalloc_shrink();
-	CHECK(pmm_free_count() == start);
+	CHECK_EQ(pmm_free_count(), start);
 	void *again = kmalloc(100);		/* the heap still works */
 	CHECK(again != NULL && pmm_free_count() == start - 1);
 	kfree(again);
@@ -485,9 +468,9 @@ static void ustar_entry(uint8_t *p, const char *name, const char *data, char typ
 
 TEST(ustar_octal_fields)
 {
-	CHECK(ustar_octal("0000644 ", 8) == 0644);
-	CHECK(ustar_octal("00000001750", 12) == 01750);
-	CHECK(ustar_octal("        ", 8) == 0);
+	CHECK_EQ(ustar_octal("0000644 ", 8), 0644);
+	CHECK_EQ(ustar_octal("00000001750", 12), 01750);
+	CHECK_EQ(ustar_octal("        ", 8), 0);
 }
 
 TEST(initrd_unpacks_ustar_and_installs_elf_modules)
@@ -509,7 +492,7 @@ TEST(initrd_unpacks_ustar_and_installs_elf_modules)
 	CHECK(initrd_lookup("/etc/motd") && initrd_lookup("/etc/motd")->size == 7);
 	CHECK(initrd_lookup("/bin") && initrd_lookup("/bin")->is_dir);
 	CHECK(initrd_lookup("/bin/myprog") && initrd_lookup("/bin/myprog")->size == 16);
-	CHECK(initrd_lookup("/bin/nothing") == NULL);
+	CHECK_EQ(initrd_lookup("/bin/nothing"), NULL);
 	CHECK(strstr(printk_log, "module junk is neither ustar nor ELF"));
 }
 
@@ -522,8 +505,8 @@ TEST(initrd_tree_links_every_node_to_its_directory)
 	CHECK(root && root->is_dir && initrd_parent(root) == root);
 	CHECK(etc && etc->is_dir && initrd_parent(etc) == root);
 	CHECK(bin && initrd_parent(initrd_lookup("/bin/hello")) == bin);
-	CHECK(strcmp(initrd_name(initrd_lookup("/bin/hello")), "hello") == 0);
-	CHECK(strcmp(initrd_name(root), "/") == 0);
+	CHECK_EQ(strcmp(initrd_name(initrd_lookup("/bin/hello")), "hello"), 0);
+	CHECK_EQ(strcmp(initrd_name(root), "/"), 0);
 	int n = 0, saw_myprog = 0;
 	uint32_t pos = 0;
 	while ((f = initrd_next_child(bin, &pos)) != NULL) {
@@ -535,7 +518,7 @@ TEST(initrd_tree_links_every_node_to_its_directory)
 	n = 0;
 	while ((f = initrd_next_child(root, &pos)) != NULL)
 		n++;
-	CHECK(n == 2);				/* bin and etc, not "/" itself */
+	CHECK_EQ(n, 2);				/* bin and etc, not "/" itself */
 }
 
 TEST(initrd_resolve_walks_like_linux)
@@ -546,10 +529,10 @@ TEST(initrd_resolve_walks_like_linux)
 	CHECK(initrd_resolve(bin, "/../..", &f) == 0 && f == initrd_root());
 	CHECK(initrd_resolve(NULL, "bin/./hello", &f) == 0 && f == initrd_lookup("/bin/hello"));
 	CHECK(initrd_resolve(bin, "/etc/", &f) == 0 && f == initrd_lookup("/etc"));
-	CHECK(initrd_resolve(bin, "hello/", &f) == -ENOTDIR);
-	CHECK(initrd_resolve(bin, "hello/..", &f) == -ENOTDIR);
-	CHECK(initrd_resolve(bin, "nothing", &f) == -ENOENT);
-	CHECK(initrd_resolve(bin, "", &f) == -ENOENT);
+	CHECK_EQ(initrd_resolve(bin, "hello/", &f), -ENOTDIR);
+	CHECK_EQ(initrd_resolve(bin, "hello/..", &f), -ENOTDIR);
+	CHECK_EQ(initrd_resolve(bin, "nothing", &f), -ENOENT);
+	CHECK_EQ(initrd_resolve(bin, "", &f), -ENOENT);
 }
 
 /* The nodes the kernel adds after the archives (kernel/fs/dev.c,
@@ -571,11 +554,11 @@ TEST(initrd_kernel_nodes_and_magic_links)
 	fake_magic_target = hello;
 	CHECK(initrd_resolve(NULL, "/proc/self/exe", &f) == 0 && f == hello);
 	CHECK(initrd_resolve_at(NULL, "/proc/self/exe", &f, false) == 0 && f->magic == 1);
-	CHECK(initrd_resolve_at(NULL, "/proc/self/exe/", &f, false) == -ENOTDIR);	/* followed: a file */
-	CHECK(initrd_resolve(NULL, "/proc/self/exe/..", &f) == -ENOTDIR);
+	CHECK_EQ(initrd_resolve_at(NULL, "/proc/self/exe/", &f, false), -ENOTDIR);	/* followed: a file */
+	CHECK_EQ(initrd_resolve(NULL, "/proc/self/exe/..", &f), -ENOTDIR);
 	fake_magic_target = NULL;				/* a kernel thread's */
-	CHECK(initrd_resolve(NULL, "/proc/self/exe", &f) == -ENOENT);
-	CHECK(initrd_resolve_at(NULL, "/proc/self/exe", &f, false) == 0);
+	CHECK_EQ(initrd_resolve(NULL, "/proc/self/exe", &f), -ENOENT);
+	CHECK_EQ(initrd_resolve_at(NULL, "/proc/self/exe", &f, false), 0);
 }
 
 /* A tar's symbolic links (typeflag '2', the target in the linkname field
@@ -608,10 +591,10 @@ TEST(initrd_symbolic_links)
 	CHECK(initrd_resolve(NULL, "/usrlib/i386/ld.so", &f) == 0 && f == ld);
 	CHECK(initrd_resolve_at(NULL, "/bin/ld", &f, false) == 0 && f->symlink &&
 	      strcmp(f->symlink, "/lib/ld-linux.so.2") == 0);
-	CHECK(initrd_resolve(NULL, "/loop1", &f) == -ELOOP);
-	CHECK(initrd_resolve(NULL, "/dangling", &f) == -ENOENT);
-	CHECK(initrd_resolve_at(NULL, "/dangling", &f, false) == 0);
-	CHECK(initrd_resolve(NULL, "/lib/ld-linux.so.2/x", &f) == -ENOTDIR);
+	CHECK_EQ(initrd_resolve(NULL, "/loop1", &f), -ELOOP);
+	CHECK_EQ(initrd_resolve(NULL, "/dangling", &f), -ENOENT);
+	CHECK_EQ(initrd_resolve_at(NULL, "/dangling", &f, false), 0);
+	CHECK_EQ(initrd_resolve(NULL, "/lib/ld-linux.so.2/x", &f), -ENOTDIR);
 }
 
 TEST(initrd_rejects_truncated_archive)
@@ -678,18 +661,18 @@ TEST(rcu_callback_waits_for_every_other_online_cpu)
 	rcu_start(0x7);
 	rcu_call(&rcu_heads[0], rcu_note);
 	rcu_reclaim();			/* its grace period starts */
-	CHECK(rcu_ran[0] == 0);
+	CHECK_EQ(rcu_ran[0], 0);
 	rcu_quiescent(0);		/* the reclaiming CPU's own: not needed */
 	rcu_reclaim();
-	CHECK(rcu_ran[0] == 0);
+	CHECK_EQ(rcu_ran[0], 0);
 	rcu_quiescent(1);
 	rcu_reclaim();
-	CHECK(rcu_ran[0] == 0);		/* CPU 2 may still hold it */
+	CHECK_EQ(rcu_ran[0], 0);		/* CPU 2 may still hold it */
 	rcu_quiescent(2);
 	rcu_reclaim();
-	CHECK(rcu_ran[0] == 1);
+	CHECK_EQ(rcu_ran[0], 1);
 	rcu_reclaim();
-	CHECK(rcu_ran[0] == 1);		/* once */
+	CHECK_EQ(rcu_ran[0], 1);		/* once */
 }
 
 /* One queued after a grace period began may have been found by a CPU
@@ -704,10 +687,10 @@ TEST(rcu_callback_queued_during_a_grace_period_waits_for_the_next)
 	rcu_reclaim();
 	CHECK(rcu_ran[0] == 1 && rcu_ran[1] == 0);
 	rcu_reclaim();
-	CHECK(rcu_ran[1] == 0);
+	CHECK_EQ(rcu_ran[1], 0);
 	rcu_quiescent(1);
 	rcu_reclaim();
-	CHECK(rcu_ran[1] == 1);
+	CHECK_EQ(rcu_ran[1], 1);
 }
 
 static int rcu_sleeps, rcu_ran_before_sleeping;
@@ -739,36 +722,4 @@ TEST(rcu_barrier_runs_every_cpus_callbacks_after_a_grace_period)
 	fake_sleep_hook = NULL;
 	CHECK(rcu_sleeps >= 1 && rcu_ran_before_sleeping == 0);	/* waited first */
 	CHECK(rcu_ran[0] == 1 && rcu_ran[2] == 1 && rcu_ran[3] == 1 && rcu_ran[1] == 0);
-}
-
-static int by_line(const void *a, const void *b)
-{
-	const struct test *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
-	return c ? c : x->line - y->line;
-}
-
-int main(int argc, char **argv)
-{
-	int passed = 0, failed = 0, n = 0;
-	qsort(tests, ntests, sizeof(tests[0]), by_line);
-	for (int i = 0; i < ntests; i++)
-		n += argc < 2 || strstr(tests[i].name, argv[1]) != NULL;
-	printf("KTAP version 1\n1..%d\n", n);
-	for (int i = 0; i < ntests; i++) {
-		if (argc > 1 && !strstr(tests[i].name, argv[1]))
-			continue;
-		current_failed = 0;
-		current_why[0] = 0;
-		fakes_reset();
-		tests[i].fn();
-		if (current_failed)
-			printf("not ok %d - %s # failed: %s\n", passed + failed + 1, tests[i].name,
-			       current_why), failed++;
-		else
-			printf("ok %d - %s\n", passed + failed + 1, tests[i].name), passed++;
-		fflush(stdout);
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
 }

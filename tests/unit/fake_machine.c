@@ -1,6 +1,6 @@
 /*
  * fake_machine.c - the host implementation of sched/machine.h and
- * sched/spinlock.h (see fake_machine.h).
+ * lib/spinlock.h (see fake_machine.h).
  */
 #include "fake_machine.h"
 #include "../../sched/tunables.h"

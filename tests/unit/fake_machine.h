@@ -1,7 +1,7 @@
 /*
  * fake_machine.h - a fake machine for running sched/ on the host.
  *
- * It implements everything sched/machine.h and sched/spinlock.h declare:
+ * It implements everything sched/machine.h and lib/spinlock.h declare:
  * a clock the test advances by hand, CPUs that are just a number
  * (fake_cpu), reschedule requests recorded in fake_need_resched[], locks
  * that do not spin but still catch misuse (taking a lock twice, releasing

@@ -184,11 +184,13 @@ def load_mutants(list_path, eq_path, ex_path=None):
 # ---------- building and running a copy ----------
 
 def snapshot(dst):
-    """Copy sched/ (it builds alone on the base, lib/, with the ABI headers of include/),
-    include/ and tests/unit/ (without its build/)."""
+    """Copy sched/ (it builds alone on the base, lib/, with the ABI headers
+    of include/), include/, lib/, the C tests' runner (tests/lib/) and
+    tests/unit/ (without its build/)."""
     shutil.copytree(os.path.join(ROOT, "sched"), os.path.join(dst, "sched"))
     shutil.copytree(os.path.join(ROOT, "include"), os.path.join(dst, "include"))
     shutil.copytree(os.path.join(ROOT, "lib"), os.path.join(dst, "lib"))
+    shutil.copytree(os.path.join(ROOT, "tests", "lib"), os.path.join(dst, "tests", "lib"))
     shutil.copytree(os.path.join(ROOT, "tests", "unit"), os.path.join(dst, "tests", "unit"),
                     ignore=shutil.ignore_patterns("build"))
 

@@ -384,15 +384,19 @@ static pid_t spawn_pauser(void)
 	return pid;
 }
 
-/* A child that sends sig (and then sig2 if not 0) to its parent after
- * MARGIN_MS, then writes 'x' to fd (if >= 0) after another MARGIN_MS, and
- * exits with code. */
+static char proc_state(pid_t pid);
+
+/* A child that sends sig (and then sig2 if not 0) to its parent once the
+ * parent sleeps (in the call the test is about: a fixed delay instead
+ * let a slow host send it before the call), then writes 'x' to fd (if
+ * >= 0) after MARGIN_MS, and exits with code. */
 static pid_t spawn_signaller(int sig, int sig2, int fd, int code)
 {
 	pid_t parent = getpid(), pid = spawn();
 
 	if (pid == 0) {
-		msleep(MARGIN_MS);
+		while (proc_state(parent) != 'S')
+			msleep(1);
 		kill(parent, sig);
 		if (sig2)
 			kill(parent, sig2);
