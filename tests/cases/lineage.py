@@ -8,6 +8,11 @@ lineage_cfs_session, one CPU, sched=cfs, the shell over the serial line:
   unchanged; root's write takes; /proc/1/sched shows init's vruntime.
 lineage_eevdf_2cpu: sched=eevdf on two CPUs: its line, the base slice
   scaled to 1.5 ms, and init's deadline and lag in /proc/1/sched.
+lineage_sd_2cpu: sched=sd on two CPUs: its line, and init's level, quota
+  and rotation in /proc/1/sched.
+lineage_o1_1cpu: sched=o1: its line, and init's sleep_avg, bonus,
+  interactive_credit and TASK_INTERACTIVE in /proc/1/sched (init sleeps in
+  wait, so its bonus is above 0), no staircase or fair lines.
 lineage_unknown_name: sched=bfs is reported with the valid names and the
   staircase boots.
 """
@@ -62,10 +67,22 @@ CASES = [
                        r"^se\.deadline +: +\d+$", r"^se\.vlag +: +-?\d+$",
                        r"^init exited: status 0$"]),
     Case("lineage_sd_2cpu", smp=TWO, timeout=30, tags=("quick", "lineage"),
-         append="sched=sd tests=none run=/bin/cat:/proc/scheduler then=exit",
+         append="sched=sd tests=none run=/bin/cat:/proc/scheduler:/proc/1/sched then=exit",
          expect_order=[r"^sched: sd: Staircase Deadline of Con Kolivas, 2007 ",
                        r"^sd Staircase Deadline of Con Kolivas, 2007 ",
-                       r"^init exited: status 0$"]),
+                       r"^sd\.level +: +1[0-3]\d$", r"^sd\.quota +: +\d+$",
+                       r"^sd\.rotation +: +\d+$", r"^expired +: +0$",
+                       r"^init exited: status 0$"],
+         forbid=[r"^o1\.", r"^se\."]),
+    Case("lineage_o1_1cpu", smp=ONE, timeout=30, tags=("quick", "lineage"),
+         append="sched=o1 tests=none run=/bin/sleep:1,/bin/cat:/proc/scheduler:/proc/1/sched "
+                "then=exit",
+         expect_order=[r"^sched: o1: ", r"^o1 ",
+                       r"^o1\.sleep_avg +: +[1-9]\d*$", r"^o1\.bonus +: +([1-9]|10)$",
+                       r"^o1\.interactive_credit +: +-?\d+$",
+                       r"^o1\.interactive +: +[01]$", r"^expired +: +0$",
+                       r"^init exited: status 0$"],
+         forbid=[r"^sd\.", r"^se\."]),
     Case("lineage_unknown_name", smp=ONE, timeout=30, tags=("quick", "lineage"),
          append="sched=bfs tests=none run=/bin/cat:/proc/scheduler then=exit",
          expect_order=[r'^sched: no scheduler "bfs" \(valid: staircase o1 sd cfs eevdf\); '
