@@ -11,9 +11,10 @@
 # under -icount with -smp 2 here), running through our init's run=:
 #   /bin/lineage interactive, nice, ingo, fiftyp, thud, forkstorm
 #       (user/tests/lineage.c, LINEAGE_MS each, 3000 by default)
-#   Debian's hackbench -p -g 2 -l 100 (pipes, processes), when
-#       build/field.tar can be made (make's RT_DEBS; without it the row
-#       says "not measured")
+#   Debian's hackbench -p -g 2 -l 100 (pipes, processes) and cyclictest
+#       -m -i 1000 -l 2000 -q beside 2 NORMAL hogs (/bin/beside), as
+#       NORMAL and with -p 80 (FIFO), when build/field.tar can be made
+#       (make's RT_DEBS; without it those rows say "not measured")
 # The columns: sched=staircase, o1, sd, cfs, eevdf; sched=cfs again with
 # Linux 6.1's values of the tunables cfs shares with it (latency 6 ms,
 # min granularity 0.75 ms, wake-up granularity 1 ms, no child-runs-first:
@@ -44,7 +45,8 @@ run=
 for w in interactive nice ingo fiftyp thud forkstorm; do
 	run="$run${run:+,}/bin/lineage:$w:$LINEAGE_MS"
 done
-[ -n "$field" ] && run="$run,/usr/bin/hackbench:-p:-g:2:-l:100"
+ct="/usr/bin/cyclictest:-m:-i:1000:-l:2000:-q"
+[ -n "$field" ] && run="$run,/usr/bin/hackbench:-p:-g:2:-l:100,/bin/beside:2:$ct,/bin/beside:2:${ct/-m/-m:-p:80}"
 icount="-icount shift=2,sleep=off"
 limit=$(( LINEAGE_MS * 30 / 1000 + 240 ))
 

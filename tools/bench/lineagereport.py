@@ -22,6 +22,7 @@ import time
 
 FIG = re.compile(r"^([a-z][a-z0-9_]*) (-?\d+) ([a-z]+)$")
 HACKBENCH = re.compile(r"^Time: (\d+(?:\.\d+)?)$")
+CYCLIC = re.compile(r"^T:\s*\d+\s*\(\s*\d+\)\s*P:\s*(\d+)\s.*Avg:\s*(\d+)\s+Max:\s*(\d+)")
 
 # (file name, title, colour in the picture)
 COLUMNS = [
@@ -46,8 +47,8 @@ SAID = {
     "interactive": {
         "o1": "sleep_avg earns the sleeper a bonus of up to 5 levels, so it wakes above the hogs "
               "and preempts at once (docs/o1.md §2, §5)",
-        "staircase": "a sleeper keeps its high stair, wakes above the hogs and preempts "
-                     "(docs/staircase.md §6.2)",
+        "staircase": "a real sleep adds to its burst and wakes it on its top stair: it preempts "
+                     "a hog standing lower, not one back on top (docs/staircase.md §6.2, §6.3)",
         "sd": "no estimator: latency bounded by the levels above it and rr_interval 8 ms "
               "(Kolivas's RSDL document; docs/sd.md §1)",
         "cfs": "placed up to sched_latency (20 ms) before min_vruntime; preempts when ahead by more "
@@ -88,6 +89,13 @@ SAID = {
         "eevdf": "lag only: placed where it left",
         "linux": "3 ms each",
     },
+    "cyclictest": {
+        "o1": "NORMAL: as the interactive task; FIFO 80: the same code in every class "
+              "(docs/lineage.md §2)",
+        "staircase": "the same", "sd": "the same", "cfs": "the same", "cfs61": "the same",
+        "eevdf": "the same",
+        "linux": "NORMAL: as the interactive task; FIFO 80: 6.1's own",
+    },
     "forkstorm": {
         "o1": "a child takes half its parent's slice (docs/o1.md §5)",
         "staircase": "a fork creates no time on the parent's stair (docs/staircase.md §6.6)",
@@ -116,6 +124,11 @@ def load(d):
                     m = HACKBENCH.match(line)
                     if m:
                         figs["hackbench_ms"] = round(float(m.group(1)) * 1000)
+                    m = CYCLIC.match(line)
+                    if m:       # P: 0 is NORMAL, P:80 FIFO
+                        kind = "fifo" if int(m.group(1)) else "normal"
+                        figs[f"cyclictest_{kind}_avg"] = int(m.group(2))
+                        figs[f"cyclictest_{kind}_max"] = int(m.group(3))
         cols[key] = figs
     return cols
 
@@ -237,7 +250,17 @@ def sec_fork(cols):
         rows.append([title, pct(f.get("forkstorm_hog_share")), pct(f.get("forkstorm_children_share")),
                      num(f.get("forkstorm_children_per_s")), num(f.get("forkstorm_hog_maxgap")),
                      num(f.get("hackbench_ms")), SAID["forkstorm"][key]])
-    return ["## Fork storm and hackbench", "",
+    crows = []
+    for key, title, _ in COLUMNS:
+        f = cols[key]
+        crows.append([title] + [f"{num(f.get(f'cyclictest_{k}_avg'))} / "
+                                f"{num(f.get(f'cyclictest_{k}_max'))}" for k in ("normal", "fifo")]
+                     + [SAID["cyclictest"][key]])
+    cyc = ["## cyclictest beside 2 hogs", "",
+           "Debian's `cyclictest -m -i 1000 -l 2000 -q` beside 2 NORMAL hogs (`/bin/beside 2`): "
+           "its thread as NORMAL, then as FIFO 80 (`-p 80`); avg / max us late.", ""] + table(
+        ["scheduler", "NORMAL, avg / max us", "FIFO 80, avg / max us", "the design says"], crows)
+    return cyc + ["## Fork storm and hackbench", "",
             "Fork storm: a hog beside a task that keeps 4 children alive, each runs 2 ms and "
             "exits; a fluid scheduler gives the hog a fifth (it and the 4 children). hackbench: Debian's `hackbench -p -g 2 -l 100` (pipes, 80 processes), its "
             "time in ms, lower is better (no published figure for this machine).", ""] + table(
@@ -284,6 +307,10 @@ def sec_faithful(cols, ms):
             ok = a is not None and b is not None and (b / 2 <= a <= 2 * b or abs(a - b) <= 20)
             rows.append([title, f"interactive wake-up {q}, beside hogs minus alone, us", num(a),
                          num(b), "yes" if ok else "**no**"])
+        a, b = f.get("cyclictest_normal_max"), lx.get("cyclictest_normal_max")
+        ok = a is not None and b is not None and b / 2 <= a <= 2 * b
+        rows.append([title, "cyclictest NORMAL beside 2 hogs, max us (not a target)", num(a),
+                     num(b), "within 2x" if ok else "not within 2x"])
         for prefix, sleepers in SLEEPERS.items():
             fair = fluid_hog_pm(sleepers, ms)
             a, b = verdict(f.get(f"{prefix}_hog_share"), fair), verdict(lx.get(f"{prefix}_hog_share"), fair)

@@ -109,7 +109,7 @@ static void forker(struct report *r, long long end)
 	while (monotonic_ns() < end) {
 		if (alive == 4 && wait(NULL) > 0)
 			alive--, r->children++;
-		pid_t c = fork();
+		pid_t c = fork();	/* fails: tried again at once */
 		if (c == 0) {
 			struct report mine = { 0 };
 			spin(&mine, end, 2000000LL);
@@ -173,9 +173,22 @@ static int run_tasks(const struct role *ro, int n, int ms, struct report *out)
 	if (pipe(go) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		if (pipe(res[i]) < 0)
+		int piped = pipe(res[i]) == 0;
+
+		if (!piped || (pid[i] = fork()) < 0) {
+			/* those started wait on go: end them, say why */
+			printf("# lineage: task %d: %s\n", i, strerror(errno));
+			if (piped)
+				close(res[i][0]), close(res[i][1]);
+			for (int j = 0; j < i; j++) {
+				kill(pid[j], SIGKILL);
+				waitpid(pid[j], NULL, 0);
+				close(res[j][0]);
+			}
+			close(go[0]);
+			close(go[1]);
 			return -1;
-		pid[i] = fork();
+		}
 		if (pid[i] == 0) {
 			static struct report r;
 
