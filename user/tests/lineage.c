@@ -4,9 +4,10 @@
  * 6.1, so every class meets the same tasks. Everything runs on CPU 0, as
  * NORMAL, nice 0 unless said, started together (a "go" pipe).
  *
- *   lineage interactive [MS]  a task that runs 1 ms and sleeps 9 ms beside
- *                             2 hogs: how late each wake-up ran (p50, p99,
- *                             max us) and its share of the CPU
+ *   lineage interactive [MS]  a task that runs 1 ms and sleeps 9 ms, alone
+ *                             for MS / 2 (the kernel's own wake-up path),
+ *                             then beside 2 hogs: how late each wake-up
+ *                             ran (p50, p99, max us), and its share
  *   lineage nice [MS]         two hogs, nice 0 against nice 5, 10 and 19,
  *                             MS each: the two shares
  *   lineage ingo [MS]         Ingo Molnar's workload (docs/exercises.md §6):
@@ -20,7 +21,8 @@
  *                             longest time without the CPU
  *   lineage forkstorm [MS]    a hog beside a task that keeps 4 children
  *                             alive, each runs 2 ms and exits: the hog's
- *                             share, the children per second
+ *                             share, the children's (2 ms each) and how
+ *                             many ended per second
  *   lineage -h                this text; exit status 0
  *
  * Every figure is a line "name value unit" on stdout (schedbench's
