@@ -70,7 +70,7 @@ SAID = {
     },
     "fiftyp": {
         "o1": "fiftyp.c was written against 2.6's estimator: half-time sleepers keep an "
-              "interactive bonus (lineage-notes §1; no published figure found)",
+              "interactive bonus (passed round on LKML; neither the program nor figures found)",
         "staircase": "Kolivas (2007) on the staircase: \"rare cpu usage patterns that can lead to "
                      "excessive unfairness\"",
         "sd": "no sleep bonus, nothing to buy by sleeping (RSDL document)",
@@ -81,7 +81,7 @@ SAID = {
     },
     "thud": {
         "o1": "thud.c: long sleepers gain the top bonus, then run as hogs until sleep_avg decays "
-              "(lineage-notes §1; no published figure found)",
+              "(passed round on LKML; neither the program nor figures found)",
         "staircase": "a long sleeper climbs back to its top stair and keeps its burst",
         "sd": "a sleeper keeps only the quota it had (docs/sd.md §4)",
         "cfs": "each waking thud is placed 20 ms before min_vruntime",
