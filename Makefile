@@ -59,7 +59,7 @@ KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm driver
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/syscall_names.o
 
-.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field lineage profile sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -368,6 +368,7 @@ bench:
 # workloads and hackbench, one boot each under -icount:
 # bench/results/lineage.md and lineage.svg (docs/lineage.md §5).
 # LINEAGE_MS=3000: each workload's length. Also run at the end of make bench.
+.PHONY: lineage
 lineage:
 	@tools/ensure-deps.sh cc nasm qemu python cpio
 	@LINEAGE_MS=$(or $(LINEAGE_MS),3000) tools/bench/lineage.sh
