@@ -16,10 +16,12 @@
 #       NORMAL and with -p 80 (FIFO), when build/field.tar can be made
 #       (make's RT_DEBS; without it those rows say "not measured")
 # The columns: sched=staircase, o1, sd, cfs, eevdf; sched=cfs again with
-# Linux 6.1's values of the tunables cfs shares with it (latency 6 ms,
-# min granularity 0.75 ms, wake-up granularity 1 ms, no child-runs-first:
-# the faithfulness check, docs/lineage.md §5); Linux 6.1 itself (Debian's
-# 686 kernel, build/linux/vmlinuz, our init as rdinit).
+# Linux 6.1's numbers: Debian's HZ (250: its local timer interrupts over a
+# 2 s spin) and the values of the tunables cfs shares with 6.1 (latency
+# 6 ms, min granularity 0.75 ms, wake-up granularity 1 ms, no
+# child-runs-first), for the faithfulness check (docs/lineage.md §5);
+# Linux 6.1 itself (Debian's 686 kernel, build/linux/vmlinuz, our init as
+# rdinit).
 # Writes build/lineage/<column>.serial.log and the two results files.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -63,7 +65,7 @@ ours() {
 for c in staircase o1 sd cfs eevdf; do
 	ours "$c" "sched=$c"
 done
-ours cfs61 "sched=cfs sched_latency_ns=6000000 sched_min_granularity_ns=750000 \
+ours cfs61 "sched=cfs hz=250 sched_latency_ns=6000000 sched_min_granularity_ns=750000 \
 sched_wakeup_granularity_ns=1000000 sched_child_runs_first=0"
 
 step "Linux $linux_version, the same programs in its initramfs"

@@ -30,7 +30,7 @@ COLUMNS = [
     ("staircase", "staircase (2004)", "#d95f02"),
     ("sd", "sd (2007)", "#e7298a"),
     ("cfs", "cfs (2.6.24)", "#7570b3"),
-    ("cfs61", "cfs, 6.1's tunables", "#66a61e"),
+    ("cfs61", "cfs, 6.1's numbers", "#66a61e"),
     ("eevdf", "eevdf (6.6)", "#e6ab02"),
     ("linux", "Linux 6.1", "#1b9e77"),
 ]
@@ -53,7 +53,7 @@ SAID = {
               "(Kolivas's RSDL document; docs/sd.md §1)",
         "cfs": "placed up to sched_latency (20 ms) before min_vruntime; preempts when ahead by more "
                "than the wake-up granularity, 10 ms (docs/cfs.md §4)",
-        "cfs61": "the same rules with 6.1's numbers: credit 6 ms, granularity 1 ms",
+        "cfs61": "the same rules with 6.1's numbers: credit 6 ms, granularity 1 ms, HZ 250",
         "eevdf": "placed with the lag it left with; preempts when eligible with an earlier "
                  "deadline (docs/eevdf.md)",
         "linux": "6.1's CFS: credit sched_latency / 2 = 3 ms (GENTLE_FAIR_SLEEPERS), wake-up "
@@ -269,7 +269,9 @@ def sec_fork(cols):
 
 
 def within(a, b, rel):
-    return a is not None and b is not None and b and abs(a - b) <= rel * abs(b)
+    """a within rel of b, or within 1: the figures are per mille, so a
+    1.4 % share cannot be told from 1.5 % at 5 %."""
+    return a is not None and b is not None and (abs(a - b) <= rel * abs(b) or abs(a - b) <= 1)
 
 
 def added(f, q):
@@ -280,12 +282,13 @@ def added(f, q):
 
 def sec_faithful(cols, ms):
     out = ["## Faithfulness: cfs against Linux 6.1", "",
-           "The issue's targets: nice shares within 5 % of Linux's, the interactive task's "
+           "The issue's targets: nice shares within 5 % of Linux's (or one per mille, the "
+           "figures' resolution), the interactive task's "
            "wake latency within a factor of 2, the same winner in every fiftyp/thud row. "
-           "`cfs` is 2.6.24's rules and numbers (docs/cfs.md); `cfs, 6.1's tunables` is the "
-           "same code booted with `sched_latency_ns=6000000 sched_min_granularity_ns=750000 "
-           "sched_wakeup_granularity_ns=1000000 sched_child_runs_first=0`, Linux 6.1's values "
-           "on one CPU. The wake-up's part the hogs add (beside them minus alone) is met within "
+           "`cfs` is 2.6.24's rules and numbers (docs/cfs.md); `cfs, 6.1's numbers` is the "
+           "same code booted with `hz=250 sched_latency_ns=6000000 "
+           "sched_min_granularity_ns=750000 sched_wakeup_granularity_ns=1000000 "
+           "sched_child_runs_first=0`: Debian 6.1's HZ and its values on one CPU. The wake-up's part the hogs add (beside them minus alone) is met within "
            "a factor of 2 or 20 us: a few us either way is the noise of one run.", ""]
     lx = cols["linux"]
     rows = []
