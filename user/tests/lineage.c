@@ -103,7 +103,8 @@ static long long spin(struct report *r, long long end, long long budget_ns)
 	return last;
 }
 
-/* A child that spins 2 ms of CPU and exits; the forker keeps 4 alive. */
+/* The fork storm's forker: keeps 4 children alive until end, each spins
+ * 2 ms of CPU and exits; counts those it reaped before end. */
 static void forker(struct report *r, long long end)
 {
 	int alive = 0;
@@ -124,29 +125,28 @@ static void forker(struct report *r, long long end)
 		wait(NULL);
 }
 
+/* One task's life from start to end: a hog, the forker, or run_us of CPU
+ * then a sleep_us sleep (from the end of its run) over and over, its
+ * lateness measured at every wake-up. */
 static void run_role(const struct role *ro, struct report *r, long long start,
 		     long long end)
 {
-	long long t = start;
+	long long budget = ro->run_us * 1000LL, t = start;
 
 	if (ro->forker)
 		return forker(r, end);
 	if (!ro->run_us)
 		return (void)spin(r, end, 0);
-	if (ro->sleep_first)
-		t += ro->sleep_us * 1000LL;
-	for (;;) {
-		if (ro->sleep_first || t != start) {
-			if (t >= end)
-				return;
-			long long late = sleep_until(t);
-			if (r->n_late < MAX_LATE)
-				r->late_ns[r->n_late++] = late;
-		}
-		t = spin(r, end, ro->run_us * 1000LL);
+	if (!ro->sleep_first)
+		t = spin(r, end, budget);		/* it runs first */
+	while (t < end) {
+		t += ro->sleep_us * 1000LL;		/* the time it wakes */
 		if (t >= end)
 			return;
-		t += ro->sleep_us * 1000LL;	/* sleeps the full time after its run */
+		long long late = sleep_until(t);
+		if (r->n_late < MAX_LATE)
+			r->late_ns[r->n_late++] = late;
+		t = spin(r, end, budget);
 	}
 }
 
