@@ -12,7 +12,7 @@
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
-# command line and report (tests/host-tools/test_schedbench.py), then (full only)
+# command line and report and make lineage's report (tests/host-tools/test_schedbench.py), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
 # headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
