@@ -41,25 +41,35 @@ DEBUG   ?= 1
 
 KERNEL_CFLAGS := -std=gnu11 -m32 -march=i686 -mgeneral-regs-only \
 	-ffreestanding -fno-pie -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-	-fno-asynchronous-unwind-tables -nostdinc -Iinclude \
+	-fno-asynchronous-unwind-tables -nostdinc -I. -Iinclude \
 	-isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
 	-Wall -Wextra -Werror -g -O2 -MMD -MP
 ifeq ($(DEBUG),1)
 KERNEL_CFLAGS += -DLOCK_DEBUG
 endif
-# POISON=1: fill freed frames and heap blocks with 0x6b (kernel/pmm.h), so
+# POISON=1: fill freed frames and heap blocks with 0x6b (kernel/mm/pmm.h), so
 # a use after free shows; off by default (it costs every free a memset).
 ifeq ($(POISON),1)
 KERNEL_CFLAGS += -DPOISON_FREE
 endif
 LIBGCC = $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
 
-KERNEL_SRCS := $(wildcard kernel/*.c drivers/*.c sched/*.c)
-KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*.asm drivers/*.asm)
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c kernel/*/*/*.c lib/*.c drivers/*.c sched/*.c)
+KERNEL_ASM  := $(wildcard boot/entry.asm boot/trampoline.asm kernel/*/*.asm drivers/*.asm)
 KERNEL_OBJS := $(KERNEL_SRCS:%.c=$(BUILD)/obj/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/obj/%.o) \
-	$(BUILD)/obj/syscall_names.o
+	$(BUILD)/obj/syscall_names.o $(BUILD)/obj/faces.o
+# Every folder's face header (tests/host-tools/test_layout.py finds them),
+# compiled once together so that a face that no file includes still builds.
+FACE_HDRS := $(shell grep -l 'Face of this folder' $(wildcard lib/*.h drivers/*.h sched/*.h kernel/*.h kernel/*/*.h kernel/*/*/*.h))
+$(BUILD)/gen/faces.c: $(FACE_HDRS) Makefile
+	@mkdir -p $(dir $@)
+	@for h in $(FACE_HDRS); do echo "#include \"$$h\""; done > $@
+$(BUILD)/obj/faces.o: $(BUILD)/gen/faces.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
-.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile paths sim lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -98,7 +108,7 @@ $(BUILD)/obj/%.o: %.asm
 	@$(NASM) -f elf32 -g -F dwarf -I$(dir $<) -MD $(@:.o=.d) $< -o $@
 
 # Two link passes: the first finds every function's address, the second
-# adds that list as the symbol table for backtraces (kernel/ksyms.c). The
+# adds that list as the symbol table for backtraces (kernel/debug/ksyms.c). The
 # table sits after .data (linker.ld), so the second pass moves no function;
 # the cmp below proves it.
 $(BUILD)/ksyms0.asm:
@@ -328,8 +338,10 @@ test-unit:
 
 # Mutation check: one-line mutants of sched/ (tools/mutate/mutants.txt),
 # each built in a copy under build/mutate/ and run against the unit tests;
-# every mutant must be killed or listed in tools/mutate/equivalent.txt.
-# Not part of `make test` (a few minutes on 2 cores; docs/testing.md).
+# every mutant must be killed or listed in tools/mutate/equivalent.txt,
+# and every exercise of the docs (tools/mutate/exercises.txt) killed by the
+# test the docs name. Not part of `make test` (a few minutes on 2 cores;
+# docs/testing.md); make test checks only that the exercises still apply.
 mutate:
 	@tools/mutate/run.sh
 
@@ -388,6 +400,14 @@ profile:
 	@tools/ensure-deps.sh cc nasm qemu python
 	@$(MAKE) --no-print-directory build
 	@tools/bench/profile.sh $(addprefix --annotate=,$(ANNOTATE)) $(PROFILE_PROG) $(ARGS)
+
+# The files a real timer tick and a real sched_setscheduler run code in,
+# measured (tools/bench/paths.py: make profile's log, twice), written
+# into docs/scheduler.md's "Two paths". About 2 minutes.
+paths:
+	@tools/ensure-deps.sh cc nasm qemu python
+	@$(MAKE) --no-print-directory build
+	@$(PYTHON) tools/bench/paths.py
 
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:

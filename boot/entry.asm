@@ -6,12 +6,12 @@
 ; a boot page directory that maps physical 0..896 MiB at 0xC0000000 using
 ; 4 MiB pages (and the first 8 MiB at 0 too, so the next instruction after
 ; enabling paging still exists), then jump to the higher half and call
-; kmain(magic, mbi). kernel/vm.c later builds on this same page directory.
+; kmain(magic, mbi). kernel/mm/vm.c later builds on this same page directory.
 
 MB_MAGIC	equ 0x1BADB002
 MB_FLAGS	equ 0x3			; bit 0: page-align modules, bit 1: memory map
 KERNEL_OFFSET	equ 0xC0000000
-DIRECT_MAP_MB	equ 896			; must match DIRECT_MAP_SIZE in kernel/vm.h
+DIRECT_MAP_MB	equ 896			; must match DIRECT_MAP_SIZE in kernel/mm/vm.h
 PDE_PS_RW_P	equ 0x83		; 4 MiB page, writable, present
 
 section .multiboot
@@ -71,7 +71,7 @@ boot_gdt_desc:
 	dd boot_gdt - KERNEL_OFFSET
 
 ; The boot page directory, also the kernel's page directory for good
-; (kernel/vm.c: kernel_pgdir). Entries 0..1 identity-map the first 8 MiB
+; (kernel/mm/vm.c: kernel_pgdir). Entries 0..1 identity-map the first 8 MiB
 ; (removed once the APs are up); entries 768.. map the direct map.
 align 4096
 global boot_pgdir

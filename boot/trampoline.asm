@@ -1,7 +1,7 @@
 ; trampoline.asm - where each application processor (AP) starts.
 ;
 ; A STARTUP IPI starts an AP in 16-bit real mode at physical page
-; vector << 12 (Intel SDM vol. 3 §8.4.4.1). kernel/smp.c copies the bytes
+; vector << 12 (Intel SDM vol. 3 §8.4.4.1). kernel/arch/smp.c copies the bytes
 ; between trampoline_start and trampoline_end to TRAMPOLINE_PA, fills in
 ; trampoline_params, and sends the IPI. The code below goes
 ;   real mode -> protected mode (a flat GDT of its own) -> paging with the
@@ -12,7 +12,7 @@
 ; TRAMPOLINE_PA, which works because the kernel's page directory still
 ; identity-maps low memory while the APs boot.
 
-TRAMPOLINE_PA	equ 0x8000		; must match kernel/smp.c
+TRAMPOLINE_PA	equ 0x8000		; must match kernel/arch/smp.c
 %define ABS(x)	(TRAMPOLINE_PA + (x) - trampoline_start)
 
 section .rodata				; data to the kernel: it is only copied
@@ -65,7 +65,7 @@ gdt_desc:
 	dw gdt_desc - gdt - 1
 	dd ABS(gdt)
 
-; Filled in by kernel/smp.c (struct trampoline_params) before each AP starts.
+; Filled in by kernel/arch/smp.c (struct trampoline_params) before each AP starts.
 align 4
 trampoline_params:
 p_cr3:		dd 0			; physical address of the page directory

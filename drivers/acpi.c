@@ -7,10 +7,10 @@
  * ioremap() hands back the direct-map address when they are in low memory.
  */
 #include "acpi.h"
-#include "../kernel/printk.h"
-#include "../kernel/string.h"
-#include "../kernel/vm.h"
-#include "../kernel/x86.h"
+#include "kernel/debug/printk.h"
+#include "lib/string.h"
+#include "kernel/mm/vm.h"
+#include "kernel/arch/x86.h"
 
 struct sdt_header {
 	char sig[4];

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../kernel/cpu.h"
+#include "kernel/arch/cpu.h"
 
 #define ACPI_MAX_IOAPICS 8
 

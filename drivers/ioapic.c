@@ -9,9 +9,9 @@
  */
 #include "ioapic.h"
 #include "acpi.h"
-#include "../kernel/panic.h"
-#include "../kernel/printk.h"
-#include "../kernel/vm.h"
+#include "kernel/debug/panic.h"
+#include "kernel/debug/printk.h"
+#include "kernel/mm/vm.h"
 
 #define IOREGSEL 0x00
 #define IOWIN    0x10

@@ -9,9 +9,9 @@
  */
 #include "keyboard.h"
 #include "ioapic.h"
-#include "../kernel/console.h"
-#include "../kernel/trap.h"
-#include "../kernel/x86.h"
+#include "kernel/debug/console.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 #define KBD_DATA    0x60
 #define KBD_STATUS  0x64	/* bit 0: output buffer full */

@@ -7,10 +7,10 @@
  * the CPU making it.
  */
 #include "lapic.h"
-#include "../kernel/cpu.h"
-#include "../kernel/trap.h"
-#include "../kernel/vm.h"
-#include "../kernel/x86.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/trap.h"
+#include "kernel/mm/vm.h"
+#include "kernel/arch/x86.h"
 
 /* Register offsets (SDM vol. 3 table 10-1). */
 enum {

@@ -7,8 +7,8 @@
  * like a double fault, then mask all sixteen lines.
  */
 #include "pic.h"
-#include "../kernel/trap.h"
-#include "../kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21

@@ -8,8 +8,8 @@
  * count is written and high when it reaches zero.
  */
 #include "pit.h"
-#include "../kernel/panic.h"
-#include "../kernel/x86.h"
+#include "kernel/debug/panic.h"
+#include "kernel/arch/x86.h"
 
 #define PIT_CH2     0x42
 #define PIT_CMD     0x43

@@ -8,7 +8,7 @@
  */
 #include "rtc.h"
 #include <stdbool.h>
-#include "../kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define CMOS_INDEX	0x70
 #define CMOS_DATA	0x71

@@ -1,6 +1,6 @@
 /*
  * rtc.h - the PC's battery clock (MC146818 CMOS RTC), read once at boot
- * for the wall clock (kernel/systime.c).
+ * for the wall clock (kernel/time/systime.c).
  */
 #ifndef DRIVERS_RTC_H
 #define DRIVERS_RTC_H

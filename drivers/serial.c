@@ -4,10 +4,10 @@
  * Output is polled (wait for the transmit holding register to empty):
  * simple, and it works inside a panic with interrupts off. Input raises
  * IRQ 4 once serial_enable_rx_interrupt() is called and the IOAPIC routes
- * it; kernel/console.c reads the bytes.
+ * it; kernel/debug/console.c reads the bytes.
  */
 #include "serial.h"
-#include "../kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 enum {
 	REG_DATA = 0, REG_IER = 1, REG_FCR = 2, REG_LCR = 3, REG_MCR = 4,

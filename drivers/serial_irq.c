@@ -2,16 +2,16 @@
  * serial_irq.c - COM1 receive interrupts feed the console input buffer.
  *
  * drivers/serial.c drives the UART itself (polled output); this file
- * wires its receive interrupt through the IOAPIC to kernel/console.c.
+ * wires its receive interrupt through the IOAPIC to kernel/debug/console.c.
  * A terminal sends Enter as '\r'; we pass bytes on unchanged.
  */
 #include "serial_irq.h"
 #include "ioapic.h"
 #include "serial.h"
-#include "../kernel/console.h"
-#include "../kernel/printk.h"
-#include "../kernel/trap.h"
-#include "../kernel/x86.h"
+#include "kernel/debug/console.h"
+#include "kernel/debug/printk.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 void serial_intr(struct trapframe *tf)
 {

@@ -9,7 +9,7 @@
 /* Route COM1's IRQ 4 to the CPU with APIC ID apic_id and turn on the
  * UART's receive interrupt: each byte becomes a console_input_byte(). */
 void serial_irq_init(uint32_t apic_id);
-/* Vector T_IRQ0 + COM1_IRQ (kernel/trap.c's interrupt()). */
+/* Vector T_IRQ0 + COM1_IRQ (kernel/arch/trap.c's interrupt()). */
 struct trapframe;
 void serial_intr(struct trapframe *tf);
 

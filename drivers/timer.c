@@ -11,7 +11,7 @@
  * One-shot, not periodic. Each CPU's APIC timer is programmed for the
  * earlier of two times: its next scheduler tick (every 1/hz s, on fixed
  * TSC boundaries, so ticks do not drift) and the earliest sleep deadline
- * queued on that CPU (kernel/sleep.c). So a 1 ms nanosleep ends within
+ * queued on that CPU (kernel/time/sleep.c). So a 1 ms nanosleep ends within
  * microseconds of its deadline instead of at the next tick, while the
  * scheduler still sees its tick at hz: its rules are in ticks
  * (docs/staircase.md §12). An idle CPU keeps ticking: its tick is what
@@ -27,7 +27,7 @@
  * being counted three times; the price is that ticks may trail the TSC by
  * one. sched_tick() still runs once per interrupt, as Linux's
  * scheduler_tick, and the ticks that were lost are charged afterwards
- * (kernel/tick.c, which does all of a tick's work: this file only drives
+ * (kernel/time/tick.c, which does all of a tick's work: this file only drives
  * the timer). A timer that runs too fast still shows up as too many
  * ticks; one too slow shows up in the interrupt count that test=timer
  * prints.
@@ -35,14 +35,14 @@
 #include "timer.h"
 #include "lapic.h"
 #include "pit.h"
-#include "../kernel/bootparam.h"
-#include "../kernel/cpu.h"
-#include "../kernel/printk.h"
-#include "../kernel/tick.h"
-#include "../kernel/time.h"
-#include "../kernel/trap.h"
-#include "../kernel/x86.h"
-#include "../sched/sched.h"
+#include "kernel/init/bootparam.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/debug/printk.h"
+#include "kernel/time/tick.h"
+#include "kernel/time/time.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
+#include "sched/sched.h"
 
 #define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
 #define CALIBRATE_RUNS 5
@@ -71,7 +71,7 @@ static void program(int cpu)
 }
 
 /* Is a tick due? Then the next one is a whole period later, on a fixed
- * TSC boundary. kernel/tick.c does the work of both the tick and the
+ * TSC boundary. kernel/time/tick.c does the work of both the tick and the
  * deadline, and says when the next deadline is. */
 void timer_interrupt(struct trapframe *tf)
 {

@@ -4,7 +4,7 @@
  * Each CPU's local APIC timer, in one-shot mode, interrupts it timer_hz
  * times a second for the tick, and in between at each sleep deadline
  * queued on that CPU (timer_arm). At each interrupt it says whether a
- * tick is due and hands over to kernel/tick.c, which does the tick's work
+ * tick is due and hands over to kernel/time/tick.c, which does the tick's work
  * and wakes the sleepers that are due, in interrupt context on that CPU,
  * with interrupts off.
  */
@@ -25,11 +25,11 @@ void timer_start(void);
 /* Interrupts off: make this CPU's timer also fire at deadline_ns
  * (clock_ns() time), if that is before anything it waits for now. */
 void timer_arm(uint64_t deadline_ns);
-/* Vector T_LAPIC_TIMER (kernel/trap.c's trap()). */
+/* Vector T_LAPIC_TIMER (kernel/arch/trap.c's trap()). */
 void timer_interrupt(struct trapframe *tf);
 
 /* Tick interrupts a CPU has taken, and its ticks (which also count the
- * lost ones): what test=timer compares (kernel/selftest.c). */
+ * lost ones): what test=timer compares (kernel/debug/selftest.c). */
 uint64_t timer_interrupts(int cpu);
 uint64_t cpu_ticks(int cpu);
 

@@ -14,11 +14,11 @@
  */
 #include "topology.h"
 #include <uapi/ourcalls.h>
-#include "../kernel/errno.h"
-#include "../kernel/printk.h"
-#include "../kernel/string.h"
-#include "../kernel/uaccess.h"
-#include "../kernel/x86.h"
+#include "lib/errno.h"
+#include "kernel/debug/printk.h"
+#include "lib/string.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/arch/x86.h"
 
 bool topology_known;
 static int smt_bits, core_bits;		/* widths of the thread and core fields */

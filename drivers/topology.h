@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../kernel/cpu.h"
+#include "kernel/arch/cpu.h"
 
 typedef uint32_t cpumask_t;
 _Static_assert(MAX_CPUS <= 32, "cpumask_t holds one bit per CPU");

@@ -5,8 +5,8 @@
  */
 #include <stdint.h>
 #include "vga.h"
-#include "../kernel/x86.h"
-#include "../kernel/vm.h"
+#include "kernel/arch/x86.h"
+#include "kernel/mm/vm.h"
 
 #define COLS 80
 #define ROWS 25

@@ -7,37 +7,37 @@
  * the first user process.
  */
 #include <stdint.h>
-#include "bootinfo.h"
-#include "bootparam.h"
-#include "watchdog.h"
-#include "console.h"
-#include "cpu.h"
-#include "dev.h"
-#include "file.h"
-#include "format.h"
-#include "initrd.h"
-#include "panic.h"
-#include "pmm.h"
-#include "power.h"
-#include "printk.h"
-#include "proc.h"
-#include "procfs.h"
-#include "sched_glue.h"
-#include "selftest.h"
-#include "smp.h"
-#include "systime.h"
-#include "string.h"
-#include "trap.h"
-#include "vm.h"
-#include "x86.h"
-#include "../drivers/acpi.h"
-#include "../drivers/ioapic.h"
-#include "../drivers/keyboard.h"
-#include "../drivers/lapic.h"
-#include "../drivers/pic.h"
-#include "../drivers/serial_irq.h"
-#include "../drivers/timer.h"
-#include "../drivers/topology.h"
+#include "kernel/init/bootinfo.h"
+#include "kernel/init/bootparam.h"
+#include "kernel/debug/watchdog.h"
+#include "kernel/debug/console.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/fs/dev.h"
+#include "kernel/fs/file.h"
+#include "lib/format.h"
+#include "kernel/fs/initrd.h"
+#include "kernel/debug/panic.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/sys/power.h"
+#include "kernel/debug/printk.h"
+#include "kernel/task/proc.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/task/sched_glue.h"
+#include "kernel/debug/selftest.h"
+#include "kernel/arch/smp.h"
+#include "kernel/time/systime.h"
+#include "lib/string.h"
+#include "kernel/arch/trap.h"
+#include "kernel/mm/vm.h"
+#include "kernel/arch/x86.h"
+#include "drivers/acpi.h"
+#include "drivers/ioapic.h"
+#include "drivers/keyboard.h"
+#include "drivers/lapic.h"
+#include "drivers/pic.h"
+#include "drivers/serial_irq.h"
+#include "drivers/timer.h"
+#include "drivers/topology.h"
 
 static void cpu_vendor(char out[13])
 {
@@ -116,7 +116,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	lapic_init(acpi_lapic_pa);
 	ioapic_init();
 	timer_calibrate();
-	systime_init();		/* the wall clock from the RTC (kernel/systime.c) */
+	systime_init();		/* the wall clock from the RTC (kernel/time/systime.c) */
 	timer_start();
 	topology_detect();
 	smp_boot_aps();
@@ -127,13 +127,13 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 	/* Processes and the scheduler. */
 	initrd_init();
-	dev_init();		/* /dev/null ... (kernel/dev.c) */
-	procfs_init();		/* /proc/self/exe (kernel/procfs.c) */
+	dev_init();		/* /dev/null ... (kernel/fs/dev.c) */
+	procfs_init();		/* /proc/self/exe (kernel/fs/proc/procfs.c) */
 	proc_init();
 	watchdog_init();
 	start_scheduler();
 
-	selftest_boot();	/* a test= self-test (kernel/selftest.c), if asked for */
+	selftest_boot();	/* a test= self-test (kernel/debug/selftest.c), if asked for */
 	tty_init();		/* after test=echo, which reads the raw console */
 	prepare_init_env();
 	const char *init = bootparam_str("init");

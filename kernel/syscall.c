@@ -8,42 +8,42 @@
  * subsystem, in the file named beside its entry.
  */
 #include "syscall.h"
-#include "errno.h"
-#include "cpu.h"
-#include "cred.h"
-#include "exec.h"
-#include "file.h"
-#include "fs.h"
-#include "itimer.h"
-#include "futex.h"
-#include "gdt.h"
-#include "lockstat.h"
-#include "mmap.h"
-#include "mutex.h"
-#include "pgrp.h"
-#include "pmm.h"
-#include "power.h"
-#include "printk.h"
-#include "random.h"
-#include "proc.h"
-#include "sched_glue.h"
-#include "signal.h"
-#include "socket.h"
-#include "sysinfo.h"
-#include "stat.h"
-#include "sleep.h"
-#include "systime.h"
-#include "thread.h"
-#include "trace.h"
-#include "tls.h"
-#include "trap.h"
-#include "uname.h"
-#include "x86.h"
-#include "../drivers/topology.h"
-#include "../sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
-#include "poll.h"
-#include "prctl.h"
-#include "selftest.h"
+#include "lib/errno.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/task/cred.h"
+#include "kernel/task/exec.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/time/itimer.h"
+#include "kernel/task/futex.h"
+#include "kernel/arch/gdt.h"
+#include "kernel/sync/lockstat.h"
+#include "kernel/mm/mmap.h"
+#include "kernel/sync/mutex.h"
+#include "kernel/task/pgrp.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/sys/power.h"
+#include "kernel/debug/printk.h"
+#include "kernel/sys/random.h"
+#include "kernel/task/proc.h"
+#include "kernel/task/sched_glue.h"
+#include "kernel/task/signal.h"
+#include "kernel/fs/socket.h"
+#include "kernel/sys/sysinfo.h"
+#include "kernel/fs/stat.h"
+#include "kernel/time/sleep.h"
+#include "kernel/time/systime.h"
+#include "kernel/task/thread.h"
+#include "kernel/debug/trace.h"
+#include "kernel/arch/tls.h"
+#include "kernel/arch/trap.h"
+#include "kernel/sys/uname.h"
+#include "kernel/arch/x86.h"
+#include "drivers/topology.h"
+#include "sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
+#include "kernel/fs/poll.h"
+#include "kernel/task/prctl.h"
+#include "kernel/debug/selftest.h"
 #include <uapi/unistd.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
@@ -99,6 +99,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getpriority, sys_getpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_setpriority, sys_setpriority),		/* sched/syscalls.c */
 	SYSCALL(__NR_ioperm, sys_ioperm),			/* gdt.c */
+	SYSCALL(__NR_syslog, sys_syslog),			/* printk.c */
 	SYSCALL(__NR_setitimer, sys_setitimer),			/* itimer.c */
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
@@ -199,6 +200,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
 	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep_time64),	/* sleep.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
+	SYSCALL(__NR_sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64),	/* sched/syscalls.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
 	/* Only here (docs/abi.md §4: 500 and up). */

@@ -148,7 +148,7 @@ static bool wake_would_preempt(const struct sched_task *t, int cpu)
 		predict_activation(t, &woken);
 		yes = preempt_decision(rq, &woken) != PREEMPT_NO;
 	}
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	return yes;
 }
 
@@ -311,7 +311,7 @@ static int load_balance(struct runqueue *this_rq, struct sched_domain *sd)
 	 * hint, as placement's): nothing to pull and no running task to
 	 * push, so its lock is left alone. Otherwise an idle CPU, which
 	 * balances every tick, would take a busy CPU's lock a thousand times
-	 * a second for nothing (issue 29). */
+	 * a second for nothing. */
 	if (cpu_rq(src)->nr_pinned >= cpu_rq(src)->nr_running)
 		return count_balance(sd, 0);
 	locked = bit(this) | bit(src);
@@ -568,7 +568,7 @@ static void rotate(struct runqueue *this_rq, struct sched_domain *widest)
 	if (tried && !later) {
 		rq_lock(this_rq);
 		rotations[this_rq->cpu].turn_ns = now;
-		spin_unlock(&this_rq->lock);
+		rq_unlock(this_rq);
 	}
 }
 

@@ -8,7 +8,7 @@
  * SMP balancer are shared by every class; SCHED_ISO is the staircase's.
  */
 #include "policy.h"
-#include "errno.h"
+#include "../lib/errno.h"
 
 const struct sched_class *const sched_classes[] = {
 	&staircase_class, &o1_class, &sd_class, &cfs_class, &eevdf_class, NULL,

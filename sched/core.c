@@ -12,7 +12,7 @@
 #include "balance.h"
 #include "smt.h"
 #include "tunables.h"
-#include "errno.h"
+#include "../lib/errno.h"
 
 /* ---------- small helpers ---------- */
 
@@ -255,7 +255,7 @@ static enum claim claim_sleeper(struct sched_task *t)
 						   t->on_rq ? TASK_RUNNING : TASK_WAKING,
 						   false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	bool queued = t->on_rq;
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 	return !woke ? CLAIM_NONE : queued ? CLAIM_DONE : CLAIM_OFF_QUEUE;
 }
 
@@ -338,7 +338,7 @@ void sched_fork(struct sched_task *parent, struct sched_task *child)
 	rq = task_rq_lock(parent);
 	child->cpu = parent->cpu;
 	ops_of(child)->fork(parent, child);
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 /* The staircase's fork (§6.6), under the parent's run-queue lock. */
@@ -376,7 +376,7 @@ void sched_wake_new(struct sched_task *t)
 	enqueue_task(rq, t);
 	sched_trace(rq->cpu, TRACE_FORK, t, t->prio);
 	check_preempt(rq, t);
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 /* ---------- the tick (staircase.md §6.1) ---------- */
@@ -415,7 +415,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode)
 	rq->lost_ticks += n;
 	while (n--)
 		account_tick(rq, rq->curr, user_mode);
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 }
 
 void sched_tick(bool user_mode)
@@ -447,7 +447,7 @@ void sched_tick(bool user_mode)
 			resched_cpu(rq->cpu);
 		}
 	}
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	balance_tick(rq, idle);
 }
 
@@ -616,7 +616,7 @@ void sched_do_yield(void)
 		sched_trace(rq->cpu, TRACE_YIELD, p, p->prio);
 		resched_cpu(rq->cpu);
 	}
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 }
 
 /* On the stairs the prio moves with nice; off them (BATCH, throttled ISO)
@@ -671,7 +671,7 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 
 	if (delta == 0 || fixed_prio(t)) {
 		t->static_prio = NICE_TO_PRIO(nice);
-		spin_unlock(&rq->lock);
+		task_rq_unlock(rq);
 		return;
 	}
 	if (queued)
@@ -685,7 +685,7 @@ void sched_set_user_nice(struct sched_task *t, int nice)
 			resched_cpu(rq->cpu);
 	}
 	sched_trace(rq->cpu, TRACE_NICE, t, t->prio);
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 /*
@@ -703,7 +703,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 	int old_prio = t->prio, old_full = full_slice(t);
 
 	if (policy == t->policy && rt_priority == t->rt_priority) {
-		spin_unlock(&rq->lock);
+		task_rq_unlock(rq);
 		return;
 	}
 	/* A running task stops running under its old policy and, queued
@@ -731,7 +731,7 @@ void sched_set_policy(struct sched_task *t, int policy, int rt_priority)
 		}
 	}
 	sched_trace(rq->cpu, TRACE_NICE, t, t->prio);
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 /*
@@ -757,11 +757,11 @@ int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask)
 		if (rq->curr == t) {
 			resched_cpu(rq->cpu);
 		} else if (t->on_rq) {
-			spin_unlock(&rq->lock);
+			task_rq_unlock(rq);
 			migrate_queued_task(t);
 			return 0;
 		}
 	}
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 	return 0;
 }

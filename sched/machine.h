@@ -15,13 +15,13 @@
  * sched/ calls no libc function. GCC may still emit memcpy/memset for a
  * struct copy even with -ffreestanding; the kernel provides both.
  *
- * The kernel's side, by file: kernel/sched_glue.c (this_cpu,
- * irqs_disabled, cpu_relax), kernel/time.c (clock_ns), kernel/smp.c
- * (resched_cpu: an IPI), kernel/proc.c (sched_find_task, sched_put_task
- * and the task's pid and credentials: the process table), kernel/uaccess.c
- * (copy_from_user, copy_to_user), kernel/panic.c (kassert_fail),
- * kernel/trace.c (sched_trace_record) and kernel/spinlock.c (the locks of
- * spinlock.h). The unit tests' and the simulator's side is
+ * The kernel's side, by file: kernel/task/sched_glue.c (this_cpu,
+ * irqs_disabled, cpu_relax), kernel/time/time.c (clock_ns), kernel/arch/smp.c
+ * (resched_cpu: an IPI), kernel/task/proc.c (sched_find_task, sched_put_task
+ * and the task's pid and credentials: the process table), kernel/mm/uaccess.c
+ * (copy_from_user, copy_to_user), kernel/debug/panic.c (kassert_fail,
+ * lib/assert.h), kernel/debug/trace.c (sched_trace_record) and kernel/sync/spinlock.c
+ * (the locks of lib/spinlock.h). The unit tests' and the simulator's side is
  * tests/unit/fake_machine.c.
  */
 #ifndef SCHED_MACHINE_H
@@ -30,7 +30,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "spinlock.h"		/* struct spinlock, spin_lock/unlock/held */
+#include "../lib/spinlock.h"		/* struct spinlock, spin_lock/unlock/held */
+#include "../lib/assert.h"		/* KASSERT, kassert_fail */
 
 struct sched_task;
 
@@ -72,17 +73,6 @@ int sched_task_euid(struct sched_task *t);
 int copy_from_user(void *dst, const void *usrc, uint32_t n);
 int copy_to_user(void *udst, const void *src, uint32_t n);
 
-/* Report a failed assertion and stop (kernel: panic; host: fail the test). */
-__attribute__((noreturn))
-void kassert_fail(const char *expr, const char *file, int line);
-
-#ifndef KASSERT
-#ifdef NDEBUG
-#define KASSERT(x) ((void)0)
-#else
-#define KASSERT(x) ((x) ? (void)0 : kassert_fail(#x, __FILE__, __LINE__))
-#endif
-#endif
 
 /*
  * Trace hook: called at every scheduling event below, with the rq lock of

@@ -476,9 +476,9 @@ static void cfs_init(int ncpus)
 	int factor = fair_cpu_factor(ncpus);
 
 	fair_eevdf = false;
-	fair_scale_by_cpus(TUNABLE_LATENCY_NS, factor);
-	fair_scale_by_cpus(TUNABLE_MIN_GRANULARITY_NS, factor);
-	fair_scale_by_cpus(TUNABLE_WAKEUP_GRANULARITY_NS, factor);
+	fair_scale_by_cpus(SCHED_TUNABLE_LATENCY_NS, factor);
+	fair_scale_by_cpus(SCHED_TUNABLE_MIN_GRANULARITY_NS, factor);
+	fair_scale_by_cpus(SCHED_TUNABLE_WAKEUP_GRANULARITY_NS, factor);
 }
 
 const struct sched_class cfs_class = {

@@ -370,7 +370,7 @@ const struct sched_policy policy_eevdf_batch = {
 static void eevdf_init(int ncpus)
 {
 	fair_eevdf = true;
-	fair_scale_by_cpus(TUNABLE_BASE_SLICE_NS, fair_cpu_factor(ncpus < 8 ? ncpus : 8));
+	fair_scale_by_cpus(SCHED_TUNABLE_BASE_SLICE_NS, fair_cpu_factor(ncpus < 8 ? ncpus : 8));
 }
 
 const struct sched_class eevdf_class = {

@@ -196,7 +196,8 @@ bool rq_bitmap_ok(struct runqueue *rq)
  *   1. Whoever holds more than one rq lock took them all at once with
  *      lock_rqs(mask), which takes them in ascending CPU order.
  *   2. Nobody takes an rq lock (one with rq_lock()/task_rq_lock(), or
- *      several with lock_rqs()) while already holding one.
+ *      several with lock_rqs()) while already holding one. Each is let go
+ *      by its pair: rq_unlock(), task_rq_unlock(), unlock_rqs().
  *   3. rq locks are innermost: nothing else is locked while one is held
  *      (machine.h), and the caller holds no other sched lock.
  *
@@ -247,6 +248,6 @@ struct runqueue *task_rq_lock(struct sched_task *t)
 		rq_lock(rq);
 		if (rq == task_rq(t))
 			return rq;
-		spin_unlock(&rq->lock);
+		rq_unlock(rq);
 	}
 }

@@ -154,4 +154,15 @@ void lock_rqs(uint32_t mask);
 void unlock_rqs(uint32_t mask);
 struct runqueue *task_rq_lock(struct sched_task *t);	/* lock t's rq, stable */
 
+/* The pairs of rq_lock() and task_rq_lock() (the rq the latter returned). */
+static inline void rq_unlock(struct runqueue *rq)
+{
+	spin_unlock(&rq->lock);
+}
+
+static inline void task_rq_unlock(struct runqueue *rq)
+{
+	rq_unlock(rq);
+}
+
 #endif

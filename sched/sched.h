@@ -1,4 +1,12 @@
 /*
+ * sched/ - the scheduler: the staircase and the lineage classes, plain
+ * C with no hardware. It includes only itself and the base (lib/,
+ * include/uapi/), and reaches the machine only through machine.h, so it
+ * builds unchanged into the kernel, the host unit tests and the simulator.
+ * Locks: each run queue's lock, innermost of all (docs/scheduler.md).
+ *
+ * Face of this folder. May call: lib.
+ *
  * sched.h - the staircase scheduler: what the kernel sees.
  *
  * The rules are docs/staircase.md (v7.F staircase plus the seeds'

@@ -21,7 +21,7 @@
 #include "o1.h"		/* ... of an o1 task */
 #include "sd.h"		/* ... of an sd task */
 #include "tunables.h"
-#include "errno.h"
+#include "../lib/errno.h"
 
 static int clamp(int v, int lo, int hi);
 
@@ -293,12 +293,11 @@ int sys_sched_get_priority_min(int policy)
 	return sched_policies[policy]->prio_min;
 }
 
-/* FIFO 0; RR its quantum; NORMAL/ISO/BATCH their full slice. */
-int sys_sched_rr_get_interval(int pid, void *utimespec)
+/* FIFO 0; RR its quantum; NORMAL/ISO/BATCH their full slice: in ns,
+ * or -EINVAL/-ESRCH. */
+static int rr_interval_ns(int pid, uint64_t *ns)
 {
 	struct sched_task *p;
-	struct timespec32 ts;
-	uint64_t ns;
 
 	if (pid < 0)
 		return -EINVAL;
@@ -306,14 +305,30 @@ int sys_sched_rr_get_interval(int pid, void *utimespec)
 	if (!p)
 		return -ESRCH;
 	struct runqueue *rq = task_rq_lock(p);	/* the hooks' lock (policy.h) */
-	ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
-	spin_unlock(&rq->lock);
+	*ns = (uint64_t)rr_get_interval(p) * 1000000000ull / tunables.hz;
+	task_rq_unlock(rq);
 	put_task(pid, p);
-	ts.tv_sec = (int32_t)(ns / 1000000000ull);
-	ts.tv_nsec = (int32_t)(ns % 1000000000ull);
-	if (copy_to_user(utimespec, &ts, sizeof(ts)))
-		return -EFAULT;
 	return 0;
+}
+
+int sys_sched_rr_get_interval(int pid, void *utimespec)
+{
+	uint64_t ns;
+	int err = rr_interval_ns(pid, &ns);
+	if (err < 0)
+		return err;
+	struct timespec32 ts = { (int32_t)(ns / 1000000000ull), (int32_t)(ns % 1000000000ull) };
+	return copy_to_user(utimespec, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+int sys_sched_rr_get_interval_time64(int pid, void *utimespec)
+{
+	uint64_t ns;
+	int err = rr_interval_ns(pid, &ns);
+	if (err < 0)
+		return err;
+	struct timespec64 ts = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull) };
+	return copy_to_user(utimespec, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
 int sys_sched_yield(void)
@@ -474,7 +489,7 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	v->deadline = p->fair.deadline;
 	v->lag = v->eevdf ? eevdf_lag(p) : 0;
 	o1_sd_view(p, v);
-	spin_unlock(&rq->lock);
+	task_rq_unlock(rq);
 }
 
 int sys_sched_task_stats(int pid, void *uinfo)
@@ -512,7 +527,7 @@ int sched_cpu_view(int cpu, struct sched_cpu_info *info)
 		.curr_pid = rq->curr->is_idle ? 0 : sched_task_pid(rq->curr),
 		.lost_ticks = (int32_t)rq->lost_ticks,
 	};
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	return 0;
 }
 
@@ -531,6 +546,18 @@ int sys_sched_cpu_stats(int cpu, void *uinfo)
 int sys_sched_get_tunable(int id)
 {
 	return sched_tunable_get(id);
+}
+
+int sys_sched_describe_tunable(int id, void *udesc)
+{
+	struct sched_tunable_desc d;
+	int err = sched_tunable_describe(id, &d);
+
+	if (err)
+		return err;
+	if (copy_to_user(udesc, &d, sizeof(d)))
+		return -EFAULT;
+	return 0;
 }
 
 int sys_sched_set_tunable(int id, int value)

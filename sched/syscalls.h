@@ -27,6 +27,7 @@ int sys_sched_getattr(int pid, void *uattr, uint32_t usize, uint32_t flags);
 int sys_sched_get_priority_max(int policy);
 int sys_sched_get_priority_min(int policy);
 int sys_sched_rr_get_interval(int pid, void *utimespec);
+int sys_sched_rr_get_interval_time64(int pid, void *utimespec);	/* 423: struct timespec64 */
 int sys_sched_yield(void);
 int sys_nice(int increment);			/* returns 0, as the raw syscall */
 int sys_getpriority(int which, int who);	/* returns 20 - nice */
@@ -39,6 +40,7 @@ int sys_sched_task_stats(int pid, void *uinfo);
 int sys_sched_cpu_stats(int cpu, void *uinfo);
 int sys_sched_get_tunable(int id);		/* value or -EINVAL */
 int sys_sched_set_tunable(int id, int value);	/* -EINVAL, -EPERM */
+int sys_sched_describe_tunable(int id, void *udesc);	/* -EINVAL, -EFAULT */
 
 /* The same numbers for the kernel's own readers (/proc, kernel/procfs*.c):
  * no user memory, no permission check. quantum is rr_interval(p) (§4),

@@ -1,7 +1,7 @@
 /*
  * trace_names.c - how scheduler events are named in a trace dump.
  *
- * The kernel's trace dump (kernel/trace.c) and the simulator's --trace
+ * The kernel's trace dump (kernel/debug/trace.c) and the simulator's --trace
  * (tools/sim) print the same lines, and tools/traceview.py reads them, so
  * the names live here, once, beside the events (sched/machine.h).
  */

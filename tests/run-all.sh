@@ -12,7 +12,10 @@
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
-# command line and report and make lineage's report (tests/host-tools/test_schedbench.py), then (full only)
+# command line and report and make lineage's report
+# (tests/host-tools/test_schedbench.py), that every
+# exercise of the docs still applies as a mutant (tools/mutate/run.sh --check
+# --exercises: the text it edits and the test it names exist), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
 # headless Chromium (tests/host-tools/test_browser.py), the
 # QEMU cases (tests/harness.py) and the differential run of the
@@ -84,6 +87,7 @@ stage() {
 [ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
 [ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
+[ -f tools/mutate/exercises.txt ] && stage exercises tools/mutate/run.sh --check --exercises
 
 case $mode in
 quick) [ -n "$harness" ] && stage qemu $harness --tag quick ;;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # mksyms.sh NM ELF - print build/ksyms.asm: the kernel's function symbols,
-# sorted by address, for kernel/ksyms.c. With no ELF, an empty table (the
+# sorted by address, for kernel/debug/ksyms.c. With no ELF, an empty table (the
 # first link pass).
 nm=$1
 elf=$2

@@ -64,7 +64,7 @@ USER_GLIBC_DYN := $(USER_OUT)/bin/dynamic $(USER_OUT)/bin/interp_missing $(USER_
 endif
 USER_PROGS += $(USER_GLIBC_DYN)
 # user/scripts/: "#!" scripts, installed in /bin beside the programs (exec
-# runs their interpreters: kernel/script.c), whose interpreters are
+# runs their interpreters: kernel/task/script.c), whose interpreters are
 # programs above; /bin/hostile runs them.
 USER_SCRIPTS := $(patsubst user/scripts/%,$(USER_OUT)/bin/%,$(wildcard user/scripts/*))
 USER_PROGS += $(USER_SCRIPTS)

@@ -1,6 +1,6 @@
 /*
  * uapi/clone.h - clone (120) flags, Linux's values (linux/sched.h),
- * defined here once for the kernel (kernel/thread.c) and tests.
+ * defined here once for the kernel (kernel/task/thread.c) and tests.
  */
 #ifndef UAPI_CLONE_H
 #define UAPI_CLONE_H

@@ -2,7 +2,7 @@
  * uapi/dirent.h - what getdents64 (220) writes: Linux's struct
  * linux_dirent64 (include/linux/dirent.h: the kernel's, not in its uapi
  * headers) and the d_type values (glibc's dirent.h, from the kernel's
- * fs_types), once for the kernel (kernel/fs.c) and the small libc
+ * fs_types), once for the kernel (kernel/fs/fs.c) and the small libc
  * (user/lib/include/dirent.h, where it is POSIX's struct dirent).
  */
 #ifndef UAPI_DIRENT_H

@@ -1,6 +1,6 @@
 /*
  * uapi/errno.h - Linux's i386 error numbers (asm-generic/errno-base.h and
- * errno.h), written once for the kernel (kernel/errno.h), sched/ and the
+ * errno.h), written once for the kernel (lib/errno.h), sched/ and the
  * small libc (user/lib/include/errno.h). include/uapi/ is the ABI both
  * sides of the system-call boundary must agree on: docs/abi.md.
  */

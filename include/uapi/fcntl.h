@@ -1,7 +1,7 @@
 /*
  * uapi/fcntl.h - open's flags and fcntl's commands: Linux i386's numbers
  * (asm-generic/fcntl.h),
- * once for the kernel (kernel/fs.h) and the small libc
+ * once for the kernel (kernel/fs/fs.h) and the small libc
  * (user/lib/include/fcntl.h).
  */
 #ifndef UAPI_FCNTL_H

@@ -1,7 +1,7 @@
 /*
  * uapi/futex.h - futex (240) and futex_time64 (422): Linux's operations,
  * flags and FUTEX_WAKE_OP encoding (linux/futex.h), defined here once for
- * the kernel (kernel/futex.c) and the project's tests.
+ * the kernel (kernel/task/futex.c) and the project's tests.
  */
 #ifndef UAPI_FUTEX_H
 #define UAPI_FUTEX_H

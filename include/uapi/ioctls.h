@@ -1,6 +1,6 @@
 /*
  * uapi/ioctls.h - the terminal ioctls this kernel answers (Linux's i386
- * numbers, asm-generic/ioctls.h), once for kernel/tty.c and the small
+ * numbers, asm-generic/ioctls.h), once for kernel/fs/tty.c and the small
  * libc (user/lib/include/sys/ioctl.h).
  */
 #ifndef UAPI_IOCTLS_H

@@ -1,6 +1,6 @@
 /*
  * uapi/lockstat.h - lock statistics, system call 509 (__NR_lock_stat in
- * uapi/unistd.h; kernel/lockstat.c, user/bin/lockstat.c): defined here
+ * uapi/unistd.h; kernel/sync/lockstat.c, user/bin/lockstat.c): defined here
  * once, for the kernel and user space.
  * include/uapi/ holds what both sides of the ABI must agree on.
  */

@@ -3,7 +3,7 @@
  * i386's, as in Linux's include/uapi/asm-generic/mman-common.h).
  *
  * The one definition of them: the C library's <sys/mman.h> includes this
- * file and so does the kernel (kernel/mm.h), as Linux's uapi headers are
+ * file and so does the kernel (kernel/mm/mm.h), as Linux's uapi headers are
  * shared by the kernel and libc. Numbers only, no declarations, so that
  * either side can include it.
  */

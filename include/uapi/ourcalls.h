@@ -2,8 +2,8 @@
  * uapi/ourcalls.h - what the calls only this kernel has (500 and up,
  * docs/abi.md §4; their numbers are in uapi/unistd.h) exchange: the records
  * they fill and the operations they take. Defined once, for the kernel
- * (sched/syscalls.c, kernel/proc.c, drivers/topology.c, kernel/trace.c,
- * kernel/sched_glue.c) and the small libc (user/lib/kernel_calls.h).
+ * (sched/syscalls.c, kernel/task/proc.c, drivers/topology.c, kernel/debug/trace.c,
+ * kernel/task/sched_glue.c) and the small libc (user/lib/kernel_calls.h).
  */
 #ifndef UAPI_OURCALLS_H
 #define UAPI_OURCALLS_H
@@ -32,9 +32,23 @@ struct sched_cpu_info {
 };
 
 /* 502, sched_tunable(id, op, value): staircase.md §9. GET returns the
- * value; SET stores it (root only) and returns 0. */
+ * value; SET stores it (root only) and returns 0; DESCRIBE fills the
+ * struct sched_tunable_desc that value points to and returns 0. An id past
+ * the last is EINVAL for every op, so a reader counts them by asking. */
 #define SCHED_TUNABLE_GET	0
 #define SCHED_TUNABLE_SET	1
+#define SCHED_TUNABLE_DESCRIBE	2
+
+/* One tunable as the kernel's table (sched/tunables.c) gives it; strings
+ * NUL-terminated. 148 bytes. */
+struct sched_tunable_desc {
+	int32_t min, max;	/* a value outside min..max is EINVAL */
+	int32_t dflt;		/* the value at boot without a boot parameter */
+	int32_t read_only;	/* 1: set at boot only (hz) */
+	char name[32];		/* boot parameter and /proc/sys/kernel file */
+	char unit[4];		/* "ms", "%", "Hz", "ns" or "" */
+	char meaning[96];	/* one line, for tune's listing */
+};
 enum sched_tunable_id {
 	SCHED_TUNABLE_HZ = 0,		/* read only */
 	SCHED_TUNABLE_INTERACTIVE = 1,
@@ -54,7 +68,7 @@ enum sched_tunable_id {
 	SCHED_TUNABLE_NR
 };
 
-/* 503, test_mutex(op, arg): the boot tests' kernel mutexes (kernel/mutex.c). */
+/* 503, test_mutex(op, arg): the boot tests' kernel mutexes (kernel/sync/mutex.c). */
 #define TEST_MUTEX_LOCK		0	/* arg: mutex index 0..3; sleeps uninterruptibly */
 #define TEST_MUTEX_UNLOCK	1	/* arg: mutex index */
 #define TEST_MUTEX_HOLD_SLEEP	2	/* arg: ms; in one call: lock mutex 0, sleep
@@ -63,7 +77,7 @@ enum sched_tunable_id {
 #define TEST_STACK_OVERFLOW	4	/* root only: overflow the kernel stack (a panic, by design) */
 #define TEST_SPIN_HOLD		5	/* arg: us (0..1000); hold the spinlock "test spin" */
 
-/* 504, trace(op, arg): kernel/trace.c, docs/trace.md. */
+/* 504, trace(op, arg): kernel/debug/trace.c, docs/trace.md. */
 #define TRACE_STOP	0
 #define TRACE_START	1	/* arg: event mask, 0 = all */
 #define TRACE_CLEAR	2

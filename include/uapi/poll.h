@@ -1,6 +1,6 @@
 /*
  * uapi/poll.h - poll's events: Linux i386's numbers (asm-generic/poll.h),
- * once for the kernel (kernel/poll.c) and user programs.
+ * once for the kernel (kernel/fs/poll.c) and user programs.
  */
 #ifndef UAPI_POLL_H
 #define UAPI_POLL_H

@@ -1,6 +1,6 @@
 /*
  * uapi/prctl.h - the prctl (172) options this kernel has: Linux's numbers
- * (linux/prctl.h), once for the kernel (kernel/prctl.c) and user programs.
+ * (linux/prctl.h), once for the kernel (kernel/task/prctl.c) and user programs.
  */
 #ifndef UAPI_PRCTL_H
 #define UAPI_PRCTL_H

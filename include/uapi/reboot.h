@@ -1,6 +1,6 @@
 /*
  * uapi/reboot.h - reboot(2)'s magic numbers and commands (call 88): Linux's
- * (linux/reboot.h), once for the kernel (kernel/power.c) and the small libc
+ * (linux/reboot.h), once for the kernel (kernel/sys/power.c) and the small libc
  * (user/lib/include/sys/reboot.h).
  */
 #ifndef UAPI_REBOOT_H

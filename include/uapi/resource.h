@@ -1,7 +1,7 @@
 /*
  * uapi/resource.h - nice-value targets, getrusage's who, and the resource
  * limits: Linux i386's numbers (linux/resource.h, asm-generic/resource.h),
- * once for the kernel (kernel/proc.h, kernel/systime.c, sched/syscalls.c)
+ * once for the kernel (kernel/task/proc.h, kernel/time/systime.c, sched/syscalls.c)
  * and the small libc (user/lib/include/sys/resource.h). This kernel
  * enforces RLIMIT_STACK, RLIMIT_NPROC, RLIMIT_NOFILE and RLIMIT_AS and
  * keeps the others as values (docs/kernel.md "Limits").

@@ -1,7 +1,7 @@
 /*
  * uapi/signal.h - Linux's i386 signal numbers and the sigaction, sigprocmask
  * and siginfo constants and the structs the signal calls exchange, written
- * once for the kernel (kernel/signal.h) and the small libc
+ * once for the kernel (kernel/task/signal.h) and the small libc
  * (user/lib/include/signal.h). NSIG and SIG_DFL/SIG_IGN stay
  * with each side: the kernel counts 64 signals and compares handler
  * addresses, the libc follows glibc (NSIG 65, handler casts).
@@ -82,7 +82,7 @@
  * The structs the signal calls and frames exchange, i386's layouts
  * (asm/signal.h, asm/sigcontext.h, asm-generic/siginfo.h,
  * asm-generic/ucontext.h). The kernel treats addresses in them as numbers
- * (kernel/signal.h's sa_addr); the libc calls them.
+ * (kernel/task/signal.h's sa_addr); the libc calls them.
  */
 
 /* A set of the 64 signals, 8 bytes: signal n is bit (n - 1) % 32 of word

@@ -1,7 +1,7 @@
 /*
  * uapi/socket.h - sockets: Linux i386's numbers (linux/socket.h,
  * linux/net.h, asm-generic/socket.h), once for the kernel
- * (kernel/socket.c) and user programs.
+ * (kernel/fs/socket.c) and user programs.
  */
 #ifndef UAPI_SOCKET_H
 #define UAPI_SOCKET_H

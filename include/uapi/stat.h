@@ -1,7 +1,7 @@
 /*
  * uapi/stat.h - file types, the *at() calls' flags and struct stat64:
  * Linux i386's numbers and layout (linux/stat.h, linux/fcntl.h,
- * asm/stat.h), once for the kernel (kernel/fs.c, kernel/stat.c) and the
+ * asm/stat.h), once for the kernel (kernel/fs/fs.c, kernel/fs/stat.c) and the
  * small libc (user/lib/include/sys/stat.h, where it is POSIX's struct stat).
  */
 #ifndef UAPI_STAT_H

@@ -1,6 +1,6 @@
 /*
  * uapi/sysinfo.h - what sysinfo (116) fills: Linux i386's struct sysinfo
- * (linux/sysinfo.h), 64 bytes, once for the kernel (kernel/sysinfo.c) and
+ * (linux/sysinfo.h), 64 bytes, once for the kernel (kernel/sys/sysinfo.c) and
  * the small libc (user/lib/include/sys/sysinfo.h).
  */
 #ifndef UAPI_SYSINFO_H

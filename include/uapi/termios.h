@@ -1,7 +1,7 @@
 /*
  * uapi/termios.h - the terminal's modes as TCGETS/TCSETS exchange them:
  * Linux i386's struct termios and numbers (asm/termbits.h), once for the
- * kernel (kernel/tty.c) and the small libc (user/lib/include/termios.h).
+ * kernel (kernel/fs/tty.c) and the small libc (user/lib/include/termios.h).
  * The ioctl numbers themselves are in uapi/ioctls.h.
  */
 #ifndef UAPI_TERMIOS_H

@@ -1,7 +1,7 @@
 /*
  * uapi/time.h - the clocks, clock_nanosleep's flag and the 32-bit time
  * structs of Linux i386's older calls (linux/time.h, linux/time_types.h),
- * once for the kernel (kernel/systime.h, kernel/sleep.c), sched/
+ * once for the kernel (kernel/time/systime.h, kernel/time/sleep.c), sched/
  * (sched_rr_get_interval) and the small libc (user/lib/include/time.h,
  * sys/time.h).
  *
@@ -28,6 +28,12 @@
 struct timespec32 {
 	long tv_sec;
 	long tv_nsec;
+};
+
+/* Linux's struct __kernel_timespec: the *_time64 calls' (403, 407, 423). */
+struct timespec64 {
+	long long tv_sec;
+	long long tv_nsec;
 };
 
 /* gettimeofday, getrusage's two CPU times: 8 bytes */

@@ -1,7 +1,7 @@
 /*
  * uapi/times.h - what times (43) fills: Linux i386's struct tms
  * (linux/times.h), CPU times in clock ticks of USER_HZ (100), once for the
- * kernel (kernel/systime.c) and the small libc (user/lib/include/sys/times.h).
+ * kernel (kernel/time/systime.c) and the small libc (user/lib/include/sys/times.h).
  */
 #ifndef UAPI_TIMES_H
 #define UAPI_TIMES_H

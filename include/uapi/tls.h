@@ -1,7 +1,7 @@
 /*
  * uapi/tls.h - set_thread_area (243) and get_thread_area (244): Linux
  * i386's struct user_desc (asm/ldt.h), defined here once for the kernel
- * (kernel/tls.c) and the project's tests.
+ * (kernel/arch/tls.c) and the project's tests.
  */
 #ifndef UAPI_TLS_H
 #define UAPI_TLS_H

@@ -61,6 +61,7 @@
 #define __NR_getitimer               105
 #define __NR_iopl                    110
 #define __NR_socketcall              102
+#define __NR_syslog                  103
 #define __NR_wait4                   114
 #define __NR_sysinfo                 116
 #define __NR_sigreturn               119
@@ -159,15 +160,16 @@
 #define __NR_clock_nanosleep_time64  407
 #define __NR_pselect6_time64         413
 #define __NR_futex_time64            422
+#define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                  435
 #define __NR_faccessat2              439
 
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */
 #define __NR_sched_cpu_stats         501	/* (cpu, struct sched_cpu_info *): sched/syscalls.c */
-#define __NR_sched_tunable           502	/* (id, op, value): kernel/sched_glue.c */
-#define __NR_test_mutex              503	/* (op, arg): the boot tests' mutex, kernel/mutex.c */
-#define __NR_trace                   504	/* (op, arg): kernel/trace.c, docs/trace.md */
+#define __NR_sched_tunable           502	/* (id, op, value): kernel/task/sched_glue.c */
+#define __NR_test_mutex              503	/* (op, arg): the boot tests' mutex, kernel/sync/mutex.c */
+#define __NR_trace                   504	/* (op, arg): kernel/debug/trace.c, docs/trace.md */
 #define __NR_free_frames             505	/* (): free physical frames, for leak tests */
 #define __NR_sched_topology          506	/* (cpu, struct sched_topology_info *) */
 #define __NR_proc_name               507	/* (pid, char *buf, len >= 16): a process's name, for ps */

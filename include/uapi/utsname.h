@@ -1,7 +1,7 @@
 /*
  * uapi/utsname.h - what uname (122) fills: Linux's struct new_utsname
  * (linux/utsname.h), six NUL-padded fields of 65 bytes, once for the kernel
- * (kernel/uname.c) and the small libc (user/lib/include/sys/utsname.h).
+ * (kernel/sys/uname.c) and the small libc (user/lib/include/sys/utsname.h).
  */
 #ifndef UAPI_UTSNAME_H
 #define UAPI_UTSNAME_H

@@ -1,6 +1,6 @@
 /*
  * uapi/wait.h - wait4's options (Linux's numbers), once for the kernel
- * (kernel/proc.c) and the small libc (user/lib/include/sys/wait.h).
+ * (kernel/task/proc.c) and the small libc (user/lib/include/sys/wait.h).
  */
 #ifndef UAPI_WAIT_H
 #define UAPI_WAIT_H

@@ -18,7 +18,7 @@ from harness import Case
 ICOUNT = ["-icount", "shift=2,sleep=off"]
 SB = "/bin/schedbench"
 # Short names (init looks them up in /bin); the whole command line must fit
-# the kernel's 1,023 bytes (kernel/bootparam.h).
+# the kernel's 1,023 bytes (kernel/init/bootparam.h).
 LINE = re.compile(r"^[a-z][a-z0-9_]* (n/a( .*)?|-?\d+ [a-z]+( \(.*\))?|[A-Za-z0-9_?]+ policy)$")
 SMOKE_RUNS = ["schedbench:boot", "schedbench:mem:4", "schedbench:picknext:10",
               "schedbench:latency:50", "schedbench:periodic:1", "schedbench:fair:400",

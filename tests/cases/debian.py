@@ -11,7 +11,7 @@ the same QEMU by tests/debian/record-linux.sh): chrt/taskset/pgrep line by
 line with pids masked, sysctl -a as "key = value" lines, the rest by
 format (headers, columns, field shapes). No call may be unimplemented
 but the three the tools go on without (socketcall's socket(), not done
-by kernel/socket.c: glibc's nscd probe falls back to /etc/passwd; epoll_create: libsystemd's, pgrep's answer is
+by kernel/fs/socket.c: glibc's nscd probe falls back to /etc/passwd; epoll_create: libsystemd's, pgrep's answer is
 the same; ipc: pmap's shared-memory lookup, not run here).
 
 The module is made by `make deb-module` (tools/get-deb.sh -r downloads

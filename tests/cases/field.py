@@ -17,7 +17,7 @@ bench-field:
     table, poll() on 160 of them;
   * hackbench -g 4 -l 200 and hackbench -T -g 4 -l 200: hackbench's
     default mode, socketpair(AF_UNIX, SOCK_STREAM) through socketcall
-    (kernel/socket.c) instead of pipes, as processes and as threads;
+    (kernel/fs/socket.c) instead of pipes, as processes and as threads;
   * hackbench -l 20: the default 10 groups, 400 tasks over socket pairs
     (issue 32), 20 messages each to keep the case short;
   * each exits 0 and prints Linux 6.1's lines, as recorded booting

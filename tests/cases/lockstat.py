@@ -1,4 +1,4 @@
-"""Lock statistics (kernel/lockstat.c, /bin/lockstat; docs/kernel.md "Lock
+"""Lock statistics (kernel/sync/lockstat.c, /bin/lockstat; docs/kernel.md "Lock
 statistics"), on 2 CPUs in virtual time.
 
 lockstat_2x1x1: /bin/lockstat_rules first (a lock two CPUs fight over shows
@@ -29,7 +29,7 @@ CASES = [
                (r"not counting now" + PROMPT_AFTER, b"exit\r")],
          expect_order=[
              r"^ok 4 - contended_lock_shows_contention # 400 acquisitions, [1-9]\d* contentions",
-             r"^ok 6 - fork_exit_wait_take_no_global_lock # 200 fork \+ exit \+ wait: ptable ",
+             r"^ok 6 - fork_exit_wait_take_no_global_lock # 200 fork \+ exit \+ wait: signal ",
              r"^ok 14 - switched_off_counts_nothing # 1 then 1 acquisitions$",
              r"^lock_stat version 0\.4$",
              r"^ +class name +con-bounces +contentions +waittime-min +waittime-max "

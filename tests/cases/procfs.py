@@ -94,7 +94,7 @@ STEPS = [
     ("cat /proc/sys/kernel/threads-max", [r"^3000$"]),
     ("cat /proc/1/stat", [r"^1 \(sh\) [RS] 0 1 1 1088 "]),
     # maps in Linux's i386 layout: the name padded to column 49; the text
-    # is a mapping of the program's file (kernel/elf.c), as on Linux
+    # is a mapping of the program's file (kernel/task/elf.c), as on Linux
     ("cat /proc/self/maps", [r"^[0-9a-f]{8}-[0-9a-f]{8} r-xp [0-9a-f]{8} 00:01 \d+ +/bin/cat$",
                              r"^[0-9a-f]{8}-bffff000 rw-p 00000000 00:00 0 {10}\[stack\]$"]),
     ("grep -c . /proc/1/status", [r"^\d+$"]),

@@ -115,7 +115,7 @@ def policy_case(name, tunables, tags=()):
 # make test's 2 cores for the same checks in one boot); 2x1x1's two
 # CPUs in two sockets and 2x2x2's eight (27 s) are covered by 1x2x2's
 # SMT pair of cores and by smp_stress_2x2x2's packages, and the policy
-# programs under sched_compute=1 or hz=100 repeat their suite runs under
+# programs under compute=1 or hz=100 repeat their suite runs under
 # one tunable the unit tests already cover (timer_hz100 boots at hz=100 in
 # make test).
 REPEATED = ("suite_all_1x1x1", "suite_quick_2x1x1", "suite_quick_2x2x2",
@@ -142,6 +142,6 @@ CASES = (
         suite_case("suite_all_1x1x1", TOPOLOGIES["1x1x1"], which="all",
                    timeout=420, tags=tags_of("suite_all_1x1x1", ())),
         policy_case("suite_policy_hz100", "hz=100"),
-        policy_case("suite_policy_compute", "sched_compute=1"),
+        policy_case("suite_policy_compute", "compute=1"),
     ]
 )

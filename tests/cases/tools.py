@@ -79,7 +79,7 @@ CASES = [
          check=check_session),
 ]
 
-# The first-hour tools on the initrd's tree (kernel/fs.c: getdents64,
+# The first-hour tools on the initrd's tree (kernel/fs/fs.c: getdents64,
 # stat64, chdir, getcwd; user/bin/ls.c, cat.c, pwd.c, sleep.c, uptime.c,
 # clear.c), each line typed at the prompt and its whole output checked;
 # the errors are Linux's words for ENOENT, ENOTDIR and EISDIR.
@@ -116,6 +116,12 @@ FILES = [  # (line, its output lines as regexes)
     ("uptime -p", ["up 0 minutes"]),
     ("uptime -x", ["uptime: invalid option -- 'x'", "Try 'uptime --help' for more information.",
                    "sh: uptime: exit status 1"]),
+    ("dmesg | head -n 1", [r"\[    0\.000000\] boot: staircase kernel, cpu vendor .*"]),
+    ("dmesg -r -s 4096 | grep -c '^<6>\\[ '", [r"[1-9]\d*"]),
+    ("dmesg -n 9", ["dmesg: unknown level '9'", "Try 'dmesg --help' for more information.",
+                    "sh: dmesg: exit status 1"]),
+    ("dmesg -x", ["dmesg: invalid option -- 'x'", "Try 'dmesg --help' for more information.",
+                  "sh: dmesg: exit status 1"]),
     ("clear -x | wc -c", ["7"]),
     ("clear -q", ["clear: invalid option -- 'q'", "Usage: clear \\[options\\]",
                   "sh: clear: exit status 1"]),
@@ -124,7 +130,8 @@ FILES = [  # (line, its output lines as regexes)
     ("top -b -n 2 -d 0.2 | grep -c '^top - .* up 0 min'", ["2"]),
     ("top -b -n 1 | grep -c '^Tasks: .* total, .* running, .* sleeping'", ["1"]),
 ]
-HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h"]
+HELPS = ["ls --help", "cat --help", "pwd --help", "sleep --help", "uptime -h", "clear -h",
+         "dmesg -h"]
 
 CASES += [
     Case("tools_files", smp=ONE, append="tests=none", timeout=60,
@@ -135,6 +142,7 @@ CASES += [
          expect_order=[_typed(line, *out) for line, out in FILES] +
                       [r"^Usage: ls \[OPTION\]", r"^Usage: cat \[OPTION\]", r"^Usage: pwd",
                        r"^Usage: sleep NUMBER", r"^ uptime \[options\]", r"^Usage: clear",
+                       r"^ dmesg \[options\]",
                        r"^\$ top -d 0\.2\ntop - \d\d:\d\d:\d\d up 0 min, ",  # the escapes are stripped
                        r"^\$ exit$", r"^init exited: status 0$"]),
 ]

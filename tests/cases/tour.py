@@ -107,7 +107,7 @@ def fact_checks(steps, outs):
     want("taskset -c 1 ps", r"^ +\d+ +\d+ +root +R +NORMAL +\d+ +0 +\d+ +\d+ +1 .* ps$",
          "ps pinned to CPU 1 runs there (CPU column 1)")
     # Hogs have run for most of a minute by then: Linux's 1-minute load
-    # average (sysinfo, kernel/sysinfo.c) has risen above 0.
+    # average (sysinfo, kernel/sys/sysinfo.c) has risen above 0.
     want("top", r"load average: (?!0\.00)\d+\.\d\d, ", "the 1-minute load average counts the hogs")
     # The one-line experiment: nice 0 and nice 10 on one CPU, about 2:1.
     exp = "taskset -c 0 sh -c 'for n in 0 10; do nice -n $n spin 2 & done; wait'; echo done"

@@ -57,7 +57,7 @@ DELIBERATE = {
 }
 
 
-# This kernel's fixed stack: its 8 MiB (kernel/mm.h MMAP_BASE up to the
+# This kernel's fixed stack: its 8 MiB (kernel/mm/mm.h MMAP_BASE up to the
 # kernel's half) hold no segment. Linux's stack top is randomized, so
 # whether a segment there collides with it is chance on Linux.
 STACK_AREA = (0xBFFFF000 - (8 << 20), 0xC0000000)

@@ -95,14 +95,7 @@ def main():
                 for sec in re.findall(r"§(\d+(?:\.\d+)?)", refs):
                     if sec not in sections:
                         bad_sections.append(f"{where} §{sec}")
-    leaks = []
-    for path in tracked_files():
-        if path.startswith("sched/") and path.endswith((".c", ".h")):
-            for n, line in enumerate((read_text(path) or "").split("\n"), 1):
-                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
-                if m and (m.group(1).startswith("..") or "/" in m.group(1)):
-                    leaks.append(f"{path}:{n} {m.group(1)}")
-    result(not leaks, "sched/ includes nothing outside sched/", ", ".join(leaks[:10]))
+    # sched/'s includes: tests/host-tools/test_layout.py (the rooms).
     # Every policy difference lives in its policy file or the table
     # (sched/policy.h): the core names no policy and tests none.
     named = []

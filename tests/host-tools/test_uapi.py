@@ -41,6 +41,12 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # headers: glibc's <dirent.h> has them, checked by
              # d_type_values_are_glibcs below
              ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"]) | set(
+             # Linux's too (include/linux/syslog.h, not uapi: man 2 syslog
+             # gives the numbers, which glibc's klogctl passes through)
+             ["SYSLOG_ACTION_" + n for n in (
+                 "CLOSE", "OPEN", "READ", "READ_ALL", "READ_CLEAR", "CLEAR",
+                 "CONSOLE_OFF", "CONSOLE_ON", "CONSOLE_LEVEL", "SIZE_UNREAD",
+                 "SIZE_BUFFER")]) | set(
              # Linux's too: glibc's <sys/socket.h> has them as enum
              # constants, which the preprocessor does not see, and
              # SOCK_MAX, SOCK_TYPE_MASK are in the kernel's own
@@ -214,7 +220,7 @@ LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/r
                         "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
                         "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
                         "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h"]
-# rt_sigaction's struct on i386 (kernel/signal.c reads it; Linux's
+# rt_sigaction's struct on i386 (kernel/task/signal.c reads it; Linux's
 # arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}
 

@@ -1,5 +1,5 @@
 /*
- * elf_tests.c - host tests of exec's ELF rules (kernel/elf.c; Linux 6.1's
+ * elf_tests.c - host tests of exec's ELF rules (kernel/task/elf.c; Linux 6.1's
  * load_elf_binary, docs/userland.md "How exec loads an ELF file").
  *
  * Each test builds a small ELF file in memory: a text segment (r-x) at
@@ -12,12 +12,12 @@
 
 #include "check.h"
 #include "fakes.h"
-#include "../../kernel/elf.h"
-#include "../../kernel/errno.h"
-#include "../../kernel/initrd.h"
-#include "../../kernel/mm.h"
-#include "../../kernel/pmm.h"
-#include "../../kernel/vm.h"
+#include "../../kernel/task/elf.h"
+#include "../../lib/errno.h"
+#include "../../kernel/fs/initrd.h"
+#include "../../kernel/mm/mm.h"
+#include "../../kernel/mm/pmm.h"
+#include "../../kernel/mm/vm.h"
 
 #define BASE	0x08048000u
 #define DATA	0x300u			/* the data's offset in the file */

@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "fakes.h"
-#include "../../kernel/bootinfo.h"
-#include "../../kernel/errno.h"
-#include "../../kernel/format.h"
-#include "../../kernel/procfs.h"
-#include "../../kernel/printk.h"
-#include "../../kernel/spinlock.h"
-#include "../../kernel/vm.h"
+#include "../../kernel/init/bootinfo.h"
+#include "../../lib/errno.h"
+#include "../../lib/format.h"
+#include "../../kernel/fs/proc/procfs.h"
+#include "../../kernel/debug/printk.h"
+#include "../../lib/spinlock.h"
+#include "../../kernel/mm/vm.h"
 
 char *host_phys_base;
 jmp_buf panic_jump;
@@ -24,7 +24,7 @@ int printk_loglevel = LOG_INFO;
 struct boot_module boot_modules[BOOT_MODULES_MAX];
 int boot_nmodules;
 
-/* kernel/procfs.c's answer for a magic link: what a test sets. */
+/* kernel/fs/proc/procfs.c's answer for a magic link: what a test sets. */
 const struct initrd_file *fake_magic_target;
 const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 {
@@ -32,7 +32,7 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 	return fake_magic_target;
 }
 
-/* The rest of kernel/procfs.c's hooks for the walk: no /proc/PID here (the
+/* The rest of kernel/fs/proc/procfs.c's hooks for the walk: no /proc/PID here (the
  * tests' tables hold no procfs directory, so these are never reached). */
 int procfs_lookup(const struct initrd_file **at, const char *name, size_t len)
 {
@@ -99,7 +99,7 @@ int this_cpu(void) { return fake_cpu; }
 void spin_lock(struct spinlock *l) { l->locked = 1; l->cpu = (int16_t)fake_cpu; }
 void spin_unlock(struct spinlock *l) { l->locked = 0; l->cpu = -1; }
 bool spin_trylock(struct spinlock *l) { if (l->locked) return false; spin_lock(l); return true; }
-/* One CPU: no other asks this one to flush its TLB (kernel/smp.c). */
+/* One CPU: no other asks this one to flush its TLB (kernel/arch/smp.c). */
 void smp_poll_calls(void) { }
 
 void panic(const char *fmt, ...)
@@ -114,7 +114,7 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
-/* Page tables, for kernel/mm.c: none here, so a region's pages are never
+/* Page tables, for kernel/mm/mm.c: none here, so a region's pages are never
  * present; vm_free_range only records what it was asked to drop. */
 uint32_t fake_freed_start, fake_freed_bytes;
 pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create) { (void)pgdir; (void)va; (void)create; return NULL; }
@@ -126,7 +126,7 @@ void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 	fake_freed_bytes += n;
 }
 
-/* kernel/elf.c maps a segment's zeroed last page at once: the last one. */
+/* kernel/task/elf.c maps a segment's zeroed last page at once: the last one. */
 uint32_t fake_mapped_va, fake_mapped_pa, fake_mapped_pages;
 int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
 {
@@ -138,7 +138,7 @@ int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
 	return 0;
 }
 
-/* KASSERT (sched/machine.h, through kernel/panic.h) ends here. */
+/* KASSERT (sched/machine.h, through kernel/debug/panic.h) ends here. */
 void kassert_fail(const char *expr, const char *file, int line)
 {
 	panic("assertion \"%s\" failed at %s:%d", expr, file, line);

@@ -19,14 +19,14 @@ extern char panic_message[256];
 extern char printk_log[8192];		/* everything printk printed */
 
 void fakes_reset(void);
-/* kernel/mm.c's calls of vm_free_range: the last start, bytes in all. */
+/* kernel/mm/mm.c's calls of vm_free_range: the last start, bytes in all. */
 extern uint32_t fake_freed_start, fake_freed_bytes;
-/* kernel/elf.c's calls of vm_map_page: the last page and frame, how many. */
+/* kernel/task/elf.c's calls of vm_map_page: the last page and frame, how many. */
 extern uint32_t fake_mapped_va, fake_mapped_pa, fake_mapped_pages;
 struct initrd_file;
 extern const struct initrd_file *fake_magic_target;	/* initrd_magic_target()'s answer */
 
-/* kernel/rcu.c: the CPUs online (sched_online_mask), and what its
+/* kernel/sync/rcu.c: the CPUs online (sched_online_mask), and what its
  * rcu_barrier's sleep lets happen meanwhile (NULL: nothing). */
 extern uint32_t fake_online_mask;
 extern void (*fake_sleep_hook)(void);

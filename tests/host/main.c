@@ -13,17 +13,17 @@
 
 #include "check.h"
 #include "fakes.h"
-#include "../../kernel/bootinfo.h"
-#include "../../kernel/bootparam.h"
-#include "../../kernel/errno.h"
-#include "../../kernel/format.h"
-#include "../../kernel/initrd.h"
-#include "../../kernel/kmalloc.h"
-#include "../../kernel/errno.h"
-#include "../../kernel/mm.h"
-#include "../../kernel/pmm.h"
-#include "../../kernel/rcu.h"
-#include "../../kernel/vm.h"
+#include "../../kernel/init/bootinfo.h"
+#include "../../kernel/init/bootparam.h"
+#include "../../lib/errno.h"
+#include "../../lib/format.h"
+#include "../../kernel/fs/initrd.h"
+#include "../../kernel/mm/kmalloc.h"
+#include "../../lib/errno.h"
+#include "../../kernel/mm/mm.h"
+#include "../../kernel/mm/pmm.h"
+#include "../../kernel/sync/rcu.h"
+#include "../../kernel/mm/vm.h"
 
 /* Tests register themselves (TEST, check.h): no list to keep, no cap.
  * They run in the order of their files and lines, each from fresh fakes;
@@ -552,8 +552,8 @@ TEST(initrd_resolve_walks_like_linux)
 	CHECK(initrd_resolve(bin, "", &f) == -ENOENT);
 }
 
-/* The nodes the kernel adds after the archives (kernel/dev.c,
- * kernel/procfs.c): linked into the tree with the directories they need,
+/* The nodes the kernel adds after the archives (kernel/fs/dev.c,
+ * kernel/fs/proc/procfs.c): linked into the tree with the directories they need,
  * never over an archive's file; a magic link followed except as the last
  * component of an lstat or readlink. */
 TEST(initrd_kernel_nodes_and_magic_links)

@@ -43,7 +43,7 @@ extern struct fake_proc fake_idle[SCHED_MAX_CPUS];
 struct fake_trace_rec {
 	uint64_t ns;
 	int cpu, event, pid, arg;
-	int policy;		/* SCHED_*, FAKE_POLICY_IDLE or FAKE_POLICY_NONE, as kernel/trace.c */
+	int policy;		/* SCHED_*, FAKE_POLICY_IDLE or FAKE_POLICY_NONE, as kernel/debug/trace.c */
 };
 #define FAKE_POLICY_IDLE SCHED_NR_POLICIES
 #define FAKE_POLICY_NONE (-1)

@@ -8,7 +8,7 @@
 #include "../../sched/policy.h"
 #include "../../sched/syscalls.h"
 #include "../../sched/tunables.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include <string.h>
 
 #define SECONDS(s)	((s) * FAKE_HZ)
@@ -281,15 +281,15 @@ TEST(cfs_child_runs_first_takes_the_parents_smaller_vruntime)
 TEST(cfs_tunables_out_of_range_are_einval_and_unchanged)
 {
 	boot_cfs(1);
-	CHECK_EQ(sched_tunable_set(TUNABLE_LATENCY_NS, 99999), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_LATENCY_NS, 1000000001), -EINVAL);
-	CHECK_EQ(sched_tunable_get(TUNABLE_LATENCY_NS), 20000000);
-	CHECK_EQ(sched_tunable_set(TUNABLE_MIN_GRANULARITY_NS, 0), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_WAKEUP_GRANULARITY_NS, -1), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_CHILD_RUNS_FIRST, 2), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_COMPAT_YIELD, -1), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_WAKEUP_GRANULARITY_NS, 0), 0);
-	CHECK_EQ(sched_tunable_set(TUNABLE_LATENCY_NS, 100000), 0);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_LATENCY_NS, 99999), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_LATENCY_NS, 1000000001), -EINVAL);
+	CHECK_EQ(sched_tunable_get(SCHED_TUNABLE_LATENCY_NS), 20000000);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_MIN_GRANULARITY_NS, 0), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_WAKEUP_GRANULARITY_NS, -1), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_CHILD_RUNS_FIRST, 2), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_COMPAT_YIELD, -1), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_WAKEUP_GRANULARITY_NS, 0), 0);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_LATENCY_NS, 100000), 0);
 	CHECK_EQ(sched_setup_param("sched_latency_ns", "6000000"), 0);
 	CHECK_EQ(tunables.latency_ns, 6000000);
 }

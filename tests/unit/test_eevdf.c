@@ -7,7 +7,7 @@
 #include "../../sched/core.h"
 #include "../../sched/policy.h"
 #include "../../sched/tunables.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 
 #define SECONDS(s)	((s) * FAKE_HZ)
 #define US		1000ull
@@ -227,7 +227,7 @@ TEST(eevdf_base_slice_scales_with_1_plus_log2_cpus_up_to_8)
 	CHECK_EQ(tunables.base_slice_ns, 1500000);
 	boot_eevdf(16);
 	CHECK_EQ(tunables.base_slice_ns, 3000000);	/* counted up to 8: x4 */
-	CHECK_EQ(sched_tunable_set(TUNABLE_BASE_SLICE_NS, 99999), -EINVAL);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_BASE_SLICE_NS, 99999), -EINVAL);
 }
 
 /* A move keeps the lag, not the vruntime: on an empty CPU the task lands

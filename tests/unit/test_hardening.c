@@ -11,7 +11,7 @@
 #include "../../sched/runqueue.h"
 #include "../../sched/core.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 
 
 #define param user_param

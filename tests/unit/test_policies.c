@@ -8,7 +8,7 @@
 #include "../../sched/runqueue.h"
 #include "../../sched/core.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include <setjmp.h>
 #include <stddef.h>
 #include <string.h>

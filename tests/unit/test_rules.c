@@ -10,7 +10,7 @@
 #include "../../sched/runqueue.h"
 #include "../../sched/core.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include <limits.h>
 
 

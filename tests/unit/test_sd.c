@@ -7,7 +7,7 @@
 #include "../../sched/core.h"
 #include "../../sched/policy.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 
 #define MS	1000000ull
 

@@ -8,7 +8,7 @@
 #include "../../sched/runqueue.h"
 #include "../../sched/balance.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include <string.h>
 
 

@@ -157,7 +157,7 @@ TEST(staircase_forked_parent_continues_slice)
 	CHECK_EQ(parent->slice, 170);		/* 200 - the 30 ticks it ran */
 }
 
-TEST(sched_interactive_0_no_burst_extension)
+TEST(interactive_0_no_burst_extension)
 {
 	struct sched_task *t = run_one();
 	run_sleep_wake(t, 5, 20 * TICK_NS, TASK_INTERRUPTIBLE);
@@ -177,7 +177,7 @@ TEST(sched_interactive_0_no_burst_extension)
 	CHECK_EQ(t->prio, 121);
 }
 
-TEST(sched_compute_1_long_quantum_no_burst_extension)
+TEST(compute_1_long_quantum_no_burst_extension)
 {
 	tunables.compute = 1;
 	struct sched_task *t = run_one();
@@ -191,7 +191,7 @@ TEST(sched_compute_1_long_quantum_no_burst_extension)
 	CHECK_EQ(t->prio, 121);		/* 100-tick quantum, no extension */
 }
 
-TEST(sched_compute_1_delays_preemption_by_cache_delay)
+TEST(compute_1_delays_preemption_by_cache_delay)
 {
 	tunables.compute = 1;
 	struct sched_task *hog = run_one();
@@ -209,7 +209,7 @@ TEST(sched_compute_1_delays_preemption_by_cache_delay)
 	CHECK(fake_curr(0) == &w->se);
 }
 
-TEST(sched_compute_0_preempts_at_once)
+TEST(compute_0_preempts_at_once)
 {
 	struct sched_task *hog = run_one();
 	sched_set_user_nice(hog, 5);

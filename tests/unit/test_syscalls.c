@@ -2,9 +2,11 @@
  * test_syscalls.c - staircase.md §7: the calls, their values and every
  * error case, in Linux's order.
  */
+#include <string.h>
+
 #include "test.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 #include "../../sched/tunables.h"
 #include "../../sched/runqueue.h"
 
@@ -253,12 +255,12 @@ TEST(task_and_cpu_stats_calls)
 TEST(tunables_range_checks_keep_old_value)
 {
 	struct { int id, bad_lo, bad_hi, good; } cases[] = {
-		{ TUNABLE_INTERACTIVE, -1, 2, 0 },
-		{ TUNABLE_COMPUTE, -1, 2, 1 },
-		{ TUNABLE_RR_INTERVAL, 0, 1001, 20 },
-		{ TUNABLE_PER_CPU_GAIN, -1, 101, 50 },
-		{ TUNABLE_ISO_CPU, -1, 101, 100 },
-		{ TUNABLE_CACHE_DELAY, -1, 1001, 5 },
+		{ SCHED_TUNABLE_INTERACTIVE, -1, 2, 0 },
+		{ SCHED_TUNABLE_COMPUTE, -1, 2, 1 },
+		{ SCHED_TUNABLE_RR_INTERVAL, 0, 1001, 20 },
+		{ SCHED_TUNABLE_PER_CPU_GAIN, -1, 101, 50 },
+		{ SCHED_TUNABLE_ISO_CPU, -1, 101, 100 },
+		{ SCHED_TUNABLE_CACHE_DELAY, -1, 1001, 5 },
 	};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int old = sched_tunable_get(cases[i].id);
@@ -268,10 +270,10 @@ TEST(tunables_range_checks_keep_old_value)
 		CHECK_EQ(sched_tunable_set(cases[i].id, cases[i].good), 0);
 		CHECK_EQ(sched_tunable_get(cases[i].id), cases[i].good);
 	}
-	CHECK_EQ(sched_tunable_get(TUNABLE_NR), -EINVAL);
+	CHECK_EQ(sched_tunable_get(SCHED_TUNABLE_NR), -EINVAL);
 	CHECK_EQ(sched_tunable_set(-1, 0), -EINVAL);
-	CHECK_EQ(sched_tunable_set(TUNABLE_HZ, 100), -EINVAL);	/* the kernel owns hz */
-	CHECK_EQ(sched_tunable_get(TUNABLE_HZ), 1000);
+	CHECK_EQ(sched_tunable_set(SCHED_TUNABLE_HZ, 100), -EINVAL);	/* the kernel owns hz */
+	CHECK_EQ(sched_tunable_get(SCHED_TUNABLE_HZ), 1000);
 }
 
 /* The tunables as the kernel boots with them: tunables.c's static
@@ -288,27 +290,73 @@ __attribute__((constructor)) static void save_boot_tunables(void)
 TEST(tunables_defaults_match_spec9)
 {
 	static const struct { int id; const int *boot; int want; } d[] = {
-		{ TUNABLE_HZ, &boot_tunables.hz, 1000 },
-		{ TUNABLE_INTERACTIVE, &boot_tunables.interactive, 1 },
-		{ TUNABLE_COMPUTE, &boot_tunables.compute, 0 },
-		{ TUNABLE_RR_INTERVAL, &boot_tunables.rr_interval_ms, 10 },
-		{ TUNABLE_PER_CPU_GAIN, &boot_tunables.per_cpu_gain, 25 },
-		{ TUNABLE_ISO_CPU, &boot_tunables.iso_cpu, 70 },
-		{ TUNABLE_CACHE_DELAY, &boot_tunables.cache_delay_ms, 10 },
-		{ TUNABLE_ROTATE, &boot_tunables.rotate, 1 },
+		{ SCHED_TUNABLE_HZ, &boot_tunables.hz, 1000 },
+		{ SCHED_TUNABLE_INTERACTIVE, &boot_tunables.interactive, 1 },
+		{ SCHED_TUNABLE_COMPUTE, &boot_tunables.compute, 0 },
+		{ SCHED_TUNABLE_RR_INTERVAL, &boot_tunables.rr_interval_ms, 10 },
+		{ SCHED_TUNABLE_PER_CPU_GAIN, &boot_tunables.per_cpu_gain, 25 },
+		{ SCHED_TUNABLE_ISO_CPU, &boot_tunables.iso_cpu, 70 },
+		{ SCHED_TUNABLE_CACHE_DELAY, &boot_tunables.cache_delay_ms, 10 },
+		{ SCHED_TUNABLE_ROTATE, &boot_tunables.rotate, 1 },
 		/* cfs: Linux 2.6.24's (docs/cfs.md §6) */
-		{ TUNABLE_LATENCY_NS, &boot_tunables.latency_ns, 20000000 },
-		{ TUNABLE_MIN_GRANULARITY_NS, &boot_tunables.min_granularity_ns, 4000000 },
-		{ TUNABLE_WAKEUP_GRANULARITY_NS, &boot_tunables.wakeup_granularity_ns, 10000000 },
-		{ TUNABLE_CHILD_RUNS_FIRST, &boot_tunables.child_runs_first, 1 },
-		{ TUNABLE_COMPAT_YIELD, &boot_tunables.compat_yield, 0 },
-		{ TUNABLE_BASE_SLICE_NS, &boot_tunables.base_slice_ns, 750000 },
+		{ SCHED_TUNABLE_LATENCY_NS, &boot_tunables.latency_ns, 20000000 },
+		{ SCHED_TUNABLE_MIN_GRANULARITY_NS, &boot_tunables.min_granularity_ns, 4000000 },
+		{ SCHED_TUNABLE_WAKEUP_GRANULARITY_NS, &boot_tunables.wakeup_granularity_ns, 10000000 },
+		{ SCHED_TUNABLE_CHILD_RUNS_FIRST, &boot_tunables.child_runs_first, 1 },
+		{ SCHED_TUNABLE_COMPAT_YIELD, &boot_tunables.compat_yield, 0 },
+		{ SCHED_TUNABLE_BASE_SLICE_NS, &boot_tunables.base_slice_ns, 750000 },
 	};
-	CHECK_EQ(sizeof(d) / sizeof(d[0]), TUNABLE_NR);	/* every tunable */
+	CHECK_EQ(sizeof(d) / sizeof(d[0]), SCHED_TUNABLE_NR);	/* every tunable */
 	for (unsigned i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
 		CHECK_EQ(sched_tunable_get(d[i].id), d[i].want);
 		CHECK_EQ(*d[i].boot, d[i].want);
 	}
+}
+
+/* Call 502's DESCRIBE gives each row as the table holds it: its name (cut
+ * names would name no tunable), the range sched_tunable_set enforces, the
+ * default the fixture restored, a meaning that was not cut, and
+ * read-only for hz alone; past the last id, EINVAL. */
+TEST(tunables_describe_gives_the_table)
+{
+	struct sched_tunable_desc d;
+
+	for (int id = 0; id < SCHED_TUNABLE_NR; id++) {
+		CHECK_EQ(sched_tunable_describe(id, &d), 0);
+		CHECK_EQ(strcmp(d.name, sched_tunable_name(id)), 0);
+		CHECK(strlen(d.meaning) > 0 && strlen(d.meaning) + 1 < sizeof(d.meaning));
+		CHECK_EQ(d.dflt, sched_tunable_get(id));
+		CHECK_EQ(d.read_only, id == SCHED_TUNABLE_HZ);
+		if (d.read_only)
+			continue;
+		CHECK_EQ(sched_tunable_set(id, d.min - 1), -EINVAL);
+		CHECK_EQ(sched_tunable_set(id, d.max + 1), -EINVAL);
+		CHECK_EQ(sched_tunable_set(id, d.max), 0);
+		CHECK_EQ(sched_tunable_set(id, d.min), 0);
+		CHECK_EQ(sched_tunable_get(id), d.min);
+	}
+	CHECK_EQ(sched_tunable_describe(SCHED_TUNABLE_NR, &d), -EINVAL);
+	CHECK_EQ(sched_tunable_describe(-1, &d), -EINVAL);
+	/* the -ck names, and only those */
+	CHECK_EQ(strcmp(sched_tunable_name(SCHED_TUNABLE_INTERACTIVE), "interactive"), 0);
+	CHECK_EQ(strcmp(sched_tunable_name(SCHED_TUNABLE_COMPUTE), "compute"), 0);
+	CHECK_EQ(sched_setup_param("sched_compute", "1"), -ENOENT);
+}
+
+/* The record reaches user memory whole, or EFAULT. */
+TEST(tunables_describe_syscall_copies_out)
+{
+	struct sched_tunable_desc *d = (void *)fake_user_mem;
+
+	setup(1);
+	CHECK_EQ(sys_sched_describe_tunable(SCHED_TUNABLE_RR_INTERVAL, FAKE_BAD_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_describe_tunable(SCHED_TUNABLE_NR, d), -EINVAL);
+	CHECK_EQ(sys_sched_describe_tunable(SCHED_TUNABLE_RR_INTERVAL, d), 0);
+	CHECK_EQ(strcmp(d->name, "rr_interval"), 0);
+	CHECK_EQ(strcmp(d->unit, "ms"), 0);
+	CHECK_EQ(d->min, 1);
+	CHECK_EQ(d->max, TUNABLE_MS_MAX);
+	CHECK_EQ(d->dflt, 10);
 }
 
 TEST(tunables_boot_parameters_by_name)
@@ -319,7 +367,7 @@ TEST(tunables_boot_parameters_by_name)
 	CHECK_EQ(sched_setup_param("iso_cpu", "200"), -EINVAL);
 	CHECK_EQ(sched_setup_param("iso_cpu", ""), -EINVAL);
 	CHECK_EQ(tunables.iso_cpu, 100);
-	CHECK_EQ(sched_setup_param("sched_compute", "1"), 0);
+	CHECK_EQ(sched_setup_param("compute", "1"), 0);
 	CHECK_EQ(tunables.compute, 1);
 	CHECK_EQ(sched_setup_param("rr_interval", "-5"), -EINVAL);
 	CHECK_EQ(sched_setup_param("no_such_knob", "1"), -ENOENT);
@@ -330,11 +378,11 @@ TEST(tunables_boot_parameters_by_name)
 TEST(tunables_syscall_needs_root)
 {
 	setup(1);
-	CHECK_EQ(sys_sched_get_tunable(TUNABLE_ISO_CPU), 70);
+	CHECK_EQ(sys_sched_get_tunable(SCHED_TUNABLE_ISO_CPU), 70);
 	CHECK_EQ(sys_sched_set_tunable(99, 1), -EINVAL);
-	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 50), -EPERM);
+	CHECK_EQ(sys_sched_set_tunable(SCHED_TUNABLE_ISO_CPU, 50), -EPERM);
 	me->euid = 0;
-	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 500), -EINVAL);
-	CHECK_EQ(sys_sched_set_tunable(TUNABLE_ISO_CPU, 50), 0);
-	CHECK_EQ(sys_sched_get_tunable(TUNABLE_ISO_CPU), 50);
+	CHECK_EQ(sys_sched_set_tunable(SCHED_TUNABLE_ISO_CPU, 500), -EINVAL);
+	CHECK_EQ(sys_sched_set_tunable(SCHED_TUNABLE_ISO_CPU, 50), 0);
+	CHECK_EQ(sys_sched_get_tunable(SCHED_TUNABLE_ISO_CPU), 50);
 }

@@ -20,7 +20,7 @@
 #   stress-ng --cpu 1 --timeout 5s --metrics-brief            NORMAL
 #   stress-ng --sched fifo --cpu 1 --timeout 5s ...           FIFO
 # stress-ng runs for a time as the field runs it (--timeout: alarm(),
-# kernel/itimer.c); until Dec 2026 the rows ran to --cpu-ops 200, as this
+# kernel/time/itimer.c); until Dec 2026 the rows ran to --cpu-ops 200, as this
 # kernel had no alarm().
 # Writes build/bench/field-{ours,linux}.serial.log and the section of
 # bench/results/latest.md between its field markers.

@@ -81,6 +81,14 @@ def main():
     ap.add_argument("--annotate", action="append", default=[], metavar="FUNCTION",
                     help="also print FUNCTION's disassembly with each "
                          "instruction's count per operation (like perf annotate)")
+    ap.add_argument("--shift", type=int, default=0,
+                    help="QEMU's -icount shift (0: one instruction a ns; "
+                         "make paths' tick figure uses 7, so that a tick "
+                         "comes every ~8,000 instructions)")
+    ap.add_argument("--files", metavar="OUT",
+                    help="also write the source files the kernel ran code in "
+                         "(inlined functions' files too, by addr2line -i), with "
+                         "instructions per operation, to OUT")
     ap.add_argument("prog")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
@@ -106,7 +114,7 @@ def main():
         ["qemu-system-i386", "-display", "none", "-no-reboot",
          "-serial", "stdio", "-monitor", f"unix:{mon},server=on,wait=off",
          "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel", "tcg",
-         "-icount", "shift=0,sleep=off", "-smp", "1", "-m", "128M",
+         "-icount", f"shift={a.shift},sleep=off", "-smp", "1", "-m", "128M",
          "-D", log, "-dfilter", "0x0..0xffffffff",
          "-kernel", a.kernel, "-initrd", a.initrd,
          "-append", f"tests=none run={run} then=exit PATHLEN_WAIT=1"],
@@ -186,7 +194,51 @@ def main():
               f"iteration (docs/bench.md)")
     for fn in a.annotate:
         print(annotate(a.kernel, objdump, addrs, names, fn, by_pc, count))
+    if a.files:
+        write_files(a.files, a.kernel, a.nm[:-2] + "addr2line", by_pc, count, run)
     print(f"profile: full list in {os.path.join(out, name + '.txt')}")
+
+
+def source_files(kernel, addr2line, pcs):
+    """pc -> the repository-relative files of its line and of every
+    function it is inlined into (addr2line -a -f -i)."""
+    if subprocess.run(["which", addr2line], capture_output=True).returncode:
+        addr2line = "addr2line"
+    out = subprocess.run([addr2line, "-a", "-f", "-i", "-e", kernel],
+                         input="\n".join(f"{pc:#x}" for pc in pcs),
+                         capture_output=True, text=True, check=True).stdout
+    files, pc = collections.defaultdict(set), None
+    for line in out.splitlines():
+        if line.startswith("0x"):
+            pc = int(line, 16)
+        elif ":" in line and pc is not None:
+            path = line.split(":")[0]
+            if path.startswith(ROOT + "/"):
+                rel = os.path.relpath(path, ROOT)
+                # NASM's line records name the file as it was given, joined
+                # to the directory once more: keep the tail that exists.
+                parts = rel.split("/")
+                while len(parts) > 1 and not os.path.exists(os.path.join(ROOT, *parts)):
+                    parts = parts[1:]
+                files[pc].add("/".join(parts))
+    return files
+
+
+def write_files(out, kernel, addr2line, by_pc, count, run):
+    """The files a path runs code in, most instructions first."""
+    pcs = sorted(pc for pc in by_pc if pc >= 0xc0000000)
+    per_file = collections.Counter()
+    for pc, files in source_files(kernel, addr2line, pcs).items():
+        for f in files:
+            per_file[f] += by_pc[pc]
+    lines = [f"# files the kernel ran code in: {run}, {count} operations, "
+             f"instructions in all (tools/bench/profile.py --files; inlined "
+             f"code counts for its own file)"]
+    for f, n in sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"{f} {n}")
+    with open(out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    print(f"profile: {len(per_file)} files ran code: {out}")
 
 
 def annotate(kernel, objdump, addrs, names, fn, by_pc, count):

@@ -101,7 +101,7 @@ printf 'reps %s\nlat_count %s\nperiodic_s %s\nfair_ms %s\ningo_ms %s\npipe2_runs
 	"$SB_REPS" "$SB_LAT" "$SB_PERIODIC" "$SB_FAIR" "$SB_INGO" "$SB_PIPE2_RUNS" \
 	"$SB_PROCFORK_RUNS" "$SB_PROCFORK_S" >"$out/sb-params.txt"
 # Short names: init looks them up in its own directory (/bin). The whole
-# command line must fit the kernel's 1,023 bytes (kernel/bootparam.h; a
+# command line must fit the kernel's 1,023 bytes (kernel/init/bootparam.h; a
 # longer one is reported and cut), with the other parameters beside run=.
 sb=schedbench
 icount0="-icount shift=0,sleep=off"

@@ -12,14 +12,23 @@ sanitizer reports a runtime error; otherwise it *survived*. Mutants listed in to
 change possible) are run too, but are reported as `equivalent`, not as
 survivors. The real sched/ is never modified.
 
-Output: one line per mutant, then `N killed, N survived` (`, N errors` when
-some mutant did not apply or did not compile). Exit status 0 when every
-mutant was killed or is listed as equivalent, 1 otherwise, 2 when the check
-could not run (bad list, the unmutated copy fails).
+The exercise mutants of tools/mutate/exercises.txt are the changes the
+docs ask a student to make (docs/exercises.md, docs/labs/, docs/scheduler.md,
+docs/testing.md) where they say a test catches it. Each names that test
+(or tests), and is killed only when every test it names fails; killed by
+other tests alone, it is *missed*: the docs no longer tell the truth.
+
+Output: one line per mutant, then `N killed, N survived` (`, N missed`,
+`, N errors` when some mutant did not apply or did not compile). Exit
+status 0 when every mutant was killed or is listed as equivalent, 1
+otherwise, 2 when the check could not run (bad list, the unmutated copy
+fails).
 
   tools/mutate/run.sh                 all mutants, two at a time
   tools/mutate/run.sh 'smt_*' core_x  only these (shell-style patterns)
+  tools/mutate/run.sh --exercises     only the exercise mutants
   tools/mutate/run.sh --check         only check that every mutant applies
+                                      (and that each named test exists)
   tools/mutate/run.sh -j 1 --timeout 30 --keep
 """
 import argparse
@@ -48,11 +57,12 @@ class ListError(Exception):
 
 
 def unescape(s):
-    """\\t is a tab, \\\\ a backslash; nothing else is special."""
+    """\\t is a tab, \\n a line break (exercises.txt only), \\\\ a
+    backslash; nothing else is special."""
     out, i = [], 0
     while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in "t\\":
-            out.append("\t" if s[i + 1] == "t" else "\\")
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in "tn\\":
+            out.append({"t": "\t", "n": "\n"}.get(s[i + 1], "\\"))
             i += 2
         else:
             out.append(s[i])
@@ -76,14 +86,14 @@ class Mutant:
         self.original = unescape(text)
         self.replacement = unescape(replacement)
         self.equivalent = None          # the reason, if listed
+        self.expect = []                # exercises: the tests the docs name
 
     def occurrences(self, text, lo=0, hi=None):
         hi = len(text) if hi is None else hi
         found, i = [], text.find(self.original, lo, hi)
         while i >= 0:
             end = i + len(self.original)
-            if ("\n" not in self.original and
-                    (not self.start_anchor or i == 0 or text[i - 1] == "\n") and
+            if ((not self.start_anchor or i == 0 or text[i - 1] == "\n") and
                     (not self.end_anchor or end == len(text) or text[end] == "\n")):
                 found.append(i)
             i = text.find(self.original, i + 1, hi)
@@ -130,17 +140,38 @@ def read_list(path, nfields, rest_is_text=False):
     return rows
 
 
-def load_mutants(list_path, eq_path):
+def check_row(path, lineno, name, file, names):
+    if name in names:
+        raise ListError("%s:%d: duplicate name %s" % (path, lineno, name))
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise ListError("%s:%d: bad name %r" % (path, lineno, name))
+    if "/" in file or not file.endswith((".c", ".h")):
+        raise ListError("%s:%d: file must be a sched/*.c or *.h name, got %r" % (path, lineno, file))
+    names.add(name)
+
+
+def load_exercises(path, names):
+    """exercises.txt: name | file | original | replacement | TEST[, TEST...]."""
+    mutants = []
+    for lineno, (name, file, orig, repl, tests) in read_list(path, 5):
+        check_row(path, lineno, name, file, names)
+        m = Mutant(name, file, orig, repl, lineno)
+        m.expect = [t.strip() for t in tests.split(",")]
+        if not all(re.fullmatch(r"\w+", t) for t in m.expect):
+            raise ListError("%s:%d: bad test names %r" % (path, lineno, tests))
+        mutants.append(m)
+    return mutants
+
+
+def load_mutants(list_path, eq_path, ex_path=None):
     mutants, names = [], set()
     for lineno, (name, file, orig, repl) in read_list(list_path, 4):
-        if name in names:
-            raise ListError("%s:%d: duplicate name %s" % (list_path, lineno, name))
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-            raise ListError("%s:%d: bad name %r" % (list_path, lineno, name))
-        if "/" in file or not file.endswith((".c", ".h")):
-            raise ListError("%s:%d: file must be a sched/*.c or *.h name, got %r" % (list_path, lineno, file))
-        names.add(name)
+        check_row(list_path, lineno, name, file, names)
+        if "\\n" in orig:
+            raise ListError("%s:%d: a mutant here is one line (\\n: exercises.txt)" % (list_path, lineno))
         mutants.append(Mutant(name, file, orig, repl, lineno))
+    if ex_path and os.path.exists(ex_path):
+        mutants += load_exercises(ex_path, names)
     by_name = {m.name: m for m in mutants}
     if os.path.exists(eq_path):
         for lineno, (name, reason) in read_list(eq_path, 2, rest_is_text=True):
@@ -153,10 +184,11 @@ def load_mutants(list_path, eq_path):
 # ---------- building and running a copy ----------
 
 def snapshot(dst):
-    """Copy sched/ (it builds alone, with the ABI headers of include/),
+    """Copy sched/ (it builds alone on the base, lib/, with the ABI headers of include/),
     include/ and tests/unit/ (without its build/)."""
     shutil.copytree(os.path.join(ROOT, "sched"), os.path.join(dst, "sched"))
     shutil.copytree(os.path.join(ROOT, "include"), os.path.join(dst, "include"))
+    shutil.copytree(os.path.join(ROOT, "lib"), os.path.join(dst, "lib"))
     shutil.copytree(os.path.join(ROOT, "tests", "unit"), os.path.join(dst, "tests", "unit"),
                     ignore=shutil.ignore_patterns("build"))
 
@@ -299,6 +331,24 @@ TEST_LINE = re.compile(r"^(not ok|ok) (\d+) - (\S+)")
 SANITIZER = re.compile(r"runtime error:|ERROR: (Address|Leak|Undefined)Sanitizer|SUMMARY: \w+Sanitizer")
 
 
+def failed_tests(status, lines, test_names):
+    """The tests a run failed, by name: its "not ok" lines, and the test
+    that was running when it hung or crashed (a failed KASSERT aborts)."""
+    failed = [m.group(3) for m in map(TEST_LINE.match, lines) if m and m.group(1) == "not ok"]
+    done = sum(1 for l in lines if TEST_LINE.match(l))
+    if status != 0 and done < len(test_names):
+        failed.append(test_names[done])
+    return failed
+
+
+def exercise_verdict(m, failed):
+    """An exercise mutant is killed by the tests the docs name, or missed."""
+    if all(t in failed for t in m.expect):
+        return "killed", ", ".join(m.expect)
+    return "missed", "%s; failed: %s" % (", ".join(m.expect),
+                                        ", ".join(failed[:4]) + (" ..." if len(failed) > 4 else ""))
+
+
 def judge(status, lines, test_names, timeout):
     """(killed?, why) from a run's exit status and output."""
     failed, passed_count, pending_error, sanitizer_kill = [], 0, None, None
@@ -369,10 +419,59 @@ def run_mutant(m, src, builder, test_names, timeout, keep):
             return "error", "mutant %s: does not compile: %s" % (m.name, first.strip())
         status, lines = run_binary(copy, timeout)
         killed, why = judge(status, lines, test_names, timeout)
+        if killed and m.expect:
+            return exercise_verdict(m, failed_tests(status, lines, test_names))
         return ("killed", why) if killed else ("survived", None)
     finally:
         if not keep and os.path.isdir(copy):
             shutil.rmtree(copy, ignore_errors=True)
+
+
+def unit_test_names():
+    names = set()
+    for path in sorted(os.listdir(os.path.join(ROOT, "tests", "unit"))):
+        if path.endswith(".c"):
+            with open(os.path.join(ROOT, "tests", "unit", path)) as f:
+                names.update(re.findall(r"^TEST\((\w+)\)", f.read(), re.M))
+    return names
+
+
+def student_lab():
+    """The lab this tree is a student tree of (its .lab file, docs/labs.md),
+    or None: there the lab's regions are the student's to write."""
+    path = os.path.join(ROOT, ".lab")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return f.read().strip()
+
+
+def check(mutants):
+    """--check: every mutant applies, every test an exercise names exists.
+    In a student tree, a mutant that does not apply to a file holding the
+    lab's region is skipped (its text is what the student writes). No
+    build; the last line is make test's "N passed, N failed"."""
+    bad, skipped, tests, lab = 0, 0, unit_test_names(), student_lab()
+    for m in mutants:
+        text = ""
+        try:
+            with open(os.path.join(ROOT, "sched", m.file)) as f:
+                text = f.read()
+            m.apply(text)
+            for t in m.expect:
+                if t not in tests:
+                    raise ValueError("names test %s, which tests/unit does not have" % t)
+        except (OSError, ValueError) as e:
+            if lab and "/* LAB %s BEGIN" % lab in text and "not found" in str(e):
+                print("mutant %s: skipped, %s holds lab %s's region" % (m.name, m.file, lab))
+                skipped += 1
+                continue
+            print("mutant %s: %s in %s" % (m.name, e, m.file))
+            bad += 1
+    good = len(mutants) - bad - skipped
+    print("%d mutants, %d apply, %d do not" % (len(mutants), good, bad + skipped))
+    print("apply: %d passed, %d failed%s" % (good, bad, ", %d skipped" % skipped if skipped else ""))
+    return 1 if bad else 0
 
 
 def main():
@@ -385,15 +484,20 @@ def main():
                     help="the list of mutants (tools/mutate/mutants.txt)")
     ap.add_argument("--equivalent", default=os.path.join(HERE, "equivalent.txt"), metavar="FILE",
                     help="the list of equivalent mutants (tools/mutate/equivalent.txt)")
+    ap.add_argument("--exercise-list", default=os.path.join(HERE, "exercises.txt"), metavar="FILE",
+                    help="the docs' exercises as mutants (tools/mutate/exercises.txt)")
+    ap.add_argument("--exercises", action="store_true", help="only the exercise mutants")
     ap.add_argument("--check", action="store_true",
                     help="only check that every mutant applies to sched/ as it is now")
     args = ap.parse_args()
     t0 = time.monotonic()
     try:
-        mutants = load_mutants(args.mutants, args.equivalent)
+        mutants = load_mutants(args.mutants, args.equivalent, args.exercise_list)
     except ListError as e:
         print("mutate: %s" % e)
         return 2
+    if args.exercises:
+        mutants = [m for m in mutants if m.expect]
     if args.patterns:
         mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.name, p) for p in args.patterns)]
         if not mutants:
@@ -401,16 +505,7 @@ def main():
             return 2
 
     if args.check:
-        bad = 0
-        for m in mutants:
-            try:
-                with open(os.path.join(ROOT, "sched", m.file)) as f:
-                    m.apply(f.read())
-            except (OSError, ValueError) as e:
-                print("mutant %s: %s in %s" % (m.name, e, m.file))
-                bad += 1
-        print("%d mutants, %d apply, %d do not" % (len(mutants), len(mutants) - bad, bad))
-        return 1 if bad else 0
+        return check(mutants)
 
     shutil.rmtree(WORK, ignore_errors=True)
     src = os.path.join(WORK, "src")
@@ -426,7 +521,7 @@ def main():
           % (len(test_names), len(mutants), args.jobs))
     sys.stdout.flush()
 
-    counts = {"killed": 0, "survived": 0, "error": 0, "equivalent": 0}
+    counts = {"killed": 0, "survived": 0, "missed": 0, "error": 0, "equivalent": 0}
     report = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_mutant, m, src, builder, test_names, args.timeout,
@@ -443,6 +538,8 @@ def main():
             elif verdict == "survived":
                 line = "SURVIVED  %s  %s: %s -> %s" % (m.name, m.file, m.shown_original,
                                                         m.shown_replacement)
+            elif verdict == "missed":
+                line = "MISSED  %s  (the docs name %s)" % (m.name, why)
             else:
                 line = "ERROR  %s" % why
             counts[verdict] += 1
@@ -452,6 +549,8 @@ def main():
 
     elapsed = time.monotonic() - t0
     summary = "%d killed, %d survived" % (counts["killed"], counts["survived"])
+    if counts["missed"]:
+        summary += ", %d missed" % counts["missed"]
     if counts["error"]:
         summary += ", %d errors" % counts["error"]
     print("%d equivalent (not counted); %.0f s" % (counts["equivalent"], elapsed))
@@ -460,7 +559,7 @@ def main():
         f.write("\n".join(report + [summary]) + "\n")
     if not args.keep:
         shutil.rmtree(os.path.join(WORK, "m"), ignore_errors=True)
-    return 0 if counts["survived"] == 0 and counts["error"] == 0 else 1
+    return 0 if counts["survived"] == counts["missed"] == counts["error"] == 0 else 1
 
 
 if __name__ == "__main__":

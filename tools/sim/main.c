@@ -42,7 +42,7 @@ static struct task_report reports[WL_MAX_TASKS];
 static int nreports;
 static struct task_report *by_pid[FAKE_MAX_PROCS + 1];
 
-/* A trace record as kernel/trace.c keeps it: the event, then the state of
+/* A trace record as kernel/debug/trace.c keeps it: the event, then the state of
  * its task and of the task running on the CPU (for a switch: the one that
  * was switched out) at that moment. Names are looked up when printing. */
 struct sim_trace_rec {
@@ -66,7 +66,7 @@ static int policy_code(const struct sched_task *t)
 	return !t ? FAKE_POLICY_NONE : t->is_idle ? FAKE_POLICY_IDLE : t->policy;
 }
 
-/* Why prev leaves the CPU, in Linux's prev_state letters (as kernel/trace.c). */
+/* Why prev leaves the CPU, in Linux's prev_state letters (as kernel/debug/trace.c). */
 static const char *switch_state(const struct sched_task *prev, int cpu)
 {
 	if (!prev || prev->is_idle)
@@ -164,7 +164,7 @@ static const char *comm_of(int pid, int policy, char *buf)
 }
 
 
-/* The kernel's dump (kernel/trace.c trace_dump), line for line. */
+/* The kernel's dump (kernel/debug/trace.c trace_dump), line for line. */
 static void print_trace(void)
 {
 	printf("trace: begin %zu events, %zu lost, %d cpus\n", trace_len, trace_lost, fake_ncpus);
@@ -220,7 +220,7 @@ static bool set_tunable(const char *name, const char *value, const char *where)
 	r = sched_setup_param(name, value);
 	if (r == -ENOENT) {
 		fprintf(stderr, "%s: no tunable '%s' (there are:", where, name);
-		for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+		for (int id = SCHED_TUNABLE_HZ + 1; id < SCHED_TUNABLE_NR; id++)
 			fprintf(stderr, " %s", sched_tunable_name(id));
 		fprintf(stderr, ")\n");
 		return false;
@@ -354,7 +354,7 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 	       wl->cores > 1 ? "s" : "", wl->threads, wl->threads > 1 ? "s" : "",
 	       wl->hz, (double)now / 1e9, (unsigned long long)seed, sched_class_name());
 	printf("tunables:");
-	for (int id = TUNABLE_HZ + 1; id < TUNABLE_NR; id++)
+	for (int id = SCHED_TUNABLE_HZ + 1; id < SCHED_TUNABLE_NR; id++)
 		printf(" %s=%d", sched_tunable_name(id), sched_tunable_get(id));
 	printf("\n\n");
 	printf("%-12s %4s %-6s %4s %-5s %7s %7s %9s %9s %9s %9s %5s %5s\n",

@@ -192,8 +192,8 @@ static bool parse_directive(struct ctx *c, char **w, int n, struct workload *wl)
 		    wl->duration_ns > 3600 * 1000000000ull)
 			error(c, "expected 'duration LENGTH' (e.g. 10s or 500ms, at most 1 hour)");
 	} else if (strcmp(w[0], "hz") == 0) {
-		if (n != 2 || !parse_int(w[1], 100, 1000, &wl->hz))
-			error(c, "expected 'hz N' with N 100..1000");
+		if (n != 2 || !parse_int(w[1], HZ_MIN, HZ_MAX, &wl->hz))
+			error(c, "expected 'hz N' with N %d..%d", HZ_MIN, HZ_MAX);
 	} else if (strcmp(w[0], "tunable") == 0) {
 		struct wl_tunable *t = &wl->tunables[wl->ntunables];
 		if (n != 3 || strlen(w[1]) >= sizeof(t->name) ||

@@ -1,5 +1,5 @@
 /*
- * lockstat - the kernel's lock statistics (kernel/lockstat.c, call 509),
+ * lockstat - the kernel's lock statistics (kernel/sync/lockstat.c, call 509),
  * in the layout of Linux's /proc/lock_stat (Documentation/locking/
  * lockstat.rst), classes sorted by contentions as there.
  *

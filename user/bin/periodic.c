@@ -23,7 +23,7 @@
  * "Its share of CPU time" is CPU time, not wall time, so that a task that
  * is preempted mid-period still does all its work: CLOCK_THREAD_CPUTIME_ID.
  * On this kernel that clock counts the ticks charged to the task (1 ms at
- * hz 1000, kernel/systime.c), too coarse for a 2.5 ms share, so between
+ * hz 1000, kernel/time/systime.c), too coarse for a 2.5 ms share, so between
  * two of its steps the time the task saw itself run is added (clock reads
  * less than 200 us apart: spin's method).  On Linux the clock has
  * nanoseconds and is used alone.  Without it, wall time.  Try it as NORMAL,

@@ -16,7 +16,8 @@
  * writing (EACCES), a file without a write bit is read-only.  Like
  * procps-ng 4, KEY=VALUE writes even without -w.  Messages are procps's,
  * one line on stderr, with a tunable's range added where a value was
- * refused (user/lib/tunables.c); status 1 on any error (-e: unknown keys
+ * refused (the kernel's table, asked for with call 502: user/lib/tunables.c;
+ * none on Linux); status 1 on any error (-e: unknown keys
  * are not errors).  The same program works on Linux.
  */
 #include <dirent.h>
@@ -151,13 +152,14 @@ static int read_key(const char *key)
  * range too. */
 static int refused(const char *key, int err)
 {
-	const struct tunable *t = strncmp(key, "kernel.", 7) ? NULL : tunable_find(key + 7);
+	struct tunable t;
+	char range[32];
 
 	if (err == EACCES)
 		fprintf(stderr, "sysctl: permission denied on key \"%s\"\n", key);
-	else if (err == EINVAL && t)
+	else if (err == EINVAL && !strncmp(key, "kernel.", 7) && tunable_find(key + 7, &t) == 0)
 		fprintf(stderr, "sysctl: setting key \"%s\": %s (%s %s)\n", key,
-			strerror(err), t->range, t->unit);
+			strerror(err), tunable_range(&t, range, sizeof(range)), t.desc.unit);
 	else
 		fprintf(stderr, "sysctl: setting key \"%s\": %s\n", key, strerror(err));
 	return 1;

@@ -12,7 +12,7 @@
  * set_thread_area (its thread-local storage) before main: on a kernel
  * without it the program ends with "set_thread_area failed when setting
  * up thread-local storage" and status 127 (as on this kernel before issue
- * 26's kernel/tls.c); its fork() is clone (kernel/thread.c). memory.linux.ktap beside this file is its transcript on Debian's
+ * 26's kernel/arch/tls.c); its fork() is clone (kernel/task/thread.c). memory.linux.ktap beside this file is its transcript on Debian's
  * Linux 6.1 (6.1.0-57-686) in QEMU, booted with the project's init:
  *	qemu-system-i386 ... -kernel build/linux/vmlinuz -initrd CPIO \
  *	  -append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=/bin/memory then=exit"

@@ -28,6 +28,12 @@ int sched_tunable_set(int id, int value)
 				      SCHED_TUNABLE_SET, value));
 }
 
+int sched_tunable_describe(int id, struct sched_tunable_desc *desc)
+{
+	return __syscall_ret(syscall3(__NR_sched_tunable, id,
+				      SCHED_TUNABLE_DESCRIBE, (long)desc));
+}
+
 int test_mutex(int op, int arg)
 {
 	return __syscall_ret(syscall2(__NR_test_mutex, op, arg));

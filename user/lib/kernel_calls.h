@@ -22,6 +22,7 @@ int sched_stat(pid_t pid, struct sched_task_info *info);
 int sched_cpustat(int cpu, struct sched_cpu_info *info);
 int sched_tunable_get(int id);
 int sched_tunable_set(int id, int value);
+int sched_tunable_describe(int id, struct sched_tunable_desc *desc);
 int test_mutex(int op, int arg);
 int trace_ctl(int op, int arg);
 int free_frames(void);

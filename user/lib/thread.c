@@ -4,7 +4,7 @@
  * its TLS block is a GDT entry set by set_thread_area (243) or by
  * clone's CLONE_SETTLS, and join waits on the thread's id word, which
  * the kernel clears and wakes as the thread exits (CLONE_CHILD_CLEARTID;
- * kernel/thread.c).
+ * kernel/task/thread.c).
  */
 #include <errno.h>
 #include <stdint.h>

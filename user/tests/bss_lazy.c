@@ -1,6 +1,6 @@
 /*
  * bss_lazy - a 96 MiB bss (three quarters of a 128 MiB machine), touched
- * in one page only: exec maps bss on demand (kernel/exec.c), so starting
+ * in one page only: exec maps bss on demand (kernel/task/exec.c), so starting
  * it costs a few frames, not 24,576. argv[1]: the free frames its parent
  * saw before the fork; exits 0 when at least that many less 256 are still
  * free once it has run, 1 when not (leak's exec_maps_bss_on_demand).

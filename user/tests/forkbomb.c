@@ -67,7 +67,7 @@ static void bomber(long long deadline)
 	_exit(other ? 1 : eagain ? 42 : 0);
 }
 
-#define ROOT_RESERVE 16		/* kernel/proc.h's NPROC_ROOT_RESERVE */
+#define ROOT_RESERVE 16		/* kernel/task/proc.h's NPROC_ROOT_RESERVE */
 
 /* Live tasks: the "total" of /proc/loadavg's "running/total". */
 static int live_tasks(void)

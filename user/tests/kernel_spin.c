@@ -1,7 +1,7 @@
 /*
  * kernel_spin [MS] - stay in kernel mode for MS milliseconds (default
  * 6000) through test call 503 KERNEL_SPIN, so that the watchdog reports
- * this CPU as stuck (kernel/watchdog.c): after 5 s the console shows
+ * this CPU as stuck (kernel/debug/watchdog.c): after 5 s the console shows
  * "watchdog: cpuN has run pid P (kernel_spin) in kernel mode for ... ms"
  * and a backtrace through sys_test_mutex. Root only; then it returns, and
  * the machine goes on as before.

@@ -6,7 +6,7 @@
  * The third test grows a stack 64 pages past its first four and a heap by
  * 64 pages, forks, and checks that the child sees every page and that all
  * of them come back: fork and exit walk only where the kernel's map of an
- * address space says pages are (kernel/vm.c), and that map must follow a
+ * address space says pages are (kernel/mm/vm.c), and that map must follow a
  * stack growing down as well as a heap growing up.
  *
  * A few warm-up cycles run first: the kernel heap keeps the pages it has

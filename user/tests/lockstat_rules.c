@@ -1,5 +1,5 @@
 /*
- * lockstat_rules - the lock statistics (kernel/lockstat.c, call 509) count what
+ * lockstat_rules - the lock statistics (kernel/sync/lockstat.c, call 509) count what
  * happens: a lock two CPUs fight over shows contentions, the same lock
  * taken from one CPU shows none, a mutex slept on shows a mutex
  * contention, and the call's errors are Linux-style (docs/kernel.md
@@ -139,13 +139,13 @@ static void fork_exit_wait_take_no_global_lock(void)
 			_exit(0);
 		waitpid(p, NULL, 0);
 	}
-	struct lock_stat_info pt = find("ptable", 0), ks = find("kstack", 0),
+	struct lock_stat_info pt = find("signal", 0), ks = find("kstack", 0),
 			      it = find("itimer", 0), pmm = find("pmm", 0),
 			      fam = find("family", 0);
 	ktap_ok(pt.acquisitions <= ROUNDS / 20 && ks.acquisitions == 0 && it.acquisitions == 0 &&
 		pmm.acquisitions <= ROUNDS / 4 && fam.acquisitions >= 3 * ROUNDS,
 		"fork_exit_wait_take_no_global_lock",
-		"%d fork + exit + wait: ptable %llu, kstack %llu, itimer %llu, pmm %llu, family %llu acquisitions",
+		"%d fork + exit + wait: signal %llu, kstack %llu, itimer %llu, pmm %llu, family %llu acquisitions",
 		ROUNDS, (unsigned long long)pt.acquisitions, (unsigned long long)ks.acquisitions,
 		(unsigned long long)it.acquisitions, (unsigned long long)pmm.acquisitions,
 		(unsigned long long)fam.acquisitions);

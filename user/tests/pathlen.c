@@ -9,7 +9,17 @@
  *                               one byte from stdin after "begin" (the
  *                               profiler's go, once QEMU's log is on)
  *
- * FIGURE is one of getpid, yield, pipe, fork, exec. Each figure is the
+ * FIGURE is one of getpid, yield, pipe, fork, exec, or, for make paths
+ * only (tools/bench/paths.sh: the files a path runs code in), tick or
+ * setsched:
+ *
+ *   tick      COUNT milliseconds of a NORMAL hog spinning in user mode:
+ *             the kernel runs only timer ticks (some of which end a
+ *             quantum and drop it a stair, §6.1) and what they call
+ *   setsched  sched_setscheduler() of a sleeping child of the same
+ *             user, to SCHED_BATCH and back to SCHED_NORMAL in turn (§7.6)
+ *
+ * Each of the first five figures is the
  * median of REPS repetitions, after a warm-up, of the time stamp counter
  * (rdtsc) around a loop of operations, divided by the operations:
  *
@@ -30,6 +40,7 @@
  */
 #include <sched.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,19 +191,82 @@ static unsigned long long run_exec(int n)
 	return rdtsc() - t0;
 }
 
+/* tick: TSC ticks in a millisecond, measured around a 20 ms sleep before
+ * the profiled spin, so that the spin itself makes no system call. */
+static unsigned long long tsc_per_ms;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void tick_start(void)
+{
+	struct timespec d = { 0, 20000000 };
+	unsigned long long t0 = rdtsc(), n0 = now_ns();
+
+	nanosleep(&d, NULL);
+	unsigned long long ns = now_ns() - n0;
+	tsc_per_ms = (rdtsc() - t0) * 1000000ull / (ns ? ns : 1);
+}
+
+static unsigned long long run_tick(int n)
+{
+	unsigned long long t0 = rdtsc(), end = t0 + (unsigned long long)n * tsc_per_ms;
+
+	while (rdtsc() < end)
+		;
+	return rdtsc() - t0;
+}
+
+static pid_t sleeper = -1;
+
+static void setsched_start(void)
+{
+	sleeper = fork();
+	if (sleeper < 0)
+		die("pathlen: fork");
+	if (sleeper == 0)
+		for (;;)
+			pause();
+}
+
+static void setsched_stop(void)
+{
+	kill(sleeper, SIGKILL);
+	waitpid(sleeper, NULL, 0);
+}
+
+static unsigned long long run_setsched(int n)
+{
+	struct sched_param p = { 0 };
+	unsigned long long t0 = rdtsc();
+
+	for (int i = 0; i < n; i++)
+		if (sched_setscheduler(sleeper, i % 2 ? SCHED_OTHER : SCHED_BATCH, &p) < 0)
+			die("pathlen: sched_setscheduler");
+	return rdtsc() - t0;
+}
+
 struct figure {
 	const char *name;
 	unsigned long long (*run)(int n);
 	void (*start)(void), (*stop)(void);
 	int n, warm;		/* operations per repetition, warm-up ones */
+	int paths_only;		/* not one of the default figures: make paths's */
 };
 
 static const struct figure figures[] = {
-	{ "getpid", run_getpid, NULL, NULL, 1000, 1000 },
-	{ "yield", run_yield, yield_start, yield_stop, 500, 100 },
-	{ "pipe", run_pipe, pipe_start, pipe_stop, 200, 50 },
-	{ "fork", run_fork, NULL, NULL, 20, 5 },
-	{ "exec", run_exec, NULL, NULL, 10, 3 },
+	{ "getpid", run_getpid, NULL, NULL, 1000, 1000, 0 },
+	{ "yield", run_yield, yield_start, yield_stop, 500, 100, 0 },
+	{ "pipe", run_pipe, pipe_start, pipe_stop, 200, 50, 0 },
+	{ "fork", run_fork, NULL, NULL, 20, 5, 0 },
+	{ "exec", run_exec, NULL, NULL, 10, 3, 0 },
+	{ "tick", run_tick, tick_start, NULL, 20, 1, 1 },
+	{ "setsched", run_setsched, setsched_start, setsched_stop, 10, 2, 1 },
 };
 
 static int cmp_ull(const void *a, const void *b)
@@ -257,12 +331,13 @@ int main(int argc, char **argv)
 					argc > 2 ? atoi(argv[2]) : figures[i].n);
 				return 0;
 			}
-		fprintf(stderr, "usage: pathlen [getpid|yield|pipe|fork|exec [COUNT]]\n");
+		fprintf(stderr, "usage: pathlen [getpid|yield|pipe|fork|exec|tick|setsched [COUNT]]\n");
 		return 2;
 	}
 	printf("# pathlen: median of %d, rdtsc ticks per operation"
 	       " (instructions under qemu -icount shift=0)\n", REPS);
 	for (int i = 0; i < nfig; i++)
-		measure(&figures[i]);
+		if (!figures[i].paths_only)
+			measure(&figures[i]);
 	return 0;
 }

@@ -15,7 +15,7 @@
  *    often lasts two, which leaves the hog ~20%: the pair would then stay
  *    under the cap's 70% for most of the window; run 8 ticks there
  *    (80 ms / 10 ms at hz=100).
- *  - in compute mode (sched_compute=1) a wake-up whose run + sleep is
+ *  - in compute mode (compute=1) a wake-up whose run + sleep is
  *    shorter than a quantum (100 ms there) is not a real sleep (§6.2), so
  *    the hostile pair descends the stairs like a hog and, even without the
  *    cap, the NORMAL hog keeps >= 25%: check 3 says so instead.

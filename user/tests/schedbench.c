@@ -47,7 +47,7 @@
  * (sched_getscheduler after the request), as wakelat does.
  *
  * Task count: threads-max follows the memory on both kernels (this one:
- * 2,039 at 128 MiB; kernel/proc.c). picknext's hogs are threads of one
+ * 2,039 at 128 MiB; kernel/task/proc.c). picknext's hogs are threads of one
  * process (4,000 fit in 128 MiB) and, as root, it raises threads-max for
  * its run as sysctl would and puts it back; if clone still fails it
  * prints picknext_limit and measures with as many as it got.

@@ -14,7 +14,7 @@
 #include "../../sched/runqueue.h"
 #include "../../sched/core.h"
 #include "../../sched/syscalls.h"
-#include "../../sched/errno.h"
+#include "../../lib/errno.h"
 
 #ifndef SCHED_IDLEPRIO
 #define SCHED_IDLEPRIO 5	/* the number the lab gives it */

@@ -1,0 +1,123 @@
+/*
+ * file.h - open files: what a file descriptor points at.
+ *
+ * Six kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * read-only file of the initrd, a device of /dev (kernel/fs/dev.c), a
+ * /proc file (kernel/fs/proc/procfs.c), and one end of a socket pair
+ * (kernel/fs/socket.c). A struct file is shared between
+ * descriptors after fork and dup2, and freed when the last one closes.
+ */
+#ifndef KERNEL_FILE_H
+#define KERNEL_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "initrd.h"
+
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET };
+
+struct pipe;
+struct socket;
+struct proc;
+struct waitq;
+
+struct file {
+	enum file_type type;
+	int ref;			/* descriptors pointing here */
+	struct pipe *pipe;		/* FT_PIPE_* */
+	struct socket *sock;		/* FT_SOCKET */
+	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/fs/dev.c), FT_PROC */
+	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
+	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
+	uint32_t text_len;
+	int proc_pid;			/* FT_PROC: the node's pid at open (its slot may be reused) */
+	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
+};
+
+struct file *file_alloc(enum file_type type);
+struct file *file_dup(struct file *f);
+void file_close(struct file *f);
+/* Read/write n bytes to/from user memory: bytes moved, or -errno. */
+int file_read(struct file *f, void *ubuf, uint32_t n);
+int file_write(struct file *f, const void *ubuf, uint32_t n);
+
+/* The current process's file on descriptor fd, or NULL. */
+struct file *fd_file(int fd);
+/* The same with a reference, taken under the table's lock (Linux's fget):
+ * for a caller that keeps the file while another thread may close the
+ * descriptor (poll, select). NULL if none; file_close gives it back. */
+struct file *fd_get(int fd);
+/* Slots in the current process's descriptor table (select's bound). */
+uint32_t fd_table_size(void);
+
+/* The system calls on descriptors of the current process. */
+int sys_read(int fd, void *ubuf, uint32_t n);
+int sys_write(int fd, const void *ubuf, uint32_t n);
+int sys_ioctl(int fd, uint32_t req, void *uarg);
+int sys_open(const char *upath, int flags);
+int sys_openat(int dirfd, const char *upath, int flags);
+int sys_close(int fd);
+int sys_dup2(int oldfd, int newfd);
+int sys_dup3(int oldfd, int newfd, int flags);
+int create_refused(int dirfd, const char *path, int flags, int err);
+int sys_pipe(int *ufds);
+int sys_pipe2(int *ufds, int flags);
+/* pipe2 and socketpair: a and b on the two lowest free descriptors, their
+ * numbers in fds and copied to ufds; on failure (-EMFILE, -EFAULT) no
+ * descriptor is left and both files are closed. */
+int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2]);
+int sys_readv(int fd, const void *uiov, int iovcnt);
+int sys_writev(int fd, const void *uiov, int iovcnt);
+int sys_fcntl64(int fd, int cmd, uint32_t arg);
+int sys_dup(int fd);
+int sys_lseek(int fd, int32_t off, int whence);
+int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
+int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count);
+/* poll (kernel/fs/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
+ * POLLERR), and the wait queue woken when that changes (NULL: never). */
+uint32_t file_poll(struct file *f);
+struct waitq *file_waitq(struct file *f);
+/* exec: close the descriptors marked close-on-exec (O_CLOEXEC, FD_CLOEXEC). */
+void fd_close_on_exec(struct proc *p);
+int fork_files(struct proc *child, struct proc *parent);
+void files_release(struct proc *leader);
+
+/* Pipes (kernel/fs/pipe.c). */
+int pipe_create(struct file **rd, struct file **wr);
+/* nonblock (O_NONBLOCK): -EAGAIN where they would sleep. */
+int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
+/* sigpipe: SIGPIPE with EPIPE (false for a send with MSG_NOSIGNAL). */
+int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe);
+void pipe_close(struct pipe *p, int writable);
+/* For socket pairs (kernel/fs/socket.c): a pipe sleeping on wq (NULL: its
+ * own), one reader and one writer; shut makes it end both ways. */
+struct pipe *pipe_alloc(struct waitq *wq);
+void pipe_shut(struct pipe *p);
+uint32_t pipe_poll(struct pipe *p, bool write_end);
+struct waitq *pipe_waitq(struct pipe *p, bool write_end);
+/* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ (the new size, or -errno). */
+int pipe_get_size(struct pipe *p);
+int pipe_set_size(struct pipe *p, uint32_t want);
+void pipe_free(struct pipe *p);
+
+/* Socket pairs (kernel/fs/socket.c). */
+int socket_read(struct file *f, void *ubuf, uint32_t n);
+int socket_write(struct file *f, const void *ubuf, uint32_t n);
+void socket_close(struct socket *s);
+uint32_t socket_poll(struct socket *s);
+struct waitq *socket_waitq(struct socket *s);
+
+/* The console as a file (kernel/fs/tty.c). */
+int tty_read(void *ubuf, uint32_t n, bool nonblock);
+int tty_write(const void *ubuf, uint32_t n);
+void tty_init(void);
+uint32_t tty_poll(void);
+struct waitq *tty_waitq(void);
+/* console_input_byte() (interrupt context): take every byte the console
+ * has buffered. Does nothing before tty_init(): until then the raw
+ * buffer is test=echo's (drivers/serial_irq.c). */
+void tty_receive(void);
+/* The terminal ioctls (termios, the foreground group); -ENOTTY else. */
+int tty_ioctl(uint32_t req, void *uarg);
+
+#endif

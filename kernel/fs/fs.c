@@ -1,0 +1,222 @@
+/*
+ * fs.c - the calls on paths and directories: chdir, getcwd, getdents64,
+ * and the path walk every call that names a file goes through (open,
+ * execve, the stat calls of kernel/fs/stat.c too).
+ *
+ * The only file system is the initrd (kernel/fs/initrd.c), read-only and
+ * without links, so a working directory is just a node of its tree and
+ * every directory's ".." is its parent. getdents64's records are Linux
+ * i386's (linux/dirent.h's linux_dirent64), so glibc's and Debian's
+ * programs read them unchanged.
+ */
+#include "fs.h"
+#include <uapi/stat.h>	/* S_IF* */
+#include "lib/errno.h"
+#include "file.h"
+#include "kernel/task/proc.h"
+#include "kernel/fs/proc/procfs.h"
+#include "lib/string.h"
+#include "kernel/mm/uaccess.h"
+
+#include <uapi/dirent.h>	/* struct linux_dirent64, DT_* */
+
+static const struct initrd_file *cwd_of(const struct proc *p)
+{
+	return p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
+}
+
+int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out)
+{
+	return initrd_resolve(cwd_of(p), path, out);
+}
+
+/* Where a relative path given with dirfd starts (the *at() calls): the
+ * working directory for AT_FDCWD, else the directory open on dirfd. */
+static int dirfd_start(int dirfd, const struct initrd_file **start)
+{
+	if (dirfd == AT_FDCWD) {
+		*start = cwd_of(current());
+		return 0;
+	}
+	struct file *f = fd_file(dirfd);
+	if (!f)
+		return -EBADF;
+	if (f->type != FT_INITRD || !f->node->is_dir)
+		return -ENOTDIR;
+	*start = f->node;
+	return 0;
+}
+
+int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bool follow)
+{
+	const struct initrd_file *start = initrd_root();
+	if (path[0] != '/') {
+		int err = dirfd_start(dirfd, &start);
+		if (err < 0)
+			return err;
+	}
+	return initrd_resolve_at(start, path, out, follow);
+}
+
+int fs_lookup_user(const char *upath, const struct initrd_file **out)
+{
+	char path[FS_PATH_MAX];
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	return fs_lookup(current(), path, out);
+}
+
+int sys_chdir(const char *upath)
+{
+	const struct initrd_file *node;
+	int err = fs_lookup_user(upath, &node);
+	if (err < 0)
+		return err;
+	if (!node->is_dir)
+		return -ENOTDIR;
+	err = procfs_node_hold(node);	/* a /proc/PID directory: kept while here */
+	if (err)
+		return err;
+	procfs_node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
+					     __ATOMIC_ACQ_REL));
+	return 0;
+}
+
+int sys_umask(uint32_t mask)
+{
+	struct proc *leader = current()->group_leader;
+	return (int)__atomic_exchange_n(&leader->umask, mask & 0777, __ATOMIC_RELAXED);
+}
+
+/* Linux returns the length with its NUL; ERANGE when size is too small. */
+int sys_getcwd(char *ubuf, uint32_t size)
+{
+	const char *path = cwd_of(current())->path;
+	uint32_t len = (uint32_t)strlen(path) + 1;
+	if (size < len)
+		return -ERANGE;
+	if (copy_to_user(ubuf, path, len) < 0)
+		return -EFAULT;
+	return (int)len;
+}
+
+/* unlink (10) and unlinkat (301): nothing can be removed from the
+ * read-only initrd, so Linux's answers for a read-only file system: the
+ * walk's errors (ENOENT...), EISDIR for a directory (unlinkat without
+ * AT_REMOVEDIR), ENOTDIR for a file with it, else EROFS. */
+#define AT_REMOVEDIR	0x200
+
+int sys_unlinkat(int dirfd, const char *upath, int flags)
+{
+	char path[FS_PATH_MAX];
+	const struct initrd_file *node;
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &node, false);
+	if (err < 0)
+		return err;
+	if (node->is_dir && !(flags & AT_REMOVEDIR))
+		return -EISDIR;
+	if (!node->is_dir && (flags & AT_REMOVEDIR))
+		return -ENOTDIR;
+	return -EROFS;
+}
+
+int sys_unlink(const char *upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, 0);
+}
+
+/* mkdir (39) and mkdirat (296): nothing can be made in the read-only
+ * initrd: EEXIST for a name that is there (Linux looks before it asks
+ * for write access), else as an O_CREAT open: EROFS once the parent
+ * directory is found, the walk's error (ENOENT, ENOTDIR) if not. top
+ * makes its configuration directory this way. */
+int sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
+{
+	char path[FS_PATH_MAX];
+	const struct initrd_file *node;
+	(void)mode;
+	int err = strncpy_from_user(path, upath, sizeof(path));
+	if (err < 0)
+		return err;
+	err = fs_lookup_at(dirfd, path, &node, false);
+	if (err == 0)
+		return -EEXIST;
+	return create_refused(dirfd, path, O_CREAT, err);
+}
+
+int sys_mkdir(const char *upath, uint32_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, upath, mode);
+}
+
+/* ---- getdents64 ------------------------------------------------------------ */
+
+/*
+ * A directory's offset counts "." (0), ".." (1), then 2 + the table index
+ * to scan from next, so a listing resumed by a second call (or after
+ * lseek to a d_off) carries on where it stopped.
+ */
+static const struct initrd_file *entry_at(const struct initrd_file *dir, uint32_t off,
+					  const char **name, uint32_t *next)
+{
+	if (off == 0) {
+		*name = ".";
+		*next = 1;
+		return dir;
+	}
+	if (off == 1) {
+		*name = "..";
+		*next = 2;
+		return initrd_parent(dir);
+	}
+	uint32_t pos = off - 2;
+	const struct initrd_file *f = initrd_next_child(dir, &pos);
+	*next = pos + 2;
+	if (f)
+		*name = initrd_name(f);
+	return f;
+}
+
+int sys_getdents64(int fd, void *udirp, uint32_t count)
+{
+	struct file *f = fd_file(fd);
+	char rec[sizeof(struct linux_dirent64) + INITRD_PATH_MAX + 8];
+	uint32_t done = 0;
+
+	if (!f)
+		return -EBADF;
+	if (f->type != FT_INITRD || !f->node->is_dir)
+		return -ENOTDIR;
+	for (;;) {
+		const char *name;
+		uint32_t next;
+		if (f->offset > UINT32_MAX)	/* lseek'd past every entry */
+			break;
+		const struct initrd_file *e = entry_at(f->node, (uint32_t)f->offset, &name, &next);
+		if (!e)
+			break;
+		uint32_t len = (uint32_t)strlen(name);
+		uint32_t reclen = (sizeof(struct linux_dirent64) + len + 1 + 7) & ~7u;
+		if (done + reclen > count)
+			return done ? (int)done : -EINVAL;	/* Linux: EINVAL when not even one fits */
+		struct linux_dirent64 *d = (struct linux_dirent64 *)rec;
+		memset(rec, 0, reclen);
+		d->d_ino = initrd_ino(e);
+		d->d_off = next;
+		d->d_reclen = (uint16_t)reclen;
+		d->d_type = e->is_dir ? DT_DIR : e->rdev ? DT_CHR :
+			    (e->symlink || e->magic) ? DT_LNK : DT_REG;
+		memcpy(d->d_name, name, len + 1);
+		if (copy_to_user((char *)udirp + done, rec, reclen) < 0)
+			return -EFAULT;
+		done += reclen;
+		f->offset = next;
+	}
+	return (int)done;
+}

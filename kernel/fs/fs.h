@@ -1,0 +1,53 @@
+/*
+ * kernel/fs/ - files: the open file and its operations (file), a
+ * group's descriptor table (fdtable, under the leader's fd_lock), the path
+ * walk and directory calls (fs, this file), stat, the read-only initrd
+ * tree (built at boot, never changed), the character devices (dev), pipes
+ * (each pipe's lock), stream socket pairs, the terminal's line discipline
+ * (tty; tty_lock), and poll and select. /proc is the room below, proc/.
+ *
+ * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
+ *
+ * fs.h - the file-system calls on paths and directories (kernel/fs/fs.c):
+ * every path a program names is walked here, from its working directory.
+ */
+#ifndef KERNEL_FS_H
+#define KERNEL_FS_H
+
+#include "initrd.h"
+
+#include <uapi/fcntl.h>		/* O_ACCMODE, O_DIRECTORY */
+
+#define FS_PATH_MAX	256		/* a path as a program may write it, with "..", "./" */
+
+struct file;
+struct proc;
+
+/* Copy a path from user memory and walk it from the current process's
+ * working directory: 0 and *out, or -errno (EFAULT, ENAMETOOLONG, ENOENT,
+ * ENOTDIR). */
+int fs_lookup_user(const char *upath, const struct initrd_file **out);
+/* The same for a path already in kernel memory, from process p's cwd. */
+int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out);
+/* The same for the *at() calls: a relative path starts at the directory
+ * open on dirfd (-EBADF when none is, -ENOTDIR when it is a file), or at
+ * the working directory for AT_FDCWD; an absolute one ignores dirfd.
+ * follow: a magic link as the last component stands for its target
+ * (stat, open); else the link itself (lstat, readlink). */
+int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bool follow);
+
+/* Linux's init_fs: the file-creation mask init starts with. */
+#define INIT_UMASK	0022
+
+int sys_chdir(const char *upath);
+/* 60: the old mask; the new one is mask & 0777. No file is created here
+ * (the initrd is read-only), so it is only kept and told. */
+int sys_umask(uint32_t mask);
+int sys_getcwd(char *ubuf, uint32_t size);
+int sys_getdents64(int fd, void *udirp, uint32_t count);
+int sys_unlink(const char *upath);
+int sys_mkdir(const char *upath, uint32_t mode);
+int sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
+int sys_unlinkat(int dirfd, const char *upath, int flags);
+
+#endif

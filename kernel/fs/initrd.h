@@ -1,0 +1,80 @@
+/*
+ * initrd.h - the read-only in-memory file tree built from boot modules.
+ *
+ * Every module that is a ustar archive is unpacked into the tree; every
+ * module that is an ELF file becomes /bin/<basename of its module string>
+ * (docs/abi.md §8). Files are never copied: a node points into the module's
+ * memory, which the frame allocator keeps reserved.
+ *
+ * The tree is a flat table where each node names its directory (parent):
+ * a few hundred nodes, so a linear scan lists a directory. A directory an
+ * archive only implies ("bin/x" without "bin/") is made, and so is "/".
+ */
+#ifndef KERNEL_INITRD_H
+#define KERNEL_INITRD_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define INITRD_PATH_MAX 100
+#define INITRD_MAX_LINKS 40		/* Linux's MAXSYMLINKS: then ELOOP */
+
+struct initrd_file {
+	char path[INITRD_PATH_MAX];	/* absolute, e.g. "/bin/sh" */
+	const uint8_t *data;
+	uint32_t size;
+	bool is_dir;
+	uint16_t perm;			/* permission bits (ustar's mode field) */
+	uint32_t mtime;			/* seconds since 1970 (ustar's mtime) */
+	uint16_t rdev;			/* a character device (kernel/fs/dev.c): major << 8 | minor; 0 else */
+	uint8_t magic;			/* a magic link (kernel/fs/proc/procfs.c): initrd_magic_target() */
+	const char *symlink;		/* a symbolic link's target (a tar's typeflag '2'); NULL else */
+	uint8_t procfs;			/* a /proc node (kernel/fs/proc/procfs.h's PROCFS_*); 0 else */
+	int32_t arg;			/* /proc: the pid of a /proc/PID node, a tunable's id */
+	int parent;			/* index of its directory; "/" is its own */
+};
+
+void initrd_init(void);
+/* The node of an absolute, normalised path ("/bin/sh"), or NULL. */
+const struct initrd_file *initrd_lookup(const char *path);
+const struct initrd_file *initrd_root(void);
+const struct initrd_file *initrd_parent(const struct initrd_file *f);
+uint32_t initrd_ino(const struct initrd_file *f);	/* 1, 2, ...: its index + 1 */
+const char *initrd_name(const struct initrd_file *f);	/* last component; "/" for the root */
+/* Directory listing: the next node of dir at or after index *pos (start
+ * at 0), *pos moved past it; NULL at the end. */
+const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos);
+/* Walk path from cwd (or from "/" when path starts with '/'), component
+ * by component as Linux's path walk does: ".", "..", repeated '/',
+ * -ENOENT for a missing name or "", -ENOTDIR where a file is used as a
+ * directory (also "file/"), -ENAMETOOLONG. 0 and *out on success. */
+int initrd_resolve(const struct initrd_file *cwd, const char *path,
+		   const struct initrd_file **out);
+/* The same, following a magic link in the last component or not (lstat,
+ * readlink: the link itself). */
+int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
+		      const struct initrd_file **out, bool follow_last);
+/* Boot, after initrd_init: nodes the kernel makes, their directories made
+ * if need be; an archive's own file of that path wins. A character device
+ * (kernel/fs/dev.c); a directory; a magic link (kernel/fs/proc/procfs.c), which the
+ * walk replaces by initrd_magic_target(node), as Linux's /proc/self/exe. */
+void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm);
+void initrd_add_dir(const char *path);
+void initrd_add_magic(const char *path, uint8_t magic);
+/* A /proc node (kernel/fs/proc/procfs.c): a file whose text procfs makes at read,
+ * or a directory whose other children procfs makes (the PIDs of /proc). */
+void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm, bool dir);
+/* The text of a magic link for readlink and lstat's size (its target's
+ * path, or for /proc/self the caller's pid): its length, or -ENOENT. */
+int initrd_magic_text(const struct initrd_file *link, char *buf, uint32_t size);
+/* The kernel's answer for a magic link, for the current process: the node
+ * it stands for, or NULL (ENOENT). kernel/fs/proc/procfs.c. */
+const struct initrd_file *initrd_magic_target(const struct initrd_file *link);
+/* Its place in the archive: a stable inode number for stat (kernel/fs/stat.c). */
+uint32_t initrd_index(const struct initrd_file *n);
+
+/* Pure helpers, used by the unit tests too. */
+uint32_t ustar_octal(const char *field, int len);
+bool ustar_header_ok(const uint8_t *block);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * kernel/mm/ - memory: physical frames and their reference counts (pmm;
+ * lock "pmm" and a frame cache per CPU), the kernel heap (kmalloc; a cache
+ * per CPU), kernel stacks (kstack), page tables and the direct map (vm), a
+ * group's regions (mm, this file; the mm lock guards the regions and the
+ * user page tables), the memory calls (mmap), page faults and
+ * copy-on-write (fault), and the one checked path to user memory
+ * (uaccess).
+ *
+ * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs, kernel/task.
+ *
+ * mm.h - a process's address space as regions (kernel/mm/mm.c).
+ *
+ * Linux calls a region a vm_area and the set of them an mm; so do we. A
+ * region is a page-aligned range [start, end) with one protection and one
+ * origin: anonymous memory (zero-filled when first touched), a private
+ * copy of an initrd file, or anonymous memory shared with the children
+ * forked after it was mapped. The program image, the brk heap and the
+ * stack are regions like any other (docs/kernel.md, "Address space").
+ *
+ * Teaching size: a sorted array where Linux has a maple tree. It lives
+ * on the kernel heap and doubles when full, up to MM_MAX_AREAS (Linux's
+ * vm.max_map_count is 65,530): glibc's malloc maps every block over
+ * 128 KiB on its own, and freeing every other one of 300 such blocks
+ * leaves 300 regions.
+ */
+#ifndef KERNEL_MM_H
+#define KERNEL_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "vm.h"
+#include "lib/spinlock.h"
+#include <uapi/mman.h>	/* PROT_*, MAP_*: shared with libc */
+
+#define MM_MAX_AREAS	4096
+/* No mapping below 64 KiB (Debian's vm.mmap_min_addr): a NULL pointer
+ * plus a small offset always faults. */
+#define MMAP_MIN_ADDR	0x10000u
+/* New mappings go top-down from here: below the stack's 8 MiB. */
+#define MMAP_BASE	(0xBFFFF000u - (8u << 20))
+
+/* vm_area.flags */
+#define VMA_SHARED	0x1	/* MAP_SHARED: pages stay shared after fork */
+#define VMA_GROWSDOWN	0x2	/* the stack: a fault just below grows it */
+#define VMA_HEAP	0x4	/* brk's */
+
+struct initrd_file;
+
+struct vm_area {
+	uint32_t start, end;		/* page-aligned, start < end */
+	uint8_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
+	uint8_t flags;			/* VMA_* */
+	const struct initrd_file *file;	/* private file mapping, or NULL */
+	uint32_t file_off;		/* the file's byte at start */
+};
+
+struct mm {
+	struct vm_area *area;			/* sorted by start, disjoint (kmalloc) */
+	int n, cap;				/* regions, room for */
+	uint32_t brk_start, brk;		/* the heap: [brk_start, brk) */
+	/* Where exec put the argument and environment strings on the stack
+	 * (Linux's mm->arg_start...): /proc/PID/cmdline and environ read
+	 * them from there, as they are now. */
+	uint32_t arg_start, arg_end, env_start, env_end;
+	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
+	/* One thread at a time changes the regions or the page tables (a
+	 * fault, mmap and friends, fork's copy): the group's threads may run
+	 * on several CPUs. A spinlock: nothing under it sleeps. Linux has a
+	 * sleeping mmap_lock, taken for reading by faults. */
+	struct spinlock lock;
+};
+
+/* The region holding va, or NULL. */
+struct vm_area *mm_find(struct mm *mm, uint32_t va);
+/* The lowest region overlapping [start, end), or NULL. */
+struct vm_area *mm_overlap(struct mm *mm, uint32_t start, uint32_t end);
+/* Pages mapped, for RLIMIT_AS. */
+uint32_t mm_total_pages(const struct mm *mm);
+/* Room for `more` regions beyond n, now: 0, or -ENOMEM past MM_MAX_AREAS
+ * or when the heap has no bigger array (then nothing changed). */
+int mm_reserve(struct mm *mm, int more);
+/* Add a region over an unmapped range; 0 or -ENOMEM (too many regions,
+ * or no memory for a bigger array). */
+int mm_insert(struct mm *mm, const struct vm_area *a);
+/* Forget [start, end) and drop its pages; -ENOMEM if a split needs a
+ * region more than there is room for (then nothing changed). */
+int mm_unmap(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end);
+/* Give [start, end), which must be mapped throughout, protection prot;
+ * -ENOMEM if not all mapped or no room to split (nothing changed). */
+int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_t prot);
+/* Split so that a region starts at va (if one holds it); -ENOMEM if full. */
+int mm_split_at(struct mm *mm, uint32_t va);
+/* Join neighbours that could be one region. */
+void mm_merge(struct mm *mm);
+/* The highest free range of len bytes below MMAP_BASE, or 0. */
+uint32_t mm_free_range(struct mm *mm, uint32_t len);
+/* The PTE bits a present page of a has; writable is whether a write may
+ * go straight to the frame (not copy-on-write). */
+uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
+/* fork: the child's regions are the parent's (its counts start at 0);
+ * 0 or -ENOMEM. */
+int mm_fork(struct mm *child, const struct mm *parent);
+/* exit: give the array back. */
+void mm_release(struct mm *mm);
+/* The lock above (in kernel/mm/mmap.c). */
+void mm_lock(struct mm *mm);
+void mm_unlock(struct mm *mm);
+/* exec: the new program's regions, from nothing. */
+void mm_reset(struct mm *mm);
+
+#endif

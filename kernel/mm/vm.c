@@ -1,0 +1,352 @@
+/*
+ * vm.c - page directories and page tables.
+ *
+ * The kernel half of every page directory holds 4 MiB pages only (the
+ * direct map and ioremap windows), set up at boot and never changed after
+ * the first process exists, so copying those entries into a new directory
+ * once is enough: no later synchronisation between address spaces.
+ */
+#include "vm.h"
+#include "kstack.h"
+#include "kernel/arch/maxcpus.h"
+#include "lib/objcache.h"
+#include "kernel/debug/panic.h"
+#include "pmm.h"
+#include "lib/string.h"
+#include "kernel/arch/x86.h"
+
+extern pde_t boot_pgdir[];
+pde_t *kernel_pgdir = boot_pgdir;
+
+#define KERNEL_PDE_FIRST PDX(KERNEL_OFFSET)
+#define IOREMAP_BASE     (KERNEL_OFFSET + DIRECT_MAP_SIZE)
+
+static uint32_t ioremap_next = IOREMAP_BASE;
+static bool kernel_half_frozen;		/* set once the first address space is made */
+
+void *ioremap(uint32_t pa, uint32_t size)
+{
+	uint32_t big = 4u << 20;
+	uint32_t first = pa & ~(big - 1);
+	uint32_t last = (pa + size - 1) & ~(big - 1);
+
+	if (pa + size <= DIRECT_MAP_SIZE && pa + size > pa)
+		return P2V(pa);
+	/* Already mapped by an earlier call? Reuse that window. */
+	for (uint32_t va = IOREMAP_BASE; va < ioremap_next; va += big) {
+		if (PTE_ADDR(kernel_pgdir[PDX(va)]) == first && last == first)
+			return (void *)(va + (pa - first));
+	}
+	KASSERT(!kernel_half_frozen);
+	uint32_t va0 = ioremap_next;
+	for (uint32_t p = first;; p += big) {
+		if (ioremap_next >= KSTACK_RANGE_BASE)	/* the kernel stacks' range */
+			panic("ioremap: out of kernel address space");
+		kernel_pgdir[PDX(ioremap_next)] = p | PTE_PS | PTE_PCD | PTE_PWT | PTE_W | PTE_P;
+		invlpg(ioremap_next);
+		ioremap_next += big;
+		if (p == last)
+			break;
+	}
+	return (void *)(va0 + (pa - first));
+}
+
+void vm_drop_identity_map(void)
+{
+	for (uint32_t i = 0; i < KERNEL_PDE_FIRST; i++)
+		kernel_pgdir[i] = 0;
+	write_cr3(read_cr3());
+}
+
+/*
+ * Where a user address space has pages. A program's pages sit in a few
+ * dozen of the 1,024 entries of each of its two or three page tables (its
+ * image and heap low, its stack just below the kernel), and looking at all
+ * of them was half of a fork (make profile: 33,000 of its 70,000
+ * instructions, docs/bench.md). So the frame after each page directory
+ * holds a map of its user part: which directory entries have a page table
+ * (a bitmap, like the run queue's), and in each table the span of entries
+ * that may be present. fork and exit walk only those. Every entry outside
+ * a span is 0; a span only grows (vm_free_range leaves it as it is).
+ * stale says that a present entry was cleared, moved to another frame or
+ * lost a permission since the other CPUs last forgot their translations
+ * of this space (vm_take_stale): a call that only added pages need not
+ * interrupt them.
+ */
+#define USER_PDES KERNEL_PDE_FIRST		/* 768 directory entries */
+struct uspace_map {
+	uint32_t tables[USER_PDES / 32];	/* bit i: pgdir[i] has a table */
+	struct { uint16_t first, end; } span[USER_PDES];	/* [first, end) */
+	bool stale;
+};
+_Static_assert(sizeof(struct uspace_map) <= PAGE_SIZE, "the map fits its frame");
+
+static struct uspace_map *map_of(pde_t *pgdir)
+{
+	return (struct uspace_map *)((char *)pgdir + PAGE_SIZE);
+}
+
+/* A present entry at va's place: its table's span takes it in. */
+static void map_note(pde_t *pgdir, uint32_t va)
+{
+	struct uspace_map *m = map_of(pgdir);
+	uint32_t pdx = PDX(va), ptx = PTX(va);
+
+	if (m->span[pdx].first == m->span[pdx].end) {
+		m->span[pdx].first = ptx;
+		m->span[pdx].end = ptx + 1;
+	} else if (ptx < m->span[pdx].first) {
+		m->span[pdx].first = ptx;
+	} else if (ptx >= m->span[pdx].end) {
+		m->span[pdx].end = ptx + 1;
+	}
+}
+
+/* The next directory entry at or after i that has a page table, or
+ * USER_PDES: the set bits of the map, lowest first. */
+static uint32_t next_table(pde_t *pgdir, uint32_t i)
+{
+	const uint32_t *bits = map_of(pgdir)->tables;
+
+	for (uint32_t w = i / 32; w < USER_PDES / 32; w++) {
+		uint32_t word = bits[w] & (~0u << (w == i / 32 ? i % 32 : 0));
+		if (word)
+			return w * 32 + __builtin_ctz(word);
+	}
+	return USER_PDES;
+}
+
+#define for_each_table(pgdir, i) \
+	for (uint32_t i = next_table(pgdir, 0); i < USER_PDES; i = next_table(pgdir, i + 1))
+
+/*
+ * Each CPU keeps its last freed directories (the directory and its map,
+ * two adjacent frames: lib/objcache.h), their user half already empty
+ * and their kernel half what every directory has, and hands them out
+ * first: Linux's pgd quicklists of the 2.6 days. Two adjacent frames come from the
+ * bitmap under its global lock, so without this every fork and every exit
+ * would take that lock.
+ */
+static struct objcache pgd_caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("pgd cache")
+};
+
+void vm_drain_pgd_caches(void)
+{
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		void *pgdirs[OBJCACHE_MAX];
+		int n = objcache_empty(&pgd_caches[cpu], pgdirs);
+		for (int i = 0; i < n; i++)
+			pmm_free_contig(V2P(pgdirs[i]), 2);
+	}
+}
+
+/* The directory, then its map (struct uspace_map) in the next frame. */
+pde_t *vm_new_pgdir(void)
+{
+	pde_t *cached = objcache_take(&pgd_caches[this_cpu()]);
+	if (cached)
+		return cached;
+	uint32_t pa = pmm_alloc_contig(2);
+	if (!pa) {
+		vm_drain_pgd_caches();
+		pa = pmm_alloc_contig(2);
+	}
+	if (!pa)
+		return NULL;
+	pde_t *pd = P2V(pa);
+	memset(pd, 0, 2 * PAGE_SIZE);
+	kernel_half_frozen = true;
+	for (uint32_t i = KERNEL_PDE_FIRST; i < 1024; i++)
+		pd[i] = kernel_pgdir[i];
+	return pd;
+}
+
+pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create)
+{
+	KASSERT(va < KERNEL_OFFSET);
+	pde_t *pde = &pgdir[PDX(va)];
+	if (!(*pde & PTE_P)) {
+		if (!create)
+			return NULL;
+		uint32_t pa = pmm_alloc();
+		if (!pa)
+			return NULL;
+		memset(P2V(pa), 0, PAGE_SIZE);
+		/* The directory entry allows everything; each PTE decides. */
+		*pde = pa | PTE_P | PTE_W | PTE_U;
+		map_of(pgdir)->tables[PDX(va) / 32] |= 1u << (PDX(va) % 32);
+	}
+	pte_t *table = P2V(PTE_ADDR(*pde));
+	return &table[PTX(va)];
+}
+
+/* Does replacing old by new take something away that a TLB may hold? */
+static bool takes_away(pte_t old, pte_t new)
+{
+	const pte_t rights = PTE_P | PTE_W | PTE_U;
+	return (old & PTE_P) && (PTE_ADDR(old) != PTE_ADDR(new) || (old & rights & ~new));
+}
+
+/* Every user page is mapped here (vm_map_page, vm_alloc_user). */
+static void set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
+{
+	if (takes_away(*pte, value))
+		map_of(pgdir)->stale = true;
+	*pte = value;
+	map_note(pgdir, va);
+}
+
+bool vm_take_stale(pde_t *pgdir)
+{
+	bool stale = map_of(pgdir)->stale;
+	map_of(pgdir)->stale = false;
+	return stale;
+}
+
+/* The address space each CPU has loaded: written before its %cr3 (a
+ * serialising write), read by smp_flush_tlb after its page table changes
+ * and a fence, so a CPU it skips loads %cr3 after those changes. */
+static pde_t *volatile loaded[MAX_CPUS];
+
+bool vm_loaded_on(int cpu, const pde_t *pgdir)
+{
+	return loaded[cpu] == pgdir;
+}
+
+int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
+{
+	pte_t *pte = vm_walk(pgdir, va, true);
+	if (!pte)
+		return -1;
+	KASSERT(!(*pte & PTE_P));
+	set_pte(pgdir, va, pte, pa | flags | PTE_P);
+	return 0;
+}
+
+void vm_free_user(pde_t *pgdir)
+{
+	struct uspace_map *m = map_of(pgdir);
+	struct pmm_batch b = { 0 };
+
+	for_each_table(pgdir, i) {
+		pte_t *table = P2V(PTE_ADDR(pgdir[i]));
+		for (uint32_t j = m->span[i].first; j < m->span[i].end; j++)
+			if (table[j] & PTE_P)
+				pmm_unref_batch(&b, PTE_ADDR(table[j]));
+		pmm_free(PTE_ADDR(pgdir[i]));
+		pgdir[i] = 0;
+	}
+	pmm_batch_flush(&b);
+	memset(m, 0, sizeof(*m));
+}
+
+void vm_free_pgdir(pde_t *pgdir)
+{
+	vm_free_user(pgdir);		/* the user half empty, the map zero */
+	if (!objcache_keep(&pgd_caches[this_cpu()], pgdir))
+		pmm_free_contig(V2P(pgdir), 2);
+}
+
+void vm_switch(pde_t *pgdir)
+{
+	loaded[this_cpu()] = pgdir;
+	write_cr3(V2P(pgdir));
+}
+
+/*
+ * fork: copy-on-write. The child gets its own page tables, but every user
+ * page stays where it is and is mapped in both, with one more reference
+ * (pmm_ref). A private page loses PTE_W in both parent and child, so the
+ * first write of either faults and gets a copy of its own (kernel/mm/fault.c);
+ * a page of a shared mapping (PTE_SHARED) keeps PTE_W: both see every write.
+ * Only the page tables are new: 4 KiB for each 4 MiB a program spans.
+ */
+pde_t *vm_copy_user(pde_t *src)
+{
+	pde_t *dst = vm_new_pgdir();
+	if (!dst)
+		return NULL;
+	for_each_table(src, i) {
+		pte_t *table = P2V(PTE_ADDR(src[i]));
+		for (uint32_t j = map_of(src)->span[i].first; j < map_of(src)->span[i].end; j++) {
+			if (!(table[j] & PTE_P))
+				continue;
+			if (!(table[j] & PTE_SHARED) && (table[j] & PTE_W)) {
+				table[j] &= ~PTE_W;
+				map_of(src)->stale = true;
+			}
+			if (vm_map_page(dst, (i << 22) | (j << 12), PTE_ADDR(table[j]),
+					table[j] & 0xFFF & ~PTE_P) < 0) {
+				vm_free_pgdir(dst);
+				return NULL;
+			}
+			pmm_ref(PTE_ADDR(table[j]));
+		}
+	}
+	/* The parent's writable pages just became read-only: forget the
+	 * translations its TLB still holds (fork runs in the parent). */
+	write_cr3(read_cr3());
+	return dst;
+}
+
+void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
+{
+	set_pte(pgdir, va, pte, value);
+	invlpg(va);
+}
+
+/* mremap: move the pages of [from, from+n) to [to, to+n) (page tables of
+ * the destination made first, so that running out of memory changes
+ * nothing). -1 when memory runs out. */
+int vm_move_range(pde_t *pgdir, uint32_t from, uint32_t to, uint32_t n)
+{
+	for (uint32_t off = 0; off < n; off += PAGE_SIZE)
+		if (vm_walk(pgdir, from + off, false) && !vm_walk(pgdir, to + off, true))
+			return -1;
+	for (uint32_t off = 0; off < n; off += PAGE_SIZE) {
+		pte_t *src = vm_walk(pgdir, from + off, false);
+		if (!src || !(*src & PTE_P))
+			continue;
+		pte_t value = *src;
+		*src = 0;
+		map_of(pgdir)->stale = true;
+		invlpg(from + off);
+		vm_set_pte(pgdir, to + off, vm_walk(pgdir, to + off, false), value);
+	}
+	return 0;
+}
+
+int vm_alloc_user(pde_t *pgdir, uint32_t va, uint32_t n, uint32_t flags)
+{
+	for (uint32_t a = PAGE_ROUND_DOWN(va); a < va + n; a += PAGE_SIZE) {
+		pte_t *pte = vm_walk(pgdir, a, true);
+		if (!pte)
+			return -1;
+		if (*pte & PTE_P) {
+			*pte |= flags;		/* e.g. a data segment sharing a text page */
+			continue;
+		}
+		uint32_t pa = pmm_alloc_user();
+		if (!pa)
+			return -1;
+		memset(P2V(pa), 0, PAGE_SIZE);
+		set_pte(pgdir, a, pte, pa | flags | PTE_U | PTE_P);
+	}
+	return 0;
+}
+
+void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
+{
+	struct pmm_batch b = { 0 };
+	for (uint32_t a = PAGE_ROUND_UP(va); a < va + n; a += PAGE_SIZE) {
+		pte_t *pte = vm_walk(pgdir, a, false);
+		if (pte && (*pte & PTE_P)) {
+			pmm_unref_batch(&b, PTE_ADDR(*pte));
+			*pte = 0;
+			map_of(pgdir)->stale = true;
+			invlpg(a);
+		}
+	}
+	pmm_batch_flush(&b);
+}

@@ -1,0 +1,555 @@
+/*
+ * exit.c - a task's end and its parent's wait: exit and exit_group, the
+ * group's end (what the threads shared is given back, the children go
+ * to init, the parent is told), wait4 and its reports, the faults that
+ * end a process, and the small calls that read a process's ids.
+ *
+ * Locking (kernel/task/proc.c says the whole order): a process's exit and
+ * its parent's wait4 meet under the parent's family_lock; a group's
+ * thread counts and exits are under signal_lock.
+ */
+#include "proc.h"
+#include <uapi/ourcalls.h>
+#include <uapi/wait.h>
+#include "lib/errno.h"
+#include "kernel/fs/file.h"
+#include "futex.h"
+#include "kernel/time/itimer.h"
+#include "kernel/debug/panic.h"
+#include "pid.h"
+#include "kernel/sys/power.h"
+#include "kernel/debug/printk.h"
+#include "proc_internal.h"
+#include "kernel/debug/selftest.h"
+#include "signal.h"
+#include "lib/string.h"
+#include "kernel/time/systime.h"
+#include "thread.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/mm/vm.h"
+
+/* ---- exit and wait ------------------------------------------------------ */
+
+static int status_code(int status)
+{
+	return (status & 0x7F) ? 128 + (status & 0x7F) : (status >> 8) & 0xFF;
+}
+
+/*
+ * c's parent, with its family lock held: read, locked, and read again,
+ * since the parent may be handing c to init meanwhile (its own exit).
+ * Between the read and the lock the parent may be reaped, but not freed
+ * before this CPU next sleeps (kernel/sync/rcu.c). NULL if c has none.
+ */
+static struct proc *lock_parent(struct proc *c)
+{
+	for (;;) {
+		struct proc *parent = __atomic_load_n(&c->parent, __ATOMIC_ACQUIRE);
+		if (!parent)
+			return NULL;
+		family_lock(parent);
+		if (c->parent == parent)
+			return parent;
+		spin_unlock(&parent->family_lock);
+	}
+}
+
+void proc_take_family(struct proc *p, struct proc *leader)
+{
+	/* The group's pid moves with the place on the parent's list, in one
+	 * hold of the parent's family lock: a wait4 for that pid, which looks
+	 * under it, finds the leader or p, never neither (ECHILD). */
+	struct proc *parent = lock_parent(leader), *c;
+	spin_lock(&signal_lock);
+	pid_transfer(leader, p);
+	spin_unlock(&signal_lock);
+	if (parent) {
+		proc_set_parent_locked(p, parent);	/* in the leader's place */
+		proc_set_parent_locked(leader, NULL);
+		spin_unlock(&parent->family_lock);
+	}
+	family_lock(leader);
+	family_lock(p);
+	while ((c = leader->children) != NULL)
+		proc_set_parent_locked(c, p);
+	spin_unlock(&p->family_lock);
+	spin_unlock(&leader->family_lock);
+}
+
+/*
+ * The parent learns of the exit: SIGCHLD (not if it ignores SIGCHLD) and a
+ * wake-up of its wait4. A parent that ignores SIGCHLD, or asked
+ * SA_NOCLDWAIT, never collects the child: init reaps it, and the
+ * parent's wait4, woken, finds no child left (ECHILD), as on Linux.
+ * Returns whether init has a child to reap. parent's family lock held.
+ */
+static bool tell_parent(struct proc *p, struct proc *parent, int status)
+{
+	const struct sigaction *a = &parent->group->sigact[SIGCHLD - 1];
+	bool ignored = sa_addr(a) == SIG_IGN;
+	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
+	if (!ignored)
+		signal_child_exited(p, parent, status);
+	if (!autoreap)
+		return false;
+	if (parent != initproc) {
+		family_lock(initproc);
+		proc_set_parent_locked(p, initproc);
+		spin_unlock(&initproc->family_lock);
+		waitq_wake_all(&parent->child_exit);
+	}
+	return true;
+}
+
+/* The children of a process that ends go to init (Linux's
+ * forget_original_parent), each with its PR_SET_PDEATHSIG signal. Returns
+ * whether init has a zombie among them to reap. */
+static bool reparent_children(struct proc *leader)
+{
+	if (!__atomic_load_n(&leader->children, __ATOMIC_ACQUIRE))
+		return false;	/* no thread is left to fork one */
+	bool wake_init = false;
+	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
+	struct proc *c;
+	family_lock(leader);
+	family_lock(initproc);
+	while ((c = leader->children) != NULL) {
+		proc_set_parent_locked(c, initproc);
+		if (c->pstate == P_ZOMBIE)
+			wake_init = true;
+		/* Linux sends it when the forking thread exits; here,
+		 * where children are the process's, when it ends. */
+		if (c->pdeath_signal) {
+			spin_lock(&signal_lock);
+			signal_send_process(c, c->pdeath_signal, &info);
+			spin_unlock(&signal_lock);
+		}
+	}
+	spin_unlock(&initproc->family_lock);
+	spin_unlock(&leader->family_lock);
+	return wake_init;
+}
+
+/* The group's last thread is gone: give back what the threads shared
+ * (the leader's), hand the children to init, and let the parent reap the
+ * leader. Takes no global lock. */
+static void group_end(struct proc *p, struct proc *leader, int status)
+{
+	itimer_exit(leader);
+	files_release(leader);
+	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
+	pde_t *pd = leader->pgdir;
+	leader->pgdir = p->pgdir = NULL;
+	mm_release(&leader->mm);	/* and the regions */
+	mm_unlock(&leader->mm);
+	if (pd)
+		vm_free_pgdir(pd);
+
+	bool wake_init = reparent_children(leader);
+	/* No other thread is left to change these. */
+	if (leader->group->exiting)
+		status = leader->group->exit_code;
+	else if (leader != p)
+		status = leader->exit_status;	/* Linux: the leader's own exit code */
+	leader->exit_status = status;
+	/* Under the parent's family lock, which its wait4 holds while it
+	 * looks: it sees a zombie it may reap, or a live child and sleeps
+	 * until the wake-up. Held, it also keeps the parent from exiting
+	 * (and being freed) before the wake-up lands. */
+	struct proc *parent = lock_parent(leader);
+	leader->group->nr_threads = 0;		/* reapable from here on */
+	leader->pstate = P_ZOMBIE;
+	if (parent) {
+		wake_init |= tell_parent(leader, parent, status);
+		spin_unlock(&parent->family_lock);
+	}
+	if (wake_init)
+		waitq_wake_all(&initproc->child_exit);
+}
+
+/* A thread's own end: the tid word glibc's pthread_join waits on is
+ * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
+ * mm_release does when others share the memory; before that, the robust
+ * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust). */
+static void thread_release(struct proc *p)
+{
+	int zero = 0;
+	if (p->robust_list)
+		futex_exit_robust((uint32_t)p->robust_list, p->pid);
+	p->robust_list = NULL;
+	if (p->clear_child_tid && p->group->nr_threads > 1 &&
+	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_address((uint32_t)p->clear_child_tid, 1);
+	p->clear_child_tid = NULL;
+	thread_vfork_release(p);	/* a vfork parent goes on */
+	selftest_exit();	/* call 503's mutexes (kernel/debug/selftest.c) */
+}
+
+void proc_exit(int status)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	if (leader == initproc && leader->group->nr_threads == 1) {
+		printk("init exited: status %d\n", status_code(status));
+		power_off(status_code(status));
+	}
+	if (p != leader)
+		task_leaving();
+	thread_release(p);
+	/* Leave the address space before it may be freed. */
+	vm_switch(kernel_pgdir);
+	/* A process of one thread is its group's last: nobody else can
+	 * change its count, so it goes straight to group_end. */
+	bool last = p == leader && leader->group->nr_threads == 1;
+	if (!last) {
+		spin_lock(&signal_lock);
+		/* The last thread leaves nr_threads at 1 until group_end has
+		 * given everything back: a leader that exited first is a
+		 * zombie already, and at 0 its parent's wait4 would reap it
+		 * (and free the address space) while group_end still frees it. */
+		last = leader->group->nr_threads == 1;
+		if (!last)
+			leader->group->nr_threads--;
+		if (!last && p == leader) {
+			p->exit_status = status;
+			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
+		}
+		if (p != leader) {	/* the process's times keep this thread's */
+			leader->group->dead_utime += p->se.stats.utime;
+			leader->group->dead_stime += p->se.stats.stime;
+		}
+		spin_unlock(&signal_lock);
+	}
+	if (last)
+		group_end(p, leader, status);
+	if (p != leader) {
+		spin_lock(&signal_lock);
+		p->pgdir = NULL;
+		proc_forget_locked(p);		/* no one waits for a thread */
+		spin_unlock(&signal_lock);
+	}
+	sched_set_current_state(TASK_DEAD);
+	schedule();
+	panic("zombie %d ran again", p->pid);
+}
+
+void proc_kill_group_locked(struct proc *me)
+{
+	struct ksiginfo info = { SI_KERNEL, 0, 0, 0, 0 };
+	struct proc *t;
+	for_each_task(t) {
+		if (t != me && t->pstate == P_LIVE && t->group_leader == me->group_leader)
+			signal_send_locked(t, SIGKILL, &info);
+	}
+}
+
+void proc_exit_group(int status)
+{
+	struct proc *p = current(), *leader = p->group_leader;
+
+	/* Whoever set group_exiting first (exit_group, a fatal signal, an
+	 * exec) has sent the others SIGKILL already: this thread just goes. */
+	if (leader->group->nr_threads > 1) {
+		spin_lock(&signal_lock);
+		if (!leader->group->exiting) {
+			leader->group->exiting = true;
+			leader->group->exit_code = status;
+			proc_kill_group_locked(p);
+		}
+		spin_unlock(&signal_lock);
+	}
+	proc_exit(status);
+}
+
+void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
+{
+	bool alone = leader->group->nr_threads <= 1;	/* a zombie's 0 too */
+	if (!alone)
+		spin_lock(&signal_lock);
+	*utime = leader->group->dead_utime + leader->se.stats.utime;
+	*stime = leader->group->dead_stime + leader->se.stats.stime;
+	if (alone)		/* no other thread to visit, none to come */
+		return;
+	struct proc *t;
+	for_each_task(t) {
+		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
+			*utime += t->se.stats.utime;
+			*stime += t->se.stats.stime;
+		}
+	}
+	spin_unlock(&signal_lock);
+}
+
+/* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
+ * < -1 any in group -pid. */
+static bool wait_matches(struct proc *q, struct proc *parent, int pid)
+{
+	if (q->parent != parent || q->pstate == P_UNUSED || q->pstate == P_EMBRYO)
+		return false;
+	if (pid > 0)
+		return q->pid == pid;
+	if (pid == 0)
+		return q->pgid == parent->pgid;
+	return pid == -1 || q->pgid == -pid;
+}
+
+/* wait4 takes zombie z (its parent's family lock held): off its
+ * parent's children and out of the pid table, in the same hold as the
+ * look that found it, so no other waiter takes it. Walkers of the tasks
+ * can no longer find it; one that found it a moment before may still
+ * read it until its grace period ends (kernel/sync/rcu.c). */
+static void claim_zombie_locked(struct proc *z)
+{
+	child_unlink(z);
+	pid_free(z);
+	task_uncount();
+	z->pstate = P_UNUSED;
+}
+
+/* Collect a claimed zombie child's status and let it go. It may still be
+ * on its CPU's stack for a moment (between exit's schedule() and the
+ * switch), so wait for that before its memory goes. */
+static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
+{
+	int pid = z->pid;
+	uint32_t utime, stime;
+
+	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
+	uint32_t own_u = utime, own_s = stime;
+	utime += z->group->cutime;
+	stime += z->group->cstime;
+
+	while (z->se.on_cpu)
+		pause();
+	parent->group->cutime += utime;
+	parent->group->cstime += stime;
+	if (ustatus)
+		copy_to_user(ustatus, &z->exit_status, sizeof(int));
+	if (urusage) {
+		struct rusage ru;
+		rusage_fill(&ru, own_u, own_s);
+		copy_to_user(urusage, &ru, sizeof(ru));
+	}
+	release_memory(z);
+	proc_put(z);		/* its own reference: freed after a grace period */
+	rcu_reclaim();
+	return pid;
+}
+
+#define WAIT_STATUS_CONTINUED 0xFFFF
+
+/* A live child's stop or continue that wait4 may report (and then not
+ * again); its status or -1. */
+static int take_report(struct proc *q, int options)
+{
+	if (q->pstate != P_LIVE)
+		return -1;
+	if (q->wait_report == WAIT_REPORT_STOPPED && (options & WUNTRACED) && q->stopped) {
+		q->wait_report = WAIT_REPORT_NONE;
+		return (q->stop_sig << 8) | 0x7F;
+	}
+	if (q->wait_report == WAIT_REPORT_CONTINUED && (options & WCONTINUED)) {
+		q->wait_report = WAIT_REPORT_NONE;
+		return WAIT_STATUS_CONTINUED;
+	}
+	return -1;
+}
+
+static int report_status(int pid, int status, int *ustatus, void *urusage)
+{
+	if (ustatus)
+		copy_to_user(ustatus, &status, sizeof(int));
+	if (urusage) {
+		struct rusage ru;
+		rusage_fill(&ru, 0, 0);
+		copy_to_user(urusage, &ru, sizeof(ru));
+	}
+	return pid;
+}
+
+/* Linux's eligible_child: __WCLONE alone asks for the children whose exit
+ * signal is not SIGCHLD; clone makes none here (kernel/task/thread.c takes
+ * SIGCHLD only), so none is. __WALL takes both kinds. */
+static bool kind_matches(int options)
+{
+	return (options & __WALL) || !(options & __WCLONE);
+}
+
+/* wait4's look at p's children (p's family lock held): a zombie to
+ * reap (claimed), or a stop or continue to report (*status), or nothing;
+ * *have: a child matches at all. */
+static struct proc *find_waitable(struct proc *p, int pid, int options, bool *have,
+				  int *status, int *cpid)
+{
+	struct proc *c;
+	for_each_child(c, p) {
+		if (!wait_matches(c, p, pid) || !kind_matches(options))
+			continue;
+		*have = true;
+		if (c->pstate == P_ZOMBIE && c->group->nr_threads == 0) {
+			claim_zombie_locked(c);
+			return c;
+		}
+		if (!(options & (WUNTRACED | WCONTINUED)))
+			continue;
+		spin_lock(&signal_lock);	/* stops are signal state */
+		*status = take_report(c, options);
+		spin_unlock(&signal_lock);
+		if (*status >= 0) {
+			*cpid = c->pid;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+int proc_wait4(int pid, int *ustatus, int options, void *urusage)
+{
+	/* Any thread waits for the children of the whole group (no
+	 * __WNOTHREAD): they are the leader's. */
+	struct proc *me = current(), *p = me->group_leader;
+	struct waiter w;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WCLONE | __WALL))
+		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;		/* Linux: -INT_MIN names no group */
+	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
+	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
+		return -EFAULT;
+
+	for (;;) {
+		/* On the queue before the look: a child's exit (under the
+		 * family lock) or stop (under signal_lock) that comes after
+		 * it wakes us, however the two interleave. */
+		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
+		bool have = false;
+		int status = -1, cpid = 0;
+		family_lock(p);
+		struct proc *zombie = find_waitable(p, pid, options, &have, &status, &cpid);
+		spin_unlock(&p->family_lock);
+		bool done = zombie || status >= 0 || !have || (options & WNOHANG) ||
+			    signal_pending(me);
+		if (!done)
+			schedule();
+		waitq_finish(&p->child_exit, &w);
+		if (zombie)
+			return reap(p, zombie, ustatus, urusage);
+		if (status >= 0)
+			return report_status(cpid, status, ustatus, urusage);
+		if (done)
+			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
+	}
+}
+
+/* ---- the small process calls ----------------------------------------------- */
+
+int sys_exit(int code)
+{
+	proc_exit((code & 0xFF) << 8);
+}
+
+int sys_exit_group(int code)
+{
+	proc_exit_group((code & 0xFF) << 8);
+}
+
+int sys_getpid(void)  { return current()->group_leader->pid; }
+int sys_gettid(void)  { return current()->pid; }
+
+int sys_getppid(void)
+{
+	struct proc *parent = current()->group_leader->parent;
+	return parent ? parent->pid : 0;
+}
+
+int sys_waitpid(int pid, int *ustatus, int options)
+{
+	return proc_wait4(pid, ustatus, options, NULL);
+}
+
+/* ---- faults that end a process (kernel/task/signal.c decides) ------------------- */
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case 4:  return "SIGILL";
+	case 5:  return "SIGTRAP";
+	case 8:  return "SIGFPE";
+	case 9:  return "SIGKILL";
+	case 11: return "SIGSEGV";
+	case 15: return "SIGTERM";
+	default: return "signal";
+	}
+}
+
+void proc_fault_kill(struct trapframe *tf, int sig)
+{
+	struct proc *p = current();
+	printk("pid %d (%s): %s at eip=0x%08x addr=0x%08x (%s)\n", p->pid, p->name,
+	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
+	       trap_name(tf->trapno));
+	proc_exit_group(sig);
+}
+
+/*
+ * 507: proc_name(pid, buf, len) - a process's name (its program's file
+ * name), for ps. pid 0 is the caller; a thread other than its group's
+ * leader is ESRCH here and in 508, so ps lists processes (no ps -L yet).
+ * The name is copied while the table is locked, so a process that exits
+ * meanwhile cannot hand over a reused slot's name. Returns the length copied (without the NUL).
+ */
+/*
+ * 508: proc_ids(pid, buf) - a process's parent, ids and start time, what
+ * ps -ef and ps aux show in UID, PPID, STIME (Linux has them in
+ * /proc/PID/stat and status, as kernel/fs/proc/procfs_pid.c does). Copied under the
+ * table lock, like 507.
+ */
+int sys_proc_ids(int pid, void *uids)
+{
+	struct proc_ids ids;
+	bool found = false;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (pid == 0)
+		pid = current()->group_leader->pid;
+	spin_lock(&signal_lock);
+	const struct proc *p = pid_find(pid);
+	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
+		ids = (struct proc_ids){
+			.pid = p->pid, .ppid = p->parent ? p->parent->pid : 0,
+			.pgid = p->pgid, .sid = p->sid, .uid = p->uid, .euid = p->euid,
+			.gid = p->gid, .egid = p->egid,
+			.start_ms = (uint32_t)(p->start_ns / 1000000), .tty = p->sid == 1,
+		};
+		found = true;
+	}
+	spin_unlock(&signal_lock);
+	if (!found)
+		return -ESRCH;
+	return copy_to_user(uids, &ids, sizeof(ids)) < 0 ? -EFAULT : 0;
+}
+
+int sys_proc_name(int pid, char *ubuf, uint32_t len)
+{
+	char name[PROC_NAME_MAX];
+	bool found = false;
+
+	if (pid < 0 || len < PROC_NAME_MAX)
+		return -EINVAL;
+	if (pid == 0)
+		pid = current()->group_leader->pid;
+	spin_lock(&signal_lock);
+	const struct proc *p = pid_find(pid);
+	if (p && p == p->group_leader && (p->pstate == P_LIVE || p->pstate == P_ZOMBIE)) {
+		memcpy(name, p->name, sizeof(name));
+		found = true;
+	}
+	spin_unlock(&signal_lock);
+	if (!found)
+		return -ESRCH;
+	name[PROC_NAME_MAX - 1] = 0;
+	int n = (int)strlen(name);
+	return copy_to_user(ubuf, name, n + 1) < 0 ? -EFAULT : n;
+}

@@ -1,0 +1,561 @@
+/*
+ * futex.c - futex (240) and futex_time64 (422): a thread sleeps on a word
+ * of user memory while it holds the value it expects, until another
+ * thread wakes that word. glibc builds its mutexes, condition variables,
+ * pthread_join and semaphores on these (man 2 futex, Linux 6.1's
+ * kernel/futex/).
+ *
+ * A waiter is a futex_q on its own kernel stack, queued under the word's
+ * key: the address space and the address for a private word (so the
+ * threads of one group meet, and a forked child's copy is another word),
+ * the physical address for a word in a MAP_SHARED mapping (so processes
+ * sharing it meet). Teaching size: one lock over a small hash table of
+ * queues, where Linux has a lock per bucket.
+ *
+ * Waking is the scheduler's wake-up (sched_wake_up), so a woken FIFO or
+ * ISO thread preempts as after any sleep (docs/staircase.md §6.8: a task
+ * that slept comes back at its best stair). Priority-inheritance futexes
+ * (FUTEX_LOCK_PI and friends) are not built: ENOSYS, said once.
+ */
+#include "futex.h"
+#include "kernel/time/systime.h"
+#include <stddef.h>
+#include <uapi/futex.h>
+#include "lib/errno.h"
+#include "kernel/mm/mm.h"
+#include "kernel/debug/printk.h"
+#include "proc.h"
+#include "signal.h"
+#include "kernel/time/sleep.h"
+#include "kernel/time/time.h"
+#include "kernel/mm/uaccess.h"
+
+#define FUTEX_HASH	64
+
+struct futex_key {
+	uint32_t space;			/* the group leader (private), 0 (shared) */
+	uint32_t addr;			/* user address, or physical (shared) */
+};
+
+struct futex_q {
+	struct futex_key key;
+	uint32_t bitset;		/* WAIT_BITSET's; a wake must share a bit */
+	struct proc *task;
+	struct futex_q *next;
+	bool woken;			/* set, under futex_lock, by the waker */
+};
+
+static struct spinlock futex_lock = SPINLOCK_INIT("futex");
+static struct futex_q *queues[FUTEX_HASH];
+
+static struct futex_q **bucket(const struct futex_key *k)
+{
+	return &queues[((k->addr >> 2) ^ k->space) % FUTEX_HASH];
+}
+
+static bool key_eq(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->space == b->space && a->addr == b->addr;
+}
+
+/* ---- keys ------------------------------------------------------------ */
+
+/* A private key needs no look at memory (as Linux: a wake on an unmapped
+ * private word wakes no one); a shared one finds the page (EFAULT if
+ * there is none) and keys a MAP_SHARED page by its frame. */
+static int get_key(uint32_t uaddr, bool private, struct futex_key *k)
+{
+	struct proc *g = current()->group_leader;
+
+	if (uaddr & 3)
+		return -EINVAL;
+	if (uaddr >= KERNEL_OFFSET)
+		return -EFAULT;
+	*k = (struct futex_key){ (uint32_t)g, uaddr };
+	if (private)
+		return 0;
+	if (!user_range_ok((void *)uaddr, 4, false))
+		return -EFAULT;
+	mm_lock(&g->mm);
+	struct vm_area *a = mm_find(&g->mm, uaddr);
+	uint32_t pa = a && (a->flags & VMA_SHARED) ? vm_user_phys(g->pgdir, uaddr, false) : 0;
+	mm_unlock(&g->mm);
+	if (pa)
+		*k = (struct futex_key){ 0, pa };
+	return 0;
+}
+
+/* The word at uaddr under futex_lock, where nothing may fault (the
+ * fault path takes the address space's lock, which may wait for a TLB
+ * shootdown that a CPU spinning here could not answer): -EFAULT if its
+ * page is not there, and the caller faults it in unlocked and retries. */
+static int read_word(uint32_t uaddr, uint32_t *val)
+{
+	uint32_t pa = vm_user_phys(current()->pgdir, uaddr, false);
+	if (!pa)
+		return -EFAULT;
+	*val = *(volatile uint32_t *)P2V(pa);
+	return 0;
+}
+
+/* Fault uaddr in (no lock held), then take futex_lock with its word
+ * readable: 0, or -EFAULT if it is not mapped at all. */
+static int lock_with_word(uint32_t uaddr, uint32_t *val)
+{
+	for (;;) {
+		if (!user_range_ok((void *)uaddr, 4, false))
+			return -EFAULT;
+		spin_lock(&futex_lock);
+		if (read_word(uaddr, val) == 0)
+			return 0;
+		spin_unlock(&futex_lock);	/* taken away meanwhile: again */
+	}
+}
+
+/* ---- queues (futex_lock held) ----------------------------------------- */
+
+static void enqueue(struct futex_q *q)
+{
+	struct futex_q **b = bucket(&q->key);
+	q->next = *b;
+	*b = q;
+}
+
+static void unqueue(struct futex_q *q)
+{
+	for (struct futex_q **pp = bucket(&q->key); *pp; pp = &(*pp)->next) {
+		if (*pp == q) {
+			*pp = q->next;
+			return;
+		}
+	}
+}
+
+/* The waiter's stack frame may be gone once woken is set and the lock
+ * dropped: take what we need first. */
+static void wake_one(struct futex_q *q)
+{
+	struct proc *t = q->task;
+	unqueue(q);
+	q->woken = true;
+	sched_wake_up(&t->se);
+}
+
+/* Wake up to n of key's waiters that share a bit of bitset; Linux wakes
+ * one even for n <= 0. How many woke. */
+static int wake_key(const struct futex_key *k, int n, uint32_t bitset)
+{
+	int woke = 0;
+	struct futex_q *q = *bucket(k), *next;
+	for (; q; q = next) {
+		next = q->next;
+		if (!key_eq(&q->key, k) || !(q->bitset & bitset))
+			continue;
+		wake_one(q);
+		if (++woke >= n)
+			break;
+	}
+	return woke;
+}
+
+/* ---- wait --------------------------------------------------------------- */
+
+/* Sleep until woken, a signal, or deadline (0: none); futex_lock is not
+ * held, the state is set and q queued. */
+static void wait_woken(struct futex_q *q, uint64_t deadline)
+{
+	if (deadline)
+		sleep_timer_start(deadline);
+	if (!q->woken && !signal_pending(current()) && (!deadline || clock_ns() < deadline))
+		schedule();
+	if (deadline)
+		sleep_timer_cancel();
+	sched_set_current_state(TASK_RUNNING);
+}
+
+static int futex_wait(uint32_t uaddr, bool private, uint32_t val, uint64_t deadline,
+		      uint32_t bitset)
+{
+	struct futex_q q = { .bitset = bitset, .task = current() };
+	uint32_t cur;
+
+	if (!bitset)
+		return -EINVAL;
+	int err = get_key(uaddr, private, &q.key);
+	if (err)
+		return err;
+	for (;;) {
+		/* The value is read under the lock a waker takes: a thread
+		 * that changes it and then wakes cannot slip in between. */
+		if (lock_with_word(uaddr, &cur) < 0)
+			return -EFAULT;
+		if (cur != val) {
+			spin_unlock(&futex_lock);
+			return -EAGAIN;
+		}
+		q.woken = false;
+		enqueue(&q);
+		sched_set_current_state(TASK_INTERRUPTIBLE);
+		spin_unlock(&futex_lock);
+		wait_woken(&q, deadline);
+		spin_lock(&futex_lock);
+		if (!q.woken)
+			unqueue(&q);
+		spin_unlock(&futex_lock);
+		if (q.woken)
+			return 0;
+		if (deadline && clock_ns() >= deadline)
+			return -ETIMEDOUT;
+		/* A handler makes it EINTR; a stop and continue restart it
+		 * (a relative timeout then starts again: Linux keeps its end
+		 * in a restart block). */
+		if (signal_pending(current()))
+			return deadline ? -ERESTARTNOHAND : -ERESTARTSYS;
+		/* Spurious (the timer of an earlier sleep): wait again, as Linux. */
+	}
+}
+
+/* ---- requeue and wake_op --------------------------------------------------- */
+
+/* Wake nr_wake of uaddr's waiters and move up to nr_requeue others to
+ * uaddr2 (CMP_REQUEUE: only while uaddr holds *cmpval). Woken + moved. */
+static int futex_requeue(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_wake,
+			 int nr_requeue, const uint32_t *cmpval)
+{
+	struct futex_key k1, k2;
+	int err, count = 0;
+	uint32_t cur;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	if ((err = get_key(uaddr, private, &k1)) || (err = get_key(uaddr2, private, &k2)))
+		return err;
+	if (!cmpval)
+		spin_lock(&futex_lock);
+	else if (lock_with_word(uaddr, &cur) < 0)
+		return -EFAULT;
+	if (cmpval && cur != *cmpval) {
+		spin_unlock(&futex_lock);
+		return -EAGAIN;
+	}
+	struct futex_q *q = *bucket(&k1), *next;
+	for (; q && count - nr_wake < nr_requeue; q = next) {
+		next = q->next;
+		if (!key_eq(&q->key, &k1))
+			continue;
+		if (++count <= nr_wake) {
+			wake_one(q);
+			continue;
+		}
+		unqueue(q);
+		q->key = k2;
+		enqueue(q);
+	}
+	spin_unlock(&futex_lock);
+	return count;
+}
+
+static int sign_extend12(uint32_t v)
+{
+	return (int)(v << 20) >> 20;
+}
+
+/* FUTEX_WAKE_OP's operation on the word at kernel address w, atomic
+ * against user threads on other CPUs: the old value, or -ENOSYS. */
+static int64_t atomic_op(volatile uint32_t *w, uint32_t encoded)
+{
+	uint32_t op = (encoded >> 28) & 7;
+	int oparg = sign_extend12(encoded >> 12);
+	uint32_t old, new;
+
+	if (encoded & (FUTEX_OP_OPARG_SHIFT << 28))
+		oparg = 1 << (oparg & 31);	/* Linux masks a bad shift too */
+	if (op > FUTEX_OP_XOR)
+		return -ENOSYS;
+	do {
+		old = *w;
+		switch (op) {
+		case FUTEX_OP_SET:	new = (uint32_t)oparg; break;
+		case FUTEX_OP_ADD:	new = old + (uint32_t)oparg; break;
+		case FUTEX_OP_OR:	new = old | (uint32_t)oparg; break;
+		case FUTEX_OP_ANDN:	new = old & ~(uint32_t)oparg; break;
+		default:		new = old ^ (uint32_t)oparg; break;
+		}
+	} while (!__atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	return old;
+}
+
+/* Whether the old value passes WAKE_OP's comparison, or -ENOSYS. */
+static int op_compare(uint32_t encoded, int old)
+{
+	int cmparg = sign_extend12(encoded);
+	switch ((encoded >> 24) & 15) {
+	case FUTEX_OP_CMP_EQ:	return old == cmparg;
+	case FUTEX_OP_CMP_NE:	return old != cmparg;
+	case FUTEX_OP_CMP_LT:	return old < cmparg;
+	case FUTEX_OP_CMP_LE:	return old <= cmparg;
+	case FUTEX_OP_CMP_GT:	return old > cmparg;
+	case FUTEX_OP_CMP_GE:	return old >= cmparg;
+	default:		return -ENOSYS;
+	}
+}
+
+/* Writing a user word: futex_lock, and the address space's lock first,
+ * so that another thread's munmap cannot free the frame between the
+ * look-up and the write (the order is mm, then futex: no path takes
+ * them the other way round). */
+static void user_word_lock(struct proc *g)
+{
+	mm_lock(&g->mm);
+	spin_lock(&futex_lock);
+}
+
+static void user_word_unlock(struct proc *g)
+{
+	spin_unlock(&futex_lock);
+	mm_unlock(&g->mm);
+}
+
+/* Change uaddr2 by val3's operation, wake nr_wake on uaddr, and if the
+ * old value of uaddr2 passed val3's comparison, nr_wake2 on uaddr2. */
+static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_wake,
+			 int nr_wake2, uint32_t encoded)
+{
+	struct futex_key k1, k2;
+	struct proc *g = current()->group_leader;
+	uint32_t pa;
+	int err;
+
+	if ((err = get_key(uaddr, private, &k1)) || (err = get_key(uaddr2, private, &k2)))
+		return err;
+	for (;;) {
+		/* Faulted in writable first: nothing may fault under the lock. */
+		if ((uaddr2 & 3) || !user_range_ok((void *)uaddr2, 4, true))
+			return (uaddr2 & 3) ? -EINVAL : -EFAULT;
+		user_word_lock(g);
+		pa = vm_user_phys(g->pgdir, uaddr2, true);
+		if (pa)
+			break;
+		user_word_unlock(g);		/* taken away meanwhile: again */
+	}
+	int64_t old = atomic_op(P2V(pa), encoded);
+	int pass = old < 0 ? (int)old : op_compare(encoded, (int)old);
+	int woke = pass < 0 ? pass : wake_key(&k1, nr_wake, FUTEX_BITSET_MATCH_ANY);
+	if (pass > 0)
+		woke += wake_key(&k2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
+	user_word_unlock(g);
+	return woke;
+}
+
+/* ---- robust futexes at thread exit ---------------------------------------- */
+
+/* Compare-and-exchange the user word at uaddr, atomic against threads on
+ * other CPUs; its value before in *cur. 0, or -EFAULT. */
+static int user_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *cur)
+{
+	struct proc *g = current()->group_leader;
+	for (;;) {
+		if (!user_range_ok((void *)uaddr, 4, true))
+			return -EFAULT;
+		user_word_lock(g);
+		uint32_t pa = vm_user_phys(g->pgdir, uaddr, true);
+		if (pa) {
+			*cur = old;
+			__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa), cur, new, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			user_word_unlock(g);
+			return 0;
+		}
+		user_word_unlock(g);		/* taken away meanwhile: again */
+	}
+}
+
+/* Linux's handle_futex_death for a non-PI word: if tid owns it, mark the
+ * owner dead (keeping FUTEX_WAITERS) and wake one waiter. pending: the
+ * lock the thread was taking or dropping when it died; a 0 there may
+ * have a waiter that must hear of it. */
+static void futex_death(uint32_t uaddr, int tid, bool pending)
+{
+	uint32_t val, cur;
+	if ((uaddr & 3) || copy_from_user(&val, (void *)uaddr, 4) < 0)
+		return;
+	if (pending && val == 0) {
+		futex_wake_address(uaddr, 1);
+		return;
+	}
+	for (;;) {
+		if ((val & FUTEX_TID_MASK) != (uint32_t)tid)
+			return;
+		uint32_t dead = (val & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+		if (user_cmpxchg(uaddr, val, dead, &cur) < 0)
+			return;
+		if (cur == val)
+			break;
+		val = cur;			/* changed meanwhile: again */
+	}
+	if (val & FUTEX_WAITERS)
+		futex_wake_address(uaddr, 1);
+}
+
+/* A list pointer's bit 0 says "priority-inheritance futex": not built
+ * here, so such entries are skipped. */
+static int fetch_entry(uint32_t uptr, uint32_t *entry, bool *pi)
+{
+	uint32_t v;
+	if (copy_from_user(&v, (void *)uptr, 4) < 0)
+		return -EFAULT;
+	*entry = v & ~1u;
+	*pi = v & 1;
+	return 0;
+}
+
+/* struct robust_list_head on i386: list.next, futex_offset, list_op_pending. */
+void futex_exit_robust(uint32_t uhead, int tid)
+{
+	uint32_t entry, next, pending;
+	int32_t offset;
+	bool pi, next_pi, pending_pi;
+
+	if (fetch_entry(uhead, &entry, &pi) < 0 ||
+	    copy_from_user(&offset, (void *)(uhead + 4), 4) < 0 ||
+	    fetch_entry(uhead + 8, &pending, &pending_pi) < 0)
+		return;
+	for (int limit = ROBUST_LIST_LIMIT; entry != uhead && limit > 0; limit--) {
+		int rc = fetch_entry(entry, &next, &next_pi);
+		if (entry != pending && !pi)
+			futex_death(entry + (uint32_t)offset, tid, false);
+		if (rc < 0)
+			return;
+		entry = next;
+		pi = next_pi;
+	}
+	if (pending && !pending_pi)
+		futex_death(pending + (uint32_t)offset, tid, true);
+}
+
+/* ---- the calls ---------------------------------------------------------- */
+
+static int futex_wake(uint32_t uaddr, bool private, int n, uint32_t bitset)
+{
+	struct futex_key k;
+	if (!bitset)
+		return -EINVAL;
+	int err = get_key(uaddr, private, &k);
+	if (err)
+		return err;
+	spin_lock(&futex_lock);
+	int woke = wake_key(&k, n, bitset);
+	spin_unlock(&futex_lock);
+	return woke;
+}
+
+int futex_wake_address(uint32_t uaddr, int n)
+{
+	return futex_wake(uaddr, false, n, FUTEX_BITSET_MATCH_ANY);
+}
+
+static bool has_timeout(int cmd)
+{
+	return cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_LOCK_PI ||
+	       cmd == FUTEX_LOCK_PI2 || cmd == FUTEX_WAIT_REQUEUE_PI;
+}
+
+/* The deadline on clock_ns()'s scale: WAIT's timeout is relative, the
+ * others' absolute (CLOCK_MONOTONIC, or CLOCK_REALTIME by the flag: that
+ * one less the wall clock's offset, kernel/time/systime.c). */
+static int deadline_of(int cmd, uint32_t utime, bool time64, bool realtime,
+		       uint64_t *deadline)
+{
+	int64_t sec, nsec;
+	if (time64) {
+		int64_t ts[2];
+		if (copy_from_user(ts, (void *)utime, sizeof(ts)) < 0)
+			return -EFAULT;
+		sec = ts[0];
+		nsec = (int32_t)ts[1];		/* i386: the upper half is padding */
+	} else {
+		int32_t ts[2];
+		if (copy_from_user(ts, (void *)utime, sizeof(ts)) < 0)
+			return -EFAULT;
+		sec = ts[0];
+		nsec = ts[1];
+	}
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
+		return -EINVAL;
+	uint64_t ns = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
+	uint64_t off = realtime_offset_ns();
+	if (cmd == FUTEX_WAIT)
+		*deadline = clock_ns() + ns;
+	else if (realtime)
+		*deadline = ns > off ? ns - off : 1;	/* already past: 1 ns */
+	else
+		*deadline = ns;
+	if (*deadline == 0)
+		*deadline = 1;			/* 0 means "none" below */
+	return 0;
+}
+
+static int pi_unsupported(int cmd)
+{
+	static bool said;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		printk("futex: op %d (priority inheritance) is not built; -ENOSYS\n", cmd);
+	return -ENOSYS;
+}
+
+/* Linux's do_futex, in its order of checks. */
+static int do_futex(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2,
+		    uint32_t val3, bool time64)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	bool private = op & FUTEX_PRIVATE_FLAG;
+	uint64_t deadline = 0;
+
+	if (utime && has_timeout(cmd)) {
+		int err = deadline_of(cmd, utime, time64, op & FUTEX_CLOCK_REALTIME, &deadline);
+		if (err)
+			return err;
+	}
+	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET &&
+	    cmd != FUTEX_WAIT_REQUEUE_PI && cmd != FUTEX_LOCK_PI2)
+		return -ENOSYS;
+	switch (cmd) {
+	case FUTEX_WAIT:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAIT_BITSET:
+		return futex_wait(uaddr, private, val, deadline, val3);
+	case FUTEX_WAKE:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAKE_BITSET:
+		return futex_wake(uaddr, private, (int)val, val3);
+	case FUTEX_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, private, (int)val, (int)utime, NULL);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, private, (int)val, (int)utime, &val3);
+	case FUTEX_WAKE_OP:
+		return futex_wake_op(uaddr, uaddr2, private, (int)val, (int)utime, val3);
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_TRYLOCK_PI:
+	case FUTEX_WAIT_REQUEUE_PI:
+	case FUTEX_CMP_REQUEUE_PI:
+		return pi_unsupported(cmd);
+	}
+	return -ENOSYS;
+}
+
+int sys_futex(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2,
+	      uint32_t val3)
+{
+	return do_futex(uaddr, op, val, utime, uaddr2, val3, false);
+}
+
+int sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2,
+		     uint32_t val3)
+{
+	return do_futex(uaddr, op, val, utime, uaddr2, val3, true);
+}

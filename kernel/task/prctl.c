@@ -1,0 +1,97 @@
+/*
+ * prctl.c - prctl (172), the options real programs use at start-up:
+ * PR_SET_NAME / PR_GET_NAME (a process's name as ps, top and trace show
+ * it: busybox and glibc's pthread_setname_np set it) and PR_SET_DUMPABLE /
+ * PR_GET_DUMPABLE (kept, though this kernel writes no core files),
+ * PR_CAPBSET_READ (libcap's count of the capabilities), PR_SET_PDEATHSIG /
+ * PR_GET_PDEATHSIG (stress-ng's workers: the signal the parent's end sends).
+ * Every other option is -EINVAL, as Linux answers an option it does not
+ * know, with one console line per option so a program's needs show up.
+ */
+#include "prctl.h"
+#include "lib/errno.h"
+#include "kernel/debug/printk.h"
+#include "proc.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "kernel/mm/uaccess.h"
+#include <uapi/prctl.h>
+
+/* Linux's SUID_DUMP_DISABLE and SUID_DUMP_USER: the values SET takes. */
+#define DUMP_DISABLE	0
+#define DUMP_USER	1
+
+/* Linux copies at most 15 bytes and always ends the name: a longer name is
+ * cut, not refused. The copy is made under the table lock, so that ps
+ * (call 507) never reads half a name. */
+/* PR_SET_NAME and PR_GET_NAME copy a whole name, never half of one. */
+static struct spinlock name_lock = SPINLOCK_INIT("name");
+
+static int set_name(const char *uname)
+{
+	char name[PROC_NAME_MAX];
+	uint32_t n = 0;
+	for (; n < sizeof(name) - 1; n++) {
+		if (copy_from_user(&name[n], uname + n, 1) < 0)
+			return -EFAULT;
+		if (name[n] == '\0')
+			break;
+	}
+	name[n] = '\0';
+	spin_lock(&name_lock);
+	memcpy(current()->name, name, sizeof(name));
+	spin_unlock(&name_lock);
+	return 0;
+}
+
+static int get_name(char *uname)
+{
+	char name[PROC_NAME_MAX];
+	spin_lock(&name_lock);
+	memcpy(name, current()->name, sizeof(name));
+	spin_unlock(&name_lock);
+	return copy_to_user(uname, name, sizeof(name)) < 0 ? -EFAULT : 0;
+}
+
+static void log_unknown(uint32_t option)
+{
+	static uint32_t logged[2];	/* options 0..63; the rest share bit 63 */
+	uint32_t bit = option < 64 ? option : 63;
+	if (__atomic_fetch_or(&logged[bit / 32], 1u << (bit % 32), __ATOMIC_RELAXED) &
+	    (1u << (bit % 32)))
+		return;
+	printk("prctl: option %u not implemented; -EINVAL (logged once)\n", option);
+}
+
+int sys_prctl(uint32_t option, uint32_t arg2)
+{
+	struct proc *p = current()->group_leader;	/* dumpable is the process's */
+	switch (option) {
+	case PR_SET_NAME:
+		return set_name((const char *)arg2);
+	case PR_GET_NAME:
+		return get_name((char *)arg2);
+	case PR_CAPBSET_READ:
+		/* Every capability is in every bounding set here (root may do
+		 * all, nobody drops any): 1, and EINVAL past Linux's last one,
+		 * which is how libcap counts them (ps, pgrep at start-up). */
+		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
+	case PR_SET_PDEATHSIG:		/* the thread's, not the process's */
+		if (arg2 > NSIG)
+			return -EINVAL;
+		current()->pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return copy_to_user((int *)arg2, &current()->pdeath_signal, sizeof(int)) < 0 ? -EFAULT : 0;
+	case PR_GET_DUMPABLE:
+		return p->group->dumpable;
+	case PR_SET_DUMPABLE:
+		if (arg2 != DUMP_DISABLE && arg2 != DUMP_USER)
+			return -EINVAL;
+		p->group->dumpable = (uint8_t)arg2;
+		return 0;
+	default:
+		log_unknown(option);
+		return -EINVAL;
+	}
+}

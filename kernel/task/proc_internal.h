@@ -1,0 +1,28 @@
+/*
+ * proc_internal.h - what kernel/task/proc.c (tasks, switching, fork) shares
+ * with kernel/task/exit.c (exit and wait), and no one else: the process
+ * subsystem's face is proc.h.
+ */
+#ifndef KERNEL_PROC_INTERNAL_H
+#define KERNEL_PROC_INTERNAL_H
+
+#include "proc.h"
+
+/* Process 1: orphans go to it, and its end powers the machine off. */
+extern struct proc *initproc;
+
+/* A family lock (proc.h): never taken under signal_lock, which comes
+ * after it in the order; init's comes after any other's. */
+void family_lock(struct proc *p);
+/* c off its parent's children list (the parent's family lock held). */
+void child_unlink(struct proc *c);
+/* c onto parent's children list (parent's family lock held). */
+void proc_set_parent_locked(struct proc *c, struct proc *parent);
+/* The address space and its regions go (the task's last thread left). */
+void release_memory(struct proc *p);
+/* A thread begins its exit; freed, it is counted out (free_dead_tasks). */
+void task_leaving(void);
+/* A reaped task no longer counts against threads-max. */
+void task_uncount(void);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * sched_glue.c - the kernel's side of sched/machine.h.
+ *
+ * sched/ is hardware-free; everything it needs from the machine (which CPU
+ * this is, the clock, poking another CPU, the process table, assertions,
+ * the trace hook) is implemented here for the real kernel, and in
+ * tests/unit/fake_machine.c for the host tests and the simulator.
+ * Where a subsystem owns the thing, it implements the function itself,
+ * under the same name: clock_ns() in kernel/time/time.c, resched_cpu() in
+ * kernel/arch/smp.c, sched_find_task() and its kin in kernel/task/proc.c,
+ * copy_{from,to}_user in kernel/mm/uaccess.c, sched_trace_record() in
+ * kernel/debug/trace.c, kassert_fail() (KASSERT's, the kernel's too) in
+ * kernel/debug/panic.c.
+ */
+#include "sched/machine.h"
+#include "sched/sched.h"
+#include "sched/syscalls.h"
+#include "sched/tunables.h"
+#include "kernel/init/bootparam.h"
+#include "kernel/arch/cpu.h"
+#include "lib/errno.h"
+#include "kernel/debug/panic.h"
+#include "kernel/debug/printk.h"
+#include "proc.h"
+#include "sched_glue.h"
+#include "kernel/time/sleep.h"
+#include "kernel/arch/smp.h"
+#include "kernel/debug/trace.h"
+#include "kernel/arch/x86.h"
+
+int this_cpu(void)
+{
+	return cpu_id();
+}
+
+bool irqs_disabled(void)
+{
+	return !(read_eflags() & EFLAGS_IF);
+}
+
+void cpu_relax(void)
+{
+	pause();
+}
+
+/* Each tunable (docs/staircase.md §9) is also a boot parameter by its name. */
+static void read_sched_params(void)
+{
+	for (int id = 0; id < SCHED_TUNABLE_NR; id++) {
+		const char *name = sched_tunable_name(id);
+		const char *value = name ? bootparam_str(name) : NULL;
+		if (!value || id == SCHED_TUNABLE_HZ)
+			continue;
+		if (sched_setup_param(name, value) < 0)
+			pr_warn("bootparam: %s: bad value \"%s\", keeping %d\n",
+				name, value, sched_tunable_get(id));
+	}
+}
+
+/* sched=NAME (lineage mode, docs/lineage.md): an unknown name is reported
+ * with the valid ones, and the staircase boots. */
+static void read_sched_class(void)
+{
+	const char *name = bootparam_str("sched");
+
+	if (name && sched_select_class(name) < 0)
+		pr_warn("sched: no scheduler \"%s\" (valid: %s); booting %s\n",
+			name, sched_class_names(), sched_class_name());
+}
+
+void sched_glue_init(int hz, const struct sched_topology *topo)
+{
+	sched_set_hz(hz);
+	read_sched_class();
+	read_sched_params();
+	sched_init(ncpus, topo);
+	printk("sched: %s: %s\n", sched_class_name(), sched_class_title());
+	trace_init();
+}
+
+/* 502: sched_tunable(id, op, value): GET reads, SET sets (root only),
+ * DESCRIBE fills the record at address value (uapi/ourcalls.h). */
+int sys_sched_tunable(int id, int op, int value)
+{
+	if (op == SCHED_TUNABLE_GET)
+		return sys_sched_get_tunable(id);
+	if (op == SCHED_TUNABLE_SET)
+		return sys_sched_set_tunable(id, value);
+	if (op == SCHED_TUNABLE_DESCRIBE)
+		return sys_sched_describe_tunable(id, (void *)(uintptr_t)(uint32_t)value);
+	return -EINVAL;
+}
