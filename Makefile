@@ -13,6 +13,7 @@
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench-field  Debian's cyclictest, hackbench, stress-ng on both kernels (docs/bench.md)
 #   make bench      path lengths and scheduling quality beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
+#   make lineage    every scheduler of lineage mode and Linux 6.1 on the same workloads: bench/results/lineage.md (docs/lineage.md §5; about 5 minutes, not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make profile ... ANNOTATE="sched_schedule"         and each instruction of these functions, counted
 #   make lab LAB=batch [DEST=../batch-lab] [CLEAN=1]   a student tree for one lab (docs/labs.md;
@@ -374,6 +375,17 @@ bench:
 	@BENCH_KVM=$(if $(filter command line,$(origin KVM)),$(KVM),0) tools/bench/run.sh
 	@$(if $(filter 1,$(SCALE)),SCALE_CPUS=$(or $(SCALE_CPUS),8) tools/bench/scale.sh)
 	@tools/bench/field.sh || echo "bench: the field's benchmarks were not run (above: why)"
+	@tools/bench/lineage.sh || echo "bench: the lineage table was not written (above: why)"
+
+# Lineage mode's table (tools/bench/lineage.sh): staircase, o1, sd, cfs
+# (also with Linux 6.1's tunables), eevdf and Linux 6.1 on /bin/lineage's
+# workloads and hackbench, one boot each under -icount:
+# bench/results/lineage.md and lineage.svg (docs/lineage.md §5).
+# LINEAGE_MS=3000: each workload's length. Also run at the end of make bench.
+.PHONY: lineage
+lineage:
+	@tools/ensure-deps.sh cc nasm qemu python cpio
+	@LINEAGE_MS=$(or $(LINEAGE_MS),3000) tools/bench/lineage.sh
 
 # The field's benchmarks alone (tools/bench/field.sh): Debian's cyclictest,
 # hackbench and stress-ng on both kernels, the "field" section of

@@ -12,4 +12,6 @@ int o1_bonus(const struct sched_task *p);		/* §2: CURRENT_BONUS, 0..10 */
 int o1_effective_prio(const struct sched_task *p);	/* §2: 100..139 */
 bool o1_interactive(const struct sched_task *p);	/* §2: TASK_INTERACTIVE */
 
+extern const struct sched_ops o1_ops;		/* NORMAL and BATCH under o1 */
+
 #endif

@@ -212,6 +212,7 @@ static void cfs_tick(struct runqueue *rq, struct sched_task *p)
 
 /* ---------- wake-up (§4) ---------- */
 
+/* LAB sleepers BEGIN */
 /*
  * place_entity: a new task starts one vslice_add after min_vruntime
  * (START_DEBIT: the period already promised is not its, §5); a sleeper
@@ -231,6 +232,7 @@ static void place_entity(const struct runqueue *rq, struct sched_task *p, bool i
 	if (fair_before(p->fair.vruntime, v))
 		p->fair.vruntime = v;
 }
+/* LAB sleepers END */
 
 static void cfs_activate(struct runqueue *rq, struct sched_task *p, uint64_t now)
 {

@@ -12,4 +12,6 @@
 int sd_rr_ticks(void);				/* §1: the quota in ticks */
 int sd_levels(const struct sched_task *p);	/* §1: levels from its nice down */
 
+extern const struct sched_ops sd_ops;		/* NORMAL and BATCH under sd */
+
 #endif

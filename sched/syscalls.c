@@ -18,6 +18,8 @@
 #include "sched.h"
 #include "policy.h"
 #include "cfs.h"		/* the view of a cfs or eevdf task */
+#include "o1.h"		/* ... of an o1 task */
+#include "sd.h"		/* ... of an sd task */
 #include "tunables.h"
 #include "../lib/errno.h"
 
@@ -454,6 +456,21 @@ int sys_sched_getaffinity(int pid, uint32_t len, void *umask)
 	return sizeof(mask);
 }
 
+/* o1's and sd's own state of p (syscalls.h), under its run queue's lock. */
+static void o1_sd_view(const struct sched_task *p, struct sched_task_view *v)
+{
+	v->o1 = ops_of(p) == &o1_ops;
+	v->sd = ops_of(p) == &sd_ops;
+	v->sleep_avg = v->o1 ? p->o1.sleep_avg : 0;
+	v->bonus = v->o1 ? o1_bonus(p) : 0;
+	v->credit = v->o1 ? p->o1.credit : 0;
+	v->interactive = v->o1 && o1_interactive(p);
+	v->level = v->sd ? p->sdl.level : 0;
+	v->quota = v->sd ? p->time_slice : 0;
+	v->rotation = v->sd ? p->sdl.rotation : 0;
+	v->expired = v->o1 ? p->o1.expired : v->sd ? p->sdl.expired : 0;
+}
+
 /* One task as call 500 and /proc/PID/sched show it, read under its
  * run queue's lock so the numbers belong together. */
 void sched_task_view(struct sched_task *p, struct sched_task_view *v)
@@ -480,6 +497,7 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	v->sum_exec_ns = p->fair.sum_exec;
 	v->deadline = p->fair.deadline;
 	v->lag = v->eevdf ? eevdf_lag(p) : 0;
+	o1_sd_view(p, v);
 	task_rq_unlock(rq);
 }
 

@@ -56,6 +56,16 @@ struct sched_task_view {
 	int fair, eevdf;
 	uint64_t vruntime, sum_exec_ns, deadline;
 	int64_t lag;
+	/* o1 is 1 for a task of o1 (docs/o1.md §2): its sleep_avg (ns,
+	 * 0..1 s), the bonus 0..10 that gives, its interactive_credit and
+	 * whether TASK_INTERACTIVE holds; sd is 1 for a task of sd (docs/sd.md
+	 * §1): its level (100..139, 0 before its first quota), the quota left
+	 * there in ticks (its time_slice) and its major rotation. Either's
+	 * expired is 1 while it waits on the expired array. */
+	int o1, sd;
+	uint64_t sleep_avg;
+	int bonus, credit, interactive, level, quota, expired;
+	uint32_t rotation;
 };
 void sched_task_view(struct sched_task *p, struct sched_task_view *v);
 int sched_cpu_view(int cpu, struct sched_cpu_info *info);	/* 0 / -EINVAL */

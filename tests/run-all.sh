@@ -13,7 +13,8 @@
 # examples (tools/sim/test.sh), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
-# command line and report (tests/host-tools/test_schedbench.py), that every
+# command line and report and make lineage's report
+# (tests/host-tools/test_schedbench.py), that every
 # exercise of the docs still applies as a mutant (tools/mutate/run.sh --check
 # --exercises: the text it edits and the test it names exist), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in

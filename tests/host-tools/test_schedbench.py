@@ -10,6 +10,9 @@ docs/bench.md "Scheduling quality"):
 - tools/bench/schedreport.py on fixed inputs: medians over boots, the two
   targets judged both ways, every table present, the three SVGs valid XML.
 - tools/bench/elfsize.py against binutils' size, when there is one.
+- tools/bench/lineagereport.py (make lineage, docs/lineage.md §5): the
+  fluid scheduler's shares it judges the exploit rows by, and cfs judged
+  against Linux 6.1 on fixed serial logs, both ways; its SVG valid XML.
 
 The QEMU side is tests/cases/bench.py. One line per test, then "N passed,
 N failed". Standard library only; builds nothing (make -s user first).
@@ -28,6 +31,7 @@ import hostlib  # noqa: E402
 
 sys.path.insert(0, os.path.join(hostlib.REPO, "tools", "bench"))
 import schedreport  # noqa: E402
+import lineagereport  # noqa: E402
 
 SB = os.path.join(hostlib.REPO, "build", "user", "bin", "schedbench")
 ELFSIZE = os.path.join(hostlib.REPO, "tools", "bench", "elfsize.py")
@@ -187,6 +191,73 @@ def elfsize_agrees_with_binutils_size():
                                          check=True).stdout.splitlines()[1].split()[:3]
         assert (got["kernel_text"], got["kernel_data"], got["kernel_bss"]) == \
             (int(text), int(data), int(bss)), (got, text, data, bss)
+
+
+@test
+def lineage_fluid_shares_are_the_ideal_schedulers():
+    # Ingo's: the hog gets 4 + 1 ms of each 3 x 4 + 1; fiftyp 20 of 40;
+    # thud in 3 s: alone 1 s, a quarter of 0.8 s, alone 1 s, a quarter of 0.2 s
+    got = {k: lineagereport.fluid_hog_pm(v, 3000) for k, v in lineagereport.SLEEPERS.items()}
+    assert got == {"ingo": 386, "fiftyp_10ms": 500, "fiftyp_1ms": 503, "thud": 750}, got
+
+
+LINEAGE_FIGS = {
+    "linux": "nice_0v5_nice0_share 752 permille\nnice_0v5_nice5_share 245 permille\n"
+             "interactive_p50 72 us\ninteractive_p99 87 us\ninteractive_max 87 us\n"
+             "interactive_alone_p50 69 us\ninteractive_alone_p99 70 us\n"
+             "interactive_alone_max 80 us\ningo_hog_share 339 permille\n"
+             "fiftyp_10ms_hog_share 448 permille\nthud_hog_share 748 permille\nTime: 1.063\n",
+    "cfs": "nice_0v5_nice0_share 754 permille\nnice_0v5_nice5_share 244 permille\n"
+           "interactive_p50 14 us\ninteractive_p99 17 us\ninteractive_max 19 us\n"
+           "interactive_alone_p50 9 us\ninteractive_alone_p99 9 us\n"
+           "interactive_alone_max 13 us\ningo_hog_share 333 permille\n"
+           "fiftyp_10ms_hog_share 334 permille\nthud_hog_share 738 permille\nTime: 0.609\n"
+           "T: 0 (    6) P: 0 I:1000 C:   2000 Min:     13 Act:   13 Avg:   21 Max:    6955\n",
+}
+
+
+def lineage_report_of(figs):
+    d = tempfile.mkdtemp()
+    try:
+        for col, text in figs.items():
+            with open(os.path.join(d, f"{col}.serial.log"), "w") as f:
+                f.write(text)
+        md, svg = os.path.join(d, "l.md"), os.path.join(d, "l.svg")
+        subprocess.run([sys.executable, os.path.join(hostlib.REPO, "tools", "bench",
+                                                     "lineagereport.py"), "--dir", d, "--md", md,
+                        "--svg", svg], check=True, capture_output=True)
+        ET.parse(svg)
+        with open(md) as f:
+            return f.read()
+    finally:
+        shutil.rmtree(d)
+
+
+@test
+def lineage_report_judges_cfs_against_linux():
+    md = lineage_report_of(LINEAGE_FIGS)
+    for title in ("## Interactive", "## Nice", "### Ingo's", "### thud", "## cyclictest",
+                  "## Fork storm and hackbench", "## Faithfulness"):
+        assert title in md, title
+    assert "Not measured (no figures in build/lineage): o1, staircase, sd, cfs61, eevdf." in md
+    assert "| cfs (2.6.24) | nice 0 : 5, the nice-5 hog | 24.4 % | 24.5 % | yes |" in md, md
+    # the hogs' part of the wake-up: 14 - 9 against 72 - 69 us
+    assert "| cfs (2.6.24) | interactive wake-up p50, beside hogs minus alone, us | 5 | 3 | yes |" in md
+    assert "| cfs (2.6.24) | interactive wake-up p50, us | 14 | 72 | **no** |" in md
+    assert re.search(r"\| cfs \(2\.6\.24\) \| fiftyp_10ms: ahead \(hog 33\.4 % : 44\.8 %\) \| "
+                     r"sleepers \| sleepers \| yes \|", md), md
+    assert "| 21 / 6,955 | - / - |" in md and "| 609 |" in md
+
+
+@test
+def lineage_report_says_no_when_cfs_strays():
+    figs = dict(LINEAGE_FIGS)
+    figs["cfs"] = figs["cfs"].replace("nice5_share 244", "nice5_share 200").replace(
+        "fiftyp_10ms_hog_share 334", "fiftyp_10ms_hog_share 480")
+    md = lineage_report_of(figs)
+    assert "| cfs (2.6.24) | nice 0 : 5, the nice-5 hog | 20.0 % | 24.5 % | **no** |" in md, md
+    assert re.search(r"fiftyp_10ms: ahead \(hog 48\.0 % : 44\.8 %\) \| fair \| sleepers \| "
+                     r"\*\*no\*\* \|", md), md
 
 
 if __name__ == "__main__":

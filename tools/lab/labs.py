@@ -138,6 +138,34 @@ def smt_batch_shares(log):
     return normal >= 90 and batch < 5, f"normal {normal} %, batch {batch} %; want >= 90, < 5"
 
 
+def hog_waits_at_most(ms):
+    def check(r):
+        t = r.task("hog")
+        if not t:
+            return False, "no hog in the report"
+        return t["max_wait"] <= ms, (f"hog: longest wait {t['max_wait']:.0f} ms, want <= {ms} ms; "
+                                     + shares(r, *r.tasks))
+    return check
+
+
+def lineage_figures(log):
+    import re
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^([a-z][a-z0-9_]*) (-?\d+) [a-z]+$", log, re.M)}
+
+
+def thud_hog_waits_little(log):
+    """/bin/lineage thud under sched=cfs: three tasks that slept 1 s wake
+    together; placed at most a latency back, they hold the hog off for
+    about 3 x 20 ms, never their whole 600 ms."""
+    v = lineage_figures(log)
+    gap, share = v.get("thud_hog_maxgap"), v.get("thud_hog_share")
+    if gap is None or share is None:
+        return False, "no thud_hog_maxgap / thud_hog_share line from /bin/lineage"
+    return gap <= 150000 and share >= 650, (f"hog: {share / 10:.1f} % of the CPU, longest wait "
+                                            f"{gap // 1000} ms; want >= 65 % and <= 150 ms")
+
+
 # ---- the labs --------------------------------------------------------------
 
 LABS = {}
@@ -272,5 +300,20 @@ lab("policy", "a policy from nothing: SCHED_IDLEPRIO", 180,
              WL + "idleprio_block.wl", blocked_runs_sleeper_waits("disk_b", "disk_i"))],
     qemu=[Boot("/bin/sched_idleprio: policy 5 for any user, idle only",
                "/bin/sched_idleprio")])
+
+lab("sleepers", "CFS's sleeper placement: place_entity", 90,
+    unit=["cfs_sleeper_placed_at_min_vruntime_minus_latency",
+          "cfs_wakeup_preempts_only_beyond_wakeup_granularity",
+          "cfs_batch_never_preempts_on_wakeup",
+          "cfs_new_task_starts_one_vslice_after_min_vruntime",
+          "cfs_child_runs_first_takes_the_parents_smaller_vruntime",
+          "cfs_yield_keeps_the_cpu_while_leftmost"],
+    sim=[Sim("sleepers.wl (cfs): a 2 s sleeper comes back one latency early at most",
+             WL + "sleepers.wl", hog_waits_at_most(40), args=["--sched", "cfs"]),
+         Sim("latecomer.wl (cfs): a new task starts after the period (START_DEBIT)",
+             WL + "latecomer.wl", hog_waits_at_most(40), args=["--sched", "cfs"])],
+    qemu=[Boot("/bin/lineage thud under sched=cfs: waking sleepers hold a hog off briefly",
+               "/bin/lineage:thud:3000", append="sched=cfs", judge=thud_hog_waits_little,
+               timeout=120)])
 
 NAMES = list(LABS)

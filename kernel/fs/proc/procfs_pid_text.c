@@ -264,6 +264,19 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 		sched_line(b, "se.deadline", (long long)s->sv.deadline);
 		sched_line(b, "se.vlag", s->sv.lag);
 	}
+	if (s->sv.o1) {		/* sched=o1: the interactivity estimate (docs/o1.md §2) */
+		sched_line(b, "o1.sleep_avg", (long long)s->sv.sleep_avg);
+		sched_line(b, "o1.bonus", s->sv.bonus);
+		sched_line(b, "o1.interactive_credit", s->sv.credit);
+		sched_line(b, "o1.interactive", s->sv.interactive);
+	}
+	if (s->sv.sd) {		/* sched=sd: its level and quota there (docs/sd.md §1) */
+		sched_line(b, "sd.level", s->sv.level);
+		sched_line(b, "sd.quota", s->sv.quota);
+		sched_line(b, "sd.rotation", s->sv.rotation);
+	}
+	if (s->sv.o1 || s->sv.sd)
+		sched_line(b, "expired", s->sv.expired);
 	sched_line(b, "hz", sched_hz());
 }
 

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# tools/bench/lineage.sh - make lineage (issue 41, docs/lineage.md §5): one
+# set of workloads on every class of lineage mode and on Linux 6.1 in the
+# same QEMU, and bench/results/lineage.md plus lineage.svg from them.
+#
+#   make lineage            (make bench runs it too, at its end)
+#
+# One boot per column, each under -icount shift=2,sleep=off -smp 1 (virtual
+# time, 4 ns per instruction: the figures do not depend on the host's
+# load; one CPU, as tools/bench/field.sh, since Linux 6.1 does not boot
+# under -icount with -smp 2 here), running through our init's run=:
+#   /bin/lineage interactive, nice, ingo, fiftyp, thud, forkstorm
+#       (user/tests/lineage.c, LINEAGE_MS each, 3000 by default)
+#   Debian's hackbench -p -g 2 -l 100 (pipes, processes) and cyclictest
+#       -m -i 1000 -l 2000 -q beside 2 NORMAL hogs (/bin/beside), as
+#       NORMAL and with -p 80 (FIFO), when build/field.tar can be made
+#       (make's RT_DEBS; without it those rows say "not measured")
+# The columns: sched=staircase, o1, sd, cfs, eevdf; sched=cfs again with
+# Linux 6.1's numbers: Debian's HZ (250: its local timer interrupts over a
+# 2 s spin) and the values of the tunables cfs shares with 6.1 (latency
+# 6 ms, min granularity 0.75 ms, wake-up granularity 1 ms, no
+# child-runs-first), for the faithfulness check (docs/lineage.md §5);
+# Linux 6.1 itself (Debian's 686 kernel, build/linux/vmlinuz, our init as
+# rdinit).
+# Writes build/lineage/<column>.serial.log and the two results files.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+QEMU=${QEMU:-qemu-system-i386}
+LINEAGE_MS=${LINEAGE_MS:-3000}
+out=build/lineage
+res=bench/results
+mkdir -p "$out" "$res"
+t0=$(date +%s)
+step() { echo "lineage: [$(( $(date +%s) - t0 ))s] $*"; }
+
+make --no-print-directory build >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; }
+vmlinuz=$(tools/get-linux.sh) || { echo "lineage: no Linux kernel (tools/get-linux.sh)"; exit 1; }
+linux_version=$(cat "$(dirname "$vmlinuz")/version" 2>/dev/null || echo 6.1)
+field=
+if make --no-print-directory build/field.tar >"$out/field-build.log" 2>&1; then
+	field=build/field.tar
+else
+	step "no build/field.tar (packages not downloadable?): hackbench is not measured"
+fi
+
+run=
+for w in interactive nice ingo fiftyp thud forkstorm; do
+	run="$run${run:+,}/bin/lineage:$w:$LINEAGE_MS"
+done
+ct="/usr/bin/cyclictest:-m:-i:1000:-l:2000:-q"
+[ -n "$field" ] && run="$run,/usr/bin/hackbench:-p:-g:2:-l:100,/bin/beside:2:$ct,/bin/beside:2:${ct/-m/-m:-p:80}"
+icount="-icount shift=2,sleep=off"
+limit=$(( LINEAGE_MS * 30 / 1000 + 240 ))
+
+# ours COLUMN "KERNEL-PARAMETERS"
+ours() {
+	step "this kernel, $2"
+	# shellcheck disable=SC2086
+	timeout "$limit" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg $icount -smp 1 -m 256M \
+		-kernel build/kernel.elf -initrd "build/initrd.tar${field:+,$field}" \
+		-append "$2 tests=none run=$run then=exit" </dev/null >"$out/$1.serial.log" 2>&1 || true
+}
+
+for c in staircase o1 sd cfs eevdf; do
+	ours "$c" "sched=$c"
+done
+ours cfs61 "sched=cfs hz=250 sched_latency_ns=6000000 sched_min_granularity_ns=750000 \
+sched_wakeup_granularity_ns=1000000 sched_child_runs_first=0"
+
+step "Linux $linux_version, the same programs in its initramfs"
+rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
+cp build/user/bin/* "$out/initramfs/bin/"
+[ -n "$field" ] && tar -x -C "$out/initramfs" -f "$field"
+(cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
+# shellcheck disable=SC2086
+timeout "$limit" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+	-accel tcg $icount -smp 1 -m 256M -kernel "$vmlinuz" -initrd "$out/linux.cpio" \
+	-append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$run then=exit" \
+	</dev/null >"$out/linux.serial.log" 2>&1 || true
+
+step "writing $res/lineage.md and $res/lineage.svg"
+python3 tools/bench/lineagereport.py --dir "$out" --ms "$LINEAGE_MS" \
+	--linux-version "$linux_version" --md "$res/lineage.md" --svg "$res/lineage.svg"
+step "done"
