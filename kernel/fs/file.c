@@ -258,6 +258,19 @@ struct file *fd_file(int fd)
 	return fd >= 0 && (uint32_t)fd < t->max_fds ? t->fd[fd] : NULL;
 }
 
+struct fd_ref fd_use(int fd)
+{
+	if (current()->group->nr_threads > 1)
+		return (struct fd_ref){ fd_get(fd), true };
+	return (struct fd_ref){ fd_file(fd), false };
+}
+
+void fd_done(struct fd_ref r)
+{
+	if (r.held && r.file)
+		file_close(r.file);
+}
+
 /* Put f on the lowest free descriptor from `from` up, below
  * RLIMIT_NOFILE, marked close-on-exec or not: the descriptor, or
  * -EMFILE (-ENOMEM when the table cannot grow, as Linux's alloc_fd). */
@@ -304,26 +317,41 @@ static struct file *fd_swap(int fd, struct file *f, int *err)
 
 int sys_read(int fd, void *ubuf, uint32_t n)
 {
-	struct file *f = fd_file(fd);
-	return f ? file_read(f, ubuf, n) : -EBADF;
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int got = file_read(r.file, ubuf, n);
+	fd_done(r);
+	return got;
 }
 
 int sys_write(int fd, const void *ubuf, uint32_t n)
 {
-	struct file *f = fd_file(fd);
-	return f ? file_write(f, ubuf, n) : -EBADF;
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int done = file_write(r.file, ubuf, n);
+	fd_done(r);
+	return done;
 }
 
 /* Only the console answers ioctls (kernel/fs/tty.c), also as /dev/tty and
  * /dev/console; Linux says ENOTTY for the others. */
-int sys_ioctl(int fd, uint32_t req, void *uarg)
+static int file_ioctl(struct file *f, uint32_t req, void *uarg)
 {
-	struct file *f = fd_file(fd);
-	if (!f)
-		return -EBADF;
 	if (f->type == FT_DEV)
 		return dev_ioctl(f, req, uarg);
 	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
+}
+
+int sys_ioctl(int fd, uint32_t req, void *uarg)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int err = file_ioctl(r.file, req, uarg);
+	fd_done(r);
+	return err;
 }
 
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
@@ -495,11 +523,8 @@ static int64_t seek_node(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-static int64_t file_seek(int fd, int64_t off, int whence)
+static int64_t seek_file(struct file *f, int64_t off, int whence)
 {
-	struct file *f = fd_file(fd);
-	if (!f)
-		return -EBADF;
 	if (f->type == FT_INITRD)
 		return seek_node(f, off, whence);
 	if (f->type == FT_PROC)		/* Linux's seq_lseek: no SEEK_END */
@@ -507,6 +532,16 @@ static int64_t file_seek(int fd, int64_t off, int whence)
 	if (f->type == FT_DEV && dev_seekable(f))
 		return whence <= SEEK_END ? 0 : -EINVAL;	/* null, zero: stay at 0 */
 	return -ESPIPE;		/* the console, pipes */
+}
+
+static int64_t file_seek(int fd, int64_t off, int whence)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int64_t pos = seek_file(r.file, off, whence);
+	fd_done(r);
+	return pos;
 }
 
 /* lseek (19): a 32-bit offset; EOVERFLOW when the result does not fit. */
@@ -615,11 +650,8 @@ int sys_dup(int fd)
 	return fd_file(fd) ? fcntl_dup(fd, 0, false) : -EBADF;
 }
 
-int sys_fcntl64(int fd, int cmd, uint32_t arg)
+static int fcntl_file(struct file *f, int fd, int cmd, uint32_t arg)
 {
-	struct file *f = fd_file(fd);
-	if (!f)
-		return -EBADF;
 	switch (cmd) {
 	case F_DUPFD:		return fcntl_dup(fd, arg, false);
 	case F_DUPFD_CLOEXEC:	return fcntl_dup(fd, arg, true);
@@ -641,6 +673,16 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
 	}
 }
 
+int sys_fcntl64(int fd, int cmd, uint32_t arg)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int ret = fcntl_file(r.file, fd, cmd, arg);
+	fd_done(r);
+	return ret;
+}
+
 /* readv (145), writev (146): one read or write per piece, in order,
  * stopping at the first short one; an error only when nothing moved.
  * Linux's checks first: iovcnt past UIO_MAXIOV, or a length that is
@@ -652,11 +694,8 @@ struct iovec_32 {
 	uint32_t base, len;
 };
 
-static int rw_vector(int fd, const void *uiov, int iovcnt, bool write)
+static int rw_vector_file(struct file *f, const void *uiov, int iovcnt, bool write)
 {
-	struct file *f = fd_file(fd);
-	if (!f)
-		return -EBADF;
 	if (iovcnt < 0 || iovcnt > UIO_MAXIOV)
 		return -EINVAL;
 	struct iovec_32 *iov = kmalloc((uint32_t)iovcnt * sizeof(*iov) + 1);
@@ -683,6 +722,16 @@ static int rw_vector(int fd, const void *uiov, int iovcnt, bool write)
 	}
 out:
 	kfree(iov);
+	return done;
+}
+
+static int rw_vector(int fd, const void *uiov, int iovcnt, bool write)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int done = rw_vector_file(r.file, uiov, iovcnt, write);
+	fd_done(r);
 	return done;
 }
 

@@ -41,8 +41,20 @@ void file_close(struct file *f);
 int file_read(struct file *f, void *ubuf, uint32_t n);
 int file_write(struct file *f, const void *ubuf, uint32_t n);
 
-/* The current process's file on descriptor fd, or NULL. */
+/* The current process's file on descriptor fd, or NULL: only to ask
+ * whether there is one, or for what never sleeps and cannot outlive a
+ * close (the file may be freed by another thread's close at any time). */
 struct file *fd_file(int fd);
+/* The file on fd for the length of one call that uses it (Linux's
+ * fdget): with a reference when another thread of the group could close
+ * fd meanwhile, without one in a process of one thread (nobody else uses
+ * its table). file NULL: no such descriptor. fd_done() after. */
+struct fd_ref {
+	struct file *file;
+	bool held;
+};
+struct fd_ref fd_use(int fd);
+void fd_done(struct fd_ref r);
 /* The same with a reference, taken under the table's lock (Linux's fget):
  * for a caller that keeps the file while another thread may close the
  * descriptor (poll, select). NULL if none; file_close gives it back. */

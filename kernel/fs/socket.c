@@ -166,13 +166,17 @@ int sys_socketpair(int family, int type, int protocol, int *usv)
 	return err;
 }
 
-/* The socket on fd: -EBADF, -ENOTSOCK or 0. */
-static int sock_file(int fd, struct file **f)
+/* The socket on fd, for one call (fd_use): -EBADF, -ENOTSOCK or 0; on
+ * 0, fd_done(*r) after. */
+static int sock_file(int fd, struct fd_ref *r)
 {
-	*f = fd_file(fd);
-	if (!*f)
+	*r = fd_use(fd);
+	if (!r->file)
 		return -EBADF;
-	return (*f)->type == FT_SOCKET ? 0 : -ENOTSOCK;
+	if (r->file->type == FT_SOCKET)
+		return 0;
+	fd_done(*r);
+	return -ENOTSOCK;
 }
 
 /* sendto (369), send (socketcall's SYS_SEND): a connected stream takes
@@ -180,16 +184,20 @@ static int sock_file(int fd, struct file **f)
 int sys_sendto(int fd, const void *ubuf, uint32_t n, uint32_t flags,
 	       const void *uaddr, uint32_t addrlen)
 {
-	struct file *f;
-	int err = sock_file(fd, &f);
+	struct fd_ref r;
+	int err = sock_file(fd, &r);
 	if (err < 0)
 		return err;
 	if (flags & MSG_OOB)		/* Linux ignores MSG_PEEK and MSG_WAITALL here */
-		return -EOPNOTSUPP;
-	if (uaddr && addrlen)
-		return -EISCONN;
-	bool nonblock = (f->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT);
-	return pipe_write(f->sock->tx, ubuf, n, nonblock, !(flags & MSG_NOSIGNAL));
+		err = -EOPNOTSUPP;
+	else if (uaddr && addrlen)
+		err = -EISCONN;
+	else
+		err = pipe_write(r.file->sock->tx, ubuf, n,
+				 (r.file->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT),
+				 !(flags & MSG_NOSIGNAL));
+	fd_done(r);
+	return err;
 }
 
 /* recvfrom (371), recv (SYS_RECV): the peer of a pair has no name, so an
@@ -197,14 +205,17 @@ int sys_sendto(int fd, const void *ubuf, uint32_t n, uint32_t flags,
 int sys_recvfrom(int fd, void *ubuf, uint32_t n, uint32_t flags,
 		 void *uaddr, uint32_t *uaddrlen)
 {
-	struct file *f;
-	int err = sock_file(fd, &f);
+	struct fd_ref r;
+	int err = sock_file(fd, &r);
 	if (err < 0)
 		return err;
-	if (flags & (MSG_OOB | MSG_PEEK | MSG_WAITALL))
+	if (flags & (MSG_OOB | MSG_PEEK | MSG_WAITALL)) {
+		fd_done(r);
 		return -EOPNOTSUPP;
-	bool nonblock = (f->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT);
-	int got = pipe_read(f->sock->rx, ubuf, n, nonblock);
+	}
+	bool nonblock = (r.file->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT);
+	int got = pipe_read(r.file->sock->rx, ubuf, n, nonblock);
+	fd_done(r);
 	uint32_t zero = 0;
 	if (got >= 0 && uaddr && uaddrlen && copy_to_user(uaddrlen, &zero, sizeof(zero)) < 0)
 		return -EFAULT;
@@ -214,17 +225,20 @@ int sys_recvfrom(int fd, void *ubuf, uint32_t n, uint32_t flags,
 /* shutdown (373, SYS_SHUTDOWN) */
 int sys_shutdown(int fd, int how)
 {
-	struct file *f;
-	int err = sock_file(fd, &f);
+	struct fd_ref r;
+	int err = sock_file(fd, &r);
 	if (err < 0)
 		return err;
-	if (how < SHUT_RD || how > SHUT_RDWR)
-		return -EINVAL;
-	if (how != SHUT_WR)
-		pipe_shut(f->sock->rx);
-	if (how != SHUT_RD)
-		pipe_shut(f->sock->tx);
-	return 0;
+	if (how < SHUT_RD || how > SHUT_RDWR) {
+		err = -EINVAL;
+	} else {
+		if (how != SHUT_WR)
+			pipe_shut(r.file->sock->rx);
+		if (how != SHUT_RD)
+			pipe_shut(r.file->sock->tx);
+	}
+	fd_done(r);
+	return err;
 }
 
 /* Logged once per call, as kernel/syscall.c logs an unknown system call. */

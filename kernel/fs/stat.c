@@ -123,10 +123,11 @@ static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 	if (path[0] == '\0') {
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
-		struct file *f = fd_file(dirfd);
-		if (!f)
+		struct fd_ref r = fd_use(dirfd);
+		if (!r.file)
 			return -EBADF;
-		stat_file(f, k);
+		stat_file(r.file, k);
+		fd_done(r);
 		return 0;
 	}
 	const struct initrd_file *n;
@@ -169,11 +170,12 @@ int sys_lstat64(const char *upath, void *ustat)
 
 int sys_fstat64(int fd, void *ustat)
 {
-	struct file *f = fd_file(fd);
+	struct fd_ref r = fd_use(fd);
 	struct kstat k;
-	if (!f)
+	if (!r.file)
 		return -EBADF;
-	stat_file(f, &k);
+	stat_file(r.file, &k);
+	fd_done(r);
 	return put_stat64(&k, ustat);
 }
 

@@ -124,15 +124,13 @@ static int map_region(struct proc *p, struct vm_area *a, uint32_t flags)
 	return (int)a->start;
 }
 
-/* 192: mmap2 - offset in pages. */
-static int do_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
+/* 192: mmap2 - offset in pages; f NULL for MAP_ANONYMOUS. */
+static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
+		     struct file *f, uint32_t pgoff)
 {
 	struct proc *p = current()->group_leader;
 	struct vm_area a = { 0, 0, (uint8_t)(prot & 7), 0, NULL, 0 };
-	struct file *f = (flags & MAP_ANONYMOUS) ? NULL : fd_file(fd);
 
-	if (!(flags & MAP_ANONYMOUS) && !f)
-		return -EBADF;
 	if (flags & MAP_FIXED_NOREPLACE)
 		flags |= MAP_FIXED;
 	if (len == 0)
@@ -163,6 +161,20 @@ static int do_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, 
 	if (flags & MAP_GROWSDOWN)
 		a.flags |= VMA_GROWSDOWN;
 	return map_region(p, &a, flags);
+}
+
+/* The file on fd is used for the call only (fd_use): a mapping names the
+ * file's node, which outlives every descriptor. */
+static int do_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
+{
+	if (flags & MAP_ANONYMOUS)
+		return mmap_file(addr, len, prot, flags, NULL, pgoff);
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int ret = mmap_file(addr, len, prot, flags, r.file, pgoff);
+	fd_done(r);
+	return ret;
 }
 
 /* 90: the old mmap - one pointer to the six arguments, offset in bytes. */

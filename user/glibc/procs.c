@@ -401,17 +401,61 @@ static void selects(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* A thread asleep in read() on a pipe while another closes that
+ * descriptor: the read goes on with the file it started with (the call
+ * holds its own reference, Linux's fdget), and returns the byte written
+ * after the close. */
+static int close_fd, close_wr;
+static volatile int close_got;
+
+static void *blocked_reader(void *arg)
+{
+	char c = 0;
+	(void)arg;
+	close_got = (int)read(close_fd, &c, 1) == 1 && c == 'x' ? 1 : -1;
+	return NULL;
+}
+
+static void close_under_a_reader(void)
+{
+	int p[2];
+	pthread_t t;
+	if (pipe(p) < 0)
+		return;
+	close_fd = p[0];
+	close_wr = p[1];
+	pthread_create(&t, NULL, blocked_reader, NULL);
+	for (int i = 0; i < 5000; i++) {	/* once the reader sleeps in read */
+		char path[64], buf[256];
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid() + 1);
+		FILE *f = fopen(path, "r");
+		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
+		if (f)
+			fclose(f);
+		if (asleep)
+			break;
+		usleep(1000);
+	}
+	int closed = close(p[0]);
+	ssize_t w = write(p[1], "x", 1);
+	pthread_join(t, NULL);
+	close(p[1]);
+	check(closed == 0 && w == 1 && close_got == 1, "close_under_a_blocked_reader_lets_it_finish",
+	      close_got == 1 ? "the read returned the byte" : "the read failed");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..15\n");
+	printf("KTAP version 1\n1..16\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
 	pipes();
 	prlimits();
 	selects();
+	close_under_a_reader();
 	return failures != 0;
 }
