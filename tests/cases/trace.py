@@ -156,6 +156,22 @@ def stairs_shown(block):
     return problems
 
 
+def replay_fields(block):
+    """What a replay needs (docs/trace.md): every wakeup names its reason
+    and its waker's generation, and the sleeper's wake-ups, its sleeps'
+    ends, say timer."""
+    ev = block.events
+    tracer = next(e["cur"] for e in ev if e["ev"] == "fork")
+    sleeper = [e["pid"] for e in ev if e["ev"] == "fork" and e["cur"] == tracer][2]
+    wakes = [e for e in ev if e["ev"] == "wakeup"]
+    problems = [f"line {e['line']}: wakeup without reason= or cur_gen="
+                for e in wakes if "reason" not in e or "cur_gen" not in e][:1]
+    reasons = {str(e.get("reason")) for e in wakes if e["pid"] == sleeper}
+    if len([e for e in wakes if e["pid"] == sleeper]) < 100 or reasons != {"timer"}:
+        problems.append(f"the sleeper's wake-ups say {sorted(reasons)}, want 100 or more, all timer")
+    return problems
+
+
 def crosscheck(name):
     def check(log):
         path = os.path.join(LOGS, name + ".com2.log")
@@ -168,7 +184,7 @@ def crosscheck(name):
             return False, "; ".join(warnings[:3]) or f"{blocks[0].lost} events lost"
         if "trace: begin" in log:
             return False, "the trace was dumped on the console, not streamed"
-        problems = export_and_check(blocks, name) + stairs_shown(blocks[0])
+        problems = export_and_check(blocks, name) + stairs_shown(blocks[0]) + replay_fields(blocks[0])
         if problems:
             return False, "; ".join(problems[:3])
         got, window = kernel_shares(blocks[0])
