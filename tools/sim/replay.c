@@ -80,7 +80,8 @@ static void start(int i, int cpu)
 	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
 	int policy = t->policy >= 0 ? t->policy : SCHED_NORMAL;
 	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
-	int nice = t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
+	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;	/* best stair 120 + nice */
+	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
 
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
 	sched_set_user_nice(&p->se, rt ? 0 : nice);

@@ -261,10 +261,10 @@ static void note_task(struct rtask *t, const struct rec *e)
 {
 	if (e->policy < 0)
 		return;
-	if (t->policy < 0)
-		t->policy = e->policy;
-	if (e->event == TRACE_NICE)
+	if (t->policy < 0 || e->event == TRACE_NICE) {
+		t->policy = e->policy;	/* the policy and nice it set last */
 		t->prio_min = 140;	/* its best stair from here on */
+	}
 	if (e->prio >= 0 && e->prio < t->prio_min)
 		t->prio_min = e->prio;
 	if (e->comm[0])
