@@ -82,6 +82,7 @@ stage() {
 [ -f tests/host-tools/test_citations.py ] && stage citations python3 tests/host-tools/test_citations.py
 [ -f tests/host-tools/test_layout.py ] && stage layout python3 tests/host-tools/test_layout.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
+[ -f tests/host-tools/test_replay.py ] && stage replay python3 tests/host-tools/test_replay.py
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
 [ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py

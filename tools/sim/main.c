@@ -427,7 +427,6 @@ static int replay_main(const char *trace, bool lenient, struct replay_opts *o,
 		return 2;
 	boot(&wl);
 	apply_tunables(trace, &wl, cli, ncli);
-	o->hz = wl.hz;
 	printf("staircase-sim: replay of %s: %d CPU%s, %ld events, %d tasks, %.3f s recorded%s, "
 	       "hz %d, sched %s\n", trace, tr.ncpus, tr.ncpus > 1 ? "s" : "", tr.events, tr.ntasks,
 	       (double)(tr.t1 - tr.t0) / 1e9, tr.warnings ? " (bad records passed over)" : "",
@@ -454,6 +453,8 @@ static void usage(FILE *f)
 		"  --replay TRACE       no workload: replay a kernel trace (docs/simulator.md)\n"
 		"  --check              with --replay: exit 1 unless the round trip holds\n"
 		"  --lenient            with --replay: report bad records and go on\n"
+		"  --nice PID=DELTA     with --replay: the recorded pid's nice plus DELTA\n"
+		"  --policy PID=POLICY  with --replay: the recorded pid under another policy\n"
 		"  --sched NAME         the scheduler of lineage mode (docs/lineage.md): %s\n"
 		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
 		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
@@ -479,6 +480,14 @@ int main(int argc, char **argv)
 			return sim_picknext(v);
 		} else if (!strcmp(a, "--replay") && v) {
 			replay = v;
+			i++;
+		} else if ((!strcmp(a, "--nice") || !strcmp(a, "--policy")) && v) {
+			if (!replay_parse_override(v, a[2] == 'p', &ropts)) {
+				fprintf(stderr, "staircase-sim: %s wants PID=%s (at most %d), not '%s'\n", a,
+					a[2] == 'p' ? "POLICY (normal, fifo, rr, batch, iso)" : "DELTA (-39..39)",
+					REPLAY_MAX_OVERRIDES, v);
+				return 1;
+			}
 			i++;
 		} else if (!strcmp(a, "--check")) {
 			ropts.check = true;
@@ -533,9 +542,9 @@ int main(int argc, char **argv)
 	if (replay)
 		return file ? (fprintf(stderr, "staircase-sim: --replay takes no workload\n"), 1)
 			    : replay_main(replay, lenient, &ropts, cli_tunables, ncli);
-	if (!file || ropts.check || lenient) {
+	if (!file || ropts.check || lenient || ropts.nover) {
 		if (file)
-			fprintf(stderr, "staircase-sim: --check and --lenient go with --replay\n");
+			fprintf(stderr, "staircase-sim: --check, --lenient, --nice and --policy go with --replay\n");
 		usage(stderr);
 		return 1;
 	}

@@ -37,6 +37,7 @@ struct rstate {
 };
 
 static struct rtrace *tr;
+static const struct replay_opts *opts;
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
 static uint64_t now_tick;
@@ -77,15 +78,32 @@ static void on_event(const struct fake_trace_rec *r)
 static void start(int i, int cpu)
 {
 	const struct rtask *t = &tr->tasks[i];
-	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
+	struct fake_proc *p;
+
+	if (t->ran_on && !(t->ran_on & (1u << cpu)))
+		cpu = __builtin_ctz(t->ran_on);	/* where it ran, not its parent's CPU */
+	p = fake_new_task(cpu, 1000, 1000);
 	int policy = t->policy >= 0 ? t->policy : SCHED_NORMAL;
-	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+	bool rt;
 	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;	/* best stair 120 + nice */
 	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
 
+	for (int k = 0; k < opts->nover; k++) {		/* the what-if's */
+		if (opts->over[k].pid != t->pid)
+			continue;
+		if (opts->over[k].is_policy)
+			policy = opts->over[k].value;
+		else
+			nice += opts->over[k].value;
+	}
+	rt = policy == SCHED_FIFO || policy == SCHED_RR;
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	/* The trace has no affinity: a task seen on one CPU of several is
+	 * taken as pinned there (sched_interactive, sched_rr pin theirs). */
+	if (fake_ncpus > 1 && t->ran_on && !(t->ran_on & (t->ran_on - 1)))
+		sched_set_cpus_allowed(&p->se, t->ran_on);
 	sched_set_user_nice(&p->se, rt ? 0 : nice);
-	sched_set_policy(&p->se, policy, rt ? 99 - t->prio_min : 0);
+	sched_set_policy(&p->se, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
 	rs[i].p = p;
 	by_sim_pid[p->pid] = &rs[i];
 	fake_cpu = cpu;
@@ -227,6 +245,29 @@ static bool all_done(void)
 	return true;
 }
 
+bool replay_parse_override(const char *arg, bool is_policy, struct replay_opts *o)
+{
+	char *end;
+	long pid = strtol(arg, &end, 10), v;
+
+	if (o->nover == REPLAY_MAX_OVERRIDES || pid <= 0 || *end != '=')
+		return false;
+	if (is_policy) {
+		for (v = 0; v < SCHED_NR_POLICIES; v++)
+			if (!strcmp(sched_trace_policy_name((int)v), end + 1))
+				break;
+		if (v == SCHED_NR_POLICIES)
+			return false;
+	} else {
+		char *e2;
+		v = strtol(end + 1, &e2, 10);
+		if (e2 == end + 1 || *e2 || v < -39 || v > 39)
+			return false;
+	}
+	o->over[o->nover++] = (struct replay_override){ (int)pid, is_policy, (int)v };
+	return true;
+}
+
 /* ---- the comparison ---- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -250,6 +291,8 @@ static double pct(uint64_t *v, int n, int p)
 #define CPU_TOL_TICKS	2	/* ... or 2 ticks, whichever is more */
 #define LAT_TOL_TICKS	2	/* p50, p99: 2 ticks ... */
 #define LAT_TOL		0.25	/* ... or 25 %, whichever is more */
+#define END_TOL		0.05	/* exit: within 5 % of the recording's length ... */
+#define END_TOL_TICKS	20	/* ... or 20 ticks, whichever is more */
 #define P50_MIN_WAKES	10	/* fewer wake-ups: no p50 to compare */
 #define P99_MIN_WAKES	100	/* fewer: the p99 is the max of a few, noise */
 
@@ -265,9 +308,9 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	double span_rec = (double)(tr->t1 - tr->t0) / 1e6, span_rep = (double)end_ns / 1e6;
 	int failures = 0;
 
-	printf("%-15s %5s %-6s %10s %10s %7s %6s %6s %6s %6s %8s %8s %8s %8s %s\n", "task", "pid",
-	       "policy", "cpu ms rec", "rep", "diff", "share", "rep", "wakes", "rep",
-	       "p50 rec", "rep", "p99 rec", "rep", check ? "check" : "");
+	printf("%-15s %5s %-12s %10s %10s %7s %6s %6s %8s %8s %6s %6s %8s %8s %8s %8s %s\n", "task",
+	       "pid", "policy", "cpu ms rec", "rep", "diff", "share", "rep", "end rec", "rep", "wakes",
+	       "rep", "p50 rec", "rep", "p99 rec", "rep", check ? "check" : "");
 	for (int i = 0; i < tr->ntasks; i++) {
 		struct rtask *t = &tr->tasks[i];
 		struct rstate *s = &rs[i];
@@ -275,6 +318,8 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 		double diff = rec > 0 ? 100.0 * (rep - rec) / rec : 0.0;
 		double p50r = pct(t->lat, t->nlat, 50), p99r = pct(t->lat, t->nlat, 99);
 		double p50s = pct(s->lat, s->nlat, 50), p99s = pct(s->lat, s->nlat, 99);
+		double end_rec = (double)t->end_ns / 1e9, end_rep = (double)s->end_ns / 1e9;
+		double end_d = end_rec > end_rep ? end_rec - end_rep : end_rep - end_rec;
 		const char *why = "";
 		if (!s->finished && (s->p || !t->forked))
 			why = "stuck";
@@ -283,18 +328,25 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 		else if ((rep > rec ? rep - rec : rec - rep) > CPU_TOL * rec &&
 			 (rep > rec ? rep - rec : rec - rep) > CPU_TOL_TICKS * tick_ms)
 			why = "cpu";
+		else if (end_d > END_TOL * span_rec / 1e3 && end_d > END_TOL_TICKS * tick_ms / 1e3)
+			why = "end";
 		else if ((t->nlat >= P50_MIN_WAKES && !lat_ok(p50r, p50s, tick_ms)) ||
 			 (t->nlat >= P99_MIN_WAKES && !lat_ok(p99r, p99s, tick_ms)))
 			why = "latency";
 		failures += check && *why;
-		printf("%-15s %5d %-6s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
-		       t->comm[0] ? t->comm : "-", t->pid, t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
+		char pol[32];
+		int rp = s->p ? s->p->se.policy : t->policy;
+		snprintf(pol, sizeof(pol), "%s%s%s", t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
+			 rp != t->policy ? ">" : "", rp != t->policy ? sched_trace_policy_name(rp) : "");
+		printf("%-15s %5d %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
+		       t->comm[0] ? t->comm : "-", t->pid, pol,
 		       rec, rep, diff, span_rec > 0 ? 100.0 * rec / span_rec : 0.0,
-		       span_rep > 0 ? 100.0 * rep / span_rep : 0.0, t->nlat, s->nlat, p50r, p50s, p99r, p99s,
+		       span_rep > 0 ? 100.0 * rep / span_rep : 0.0, end_rec, end_rep, t->nlat, s->nlat, p50r, p50s, p99r, p99s,
 		       check ? (*why ? why : "ok") : "");
 	}
 	printf("(cpu ms: time run, recorded and replayed; share: of one CPU over the run, %.3f s recorded, "
-	       "%.3f s replayed; wakes and wake-up latency p50/p99 in ms, wake-up to running)\n",
+	       "%.3f s replayed; end: its exit, or the trace's end, in s from the start; wakes and wake-up latency "
+	       "p50/p99 in ms, wake-up to running)\n",
 	       span_rec / 1e3, span_rep / 1e3);
 	if (timed_out)
 		printf("replay: stopped after %.3f s, 4 times the recording and 10 s more: "
@@ -302,9 +354,9 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	if (!check)
 		return 0;
 	printf("check: %s: %d of %d tasks outside the tolerance (cpu time within %.0f %% or %d ticks; "
-	       "p50 and p99 within %d ticks or %.0f %%, of tasks woken %d and %d times or more)\n",
+	       "end within %.0f %% of the recording or %d ticks; p50 and p99 within %d ticks or %.0f %%, of tasks woken %d and %d times or more)\n",
 	       failures ? "the round trip does NOT hold" : "the round trip holds", failures, tr->ntasks,
-	       CPU_TOL * 100, CPU_TOL_TICKS, LAT_TOL_TICKS, LAT_TOL * 100, P50_MIN_WAKES, P99_MIN_WAKES);
+	       CPU_TOL * 100, CPU_TOL_TICKS, END_TOL * 100, END_TOL_TICKS, LAT_TOL_TICKS, LAT_TOL * 100, P50_MIN_WAKES, P99_MIN_WAKES);
 	return failures ? 1 : 0;
 }
 
@@ -314,9 +366,16 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 	bool timed_out = false;
 
 	tr = trace;
+	opts = o;
 	rs = calloc((size_t)tr->ntasks + 1, sizeof(*rs));
 	if (!rs)
 		return 2;
+	for (int k = 0; k < o->nover; k++)
+		if (!valid_policy(o->over[k].is_policy ? o->over[k].value : SCHED_NORMAL)) {
+			fprintf(stderr, "staircase-sim: --policy %d=%s: %s has no such policy\n",
+				o->over[k].pid, sched_trace_policy_name(o->over[k].value), sched_class_name());
+			return 2;
+		}
 	for (int i = 0; i < tr->ntasks; i++) {
 		int policy = tr->tasks[i].policy >= 0 ? tr->tasks[i].policy : SCHED_NORMAL;
 		if (!valid_policy(policy)) {
@@ -341,6 +400,5 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 		}
 		step();
 	}
-	(void)o->hz;
 	return report(o->check, fake_now_ns, timed_out);
 }

@@ -50,12 +50,14 @@ struct rtask {
 	int natoms, cap;
 	/* what was recorded */
 	uint64_t cpu_ns;		/* time it ran */
+	uint64_t end_ns;		/* its exit, or the trace's end, from the first event */
 	uint64_t *lat;			/* wake-up latencies, ns */
 	int nlat, lat_cap;
 	/* the reader's state */
 	int state;			/* RS_* (replay_read.c) */
 	int cpu;			/* running: on which CPU */
 	int home_cpu;			/* where it was first seen: the replay starts it there */
+	uint32_t ran_on;		/* bit n: it ran on CPU n (one bit: pinned there) */
 	uint64_t since;			/* running since; sleeping since */
 	uint64_t pending;		/* run not yet closed into a RUN atom */
 	uint64_t woken_at;		/* woken, not yet switched in; 0 none */
@@ -76,11 +78,24 @@ struct rtrace {
  * bad record's line is printed, the state repaired, and reading goes on. */
 bool replay_read(FILE *f, const char *file, bool lenient, struct rtrace *tr, FILE *err);
 
+#define REPLAY_MAX_OVERRIDES 16
+
+/* --nice PID=N (a delta) or --policy PID=NAME: for the recorded pid. */
+struct replay_override {
+	int pid;
+	bool is_policy;
+	int value;			/* the nice delta, or SCHED_* */
+};
+
 /* Options of a replay beyond the simulator's own (--sched, --set). */
 struct replay_opts {
 	bool check;			/* --check: the round trip must hold */
-	int hz;
+	struct replay_override over[REPLAY_MAX_OVERRIDES];
+	int nover;
 };
+
+/* "5=+3" or "5=batch" into o; false if it is neither. */
+bool replay_parse_override(const char *arg, bool is_policy, struct replay_opts *o);
 
 /* Run the replay on the booted fake machine and print the comparison.
  * Returns the exit status: 0, or 1 when --check finds it does not hold. */

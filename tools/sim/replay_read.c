@@ -316,6 +316,7 @@ static bool switch_out(struct reader *r, const struct rec *e)
 		flush(p);
 		add_atom(p, A_EXIT, -1, -1, 0);
 		p->state = RS_DEAD;
+		p->end_ns = e->ns - r->tr->t0;
 	} else if (e->state[0] == 'S' || e->state[0] == 'D' || e->state[0] == 'T') {
 		flush(p);
 		p->state = RS_ASLEEP;
@@ -354,6 +355,7 @@ static bool on_switch(struct reader *r, const struct rec *e)
 		n->woken_at = 0;
 	}
 	n->state = RS_RUNNING;
+	n->ran_on |= 1u << e->cpu;
 	n->cpu = e->cpu;
 	n->since = e->ns;
 	return true;
@@ -474,6 +476,7 @@ bool replay_read(FILE *f, const char *file, bool lenient, struct rtrace *tr, FIL
 		account(t, tr->t1);
 		flush(t);
 		add_atom(t, A_END, -1, -1, 0);
+		t->end_ns = tr->t1 - tr->t0;
 	}
 	return true;
 }
