@@ -123,6 +123,26 @@ def a_what_if_can_break_the_round_trip():
 
 
 @test
+def what_if_options_and_their_errors():
+    """--cpus replays on another machine (a task the 1-CPU recording ran
+    on cpu0 is not pinned there); a bad --cpus, --nice or --policy is a
+    bad command line (exit 1), a policy the scheduler lacks a bad replay (2)."""
+    r = sim("--replay", INTERACTIVE, "--cpus", "1")
+    assert r.returncode == 0 and "1 CPU (recorded on 2)" in r.stdout, r.stdout + r.stderr
+    r = sim("--replay", PIPE, "--cpus", "2", "--nice", "3=+5", "--policy", "4=batch")
+    assert r.returncode == 0 and "2 CPUs (recorded on 1)" in r.stdout, r.stdout + r.stderr
+    assert re.search(r"^pipetest\s+4 normal>batch ", r.stdout, re.M), r.stdout
+    ends = [float(l.split()[9]) for l in r.stdout.splitlines() if l.startswith("pipetest ")]
+    assert len(ends) == 2 and max(ends) < 0.009, \
+        f"on 2 CPUs, unpinned, writer and reader end at {ends} s, want before 0.009 (their end on 1)"
+    for bad in (["--cpus", "0"], ["--nice", "3=x"], ["--policy", "3=bogus"], ["--trace"]):
+        r = sim("--replay", PIPE, *bad)
+        assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, f"{bad}: {r.returncode} {r.stderr}"
+    r = sim("--replay", PIPE, "--sched", "cfs", "--policy", "3=iso")
+    assert r.returncode == 2 and "pid 3 would be iso, which cfs has not" in r.stderr, r.stderr
+
+
+@test
 def truncated_trace_names_its_last_record():
     lines = lines_of(PIPE)
     cut = events(lines, lambda l: True)[len(events(lines, lambda l: True)) // 2]

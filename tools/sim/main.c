@@ -422,13 +422,17 @@ static int replay_main(const char *trace, bool lenient, struct replay_opts *o,
 	fclose(f);
 	if (!ok)
 		return 2;
-	wl = (struct workload){ .ncpus = tr.ncpus, .cores = tr.ncpus, .threads = 1, .hz = 1000 };
+	int ncpus = o->cpus ? o->cpus : tr.ncpus;
+	wl = (struct workload){ .ncpus = ncpus, .cores = ncpus, .threads = 1, .hz = 1000 };
 	if (apply_tunables(trace, &wl, cli, ncli))
 		return 2;
 	boot(&wl);
 	apply_tunables(trace, &wl, cli, ncli);
-	printf("staircase-sim: replay of %s: %d CPU%s, %ld events, %d tasks, %.3f s recorded%s, "
-	       "hz %d, sched %s\n", trace, tr.ncpus, tr.ncpus > 1 ? "s" : "", tr.events, tr.ntasks,
+	if (replay_policies_ok(&tr, o))
+		return 2;
+	printf("staircase-sim: replay of %s: %d CPU%s (recorded on %d), %ld events, %d tasks, "
+	       "%.3f s recorded%s, hz %d, sched %s\n", trace, ncpus, ncpus > 1 ? "s" : "", tr.ncpus,
+	       tr.events, tr.ntasks,
 	       (double)(tr.t1 - tr.t0) / 1e9, tr.warnings ? " (bad records passed over)" : "",
 	       wl.hz, sched_class_name());
 	printf("tunables:");
@@ -455,6 +459,7 @@ static void usage(FILE *f)
 		"  --lenient            with --replay: report bad records and go on\n"
 		"  --nice PID=DELTA     with --replay: the recorded pid's nice plus DELTA\n"
 		"  --policy PID=POLICY  with --replay: the recorded pid under another policy\n"
+		"  --cpus N             with --replay: on N CPUs, not the trace's\n"
 		"  --sched NAME         the scheduler of lineage mode (docs/lineage.md): %s\n"
 		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
 		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
@@ -488,6 +493,15 @@ int main(int argc, char **argv)
 					REPLAY_MAX_OVERRIDES, v);
 				return 1;
 			}
+			i++;
+		} else if (!strcmp(a, "--cpus") && v) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > WL_MAX_CPUS) {
+				fprintf(stderr, "staircase-sim: --cpus wants 1 to %d, not '%s'\n", WL_MAX_CPUS, v);
+				return 1;
+			}
+			ropts.cpus = (int)n;
 			i++;
 		} else if (!strcmp(a, "--check")) {
 			ropts.check = true;
@@ -539,12 +553,17 @@ int main(int argc, char **argv)
 			file = a;
 		}
 	}
+	if (replay && (file || tracing || duration || seed != 1)) {
+		fprintf(stderr, "staircase-sim: --replay takes no workload, and no --trace, "
+			"--duration or --seed (not yet: docs/simulator.md)\n");
+		return 1;
+	}
 	if (replay)
-		return file ? (fprintf(stderr, "staircase-sim: --replay takes no workload\n"), 1)
-			    : replay_main(replay, lenient, &ropts, cli_tunables, ncli);
-	if (!file || ropts.check || lenient || ropts.nover) {
+		return replay_main(replay, lenient, &ropts, cli_tunables, ncli);
+	if (!file || ropts.check || lenient || ropts.nover || ropts.cpus) {
 		if (file)
-			fprintf(stderr, "staircase-sim: --check, --lenient, --nice and --policy go with --replay\n");
+			fprintf(stderr, "staircase-sim: --check, --lenient, --nice, --policy and --cpus "
+				"go with --replay\n");
 		usage(stderr);
 		return 1;
 	}

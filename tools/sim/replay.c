@@ -74,34 +74,45 @@ static void on_event(const struct fake_trace_rec *r)
 	}
 }
 
+/* The policy a task replays under: its own, or --policy's. */
+static int policy_for(const struct rtask *t, const struct replay_opts *o)
+{
+	int policy = t->policy >= 0 ? t->policy : SCHED_NORMAL;
+
+	for (int k = 0; k < o->nover; k++)
+		if (o->over[k].pid == t->pid && o->over[k].is_policy)
+			policy = o->over[k].value;
+	return policy;
+}
+
 /* As a process that sets its policy and nice before it runs (main.c). */
 static void start(int i, int cpu)
 {
 	const struct rtask *t = &tr->tasks[i];
 	struct fake_proc *p;
 
-	if (t->ran_on && !(t->ran_on & (1u << cpu)))
-		cpu = __builtin_ctz(t->ran_on);	/* where it ran, not its parent's CPU */
+	uint32_t ran_on = t->ran_on & (fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1);
+
+	if (ran_on != t->ran_on)
+		ran_on = 0;			/* --cpus took its CPU away: not pinned */
+	if (ran_on && !(ran_on & (1u << cpu)))
+		cpu = __builtin_ctz(ran_on);	/* where it ran, not its parent's CPU */
 	p = fake_new_task(cpu, 1000, 1000);
-	int policy = t->policy >= 0 ? t->policy : SCHED_NORMAL;
+	int policy = policy_for(t, opts);
 	bool rt;
 	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;	/* best stair 120 + nice */
 	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
 
-	for (int k = 0; k < opts->nover; k++) {		/* the what-if's */
-		if (opts->over[k].pid != t->pid)
-			continue;
-		if (opts->over[k].is_policy)
-			policy = opts->over[k].value;
-		else
+	for (int k = 0; k < opts->nover; k++)		/* the what-if's */
+		if (opts->over[k].pid == t->pid && !opts->over[k].is_policy)
 			nice += opts->over[k].value;
-	}
 	rt = policy == SCHED_FIFO || policy == SCHED_RR;
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
-	/* The trace has no affinity: a task seen on one CPU of several is
-	 * taken as pinned there (sched_interactive, sched_rr pin theirs). */
-	if (fake_ncpus > 1 && t->ran_on && !(t->ran_on & (t->ran_on - 1)))
-		sched_set_cpus_allowed(&p->se, t->ran_on);
+	/* The trace has no affinity: a task seen on one CPU of several (in
+	 * the recording) is taken as pinned there (sched_interactive and
+	 * sched_rr pin theirs). */
+	if (tr->ncpus > 1 && fake_ncpus > 1 && ran_on && !(ran_on & (ran_on - 1)))
+		sched_set_cpus_allowed(&p->se, ran_on);
 	sched_set_user_nice(&p->se, rt ? 0 : nice);
 	sched_set_policy(&p->se, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
 	rs[i].p = p;
@@ -360,6 +371,20 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	return failures ? 1 : 0;
 }
 
+int replay_policies_ok(const struct rtrace *t, const struct replay_opts *o)
+{
+	for (int i = 0; i < t->ntasks; i++) {
+		int policy = policy_for(&t->tasks[i], o);
+		if (!valid_policy(policy)) {
+			fprintf(stderr, "staircase-sim: %s: pid %d would be %s, which %s has not "
+				"(--policy PID=normal)\n", t->file, t->tasks[i].pid,
+				sched_trace_policy_name(policy), sched_class_name());
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int replay_run(struct rtrace *trace, const struct replay_opts *o)
 {
 	uint64_t limit;
@@ -370,24 +395,10 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 	rs = calloc((size_t)tr->ntasks + 1, sizeof(*rs));
 	if (!rs)
 		return 2;
-	for (int k = 0; k < o->nover; k++)
-		if (!valid_policy(o->over[k].is_policy ? o->over[k].value : SCHED_NORMAL)) {
-			fprintf(stderr, "staircase-sim: --policy %d=%s: %s has no such policy\n",
-				o->over[k].pid, sched_trace_policy_name(o->over[k].value), sched_class_name());
-			return 2;
-		}
-	for (int i = 0; i < tr->ntasks; i++) {
-		int policy = tr->tasks[i].policy >= 0 ? tr->tasks[i].policy : SCHED_NORMAL;
-		if (!valid_policy(policy)) {
-			fprintf(stderr, "staircase-sim: %s: pid %d is %s, which %s has not\n", tr->file,
-				tr->tasks[i].pid, sched_trace_policy_name(policy), sched_class_name());
-			return 2;
-		}
-	}
 	fake_trace_hook = on_event;
 	for (int i = 0; i < tr->ntasks; i++)
 		if (!tr->tasks[i].forked)
-			start(i, tr->tasks[i].home_cpu);
+			start(i, tr->tasks[i].home_cpu % fake_ncpus);
 	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
 		fake_schedule(cpu);
 		settle(cpu);

@@ -90,12 +90,17 @@ struct replay_override {
 /* Options of a replay beyond the simulator's own (--sched, --set). */
 struct replay_opts {
 	bool check;			/* --check: the round trip must hold */
+	int cpus;			/* --cpus N: replay on N CPUs; 0: the trace's */
 	struct replay_override over[REPLAY_MAX_OVERRIDES];
 	int nover;
 };
 
 /* "5=+3" or "5=batch" into o; false if it is neither. */
 bool replay_parse_override(const char *arg, bool is_policy, struct replay_opts *o);
+
+/* 0 if the scheduler booted has the policy of every task (--policy's
+ * where given); else 2, after one line saying which. */
+int replay_policies_ok(const struct rtrace *tr, const struct replay_opts *o);
 
 /* Run the replay on the booted fake machine and print the comparison.
  * Returns the exit status: 0, or 1 when --check finds it does not hold. */

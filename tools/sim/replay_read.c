@@ -146,6 +146,7 @@ static bool read_block(struct reader *r, FILE *f, struct rec **out, long *n)
 	bool begun = false, ended = false;
 	struct rec *v = NULL, last = { 0 };
 
+	*out = NULL;
 	while (!ended && fgets(line, sizeof(line), f)) {
 		struct rec e = { .line = ++no, .offset = offset };
 		size_t len = strlen(line);
@@ -185,6 +186,7 @@ static bool read_block(struct reader *r, FILE *f, struct rec **out, long *n)
 			return false;
 		lost = 0;
 		v = grow(v, &cap, count + 1, sizeof(*v));
+		*out = v;		/* the caller frees it, whatever we return */
 		v[count++] = e;
 		last = e;
 	}
@@ -199,7 +201,6 @@ static bool read_block(struct reader *r, FILE *f, struct rec **out, long *n)
 		if (!bad(&*r, &at, "the trace ends after this record, without its 'trace: end': truncated"))
 			return false;
 	}
-	*out = v;
 	*n = count;
 	return true;
 }
