@@ -135,11 +135,36 @@ def what_if_options_and_their_errors():
     ends = [float(l.split()[9]) for l in r.stdout.splitlines() if l.startswith("pipetest ")]
     assert len(ends) == 2 and max(ends) < 0.009, \
         f"on 2 CPUs, unpinned, writer and reader end at {ends} s, want before 0.009 (their end on 1)"
-    for bad in (["--cpus", "0"], ["--nice", "3=x"], ["--policy", "3=bogus"], ["--trace"]):
+    for bad in (["--cpus", "0"], ["--nice", "3=x"], ["--policy", "3=bogus"], ["--duration", "1s"]):
         r = sim("--replay", PIPE, *bad)
         assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, f"{bad}: {r.returncode} {r.stderr}"
     r = sim("--replay", PIPE, "--sched", "cfs", "--policy", "3=iso")
     assert r.returncode == 2 and "pid 3 would be iso, which cfs has not" in r.stderr, r.stderr
+
+
+@test
+def replayed_trace_reads_in_the_viewer_with_the_recorded_pids():
+    """--trace prints the replay as the kernel's dump, with the recorded
+    pids and names: traceview reads it without a warning, and its run
+    times per pid are the report's replayed cpu ms."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import traceview
+    r = sim("--replay", INTERACTIVE, "--trace")
+    warnings = []
+    blocks = traceview.parse(r.stdout.splitlines(), "replay", warnings.append)
+    assert r.returncode == 0 and len(blocks) == 1 and not warnings, (r.returncode, len(blocks), warnings[:2])
+    ran, cur, since = {}, {}, {}
+    for e in blocks[0].events:
+        if e["ev"] == "switch":
+            c = e["cpu"]
+            if c in cur:
+                ran[cur[c]] = ran.get(cur[c], 0) + e["t"] - since[c]
+            cur[c], since[c] = e["pid"], e["t"]
+    report = {int(l.split()[1]): float(l.split()[4]) for l in r.stdout.splitlines()
+              if re.match(r"sched_interacti\s+\d+ ", l)}
+    assert sorted(report) == [3, 4, 5, 6], report
+    for pid, ms in report.items():
+        assert abs(ran.get(pid, 0) / 1e6 - ms) <= 1.0, f"pid {pid}: trace {ran.get(pid, 0) / 1e6} ms, report {ms}"
 
 
 @test

@@ -553,11 +553,11 @@ int main(int argc, char **argv)
 			file = a;
 		}
 	}
-	if (replay && (file || tracing || duration || seed != 1)) {
-		fprintf(stderr, "staircase-sim: --replay takes no workload, and no --trace, "
-			"--duration or --seed (not yet: docs/simulator.md)\n");
+	if (replay && (file || duration || seed != 1)) {
+		fprintf(stderr, "staircase-sim: --replay takes no workload, --duration or --seed\n");
 		return 1;
 	}
+	ropts.trace = tracing;
 	if (replay)
 		return replay_main(replay, lenient, &ropts, cli_tunables, ncli);
 	if (!file || ropts.check || lenient || ropts.nover || ropts.cpus) {

@@ -40,6 +40,17 @@ static struct rtrace *tr;
 static const struct replay_opts *opts;
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
+
+/* --trace: the replay's events, printed as the kernel's dump with the
+ * recorded pids and names, so that traceview draws the replay beside the
+ * recording (docs/simulator.md). */
+#define REPLAY_TRACE_KEEP 1000000
+struct out_rec {
+	struct fake_trace_rec r;
+	int prio, burst, slice;
+};
+static struct out_rec *out;
+static size_t nout, out_cap, out_lost;
 static uint64_t now_tick;
 
 static struct rstate *of(struct sched_task *se)
@@ -59,11 +70,48 @@ static void push_lat(struct rstate *s, uint64_t ns)
 	s->lat[s->nlat++] = ns;
 }
 
+static void keep(const struct fake_trace_rec *r, const struct rstate *s)
+{
+	const struct sched_task *se = s && s->p ? &s->p->se :
+		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+
+	if (nout == REPLAY_TRACE_KEEP) {
+		out_lost++;
+		return;
+	}
+	if (nout == out_cap) {
+		out_cap = out_cap ? 2 * out_cap : 65536;
+		out = realloc(out, out_cap * sizeof(*out));
+		if (!out)
+			exit(2);
+	}
+	out[nout++] = (struct out_rec){ *r, se ? se->prio : 0, se ? se->burst : 0, se ? se->slice : 0 };
+}
+
+static void print_trace(void)
+{
+	printf("trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
+	for (size_t i = 0; i < nout; i++) {
+		const struct fake_trace_rec *e = &out[i].r;
+		const struct rstate *s = e->pid > 0 && e->pid <= FAKE_MAX_PROCS ? by_sim_pid[e->pid] : NULL;
+		const struct rtask *t = s ? &tr->tasks[s - rs] : NULL;
+		printf("trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
+		       (unsigned long long)e->ns, e->cpu, sched_trace_names[e->event][0],
+		       t ? t->pid : 0, sched_trace_policy_name(e->policy), sched_trace_names[e->event][1],
+		       e->arg, t && t->comm[0] ? t->comm : e->policy == FAKE_POLICY_IDLE ? "idle" : "-",
+		       out[i].prio, out[i].burst, out[i].slice);
+	}
+	printf("trace: end\n");
+	free(out);
+}
+
 /* The replay's wake latencies, from the scheduler's own events. */
 static void on_event(const struct fake_trace_rec *r)
 {
 	struct rstate *s = r->pid > 0 && r->pid <= FAKE_MAX_PROCS ? by_sim_pid[r->pid] : NULL;
 
+	if (opts->trace)
+		keep(r, s);
 	if (!s)
 		return;
 	if (r->event == TRACE_WAKEUP)
@@ -411,5 +459,7 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 		}
 		step();
 	}
+	if (o->trace)
+		print_trace();
 	return report(o->check, fake_now_ns, timed_out);
 }

@@ -91,6 +91,7 @@ struct replay_override {
 struct replay_opts {
 	bool check;			/* --check: the round trip must hold */
 	int cpus;			/* --cpus N: replay on N CPUs; 0: the trace's */
+	bool trace;			/* --trace: print the replay's events first */
 	struct replay_override over[REPLAY_MAX_OVERRIDES];
 	int nover;
 };
