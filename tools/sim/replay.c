@@ -133,35 +133,50 @@ static int policy_for(const struct rtask *t, const struct replay_opts *o)
 	return policy;
 }
 
-/* As a process that sets its policy and nice before it runs (main.c). */
+/* The CPUs the trace says the task may use: the trace has no affinity,
+ * so a task seen on one CPU only of several is taken as pinned there
+ * (sched_interactive and sched_rr pin theirs); 0: any. Not pinned where
+ * the recording had one CPU, or --cpus took its CPU away. */
+static uint32_t pinned_to(const struct rtask *t)
+{
+	uint32_t all = fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1;
+
+	if (tr->ncpus == 1 || fake_ncpus == 1 || !t->ran_on || (t->ran_on & ~all) ||
+	    (t->ran_on & (t->ran_on - 1)))
+		return 0;
+	return t->ran_on;
+}
+
+/* Its nice: from its best stair (120 + nice) for NORMAL and BATCH, plus
+ * --nice's delta. */
+static int nice_for(const struct rtask *t, int policy)
+{
+	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;
+	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
+
+	for (int k = 0; k < opts->nover; k++)
+		if (opts->over[k].pid == t->pid && !opts->over[k].is_policy)
+			nice += opts->over[k].value;
+	return nice < -20 ? -20 : nice > 19 ? 19 : nice;
+}
+
+/* As a process that sets its policy and nice before it runs (main.c),
+ * on cpu (its parent's) unless it is pinned elsewhere. FIFO and RR get
+ * their recorded priority, 99 - prio (1 for a task --policy made one). */
 static void start(int i, int cpu)
 {
 	const struct rtask *t = &tr->tasks[i];
+	uint32_t pin = pinned_to(t);
+	int policy = policy_for(t, opts);
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
 	struct fake_proc *p;
 
-	uint32_t ran_on = t->ran_on & (fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1);
-
-	if (ran_on != t->ran_on)
-		ran_on = 0;			/* --cpus took its CPU away: not pinned */
-	if (ran_on && !(ran_on & (1u << cpu)))
-		cpu = __builtin_ctz(ran_on);	/* where it ran, not its parent's CPU */
+	if (pin && !(pin & (1u << cpu)))
+		cpu = __builtin_ctz(pin);
 	p = fake_new_task(cpu, 1000, 1000);
-	int policy = policy_for(t, opts);
-	bool rt;
-	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;	/* best stair 120 + nice */
-	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
-
-	for (int k = 0; k < opts->nover; k++)		/* the what-if's */
-		if (opts->over[k].pid == t->pid && !opts->over[k].is_policy)
-			nice += opts->over[k].value;
-	rt = policy == SCHED_FIFO || policy == SCHED_RR;
-	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
-	/* The trace has no affinity: a task seen on one CPU of several (in
-	 * the recording) is taken as pinned there (sched_interactive and
-	 * sched_rr pin theirs). */
-	if (tr->ncpus > 1 && fake_ncpus > 1 && ran_on && !(ran_on & (ran_on - 1)))
-		sched_set_cpus_allowed(&p->se, ran_on);
-	sched_set_user_nice(&p->se, rt ? 0 : nice);
+	if (pin)
+		sched_set_cpus_allowed(&p->se, pin);
+	sched_set_user_nice(&p->se, rt ? 0 : nice_for(t, policy));
 	sched_set_policy(&p->se, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
 	rs[i].p = p;
 	by_sim_pid[p->pid] = &rs[i];
