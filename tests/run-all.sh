@@ -9,7 +9,8 @@
 # Stages: host unit tests of sched/ (tests/unit), of the kernel's pure C
 # (tests/host) and of the host tools (tests/host-tools), that every cited
 # document is in the repository (tests/host-tools/test_citations.py), the simulator's
-# examples (tools/sim/test.sh), the trace exports against Perfetto's and
+# examples (tools/sim/test.sh), the replay of kernel traces in the simulator
+# (tests/host-tools/test_replay.py), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
 # command line and report (tests/host-tools/test_schedbench.py), that every
