@@ -9,6 +9,8 @@
 #   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
 #   make trace      record the stairs example in virtual time: build/trace/stairs.{log,ftrace,json,html}
 #   make trace PROG=/bin/sched_rr   record one program: build/trace/sched_rr.* (docs/trace.md)
+#   make replay TRACE=build/trace/stairs.log [CHECK=1] [SET="rr_interval=50 nice:PID=+5 policy:PID=batch"] [SCHED=cfs]
+#                   replay a recorded trace in the simulator, what-if (docs/simulator.md)
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench-field  Debian's cyclictest, hackbench, stress-ng on both kernels (docs/bench.md)
@@ -69,7 +71,7 @@ $(BUILD)/obj/faces.o: $(BUILD)/gen/faces.c
 	@echo "  CC      $<"
 	@$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
-.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile paths sim lab grade clean deps-build deps-run
+.PHONY: FORCE all build kernel initrd run run-iso iso gdb test test-all test-quick test-unit mutate stress bench bench-field profile paths sim replay lab grade clean deps-build deps-run
 # make first installs missing tools, then builds in a fresh make: paths
 # such as the cross compiler's libgcc are looked up when make starts.
 all: deps-build
@@ -414,6 +416,16 @@ paths:
 # The scheduler of sched/ on simulated CPUs, on the host (tools/sim).
 sim:
 	@$(MAKE) --no-print-directory -C tools/sim
+
+# A trace make trace recorded, replayed on the simulator (docs/simulator.md,
+# "Replaying a kernel trace"): CHECK=1 the round trip (exit status 1 when it
+# does not hold); SET's words NAME=VALUE set a tunable, nice:PID=DELTA and
+# policy:PID=POLICY change the recorded pid's; SCHED=cfs another scheduler.
+REPLAY_ARGS = $(if $(CHECK),--check) $(if $(SCHED),--sched $(SCHED)) \
+	$(foreach w,$(SET),$(if $(filter nice:%,$(w)),--nice $(w:nice:%=%),$(if $(filter policy:%,$(w)),--policy $(w:policy:%=%),--set $(w))))
+replay: sim
+	@test -n "$(TRACE)" || { echo "make replay: TRACE=FILE, a log make trace wrote (build/trace/*.log)"; exit 2; }
+	build/sim/staircase-sim --replay $(TRACE) $(REPLAY_ARGS)
 
 # Labs (tools/lab, docs/labs.md): make lab writes a student tree with one
 # lab's code cut out; make grade runs that lab's unit tests, simulator

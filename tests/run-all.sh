@@ -10,7 +10,8 @@
 # (tests/host) and of the host tools (tests/host-tools), that every cited
 # document is in the repository (tests/host-tools/test_citations.py), that
 # every rule of the rule books names tests that exist (test_rulemap.py), the simulator's
-# examples (tools/sim/test.sh), the trace exports against Perfetto's and
+# examples (tools/sim/test.sh), the replay of kernel traces in the simulator
+# (tests/host-tools/test_replay.py), the trace exports against Perfetto's and
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
 # command line and report and make lineage's report
@@ -86,6 +87,7 @@ stage() {
 [ -f tests/host-tools/test_rulemap.py ] && stage rulemap python3 tests/host-tools/test_rulemap.py
 [ -f tests/host-tools/test_layout.py ] && stage layout python3 tests/host-tools/test_layout.py
 [ -f tools/sim/Makefile ] && stage sim make --no-print-directory -C tools/sim test
+[ -f tests/host-tools/test_replay.py ] && stage replay python3 tests/host-tools/test_replay.py
 [ -f tests/host-tools/test_ftrace.py ] && stage trace-export python3 tests/host-tools/test_ftrace.py
 [ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py

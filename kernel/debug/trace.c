@@ -28,6 +28,9 @@
  * CPU's current process (kernel/task/proc.c), so mycpu()->current is prev, as
  * Linux's prev is current; its state says why it left (R+ preempted, R
  * yielded, S/D asleep, X dead).
+ * For a wakeup that task is the waker: the record adds its generation
+ * (start time; pids are reused) and the reason its code gave with
+ * TRACE_WAKE, what a replay needs to wake the sleeper when the waker acts.
  *
  * The dump format, one line per event (docs/trace.md):
  *   trace: begin <n> events, <lost> lost, <cpus> cpus
@@ -59,6 +62,10 @@
  * why prev left the CPU (Linux's prev_state letters). */
 enum { ST_RUNNING, ST_PREEMPTED, ST_SLEEPING, ST_BLOCKED, ST_DEAD, ST_STOPPED };
 static const char *const state_names[] = { "R", "R+", "S", "D", "X", "T" };
+/* enum trace_wake_reason's words, as a wakeup line's reason= says them. */
+static const char *const reason_names[WAKE_NR_REASONS] = {
+	"other", "pipe", "futex", "timer", "signal", "exit", "io", "lock"
+};
 
 struct trace_event {
 	uint64_t ns;			/* clock_ns(): one clock for every CPU */
@@ -71,8 +78,12 @@ struct trace_event {
 	uint8_t prio, cur_prio;		/* 0..141 */
 	uint8_t cur_state;		/* ST_* */
 	char comm[COMM_LEN], cur_comm[COMM_LEN];
+	/* wakeup only: the waker (cur) as pid and generation, and why */
+	uint32_t cur_gen;		/* cur's start_ns / 1000: pid + gen name one process */
+	uint8_t reason;			/* WAKE_* */
+	uint8_t pad[3];
 };
-_Static_assert(sizeof(struct trace_event) == 64, "a trace record is 64 bytes");
+_Static_assert(sizeof(struct trace_event) == 72, "a trace record is 72 bytes");
 
 #define POLICY_IDLE SCHED_NR_POLICIES
 #define POLICY_NONE (-1)
@@ -89,6 +100,7 @@ struct trace_buf {
 
 uint32_t sched_trace_mask;		/* sched/machine.h */
 static struct trace_buf bufs[MAX_CPUS];
+static uint8_t wake_reasons[MAX_CPUS];	/* per executing CPU: TRACE_WAKE's */
 static struct mutex ctl_lock;		/* one control op at a time */
 static bool streaming;			/* changed only while quiesced */
 static uint32_t stream_events;		/* lines a stream has sent */
@@ -137,6 +149,8 @@ static void fill(struct trace_buf *b, struct trace_event *e, int cpu, int event,
 	e->cur_prio = cur ? (uint8_t)cur->se.prio : 0;
 	copy_comm(e->cur_comm, cur);
 	e->cur_state = ST_RUNNING;
+	e->cur_gen = cur ? (uint32_t)(cur->start_ns / 1000) : 0;
+	e->reason = wake_reasons[cpu_id()];
 	if (event == TRACE_SWITCH) {
 		if (cur)
 			e->cur_state = state_of(b, &cur->se);
@@ -167,6 +181,15 @@ void sched_trace_record(int cpu, int event, struct sched_task *t, int arg)
 	__atomic_store_n(&b->writing, 0, __ATOMIC_RELEASE);
 }
 
+int trace_wake_reason(int reason)
+{
+	int cpu = cpu_id(), old = wake_reasons[cpu];
+
+	/* The kernel is not preemptible: this CPU is ours until we restore. */
+	wake_reasons[cpu] = reason >= 0 && reason < WAKE_NR_REASONS ? (uint8_t)reason : WAKE_OTHER;
+	return old;
+}
+
 /* Switch tracing off and wait until no CPU is still writing a record.
  * Returns the mask that was on, to restore it. */
 static uint32_t trace_quiesce(void)
@@ -188,7 +211,7 @@ static void reset_bufs(void)
 }
 
 /* The buffers are allocated at the first start, so a kernel that never
- * traces spends no memory on them (4096 x 64 bytes = 256 KiB per CPU). */
+ * traces spends no memory on them (4096 x 72 bytes = 288 KiB per CPU). */
 static int trace_start(uint32_t mask)
 {
 	if (mask == 0)
@@ -249,6 +272,9 @@ static int format_event(char *buf, int size, const struct trace_event *e)
 	if (e->event == TRACE_SWITCH && n < size)
 		n += ksnprintf(buf + n, (size_t)(size - n), " cur_state=%s",
 			       state_names[e->cur_state]);
+	if (e->event == TRACE_WAKEUP && n < size)
+		n += ksnprintf(buf + n, (size_t)(size - n), " reason=%s cur_gen=%u",
+			       reason_names[e->reason], e->cur_gen);
 	return n < size ? n : size - 1;
 }
 
@@ -272,6 +298,9 @@ static int trace_dump(void)
 		lost += next[cpu];
 	}
 	printk("trace: begin %u events, %u lost, %d cpus\n", total, lost, ncpus);
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (next[cpu])		/* a replay must know where: docs/trace.md */
+			printk("trace: lost cpu%d %u events\n", cpu, next[cpu]);
 	for (uint32_t i = 0; i < total; i++) {
 		const struct trace_event *e = NULL;
 		int from = -1;

@@ -27,6 +27,25 @@ void trace_init(void);
 /* sched_trace_record() (declared in sched/machine.h, as is the event mask
  * sched_trace_mask) appends one event to cpu's buffer; the caller holds
  * cpu's run-queue lock. */
+/*
+ * Why a task was woken, for a replay (docs/trace.md): the waker's CPU
+ * says it around its wake-up call, TRACE_WAKE(WAKE_PIPE, wake(...)), and
+ * the wakeup records made meanwhile carry it. Per CPU, saved and restored,
+ * so an interrupt's wake-up inside another's gets its own; a site that
+ * says nothing records WAKE_OTHER.
+ */
+enum trace_wake_reason {
+	WAKE_OTHER, WAKE_PIPE, WAKE_FUTEX, WAKE_TIMER, WAKE_SIGNAL, WAKE_EXIT, WAKE_IO,
+	WAKE_LOCK, WAKE_NR_REASONS
+};
+/* Set this CPU's reason; returns the one it replaces. */
+int trace_wake_reason(int reason);
+#define TRACE_WAKE(reason, call) do {				\
+		int old_reason_ = trace_wake_reason(reason);	\
+		call;						\
+		trace_wake_reason(old_reason_);			\
+	} while (0)
+
 /* 504: sys_trace(op, arg); START's and STREAM's arg is an event mask, 0 = all. */
 int sys_trace(int op, int arg);
 

@@ -32,6 +32,7 @@
 #include "kernel/sync/waitq.h"
 #include <uapi/poll.h>
 #include <uapi/limits.h>	/* PIPE_BUF */
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 #define PIPE_PAGE	4096u
 #define PIPE_DEF_SIZE	(16 * PIPE_PAGE)	/* Linux's default */
@@ -86,9 +87,9 @@ void pipe_free(struct pipe *p)
 /* Both ends' sleepers and pollers (one queue when a socket pair's). */
 static void wake_both(struct pipe *p)
 {
-	waitq_wake_all(p->rd_wait);
+	TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->rd_wait));
 	if (p->wr_wait != p->rd_wait)
-		waitq_wake_all(p->wr_wait);
+		TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->wr_wait));
 }
 
 /* The reader sees end of file once the data is read; a writer gets EPIPE. */
@@ -266,7 +267,7 @@ int pipe_set_size(struct pipe *p, uint32_t want)
 	spin_unlock(&p->lock);
 	kfree(held);
 	if (!err)
-		waitq_wake_all(p->wr_wait);	/* more room, maybe */
+		TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->wr_wait));	/* more room, maybe */
 	return err ? err : (int)size;
 }
 
@@ -314,7 +315,7 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock)
 		got += k;
 	}
 	spin_unlock(&p->lock);
-	waitq_wake_all(p->wr_wait);	/* room for writers */
+	TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->wr_wait));	/* room for writers */
 	return (int)got;
 }
 
@@ -361,7 +362,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 				if (i > told) {
 					told = i;
 					spin_unlock(&p->lock);
-					waitq_wake_all(p->rd_wait);
+					TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->rd_wait));
 					spin_lock(&p->lock);
 				}
 				if (p->size - (p->nwrite - p->nread) == room)
@@ -378,7 +379,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 			i += put;
 		}
 		spin_unlock(&p->lock);
-		waitq_wake_all(p->rd_wait);	/* data for readers */
+		TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->rd_wait));	/* data for readers */
 		done += k;
 	}
 	return (int)done;

@@ -30,6 +30,7 @@
 #include "kernel/sync/waitq.h"
 #include <uapi/termios.h>
 #include <uapi/poll.h>
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 #define TTY_BUF 1024		/* readable + being edited */
 #define LINE_MAX 256		/* one canonical line, '\n' included */
@@ -179,7 +180,7 @@ void tty_receive(void)
 		if (sig && pgrp > 0)
 			signal_send_group(pgrp, sig);
 		if (readable)
-			waitq_wake_all(&tty_wait);
+			TRACE_WAKE(WAKE_IO, waitq_wake_all(&tty_wait));
 	}
 }
 
@@ -314,7 +315,7 @@ static int set_modes(const void *uarg, bool flush)
 	else if (was_canonical && !(t.c_lflag & ICANON))
 		commit = tail;			/* the half-typed line becomes readable */
 	spin_unlock(&tty_lock);
-	waitq_wake_all(&tty_wait);
+	TRACE_WAKE(WAKE_IO, waitq_wake_all(&tty_wait));
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "kernel/task/proc.h"
 #include "kernel/time/sleep.h"
 #include "kernel/time/time.h"
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 void mutex_init(struct mutex *m, const char *name)
 {
@@ -111,5 +112,5 @@ void mutex_unlock(struct mutex *m)
 #endif
 	m->owner = NULL;
 	spin_unlock(&m->lock);
-	waitq_wake_all(&m->wait);
+	TRACE_WAKE(WAKE_LOCK, waitq_wake_all(&m->wait));
 }

@@ -27,6 +27,7 @@
 #include "thread.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 /* ---- exit and wait ------------------------------------------------------ */
 
@@ -96,7 +97,7 @@ static bool tell_parent(struct proc *p, struct proc *parent, int status)
 		family_lock(initproc);
 		proc_set_parent_locked(p, initproc);
 		spin_unlock(&initproc->family_lock);
-		waitq_wake_all(&parent->child_exit);
+		TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&parent->child_exit));
 	}
 	return true;
 }
@@ -164,7 +165,7 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 		spin_unlock(&parent->family_lock);
 	}
 	if (wake_init)
-		waitq_wake_all(&initproc->child_exit);
+		TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&initproc->child_exit));
 }
 
 /* A thread's own end: the tid word glibc's pthread_join waits on is

@@ -29,6 +29,7 @@
 #include "kernel/time/sleep.h"
 #include "kernel/time/time.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 #define FUTEX_HASH	64
 
@@ -138,7 +139,7 @@ static void wake_one(struct futex_q *q)
 	struct proc *t = q->task;
 	unqueue(q);
 	q->woken = true;
-	sched_wake_up(&t->se);
+	TRACE_WAKE(WAKE_FUTEX, sched_wake_up(&t->se));
 }
 
 /* Wake up to n of key's waiters that share a bit of bitset; Linux wakes

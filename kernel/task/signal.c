@@ -29,6 +29,7 @@
 #include "proc.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 
 #define STOP_SIGS	(SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
@@ -85,7 +86,7 @@ static void kick(struct proc *t, int sig)
 	if (state == TASK_INTERRUPTIBLE ||
 	    (sig == SIGKILL && (state == TASK_STOPPED ||
 				(state == TASK_UNINTERRUPTIBLE && t->killable))))
-		sched_wake_up(&t->se);
+		TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->se));
 }
 
 /* Tell the parent that child stopped or continued (SIGCHLD, and a
@@ -101,7 +102,7 @@ static void signal_notify_parent(struct proc *child, int code, int status)
 		struct ksiginfo info = { code, child->pid, child->uid, status, 0 };
 		signal_send_process(parent, SIGCHLD, &info);
 	}
-	waitq_wake_all(&parent->child_exit);
+	TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&parent->child_exit));
 }
 
 /* Would SIGCHLD to parent be dropped at once: no handler, its default
@@ -125,7 +126,7 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status)
 		signal_send_process(parent, SIGCHLD, &info);
 		spin_unlock(&signal_lock);
 	}
-	waitq_wake_all(&parent->child_exit);
+	TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&parent->child_exit));
 }
 
 /* The process's shared set (its leader's). */
@@ -144,7 +145,7 @@ static void continue_stopped(struct proc *t)
 	t->stopped = false;
 	t->wait_report = WAIT_REPORT_CONTINUED;
 	signal_notify_parent(t, CLD_CONTINUED, SIGCONT);
-	sched_wake_up(&t->se);
+	TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->se));
 }
 
 /* The siginfo of a pending signal, in a table of NSIG (a thread's own

@@ -22,6 +22,7 @@
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include <uapi/clone.h>
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 /* Linux's struct robust_list_head on i386: list, futex_offset, pending. */
 #define ROBUST_LIST_HEAD_SIZE	12
@@ -161,7 +162,7 @@ void thread_vfork_release(struct proc *p)
 	p->vfork_done = NULL;
 	if (d) {
 		d->done = true;
-		waitq_wake_all(&d->wq);
+		TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&d->wq));
 	}
 	spin_unlock(&vfork_lock);
 }

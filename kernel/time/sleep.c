@@ -16,6 +16,7 @@
 #include "time.h"
 #include "kernel/mm/uaccess.h"
 #include "drivers/timer.h"
+#include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 static struct sleep_queue {
 	struct spinlock lock;
@@ -122,7 +123,7 @@ uint64_t sleep_expire(void)
 	while (q->head && q->head->sleep_until <= now) {
 		struct proc *p = q->head;
 		remove(q, p);
-		sched_wake_up(&p->se);
+		TRACE_WAKE(WAKE_TIMER, sched_wake_up(&p->se));
 	}
 	next = q->head ? q->head->sleep_until : UINT64_MAX;
 	spin_unlock(&q->lock);

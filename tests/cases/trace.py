@@ -27,6 +27,7 @@ exports of their traces beside their logs: build/test-logs/NAME.html,
 import json
 import os
 import re
+import subprocess
 import sys
 
 from harness import Case, REPO
@@ -156,6 +157,22 @@ def stairs_shown(block):
     return problems
 
 
+def replay_fields(block):
+    """What a replay needs (docs/trace.md): every wakeup names its reason
+    and its waker's generation, and the sleeper's wake-ups, its sleeps'
+    ends, say timer."""
+    ev = block.events
+    tracer = next(e["cur"] for e in ev if e["ev"] == "fork")
+    sleeper = [e["pid"] for e in ev if e["ev"] == "fork" and e["cur"] == tracer][2]
+    wakes = [e for e in ev if e["ev"] == "wakeup"]
+    problems = [f"line {e['line']}: wakeup without reason= or cur_gen="
+                for e in wakes if "reason" not in e or "cur_gen" not in e][:1]
+    reasons = {str(e.get("reason")) for e in wakes if e["pid"] == sleeper}
+    if len([e for e in wakes if e["pid"] == sleeper]) < 100 or reasons != {"timer"}:
+        problems.append(f"the sleeper's wake-ups say {sorted(reasons)}, want 100 or more, all timer")
+    return problems
+
+
 def crosscheck(name):
     def check(log):
         path = os.path.join(LOGS, name + ".com2.log")
@@ -168,7 +185,7 @@ def crosscheck(name):
             return False, "; ".join(warnings[:3]) or f"{blocks[0].lost} events lost"
         if "trace: begin" in log:
             return False, "the trace was dumped on the console, not streamed"
-        problems = export_and_check(blocks, name) + stairs_shown(blocks[0])
+        problems = export_and_check(blocks, name) + stairs_shown(blocks[0]) + replay_fields(blocks[0])
         if problems:
             return False, "; ".join(problems[:3])
         got, window = kernel_shares(blocks[0])
@@ -194,6 +211,34 @@ def crosscheck(name):
     return check
 
 
+def dump_lost_check(name):
+    """A dump whose ring overflowed says how many records each CPU lost,
+    right after its begin line, and the replay refuses it there, in one
+    line naming that line (docs/trace.md, docs/simulator.md)."""
+    def check(log):
+        lines = log.splitlines()
+        begin = next((i for i, l in enumerate(lines) if l.startswith("trace: begin ")), None)
+        if begin is None:
+            return False, "no trace: begin line"
+        m = re.match(r"trace: begin (\d+) events, (\d+) lost, 1 cpus$", lines[begin])
+        if not m or int(m[2]) == 0:
+            return False, f"want a dump that lost events: {lines[begin]!r}"
+        want = f"trace: lost cpu0 {m[2]} events"
+        if lines[begin + 1] != want:
+            return False, f"line after begin is {lines[begin + 1]!r}, want {want!r}"
+        path = os.path.join(LOGS, name + ".dump.log")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        r = subprocess.run([os.path.join(REPO, "build", "sim", "staircase-sim"), "--replay", path],
+                           capture_output=True, text=True, timeout=60)
+        err = r.stderr.strip().splitlines()
+        where = f"{path}:{begin + 2}: byte {len(chr(10).join(lines[:begin + 1])) + 1}: cpu0 lost {m[2]} events"
+        if r.returncode != 2 or len(err) != 1 or not err[0].startswith(where):
+            return False, f"replay: exit {r.returncode}, {err[:2]}, want one line starting {where!r}"
+        return True, f"{m[1]} events, {m[2]} lost, said per CPU; the replay refuses it at line {begin + 2}"
+    return check
+
+
 CASES = [
     Case("trace_rr_1x2x1", smp="2,sockets=1,cores=2,threads=1",
          append="tests=none run=/bin/trace:run:/bin/sched_rr then=exit",
@@ -210,4 +255,10 @@ CASES = [
          forbid=[r"^not ok "], check=crosscheck("trace_crosscheck_1x1x1"),
          qemu_args=ICOUNT + ["-serial", "file:build/test-logs/trace_crosscheck_1x1x1.com2.log"],
          timeout=120, tags=("trace",)),
+    # 30 s of QEMU for one line of the dump: make test-all only
+    Case("trace_dump_lost_1x1x1", smp="1,sockets=1,cores=1,threads=1",
+         append="tests=none run=/bin/trace:run:-c:/bin/sched_yield then=exit",
+         expect=[r"^init exited: status 0\b", r"^trace: lost cpu0 \d+ events$"],
+         forbid=[r"^not ok "], check=dump_lost_check("trace_dump_lost_1x1x1"),
+         qemu_args=ICOUNT, timeout=150, tags=("trace", "all")),
 ]

@@ -15,6 +15,7 @@
  */
 #include "workload.h"
 #include "picknext.h"
+#include "replay.h"
 #include "../../tests/unit/sim.h"
 #include "../../sched/runqueue.h"
 #include "../../sched/tunables.h"
@@ -401,6 +402,46 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 	}
 }
 
+/* ---- a replay (replay.h) ---- */
+
+/* Read the trace, boot its CPUs (one package of as many cores, at the
+ * kernel's default 1000 Hz), set the tunables, replay. */
+static int replay_main(const char *trace, bool lenient, struct replay_opts *o,
+		       const char *const *cli, int ncli)
+{
+	static struct workload wl;
+	static struct rtrace tr;
+	FILE *f = fopen(trace, "r");
+	bool ok;
+
+	if (!f) {
+		fprintf(stderr, "staircase-sim: %s: %s\n", trace, strerror(errno));
+		return 2;
+	}
+	ok = replay_read(f, trace, lenient, &tr, stderr);
+	fclose(f);
+	if (!ok)
+		return 2;
+	int ncpus = o->cpus ? o->cpus : tr.ncpus;
+	wl = (struct workload){ .ncpus = ncpus, .cores = ncpus, .threads = 1, .hz = 1000 };
+	if (apply_tunables(trace, &wl, cli, ncli))
+		return 2;
+	boot(&wl);
+	apply_tunables(trace, &wl, cli, ncli);
+	if (replay_policies_ok(&tr, o))
+		return 2;
+	printf("staircase-sim: replay of %s: %d CPU%s (recorded on %d), %ld events, %d tasks, "
+	       "%.3f s recorded%s, hz %d, sched %s\n", trace, ncpus, ncpus > 1 ? "s" : "", tr.ncpus,
+	       tr.events, tr.ntasks,
+	       (double)(tr.t1 - tr.t0) / 1e9, tr.warnings ? " (bad records passed over)" : "",
+	       wl.hz, sched_class_name());
+	printf("tunables:");
+	for (int id = SCHED_TUNABLE_HZ + 1; id < SCHED_TUNABLE_NR; id++)
+		printf(" %s=%d", sched_tunable_name(id), sched_tunable_get(id));
+	printf("\n\n");
+	return replay_run(&tr, o);
+}
+
 /* ---- the command line ---- */
 
 static void usage(FILE *f)
@@ -412,6 +453,13 @@ static void usage(FILE *f)
 		"  --seed N             seed for lengths given as ranges (default 1)\n"
 		"  --duration LENGTH    override the file's duration (e.g. 2s, 500ms)\n"
 		"  --tunable NAME=VALUE override a tunable (e.g. iso_cpu=100); may repeat\n"
+		"  --set NAME=VALUE     the same\n"
+		"  --replay TRACE       no workload: replay a kernel trace (docs/simulator.md)\n"
+		"  --check              with --replay: exit 1 unless the round trip holds\n"
+		"  --lenient            with --replay: report bad records and go on\n"
+		"  --nice PID=DELTA     with --replay: the recorded pid's nice plus DELTA\n"
+		"  --policy PID=POLICY  with --replay: the recorded pid under another policy\n"
+		"  --cpus N             with --replay: on N CPUs, not the trace's\n"
 		"  --sched NAME         the scheduler of lineage mode (docs/lineage.md): %s\n"
 		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
 		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
@@ -420,7 +468,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	const char *file = NULL, *cli_tunables[MAX_CLI_TUNABLES];
+	const char *file = NULL, *cli_tunables[MAX_CLI_TUNABLES], *replay = NULL;
+	struct replay_opts ropts = { 0 };
+	bool lenient = false;
 	int ncli = 0, errors = 0;
 	uint64_t seed = 1, duration = 0, ticks;
 	static struct workload wl;
@@ -433,6 +483,30 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--picknext") && v) {
 			return sim_picknext(v);
+		} else if (!strcmp(a, "--replay") && v) {
+			replay = v;
+			i++;
+		} else if ((!strcmp(a, "--nice") || !strcmp(a, "--policy")) && v) {
+			if (!replay_parse_override(v, a[2] == 'p', &ropts)) {
+				fprintf(stderr, "staircase-sim: %s wants PID=%s (at most %d), not '%s'\n", a,
+					a[2] == 'p' ? "POLICY (normal, fifo, rr, batch, iso)" : "DELTA (-39..39)",
+					REPLAY_MAX_OVERRIDES, v);
+				return 1;
+			}
+			i++;
+		} else if (!strcmp(a, "--cpus") && v) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > WL_MAX_CPUS) {
+				fprintf(stderr, "staircase-sim: --cpus wants 1 to %d, not '%s'\n", WL_MAX_CPUS, v);
+				return 1;
+			}
+			ropts.cpus = (int)n;
+			i++;
+		} else if (!strcmp(a, "--check")) {
+			ropts.check = true;
+		} else if (!strcmp(a, "--lenient")) {
+			lenient = true;
 		} else if (!strcmp(a, "--trace")) {
 			tracing = true;
 		} else if (!strcmp(a, "--seed") && v) {
@@ -460,7 +534,7 @@ int main(int argc, char **argv)
 			}
 			fake_class = name;
 			i += a[7] != '=';
-		} else if (!strcmp(a, "--tunable") && v) {
+		} else if ((!strcmp(a, "--tunable") || !strcmp(a, "--set")) && v) {
 			if (ncli == MAX_CLI_TUNABLES || !strchr(v, '=')) {
 				fprintf(stderr, "staircase-sim: --tunable wants NAME=VALUE (at most %d), "
 					"not '%s'\n", MAX_CLI_TUNABLES, v);
@@ -479,7 +553,17 @@ int main(int argc, char **argv)
 			file = a;
 		}
 	}
-	if (!file) {
+	if (replay && (file || duration || seed != 1)) {
+		fprintf(stderr, "staircase-sim: --replay takes no workload, --duration or --seed\n");
+		return 1;
+	}
+	ropts.trace = tracing;
+	if (replay)
+		return replay_main(replay, lenient, &ropts, cli_tunables, ncli);
+	if (!file || ropts.check || lenient || ropts.nover || ropts.cpus) {
+		if (file)
+			fprintf(stderr, "staircase-sim: --check, --lenient, --nice, --policy and --cpus "
+				"go with --replay\n");
 		usage(stderr);
 		return 1;
 	}

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Host tests of staircase-sim --replay (docs/simulator.md, "Replaying a
+kernel trace") on traces recorded on the kernel (tests/host-tools/data/).
+
+    python3 tests/host-tools/test_replay.py
+
+The round trip must hold on each recorded trace; a what-if must be able to
+break it; and each kind of broken trace (truncated, one event dropped, two
+switch-ins on one CPU, lost events, reordered, an older kernel's) must give
+exactly one line naming the first bad record by line and byte offset, and
+exit status 2. One line per test, then "N passed, N failed".
+"""
+import atexit
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import hostlib  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+SIM = os.path.join(REPO, "build", "sim", "staircase-sim")
+DATA = os.path.join(HERE, "data")
+# make trace PROG=/bin/pipetest: a writer and a reader woken by it (pipe)
+PIPE = os.path.join(DATA, "kernel-replay-pipetest.log")
+# make trace PROG=/bin/sched_interactive SMP=2: a task that runs 1 ms and
+# sleeps 9 ms beside two hogs, all pinned to cpu0 of two (gzip: 340 KB)
+with gzip.open(os.path.join(DATA, "kernel-replay-interactive-2cpu.log.gz"), "rt") as _f, \
+        tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as _out:
+    _out.write(_f.read())
+INTERACTIVE = _out.name
+atexit.register(os.unlink, INTERACTIVE)
+BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def sim(*args):
+    if not os.access(SIM, os.X_OK):
+        subprocess.run(["make", "--no-print-directory", "-C", os.path.join(REPO, "tools", "sim")],
+                       check=True, capture_output=True)
+    return subprocess.run([SIM, *args], capture_output=True, text=True, timeout=60)
+
+
+def lines_of(path):
+    with open(path) as f:
+        return f.read().splitlines(keepends=True)
+
+
+def replay_broken(lines, *extra):
+    """Write lines to a file, replay it; (result, its path, its text)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.write("".join(lines))
+    try:
+        return sim("--replay", f.name, "--check", *extra), f.name, "".join(lines)
+    finally:
+        os.unlink(f.name)
+
+
+def one_bad_line(result, path, text, want_line, want_words):
+    """Exit 2, one line on stderr naming record want_line, at its byte."""
+    err = result.stderr.strip().splitlines()
+    assert result.returncode == 2, f"exit status {result.returncode}, stderr {err}"
+    assert len(err) == 1, f"want one line, got {err}"
+    m = BAD_LINE.match(err[0])
+    assert m and m[1] == path, f"not FILE:LINE: byte N: what: {err[0]!r}"
+    no, byte = int(m[2]), int(m[3])
+    offset = len("".join(text.splitlines(keepends=True)[:no - 1]).encode())
+    assert no == want_line, f"names line {no}, want {want_line}: {err[0]!r}"
+    assert byte == offset, f"byte {byte} is not where line {no} starts ({offset})"
+    assert want_words in m[4], f"want '{want_words}' in {m[4]!r}"
+
+
+def events(lines, pred):
+    """Indexes of event lines satisfying pred(line)."""
+    return [i for i, l in enumerate(lines) if re.match(r"trace: \d+ cpu", l) and pred(l)]
+
+
+@test
+def round_trip_holds_on_recorded_traces():
+    for path in (PIPE, INTERACTIVE):
+        r = sim("--replay", path, "--check")
+        assert r.returncode == 0 and "the round trip holds" in r.stdout, \
+            f"{os.path.basename(path)}: exit {r.returncode}\n{r.stdout}{r.stderr}"
+
+
+@test
+def pipe_reader_waits_for_its_writer():
+    """The reader's 67 wake-ups are dependencies on the writer (reason
+    pipe): replayed, it goes on as soon as the writer has written, not
+    after a timed sleep of at least a tick each, so both end within 5 ms
+    of when they ended on the kernel, having run their work within 2 ticks."""
+    r = sim("--replay", PIPE, "--check")
+    rows = [l.split() for l in r.stdout.splitlines() if l.startswith("pipetest ")]
+    assert len(rows) == 2, r.stdout
+    for row in rows:
+        rec, rep = float(row[3]), float(row[4])
+        assert abs(rec - rep) <= 2.0, f"cpu ms {rec} recorded, {rep} replayed"
+        end_rec, end_rep = float(row[8]), float(row[9])
+        assert abs(end_rec - end_rep) <= 0.005, f"pid {row[1]} ends at {end_rep} s, recorded {end_rec} s"
+
+
+@test
+def a_what_if_can_break_the_round_trip():
+    """The interactive task (pid 4) made BATCH: it runs only when cpu0 is
+    idle, so it ends after the hogs, not with them; the round trip no
+    longer holds (exit 1), which shows --check can fail."""
+    r = sim("--replay", INTERACTIVE, "--check", "--policy", "4=batch")
+    assert r.returncode == 1 and "does NOT hold" in r.stdout, f"exit {r.returncode}\n{r.stdout}"
+    row = next(l.split() for l in r.stdout.splitlines() if re.match(r"\S+\s+4\s", l))
+    assert row[2] == "normal>batch" and row[-1] == "end", row
+    same = sim("--replay", INTERACTIVE, "--policy", "4=batch")
+    assert same.returncode == 0, "without --check a what-if is no failure"
+
+
+@test
+def what_if_options_and_their_errors():
+    """--cpus replays on another machine (a task the 1-CPU recording ran
+    on cpu0 is not pinned there); a bad --cpus, --nice or --policy is a
+    bad command line (exit 1), a policy the scheduler lacks a bad replay (2)."""
+    r = sim("--replay", INTERACTIVE, "--cpus", "1")
+    assert r.returncode == 0 and "1 CPU (recorded on 2)" in r.stdout, r.stdout + r.stderr
+    r = sim("--replay", PIPE, "--cpus", "2", "--nice", "3=+5", "--policy", "4=batch")
+    assert r.returncode == 0 and "2 CPUs (recorded on 1)" in r.stdout, r.stdout + r.stderr
+    assert re.search(r"^pipetest\s+4 normal>batch ", r.stdout, re.M), r.stdout
+    r = sim("--replay", PIPE, "--cpus", "2", "--trace")
+    on_cpu1 = {l.split()[5] for l in r.stdout.splitlines() if re.match(r"trace: \d+ cpu1 switch pid [1-9]", l)}
+    assert on_cpu1, "on 2 CPUs no task of the 1-CPU recording ran on cpu1: pinned to cpu0?"
+    for bad in (["--cpus", "0"], ["--nice", "3=x"], ["--policy", "3=bogus"], ["--duration", "1s"]):
+        r = sim("--replay", PIPE, *bad)
+        assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, f"{bad}: {r.returncode} {r.stderr}"
+    r = sim("--replay", PIPE, "--sched", "cfs", "--policy", "3=iso")
+    assert r.returncode == 2 and "pid 3 would be iso, which cfs has not" in r.stderr, r.stderr
+
+
+@test
+def replayed_trace_reads_in_the_viewer_with_the_recorded_pids():
+    """--trace prints the replay as the kernel's dump, with the recorded
+    pids and names: traceview reads it without a warning, and its run
+    times per pid are the report's replayed cpu ms."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import traceview
+    r = sim("--replay", INTERACTIVE, "--trace")
+    warnings = []
+    blocks = traceview.parse(r.stdout.splitlines(), "replay", warnings.append)
+    assert r.returncode == 0 and len(blocks) == 1 and not warnings, (r.returncode, len(blocks), warnings[:2])
+    ran, cur, since = {}, {}, {}
+    for e in blocks[0].events:
+        if e["ev"] == "switch":
+            c = e["cpu"]
+            if c in cur:
+                ran[cur[c]] = ran.get(cur[c], 0) + e["t"] - since[c]
+            cur[c], since[c] = e["pid"], e["t"]
+    report = {int(l.split()[1]): float(l.split()[4]) for l in r.stdout.splitlines()
+              if re.match(r"sched_interacti\s+\d+ ", l)}
+    assert sorted(report) == [3, 4, 5, 6], report
+    for pid, ms in report.items():
+        assert abs(ran.get(pid, 0) / 1e6 - ms) <= 1.0, f"pid {pid}: trace {ran.get(pid, 0) / 1e6} ms, report {ms}"
+
+
+@test
+def truncated_trace_names_its_last_record():
+    lines = lines_of(PIPE)
+    cut = events(lines, lambda l: True)[len(events(lines, lambda l: True)) // 2]
+    r, path, text = replay_broken(lines[:cut + 1])
+    one_bad_line(r, path, text, cut + 1, "truncated")
+
+
+@test
+def truncated_in_a_line_names_that_line():
+    lines = lines_of(PIPE)
+    cut = events(lines, lambda l: True)[10]
+    r, path, text = replay_broken(lines[:cut] + [lines[cut][:25]])
+    one_bad_line(r, path, text, cut + 1, "not a trace record")
+
+
+@test
+def one_switch_dropped_names_the_next_switch_of_that_cpu():
+    lines = lines_of(PIPE)
+    switches = events(lines, lambda l: " cpu0 switch " in l)
+    drop = switches[len(switches) // 2]
+    broken = lines[:drop] + lines[drop + 1:]
+    r, path, text = replay_broken(broken)
+    one_bad_line(r, path, text, switches[len(switches) // 2 + 1], "a record is missing")
+
+
+@test
+def one_wakeup_dropped_names_the_switch_in_of_the_sleeper():
+    lines = lines_of(PIPE)
+    wakes = events(lines, lambda l: " wakeup " in l)
+    drop = wakes[len(wakes) // 2]
+    pid = re.search(r" pid (\d+) ", lines[drop])[1]
+    after = events(lines, lambda l: f" switch pid {pid} " in l)
+    nxt = min(i for i in after if i > drop)
+    r, path, text = replay_broken(lines[:drop] + lines[drop + 1:])
+    one_bad_line(r, path, text, nxt, "its wakeup is missing")
+
+
+@test
+def two_switch_ins_on_one_cpu():
+    lines = lines_of(PIPE)
+    at = events(lines, lambda l: " cpu0 switch pid 3 " in l)[5]
+    twin = re.sub(r" switch pid 3 ", " switch pid 4 ", lines[at])
+    r, path, text = replay_broken(lines[:at + 1] + [twin] + lines[at + 1:])
+    one_bad_line(r, path, text, at + 2, "was switched in last")
+
+
+@test
+def lost_events_are_named_and_lenient_goes_on():
+    lines = lines_of(PIPE)
+    at = events(lines, lambda l: True)[20]
+    broken = lines[:at] + ["trace: lost cpu0 3 events\n"] + lines[at:]
+    r, path, text = replay_broken(broken)
+    one_bad_line(r, path, text, at + 1, "lost 3 events")
+    r, _, _ = replay_broken(broken, "--lenient")
+    assert r.returncode in (0, 1) and "going on" in r.stderr and "bad records passed over" in r.stdout, \
+        f"--lenient: exit {r.returncode}\n{r.stdout}{r.stderr}"
+
+
+@test
+def reordered_records_of_one_cpu():
+    lines = lines_of(PIPE)
+    ev = events(lines, lambda l: " cpu0 " in l)
+    i = next(k for k in range(10, len(ev)) if ev[k + 1] == ev[k] + 1 and
+             lines[ev[k]].split()[1] != lines[ev[k + 1]].split()[1])
+    a, b = ev[i], ev[i + 1]
+    broken = lines[:a] + [lines[b], lines[a]] + lines[b + 1:]
+    r, path, text = replay_broken(broken)
+    one_bad_line(r, path, text, a + 2, "reordered")
+
+
+@test
+def a_trace_of_an_older_kernel_is_refused():
+    lines = [re.sub(r" reason=\w+ cur_gen=\d+", "", l) for l in lines_of(PIPE)]
+    first = events(lines, lambda l: " wakeup " in l)[0]
+    r, path, text = replay_broken(lines)
+    one_bad_line(r, path, text, first + 1, "older kernel")
+
+
+def main():
+    return hostlib.run_tests(TESTS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,480 @@
+/*
+ * replay.c - run a trace's atoms (replay.h) on the simulated CPUs and say
+ * how the replay compares with the recording.
+ *
+ * The driver plays the kernel's part one tick at a time, as tests/unit/sim.c
+ * does for a workload, but each task follows its own list of atoms:
+ * a RUN is CPU work, consumed only in the ticks the task runs (a task
+ * charged a tick for less work carries the rest into its next RUN, so over
+ * a run its ticks stay within one of its work); a SLEEP lasts its recorded
+ * time in whole ticks (at least one); a WAIT ends when its waker has done
+ * the WAKE it names, perf sched replay's rule, so a reader wakes when the
+ * writer writes, whatever the time. Only a running task does atoms.
+ *
+ * Invariant of the step: after it, every CPU's current task stands on a
+ * RUN with work left (or the CPU idles).
+ */
+#include "replay.h"
+#include "../../tests/unit/fake_machine.h"
+#include "../../sched/runqueue.h"
+#include "../../sched/policy.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct rstate {
+	struct fake_proc *p;		/* NULL until started */
+	int next;			/* the atom it stands on */
+	bool entered;			/* its RUN's work is set up */
+	int64_t left;			/* ns of work left of that RUN */
+	uint64_t carry;			/* ns charged beyond its work: off the next RUN */
+	bool asleep, blocked, finished;
+	uint64_t wake_at;		/* asleep: the tick */
+	uint64_t ran;			/* ticks run */
+	uint64_t woken_ns;		/* woken, not yet switched in; 0 none */
+	uint64_t *lat;
+	int nlat, lat_cap;
+	uint64_t end_ns;		/* when it exited or stopped */
+};
+
+static struct rtrace *tr;
+static const struct replay_opts *opts;
+static struct rstate *rs;
+static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
+
+/* --trace: the replay's events, printed as the kernel's dump with the
+ * recorded pids and names, so that traceview draws the replay beside the
+ * recording (docs/simulator.md). */
+#define REPLAY_TRACE_KEEP 1000000
+struct out_rec {
+	struct fake_trace_rec r;
+	int prio, burst, slice;
+};
+static struct out_rec *out;
+static size_t nout, out_cap, out_lost;
+static uint64_t now_tick;
+
+static struct rstate *of(struct sched_task *se)
+{
+	int pid = se ? fake_pid(se) : 0;
+	return pid > 0 && pid <= FAKE_MAX_PROCS ? by_sim_pid[pid] : NULL;
+}
+
+static void push_lat(struct rstate *s, uint64_t ns)
+{
+	if (s->nlat == s->lat_cap) {
+		s->lat_cap = s->lat_cap ? 2 * s->lat_cap : 64;
+		s->lat = realloc(s->lat, (size_t)s->lat_cap * sizeof(*s->lat));
+		if (!s->lat)
+			exit(2);
+	}
+	s->lat[s->nlat++] = ns;
+}
+
+static void keep(const struct fake_trace_rec *r, const struct rstate *s)
+{
+	const struct sched_task *se = s && s->p ? &s->p->se :
+		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+
+	if (nout == REPLAY_TRACE_KEEP) {
+		out_lost++;
+		return;
+	}
+	if (nout == out_cap) {
+		out_cap = out_cap ? 2 * out_cap : 65536;
+		out = realloc(out, out_cap * sizeof(*out));
+		if (!out)
+			exit(2);
+	}
+	out[nout++] = (struct out_rec){ *r, se ? se->prio : 0, se ? se->burst : 0, se ? se->slice : 0 };
+}
+
+static void print_trace(void)
+{
+	printf("trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
+	for (size_t i = 0; i < nout; i++) {
+		const struct fake_trace_rec *e = &out[i].r;
+		const struct rstate *s = e->pid > 0 && e->pid <= FAKE_MAX_PROCS ? by_sim_pid[e->pid] : NULL;
+		const struct rtask *t = s ? &tr->tasks[s - rs] : NULL;
+		printf("trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
+		       (unsigned long long)e->ns, e->cpu, sched_trace_names[e->event][0],
+		       t ? t->pid : 0, sched_trace_policy_name(e->policy), sched_trace_names[e->event][1],
+		       e->arg, t && t->comm[0] ? t->comm : e->policy == FAKE_POLICY_IDLE ? "idle" : "-",
+		       out[i].prio, out[i].burst, out[i].slice);
+	}
+	printf("trace: end\n");
+	free(out);
+}
+
+/* The replay's wake latencies, from the scheduler's own events. */
+static void on_event(const struct fake_trace_rec *r)
+{
+	struct rstate *s = r->pid > 0 && r->pid <= FAKE_MAX_PROCS ? by_sim_pid[r->pid] : NULL;
+
+	if (opts->trace)
+		keep(r, s);
+	if (!s)
+		return;
+	if (r->event == TRACE_WAKEUP)
+		s->woken_ns = r->ns ? r->ns : 1;
+	else if (r->event == TRACE_SWITCH && s->woken_ns) {
+		push_lat(s, r->ns - (s->woken_ns == 1 ? 0 : s->woken_ns));
+		s->woken_ns = 0;
+	}
+}
+
+/* The policy a task replays under: its own, or --policy's. */
+static int policy_for(const struct rtask *t, const struct replay_opts *o)
+{
+	int policy = t->policy >= 0 ? t->policy : SCHED_NORMAL;
+
+	for (int k = 0; k < o->nover; k++)
+		if (o->over[k].pid == t->pid && o->over[k].is_policy)
+			policy = o->over[k].value;
+	return policy;
+}
+
+/* The CPUs the trace says the task may use: the trace has no affinity,
+ * so a task seen on one CPU only of several is taken as pinned there
+ * (sched_interactive and sched_rr pin theirs); 0: any. Not pinned where
+ * the recording had one CPU, or --cpus took its CPU away. */
+static uint32_t pinned_to(const struct rtask *t)
+{
+	uint32_t all = fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1;
+
+	if (tr->ncpus == 1 || fake_ncpus == 1 || !t->ran_on || (t->ran_on & ~all) ||
+	    (t->ran_on & (t->ran_on - 1)))
+		return 0;
+	return t->ran_on;
+}
+
+/* Its nice: from its best stair (120 + nice) for NORMAL and BATCH, plus
+ * --nice's delta. */
+static int nice_for(const struct rtask *t, int policy)
+{
+	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;
+	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
+
+	for (int k = 0; k < opts->nover; k++)
+		if (opts->over[k].pid == t->pid && !opts->over[k].is_policy)
+			nice += opts->over[k].value;
+	return nice < -20 ? -20 : nice > 19 ? 19 : nice;
+}
+
+/* As a process that sets its policy and nice before it runs (main.c),
+ * on cpu (its parent's) unless it is pinned elsewhere. FIFO and RR get
+ * their recorded priority, 99 - prio (1 for a task --policy made one). */
+static void start(int i, int cpu)
+{
+	const struct rtask *t = &tr->tasks[i];
+	uint32_t pin = pinned_to(t);
+	int policy = policy_for(t, opts);
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+	struct fake_proc *p;
+
+	if (pin && !(pin & (1u << cpu)))
+		cpu = __builtin_ctz(pin);
+	p = fake_new_task(cpu, 1000, 1000);
+	if (pin)
+		sched_set_cpus_allowed(&p->se, pin);
+	sched_set_user_nice(&p->se, rt ? 0 : nice_for(t, policy));
+	sched_set_policy(&p->se, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
+	rs[i].p = p;
+	by_sim_pid[p->pid] = &rs[i];
+	fake_cpu = cpu;
+	sched_wake_new(&p->se);
+	fake_cpu = 0;
+}
+
+static void complete(struct rstate *s)
+{
+	s->next++;
+	s->entered = false;
+}
+
+static int index_of(const struct rstate *s)
+{
+	return (int)(s - rs);
+}
+
+/* The waker s has done its WAKE (atom at) of task dep. */
+static void wake(struct rstate *s, int at, int dep, int cpu)
+{
+	struct rstate *w = &rs[dep];
+	const struct atom *a = &tr->tasks[dep].atoms[w->next];
+
+	if (!w->p || !w->blocked || a->kind != A_WAIT || a->dep != index_of(s) || a->dep_atom != at)
+		return;			/* it has not reached its WAIT yet: it will not stop there */
+	w->blocked = false;
+	complete(w);
+	fake_cpu = cpu;			/* the waker's CPU does the wake-up */
+	sched_wake_up(&w->p->se);
+	fake_cpu = 0;
+}
+
+
+/* Do s's atoms until it stands on a RUN with work left, or leaves the CPU.
+ * s is cpu's current task. */
+static void advance(struct rstate *s, int cpu)
+{
+	const struct rtask *t = &tr->tasks[index_of(s)];
+
+	for (;;) {
+		const struct atom *a = &t->atoms[s->next];
+		switch (a->kind) {
+		case A_RUN:
+			if (!s->entered) {
+				s->left = (int64_t)a->ns - (int64_t)s->carry;
+				s->carry = 0;
+				s->entered = true;
+			}
+			if (s->left > 0)
+				return;
+			s->carry = (uint64_t)-s->left;
+			complete(s);
+			break;
+		case A_WAKE:
+			complete(s);
+			wake(s, s->next - 1, a->dep, cpu);
+			break;
+		case A_FORK:
+			complete(s);
+			start(a->dep, cpu);
+			break;
+		case A_SLEEP: {
+			uint64_t ticks = (a->ns + fake_tick_ns() / 2) / fake_tick_ns();
+			s->asleep = true;
+			s->wake_at = now_tick + (ticks ? ticks : 1);
+			fake_sleep(cpu, TASK_INTERRUPTIBLE);
+			return;
+		}
+		case A_WAIT:
+			if (rs[a->dep].p && rs[a->dep].next > a->dep_atom) {
+				complete(s);	/* woken before it slept */
+				break;
+			}
+			s->blocked = true;
+			fake_sleep(cpu, TASK_INTERRUPTIBLE);
+			return;
+		default:		/* A_EXIT, A_END */
+			s->finished = true;
+			s->end_ns = fake_now_ns;
+			fake_sleep(cpu, a->kind == A_EXIT ? TASK_DEAD : TASK_INTERRUPTIBLE);
+			return;
+		}
+	}
+}
+
+/* Until cpu's current task has work, or the CPU idles. */
+static void settle(int cpu)
+{
+	struct rstate *s;
+
+	while ((s = of(fake_curr(cpu))) && !(s->entered && s->left > 0 &&
+					     tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN))
+		advance(s, cpu);
+}
+
+static void step(void)
+{
+	uint64_t tick = fake_tick_ns();
+
+	/* Requests made between steps, and what the tasks switched in then
+	 * do before any tick is charged (a woken reader that only reads) */
+	fake_resched_pending();
+	for (int cpu = 0; cpu < fake_ncpus; cpu++)
+		settle(cpu);
+	now_tick++;
+	fake_now_ns += tick;
+	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+		struct rstate *s = of(fake_curr(cpu));
+		if (s) {
+			s->ran++;
+			s->left -= (int64_t)tick;
+		}
+	}
+	for (int cpu = 0; cpu < fake_ncpus; cpu++)
+		fake_tick(cpu, true);
+	for (int i = 0; i < tr->ntasks; i++) {
+		struct rstate *s = &rs[i];
+		if (s->p && s->asleep && s->wake_at <= now_tick) {
+			s->asleep = false;
+			complete(s);
+			fake_cpu = s->p->se.cpu;
+			sched_wake_up(&s->p->se);
+			fake_cpu = 0;
+		}
+	}
+	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+		if (fake_need_resched[cpu])
+			fake_schedule(cpu);
+		settle(cpu);
+	}
+}
+
+static bool all_done(void)
+{
+	for (int i = 0; i < tr->ntasks; i++)
+		if (!rs[i].finished && (rs[i].p || !tr->tasks[i].forked))
+			return false;
+	return true;
+}
+
+bool replay_parse_override(const char *arg, bool is_policy, struct replay_opts *o)
+{
+	char *end;
+	long pid = strtol(arg, &end, 10), v;
+
+	if (o->nover == REPLAY_MAX_OVERRIDES || pid <= 0 || *end != '=')
+		return false;
+	if (is_policy) {
+		for (v = 0; v < SCHED_NR_POLICIES; v++)
+			if (!strcmp(sched_trace_policy_name((int)v), end + 1))
+				break;
+		if (v == SCHED_NR_POLICIES)
+			return false;
+	} else {
+		char *e2;
+		v = strtol(end + 1, &e2, 10);
+		if (e2 == end + 1 || *e2 || v < -39 || v > 39)
+			return false;
+	}
+	o->over[o->nover++] = (struct replay_override){ (int)pid, is_policy, (int)v };
+	return true;
+}
+
+/* ---- the comparison ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th percentile (nearest rank) of n latencies, in ms; sorts them. */
+static double pct(uint64_t *v, int n, int p)
+{
+	if (!n)
+		return 0.0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	int rank = (p * n + 99) / 100;
+	return (double)v[rank > 0 ? rank - 1 : 0] / 1e6;
+}
+
+/* The round trip's tolerances (docs/simulator.md says why these). */
+#define CPU_TOL		0.05	/* CPU time: 5 % ... */
+#define CPU_TOL_TICKS	2	/* ... or 2 ticks, whichever is more */
+#define LAT_TOL_TICKS	2	/* p50, p99: 2 ticks ... */
+#define LAT_TOL		0.25	/* ... or 25 %, whichever is more */
+#define END_TOL		0.05	/* exit: within 5 % of the recording's length ... */
+#define END_TOL_TICKS	20	/* ... or 20 ticks, whichever is more */
+#define P50_MIN_WAKES	10	/* fewer wake-ups: no p50 to compare */
+#define P99_MIN_WAKES	100	/* fewer: the p99 is the max of a few, noise */
+
+static bool lat_ok(double rec, double rep, double tick_ms)
+{
+	double d = rec > rep ? rec - rep : rep - rec;
+	return d <= LAT_TOL_TICKS * tick_ms || d <= LAT_TOL * rec;
+}
+
+static int report(bool check, uint64_t end_ns, bool timed_out)
+{
+	double tick_ms = (double)fake_tick_ns() / 1e6;
+	double span_rec = (double)(tr->t1 - tr->t0) / 1e6, span_rep = (double)end_ns / 1e6;
+	int failures = 0;
+
+	printf("%-15s %5s %-12s %10s %10s %7s %6s %6s %8s %8s %6s %6s %8s %8s %8s %8s %s\n", "task",
+	       "pid", "policy", "cpu ms rec", "rep", "diff", "share", "rep", "end rec", "rep", "wakes",
+	       "rep", "p50 rec", "rep", "p99 rec", "rep", check ? "check" : "");
+	for (int i = 0; i < tr->ntasks; i++) {
+		struct rtask *t = &tr->tasks[i];
+		struct rstate *s = &rs[i];
+		double rec = (double)t->cpu_ns / 1e6, rep = (double)s->ran * tick_ms;
+		double diff = rec > 0 ? 100.0 * (rep - rec) / rec : 0.0;
+		double p50r = pct(t->lat, t->nlat, 50), p99r = pct(t->lat, t->nlat, 99);
+		double p50s = pct(s->lat, s->nlat, 50), p99s = pct(s->lat, s->nlat, 99);
+		double end_rec = (double)t->end_ns / 1e9, end_rep = (double)s->end_ns / 1e9;
+		double end_d = end_rec > end_rep ? end_rec - end_rep : end_rep - end_rec;
+		const char *why = "";
+		if (!s->finished && (s->p || !t->forked))
+			why = "stuck";
+		else if (!s->p && t->forked)
+			why = "never started";
+		else if ((rep > rec ? rep - rec : rec - rep) > CPU_TOL * rec &&
+			 (rep > rec ? rep - rec : rec - rep) > CPU_TOL_TICKS * tick_ms)
+			why = "cpu";
+		else if (end_d > END_TOL * span_rec / 1e3 && end_d > END_TOL_TICKS * tick_ms / 1e3)
+			why = "end";
+		else if ((t->nlat >= P50_MIN_WAKES && !lat_ok(p50r, p50s, tick_ms)) ||
+			 (t->nlat >= P99_MIN_WAKES && !lat_ok(p99r, p99s, tick_ms)))
+			why = "latency";
+		failures += check && *why;
+		char pol[32];
+		int rp = s->p ? s->p->se.policy : t->policy;
+		snprintf(pol, sizeof(pol), "%s%s%s", t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
+			 rp != t->policy ? ">" : "", rp != t->policy ? sched_trace_policy_name(rp) : "");
+		printf("%-15s %5d %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
+		       t->comm[0] ? t->comm : "-", t->pid, pol,
+		       rec, rep, diff, span_rec > 0 ? 100.0 * rec / span_rec : 0.0,
+		       span_rep > 0 ? 100.0 * rep / span_rep : 0.0, end_rec, end_rep, t->nlat, s->nlat, p50r, p50s, p99r, p99s,
+		       check ? (*why ? why : "ok") : "");
+	}
+	printf("(cpu ms: time run, recorded and replayed; share: of one CPU over the run, %.3f s recorded, "
+	       "%.3f s replayed; end: its exit, or the trace's end, in s from the start; wakes and wake-up latency "
+	       "p50/p99 in ms, wake-up to running)\n",
+	       span_rec / 1e3, span_rep / 1e3);
+	if (timed_out)
+		printf("replay: stopped after %.3f s, 4 times the recording and 10 s more: "
+		       "a task waits for a wake-up that never comes\n", span_rep / 1e3);
+	if (!check)
+		return 0;
+	printf("check: %s: %d of %d tasks outside the tolerance (cpu time within %.0f %% or %d ticks; "
+	       "end within %.0f %% of the recording or %d ticks; p50 and p99 within %d ticks or %.0f %%, of tasks woken %d and %d times or more)\n",
+	       failures ? "the round trip does NOT hold" : "the round trip holds", failures, tr->ntasks,
+	       CPU_TOL * 100, CPU_TOL_TICKS, END_TOL * 100, END_TOL_TICKS, LAT_TOL_TICKS, LAT_TOL * 100, P50_MIN_WAKES, P99_MIN_WAKES);
+	return failures ? 1 : 0;
+}
+
+int replay_policies_ok(const struct rtrace *t, const struct replay_opts *o)
+{
+	for (int i = 0; i < t->ntasks; i++) {
+		int policy = policy_for(&t->tasks[i], o);
+		if (!valid_policy(policy)) {
+			fprintf(stderr, "staircase-sim: %s: pid %d would be %s, which %s has not "
+				"(--policy PID=normal)\n", t->file, t->tasks[i].pid,
+				sched_trace_policy_name(policy), sched_class_name());
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int replay_run(struct rtrace *trace, const struct replay_opts *o)
+{
+	uint64_t limit;
+	bool timed_out = false;
+
+	tr = trace;
+	opts = o;
+	rs = calloc((size_t)tr->ntasks + 1, sizeof(*rs));
+	if (!rs)
+		return 2;
+	fake_trace_hook = on_event;
+	for (int i = 0; i < tr->ntasks; i++)
+		if (!tr->tasks[i].forked)
+			start(i, tr->tasks[i].home_cpu % fake_ncpus);
+	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+		fake_schedule(cpu);
+		settle(cpu);
+	}
+	limit = (4 * (tr->t1 - tr->t0) + 10000000000ull) / fake_tick_ns();
+	while (!all_done()) {
+		if (now_tick >= limit) {
+			timed_out = true;
+			break;
+		}
+		step();
+	}
+	if (o->trace)
+		print_trace();
+	return report(o->check, fake_now_ns, timed_out);
+}
