@@ -549,6 +549,26 @@ TEST(balance_pinned_tasks_are_never_moved)
 	CHECK_EQ(cpu_rq(0)->nr_running, 3);
 }
 
+/* Beside a task that may move, pinned ones are still never pulled: the
+ * queue is not skipped as all-pinned, so the per-task rule decides. */
+TEST(balance_pinned_tasks_beside_a_free_one_stay)
+{
+	fake_boot(2, NULL);
+	struct fake_proc *free_one = fake_spawn(0, 0, 0);
+	sim_add_task(free_one, 0, 0);
+	struct sched_task *pin[3];
+	for (int i = 0; i < 3; i++) {
+		pin[i] = pinned(0, SCHED_NORMAL, 0);
+		sim_add_task(fake_of(pin[i]), 0, 0);
+	}
+	sim_run(1000);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(fake_trace_count(TRACE_MIGRATE, fake_of(pin[i])->pid), 0);
+		CHECK_EQ(pin[i]->cpu, 0);
+	}
+	CHECK_EQ(free_one->se.cpu, 1);		/* the free one went to the idle CPU */
+}
+
 TEST(balance_never_moves_a_running_task)
 {
 	fake_boot(4, NULL);
