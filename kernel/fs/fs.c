@@ -186,7 +186,7 @@ static const struct initrd_file *entry_at(const struct initrd_file *dir, uint32_
 int sys_getdents64(int fd, void *udirp, uint32_t count)
 {
 	struct file *f = fd_file(fd);
-	char rec[sizeof(struct linux_dirent64) + INITRD_PATH_MAX + 8];
+	char rec[sizeof(struct linux_dirent64) + FS_NAME_MAX + 8];
 	uint32_t done = 0;
 
 	if (!f)

@@ -19,6 +19,7 @@
 #include <uapi/fcntl.h>		/* O_ACCMODE, O_DIRECTORY */
 
 #define FS_PATH_MAX	256		/* a path as a program may write it, with "..", "./" */
+#define FS_NAME_MAX	255		/* Linux's NAME_MAX: one component */
 
 struct file;
 struct proc;

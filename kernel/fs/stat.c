@@ -68,11 +68,14 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 	*k = (struct kstat){ .nlink = 1, .blksize = 4096, .dev_minor = INITRD_DEV_MINOR };
 	k->ino = initrd_ino(n);			/* getdents64's d_ino too */
 	k->mtime = n->mtime;
+	if (n->owner == NODE_INITRD && !n->procfs)
+		k->nlink = n->nlink;		/* counted as the tree was built */
 	if (n->is_dir) {
 		k->mode = S_IFDIR | n->perm;
-		k->nlink = 2 + subdirs(n);	/* ".", its name, each child's ".." */
+		if (n->procfs)			/* ".", its name, each child's ".." */
+			k->nlink = 2 + subdirs(n);
 	} else if (n->magic) {			/* lstat of /proc/self, /proc/PID/exe */
-		char text[INITRD_PATH_MAX];
+		char text[FS_PATH_MAX];
 		int len = initrd_magic_text(n, text, sizeof(text));
 		k->mode = S_IFLNK | 0777;
 		k->size = len > 0 ? (uint64_t)len : 0;
@@ -116,7 +119,7 @@ static void stat_file(const struct file *f, struct kstat *k)
  * (kernel/fs/fs.c's fs_lookup_at). */
 static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
 		return err;
@@ -223,7 +226,7 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
  * Linux. A file that is not a link is EINVAL. */
 static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const struct initrd_file *n;
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
@@ -241,7 +244,7 @@ static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 	}
 	if (!n->magic)
 		return -EINVAL;
-	char text[INITRD_PATH_MAX];
+	char text[FS_PATH_MAX];
 	int len = initrd_magic_text(n, text, sizeof(text));
 	if (len < 0)
 		return len;
@@ -295,7 +298,7 @@ static int may_access(const struct initrd_file *n, int mode, bool effective)
 
 int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const struct initrd_file *n;
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return -EINVAL;
