@@ -41,14 +41,10 @@ int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bo
 #define INIT_UMASK	0022
 
 int sys_chdir(const char *upath);
-/* 60: the old mask; the new one is mask & 0777. No file is created here
- * (the initrd is read-only), so it is only kept and told. */
+/* 60: the old mask; the new one is mask & 0777, taken from the mode of
+ * every file and directory made (kernel/fs/namei.c). */
 int sys_umask(uint32_t mask);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
-int sys_unlink(const char *upath);
-int sys_mkdir(const char *upath, uint32_t mode);
-int sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
-int sys_unlinkat(int dirfd, const char *upath, int flags);
 
 #endif

@@ -15,6 +15,8 @@
 #include "kernel/debug/panic.h"
 #include "kernel/debug/printk.h"
 #include "kernel/fs/proc/procfs.h"
+#include "mount.h"
+#include "tmpfs.h"
 #include "lib/string.h"
 #include "kernel/mm/vm.h"
 
@@ -367,14 +369,37 @@ const struct initrd_file *initrd_root(void)
 	return nfiles ? node_at(0) : NULL;
 }
 
+/* ".." of a mount's root is its mount point's. */
 const struct initrd_file *initrd_parent(const struct initrd_file *f)
 {
+	if (tmpfs_of(f)) {
+		const struct initrd_file *up = tmpfs_parent(f), *point;
+		if (up)
+			return up;
+		point = mount_point_of(f);
+		return point ? initrd_parent(point) : f;
+	}
 	return in_table(f) ? node_at(f->parent) : procfs_parent(f);
 }
 
 uint32_t initrd_ino(const struct initrd_file *f)
 {
+	if (tmpfs_of(f))
+		return tmpfs_of(f)->ino;
 	return in_table(f) ? (uint32_t)file_of(f)->index + 1 : procfs_ino(f);
+}
+
+int node_hold(const struct initrd_file *n)
+{
+	return tmpfs_of(n) ? tmpfs_hold(n) : procfs_node_hold(n);
+}
+
+void node_drop(const struct initrd_file *n)
+{
+	if (tmpfs_of(n))
+		tmpfs_drop(n);
+	else
+		procfs_node_drop(n);
 }
 
 const char *initrd_name(const struct initrd_file *f)
@@ -416,6 +441,8 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 		*at = initrd_parent(*at);
 		return 0;
 	}
+	if (tmpfs_of(*at))
+		return tmpfs_lookup(at, name, len);
 	if (!in_table(*at))			/* /proc/PID: procfs names its children */
 		return procfs_lookup(at, name, len);
 	char path[USTAR_NAME_MAX];
@@ -490,6 +517,8 @@ static int resolve(const struct initrd_file *cwd, const char *path,
 		if (end == s)
 			break;			/* trailing '/' */
 		int err = walk_step(&at, s, (size_t)(end - s));
+		if (!err && at->mounted)		/* a mount point: its mount's root */
+			at = mount_cross(at);
 		const char *rest = end;
 		while (*rest == '/')
 			rest++;

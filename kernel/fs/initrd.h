@@ -32,6 +32,7 @@
 enum node_owner {
 	NODE_INITRD = 1,		/* the table here: initrd, /dev, /proc's fixed files */
 	NODE_PROC_PID,			/* /proc/PID's (kernel/fs/proc/procfs_pid.c) */
+	NODE_TMPFS,			/* in a struct tmpfs_node (kernel/fs/tmpfs.h) */
 };
 
 struct initrd_file {
@@ -45,6 +46,7 @@ struct initrd_file {
 	uint16_t rdev;			/* a character device (kernel/fs/dev.c): major << 8 | minor; 0 else */
 	uint8_t magic;			/* a magic link (kernel/fs/proc/procfs.c): initrd_magic_target() */
 	uint8_t procfs;			/* a /proc node (kernel/fs/proc/procfs.h's PROCFS_*); 0 else */
+	uint8_t mounted;		/* a directory something is mounted on (kernel/fs/mount.c) */
 	const char *symlink;		/* a symbolic link's target (a tar's typeflag '2'); NULL else */
 	int32_t arg;			/* /proc: the pid of a /proc/PID node, a tunable's id */
 	/* The initrd's own (NODE_INITRD): */
@@ -91,6 +93,11 @@ int initrd_magic_text(const struct initrd_file *link, char *buf, uint32_t size);
 /* The kernel's answer for a magic link, for the current process: the node
  * it stands for, or NULL (ENOENT). kernel/fs/proc/procfs.c. */
 const struct initrd_file *initrd_magic_target(const struct initrd_file *link);
+/* Keep a node past its walk, while a file is open on it or it is a
+ * working directory (a /proc/PID node, a tmpfs node): 0, or -ENOENT
+ * when it is gone. Any node may be passed. drop gives it back. */
+int node_hold(const struct initrd_file *n);
+void node_drop(const struct initrd_file *n);
 /* Its place in the archive: a stable inode number for stat (kernel/fs/stat.c). */
 uint32_t initrd_index(const struct initrd_file *n);
 

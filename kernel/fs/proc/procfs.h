@@ -74,6 +74,7 @@ enum procfs_kind {
 	PROCFS_VERSION,
 	PROCFS_CPUINFO,
 	PROCFS_FILESYSTEMS,
+	PROCFS_MOUNTS,			/* the mount table (kernel/fs/mount.c) */
 	PROCFS_SCHED_DEBUG,		/* procfs_sched.c */
 	PROCFS_SCHEDSTAT,
 	PROCFS_SCHEDULER,		/* the scheduler sched= chose (docs/lineage.md) */

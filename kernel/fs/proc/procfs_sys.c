@@ -19,6 +19,8 @@
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/fs/mount.h"
+#include "kernel/fs/tmpfs.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/task/proc.h"
 #include "kernel/sys/sysinfo.h"
@@ -38,6 +40,7 @@ static const struct {
 	{ "/proc/filesystems",		PROCFS_FILESYSTEMS, 0444 },
 	{ "/proc/loadavg",		PROCFS_LOADAVG, 0444 },
 	{ "/proc/meminfo",		PROCFS_MEMINFO, 0444 },
+	{ "/proc/mounts",		PROCFS_MOUNTS, 0444 },
 	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG, 0444 },
 	{ "/proc/schedstat",		PROCFS_SCHEDSTAT, 0444 },
 	{ "/proc/scheduler",		PROCFS_SCHEDULER, 0444 },
@@ -188,7 +191,7 @@ static void text_meminfo(struct pbuf *b)
 	mem_line(b, "SwapTotal:", 0);
 	mem_line(b, "SwapFree:", 0);
 	mem_line(b, "Dirty:", 0);
-	mem_line(b, "Shmem:", 0);
+	mem_line(b, "Shmem:", tmpfs_pages_total());	/* tmpfs's pages (kernel/fs/tmpfs.c) */
 	mem_line(b, "Slab:", 0);
 	mem_line(b, "SReclaimable:", 0);
 }
@@ -217,7 +220,8 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_LOADAVG:		text_loadavg(b); break;
 	case PROCFS_MEMINFO:		text_meminfo(b); break;
 	case PROCFS_CPUINFO:		text_cpuinfo(b); break;
-	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\n"); break;
+	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\nnodev\ttmpfs\n"); break;
+	case PROCFS_MOUNTS:		mount_show(b); break;
 	case PROCFS_SCHED_DEBUG:
 	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
 	/* plugsched's file: the first word is the name sched= takes */

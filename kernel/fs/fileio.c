@@ -1,0 +1,90 @@
+/*
+ * fileio.c - reading and writing a file of the tree by its open file:
+ * a tmpfs file's bytes at the file's offset (O_APPEND: at its end),
+ * pread64 and pwrite64 at an offset of their own, and open's permission
+ * check for the initrd's and tmpfs's files (kernel/fs/file.c's open_node).
+ */
+#include "file.h"
+#include "namei.h"
+#include "tmpfs.h"
+#include "lib/errno.h"
+#include <uapi/fcntl.h>
+
+/* May the caller open node so? Read, write or both by its bits
+ * (kernel/fs/namei.c), a directory never for writing (EISDIR), the
+ * initrd's files never for writing (EROFS; its devices may be). */
+int open_permission(const struct initrd_file *node, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	int mask = (acc == O_RDONLY || acc == O_RDWR ? MAY_READ : 0) |
+		   (acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC) ? MAY_WRITE : 0);
+	if ((mask & MAY_WRITE) && node->is_dir)
+		return -EISDIR;
+	if ((mask & MAY_WRITE) && !tmpfs_of(node) && !node->rdev)
+		return -EROFS;
+	return tmpfs_of(node) ? fs_permission(node, mask) : 0;
+}
+
+int file_node_read(struct file *f, void *ubuf, uint32_t n)
+{
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	int done = tmpfs_read(tmpfs_of(f->node), ubuf, n, f->offset);
+	if (done > 0)
+		f->offset += (uint32_t)done;
+	return done;
+}
+
+int file_node_write(struct file *f, const void *ubuf, uint32_t n)
+{
+	struct tmpfs_node *t = tmpfs_of(f->node);
+	if (!t || (f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (f->flags & O_APPEND)
+		f->offset = t->n.size;
+	int done = tmpfs_write(t, ubuf, n, f->offset);
+	if (done > 0)
+		f->offset += (uint32_t)done;
+	return done;
+}
+
+/* pread64 (180) and pwrite64 (181): the offset is their own, the file's
+ * stays. ESPIPE on what cannot seek, EINVAL for a negative offset. */
+static struct file *positional(int fd, uint32_t lo, uint32_t hi, int64_t *off, int *err)
+{
+	struct file *f = fd_file(fd);
+	*off = (int64_t)((uint64_t)hi << 32 | lo);
+	*err = !f ? -EBADF : f->type != FT_INITRD ? -ESPIPE : *off < 0 ? -EINVAL :
+	       f->node->is_dir ? -EISDIR : 0;
+	return *err ? NULL : f;
+}
+
+int sys_pread64(int fd, void *ubuf, uint32_t n, uint32_t lo, uint32_t hi)
+{
+	int64_t off;
+	int err;
+	struct file *f = positional(fd, lo, hi, &off, &err);
+	if (!f)
+		return err;
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (tmpfs_of(f->node))
+		return tmpfs_read(tmpfs_of(f->node), ubuf, n, (uint64_t)off);
+	uint64_t keep = f->offset;		/* the initrd's: read, then put back */
+	f->offset = (uint64_t)off;
+	int done = file_read(f, ubuf, n);
+	f->offset = keep;
+	return done;
+}
+
+int sys_pwrite64(int fd, const void *ubuf, uint32_t n, uint32_t lo, uint32_t hi)
+{
+	int64_t off;
+	int err;
+	struct file *f = positional(fd, lo, hi, &off, &err);
+	if (!f)
+		return err;
+	if ((f->flags & O_ACCMODE) == O_RDONLY || !tmpfs_of(f->node))
+		return -EBADF;
+	return tmpfs_write(tmpfs_of(f->node), ubuf, n, (uint64_t)off);
+}
