@@ -18,7 +18,10 @@
 
 #include <uapi/fcntl.h>		/* O_ACCMODE, O_DIRECTORY */
 
-#define FS_PATH_MAX	256		/* a path as a program may write it, with "..", "./" */
+/* A path as a program may write it, with "..", "./": Linux takes 4,096
+ * bytes; ours sits on an 8 KiB kernel stack, twice for rename, so 512
+ * (a 255-byte name fits under /tmp/); a longer one is ENAMETOOLONG. */
+#define FS_PATH_MAX	512
 #define FS_NAME_MAX	255		/* Linux's NAME_MAX: one component */
 
 struct file;

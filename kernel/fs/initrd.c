@@ -468,9 +468,10 @@ static int resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out, bool follow_last, int depth);
 
 /* A link stands for what it names: a magic link (/proc/self/exe) the node
- * the kernel says, a symbolic link its target, walked from the link's own
- * directory (or from "/"). Linux gives up after 40 links: ELOOP. */
-static int follow(const struct initrd_file **at, int depth)
+ * the kernel says, a symbolic link its target, walked from dir, the
+ * directory the link was found in (or from "/"). Linux gives up after 40
+ * links: ELOOP. */
+static int follow(const struct initrd_file **at, const struct initrd_file *dir, int depth)
 {
 	if ((*at)->magic) {
 		const struct initrd_file *t = initrd_magic_target(*at);
@@ -483,7 +484,7 @@ static int follow(const struct initrd_file **at, int depth)
 		return 0;
 	if (depth >= INITRD_MAX_LINKS)
 		return -ELOOP;
-	return resolve(initrd_parent(*at), (*at)->symlink, at, true, depth + 1);
+	return resolve(dir, (*at)->symlink, at, true, depth + 1);
 }
 
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
@@ -516,14 +517,17 @@ static int resolve(const struct initrd_file *cwd, const char *path,
 			end++;
 		if (end == s)
 			break;			/* trailing '/' */
+		const struct initrd_file *dir = at;
 		int err = walk_step(&at, s, (size_t)(end - s));
 		if (!err && at->mounted)		/* a mount point: its mount's root */
 			at = mount_cross(at);
 		const char *rest = end;
 		while (*rest == '/')
 			rest++;
-		if (!err && (*rest || follow_last))	/* lstat, readlink: not the last */
-			err = follow(&at, depth);
+		/* lstat, readlink: not the last, unless a '/' follows it
+		 * ("/proc/self/" is the directory, as Linux) */
+		if (!err && (*rest || follow_last || *end == '/'))
+			err = follow(&at, dir, depth);
 		if (err < 0)
 			return err;
 		s = end;

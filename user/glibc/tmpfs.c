@@ -1,0 +1,348 @@
+/*
+ * tmpfs - a writable /tmp as programs use it (issue 44), in KTAP, so that
+ * tests/linux-diff.sh compares this kernel's tmpfs with Linux 6.1's:
+ * mkstemp, write, read, pread/pwrite and holes, O_APPEND, ftruncate,
+ * rename over a name, link, symlink and readlink, mkdir and rmdir,
+ * readdir while the directory's names are unlinked, an unlinked file
+ * open to its last close, statfs of /tmp, permissions of an ordinary
+ * user (EACCES, the sticky bit's EPERM), mount and umount2 of a small
+ * tmpfs (ENOSPC keeps what was written, EBUSY while a file is open), and
+ * the bad input Linux refuses: ENAMETOOLONG, EEXIST, ENOTEMPTY, EISDIR,
+ * ENOTDIR, EINVAL (a directory into its own subtree), EPERM, ENODEV.
+ * Only this kernel counts its free frames (call 505): that check says
+ * "kernel-specific" and Linux prints SKIP there.
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -pthread -O2 -o tmpfs user/glibc/tmpfs.c
+ * tmpfs.linux.ktap beside it is its transcript on Debian's Linux 6.1 in
+ * QEMU with the project's init, which mounts a tmpfs on /tmp there
+ * (user/bin/init.c), as systemd does.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TMPFS_MAGIC	0x01021994
+#define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
+
+static int n;
+static int failures;
+
+static void check(int ok, const char *name)
+{
+	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+/* A check of what only this kernel has: Linux SKIPs it. */
+static void check_ours(int here, int ok, const char *name)
+{
+	if (!here) {
+		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
+		return;
+	}
+	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+static long raw(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static void fill(char *buf, size_t len, int seed)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (char)('a' + (i * 7 + (size_t)seed) % 26);
+}
+
+static void file_checks(void)
+{
+	char name[] = "/tmp/tmpfs-XXXXXX", buf[10000], back[10000];
+	int fd = mkstemp(name);
+	struct stat st;
+	check(fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	      (st.st_mode & 07777) == 0600 && st.st_nlink == 1 && st.st_size == 0,
+	      "mkstemp_makes_an_empty_0600_file");
+	fill(buf, sizeof(buf), 1);
+	check(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && fstat(fd, &st) == 0 &&
+	      st.st_size == 10000 && st.st_blocks == 24, "write_10000_bytes_size_and_3_pages_of_blocks");
+	check(lseek(fd, 0, SEEK_SET) == 0 && read(fd, back, sizeof(back)) == (ssize_t)sizeof(back) &&
+	      memcmp(buf, back, sizeof(buf)) == 0, "read_back_what_was_written");
+	check(pwrite(fd, "tail!", 5, 20000) == 5 && fstat(fd, &st) == 0 && st.st_size == 20005 &&
+	      lseek(fd, 0, SEEK_CUR) == 10000, "pwrite_past_the_end_leaves_the_offset");
+	memset(back, 'x', 100);
+	check(pread(fd, back, 100, 15000) == 100 && back[0] == 0 && back[99] == 0 &&
+	      pread(fd, back, 10, 20000) == 5 && memcmp(back, "tail!", 5) == 0,
+	      "a_hole_reads_as_zeros");
+	check(fstat(fd, &st) == 0 && st.st_blocks == 32, "a_hole_takes_no_blocks");
+	check(ftruncate(fd, 5) == 0 && fstat(fd, &st) == 0 && st.st_size == 5 &&
+	      pread(fd, back, 100, 0) == 5 && memcmp(back, buf, 5) == 0, "ftruncate_down_keeps_the_head");
+	check(ftruncate(fd, 8192) == 0 && pread(fd, back, 10, 5) == 10 && back[0] == 0 && back[9] == 0,
+	      "ftruncate_up_reads_zeros");
+	check(raw(ftruncate(fd, -1)) == -EINVAL, "ftruncate_negative_einval");
+	int ap = open(name, O_WRONLY | O_APPEND);
+	check(ap >= 0 && write(ap, "end", 3) == 3 && fstat(fd, &st) == 0 && st.st_size == 8195 &&
+	      pread(fd, back, 3, 8192) == 3 && memcmp(back, "end", 3) == 0, "o_append_writes_at_the_end");
+	close(ap);
+	int ro = open(name, O_RDONLY);
+	check(raw(write(ro, "x", 1)) == -EBADF && raw(ftruncate(ro, 0)) == -EINVAL,
+	      "a_read_only_descriptor_does_not_write");
+	close(ro);
+	check(raw(open(name, O_CREAT | O_EXCL | O_WRONLY, 0600)) == -EEXIST, "o_excl_on_a_name_there_eexist");
+	int tr = open(name, O_WRONLY | O_TRUNC);
+	check(tr >= 0 && fstat(fd, &st) == 0 && st.st_size == 0, "o_trunc_empties_the_file");
+	close(tr);
+	close(fd);
+	unlink(name);
+}
+
+static void name_checks(void)
+{
+	struct stat a, b;
+	int fd = open("/tmp/n-one", O_CREAT | O_WRONLY, 0644);
+	write(fd, "one", 3);
+	close(fd);
+	fd = open("/tmp/n-two", O_CREAT | O_WRONLY, 0644);
+	write(fd, "two!", 4);
+	close(fd);
+	stat("/tmp/n-one", &a);
+	check(rename("/tmp/n-one", "/tmp/n-two") == 0 && stat("/tmp/n-two", &b) == 0 &&
+	      b.st_ino == a.st_ino && b.st_size == 3 && raw(stat("/tmp/n-one", &a)) == -ENOENT,
+	      "rename_over_an_existing_name_replaces_it");
+	check(link("/tmp/n-two", "/tmp/n-link") == 0 && stat("/tmp/n-link", &a) == 0 &&
+	      a.st_ino == b.st_ino && a.st_nlink == 2, "link_is_a_second_name_of_one_file");
+	check(unlink("/tmp/n-two") == 0 && stat("/tmp/n-link", &a) == 0 && a.st_nlink == 1,
+	      "unlink_of_one_name_leaves_the_other");
+	check(raw(link("/tmp/n-link", "/tmp/n-link")) == -EEXIST, "link_to_a_name_there_eexist");
+	char target[64];
+	ssize_t len;
+	check(symlink("n-link", "/tmp/n-sym") == 0 && lstat("/tmp/n-sym", &a) == 0 &&
+	      S_ISLNK(a.st_mode) && a.st_size == 6 && stat("/tmp/n-sym", &b) == 0 &&
+	      S_ISREG(b.st_mode) && b.st_size == 3, "symlink_lstat_is_the_link_stat_its_file");
+	check((len = readlink("/tmp/n-sym", target, sizeof(target))) == 6 &&
+	      memcmp(target, "n-link", 6) == 0, "readlink_gives_the_target");
+	check(raw(open("/tmp/n-sym", O_RDONLY | O_NOFOLLOW)) == -ELOOP, "o_nofollow_on_a_link_eloop");
+	check(unlink("/tmp/n-sym") == 0 && stat("/tmp/n-link", &a) == 0, "unlink_of_a_link_keeps_its_file");
+	check(chmod("/tmp/n-link", 0640) == 0 && stat("/tmp/n-link", &a) == 0 &&
+	      (a.st_mode & 07777) == 0640, "chmod_reads_back");
+	check(chown("/tmp/n-link", 1000, 1000) == 0 && stat("/tmp/n-link", &a) == 0 &&
+	      a.st_uid == 1000 && a.st_gid == 1000, "chown_by_root_reads_back");
+	unlink("/tmp/n-link");
+	char longname[300];
+	memset(longname, 'x', sizeof(longname));
+	memcpy(longname, "/tmp/", 5);
+	longname[5 + 256] = 0;
+	check(raw(open(longname, O_CREAT | O_WRONLY, 0600)) == -ENAMETOOLONG,
+	      "a_256_byte_name_enametoolong");
+	longname[5 + 255] = 0;
+	fd = open(longname, O_CREAT | O_WRONLY, 0600);
+	check(fd >= 0 && unlink(longname) == 0, "a_255_byte_name_is_fine");
+	close(fd);
+}
+
+static void dir_checks(void)
+{
+	struct stat st;
+	check(mkdir("/tmp/d", 0755) == 0 && stat("/tmp/d", &st) == 0 && S_ISDIR(st.st_mode) &&
+	      st.st_nlink == 2, "mkdir_makes_a_directory_of_2_links");
+	check(raw(mkdir("/tmp/d", 0755)) == -EEXIST, "mkdir_of_a_name_there_eexist");
+	check(mkdir("/tmp/d/sub", 0755) == 0 && stat("/tmp/d", &st) == 0 && st.st_nlink == 3,
+	      "a_subdirectory_adds_a_link");
+	check(raw(rmdir("/tmp/d")) == -ENOTEMPTY, "rmdir_of_a_non_empty_directory_enotempty");
+	check(raw(unlink("/tmp/d")) == -EISDIR, "unlink_of_a_directory_eisdir");
+	check(raw(rename("/tmp/d", "/tmp/d/sub/d")) == -EINVAL,
+	      "rename_of_a_directory_into_its_own_subtree_einval");
+	int fd = open("/tmp/d/file", O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	check(raw(rmdir("/tmp/d/file")) == -ENOTDIR, "rmdir_of_a_file_enotdir");
+	check(raw(rename("/tmp/d/sub", "/tmp/d/file")) == -ENOTDIR, "rename_of_a_directory_over_a_file_enotdir");
+	check(raw(rename("/tmp/d/file", "/tmp/d/sub")) == -EISDIR, "rename_of_a_file_over_a_directory_eisdir");
+	check(rename("/tmp/d/sub", "/tmp/sub2") == 0 && stat("/tmp/d", &st) == 0 && st.st_nlink == 2,
+	      "rename_of_a_directory_moves_its_link");
+	char cwd[64];
+	check(chdir("/tmp/sub2") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp/sub2") == 0 &&
+	      chdir("..") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp") == 0,
+	      "getcwd_and_dotdot_in_tmpfs");
+	chdir("/");
+	check(rmdir("/tmp/sub2") == 0 && unlink("/tmp/d/file") == 0 && rmdir("/tmp/d") == 0 &&
+	      raw(stat("/tmp/d", &st)) == -ENOENT, "rmdir_of_empty_directories");
+}
+
+/* Fifty names listed while each is unlinked as it is seen: each is seen
+ * once, and the directory is empty after. */
+static void readdir_checks(void)
+{
+	char path[300];
+	mkdir("/tmp/r", 0755);
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "/tmp/r/f%02d", i);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	int seen[50] = { 0 }, others = 0, total = 0;
+	DIR *d = opendir("/tmp/r");
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		int k;
+		if (sscanf(e->d_name, "f%d", &k) == 1 && k >= 0 && k < 50) {
+			seen[k]++;
+			snprintf(path, sizeof(path), "/tmp/r/%s", e->d_name);
+			unlink(path);
+		} else if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			others++;
+		}
+	}
+	for (int i = 0; i < 50; i++)
+		total += seen[i] == 1;
+	check(total == 50 && others == 0, "readdir_while_unlinking_sees_each_name_once");
+	rewinddir(d);
+	int left = 0;
+	while ((e = readdir(d)) != NULL)
+		left += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	check(left == 0 && rmdir("/tmp/r") == 0, "the_directory_is_empty_after");
+}
+
+static void unlinked_open_checks(void)
+{
+	char buf[8] = { 0 };
+	struct stat st;
+	int fd = open("/tmp/u", O_CREAT | O_RDWR, 0600);
+	write(fd, "alive", 5);
+	check(unlink("/tmp/u") == 0 && fstat(fd, &st) == 0 && st.st_nlink == 0 &&
+	      pread(fd, buf, 5, 0) == 5 && memcmp(buf, "alive", 5) == 0,
+	      "an_unlinked_open_file_keeps_its_data");
+	check(write(fd, "!", 1) == 1 && fstat(fd, &st) == 0 && st.st_size == 6,
+	      "and_takes_writes_until_closed");
+	close(fd);
+}
+
+static void statfs_checks(void)
+{
+	struct statfs s;
+	check(statfs("/tmp", &s) == 0 && s.f_type == TMPFS_MAGIC && s.f_bsize == 4096 &&
+	      s.f_namelen == 255 && s.f_blocks > 0 && s.f_bfree <= s.f_blocks,
+	      "statfs_of_tmp_is_tmpfs");
+	int fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+	struct statfs t;
+	check(fd >= 0 && fstatfs(fd, &t) == 0 && t.f_type == TMPFS_MAGIC && t.f_blocks == s.f_blocks,
+	      "fstatfs_agrees");
+	close(fd);
+	check(raw(statfs("/tmp/none/such", &s)) == -ENOENT, "statfs_of_nothing_enoent");
+}
+
+/* As uid 1000 in a child: root's 0644 file is not the user's to write,
+ * and in sticky /tmp not the user's to remove; the user's own is. */
+static int as_user(void)
+{
+	if (setgid(1000) < 0 || setuid(1000) < 0)
+		return 10;
+	if (raw(open("/tmp/p-root", O_WRONLY)) != -EACCES)
+		return 1;
+	if (raw(unlink("/tmp/p-root")) != -EPERM)
+		return 2;
+	if (raw(rename("/tmp/p-root", "/tmp/p-mine")) != -EPERM)
+		return 3;
+	if (raw(chmod("/tmp/p-root", 0666)) != -EPERM)
+		return 4;
+	int fd = open("/tmp/p-mine", O_CREAT | O_WRONLY, 0600);
+	if (fd < 0 || write(fd, "mine", 4) != 4 || unlink("/tmp/p-mine") != 0)
+		return 5;
+	if (raw(mount("none", "/tmp", "tmpfs", 0, NULL)) != -EPERM)
+		return 6;
+	if (raw(mkdir("/tmp/p-dir/x", 0755)) != -EACCES)
+		return 7;
+	return 0;
+}
+
+static void permission_checks(void)
+{
+	close(open("/tmp/p-root", O_CREAT | O_WRONLY, 0644));
+	mkdir("/tmp/p-dir", 0755);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(as_user());
+	int status = -1;
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "a_user_gets_eacces_and_the_sticky_eperm_and_keeps_its_own");
+	struct stat st;
+	check(stat("/tmp", &st) == 0 && (st.st_mode & 07777) == 01777, "tmp_is_sticky_1777");
+	unlink("/tmp/p-root");
+	rmdir("/tmp/p-dir");
+}
+
+/* A tmpfs of two pages: a write of three stops at two (what fit is
+ * kept), the next is ENOSPC; umount2 is EBUSY while a file is open. */
+static void mount_checks(void)
+{
+	char buf[12288], back[8192];
+	mkdir("/tmp/small", 0755);
+	check(raw(mount("none", "/tmp/small", "nosuchfs", 0, NULL)) == -ENODEV,
+	      "mount_of_an_unknown_type_enodev");
+	check(mount("small", "/tmp/small", "tmpfs", 0, "size=8k") == 0, "mount_tmpfs_size_8k");
+	struct statfs s;
+	check(statfs("/tmp/small", &s) == 0 && s.f_type == TMPFS_MAGIC && s.f_blocks == 2,
+	      "its_statfs_says_2_blocks");
+	fill(buf, sizeof(buf), 3);
+	int fd = open("/tmp/small/f", O_CREAT | O_RDWR, 0600);
+	check(write(fd, buf, sizeof(buf)) == 8192, "a_write_past_the_limit_stops_at_it");
+	check(raw(write(fd, buf, 10)) == -ENOSPC, "the_next_write_enospc");
+	check(pread(fd, back, sizeof(back), 0) == 8192 && memcmp(buf, back, sizeof(back)) == 0,
+	      "what_was_written_stays");
+	check(raw(umount2("/tmp/small", 0)) == -EBUSY, "umount_while_a_file_is_open_ebusy");
+	close(fd);
+	check(umount2("/tmp/small", 0) == 0 && raw(stat("/tmp/small/f", &(struct stat){ 0 })) == -ENOENT,
+	      "umount_after_close");
+	check(raw(umount2("/tmp/small", 0)) == -EINVAL, "umount_of_a_directory_not_mounted_einval");
+	rmdir("/tmp/small");
+}
+
+/* A loop that creates, writes and unlinks: no frame is kept. */
+static void leak_checks(void)
+{
+	int here = syscall(NR_FREE_FRAMES) > 0;
+	char buf[9000];
+	fill(buf, sizeof(buf), 5);
+	long before = 0, after = 0;
+	for (int round = 0; round < 2; round++) {
+		if (here)
+			before = syscall(NR_FREE_FRAMES);
+		for (int i = 0; i < 100; i++) {
+			int fd = open("/tmp/leak", O_CREAT | O_RDWR | O_TRUNC, 0600);
+			write(fd, buf, sizeof(buf));
+			link("/tmp/leak", "/tmp/leak2");
+			unlink("/tmp/leak");
+			close(fd);
+			unlink("/tmp/leak2");
+		}
+		if (here)
+			after = syscall(NR_FREE_FRAMES);
+	}
+	check_ours(here, before == after, "create_write_unlink_keeps_no_frame");
+}
+
+int main(void)
+{
+	printf("KTAP version 1\n1..56\n");
+	file_checks();
+	name_checks();
+	dir_checks();
+	readdir_checks();
+	unlinked_open_checks();
+	statfs_checks();
+	permission_checks();
+	mount_checks();
+	leak_checks();
+	return failures ? 1 : 0;
+}
