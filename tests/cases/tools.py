@@ -88,7 +88,7 @@ def _typed(line, *out):
 
 
 FILES = [  # (line, its output lines as regexes)
-    ("ls /", ["bin  dev  etc  proc"]),
+    ("ls /", ["bin  dev  etc  home  proc  root  tmp"]),
     ("ls -a /etc", [r"\.  \.\.  group  passwd"]),
     ("ls /bin | grep -c '^ls$'", ["1"]),
     ("ls -l /etc/passwd", [r"-rw-r--r-- 1 root root \d+ \w{3} [ \d]\d  ?[\d:]{4,5} /etc/passwd"]),
