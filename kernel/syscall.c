@@ -97,6 +97,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_symlinkat, sys_symlinkat),			/* namei.c */
 	SYSCALL(__NR_fchmodat, sys_fchmodat),			/* namei.c */
 	SYSCALL(__NR_renameat2, sys_renameat2),			/* namei.c */
+	SYSCALL(__NR_fchdir, sys_fchdir),			/* fs.c */
+	SYSCALL(__NR_utimensat, sys_utimensat),			/* namei.c */
+	SYSCALL(__NR_utimensat_time64, sys_utimensat_time64),	/* namei.c */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
 	SYSCALL(__NR_getpid, sys_getpid),			/* exit.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */

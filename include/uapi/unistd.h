@@ -81,6 +81,7 @@
 #define __NR_uname                   122
 #define __NR_mprotect                125
 #define __NR_getpgid                 132
+#define __NR_fchdir                  133
 #define __NR__llseek                 140
 #define __NR__newselect               142
 #define __NR_getsid                  147
@@ -170,6 +171,7 @@
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
+#define __NR_utimensat               320
 #define __NR_dup3                    330
 #define __NR_pipe2                   331
 #define __NR_prlimit64               340
@@ -186,6 +188,7 @@
 #define __NR_clock_gettime64         403
 #define __NR_clock_getres_time64     406
 #define __NR_clock_nanosleep_time64  407
+#define __NR_utimensat_time64        412
 #define __NR_pselect6_time64         413
 #define __NR_futex_time64            422
 #define __NR_clone3                  435

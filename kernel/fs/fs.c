@@ -17,6 +17,7 @@
 #include "kernel/task/proc.h"
 #include "kernel/fs/proc/procfs.h"
 #include "mount.h"
+#include "namei.h"
 #include "tmpfs.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
@@ -70,20 +71,36 @@ int fs_lookup_user(const char *upath, const struct initrd_file **out)
 	return fs_lookup(current(), path, out);
 }
 
-int sys_chdir(const char *upath)
+/* The working directory becomes node: a directory the caller may search. */
+static int set_cwd(const struct initrd_file *node)
 {
-	const struct initrd_file *node;
-	int err = fs_lookup_user(upath, &node);
-	if (err < 0)
-		return err;
 	if (!node->is_dir)
 		return -ENOTDIR;
+	int err = fs_permission(node, MAY_EXEC);
+	if (err)
+		return err;
 	err = node_hold(node);		/* a /proc/PID or tmpfs directory: kept while here */
 	if (err)
 		return err;
 	node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
 					     __ATOMIC_ACQ_REL));
 	return 0;
+}
+
+int sys_chdir(const char *upath)
+{
+	const struct initrd_file *node;
+	int err = fs_lookup_user(upath, &node);
+	return err < 0 ? err : set_cwd(node);
+}
+
+/* fchdir (133): to the directory open on fd (find goes back so). */
+int sys_fchdir(int fd)
+{
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	return f->node ? set_cwd(f->node) : -ENOTDIR;
 }
 
 int sys_umask(uint32_t mask)

@@ -44,6 +44,7 @@ int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bo
 #define INIT_UMASK	0022
 
 int sys_chdir(const char *upath);
+int sys_fchdir(int fd);
 /* 60: the old mask; the new one is mask & 0777, taken from the mode of
  * every file and directory made (kernel/fs/namei.c). */
 int sys_umask(uint32_t mask);

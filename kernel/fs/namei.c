@@ -422,6 +422,100 @@ int sys_ftruncate(int fd, int32_t size)
 	return sys_ftruncate64(fd, (uint32_t)size, size < 0 ? 0xFFFFFFFFu : 0);
 }
 
+/* ---- utimensat ---- */
+
+#define UTIME_NOW	((1l << 30) - 1)	/* linux/stat.h */
+#define UTIME_OMIT	((1l << 30) - 2)
+
+/* Two times as the caller gave them (NULL: both now) into a and m (NULL:
+ * omitted); how many are set to something other than now. EINVAL for a
+ * bad nanosecond field, as Linux. */
+static int utime_args(const int64_t ts[4], struct tmpfs_time *a, struct tmpfs_time *m,
+		      bool *keep_a, bool *keep_m, bool *explicit)
+{
+	struct tmpfs_time now = tmpfs_now();
+	*keep_a = *keep_m = *explicit = false;
+	*a = *m = now;
+	if (!ts)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		int64_t sec = ts[2 * i], nsec = ts[2 * i + 1];
+		struct tmpfs_time *t = i ? m : a;
+		bool *keep = i ? keep_m : keep_a;
+		if (nsec == UTIME_OMIT)
+			*keep = true;
+		else if (nsec == UTIME_NOW)
+			*t = now;
+		else if (nsec < 0 || nsec > 999999999)
+			return -EINVAL;
+		else
+			*t = (struct tmpfs_time){ sec, (uint32_t)nsec }, *explicit = true;
+	}
+	return 0;
+}
+
+/* Linux's vfs_utimes: times of one's choosing need the owner (or root,
+ * EPERM else); "now" also the right to write (EACCES). */
+static int utimes_node(const struct initrd_file *n, const int64_t ts[4])
+{
+	struct tmpfs_time a, m;
+	bool keep_a, keep_m, explicit;
+	int err = utime_args(ts, &a, &m, &keep_a, &keep_m, &explicit);
+	if (err)
+		return err;
+	struct tmpfs_node *t = tmpfs_of(n);
+	if (!t)
+		return -EROFS;
+	if (keep_a && keep_m)
+		return 0;
+	bool owner = fs_fsuid() == 0 || fs_fsuid() == t->uid;
+	if (!owner && explicit)
+		return -EPERM;
+	if (!owner && fs_permission(n, MAY_WRITE))
+		return -EACCES;
+	tmpfs_set_times(t, keep_a ? NULL : &a, keep_m ? NULL : &m);
+	return 0;
+}
+
+static int utimensat(int dirfd, const char *upath, const int64_t *ts, int flags)
+{
+	const struct initrd_file *n;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!upath && dirfd == AT_FDCWD)
+		return -EFAULT;
+	if (!upath) {				/* futimens: dirfd is the file */
+		struct file *f = fd_file(dirfd);
+		if (flags & AT_SYMLINK_NOFOLLOW)
+			return -EINVAL;
+		if (!f)
+			return -EBADF;
+		return f->node ? utimes_node(f->node, ts) : -EROFS;
+	}
+	int err = lookup_user(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), &n);
+	return err < 0 ? err : utimes_node(n, ts);
+}
+
+/* utimensat (320): two 32-bit timespecs; utimensat_time64 (412): 64-bit. */
+int sys_utimensat(int dirfd, const char *upath, const int32_t *uts, int flags)
+{
+	int32_t t32[4];
+	int64_t ts[4];
+	if (uts && copy_from_user(t32, uts, sizeof(t32)) < 0)
+		return -EFAULT;
+	for (int i = 0; i < 4; i++)
+		ts[i] = t32[i];
+	return utimensat(dirfd, upath, uts ? ts : NULL, flags);
+}
+
+int sys_utimensat_time64(int dirfd, const char *upath, const int64_t *uts, int flags)
+{
+	int64_t ts[4];
+	if (uts && copy_from_user(ts, uts, sizeof(ts)) < 0)
+		return -EFAULT;
+	return utimensat(dirfd, upath, uts ? ts : NULL, flags);
+}
+
 /* fsync, fdatasync: RAM is as synced as it gets. */
 int sys_fsync(int fd)
 {

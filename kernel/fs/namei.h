@@ -46,5 +46,7 @@ int sys_ftruncate(int fd, int32_t size);
 int sys_truncate64(const char *upath, uint32_t lo, uint32_t hi);
 int sys_ftruncate64(int fd, uint32_t lo, uint32_t hi);
 int sys_fsync(int fd);
+int sys_utimensat(int dirfd, const char *upath, const int32_t *uts, int flags);
+int sys_utimensat_time64(int dirfd, const char *upath, const int64_t *uts, int flags);
 
 #endif

@@ -71,9 +71,8 @@ static void stat_tmpfs(const struct tmpfs_node *t, struct kstat *k)
 	*k = (struct kstat){ .blksize = 4096, .dev_minor = t->sb->dev_minor, .ino = t->ino,
 			     .mode = t->mode, .nlink = t->n.nlink, .uid = t->uid, .gid = t->gid,
 			     .size = t->n.size, .atime = t->atime, .mtime = t->mtime,
-			     .ctime = t->ctime };
-	for (uint32_t i = 0; i < t->npages; i++)	/* the pages it has, not its holes */
-		k->blocks += t->pages[i] ? 8 : 0;
+			     .ctime = t->ctime,	/* the pages it has, not its holes: */
+			     .blocks = 8ull * __atomic_load_n(&t->present, __ATOMIC_RELAXED) };
 }
 
 static void stat_node(const struct initrd_file *n, struct kstat *k)

@@ -177,6 +177,8 @@ static struct tmpfs_dirent *find(struct tmpfs_node *dir, const char *name, size_
 int tmpfs_lookup(const struct initrd_file **at, const char *name, size_t len)
 {
 	struct tmpfs_node *dir = tmpfs_of(*at);
+	if (fs_permission(*at, MAY_EXEC))
+		return -EACCES;			/* no search permission (/root for a user) */
 	if (len > FS_NAME_MAX)
 		return -ENAMETOOLONG;
 	spin_lock(&tmpfs_lock);
@@ -496,4 +498,22 @@ void tmpfs_touch(struct tmpfs_node *n, bool mtime)
 		n->mtime = t;
 	n->ctime = t;
 	spin_unlock(&tmpfs_lock);
+}
+
+void tmpfs_set_times(struct tmpfs_node *n, const struct tmpfs_time *atime,
+		     const struct tmpfs_time *mtime)
+{
+	struct tmpfs_time t = now();
+	spin_lock(&tmpfs_lock);
+	if (atime)
+		n->atime = *atime;
+	if (mtime)
+		n->mtime = *mtime;
+	n->ctime = t;
+	spin_unlock(&tmpfs_lock);
+}
+
+struct tmpfs_time tmpfs_now(void)
+{
+	return now();
 }

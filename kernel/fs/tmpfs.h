@@ -51,6 +51,7 @@ struct tmpfs_node {
 	struct mutex data_lock;		/* a file's pages and size */
 	uint8_t **pages;		/* a file's: kernel addresses of frames, NULL a hole */
 	uint32_t npages;		/* slots in pages */
+	uint32_t present;		/* pages that are not holes: st_blocks / 8 (atomic) */
 	struct rcu_head rcu;
 };
 
@@ -110,6 +111,10 @@ int tmpfs_rename(struct tmpfs_node *odir, const char *oname, struct tmpfs_node *
 		 int (*check)(struct tmpfs_node *dir, struct tmpfs_node *victim));
 void tmpfs_set_attr(struct tmpfs_node *n, int mode, int64_t uid, int64_t gid);
 void tmpfs_touch(struct tmpfs_node *n, bool mtime);	/* mtime and ctime, or ctime */
+struct tmpfs_time tmpfs_now(void);	/* the wall clock, as tmpfs stamps times */
+/* utimensat: the times given (NULL: kept), ctime now. */
+void tmpfs_set_times(struct tmpfs_node *n, const struct tmpfs_time *atime,
+		     const struct tmpfs_time *mtime);
 
 /* ---- a file's data (kernel/fs/tmpfs_data.c); the file is held ---- */
 int tmpfs_read(struct tmpfs_node *n, void *ubuf, uint32_t count, uint64_t off);

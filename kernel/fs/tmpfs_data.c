@@ -55,6 +55,7 @@ static uint8_t *page_for_write(struct tmpfs_node *n, uint32_t pg)
 	}
 	n->pages[pg] = P2V(pa);
 	memset(n->pages[pg], 0, TMPFS_PAGE);
+	__atomic_add_fetch(&n->present, 1, __ATOMIC_RELAXED);
 	return n->pages[pg];
 }
 
@@ -119,8 +120,10 @@ static void free_from(struct tmpfs_node *n, uint32_t first)
 			n->pages[i] = NULL;
 			freed++;
 		}
-	if (freed)
+	if (freed) {
 		tmpfs_uncharge(n->sb, freed);
+		__atomic_sub_fetch(&n->present, freed, __ATOMIC_RELAXED);
+	}
 }
 
 int tmpfs_truncate(struct tmpfs_node *n, uint64_t size)

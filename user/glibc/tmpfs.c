@@ -4,7 +4,7 @@
  * mkstemp, write, read, pread/pwrite and holes, O_APPEND, ftruncate,
  * rename over a name, link, symlink and readlink, mkdir and rmdir,
  * readdir while the directory's names are unlinked, an unlinked file
- * open to its last close, statfs of /tmp, permissions of an ordinary
+ * open to its last close, utimensat and futimens, fchdir, statfs of /tmp, permissions of an ordinary
  * user (EACCES, the sticky bit's EPERM), mount and umount2 of a small
  * tmpfs (ENOSPC keeps what was written, EBUSY while a file is open), and
  * the bad input Linux refuses: ENAMETOOLONG, EEXIST, ENOTEMPTY, EISDIR,
@@ -213,6 +213,36 @@ static void readdir_checks(void)
 	check(left == 0 && rmdir("/tmp/r") == 0, "the_directory_is_empty_after");
 }
 
+/* utimensat (touch's call), futimens and fchdir (find's way back). */
+static void time_checks(void)
+{
+	struct stat st;
+	struct timespec ts[2] = { { 1000000000, 5 }, { 1200000000, 7 } };
+	int fd = open("/tmp/t", O_CREAT | O_WRONLY, 0644);
+	check(utimensat(AT_FDCWD, "/tmp/t", ts, 0) == 0 && stat("/tmp/t", &st) == 0 &&
+	      st.st_atim.tv_sec == 1000000000 && st.st_atim.tv_nsec == 5 &&
+	      st.st_mtim.tv_sec == 1200000000 && st.st_mtim.tv_nsec == 7 &&
+	      st.st_ctim.tv_sec > 1200000000, "utimensat_sets_both_times_ctime_is_now");
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_nsec = UTIME_NOW;
+	check(futimens(fd, ts) == 0 && stat("/tmp/t", &st) == 0 && st.st_atim.tv_sec == 1000000000 &&
+	      st.st_mtim.tv_sec > 1200000000, "futimens_omit_and_now");
+	ts[1].tv_nsec = 1000000000;
+	check(raw(utimensat(AT_FDCWD, "/tmp/t", ts, 0)) == -EINVAL, "utimensat_bad_nsec_einval");
+	check(raw(utimensat(AT_FDCWD, "/tmp/none", NULL, 0)) == -ENOENT, "utimensat_of_nothing_enoent");
+	close(fd);
+	unlink("/tmp/t");
+	char cwd[64];
+	int dir = open("/tmp", O_RDONLY | O_DIRECTORY);
+	check(chdir("/bin") == 0 && fchdir(dir) == 0 && getcwd(cwd, sizeof(cwd)) &&
+	      strcmp(cwd, "/tmp") == 0, "fchdir_to_an_open_directory");
+	fd = open("/bin/tmpfs", O_RDONLY);
+	check(raw(fchdir(fd)) == -ENOTDIR && raw(fchdir(99)) == -EBADF, "fchdir_of_a_file_enotdir");
+	close(fd);
+	close(dir);
+	chdir("/");
+}
+
 static void unlinked_open_checks(void)
 {
 	char buf[8] = { 0 };
@@ -334,11 +364,12 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..56\n");
+	printf("KTAP version 1\n1..62\n");
 	file_checks();
 	name_checks();
 	dir_checks();
 	readdir_checks();
+	time_checks();
 	unlinked_open_checks();
 	statfs_checks();
 	permission_checks();
