@@ -100,24 +100,7 @@ struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint16_t mode, uint32_t uid, uint
 	return sb;
 }
 
-/* Under tmpfs_lock: every name below dir removed, every node freed. */
-static void kill_tree(struct tmpfs_node *dir)
-{
-	struct tmpfs_dirent *d = dir->first, *next;
-	for (; d; d = next) {
-		next = d->next;
-		struct tmpfs_node *t = d->node;
-		if (t->n.is_dir) {
-			kill_tree(t);
-			t->n.nlink = 0;
-		} else {
-			t->n.nlink--;
-		}
-		node_put(t);
-		kfree(d);
-	}
-	dir->first = dir->last = NULL;
-}
+static void kill_tree(struct tmpfs_node *top);
 
 int tmpfs_kill(struct tmpfs_sb *sb)
 {
@@ -316,6 +299,28 @@ static void drop_name(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmp
 	}
 	t->ctime = now();
 	node_put(t);
+}
+
+/* Under tmpfs_lock: every name below top removed, every node freed (no
+ * node is held: tmpfs_kill checked). A loop, not a recursion: a tree may
+ * be deeper than a kernel stack. Names go from the front of each list,
+ * so a directory emptied is its parent's first name again. */
+static void kill_tree(struct tmpfs_node *top)
+{
+	struct tmpfs_node *dir = top;
+	for (;;) {
+		struct tmpfs_dirent *d = dir->first;
+		if (d && d->node->n.is_dir && d->node->first) {
+			dir = d->node;		/* down: empty it first */
+		} else if (d) {
+			drop_name(dir, d, NULL);
+		} else if (dir != top) {
+			dir = dir->parent;	/* up: its first name is now empty */
+			drop_name(dir, dir->first, NULL);
+		} else {
+			return;
+		}
+	}
 }
 
 /* Is dir still in the tree (not removed while the caller walked)? */

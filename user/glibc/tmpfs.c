@@ -317,6 +317,8 @@ static void permission_checks(void)
 static void mount_checks(void)
 {
 	char buf[12288], back[8192];
+	int here = syscall(NR_FREE_FRAMES) > 0;
+	long before = here ? syscall(NR_FREE_FRAMES) : 0;
 	mkdir("/tmp/small", 0755);
 	check(raw(mount("none", "/tmp/small", "nosuchfs", 0, NULL)) == -ENODEV,
 	      "mount_of_an_unknown_type_enodev");
@@ -332,10 +334,24 @@ static void mount_checks(void)
 	      "what_was_written_stays");
 	check(raw(umount2("/tmp/small", 0)) == -EBUSY, "umount_while_a_file_is_open_ebusy");
 	close(fd);
+	unlink("/tmp/small/f");
+	char path[64] = "/tmp/small";
+	for (int depth = 0; depth < 20; depth++) {	/* a tree for umount to free */
+		strcat(path, "/d");
+		mkdir(path, 0755);
+		char file[80];
+		snprintf(file, sizeof(file), "%s/f", path);
+		close(open(file, O_CREAT | O_WRONLY, 0600));
+	}
+	int cwd = open("/tmp/small/d/d", O_RDONLY | O_DIRECTORY);
+	check(fchdir(cwd) == 0 && raw(umount2("/tmp/small", 0)) == -EBUSY && chdir("/") == 0,
+	      "umount_while_a_working_directory_is_in_it_ebusy");
+	close(cwd);
 	check(umount2("/tmp/small", 0) == 0 && raw(stat("/tmp/small/f", &(struct stat){ 0 })) == -ENOENT,
 	      "umount_after_close");
 	check(raw(umount2("/tmp/small", 0)) == -EINVAL, "umount_of_a_directory_not_mounted_einval");
 	rmdir("/tmp/small");
+	check_ours(here, syscall(NR_FREE_FRAMES) == before, "umount_frees_every_frame_of_a_tree");
 }
 
 /* A loop that creates, writes and unlinks: no frame is kept. */
@@ -364,7 +380,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..62\n");
+	printf("KTAP version 1\n1..64\n");
 	file_checks();
 	name_checks();
 	dir_checks();
