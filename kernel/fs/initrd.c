@@ -272,6 +272,13 @@ void initrd_add_dir(const char *path)
 	add_kernel_node(path, true, 0555);
 }
 
+void initrd_add_symlink(const char *path, const char *target)
+{
+	struct initrd_file *f = add_kernel_node(path, false, 0777);
+	if (f)
+		f->symlink = target;		/* the kernel's own string: it lives */
+}
+
 void initrd_add_magic(const char *path, uint8_t magic)
 {
 	struct initrd_file *f = add_kernel_node(path, false, 0777);

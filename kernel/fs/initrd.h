@@ -84,6 +84,8 @@ int initrd_resolve_at(const struct initrd_file *cwd, const char *path,
 void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm);
 void initrd_add_dir(const char *path);
 void initrd_add_magic(const char *path, uint8_t magic);
+/* A symbolic link the kernel makes (/proc/mounts -> self/mounts). */
+void initrd_add_symlink(const char *path, const char *target);
 /* A /proc node (kernel/fs/proc/procfs.c): a file whose text procfs makes at read,
  * or a directory whose other children procfs makes (the PIDs of /proc). */
 void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm, bool dir);

@@ -28,7 +28,8 @@ const struct initrd_file *mount_point_of(const struct initrd_file *root);
 /* The absolute path of directory n into buf: its length, or -ENAMETOOLONG,
  * -ENOENT (removed or unmounted). getcwd, /proc/PID/cwd. */
 int mount_path(const struct initrd_file *n, char *buf, uint32_t size);
-/* /proc/mounts' text (kernel/fs/proc/procfs_sys.c). */
+/* /proc/PID/mounts' text (kernel/fs/proc/procfs_pid_text.c); /proc/mounts
+ * is a link to self/mounts, as Linux's. */
 struct pbuf;
 void mount_show(struct pbuf *b);
 

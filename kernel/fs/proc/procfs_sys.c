@@ -19,7 +19,6 @@
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "kernel/fs/initrd.h"
-#include "kernel/fs/mount.h"
 #include "kernel/fs/tmpfs.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/task/proc.h"
@@ -40,7 +39,6 @@ static const struct {
 	{ "/proc/filesystems",		PROCFS_FILESYSTEMS, 0444 },
 	{ "/proc/loadavg",		PROCFS_LOADAVG, 0444 },
 	{ "/proc/meminfo",		PROCFS_MEMINFO, 0444 },
-	{ "/proc/mounts",		PROCFS_MOUNTS, 0444 },
 	{ "/proc/sched_debug",		PROCFS_SCHED_DEBUG, 0444 },
 	{ "/proc/schedstat",		PROCFS_SCHEDSTAT, 0444 },
 	{ "/proc/scheduler",		PROCFS_SCHEDULER, 0444 },
@@ -84,6 +82,7 @@ static const struct {
 void procfs_sys_init(void)
 {
 	char path[INITRD_PATH_MAX];
+	initrd_add_symlink("/proc/mounts", "self/mounts");	/* as Linux's */
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
 	for (unsigned i = 0; i < ARRAY_LEN(sysctl_tunables); i++) {
@@ -221,7 +220,6 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_MEMINFO:		text_meminfo(b); break;
 	case PROCFS_CPUINFO:		text_cpuinfo(b); break;
 	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\nnodev\ttmpfs\n"); break;
-	case PROCFS_MOUNTS:		mount_show(b); break;
 	case PROCFS_SCHED_DEBUG:
 	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
 	/* plugsched's file: the first word is the name sched= takes */
