@@ -170,8 +170,9 @@ static void dir_checks(void)
 	check(raw(rename("/tmp/d/file", "/tmp/d/sub")) == -EISDIR, "rename_of_a_file_over_a_directory_eisdir");
 	check(rename("/tmp/d/sub", "/tmp/sub2") == 0 && stat("/tmp/d", &st) == 0 && st.st_nlink == 2,
 	      "rename_of_a_directory_moves_its_link");
-	char cwd[64];
+	char cwd[64], link[64] = "";
 	check(chdir("/tmp/sub2") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp/sub2") == 0 &&
+	      readlink("/proc/self/cwd", link, sizeof(link)) == 9 && memcmp(link, "/tmp/sub2", 9) == 0 &&
 	      chdir("..") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp") == 0,
 	      "getcwd_and_dotdot_in_tmpfs");
 	chdir("/");
