@@ -40,11 +40,10 @@ int file_node_write(struct file *f, const void *ubuf, uint32_t n)
 	struct tmpfs_node *t = tmpfs_of(f->node);
 	if (!t || (f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (f->flags & O_APPEND)
-		f->offset = t->n.size;
-	int done = tmpfs_write(t, ubuf, n, f->offset);
+	uint64_t pos = f->offset;
+	int done = tmpfs_write(t, ubuf, n, &pos, f->flags & O_APPEND);
 	if (done > 0)
-		f->offset += (uint32_t)done;
+		f->offset = pos;
 	return done;
 }
 
@@ -86,5 +85,6 @@ int sys_pwrite64(int fd, const void *ubuf, uint32_t n, uint32_t lo, uint32_t hi)
 		return err;
 	if ((f->flags & O_ACCMODE) == O_RDONLY || !tmpfs_of(f->node))
 		return -EBADF;
-	return tmpfs_write(tmpfs_of(f->node), ubuf, n, (uint64_t)off);
+	uint64_t pos = (uint64_t)off;		/* Linux: O_APPEND writes at the end, pwrite too */
+	return tmpfs_write(tmpfs_of(f->node), ubuf, n, &pos, f->flags & O_APPEND);
 }

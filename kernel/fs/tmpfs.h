@@ -118,8 +118,11 @@ void tmpfs_set_times(struct tmpfs_node *n, const struct tmpfs_time *atime,
 
 /* ---- a file's data (kernel/fs/tmpfs_data.c); the file is held ---- */
 int tmpfs_read(struct tmpfs_node *n, void *ubuf, uint32_t count, uint64_t off);
-/* Bytes written (what fit before a full mount: ENOSPC only if none). */
-int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t off);
+/* Bytes written at *off (what fit before a full mount: ENOSPC only if
+ * none), *off moved past them; append: at the end, found under the data
+ * mutex, so two appenders never write over each other (O_APPEND). */
+int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t *off,
+		bool append);
 int tmpfs_truncate(struct tmpfs_node *n, uint64_t size);
 /* Free a file's pages (its node is going). */
 void tmpfs_free_pages(struct tmpfs_node *n);

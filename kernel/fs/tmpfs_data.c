@@ -80,13 +80,17 @@ int tmpfs_read(struct tmpfs_node *n, void *ubuf, uint32_t count, uint64_t off)
 	return done ? (int)done : err;
 }
 
-int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t off)
+int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t *pos,
+		bool append)
 {
-	if (off + count > TMPFS_FILE_MAX)
-		return -EFBIG;
 	mutex_lock(&n->data_lock);
+	uint64_t off = append ? n->n.size : *pos;
 	uint32_t done = 0;
 	int err = 0;
+	if (off + count > TMPFS_FILE_MAX) {
+		mutex_unlock(&n->data_lock);
+		return -EFBIG;
+	}
 	while (done < count) {
 		uint32_t pos = (uint32_t)off + done, po = pos % TMPFS_PAGE;
 		uint32_t chunk = TMPFS_PAGE - po < count - done ? TMPFS_PAGE - po : count - done;
@@ -103,6 +107,7 @@ int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t
 	}
 	if (off + done > n->n.size)
 		n->n.size = (uint32_t)(off + done);
+	*pos = off + done;
 	mutex_unlock(&n->data_lock);
 	if (done)
 		tmpfs_touch(n, true);

@@ -244,6 +244,69 @@ static void time_checks(void)
 	chdir("/");
 }
 
+static void wait_all(int n)
+{
+	while (n-- > 0)
+		wait(NULL);
+}
+
+/* Two processes appending at once: each 100-byte record whole, none
+ * written over another. Then two writing regions of their own with
+ * pwrite while a third truncates the file to its size: every byte read
+ * back as its writer wrote it. */
+static void concurrency_checks(void)
+{
+	enum { RECS = 200, REC = 100, HALF = 65536 };
+	static char all[2 * HALF], want[REC];
+	int fd = open("/tmp/c", O_CREAT | O_RDWR | O_TRUNC, 0600);
+	for (int k = 0; k < 2; k++)
+		if (fork() == 0) {
+			int a = open("/tmp/c", O_WRONLY | O_APPEND);
+			char rec[REC];
+			memset(rec, 'A' + k, sizeof(rec));
+			for (int i = 0; i < RECS; i++)
+				write(a, rec, sizeof(rec));
+			_exit(0);
+		}
+	wait_all(2);
+	int whole = 0, as = 0;
+	ssize_t got = pread(fd, all, sizeof(all), 0);
+	for (int r = 0; got == 2 * RECS * REC && r < 2 * RECS; r++) {
+		memset(want, all[r * REC], sizeof(want));
+		whole += memcmp(all + r * REC, want, REC) == 0;
+		as += all[r * REC] == 'A';
+	}
+	check(got == 2 * RECS * REC && whole == 2 * RECS && as == RECS,
+	      "o_append_from_two_processes_never_overwrites");
+	ftruncate(fd, 2 * HALF);
+	for (int k = 0; k < 3; k++)
+		if (fork() == 0) {
+			char chunk[1000];
+			for (int i = 0; i < 3 * HALF / 1000 && k == 2; i++)
+				ftruncate(fd, 2 * HALF);
+			for (int round = 0; round < 3 && k < 2; round++)
+				for (int off = 0; off < HALF; off += sizeof(chunk)) {
+					fill(chunk, sizeof(chunk), k * HALF + off + round);
+					int n = off + (int)sizeof(chunk) > HALF ? HALF - off : (int)sizeof(chunk);
+					pwrite(fd, chunk, n, k * HALF + off);
+				}
+			_exit(0);
+		}
+	wait_all(3);
+	ftruncate(fd, 2 * HALF);		/* once more, after every write */
+	int right = pread(fd, all, sizeof(all), 0) == 2 * HALF;
+	for (int k = 0; k < 2; k++)
+		for (int off = 0; off < HALF; off += 1000) {
+			char chunk[1000];
+			int n = off + 1000 > HALF ? HALF - off : 1000;
+			fill(chunk, sizeof(chunk), k * HALF + off + 2);
+			right &= memcmp(all + k * HALF + off, chunk, n) == 0;
+		}
+	check(right, "two_writers_and_a_truncation_keep_every_byte");
+	close(fd);
+	unlink("/tmp/c");
+}
+
 static void unlinked_open_checks(void)
 {
 	char buf[8] = { 0 };
@@ -414,12 +477,13 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..65\n");
+	printf("KTAP version 1\n1..67\n");
 	file_checks();
 	name_checks();
 	dir_checks();
 	readdir_checks();
 	time_checks();
+	concurrency_checks();
 	unlinked_open_checks();
 	statfs_checks();
 	permission_checks();
