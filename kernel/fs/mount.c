@@ -36,7 +36,7 @@ struct mount {
 	const struct initrd_file *point;	/* NULL: a free slot */
 	struct tmpfs_sb *sb;
 	uint32_t flags;				/* MS_NOSUID... as /proc/mounts shows them */
-	bool size_given, mode_given;		/* shown in /proc/mounts, as Linux does */
+	bool size_given, inodes_given;		/* shown in /proc/mounts, as Linux does */
 	char source[MOUNT_SOURCE_MAX];
 	char *path;				/* the mount point's, at mount time (kmalloc) */
 };
@@ -84,8 +84,8 @@ static struct mount *mount_of(const struct initrd_file *n)
 /* ---- options: "size=64m,mode=1777,uid=0,gid=0,nr_inodes=1k" ---- */
 
 struct tmpfs_opts {
-	uint32_t pages, mode, uid, gid;
-	bool size_given, mode_given;
+	uint32_t pages, inodes, mode, uid, gid;
+	bool size_given, inodes_given;
 };
 
 /* A number with a k, m, g or % suffix (size=50%: of RAM), in bytes or as is. */
@@ -137,10 +137,12 @@ static int parse_opt(char *opt, struct tmpfs_opts *o)
 		o->pages = (uint32_t)((v + 4095) / 4096);
 		o->size_given = true;
 	} else if (strcmp(opt, "mode") == 0 && parse_num(val, 8, &o->mode) && o->mode <= 07777) {
-		o->mode_given = true;
 	} else if (strcmp(opt, "uid") == 0 && parse_num(val, 10, &o->uid)) {
 	} else if (strcmp(opt, "gid") == 0 && parse_num(val, 10, &o->gid)) {
-	} else if (strcmp(opt, "nr_inodes") == 0 && parse_size(val, &v, false)) {
+	} else if (strcmp(opt, "nr_inodes") == 0 && parse_size(val, &v, false) && v > 0 &&
+		   v <= UINT32_MAX) {
+		o->inodes = (uint32_t)v;
+		o->inodes_given = true;
 	} else if (strcmp(opt, "inode64") == 0 || strcmp(opt, "inode32") == 0) {
 	} else {
 		return -EINVAL;
@@ -150,7 +152,9 @@ static int parse_opt(char *opt, struct tmpfs_opts *o)
 
 static int parse_opts(char *data, struct tmpfs_opts *o)
 {
-	*o = (struct tmpfs_opts){ .pages = pmm_total_count() / 2, .mode = 01777 };
+	/* Linux's defaults: half the RAM, and as many nodes as it has pages */
+	*o = (struct tmpfs_opts){ .pages = pmm_total_count() / 2, .inodes = pmm_total_count() / 2,
+				  .mode = 01777 };
 	while (data && *data) {
 		char *end = data;
 		while (*end && *end != ',')
@@ -174,7 +178,7 @@ static int mount_tmpfs(const struct initrd_file *point, const char *path, const 
 	int err = parse_opts(data, &o);
 	if (err)
 		return err;
-	struct tmpfs_sb *sb = tmpfs_new(o.pages, (uint16_t)o.mode, o.uid, o.gid);
+	struct tmpfs_sb *sb = tmpfs_new(o.pages, o.inodes, (uint16_t)o.mode, o.uid, o.gid);
 	char *copy = kmalloc(strlen(path) + 1);
 	if (!sb || !copy) {
 		if (sb)
@@ -190,7 +194,7 @@ static int mount_tmpfs(const struct initrd_file *point, const char *path, const 
 			mounts[i] = (struct mount){ .point = point, .sb = sb, .path = copy,
 				.flags = flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME |
 						  MS_RDONLY | MS_STRICTATIME),
-				.size_given = o.size_given, .mode_given = o.mode_given };
+				.size_given = o.size_given, .inodes_given = o.inodes_given };
 			strlcpy(mounts[i].source, source, sizeof(mounts[i].source));
 			((struct initrd_file *)point)->mounted++;
 			err = 0;
@@ -346,6 +350,8 @@ void mount_show(struct pbuf *b)
 			  m->flags & MS_STRICTATIME ? "" : ",relatime");
 		if (m->size_given)
 			pb_printf(b, ",size=%uk", m->sb->max_pages * 4);
+		if (m->inodes_given)
+			pb_printf(b, ",nr_inodes=%u", m->sb->max_inodes);
 		struct tmpfs_node *r = m->sb->root;
 		if ((r->mode & 07777) != 01777)
 			pb_printf(b, ",mode=%o", r->mode & 07777);

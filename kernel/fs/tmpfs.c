@@ -26,8 +26,6 @@ struct tmpfs_dirent {
 static struct spinlock tmpfs_lock = SPINLOCK_INIT("tmpfs");
 static uint32_t tmpfs_minor = 0x10;	/* st_dev minors: the initrd has 1 */
 
-/* Linux's default: nr_inodes is half the RAM's pages; so is size. */
-#define TMPFS_MAX_INODES	65536
 
 static struct tmpfs_time now(void)
 {
@@ -80,13 +78,14 @@ static void node_put(struct tmpfs_node *t)
 	rcu_call(&t->rcu, node_free_rcu);
 }
 
-struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint16_t mode, uint32_t uid, uint32_t gid)
+struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint32_t max_inodes, uint16_t mode, uint32_t uid,
+			   uint32_t gid)
 {
 	struct tmpfs_sb *sb = kzalloc(sizeof(*sb));
 	if (!sb)
 		return NULL;
 	sb->max_pages = max_pages;
-	sb->max_inodes = TMPFS_MAX_INODES;
+	sb->max_inodes = max_inodes;
 	spin_lock(&tmpfs_lock);
 	sb->dev_minor = tmpfs_minor++;
 	sb->root = node_alloc(sb, S_IFDIR | (mode & 07777), uid, gid);

@@ -70,9 +70,11 @@ static inline struct tmpfs_node *tmpfs_of(const struct initrd_file *n)
 	return n && n->owner == NODE_TMPFS ? (struct tmpfs_node *)n : NULL;
 }
 
-/* A fresh file system of max_pages pages (0: none), root owned by uid/gid
- * with mode (S_IFDIR | bits); NULL when memory is out. */
-struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint16_t mode, uint32_t uid, uint32_t gid);
+/* A fresh file system of max_pages pages and max_inodes nodes (its root
+ * the first), root owned by uid/gid with mode's permission bits; NULL
+ * when memory is out. */
+struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint32_t max_inodes, uint16_t mode, uint32_t uid,
+			   uint32_t gid);
 /* Free it all: 0, or -EBUSY while a node is held. */
 int tmpfs_kill(struct tmpfs_sb *sb);
 /* Pages in every tmpfs file (/proc/meminfo's Shmem). */

@@ -429,6 +429,51 @@ static void mount_checks(void)
 	rmdir("/tmp/small");
 }
 
+/* nr_inodes= counts the root too; the next name is ENOSPC. */
+static void inode_limit_checks(void)
+{
+	struct statfs s;
+	mkdir("/tmp/few", 0755);
+	int ok = mount("few", "/tmp/few", "tmpfs", 0, "nr_inodes=3") == 0;
+	int a = open("/tmp/few/a", O_CREAT | O_WRONLY, 0600), b = open("/tmp/few/b", O_CREAT | O_WRONLY, 0600);
+	check(ok && a >= 0 && b >= 0 && raw(open("/tmp/few/c", O_CREAT | O_WRONLY, 0600)) == -ENOSPC &&
+	      raw(mkdir("/tmp/few/d", 0755)) == -ENOSPC, "nr_inodes_3_takes_the_root_and_two_names");
+	check(statfs("/tmp/few", &s) == 0 && s.f_files == 3 && s.f_ffree == 0, "statfs_counts_the_inodes");
+	close(a);
+	close(b);
+	check(unlink("/tmp/few/a") == 0 && (close(open("/tmp/few/c", O_CREAT | O_WRONLY, 0600)), 1) &&
+	      umount2("/tmp/few", 0) == 0, "an_unlinked_name_gives_its_inode_back");
+	rmdir("/tmp/few");
+}
+
+/* /proc/meminfo's Shmem counts tmpfs's pages: 400 kB written, then
+ * unlinked (Linux's count is folded from per-CPU deltas: 396 kB was seen). */
+static long shmem_kb(void)
+{
+	char text[4096];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = 0;
+	char *line = strstr(text, "\nShmem:");
+	return line ? atol(line + 7) : -1;
+}
+
+static void shmem_checks(void)
+{
+	static char buf[400 * 1024];
+	long before = shmem_kb();
+	int fd = open("/tmp/shm", O_CREAT | O_WRONLY, 0600);
+	write(fd, buf, sizeof(buf));
+	long during = shmem_kb();
+	close(fd);
+	unlink("/tmp/shm");
+	long after = shmem_kb();
+	check(before >= 0 && during - before >= 300 && during - before < 480 &&
+	      after - before < 80 && before - after < 80, "meminfo_shmem_counts_tmpfs_pages");
+	printf("# Shmem %ld kB, with the file %ld kB, after %ld kB\n", before, during, after);
+}
+
 /* umount frees a whole tree: the second of two rounds keeps no frame
  * (the first fills the heap's per-CPU caches, as in leak_checks). */
 static void umount_leak_checks(void)
@@ -477,7 +522,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..67\n");
+	printf("KTAP version 1\n1..71\n");
 	file_checks();
 	name_checks();
 	dir_checks();
@@ -488,6 +533,8 @@ int main(void)
 	statfs_checks();
 	permission_checks();
 	mount_checks();
+	inode_limit_checks();
+	shmem_checks();
 	leak_checks();
 	umount_leak_checks();
 	return failures ? 1 : 0;
