@@ -105,7 +105,7 @@ int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t
 		}
 		done += chunk;
 	}
-	if (off + done > n->n.size)
+	if (done && off + done > n->n.size)	/* a write that wrote nothing grows nothing */
 		n->n.size = (uint32_t)(off + done);
 	*pos = off + done;
 	mutex_unlock(&n->data_lock);

@@ -413,6 +413,9 @@ static void mount_checks(void)
 	int fd = open("/tmp/small/f", O_CREAT | O_RDWR, 0600);
 	check(write(fd, buf, sizeof(buf)) == 8192, "a_write_past_the_limit_stops_at_it");
 	check(raw(write(fd, buf, 10)) == -ENOSPC, "the_next_write_enospc");
+	struct stat st;
+	check(raw(pwrite(fd, buf, 10, 100000)) == -ENOSPC && fstat(fd, &st) == 0 && st.st_size == 8192,
+	      "a_failed_write_past_the_end_grows_nothing");
 	check(pread(fd, back, sizeof(back), 0) == 8192 && memcmp(buf, back, sizeof(back)) == 0,
 	      "what_was_written_stays");
 	check(raw(umount2("/tmp/small", 0)) == -EBUSY, "umount_while_a_file_is_open_ebusy");
@@ -522,7 +525,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..71\n");
+	printf("KTAP version 1\n1..72\n");
 	file_checks();
 	name_checks();
 	dir_checks();
