@@ -212,8 +212,9 @@ int sys_renameat2(int olddirfd, const char *uold, int newdirfd, const char *unew
 	const struct initrd_file *od, *nd, *src;
 	struct tmpfs_node *odir = NULL, *ndir = NULL;
 	char *oname, *nname;
-	if (flags & ~(uint32_t)RENAME_NOREPLACE)
-		return -EINVAL;			/* RENAME_EXCHANGE, WHITEOUT: not kept here */
+	if ((flags & ~(uint32_t)(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
+	    (flags & RENAME_NOREPLACE && flags & RENAME_EXCHANGE))
+		return -EINVAL;			/* RENAME_WHITEOUT is overlayfs's: not here */
 	int err = copy_path(uold, opath);
 	if (err || (err = copy_path(unew, npath)) < 0)
 		return err;

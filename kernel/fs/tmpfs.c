@@ -447,34 +447,62 @@ static int move_name(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tm
 	return 0;
 }
 
+/* Under tmpfs_lock: RENAME_EXCHANGE, the two names' nodes swapped. A
+ * directory that changes parent moves its ".." link with it. */
+static int exchange(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tmpfs_node *ndir,
+		    struct tmpfs_dirent *nd)
+{
+	struct tmpfs_node *a = od->node, *b = nd->node;
+	if ((a->n.is_dir && is_below(ndir, a)) || (b->n.is_dir && is_below(odir, b)))
+		return -EINVAL;			/* one would go inside itself */
+	od->node = b;
+	nd->node = a;
+	if (a->n.is_dir)
+		a->parent = ndir;
+	if (b->n.is_dir)
+		b->parent = odir;
+	if (odir != ndir) {
+		odir->n.nlink += (uint32_t)b->n.is_dir - (uint32_t)a->n.is_dir;
+		ndir->n.nlink += (uint32_t)a->n.is_dir - (uint32_t)b->n.is_dir;
+	}
+	a->ctime = b->ctime = odir->mtime = odir->ctime = ndir->mtime = ndir->ctime = now();
+	return 0;
+}
+
+/* Under tmpfs_lock: may od (in odir) take nd's place, or swap with it? */
+static int rename_rule(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tmpfs_node *ndir,
+		       struct tmpfs_dirent *nd, unsigned flags,
+		       int (*check)(struct tmpfs_node *dir, struct tmpfs_node *victim))
+{
+	if (!od || !alive(ndir) || (!nd && (flags & RENAME_EXCHANGE)))
+		return -ENOENT;
+	if (odir->sb != ndir->sb)
+		return -EXDEV;
+	if (nd && nd->node == od->node)
+		return 1;			/* two names of one file: nothing to do (POSIX) */
+	if (od->node->n.is_dir && is_below(ndir, od->node))
+		return -EINVAL;			/* into its own subtree */
+	if (nd && (flags & RENAME_NOREPLACE))
+		return -EEXIST;
+	if (od->node->n.mounted || (nd && nd->node->n.mounted))
+		return -EBUSY;
+	int err = nd && !(flags & RENAME_EXCHANGE) ?
+		  may_remove(ndir, nd->node, od->node->n.is_dir, check) :
+		  nd && check ? check(ndir, nd->node) : 0;
+	return err ? err : check ? check(odir, od->node) : 0;
+}
+
 int tmpfs_rename(struct tmpfs_node *odir, const char *oname, struct tmpfs_node *ndir,
 		 const char *nname, unsigned flags,
 		 int (*check)(struct tmpfs_node *dir, struct tmpfs_node *victim))
 {
-	int err;
 	spin_lock(&tmpfs_lock);
 	struct tmpfs_dirent *od = alive(odir) ? find(odir, oname, strlen(oname), NULL) : NULL;
 	struct tmpfs_dirent *nd = alive(ndir) ? find(ndir, nname, strlen(nname), NULL) : NULL;
-	if (!od || !alive(ndir))
-		err = -ENOENT;
-	else if (odir->sb != ndir->sb)
-		err = -EXDEV;
-	else if (nd && nd->node == od->node)
-		err = 1;			/* two names of one file: nothing to do (POSIX) */
-	else if (od->node->n.is_dir && is_below(ndir, od->node))
-		err = -EINVAL;			/* into its own subtree */
-	else if (nd && (flags & RENAME_NOREPLACE))
-		err = -EEXIST;
-	else if (od->node->n.mounted || (nd && nd->node->n.mounted))
-		err = -EBUSY;
-	else if (nd)
-		err = may_remove(ndir, nd->node, od->node->n.is_dir, check);
-	else
-		err = 0;
-	if (err == 0 && check)
-		err = check(odir, od->node);
+	int err = rename_rule(odir, od, ndir, nd, flags, check);
 	if (err == 0)
-		err = move_name(odir, od, ndir, nname, nd);
+		err = flags & RENAME_EXCHANGE ? exchange(odir, od, ndir, nd) :
+		      move_name(odir, od, ndir, nname, nd);
 	spin_unlock(&tmpfs_lock);
 	return err > 0 ? 0 : err;
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>		/* RENAME_* */
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -149,6 +150,46 @@ static void name_checks(void)
 	fd = open(longname, O_CREAT | O_WRONLY, 0600);
 	check(fd >= 0 && unlink(longname) == 0, "a_255_byte_name_is_fine");
 	close(fd);
+}
+
+static long rename2(const char *a, const char *b, unsigned flags)
+{
+	return raw(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, flags));
+}
+
+/* renameat2: RENAME_NOREPLACE and RENAME_EXCHANGE (a file with a file, a
+ * directory with a file in another directory: the parents' links move). */
+static void rename2_checks(void)
+{
+	struct stat a, b, x, y;
+	close(open("/tmp/x-a", O_CREAT | O_WRONLY, 0600));
+	close(open("/tmp/x-b", O_CREAT | O_WRONLY, 0644));
+	mkdir("/tmp/x-d", 0755);
+	mkdir("/tmp/x-e", 0755);
+	stat("/tmp/x-a", &a);
+	stat("/tmp/x-b", &b);
+	check(rename2("/tmp/x-a", "/tmp/x-b", RENAME_NOREPLACE) == -EEXIST &&
+	      rename2("/tmp/x-a", "/tmp/x-b", RENAME_NOREPLACE | RENAME_EXCHANGE) == -EINVAL,
+	      "renameat2_noreplace_eexist_and_with_exchange_einval");
+	check(rename2("/tmp/x-a", "/tmp/x-b", RENAME_EXCHANGE) == 0 && stat("/tmp/x-a", &x) == 0 &&
+	      stat("/tmp/x-b", &y) == 0 && x.st_ino == b.st_ino && y.st_ino == a.st_ino,
+	      "renameat2_exchange_swaps_two_files");
+	check(rename2("/tmp/x-a", "/tmp/x-none", RENAME_EXCHANGE) == -ENOENT,
+	      "renameat2_exchange_with_nothing_enoent");
+	close(open("/tmp/x-e/g", O_CREAT | O_WRONLY, 0600));
+	stat("/tmp/x-e", &b);
+	check(rename2("/tmp/x-d", "/tmp/x-e/g", RENAME_EXCHANGE) == 0 && stat("/tmp/x-e/g", &x) == 0 &&
+	      S_ISDIR(x.st_mode) && stat("/tmp/x-d", &y) == 0 && S_ISREG(y.st_mode),
+	      "renameat2_exchange_a_directory_and_a_file");
+	check(stat("/tmp/x-e", &x) == 0 && x.st_nlink == b.st_nlink + 1,
+	      "the_directory_gained_by_the_swap_gains_a_link");
+	check(rename2("/tmp/x-e", "/tmp/x-e/g", RENAME_EXCHANGE) == -EINVAL,
+	      "renameat2_exchange_into_its_own_subtree_einval");
+	rmdir("/tmp/x-e/g");
+	rmdir("/tmp/x-e");
+	unlink("/tmp/x-a");
+	unlink("/tmp/x-b");
+	unlink("/tmp/x-d");
 }
 
 static void dir_checks(void)
@@ -525,10 +566,11 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..72\n");
+	printf("KTAP version 1\n1..78\n");
 	file_checks();
 	name_checks();
 	dir_checks();
+	rename2_checks();
 	readdir_checks();
 	time_checks();
 	concurrency_checks();
