@@ -5,6 +5,7 @@
 #include "tmpfs.h"
 #include "fs.h"
 #include "namei.h"
+#include "lib/assert.h"
 #include "lib/errno.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
@@ -71,6 +72,7 @@ static void node_free_rcu(struct rcu_head *h)
  * since a walk may still be looking at it. */
 static void node_put(struct tmpfs_node *t)
 {
+	KASSERT(spin_held(&tmpfs_lock) && t->refs >= 0);
 	if (t->n.nlink > 0 || t->refs > 0)
 		return;
 	t->sb->used_inodes--;
@@ -194,6 +196,7 @@ void tmpfs_drop(const struct initrd_file *n)
 {
 	struct tmpfs_node *t = tmpfs_of(n);
 	spin_lock(&tmpfs_lock);
+	KASSERT(t->refs > 0 && t->sb->holds > 0);
 	t->refs--;
 	t->sb->holds--;
 	node_put(t);
@@ -291,7 +294,9 @@ static void drop_name(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmp
 	splice_out(dir, d, prev);
 	kfree(d);
 	if (t->n.is_dir) {
+		KASSERT(!t->first);		/* only an empty directory loses its name */
 		t->n.nlink = 0;			/* its name and its "." */
+		t->parent = NULL;		/* not kept alive by it: ".." is itself now */
 		dir->n.nlink--;
 	} else {
 		t->n.nlink--;

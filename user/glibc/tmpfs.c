@@ -216,6 +216,12 @@ static void dir_checks(void)
 	      readlink("/proc/self/cwd", link, sizeof(link)) == 9 && memcmp(link, "/tmp/sub2", 9) == 0 &&
 	      chdir("..") == 0 && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp") == 0,
 	      "getcwd_and_dotdot_in_tmpfs");
+	char buf[64];
+	check(mkdir("/tmp/gone", 0755) == 0 && mkdir("/tmp/gone/in", 0755) == 0 &&
+	      chdir("/tmp/gone/in") == 0 && rmdir("/tmp/gone/in") == 0 && rmdir("/tmp/gone") == 0 &&
+	      raw(syscall(SYS_getcwd, buf, sizeof(buf))) == -ENOENT &&
+	      raw(open("new", O_CREAT | O_WRONLY, 0600)) == -ENOENT && raw(mkdir("sub", 0755)) == -ENOENT &&
+	      chdir("..") == 0, "a_removed_working_directory_has_no_path_and_takes_no_names");
 	chdir("/");
 	check(rmdir("/tmp/sub2") == 0 && unlink("/tmp/d/file") == 0 && rmdir("/tmp/d") == 0 &&
 	      raw(stat("/tmp/d", &st)) == -ENOENT, "rmdir_of_empty_directories");
@@ -566,7 +572,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..78\n");
+	printf("KTAP version 1\n1..79\n");
 	file_checks();
 	name_checks();
 	dir_checks();
