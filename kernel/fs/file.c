@@ -402,6 +402,9 @@ int sys_openat(int dirfd, const char *upath, int flags, uint32_t mode)
 	if (err == 0 && (node->symlink || node->magic) && !follow)
 		return -ELOOP;			/* O_NOFOLLOW on a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
+		size_t len = strlen(path);
+		if (len && path[len - 1] == '/')
+			return -EISDIR;		/* "new/": Linux will not make a file of it */
 		err = fs_create(dirfd, path, mode, &node);
 		if (err == 0)
 			return open_node(node, flags & ~O_TRUNC, true);

@@ -126,10 +126,32 @@ static int new_name(int dirfd, char *path, const char **name, struct tmpfs_node 
 	return may_change(d, dir);
 }
 
+/* path's last name is a symbolic link to nothing: path becomes where it
+ * points (its text, from the link's directory when relative). */
+static int through_link(char *path, const char *target)
+{
+	char *slash = NULL;
+	for (char *c = path; *c; c++)
+		if (*c == '/')
+			slash = c;
+	size_t keep = target[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	if (keep + strlen(target) + 1 > FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	memmove(path + keep, target, strlen(target) + 1);
+	return 0;
+}
+
 int fs_create(int dirfd, char *path, uint32_t mode, const struct initrd_file **out)
 {
 	const char *name;
 	struct tmpfs_node *dir = NULL, *t;
+	const struct initrd_file *link;
+	/* O_CREAT follows a last link that names nothing: Linux makes its target */
+	for (int hops = 0; fs_lookup_at(dirfd, path, &link, false) == 0 && link->symlink; hops++) {
+		int err = hops == INITRD_MAX_LINKS ? -ELOOP : through_link(path, link->symlink);
+		if (err)
+			return err;
+	}
 	int err = new_name(dirfd, path, &name, &dir);
 	if (err < 0)
 		return err;

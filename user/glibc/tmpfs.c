@@ -126,6 +126,16 @@ static void name_checks(void)
 	check(unlink("/tmp/n-two") == 0 && stat("/tmp/n-link", &a) == 0 && a.st_nlink == 1,
 	      "unlink_of_one_name_leaves_the_other");
 	check(raw(link("/tmp/n-link", "/tmp/n-link")) == -EEXIST, "link_to_a_name_there_eexist");
+	check(raw(open("/tmp/n-new/", O_CREAT | O_WRONLY, 0600)) == -EISDIR &&
+	      raw(stat("/tmp/n-new", &a)) == -ENOENT, "o_creat_of_a_name_with_a_slash_eisdir");
+	int made = symlink("n-made", "/tmp/n-dangling") == 0 &&
+		   (fd = open("/tmp/n-dangling", O_CREAT | O_WRONLY, 0600)) >= 0 &&
+		   write(fd, "via", 3) == 3 && close(fd) == 0;
+	check(made && stat("/tmp/n-made", &a) == 0 && a.st_size == 3 &&
+	      raw(open("/tmp/n-dangling", O_CREAT | O_EXCL | O_WRONLY, 0600)) == -EEXIST,
+	      "o_creat_through_a_dangling_link_makes_its_target");
+	unlink("/tmp/n-dangling");
+	unlink("/tmp/n-made");
 	char target[64];
 	ssize_t len;
 	check(symlink("n-link", "/tmp/n-sym") == 0 && lstat("/tmp/n-sym", &a) == 0 &&
@@ -572,7 +582,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..79\n");
+	printf("KTAP version 1\n1..81\n");
 	file_checks();
 	name_checks();
 	dir_checks();
