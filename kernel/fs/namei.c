@@ -84,8 +84,6 @@ static int walk_parent(int dirfd, char *path, const struct initrd_file **dir, ch
 	slash[slash == path] = 0;		/* "/x": "/"; "a/b": "a" */
 	int err = fs_lookup_at(dirfd, path, dir, true);
 	slash[slash == path] = save;
-	if (slash == path)
-		*name = slash[1] ? slash + 1 : (char *)".";
 	return err;
 }
 

@@ -27,7 +27,6 @@ struct tmpfs_dirent {
 static struct spinlock tmpfs_lock = SPINLOCK_INIT("tmpfs");
 static uint32_t tmpfs_minor = 0x10;	/* st_dev minors: the initrd has 1 */
 
-
 static struct tmpfs_time now(void)
 {
 	uint64_t ns = clock_ns() + realtime_offset_ns();
@@ -103,6 +102,11 @@ struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint32_t max_inodes, uint16_t mod
 
 static void kill_tree(struct tmpfs_node *top);
 
+static void sb_free_rcu(struct rcu_head *h)
+{
+	kfree((char *)h - offsetof(struct tmpfs_sb, rcu));
+}
+
 int tmpfs_kill(struct tmpfs_sb *sb)
 {
 	spin_lock(&tmpfs_lock);
@@ -114,7 +118,7 @@ int tmpfs_kill(struct tmpfs_sb *sb)
 	sb->root->n.nlink = 0;
 	node_put(sb->root);
 	spin_unlock(&tmpfs_lock);
-	kfree(sb);			/* no node points here any more but the dead root */
+	rcu_call(&sb->rcu, sb_free_rcu);	/* a walk may still stat the dead root */
 	return 0;
 }
 

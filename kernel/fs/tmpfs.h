@@ -63,6 +63,7 @@ struct tmpfs_sb {
 	uint32_t next_ino;
 	uint32_t dev_minor;		/* st_dev (0, minor): one per mount */
 	int holds;			/* refs of all its nodes: umount's EBUSY */
+	struct rcu_head rcu;
 };
 
 static inline struct tmpfs_node *tmpfs_of(const struct initrd_file *n)
