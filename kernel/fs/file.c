@@ -226,7 +226,7 @@ int fork_files(struct proc *child, struct proc *parent)
 /* The group is gone (or never ran): close every descriptor, free the table. */
 void files_release(struct proc *leader)
 {
-	procfs_node_drop(leader->cwd);	/* the working directory goes too */
+	node_drop(leader->cwd);		/* the working directory goes too */
 	leader->cwd = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)

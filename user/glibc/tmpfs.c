@@ -483,6 +483,14 @@ static void mount_checks(void)
 	check(fchdir(cwd) == 0 && raw(umount2("/tmp/small", 0)) == -EBUSY && chdir("/") == 0,
 	      "umount_while_a_working_directory_is_in_it_ebusy");
 	close(cwd);
+	pid_t child = fork();
+	if (child == 0)
+		_exit(chdir("/tmp/small/d") != 0);	/* and exits there */
+	int status = -1;
+	waitpid(child, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && umount2("/tmp/small", 0) == 0,
+	      "a_process_that_exits_in_it_lets_it_go");
+	mount("small", "/tmp/small", "tmpfs", 0, "size=8k");
 	check(umount2("/tmp/small", 0) == 0 && raw(stat("/tmp/small/f", &(struct stat){ 0 })) == -ENOENT,
 	      "umount_after_close");
 	check(raw(umount2("/tmp/small", 0)) == -EINVAL, "umount_of_a_directory_not_mounted_einval");
@@ -582,7 +590,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..81\n");
+	printf("KTAP version 1\n1..82\n");
 	file_checks();
 	name_checks();
 	dir_checks();
