@@ -232,8 +232,11 @@ void files_release(struct proc *leader)
 	if (!t)
 		return;
 	for (uint32_t fd = 0; fd < t->max_fds; fd++)
-		if (t->fd[fd])
+		if (t->fd[fd]) {
+			if (t->fd[fd]->node)	/* its record locks go with it */
+				locks_release(t->fd[fd]->node, leader->pid);
 			file_close(t->fd[fd]);
+		}
 	leader->fdt = NULL;
 	fdtable_free(t);
 }
@@ -420,6 +423,8 @@ int sys_close(int fd)
 	struct file *f = fd >= 0 ? fd_swap(fd, NULL, &err) : NULL;
 	if (!f)
 		return -EBADF;
+	if (f->node)			/* POSIX: any close lets go of the process's locks */
+		locks_release(f->node, current()->group_leader->pid);
 	file_close(f);
 	return 0;
 }
@@ -636,6 +641,9 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
 	case F_SETFL:
 		f->flags = (f->flags & ~SETFL_MASK) | (arg & SETFL_MASK);
 		return 0;
+	case F_GETLK: case F_SETLK: case F_SETLKW:
+	case F_GETLK64: case F_SETLK64: case F_SETLKW64:
+		return fcntl_lock(f, cmd, (void *)arg, cmd >= F_GETLK64);
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
 		if (f->type != FT_PIPE_READ && f->type != FT_PIPE_WRITE)

@@ -60,6 +60,11 @@ int sys_creat(const char *upath, uint32_t mode);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
 int sys_dup3(int oldfd, int newfd, int flags);
+/* POSIX record locks (kernel/fs/flock.c): fcntl's F_GETLK, F_SETLK,
+ * F_SETLKW on f (flock64: the 64-bit struct, commands 12-14); and every
+ * lock owner (a thread group's id) holds on node, let go at a close. */
+int fcntl_lock(struct file *f, int cmd, void *uarg, bool flock64);
+void locks_release(const struct initrd_file *node, int owner);
 /* A file of the tree (kernel/fs/fileio.c): open's permission check, a
  * tmpfs file's read and write at the file's offset, pread64, pwrite64. */
 int open_permission(const struct initrd_file *node, int flags);

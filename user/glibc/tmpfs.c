@@ -364,6 +364,53 @@ static void concurrency_checks(void)
 	unlink("/tmp/c");
 }
 
+static int lock(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+	return fcntl(fd, cmd, &fl) == 0 ? 0 : -errno;
+}
+
+/* What the child sees of the parent's write lock on bytes 0..99. */
+static int lock_child(void)
+{
+	int fd = open("/tmp/lk", O_RDWR);
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 50, .l_len = 10 };
+	if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type != F_WRLCK || fl.l_start != 0 ||
+	    fl.l_len != 100 || fl.l_pid != getppid())
+		return 1;
+	if (lock(fd, F_SETLK, F_RDLCK, 50, 10) != -EAGAIN || lock(fd, F_SETLK, F_WRLCK, 100, 10) != 0)
+		return 2;
+	fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 200, .l_len = 5 };
+	if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type != F_UNLCK || fl.l_start != 200)
+		return 3;
+	return lock(fd, F_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 4;	/* waits for the parent */
+}
+
+/* fcntl's record locks (sqlite3 takes them on its database): conflicts
+ * between processes, F_GETLK's answer, and every lock of a process let go
+ * when it closes any descriptor of the file. */
+static void lock_checks(void)
+{
+	int fd = open("/tmp/lk", O_CREAT | O_RDWR, 0600), other = open("/tmp/lk", O_RDONLY);
+	check(lock(fd, F_SETLK, F_WRLCK, 0, 100) == 0 && lock(fd, F_SETLK, F_RDLCK, 10, 10) == 0 &&
+	      lock(other, F_SETLK, F_WRLCK, 0, 1) == -EBADF, "setlk_takes_and_changes_own_locks_ebadf_on_access");
+	check(lock(fd, F_SETLK, F_WRLCK, 10, 10) == 0 && lock(fd, F_SETLK, 9, 0, 1) == -EINVAL,
+	      "setlk_bad_type_einval");
+	pid_t child = fork();
+	if (child == 0)
+		_exit(lock_child());
+	usleep(200000);
+	close(other);			/* POSIX: every lock of ours on the file goes */
+	int status = -1;
+	waitpid(child, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "another_process_sees_the_lock_and_waits_for_the_close");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		printf("# the child's status %#x\n", status);
+	close(fd);
+	unlink("/tmp/lk");
+}
+
 static void unlinked_open_checks(void)
 {
 	char buf[8] = { 0 };
@@ -590,7 +637,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..82\n");
+	printf("KTAP version 1\n1..85\n");
 	file_checks();
 	name_checks();
 	dir_checks();
@@ -598,6 +645,7 @@ int main(void)
 	readdir_checks();
 	time_checks();
 	concurrency_checks();
+	lock_checks();
 	unlinked_open_checks();
 	statfs_checks();
 	permission_checks();
