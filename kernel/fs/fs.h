@@ -1,14 +1,14 @@
 /*
- * kernel/fs/ - files: the open file and its operations (file, fileio;
- * record locks, flock: flock_lock),
- * a group's descriptor table (fdtable, under the leader's fd_lock), the
- * path walk and directory calls (fs, this file), the calls that change
- * names (namei), stat, the read-only initrd tree (initrd, read from tar
- * archives by ustar; built at boot, never changed), tmpfs, files in RAM
- * (tmpfs, tmpfs_data; tmpfs_lock and each file's data mutex), the mount
- * table (mount; mount_lock), the character devices (dev), pipes (each
- * pipe's lock), stream socket pairs, the terminal's line discipline (tty;
- * tty_lock), and poll and select. /proc is the room below, proc/.
+ * kernel/fs/ - files: the open file and its operations (file, fileio),
+ * POSIX record locks (flock; flock_lock), a group's descriptor table
+ * (fdtable, under the leader's fd_lock), the path walk and directory
+ * calls (fs, this file), the calls that change names (namei), stat, the
+ * read-only initrd tree (initrd, read from tar archives by ustar; built
+ * at boot, never changed), tmpfs, files in RAM (tmpfs, tmpfs_data;
+ * tmpfs_lock and each file's data mutex), the mount table (mount;
+ * mount_lock), the character devices (dev), pipes (each pipe's lock),
+ * stream socket pairs, the terminal's line discipline (tty; tty_lock),
+ * and poll and select. /proc is the room below, proc/.
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
