@@ -98,6 +98,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_fchmodat, sys_fchmodat),			/* namei.c */
 	SYSCALL(__NR_renameat2, sys_renameat2),			/* namei.c */
 	SYSCALL(__NR_fchdir, sys_fchdir),			/* fs.c */
+	SYSCALL(__NR_fallocate, sys_fallocate),			/* fileio.c */
 	SYSCALL(__NR_utimensat, sys_utimensat),			/* namei.c */
 	SYSCALL(__NR_utimensat_time64, sys_utimensat_time64),	/* namei.c */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */

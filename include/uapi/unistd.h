@@ -172,6 +172,7 @@
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
 #define __NR_utimensat               320
+#define __NR_fallocate               324
 #define __NR_dup3                    330
 #define __NR_pipe2                   331
 #define __NR_prlimit64               340

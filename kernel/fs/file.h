@@ -72,6 +72,8 @@ int file_node_read(struct file *f, void *ubuf, uint32_t n);
 int file_node_write(struct file *f, const void *ubuf, uint32_t n);
 int sys_pread64(int fd, void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);
 int sys_pwrite64(int fd, const void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);
+int sys_fallocate(int fd, int mode, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
+		  uint32_t len_hi);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
 /* pipe2 and socketpair: a and b on the two lowest free descriptors, their

@@ -88,3 +88,32 @@ int sys_pwrite64(int fd, const void *ubuf, uint32_t n, uint32_t lo, uint32_t hi)
 	uint64_t pos = (uint64_t)off;		/* Linux: O_APPEND writes at the end, pwrite too */
 	return tmpfs_write(tmpfs_of(f->node), ubuf, n, &pos, f->flags & O_APPEND);
 }
+
+/* fallocate (324): Linux's vfs_fallocate checks, in its order, then
+ * tmpfs's pages (shmem_fallocate: KEEP_SIZE and PUNCH_HOLE only). */
+#define FALLOC_FL_KEEP_SIZE	1
+#define FALLOC_FL_PUNCH_HOLE	2
+
+int sys_fallocate(int fd, int mode, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
+		  uint32_t len_hi)
+{
+	int64_t off = (int64_t)((uint64_t)off_hi << 32 | off_lo);
+	int64_t len = (int64_t)((uint64_t)len_hi << 32 | len_lo);
+	struct file *f = fd_file(fd);
+	if (!f)
+		return -EBADF;
+	if (off < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE) ||
+	    (mode & (FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)) == FALLOC_FL_PUNCH_HOLE)
+		return -EOPNOTSUPP;
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
+		return -ESPIPE;
+	if (f->node && f->node->is_dir)
+		return -EISDIR;
+	if (f->type != FT_INITRD || !tmpfs_of(f->node))
+		return -ENODEV;
+	return tmpfs_fallocate(tmpfs_of(f->node), mode, (uint64_t)off, (uint64_t)len);
+}

@@ -127,6 +127,9 @@ int tmpfs_read(struct tmpfs_node *n, void *ubuf, uint32_t count, uint64_t off);
 int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t *off,
 		bool append);
 int tmpfs_truncate(struct tmpfs_node *n, uint64_t size);
+/* fallocate: pages for the range (size grown unless FALLOC_FL_KEEP_SIZE),
+ * or FALLOC_FL_PUNCH_HOLE's zeros; 0, -ENOSPC (nothing taken), -EFBIG. */
+int tmpfs_fallocate(struct tmpfs_node *n, int mode, uint64_t off, uint64_t len);
 /* Free a file's pages (its node is going). */
 void tmpfs_free_pages(struct tmpfs_node *n);
 /* Count n pages against sb's size= (false: full) and give them back;

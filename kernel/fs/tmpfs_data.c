@@ -14,6 +14,9 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 
+#define FALLOC_FL_KEEP_SIZE	1	/* linux/falloc.h */
+#define FALLOC_FL_PUNCH_HOLE	2
+
 #define TMPFS_PAGE	4096u
 #define TMPFS_FILE_MAX	0xFFFFFFFFull	/* st_size is kept in 32 bits: then EFBIG */
 
@@ -38,6 +41,18 @@ static bool grow_slots(struct tmpfs_node *n, uint32_t pg)
 	return true;
 }
 
+/* A zeroed frame as page pg (its slot there, its charge taken), or NULL. */
+static uint8_t *new_page(struct tmpfs_node *n, uint32_t pg)
+{
+	uint32_t pa = pmm_alloc();
+	if (!pa)
+		return NULL;
+	n->pages[pg] = P2V(pa);
+	memset(n->pages[pg], 0, TMPFS_PAGE);
+	__atomic_add_fetch(&n->present, 1, __ATOMIC_RELAXED);
+	return n->pages[pg];
+}
+
 /* Page pg of the file, made (zeroed) if need be: NULL when the mount is
  * full or memory is out (ENOSPC either way, as Linux's shmem). */
 static uint8_t *page_for_write(struct tmpfs_node *n, uint32_t pg)
@@ -48,14 +63,10 @@ static uint8_t *page_for_write(struct tmpfs_node *n, uint32_t pg)
 		return n->pages[pg];
 	if (!tmpfs_charge(n->sb, 1))
 		return NULL;
-	uint32_t pa = pmm_alloc();
-	if (!pa) {
+	if (!new_page(n, pg)) {
 		tmpfs_uncharge(n->sb, 1);
 		return NULL;
 	}
-	n->pages[pg] = P2V(pa);
-	memset(n->pages[pg], 0, TMPFS_PAGE);
-	__atomic_add_fetch(&n->present, 1, __ATOMIC_RELAXED);
 	return n->pages[pg];
 }
 
@@ -114,12 +125,12 @@ int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t
 	return done ? (int)done : err;
 }
 
-/* Pages from index first on go back; under the data mutex or when no
- * one else can reach the file. */
-static void free_from(struct tmpfs_node *n, uint32_t first)
+/* Pages first..end-1 go back (holes again); under the data mutex or
+ * when no one else can reach the file. */
+static void free_range(struct tmpfs_node *n, uint32_t first, uint32_t end)
 {
 	uint32_t freed = 0;
-	for (uint32_t i = first; i < n->npages; i++)
+	for (uint32_t i = first; i < n->npages && i < end; i++)
 		if (n->pages[i]) {
 			pmm_free(V2P(n->pages[i]));
 			n->pages[i] = NULL;
@@ -128,6 +139,23 @@ static void free_from(struct tmpfs_node *n, uint32_t first)
 	if (freed) {
 		tmpfs_uncharge(n->sb, freed);
 		__atomic_sub_fetch(&n->present, freed, __ATOMIC_RELAXED);
+	}
+}
+
+static void free_from(struct tmpfs_node *n, uint32_t first)
+{
+	free_range(n, first, UINT32_MAX);
+}
+
+/* Bytes off..off+len-1 read as zeros (holes stay holes); under the mutex. */
+static void zero_bytes(struct tmpfs_node *n, uint64_t off, uint64_t len)
+{
+	for (uint64_t at = off; at < off + len;) {
+		uint32_t pg = (uint32_t)(at / TMPFS_PAGE), po = (uint32_t)(at % TMPFS_PAGE);
+		uint64_t chunk = TMPFS_PAGE - po < off + len - at ? TMPFS_PAGE - po : off + len - at;
+		if (pg < n->npages && n->pages[pg])
+			memset(n->pages[pg] + po, 0, (size_t)chunk);
+		at += chunk;
 	}
 }
 
@@ -145,6 +173,54 @@ int tmpfs_truncate(struct tmpfs_node *n, uint64_t size)
 	mutex_unlock(&n->data_lock);
 	tmpfs_touch(n, true);
 	return 0;
+}
+
+/* Pages for bytes off..off+len-1 (fallocate), zeroed where there were
+ * none: all of them charged first, so a full mount answers ENOSPC with
+ * nothing taken, as Linux's shmem_fallocate leaves it after its undo.
+ * Under the data mutex. */
+static int allocate_range(struct tmpfs_node *n, uint64_t off, uint64_t len)
+{
+	uint32_t first = (uint32_t)(off / TMPFS_PAGE);
+	uint32_t end = (uint32_t)((off + len + TMPFS_PAGE - 1) / TMPFS_PAGE), missing = 0;
+	if (!grow_slots(n, end - 1))
+		return -ENOSPC;
+	for (uint32_t pg = first; pg < end; pg++)
+		missing += !n->pages[pg];
+	if (!tmpfs_charge(n->sb, missing))
+		return -ENOSPC;
+	for (uint32_t pg = first; pg < end; pg++)
+		if (!n->pages[pg]) {
+			if (!new_page(n, pg)) {
+				tmpfs_uncharge(n->sb, missing);	/* what is left of it */
+				return -ENOSPC;
+			}
+			missing--;
+		}
+	return 0;
+}
+
+int tmpfs_fallocate(struct tmpfs_node *n, int mode, uint64_t off, uint64_t len)
+{
+	if (off + len > TMPFS_FILE_MAX)
+		return -EFBIG;
+	mutex_lock(&n->data_lock);
+	int err = 0;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		uint32_t first = (uint32_t)((off + TMPFS_PAGE - 1) / TMPFS_PAGE);
+		uint32_t end = (uint32_t)((off + len) / TMPFS_PAGE);
+		zero_bytes(n, off, len);		/* the partial pages at each end */
+		if (first < end)
+			free_range(n, first, end);	/* the whole ones: holes */
+	} else {
+		err = allocate_range(n, off, len);
+		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && off + len > n->n.size)
+			n->n.size = (uint32_t)(off + len);
+	}
+	mutex_unlock(&n->data_lock);
+	if (!err)
+		tmpfs_touch(n, true);
+	return err;
 }
 
 void tmpfs_free_pages(struct tmpfs_node *n)

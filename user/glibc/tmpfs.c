@@ -411,6 +411,40 @@ static void lock_checks(void)
 	unlink("/tmp/lk");
 }
 
+/* fallocate: pages taken (the size grown unless KEEP_SIZE), a hole
+ * punched, Linux's errnos; on a full mount ENOSPC with nothing taken. */
+static void fallocate_checks(void)
+{
+	struct stat st;
+	char back[8];
+	int fd = open("/tmp/fa", O_CREAT | O_RDWR, 0600), ro = open("/tmp/fa", O_RDONLY);
+	check(fallocate(fd, 0, 0, 16384) == 0 && fstat(fd, &st) == 0 && st.st_size == 16384 &&
+	      st.st_blocks == 32, "fallocate_takes_pages_and_grows_the_size");
+	check(fallocate(fd, FALLOC_FL_KEEP_SIZE, 16384, 8192) == 0 && fstat(fd, &st) == 0 &&
+	      st.st_size == 16384 && st.st_blocks == 48, "keep_size_takes_pages_past_the_end");
+	pwrite(fd, "abcdefgh", 8, 4090);
+	check(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4092, 8192) == 0 &&
+	      fstat(fd, &st) == 0 && st.st_size == 16384 && st.st_blocks == 40 &&
+	      pread(fd, back, 8, 4090) == 8 && memcmp(back, "ab\0\0\0\0\0\0", 8) == 0,
+	      "punch_hole_zeros_the_range_and_frees_whole_pages");
+	check(raw(fallocate(fd, 0, 0, 0)) == -EINVAL && raw(fallocate(fd, 0, -1, 10)) == -EINVAL &&
+	      raw(fallocate(fd, FALLOC_FL_PUNCH_HOLE, 0, 10)) == -EOPNOTSUPP &&
+	      raw(fallocate(ro, 0, 0, 10)) == -EBADF, "fallocate_bad_input");
+	close(ro);
+	close(fd);
+	unlink("/tmp/fa");
+	mkdir("/tmp/fsmall", 0755);
+	mount("fsmall", "/tmp/fsmall", "tmpfs", 0, "size=16k");
+	fd = open("/tmp/fsmall/f", O_CREAT | O_RDWR, 0600);
+	struct statfs s;
+	check(raw(fallocate(fd, 0, 0, 32768)) == -ENOSPC && fstat(fd, &st) == 0 && st.st_size == 0 &&
+	      st.st_blocks == 0 && statfs("/tmp/fsmall", &s) == 0 && s.f_bfree == 4,
+	      "fallocate_past_the_limit_enospc_takes_nothing");
+	close(fd);
+	umount2("/tmp/fsmall", 0);
+	rmdir("/tmp/fsmall");
+}
+
 static void unlinked_open_checks(void)
 {
 	char buf[8] = { 0 };
@@ -637,7 +671,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..85\n");
+	printf("KTAP version 1\n1..90\n");
 	file_checks();
 	name_checks();
 	dir_checks();
@@ -646,6 +680,7 @@ int main(void)
 	time_checks();
 	concurrency_checks();
 	lock_checks();
+	fallocate_checks();
 	unlinked_open_checks();
 	statfs_checks();
 	permission_checks();
