@@ -99,6 +99,18 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_renameat2, sys_renameat2),			/* namei.c */
 	SYSCALL(__NR_fchdir, sys_fchdir),			/* fs.c */
 	SYSCALL(__NR_fallocate, sys_fallocate),			/* fileio.c */
+	SYSCALL(__NR_setxattr, sys_setxattr),			/* xattr.c */
+	SYSCALL(__NR_lsetxattr, sys_lsetxattr),		/* xattr.c */
+	SYSCALL(__NR_fsetxattr, sys_fsetxattr),		/* xattr.c */
+	SYSCALL(__NR_getxattr, sys_getxattr),			/* xattr.c */
+	SYSCALL(__NR_lgetxattr, sys_lgetxattr),		/* xattr.c */
+	SYSCALL(__NR_fgetxattr, sys_fgetxattr),		/* xattr.c */
+	SYSCALL(__NR_listxattr, sys_listxattr),		/* xattr.c */
+	SYSCALL(__NR_llistxattr, sys_llistxattr),		/* xattr.c */
+	SYSCALL(__NR_flistxattr, sys_flistxattr),		/* xattr.c */
+	SYSCALL(__NR_removexattr, sys_removexattr),		/* xattr.c */
+	SYSCALL(__NR_lremovexattr, sys_lremovexattr),		/* xattr.c */
+	SYSCALL(__NR_fremovexattr, sys_fremovexattr),		/* xattr.c */
 	SYSCALL(__NR_utimensat, sys_utimensat),			/* namei.c */
 	SYSCALL(__NR_utimensat_time64, sys_utimensat_time64),	/* namei.c */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */

@@ -2,13 +2,14 @@
  * kernel/fs/ - files: the open file and its operations (file, fileio),
  * POSIX record locks (flock; flock_lock), a group's descriptor table
  * (fdtable, under the leader's fd_lock), the path walk and directory
- * calls (fs, this file), the calls that change names (namei), stat, the
- * read-only initrd tree (initrd, read from tar archives by ustar; built
- * at boot, never changed), tmpfs, files in RAM (tmpfs, tmpfs_data;
- * tmpfs_lock and each file's data mutex), the mount table (mount;
- * mount_lock), the character devices (dev), pipes (each pipe's lock),
- * stream socket pairs, the terminal's line discipline (tty; tty_lock),
- * and poll and select. /proc is the room below, proc/.
+ * calls (fs, this file), the calls that change names (namei), stat and
+ * the extended-attribute calls (xattr), the read-only initrd tree
+ * (initrd, read from tar archives by ustar; built at boot, never
+ * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
+ * file's data mutex), the mount table (mount; mount_lock), the character
+ * devices (dev), pipes (each pipe's lock), stream socket pairs, the
+ * terminal's line discipline (tty; tty_lock), and poll and select. /proc
+ * is the room below, proc/.
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
@@ -54,5 +55,22 @@ int sys_fchdir(int fd);
 int sys_umask(uint32_t mask);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
+
+/* Extended attributes (kernel/fs/xattr.c): none are kept; Linux tmpfs's
+ * answers for a file without any. */
+int sys_getxattr(const char *upath, const char *uname, void *uvalue, uint32_t size);
+int sys_lgetxattr(const char *upath, const char *uname, void *uvalue, uint32_t size);
+int sys_fgetxattr(int fd, const char *uname, void *uvalue, uint32_t size);
+int sys_removexattr(const char *upath, const char *uname);
+int sys_lremovexattr(const char *upath, const char *uname);
+int sys_fremovexattr(int fd, const char *uname);
+int sys_setxattr(const char *upath, const char *uname, const void *uvalue, uint32_t size,
+		 int flags);
+int sys_lsetxattr(const char *upath, const char *uname, const void *uvalue, uint32_t size,
+		  int flags);
+int sys_fsetxattr(int fd, const char *uname, const void *uvalue, uint32_t size, int flags);
+int sys_listxattr(const char *upath, char *ulist, uint32_t size);
+int sys_llistxattr(const char *upath, char *ulist, uint32_t size);
+int sys_flistxattr(int fd, char *ulist, uint32_t size);
 
 #endif

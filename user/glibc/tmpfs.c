@@ -31,6 +31,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define TMPFS_MAGIC	0x01021994
@@ -445,6 +446,30 @@ static void fallocate_checks(void)
 	rmdir("/tmp/fsmall");
 }
 
+/* Extended attributes as Linux's tmpfs answers for a file with none:
+ * security.* and ACLs ENODATA, user.* EOPNOTSUPP, an empty list; ls -l
+ * and cp -a ask so. */
+static void xattr_checks(void)
+{
+	char v[16], list[64];
+	close(open("/tmp/xa", O_CREAT | O_WRONLY, 0600));
+	symlink("xa", "/tmp/xl");
+	check(raw(getxattr("/tmp/xa", "security.selinux", v, sizeof(v))) == -ENODATA &&
+	      raw(getxattr("/tmp/xa", "system.posix_acl_access", v, sizeof(v))) == -ENODATA &&
+	      raw(lgetxattr("/tmp/xl", "security.selinux", v, sizeof(v))) == -ENODATA,
+	      "getxattr_of_a_security_name_enodata");
+	check(raw(getxattr("/tmp/xa", "user.note", v, sizeof(v))) == -EOPNOTSUPP &&
+	      raw(setxattr("/tmp/xa", "user.note", "x", 1, 0)) == -EOPNOTSUPP,
+	      "user_names_are_not_kept_on_tmpfs_eopnotsupp");
+	check(listxattr("/tmp/xa", list, sizeof(list)) == 0 && llistxattr("/tmp/xl", list, sizeof(list)) == 0,
+	      "listxattr_is_empty");
+	check(raw(getxattr("/tmp/none", "security.selinux", v, sizeof(v))) == -ENOENT &&
+	      raw(getxattr("/tmp/xa", "", v, sizeof(v))) == -ERANGE &&
+	      raw(fgetxattr(99, "security.selinux", v, sizeof(v))) == -EBADF, "getxattr_bad_input");
+	unlink("/tmp/xl");
+	unlink("/tmp/xa");
+}
+
 static void unlinked_open_checks(void)
 {
 	char buf[8] = { 0 };
@@ -671,7 +696,7 @@ static void leak_checks(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..90\n");
+	printf("KTAP version 1\n1..94\n");
 	file_checks();
 	name_checks();
 	dir_checks();
@@ -681,6 +706,7 @@ int main(void)
 	concurrency_checks();
 	lock_checks();
 	fallocate_checks();
+	xattr_checks();
 	unlinked_open_checks();
 	statfs_checks();
 	permission_checks();
