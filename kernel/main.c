@@ -12,6 +12,7 @@
 #include "kernel/debug/watchdog.h"
 #include "kernel/debug/console.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/fs/mount.h"
 #include "kernel/fs/dev.h"
 #include "kernel/fs/file.h"
 #include "lib/format.h"
@@ -129,6 +130,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	initrd_init();
 	dev_init();		/* /dev/null ... (kernel/fs/dev.c) */
 	procfs_init();		/* /proc/self/exe (kernel/fs/proc/procfs.c) */
+	mount_init();		/* /tmp, /dev/shm, /root, /home/student: tmpfs (kernel/fs/mount.c) */
 	proc_init();
 	watchdog_init();
 	start_scheduler();

@@ -14,6 +14,8 @@
 #include "kernel/task/exec.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/mount.h"
+#include "kernel/fs/namei.h"
 #include "kernel/time/itimer.h"
 #include "kernel/task/futex.h"
 #include "kernel/arch/gdt.h"
@@ -61,10 +63,56 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_open, sys_open),				/* file.c */
 	SYSCALL(__NR_close, sys_close),				/* file.c */
 	SYSCALL(__NR_waitpid, sys_waitpid),			/* exit.c */
-	SYSCALL(__NR_unlink, sys_unlink),			/* fs.c */
+	SYSCALL(__NR_creat, sys_creat),				/* file.c */
+	SYSCALL(__NR_link, sys_link),				/* namei.c */
+	SYSCALL(__NR_unlink, sys_unlink),			/* namei.c */
 	SYSCALL(__NR_execve, sys_execve),			/* exec.c */
 	SYSCALL(__NR_chdir, sys_chdir),				/* fs.c */
-	SYSCALL(__NR_mkdir, sys_mkdir),				/* fs.c (read-only: EEXIST, EROFS) */
+	SYSCALL(__NR_mkdir, sys_mkdir),				/* namei.c */
+	SYSCALL(__NR_rmdir, sys_rmdir),				/* namei.c */
+	SYSCALL(__NR_rename, sys_rename),			/* namei.c */
+	SYSCALL(__NR_chmod, sys_chmod),				/* namei.c */
+	SYSCALL(__NR_mount, sys_mount),				/* mount.c */
+	SYSCALL(__NR_umount2, sys_umount2),			/* mount.c */
+	SYSCALL(__NR_symlink, sys_symlink),			/* namei.c */
+	SYSCALL(__NR_truncate, sys_truncate),			/* namei.c */
+	SYSCALL(__NR_ftruncate, sys_ftruncate),			/* namei.c */
+	SYSCALL(__NR_fchmod, sys_fchmod),			/* namei.c */
+	SYSCALL(__NR_statfs, sys_statfs),			/* mount.c */
+	SYSCALL(__NR_fstatfs, sys_fstatfs),			/* mount.c */
+	SYSCALL(__NR_fsync, sys_fsync),				/* namei.c */
+	SYSCALL(__NR_fdatasync, sys_fsync),			/* namei.c */
+	SYSCALL(__NR_pread64, sys_pread64),			/* fileio.c */
+	SYSCALL(__NR_pwrite64, sys_pwrite64),			/* fileio.c */
+	SYSCALL(__NR_truncate64, sys_truncate64),		/* namei.c */
+	SYSCALL(__NR_ftruncate64, sys_ftruncate64),		/* namei.c */
+	SYSCALL(__NR_lchown32, sys_lchown32),			/* namei.c */
+	SYSCALL(__NR_fchown32, sys_fchown32),			/* namei.c */
+	SYSCALL(__NR_chown32, sys_chown32),			/* namei.c */
+	SYSCALL(__NR_statfs64, sys_statfs64),			/* mount.c */
+	SYSCALL(__NR_fstatfs64, sys_fstatfs64),			/* mount.c */
+	SYSCALL(__NR_fchownat, sys_fchownat),			/* namei.c */
+	SYSCALL(__NR_renameat, sys_renameat),			/* namei.c */
+	SYSCALL(__NR_linkat, sys_linkat),			/* namei.c */
+	SYSCALL(__NR_symlinkat, sys_symlinkat),			/* namei.c */
+	SYSCALL(__NR_fchmodat, sys_fchmodat),			/* namei.c */
+	SYSCALL(__NR_renameat2, sys_renameat2),			/* namei.c */
+	SYSCALL(__NR_fchdir, sys_fchdir),			/* fs.c */
+	SYSCALL(__NR_fallocate, sys_fallocate),			/* fileio.c */
+	SYSCALL(__NR_setxattr, sys_setxattr),			/* xattr.c */
+	SYSCALL(__NR_lsetxattr, sys_lsetxattr),		/* xattr.c */
+	SYSCALL(__NR_fsetxattr, sys_fsetxattr),		/* xattr.c */
+	SYSCALL(__NR_getxattr, sys_getxattr),			/* xattr.c */
+	SYSCALL(__NR_lgetxattr, sys_lgetxattr),		/* xattr.c */
+	SYSCALL(__NR_fgetxattr, sys_fgetxattr),		/* xattr.c */
+	SYSCALL(__NR_listxattr, sys_listxattr),		/* xattr.c */
+	SYSCALL(__NR_llistxattr, sys_llistxattr),		/* xattr.c */
+	SYSCALL(__NR_flistxattr, sys_flistxattr),		/* xattr.c */
+	SYSCALL(__NR_removexattr, sys_removexattr),		/* xattr.c */
+	SYSCALL(__NR_lremovexattr, sys_lremovexattr),		/* xattr.c */
+	SYSCALL(__NR_fremovexattr, sys_fremovexattr),		/* xattr.c */
+	SYSCALL(__NR_utimensat, sys_utimensat),			/* namei.c */
+	SYSCALL(__NR_utimensat_time64, sys_utimensat_time64),	/* namei.c */
 	SYSCALL(__NR_lseek, sys_lseek),				/* file.c */
 	SYSCALL(__NR_getpid, sys_getpid),			/* exit.c */
 	SYSCALL(__NR_setuid, sys_setuid),			/* cred.c */
@@ -176,9 +224,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_nanosleep, sys_clock_nanosleep),	/* sleep.c */
 	SYSCALL(__NR_tgkill, sys_tgkill),			/* signal.c */
 	SYSCALL(__NR_openat, sys_openat),			/* file.c */
-	SYSCALL(__NR_mkdirat, sys_mkdirat),			/* fs.c */
+	SYSCALL(__NR_mkdirat, sys_mkdirat),			/* namei.c */
 	SYSCALL(__NR_fstatat64, sys_fstatat64),			/* stat.c */
-	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* fs.c */
+	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* namei.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
 	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */

@@ -47,6 +47,7 @@
 #define ENOSYS          38
 #define ENOTEMPTY       39
 #define ELOOP           40
+#define ENODATA         61	/* no such extended attribute (ENOATTR) */
 #define EOVERFLOW       75
 #define ELIBBAD         80
 #define ENOTSOCK        88

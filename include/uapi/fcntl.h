@@ -7,6 +7,8 @@
 #ifndef UAPI_FCNTL_H
 #define UAPI_FCNTL_H
 
+#include <stdint.h>
+
 #define O_ACCMODE	3
 #define O_RDONLY	0
 #define O_WRONLY	1
@@ -39,5 +41,29 @@
 #define F_SETPIPE_SZ	1031
 #define F_GETPIPE_SZ	1032
 #define FD_CLOEXEC	1
+
+/* POSIX record locks (fcntl 5-7 with struct flock, 12-14 with flock64) */
+#define F_GETLK		5
+#define F_SETLK		6
+#define F_SETLKW	7
+#define F_GETLK64	12
+#define F_SETLK64	13
+#define F_SETLKW64	14
+#define F_RDLCK		0
+#define F_WRLCK		1
+#define F_UNLCK		2
+
+/* Linux i386's struct flock (16 bytes) and struct flock64 (24: the 64-bit
+ * fields 4-aligned); named apart from libc's own. */
+struct uapi_flock {
+	short l_type, l_whence;
+	int32_t l_start, l_len;
+	int32_t l_pid;
+};
+struct uapi_flock64 {
+	short l_type, l_whence;
+	int64_t l_start, l_len;
+	int32_t l_pid;
+} __attribute__((packed, aligned(4)));
 
 #endif

@@ -16,6 +16,9 @@
 #define S_IFCHR		0020000
 #define S_IFIFO		0010000
 #define S_IWUSR		0000200	/* the owner may write */
+#define S_ISUID		0004000
+#define S_ISGID		0002000	/* a directory's: new names take its group */
+#define S_ISVTX		0001000	/* sticky: a directory's names go only by their owner's hand */
 
 /* fstatat64, statx */
 #define AT_FDCWD		(-100)	/* "the working directory", as dirfd */
@@ -23,6 +26,12 @@
 #define AT_EACCESS		0x200	/* faccessat: the effective ids, not the real ones */
 #define AT_NO_AUTOMOUNT		0x800
 #define AT_EMPTY_PATH		0x1000
+#define AT_REMOVEDIR		0x200	/* unlinkat: rmdir (the same bit as AT_EACCESS) */
+#define AT_SYMLINK_FOLLOW	0x400	/* linkat: link what a symbolic link names */
+/* renameat2's flags (linux/fs.h) */
+#define RENAME_NOREPLACE	1
+#define RENAME_EXCHANGE		2
+#define RENAME_WHITEOUT		4
 #define AT_STATX_SYNC_TYPE	0x6000
 #define STATX_BASIC_STATS	0x7ff
 

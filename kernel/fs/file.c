@@ -9,6 +9,8 @@
  * fget reference): a known shortcut.
  */
 #include "file.h"
+#include "namei.h"
+#include "tmpfs.h"
 #include "dev.h"
 #include "lib/errno.h"
 #include "fs.h"
@@ -98,7 +100,7 @@ void file_close(struct file *f)
 		procfs_release(f);
 	if (f->type == FT_SOCKET)
 		socket_close(f->sock);
-	procfs_node_drop(f->node);
+	node_drop(f->node);
 	kfree(f);
 }
 
@@ -107,6 +109,8 @@ static int initrd_read(struct file *f, void *ubuf, uint32_t n)
 	const struct initrd_file *node = f->node;
 	if (node->is_dir)
 		return -EISDIR;
+	if (tmpfs_of(node))
+		return file_node_read(f, ubuf, n);
 	if (f->offset >= node->size)
 		return 0;
 	if (n > node->size - f->offset)
@@ -135,7 +139,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	switch (f->type) {
 	case FT_CONSOLE:	return tty_write(ubuf, n);
 	case FT_PIPE_WRITE:	return pipe_write(f->pipe, ubuf, n, f->flags & O_NONBLOCK, true);
-	case FT_INITRD:		return -EBADF;	/* opened read-only */
+	case FT_INITRD:		return file_node_write(f, ubuf, n);	/* tmpfs's */
 	case FT_DEV:		return dev_write(f, ubuf, n);
 	case FT_PROC:		return procfs_write(f, ubuf, n);
 	case FT_SOCKET:		return socket_write(f, ubuf, n);
@@ -221,14 +225,17 @@ int fork_files(struct proc *child, struct proc *parent)
 /* The group is gone (or never ran): close every descriptor, free the table. */
 void files_release(struct proc *leader)
 {
-	procfs_node_drop(leader->cwd);	/* the working directory goes too */
+	node_drop(leader->cwd);		/* the working directory goes too */
 	leader->cwd = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)
 		return;
 	for (uint32_t fd = 0; fd < t->max_fds; fd++)
-		if (t->fd[fd])
+		if (t->fd[fd]) {
+			if (t->fd[fd]->node)	/* its record locks go with it */
+				locks_release(t->fd[fd]->node, leader->pid);
 			file_close(t->fd[fd]);
+		}
 	leader->fdt = NULL;
 	fdtable_free(t);
 }
@@ -363,7 +370,7 @@ static enum file_type type_of(const struct initrd_file *node)
 	return node->procfs && !node->is_dir ? FT_PROC : FT_INITRD;
 }
 
-static int open_node(const struct initrd_file *node, int flags)
+static int open_node(const struct initrd_file *node, int flags, bool created)
 {
 	enum file_type type = type_of(node);
 	if ((flags & O_DIRECTORY) && !node->is_dir)
@@ -372,69 +379,69 @@ static int open_node(const struct initrd_file *node, int flags)
 		int err = procfs_may_open(node, flags);
 		if (err)
 			return err;
-	} else if ((flags & O_ACCMODE) != 0 && !node->rdev) {
-		/* the initrd is read-only; its devices are not */
-		return node->is_dir ? -EISDIR : -EROFS;
+	} else if (!created) {
+		int err = open_permission(node, flags);
+		if (err)
+			return err;
 	}
-	int err = procfs_node_hold(node);	/* a /proc/PID node: kept while open */
+	int err = node_hold(node);		/* a /proc/PID or tmpfs node: kept while open */
 	if (err)
 		return err;
 	struct file *f = file_alloc(type);
 	if (!f) {
-		procfs_node_drop(node);
+		node_drop(node);
 		return -ENOMEM;
 	}
 	f->node = node;
 	f->proc_pid = node->arg;
 	/* Linux keeps every flag but the ones that act only at open. */
 	f->flags = (uint32_t)flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
+	if ((flags & O_TRUNC) && (flags & O_ACCMODE) && tmpfs_of(node) && !node->is_dir)
+		tmpfs_truncate(tmpfs_of(node), 0);
 	int fd = fd_install_from(f, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		file_close(f);
 	return fd;
 }
 
-int sys_open(const char *upath, int flags)
+int sys_open(const char *upath, int flags, uint32_t mode)
 {
-	return sys_openat(AT_FDCWD, upath, flags);
+	return sys_openat(AT_FDCWD, upath, flags, mode);
 }
 
-/* O_CREAT of a name that is not there: Linux's EROFS on a read-only file
- * system, once the directory it would go in is found (the shell's
- * "> /x": "Read-only file system"). Else the walk's own error. mkdir's
- * answer too (fs.c). */
-int create_refused(int dirfd, const char *path, int flags, int err)
+int sys_creat(const char *upath, uint32_t mode)
 {
-	char dir[FS_PATH_MAX];
-	const struct initrd_file *d;
-	if (err != -ENOENT || !(flags & O_CREAT))
-		return err;
-	strlcpy(dir, path, sizeof(dir));
-	char *slash = NULL;
-	for (char *c = dir; *c; c++)
-		if (*c == '/')
-			slash = c;
-	if (!slash)
-		strlcpy(dir, ".", sizeof(dir));
-	else
-		slash[slash == dir] = 0;	/* "/x": "/"; "a/b": "a" */
-	if (fs_lookup_at(dirfd, dir, &d, true) == 0 && d->is_dir)
-		return -EROFS;
-	return err;
+	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 
-/* openat (295): glibc's open() since 2.26, busybox's too. */
-int sys_openat(int dirfd, const char *upath, int flags)
+/* openat (295): glibc's open() since 2.26, busybox's too. O_CREAT makes
+ * a name that is not there (kernel/fs/namei.c: EROFS outside tmpfs, as
+ * the shell's "> /x" says "Read-only file system"); with O_EXCL one that
+ * is there is EEXIST. */
+int sys_openat(int dirfd, const char *upath, int flags, uint32_t mode)
 {
 	char path[FS_PATH_MAX];
 	const struct initrd_file *node;
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
 		return err;
-	err = fs_lookup_at(dirfd, path, &node, true);
+	bool follow = !(flags & O_NOFOLLOW) && !((flags & O_CREAT) && (flags & O_EXCL));
+	err = fs_lookup_at(dirfd, path, &node, follow);
+	if (err == 0 && (flags & O_CREAT) && (flags & O_EXCL))
+		return -EEXIST;
+	if (err == 0 && (node->symlink || node->magic) && !follow)
+		return -ELOOP;			/* O_NOFOLLOW on a link */
+	if (err == -ENOENT && (flags & O_CREAT)) {
+		size_t len = strlen(path);
+		if (len && path[len - 1] == '/')
+			return -EISDIR;		/* "new/": Linux will not make a file of it */
+		err = fs_create(dirfd, path, mode, &node);
+		if (err == 0)
+			return open_node(node, flags & ~O_TRUNC, true);
+	}
 	if (err < 0)
-		return create_refused(dirfd, path, flags, err);
-	return open_node(node, flags);
+		return err;
+	return open_node(node, flags, false);
 }
 
 int sys_close(int fd)
@@ -443,6 +450,8 @@ int sys_close(int fd)
 	struct file *f = fd >= 0 ? fd_swap(fd, NULL, &err) : NULL;
 	if (!f)
 		return -EBADF;
+	if (f->node)			/* POSIX: any close lets go of the process's locks */
+		locks_release(f->node, current()->group_leader->pid);
 	file_close(f);
 	return 0;
 }
@@ -663,6 +672,9 @@ static int fcntl_file(struct file *f, int fd, int cmd, uint32_t arg)
 	case F_SETFL:
 		f->flags = (f->flags & ~SETFL_MASK) | (arg & SETFL_MASK);
 		return 0;
+	case F_GETLK: case F_SETLK: case F_SETLKW:
+	case F_GETLK64: case F_SETLK64: case F_SETLKW64:
+		return fcntl_lock(f, cmd, (void *)arg, cmd >= F_GETLK64);
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
 		if (f->type != FT_PIPE_READ && f->type != FT_PIPE_WRITE)

@@ -2,7 +2,7 @@
  * file.h - open files: what a file descriptor points at.
  *
  * Six kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
- * read-only file of the initrd, a device of /dev (kernel/fs/dev.c), a
+ * file of the tree (the initrd's, read-only, or tmpfs's: FT_INITRD), a device of /dev (kernel/fs/dev.c), a
  * /proc file (kernel/fs/proc/procfs.c), and one end of a socket pair
  * (kernel/fs/socket.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
@@ -66,12 +66,26 @@ uint32_t fd_table_size(void);
 int sys_read(int fd, void *ubuf, uint32_t n);
 int sys_write(int fd, const void *ubuf, uint32_t n);
 int sys_ioctl(int fd, uint32_t req, void *uarg);
-int sys_open(const char *upath, int flags);
-int sys_openat(int dirfd, const char *upath, int flags);
+int sys_open(const char *upath, int flags, uint32_t mode);
+int sys_openat(int dirfd, const char *upath, int flags, uint32_t mode);
+int sys_creat(const char *upath, uint32_t mode);
 int sys_close(int fd);
 int sys_dup2(int oldfd, int newfd);
 int sys_dup3(int oldfd, int newfd, int flags);
-int create_refused(int dirfd, const char *path, int flags, int err);
+/* POSIX record locks (kernel/fs/flock.c): fcntl's F_GETLK, F_SETLK,
+ * F_SETLKW on f (flock64: the 64-bit struct, commands 12-14); and every
+ * lock owner (a thread group's id) holds on node, let go at a close. */
+int fcntl_lock(struct file *f, int cmd, void *uarg, bool flock64);
+void locks_release(const struct initrd_file *node, int owner);
+/* A file of the tree (kernel/fs/fileio.c): open's permission check, a
+ * tmpfs file's read and write at the file's offset, pread64, pwrite64. */
+int open_permission(const struct initrd_file *node, int flags);
+int file_node_read(struct file *f, void *ubuf, uint32_t n);
+int file_node_write(struct file *f, const void *ubuf, uint32_t n);
+int sys_pread64(int fd, void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);
+int sys_pwrite64(int fd, const void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);
+int sys_fallocate(int fd, int mode, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
+		  uint32_t len_hi);
 int sys_pipe(int *ufds);
 int sys_pipe2(int *ufds, int flags);
 /* pipe2 and socketpair: a and b on the two lowest free descriptors, their

@@ -3,9 +3,10 @@
  * and the path walk every call that names a file goes through (open,
  * execve, the stat calls of kernel/fs/stat.c too).
  *
- * The only file system is the initrd (kernel/fs/initrd.c), read-only and
- * without links, so a working directory is just a node of its tree and
- * every directory's ".." is its parent. getdents64's records are Linux
+ * The tree is the initrd (kernel/fs/initrd.c), read-only, with tmpfs
+ * mounted on some of its directories (kernel/fs/mount.c); a working
+ * directory is a node of it, held (node_hold), and getcwd spells its
+ * path from its names up (mount_path). getdents64's records are Linux
  * i386's (linux/dirent.h's linux_dirent64), so glibc's and Debian's
  * programs read them unchanged.
  */
@@ -15,6 +16,9 @@
 #include "file.h"
 #include "kernel/task/proc.h"
 #include "kernel/fs/proc/procfs.h"
+#include "mount.h"
+#include "namei.h"
+#include "tmpfs.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
 
@@ -67,20 +71,38 @@ int fs_lookup_user(const char *upath, const struct initrd_file **out)
 	return fs_lookup(current(), path, out);
 }
 
+/* The working directory becomes node: a directory the caller may search. */
+static int set_cwd(const struct initrd_file *node)
+{
+	if (!node->is_dir)
+		return -ENOTDIR;
+	int err = fs_permission(node, MAY_EXEC);
+	if (err)
+		return err;
+	err = node_hold(node);		/* a /proc/PID or tmpfs directory: kept while here */
+	if (err)
+		return err;
+	node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
+					     __ATOMIC_ACQ_REL));
+	return 0;
+}
+
 int sys_chdir(const char *upath)
 {
 	const struct initrd_file *node;
 	int err = fs_lookup_user(upath, &node);
-	if (err < 0)
-		return err;
-	if (!node->is_dir)
-		return -ENOTDIR;
-	err = procfs_node_hold(node);	/* a /proc/PID directory: kept while here */
-	if (err)
-		return err;
-	procfs_node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
-					     __ATOMIC_ACQ_REL));
-	return 0;
+	return err < 0 ? err : set_cwd(node);
+}
+
+/* fchdir (133): to the directory open on fd (find goes back so). */
+int sys_fchdir(int fd)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int err = r.file->node ? set_cwd(r.file->node) : -ENOTDIR;
+	fd_done(r);
+	return err;
 }
 
 int sys_umask(uint32_t mask)
@@ -92,67 +114,16 @@ int sys_umask(uint32_t mask)
 /* Linux returns the length with its NUL; ERANGE when size is too small. */
 int sys_getcwd(char *ubuf, uint32_t size)
 {
-	const char *path = cwd_of(current())->path;
-	uint32_t len = (uint32_t)strlen(path) + 1;
+	char path[FS_PATH_MAX];
+	int n = mount_path(cwd_of(current()), path, sizeof(path));
+	if (n < 0)
+		return n;			/* ENOENT: removed (Linux: ENOENT too) */
+	uint32_t len = (uint32_t)n + 1;
 	if (size < len)
 		return -ERANGE;
 	if (copy_to_user(ubuf, path, len) < 0)
 		return -EFAULT;
 	return (int)len;
-}
-
-/* unlink (10) and unlinkat (301): nothing can be removed from the
- * read-only initrd, so Linux's answers for a read-only file system: the
- * walk's errors (ENOENT...), EISDIR for a directory (unlinkat without
- * AT_REMOVEDIR), ENOTDIR for a file with it, else EROFS. */
-#define AT_REMOVEDIR	0x200
-
-int sys_unlinkat(int dirfd, const char *upath, int flags)
-{
-	char path[FS_PATH_MAX];
-	const struct initrd_file *node;
-	if (flags & ~AT_REMOVEDIR)
-		return -EINVAL;
-	int err = strncpy_from_user(path, upath, sizeof(path));
-	if (err < 0)
-		return err;
-	err = fs_lookup_at(dirfd, path, &node, false);
-	if (err < 0)
-		return err;
-	if (node->is_dir && !(flags & AT_REMOVEDIR))
-		return -EISDIR;
-	if (!node->is_dir && (flags & AT_REMOVEDIR))
-		return -ENOTDIR;
-	return -EROFS;
-}
-
-int sys_unlink(const char *upath)
-{
-	return sys_unlinkat(AT_FDCWD, upath, 0);
-}
-
-/* mkdir (39) and mkdirat (296): nothing can be made in the read-only
- * initrd: EEXIST for a name that is there (Linux looks before it asks
- * for write access), else as an O_CREAT open: EROFS once the parent
- * directory is found, the walk's error (ENOENT, ENOTDIR) if not. top
- * makes its configuration directory this way. */
-int sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
-{
-	char path[FS_PATH_MAX];
-	const struct initrd_file *node;
-	(void)mode;
-	int err = strncpy_from_user(path, upath, sizeof(path));
-	if (err < 0)
-		return err;
-	err = fs_lookup_at(dirfd, path, &node, false);
-	if (err == 0)
-		return -EEXIST;
-	return create_refused(dirfd, path, O_CREAT, err);
-}
-
-int sys_mkdir(const char *upath, uint32_t mode)
-{
-	return sys_mkdirat(AT_FDCWD, upath, mode);
 }
 
 /* ---- getdents64 ------------------------------------------------------------ */
@@ -163,7 +134,7 @@ int sys_mkdir(const char *upath, uint32_t mode)
  * lseek to a d_off) carries on where it stopped.
  */
 static const struct initrd_file *entry_at(const struct initrd_file *dir, uint32_t off,
-					  const char **name, uint32_t *next)
+					  const char **name, uint32_t *next, char *buf)
 {
 	if (off == 0) {
 		*name = ".";
@@ -175,6 +146,12 @@ static const struct initrd_file *entry_at(const struct initrd_file *dir, uint32_
 		*next = 2;
 		return initrd_parent(dir);
 	}
+	if (tmpfs_of(dir)) {			/* names by cookie: see tmpfs_readdir */
+		const struct initrd_file *f = tmpfs_readdir(dir, &off, buf);
+		*name = buf;
+		*next = off;
+		return f;
+	}
 	uint32_t pos = off - 2;
 	const struct initrd_file *f = initrd_next_child(dir, &pos);
 	*next = pos + 2;
@@ -183,14 +160,11 @@ static const struct initrd_file *entry_at(const struct initrd_file *dir, uint32_
 	return f;
 }
 
-int sys_getdents64(int fd, void *udirp, uint32_t count)
+static int getdents_file(struct file *f, void *udirp, uint32_t count)
 {
-	struct file *f = fd_file(fd);
-	char rec[sizeof(struct linux_dirent64) + INITRD_PATH_MAX + 8];
+	char rec[sizeof(struct linux_dirent64) + FS_NAME_MAX + 8], namebuf[FS_NAME_MAX + 1];
 	uint32_t done = 0;
 
-	if (!f)
-		return -EBADF;
 	if (f->type != FT_INITRD || !f->node->is_dir)
 		return -ENOTDIR;
 	for (;;) {
@@ -198,7 +172,8 @@ int sys_getdents64(int fd, void *udirp, uint32_t count)
 		uint32_t next;
 		if (f->offset > UINT32_MAX)	/* lseek'd past every entry */
 			break;
-		const struct initrd_file *e = entry_at(f->node, (uint32_t)f->offset, &name, &next);
+		const struct initrd_file *e = entry_at(f->node, (uint32_t)f->offset, &name, &next,
+						       namebuf);
 		if (!e)
 			break;
 		uint32_t len = (uint32_t)strlen(name);
@@ -219,4 +194,14 @@ int sys_getdents64(int fd, void *udirp, uint32_t count)
 		f->offset = next;
 	}
 	return (int)done;
+}
+
+int sys_getdents64(int fd, void *udirp, uint32_t count)
+{
+	struct fd_ref r = fd_use(fd);
+	if (!r.file)
+		return -EBADF;
+	int done = getdents_file(r.file, udirp, count);
+	fd_done(r);
+	return done;
 }

@@ -1,10 +1,15 @@
 /*
- * kernel/fs/ - files: the open file and its operations (file), a
- * group's descriptor table (fdtable, under the leader's fd_lock), the path
- * walk and directory calls (fs, this file), stat, the read-only initrd
- * tree (built at boot, never changed), the character devices (dev), pipes
- * (each pipe's lock), stream socket pairs, the terminal's line discipline
- * (tty; tty_lock), and poll and select. /proc is the room below, proc/.
+ * kernel/fs/ - files: the open file and its operations (file, fileio),
+ * POSIX record locks (flock; flock_lock), a group's descriptor table
+ * (fdtable, under the leader's fd_lock), the path walk and directory
+ * calls (fs, this file), the calls that change names (namei), stat and
+ * the extended-attribute calls (xattr), the read-only initrd tree
+ * (initrd, read from tar archives by ustar; built at boot, never
+ * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
+ * file's data mutex), the mount table (mount; mount_lock), the character
+ * devices (dev), pipes (each pipe's lock), stream socket pairs, the
+ * terminal's line discipline (tty; tty_lock), and poll and select. /proc
+ * is the room below, proc/.
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
@@ -18,7 +23,11 @@
 
 #include <uapi/fcntl.h>		/* O_ACCMODE, O_DIRECTORY */
 
-#define FS_PATH_MAX	256		/* a path as a program may write it, with "..", "./" */
+/* A path as a program may write it, with "..", "./": Linux takes 4,096
+ * bytes; ours sits on an 8 KiB kernel stack, twice for rename, so 512
+ * (a 255-byte name fits under /tmp/); a longer one is ENAMETOOLONG. */
+#define FS_PATH_MAX	512
+#define FS_NAME_MAX	255		/* Linux's NAME_MAX: one component */
 
 struct file;
 struct proc;
@@ -40,14 +49,28 @@ int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bo
 #define INIT_UMASK	0022
 
 int sys_chdir(const char *upath);
-/* 60: the old mask; the new one is mask & 0777. No file is created here
- * (the initrd is read-only), so it is only kept and told. */
+int sys_fchdir(int fd);
+/* 60: the old mask; the new one is mask & 0777, taken from the mode of
+ * every file and directory made (kernel/fs/namei.c). */
 int sys_umask(uint32_t mask);
 int sys_getcwd(char *ubuf, uint32_t size);
 int sys_getdents64(int fd, void *udirp, uint32_t count);
-int sys_unlink(const char *upath);
-int sys_mkdir(const char *upath, uint32_t mode);
-int sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
-int sys_unlinkat(int dirfd, const char *upath, int flags);
+
+/* Extended attributes (kernel/fs/xattr.c): none are kept; Linux tmpfs's
+ * answers for a file without any. */
+int sys_getxattr(const char *upath, const char *uname, void *uvalue, uint32_t size);
+int sys_lgetxattr(const char *upath, const char *uname, void *uvalue, uint32_t size);
+int sys_fgetxattr(int fd, const char *uname, void *uvalue, uint32_t size);
+int sys_removexattr(const char *upath, const char *uname);
+int sys_lremovexattr(const char *upath, const char *uname);
+int sys_fremovexattr(int fd, const char *uname);
+int sys_setxattr(const char *upath, const char *uname, const void *uvalue, uint32_t size,
+		 int flags);
+int sys_lsetxattr(const char *upath, const char *uname, const void *uvalue, uint32_t size,
+		  int flags);
+int sys_fsetxattr(int fd, const char *uname, const void *uvalue, uint32_t size, int flags);
+int sys_listxattr(const char *upath, char *ulist, uint32_t size);
+int sys_llistxattr(const char *upath, char *ulist, uint32_t size);
+int sys_flistxattr(int fd, char *ulist, uint32_t size);
 
 #endif

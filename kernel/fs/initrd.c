@@ -1,32 +1,48 @@
 /*
- * initrd.c - unpacks ustar archives and ELF modules into a file table.
+ * initrd.c - the boot modules as a read-only file tree (kernel/fs/initrd.h).
  *
- * ustar (POSIX.1-1988) is 512-byte blocks: a header block (name, octal
- * size, type, "ustar" magic at offset 257), the file's data rounded up to
- * 512, repeat; two zero blocks end the archive.
+ * Nodes live in chunks of NODE_CHUNK, allocated as the archives need
+ * them, so the table grows to any size the memory allows and a node never
+ * moves. Paths and link targets are copied into string blocks of their
+ * own (the archive's fields need not be NUL-terminated).
  */
 #include "initrd.h"
+#include "ustar.h"
 #include "kernel/init/bootinfo.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/debug/panic.h"
 #include "kernel/debug/printk.h"
 #include "kernel/fs/proc/procfs.h"
+#include "mount.h"
+#include "tmpfs.h"
 #include "lib/string.h"
 #include "kernel/mm/vm.h"
 
-#define MAX_FILES 1024		/* Debian's libc6 alone has 300 */
+#define NODE_CHUNK	256
+#define MAX_CHUNKS	1024		/* 262,144 nodes: Debian's libc6 alone has 300 */
 
-static struct initrd_file files[MAX_FILES];
+static struct initrd_file *chunks[MAX_CHUNKS];
 static int nfiles;
 
-/* Paths hashed to their files: chains of index + 1 (0 ends a chain),
- * newest first, so that a later module's file is found before the one it
- * replaces. A scan of the whole table with strcmp cost every exec about
- * 9,000 instructions once /proc and Debian's packages grew it (make
- * profile ARGS="exec 50": 304 strcmp calls an exec). */
-#define HASH_SIZE 1024
-static uint16_t hash_head[HASH_SIZE], hash_next[MAX_FILES];
+/* Paths hashed to their nodes: chains of index + 1 (0 ends a chain) through
+ * each node's hash_next. A scan of the whole table with strcmp cost every
+ * exec about 9,000 instructions once /proc and Debian's packages grew it
+ * (make profile ARGS="exec 50": 304 strcmp calls an exec). */
+#define HASH_SIZE 4096
+static int32_t hash_head[HASH_SIZE];
+
+/* Strings: cut from blocks of STR_BLOCK bytes, never freed (the tree
+ * lives as long as the kernel). */
+#define STR_BLOCK	2000		/* a kmalloc block of 2 KiB, with its header */
+static char *str_block;
+static uint32_t str_left;
+
+static struct initrd_file *node_at(int i)
+{
+	return &chunks[i / NODE_CHUNK][i % NODE_CHUNK];
+}
 
 static uint32_t path_hash(const char *path)
 {
@@ -36,100 +52,189 @@ static uint32_t path_hash(const char *path)
 	return h % HASH_SIZE;
 }
 
-uint32_t ustar_octal(const char *field, int len)
+static const char *str_copy(const char *s)
 {
-	uint32_t v = 0;
-	for (int i = 0; i < len && field[i] >= '0' && field[i] <= '7'; i++)
-		v = v * 8 + (field[i] - '0');
-	return v;
-}
-
-bool ustar_header_ok(const uint8_t *block)
-{
-	return memcmp(block + 257, "ustar", 5) == 0;
-}
-
-static void add_file(const char *path, const uint8_t *data, uint32_t size, bool dir,
-		     uint16_t perm, uint32_t mtime)
-{
-	if (nfiles == MAX_FILES) {
-		pr_warn("initrd: too many files, %s dropped\n", path);
-		return;
+	size_t n = strlen(s) + 1;
+	if (n > STR_BLOCK)
+		return NULL;
+	if (n > str_left) {
+		str_block = kmalloc(STR_BLOCK);
+		if (!str_block)
+			return NULL;
+		str_left = STR_BLOCK;
 	}
-	struct initrd_file *f = &files[nfiles++];
-	f->path[0] = '/';
-	/* Normalise "./bin/x" and "bin/x" to "/bin/x"; drop a trailing '/'. */
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	while (*path == '/')
-		path++;
-	strlcpy(f->path + 1, path, sizeof(f->path) - 1);
-	size_t n = strlen(f->path);
-	if (n > 1 && f->path[n - 1] == '/')
-		f->path[n - 1] = 0;
-	f->data = data;
-	f->size = size;
-	f->is_dir = dir;
-	f->perm = perm & 07777;
-	f->mtime = mtime;
-	f->parent = 0;
-	f->rdev = 0;
-	uint32_t h = path_hash(f->path);
-	hash_next[nfiles - 1] = hash_head[h];
-	hash_head[h] = (uint16_t)nfiles;	/* index + 1 */
-	f->magic = 0;
-	f->symlink = NULL;
-	f->procfs = 0;
-	f->arg = 0;
+	char *p = str_block;
+	memcpy(p, s, n);
+	str_block += n;
+	str_left -= (uint32_t)n;
+	return p;
 }
 
-/* ustar's symbolic link (typeflag '2'): the target is the header's
- * linkname field, up to 100 bytes (NUL-terminated when shorter), kept
- * where it is: the module's memory stays reserved. */
-static void add_symlink(const char *name, const char *target, uint32_t mtime)
+/* A fresh node for path (absolute, normalised), put in the hash; NULL
+ * when memory is out. Its parent is set by the caller. */
+static struct initrd_file *new_node(const char *path)
+{
+	if (nfiles == MAX_CHUNKS * NODE_CHUNK)
+		return NULL;
+	if (nfiles % NODE_CHUNK == 0 && !chunks[nfiles / NODE_CHUNK]) {
+		chunks[nfiles / NODE_CHUNK] = kmalloc(NODE_CHUNK * sizeof(struct initrd_file));
+		if (!chunks[nfiles / NODE_CHUNK])
+			return NULL;
+	}
+	const char *copy = str_copy(path);
+	if (!copy)
+		return NULL;
+	struct initrd_file *f = node_at(nfiles);
+	*f = (struct initrd_file){ .path = copy, .owner = NODE_INITRD, .index = nfiles,
+				   .nlink = 1 };
+	uint32_t h = path_hash(copy);
+	f->hash_next = hash_head[h];
+	hash_head[h] = ++nfiles;		/* index + 1 */
+	return f;
+}
+
+/* "bin/./x", "./bin//x/", "/bin/x" -> "/bin/x" in out (size bytes);
+ * false for a ".." component or a path too long: the entry is skipped. */
+static bool normalise(const char *in, char *out, size_t size)
 {
 	size_t n = 0;
-	while (n < 100 && target[n])
-		n++;
-	if (n == 0 || n == 100) {
-		pr_warn("initrd: symlink %s: empty or 100-byte target, dropped\n", name);
-		return;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *end = in;
+		while (*end && *end != '/')
+			end++;
+		size_t len = (size_t)(end - in);
+		if ((len == 2 && in[0] == '.' && in[1] == '.') || len > INITRD_NAME_MAX)
+			return false;
+		if (len && !(len == 1 && in[0] == '.')) {
+			if (n + 1 + len + 1 > size)
+				return false;
+			out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		}
+		in = end;
 	}
-	add_file(name, NULL, 0, false, 0777, mtime);
-	if (nfiles > 0 && files[nfiles - 1].symlink == NULL)
-		files[nfiles - 1].symlink = target;
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = 0;
+	return true;
 }
 
-static void unpack_ustar(const uint8_t *p, uint32_t len)
+static char *last_slash(const char *s)
 {
-	uint32_t off = 0;
-	while (off + 512 <= len && p[off] != 0) {
-		const uint8_t *h = p + off;
-		if (!ustar_header_ok(h)) {
-			pr_warn("initrd: bad ustar header at offset %u\n", off);
-			return;
-		}
-		char name[260];
-		const char *prefix = (const char *)h + 345;	/* ustar: long names */
-		if (prefix[0])
-			ksnprintf(name, sizeof(name), "%.155s/%.100s", prefix, (const char *)h);
-		else
-			ksnprintf(name, sizeof(name), "%.100s", (const char *)h);
-		uint32_t size = ustar_octal((const char *)h + 124, 12);
-		char type = h[156];
-		uint16_t perm = (uint16_t)ustar_octal((const char *)h + 100, 8);
-		uint32_t mtime = ustar_octal((const char *)h + 136, 12);
-		if (off + 512 + size > len) {
-			pr_warn("initrd: %s runs past the archive end\n", name);
-			return;
-		}
-		if (type == '0' || type == 0)
-			add_file(name, h + 512, size, false, perm, mtime);
-		else if (type == '5')
-			add_file(name, NULL, 0, true, perm, mtime);
-		else if (type == '2')
-			add_symlink(name, (const char *)h + 157, mtime);
-		off += 512 + ((size + 511) & ~511u);
+	const char *last = NULL;
+	for (; *s; s++)
+		if (*s == '/')
+			last = s;
+	return (char *)last;
+}
+
+/* The directory of normalised path, made (with the ones above it) if the
+ * archives only imply it; NULL when memory is out or a file has its name. */
+static struct initrd_file *dir_for(const char *path, uint32_t mtime);
+
+static struct initrd_file *make_node(const char *path, bool dir, uint32_t mtime)
+{
+	struct initrd_file *parent = dir_for(path, mtime);
+	if (!parent)
+		return NULL;
+	struct initrd_file *f = new_node(path);
+	if (!f)
+		return NULL;
+	f->parent = parent->index;
+	f->is_dir = dir;
+	f->perm = dir ? 0755 : 0644;
+	f->mtime = mtime;
+	if (dir) {
+		f->nlink = 2;			/* its name and its "." */
+		parent->nlink++;		/* its ".." */
+	}
+	return f;
+}
+
+static struct initrd_file *dir_for(const char *path, uint32_t mtime)
+{
+	char dir[USTAR_NAME_MAX];
+	strlcpy(dir, path, sizeof(dir));
+	char *slash = last_slash(dir);
+	if (slash == dir)
+		slash++;			/* "/bin": its directory is "/" */
+	*slash = 0;
+	struct initrd_file *d = (struct initrd_file *)initrd_lookup(dir);
+	if (!d)
+		d = make_node(dir, true, mtime);	/* implied: as tar makes it */
+	return d && d->is_dir ? d : NULL;
+}
+
+/* The node for path: the one there (the later archive's entry replaces a
+ * file's contents, or a directory's mode), or a new one. NULL, reported,
+ * when it cannot be kept. */
+static struct initrd_file *node_for(const char *path, bool dir, uint32_t mtime)
+{
+	struct initrd_file *f = (struct initrd_file *)initrd_lookup(path);
+	if (f && f->is_dir != dir) {
+		pr_warn("initrd: %s: a file and a directory of one name, the first kept\n", path);
+		return NULL;
+	}
+	if (f && f->procfs) {
+		pr_warn("initrd: %s: the kernel's, kept\n", path);
+		return NULL;
+	}
+	if (!f)
+		f = make_node(path, dir, mtime);
+	if (!f)
+		pr_warn("initrd: %s: no memory or no directory for it, dropped\n", path);
+	return f;
+}
+
+/* A hard link: a second name for target's file (which must be in the
+ * tree already, as tar writes them). */
+static void add_hardlink(const char *path, const char *target)
+{
+	char t[USTAR_NAME_MAX];
+	const struct initrd_file *file = normalise(target, t, sizeof(t)) ? initrd_lookup(t) : NULL;
+	if (file && file->hardlink)
+		file = file->hardlink;
+	if (!file || file->is_dir || initrd_lookup(path)) {
+		pr_warn("initrd: %s: hard link to %s not kept\n", path, target);
+		return;
+	}
+	struct initrd_file *f = node_for(path, false, file->mtime);
+	if (f) {
+		f->hardlink = file;
+		((struct initrd_file *)file)->nlink++;
+	}
+}
+
+/* One tar entry (kernel/fs/ustar.c). */
+static void add_entry(const struct ustar_entry *e)
+{
+	char path[USTAR_NAME_MAX];
+	if (!normalise(e->name, path, sizeof(path))) {
+		pr_warn("initrd: %s: a \"..\" or a name too long, skipped\n", e->name);
+		return;
+	}
+	if (e->type == '1') {
+		add_hardlink(path, e->link);
+		return;
+	}
+	struct initrd_file *f = node_for(path, e->type == '5', e->mtime);
+	if (!f)
+		return;
+	f->perm = e->perm;
+	f->mtime = e->mtime;
+	if (e->type == '0') {
+		f->data = e->data;
+		f->size = e->size;
+		f->symlink = NULL;
+	} else if (e->type == '2') {
+		f->symlink = e->link[0] ? str_copy(e->link) : NULL;
+		f->perm = 0777;
+		f->size = 0;
+		if (!f->symlink)
+			pr_warn("initrd: symlink %s: empty target or no memory\n", path);
 	}
 }
 
@@ -142,58 +247,17 @@ static const char *basename(const char *s)
 	return b;
 }
 
-static char *last_slash(const char *s)
-{
-	const char *last = NULL;
-	for (; *s; s++)
-		if (*s == '/')
-			last = s;
-	return (char *)last;
-}
-
-/*
- * Give every node its directory, making the directories the archives only
- * imply ("bin/x" without "bin/") and "/"; nodes made here are linked when
- * the loop reaches them.
- */
-static void link_node(int i)
-{
-	char dir[INITRD_PATH_MAX];
-	strlcpy(dir, files[i].path, sizeof(dir));
-	char *slash = last_slash(dir);
-	if (slash == dir)
-		slash++;			/* "/bin": its directory is "/" */
-	*slash = 0;
-	if (!dir[0]) {				/* "/" itself */
-		files[i].parent = i;
-		return;
-	}
-	if (!initrd_lookup(dir))
-		add_file(dir, NULL, 0, true, 0755, files[i].mtime);
-	const struct initrd_file *d = initrd_lookup(dir);
-	files[i].parent = d ? (int)(d - files) : i;	/* NULL: the table is full */
-}
-
-static void link_tree(void)
-{
-	if (!initrd_lookup("/"))
-		add_file("/", NULL, 0, true, 0755, 0);
-	for (int i = 0; i < nfiles; i++)
-		link_node(i);
-}
-
-/* A node the kernel makes after the archives (kernel/fs/dev.c, kernel/fs/proc/procfs.c):
- * linked at once, its directories made if need be. NULL when the path is
- * taken (an archive's own file wins) or the table is full. */
+/* A node the kernel makes after the archives (kernel/fs/dev.c, kernel/fs/proc/procfs.c),
+ * its directories made if need be. NULL when the path is taken (an
+ * archive's own file wins) or memory is out. */
 static struct initrd_file *add_kernel_node(const char *path, bool dir, uint16_t perm)
 {
-	if (initrd_lookup(path) || nfiles == MAX_FILES)
+	if (initrd_lookup(path))
 		return NULL;
-	int first = nfiles;
-	add_file(path, NULL, 0, dir, perm, 0);
-	for (int i = first; i < nfiles; i++)	/* and the directories it needed */
-		link_node(i);
-	return &files[first];
+	struct initrd_file *f = make_node(path, dir, 0);
+	if (f)
+		f->perm = perm;
+	return f;
 }
 
 void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm)
@@ -206,6 +270,13 @@ void initrd_add_device(const char *path, uint16_t rdev, uint16_t perm)
 void initrd_add_dir(const char *path)
 {
 	add_kernel_node(path, true, 0555);
+}
+
+void initrd_add_symlink(const char *path, const char *target)
+{
+	struct initrd_file *f = add_kernel_node(path, false, 0777);
+	if (f)
+		f->symlink = target;		/* the kernel's own string: it lives */
 }
 
 void initrd_add_magic(const char *path, uint8_t magic)
@@ -224,10 +295,38 @@ void initrd_add_proc(const char *path, uint8_t kind, int32_t arg, uint16_t perm,
 	}
 }
 
+/* An ELF module: /bin/<its module string's basename, up to a space>. */
+static void add_elf_module(const struct boot_module *m, const uint8_t *p, uint32_t len)
+{
+	char path[INITRD_PATH_MAX] = "/bin/";
+	const char *b = basename(m->name);
+	size_t k = 0;
+	while (b[k] && b[k] != ' ' && k + 6 < sizeof(path))
+		path[5 + k] = b[k], k++;
+	path[5 + k] = 0;
+	struct initrd_file *f = node_for(path, false, 0);
+	if (f) {
+		f->data = p;
+		f->size = len;
+		f->perm = 0755;
+	}
+}
+
+/* The tree starts empty but for "/", made before anything else so that no
+ * archive, however large, can leave the boot without a root. The chunks
+ * of an earlier call (tests/host) are forgotten with their memory. */
 void initrd_init(void)
 {
 	nfiles = 0;
+	memset(chunks, 0, sizeof(chunks));
 	memset(hash_head, 0, sizeof(hash_head));
+	str_left = 0;
+	struct initrd_file *root = new_node("/");
+	if (!root)
+		panic("initrd: no memory for /");
+	root->is_dir = true;
+	root->perm = 0755;
+	root->nlink = 2;
 	for (int i = 0; i < boot_nmodules; i++) {
 		const struct boot_module *m = &boot_modules[i];
 		const uint8_t *p = P2V(m->start);
@@ -236,21 +335,13 @@ void initrd_init(void)
 			pr_warn("initrd: module %s is above the direct map, skipped\n", m->name);
 			continue;
 		}
-		if (len >= 512 && ustar_header_ok(p)) {
-			unpack_ustar(p, len);
-		} else if (len >= 4 && memcmp(p, "\177ELF", 4) == 0) {
-			char path[INITRD_PATH_MAX] = "bin/";
-			const char *b = basename(m->name);
-			size_t k = 0;
-			while (b[k] && b[k] != ' ' && k + 5 < sizeof(path))
-				path[4 + k] = b[k], k++;
-			path[4 + k] = 0;
-			add_file(path, p, len, false, 0755, 0);
-		} else {
+		if (len >= USTAR_BLOCK && ustar_header_ok(p))
+			ustar_unpack(p, len, m->name, add_entry);
+		else if (len >= 4 && memcmp(p, "\177ELF", 4) == 0)
+			add_elf_module(m, p, len);
+		else
 			pr_warn("initrd: module %s is neither ustar nor ELF, skipped\n", m->name);
-		}
 	}
-	link_tree();
 	printk("initrd: %d files from %d modules\n", nfiles, boot_nmodules);
 }
 
@@ -258,36 +349,64 @@ void initrd_init(void)
  * made when a walk or a listing reaches them. */
 static bool in_table(const struct initrd_file *n)
 {
-	return n >= files && n < files + MAX_FILES;
+	return n->owner == NODE_INITRD;
+}
+
+/* A hard link's name stands for its file. */
+static const struct initrd_file *file_of(const struct initrd_file *n)
+{
+	return n->hardlink ? n->hardlink : n;
 }
 
 uint32_t initrd_index(const struct initrd_file *n)
 {
-	return in_table(n) ? (uint32_t)(n - files) : procfs_ino(n);
+	return in_table(n) ? (uint32_t)file_of(n)->index : procfs_ino(n);
 }
 
 const struct initrd_file *initrd_lookup(const char *path)
 {
-	for (int i = hash_head[path_hash(path)]; i; i = hash_next[i - 1])
-		if (strcmp(files[i - 1].path, path) == 0)	/* the newest: later modules win */
-			return &files[i - 1];
+	for (int i = hash_head[path_hash(path)]; i; i = node_at(i - 1)->hash_next)
+		if (strcmp(node_at(i - 1)->path, path) == 0)
+			return node_at(i - 1);
 	return NULL;
 }
 
-
 const struct initrd_file *initrd_root(void)
 {
-	return initrd_lookup("/");
+	return nfiles ? node_at(0) : NULL;
 }
 
+/* ".." of a mount's root is its mount point's. */
 const struct initrd_file *initrd_parent(const struct initrd_file *f)
 {
-	return in_table(f) ? &files[f->parent] : procfs_parent(f);
+	if (tmpfs_of(f)) {
+		const struct initrd_file *up = tmpfs_parent(f), *point;
+		if (up)
+			return up;
+		point = mount_point_of(f);
+		return point ? initrd_parent(point) : f;
+	}
+	return in_table(f) ? node_at(f->parent) : procfs_parent(f);
 }
 
 uint32_t initrd_ino(const struct initrd_file *f)
 {
-	return in_table(f) ? (uint32_t)(f - files) + 1 : procfs_ino(f);
+	if (tmpfs_of(f))
+		return tmpfs_of(f)->ino;
+	return in_table(f) ? (uint32_t)file_of(f)->index + 1 : procfs_ino(f);
+}
+
+int node_hold(const struct initrd_file *n)
+{
+	return tmpfs_of(n) ? tmpfs_hold(n) : procfs_node_hold(n);
+}
+
+void node_drop(const struct initrd_file *n)
+{
+	if (tmpfs_of(n))
+		tmpfs_drop(n);
+	else
+		procfs_node_drop(n);
 }
 
 const char *initrd_name(const struct initrd_file *f)
@@ -297,19 +416,19 @@ const char *initrd_name(const struct initrd_file *f)
 }
 
 /* A listing of /proc goes on past the table with the live PIDs: positions
- * from nfiles up are procfs's (procfs_next_child). */
+ * from nfiles up are procfs's (procfs_next_child). A hard link is listed
+ * under its own name (the caller asks initrd_ino for its file's number). */
 const struct initrd_file *initrd_next_child(const struct initrd_file *dir, uint32_t *pos)
 {
 	if (!in_table(dir) || (dir->procfs && *pos >= (uint32_t)nfiles))
 		return procfs_next_child(dir, pos, (uint32_t)nfiles);
-	int d = (int)(dir - files);
+	int d = dir->index;
 	if (*pos > (uint32_t)nfiles)	/* lseek far past the end: an int would go negative */
 		*pos = (uint32_t)nfiles;
 	for (int i = (int)*pos; i < nfiles; i++) {
-		/* Not "/" in itself, and not a node a later module replaced. */
-		if (files[i].parent == d && i != d && initrd_lookup(files[i].path) == &files[i]) {
+		if (node_at(i)->parent == d && i != d) {	/* not "/" in itself */
 			*pos = (uint32_t)i + 1;
-			return &files[i];
+			return node_at(i);
 		}
 	}
 	*pos = (uint32_t)nfiles;
@@ -329,9 +448,11 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 		*at = initrd_parent(*at);
 		return 0;
 	}
+	if (tmpfs_of(*at))
+		return tmpfs_lookup(at, name, len);
 	if (!in_table(*at))			/* /proc/PID: procfs names its children */
 		return procfs_lookup(at, name, len);
-	char path[INITRD_PATH_MAX];
+	char path[USTAR_NAME_MAX];
 	size_t base = strlen((*at)->path);
 	if (base == 1)
 		base = 0;			/* "/" + name, not "//" + name */
@@ -346,7 +467,7 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 		return procfs_lookup(at, name, len);
 	if (!next)
 		return -ENOENT;
-	*at = next;
+	*at = file_of(next);
 	return 0;
 }
 
@@ -354,9 +475,10 @@ static int resolve(const struct initrd_file *cwd, const char *path,
 		   const struct initrd_file **out, bool follow_last, int depth);
 
 /* A link stands for what it names: a magic link (/proc/self/exe) the node
- * the kernel says, a symbolic link its target, walked from the link's own
- * directory (or from "/"). Linux gives up after 40 links: ELOOP. */
-static int follow(const struct initrd_file **at, int depth)
+ * the kernel says, a symbolic link its target, walked from dir, the
+ * directory the link was found in (or from "/"). Linux gives up after 40
+ * links: ELOOP. */
+static int follow(const struct initrd_file **at, const struct initrd_file *dir, int depth)
 {
 	if ((*at)->magic) {
 		const struct initrd_file *t = initrd_magic_target(*at);
@@ -369,7 +491,7 @@ static int follow(const struct initrd_file **at, int depth)
 		return 0;
 	if (depth >= INITRD_MAX_LINKS)
 		return -ELOOP;
-	return resolve(initrd_parent(*at), (*at)->symlink, at, true, depth + 1);
+	return resolve(dir, (*at)->symlink, at, true, depth + 1);
 }
 
 int initrd_resolve(const struct initrd_file *cwd, const char *path,
@@ -402,12 +524,17 @@ static int resolve(const struct initrd_file *cwd, const char *path,
 			end++;
 		if (end == s)
 			break;			/* trailing '/' */
+		const struct initrd_file *dir = at;
 		int err = walk_step(&at, s, (size_t)(end - s));
+		if (!err && at->mounted)		/* a mount point: its mount's root */
+			at = mount_cross(at);
 		const char *rest = end;
 		while (*rest == '/')
 			rest++;
-		if (!err && (*rest || follow_last))	/* lstat, readlink: not the last */
-			err = follow(&at, depth);
+		/* lstat, readlink: not the last, unless a '/' follows it
+		 * ("/proc/self/" is the directory, as Linux) */
+		if (!err && (*rest || follow_last || *end == '/'))
+			err = follow(&at, dir, depth);
 		if (err < 0)
 			return err;
 		s = end;

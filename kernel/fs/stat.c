@@ -19,6 +19,8 @@
 #include "file.h"
 #include "fs.h"
 #include "initrd.h"
+#include "namei.h"
+#include "tmpfs.h"
 #include "kernel/task/proc.h"
 #include "kernel/fs/proc/procfs.h"
 #include "lib/string.h"
@@ -29,8 +31,8 @@
 /* What this kernel knows of a file, before either layout is filled. */
 struct kstat {
 	uint32_t mode, nlink, uid, gid, blksize, rdev_major, rdev_minor;
-	uint32_t dev_minor;		/* major 0: the initrd is one anonymous fs */
-	uint32_t mtime;			/* seconds; atime and ctime are the same */
+	uint32_t dev_minor;		/* major 0: anonymous file systems (initrd 1, each tmpfs its own) */
+	struct tmpfs_time atime, mtime, ctime;	/* the initrd's: its mtime, all three */
 	uint64_t ino, size, blocks;
 };
 
@@ -63,16 +65,33 @@ static uint32_t subdirs(const struct initrd_file *dir)
 	return n;
 }
 
+/* A tmpfs node: all it keeps (kernel/fs/tmpfs.h). */
+static void stat_tmpfs(const struct tmpfs_node *t, struct kstat *k)
+{
+	*k = (struct kstat){ .blksize = 4096, .dev_minor = t->sb->dev_minor, .ino = t->ino,
+			     .mode = t->mode, .nlink = t->n.nlink, .uid = t->uid, .gid = t->gid,
+			     .size = t->n.size, .atime = t->atime, .mtime = t->mtime,
+			     .ctime = t->ctime,	/* the pages it has, not its holes: */
+			     .blocks = 8ull * __atomic_load_n(&t->present, __ATOMIC_RELAXED) };
+}
+
 static void stat_node(const struct initrd_file *n, struct kstat *k)
 {
+	if (tmpfs_of(n)) {
+		stat_tmpfs(tmpfs_of(n), k);
+		return;
+	}
 	*k = (struct kstat){ .nlink = 1, .blksize = 4096, .dev_minor = INITRD_DEV_MINOR };
 	k->ino = initrd_ino(n);			/* getdents64's d_ino too */
-	k->mtime = n->mtime;
+	k->atime = k->mtime = k->ctime = (struct tmpfs_time){ n->mtime, 0 };
+	if (n->owner == NODE_INITRD && !n->procfs)
+		k->nlink = n->nlink;		/* counted as the tree was built */
 	if (n->is_dir) {
 		k->mode = S_IFDIR | n->perm;
-		k->nlink = 2 + subdirs(n);	/* ".", its name, each child's ".." */
+		if (n->procfs)			/* ".", its name, each child's ".." */
+			k->nlink = 2 + subdirs(n);
 	} else if (n->magic) {			/* lstat of /proc/self, /proc/PID/exe */
-		char text[INITRD_PATH_MAX];
+		char text[FS_PATH_MAX];
 		int len = initrd_magic_text(n, text, sizeof(text));
 		k->mode = S_IFLNK | 0777;
 		k->size = len > 0 ? (uint64_t)len : 0;
@@ -116,7 +135,7 @@ static void stat_file(const struct file *f, struct kstat *k)
  * (kernel/fs/fs.c's fs_lookup_at). */
 static int stat_lookup(int dirfd, const char *upath, int flags, struct kstat *k)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
 		return err;
@@ -152,7 +171,12 @@ static int put_stat64(const struct kstat *k, void *ustat)
 	s.st_size = (int64_t)k->size;
 	s.st_blksize = k->blksize;
 	s.st_blocks = k->blocks;
-	s.st_atime = s.st_mtime = s.st_ctime = k->mtime;
+	s.st_atime = (uint32_t)k->atime.sec;
+	s.st_atime_nsec = k->atime.nsec;
+	s.st_mtime = (uint32_t)k->mtime.sec;
+	s.st_mtime_nsec = k->mtime.nsec;
+	s.st_ctime = (uint32_t)k->ctime.sec;
+	s.st_ctime_nsec = k->ctime.nsec;
 	return copy_to_user(ustat, &s, sizeof(s)) < 0 ? -EFAULT : 0;
 }
 
@@ -215,7 +239,9 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
 	x.rdev_major = k.rdev_major;
 	x.rdev_minor = k.rdev_minor;
 	x.dev_minor = k.dev_minor;
-	x.atime.sec = x.btime.sec = x.ctime.sec = x.mtime.sec = k.mtime;
+	x.atime = (struct statx_ts){ k.atime.sec, k.atime.nsec, 0 };
+	x.mtime = (struct statx_ts){ k.mtime.sec, k.mtime.nsec, 0 };
+	x.ctime = (struct statx_ts){ k.ctime.sec, k.ctime.nsec, 0 };
 	return copy_to_user(ustatx, &x, sizeof(x)) < 0 ? -EFAULT : 0;
 }
 
@@ -225,7 +251,7 @@ int sys_statx(int dirfd, const char *upath, int flags, uint32_t mask, void *usta
  * Linux. A file that is not a link is EINVAL. */
 static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const struct initrd_file *n;
 	int err = strncpy_from_user(path, upath, sizeof(path));
 	if (err < 0)
@@ -243,7 +269,7 @@ static int readlink_at(int dirfd, const char *upath, char *ubuf, int size)
 	}
 	if (!n->magic)
 		return -EINVAL;
-	char text[INITRD_PATH_MAX];
+	char text[FS_PATH_MAX];
 	int len = initrd_magic_text(n, text, sizeof(text));
 	if (len < 0)
 		return len;
@@ -290,14 +316,14 @@ static int may_access(const struct initrd_file *n, int mode, bool effective)
 	/* /proc is not a read-only mount on Linux: root may write its
 	 * directories as far as access() can tell (stress-ng checks its
 	 * --temp-path so) */
-	if ((mode & W_OK) && !n->rdev && !n->procfs)
+	if ((mode & W_OK) && !n->rdev && !n->procfs && !tmpfs_of(n))
 		return -EROFS;
 	return 0;
 }
 
 int sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 {
-	char path[INITRD_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const struct initrd_file *n;
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return -EINVAL;

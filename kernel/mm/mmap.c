@@ -78,7 +78,8 @@ static int type_ok(const struct file *f, uint32_t prot, uint32_t flags)
 	if (type != MAP_PRIVATE && (prot & PROT_WRITE))
 		return -EACCES;
 	/* No mmap for pipes, the console or directories. */
-	return f->type != FT_INITRD || f->node->is_dir ? -ENODEV : 0;
+	/* tmpfs's files are not mapped yet (their pages are not one block) */
+	return f->type != FT_INITRD || f->node->is_dir || f->node->owner == NODE_TMPFS ? -ENODEV : 0;
 }
 
 /* Where the mapping goes: addr itself (MAP_FIXED), the hint if free, or

@@ -43,10 +43,12 @@
  * loader at the top of the mmap area, as its first mapping would be. */
 #define PIE_BASE	0x00400000u
 
-/* Linux runs only a regular file with an x bit (root too needs one). */
+/* Linux runs only a regular file with an x bit (root too needs one).
+ * A tmpfs file is not run yet (its bytes are pages, not one block in
+ * memory as exec reads them): EACCES. */
 static bool runnable(const struct initrd_file *f)
 {
-	return !f->is_dir && !f->rdev && (f->perm & 0111);
+	return !f->is_dir && !f->rdev && (f->perm & 0111) && f->owner != NODE_TMPFS;
 }
 
 /* What execve found: the program, and its loader when it has one. */

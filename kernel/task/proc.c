@@ -32,6 +32,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/debug/printk.h"
 #include "proc_internal.h"
+#include "kernel/fs/initrd.h"
 #include "kernel/fs/proc/procfs.h"
 #include "kernel/debug/selftest.h"
 #include "kernel/time/sleep.h"
@@ -751,7 +752,7 @@ struct proc *fork_prepare(int *err)
 	 * may chdir meanwhile, and then the new one is held. */
 	do
 		child->cwd = parent->cwd;
-	while (procfs_node_hold(child->cwd) != 0);
+	while (node_hold(child->cwd) != 0);
 	child->umask = parent->umask;
 	child->exe = parent->exe;
 	return child;

@@ -48,4 +48,16 @@ ps -o pid,ppid,comm | awk '$3 == "ps" { print "ps row:", NF, ($1 > 1), ($2 > 1) 
 ps -T | head -n 1
 ps -T -o pid,comm | awk '$2 == "ps" { n++ } END { print "ps -T rows of ps:", n }'
 free | head -n 1
+# A writable /tmp (issue 44; Linux's side has a tmpfs there from init, as
+# systemd mounts one): what a day's work writes, nothing that differs.
+cd /tmp && mkdir -p w/a/b && echo hi > w/a/f && cp -a w w2 && mv w2 w3 && ln -s w3/a/f lnk
+echo "cp, mv, ln: $(cat lnk) $(readlink lnk) $(find w3 | sort | tr '\n' ' ')"
+sed -i s/hi/bye/ w/a/f; echo "sed -i: $(cat w/a/f)"
+tar -cf t.tar w && mkdir x && tar -C x -xf t.tar && echo "tar: $(find x -type f | sort)"
+df /tmp | awk 'NR == 2 { print "df:", $1, $6 }'
+stat -f -c 'stat -f: %T %S %l' /tmp
+rm -r w w3 x t.tar lnk && echo "rm -r: $(ls -d w w3 x 2>&1 | wc -l)"
+mkdir m && mount -t tmpfs -o size=64k small m && df m | awk 'NR == 2 { print "mount:", $1, $2, $6 }'
+umount m && rmdir m && echo "umount: $(grep -c ' /tmp/m ' /proc/mounts)"
+cd /
 exit 0

@@ -104,7 +104,7 @@ def _typed(line, *out):
 
 
 FILES = [  # (line, its output lines as regexes)
-    ("ls /", ["bin  dev  etc  proc"]),
+    ("ls /", ["bin  dev  etc  home  proc  root  tmp"]),
     ("ls -a /etc", [r"\.  \.\.  group  passwd"]),
     ("ls /bin | grep -c '^ls$'", ["1"]),
     ("ls -l /etc/passwd", [r"-rw-r--r-- 1 root root \d+ \w{3} [ \d]\d  ?[\d:]{4,5} /etc/passwd"]),
@@ -112,6 +112,10 @@ FILES = [  # (line, its output lines as regexes)
     ("cd /bin; pwd; ls -1 sh cat", ["/bin", "cat", "sh"]),
     ("cd ../etc; pwd; cat group | head -n 1", ["/etc", "root:x:0:"]),
     ("cd; pwd", ["/"]),
+    # a writable /tmp (issue 44): the shell's > and >> on tmpfs, EROFS elsewhere
+    ("echo saved > /tmp/note; echo again >> /tmp/note; cat /tmp/note; wc -l /tmp/note",
+     ["saved", "again", "2 /tmp/note"]),
+    ("echo x > /etc/x", ["sh: /etc/x: Read-only file system"]),
     ("cat -n /etc/group | head -n 2", [r"     1\troot:x:0:", r"     2\tdaemon:x:1:"]),
     ("ls /nope; echo st=$?",
      ["ls: cannot access '/nope': No such file or directory", "sh: ls: exit status 2", "st=2"]),

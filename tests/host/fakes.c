@@ -11,6 +11,8 @@
 #include "../../lib/errno.h"
 #include "../../lib/format.h"
 #include "../../kernel/fs/proc/procfs.h"
+#include "../../kernel/fs/mount.h"
+#include "../../kernel/fs/tmpfs.h"
 #include "../../kernel/debug/printk.h"
 #include "../../lib/spinlock.h"
 #include "../../kernel/mm/vm.h"
@@ -59,6 +61,21 @@ uint32_t procfs_ino(const struct initrd_file *n)
 	(void)n;
 	return 0;
 }
+
+/* No tmpfs and no mounts in the host tests' trees: the walk never meets
+ * a tmpfs node or a mount point, so these are never reached. */
+int tmpfs_lookup(const struct initrd_file **at, const char *name, size_t len)
+{
+	(void)at, (void)name, (void)len;
+	return -ENOENT;
+}
+const struct initrd_file *tmpfs_parent(const struct initrd_file *n) { return n; }
+int tmpfs_hold(const struct initrd_file *n) { (void)n; return 0; }
+void tmpfs_drop(const struct initrd_file *n) { (void)n; }
+int procfs_node_hold(const struct initrd_file *n) { (void)n; return 0; }
+void procfs_node_drop(const struct initrd_file *n) { (void)n; }
+const struct initrd_file *mount_cross(const struct initrd_file *point) { return point; }
+const struct initrd_file *mount_point_of(const struct initrd_file *root) { (void)root; return NULL; }
 
 uint32_t fake_online_mask = 1;
 void (*fake_sleep_hook)(void);

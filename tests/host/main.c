@@ -18,6 +18,7 @@
 #include "../../lib/errno.h"
 #include "../../lib/format.h"
 #include "../../kernel/fs/initrd.h"
+#include "../../kernel/fs/ustar.h"
 #include "../../kernel/mm/kmalloc.h"
 #include "../../lib/errno.h"
 #include "../../kernel/mm/mm.h"
@@ -453,6 +454,16 @@ TEST(kmalloc_bad_and_double_free_panic)
 
 /* ---- initrd.c ---- */
 
+/* A header's checksum: its bytes summed with the field itself as spaces. */
+static void ustar_sum(uint8_t *p)
+{
+	unsigned sum = 0;
+	memset(p + 148, ' ', 8);
+	for (int i = 0; i < 512; i++)
+		sum += p[i];
+	snprintf((char *)p + 148, 8, "%06o", sum);
+}
+
 /* Write a ustar header for a file or directory at memory p. */
 static void ustar_entry(uint8_t *p, const char *name, const char *data, char type)
 {
@@ -464,6 +475,15 @@ static void ustar_entry(uint8_t *p, const char *name, const char *data, char typ
 	memcpy(p + 263, "00", 2);
 	if (data)
 		memcpy(p + 512, data, strlen(data));
+	ustar_sum(p);
+}
+
+/* The tree's nodes and strings come from the heap: fresh memory, with the
+ * test archives' place (2 to 6 MiB of the fake RAM) kept out of it. */
+static void initrd_memory(void)
+{
+	fresh_memory();
+	pmm_reserve(0x200000, 0x400000);
 }
 
 TEST(ustar_octal_fields)
@@ -486,6 +506,7 @@ TEST(initrd_unpacks_ustar_and_installs_elf_modules)
 	boot_modules[1] = (struct boot_module){ 0x300000, 0x300000 + 16, "/boot/myprog arg" };
 	boot_modules[2] = (struct boot_module){ 0x400000, 0x400000 + 600, "junk" };
 	boot_nmodules = 3;
+	initrd_memory();
 	initrd_init();
 	const struct initrd_file *f = initrd_lookup("/bin/hello");
 	CHECK(f && f->size == 8 && memcmp(f->data, "hi there", 8) == 0);
@@ -568,6 +589,7 @@ static void symlink_entry(uint8_t *p, const char *name, const char *target)
 {
 	ustar_entry(p, name, NULL, '2');
 	strcpy((char *)p + 157, target);
+	ustar_sum(p);
 }
 
 TEST(initrd_symbolic_links)
@@ -583,6 +605,7 @@ TEST(initrd_symbolic_links)
 	symlink_entry(tar + 3584, "dangling", "no/such");
 	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 8192, "initrd.tar" };
 	boot_nmodules = 1;
+	initrd_memory();
 	initrd_init();
 	const struct initrd_file *ld = initrd_lookup("/lib/i386/ld.so"), *f = NULL;
 	CHECK(ld && ld->size == 3);
@@ -602,8 +625,10 @@ TEST(initrd_rejects_truncated_archive)
 	uint8_t *tar = P2V(0x500000);
 	ustar_entry(tar, "big", "0123456789", '0');
 	snprintf((char *)tar + 124, 12, "%011o", 100000u);	/* claims 100000 bytes */
+	ustar_sum(tar);
 	boot_modules[0] = (struct boot_module){ 0x500000, 0x500000 + 1024, "bad.tar" };
 	boot_nmodules = 1;
+	initrd_memory();
 	initrd_init();
 	CHECK(strstr(printk_log, "runs past the archive end"));
 }
@@ -623,6 +648,7 @@ TEST(initrd_later_module_wins)
 	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 4096, "initrd.tar" };
 	boot_modules[1] = (struct boot_module){ 0x300000, 0x300000 + 4096, "debs.tar" };
 	boot_nmodules = 2;
+	initrd_memory();
 	initrd_init();
 	const struct initrd_file *ps = initrd_lookup("/bin/ps"), *bin = initrd_lookup("/bin"), *f;
 	CHECK(ps && ps->size == 8 && memcmp(ps->data, "debian's", 8) == 0);
@@ -634,6 +660,107 @@ TEST(initrd_later_module_wins)
 		seen_ps += f == ps;
 	}
 	CHECK(n == 2 && seen_ps == 1);
+}
+
+/* Any size: 5,000 files in 50 directories the archive only implies, every
+ * tenth a hard link to the file before it (tar's type '1', as dpkg-deb
+ * writes perl's /usr/bin/perl5.36.0). All are found; "/" and the implied
+ * directories are there; a link is its file (one inode, two names). */
+static void hardlink_entry(uint8_t *p, const char *name, const char *target)
+{
+	ustar_entry(p, name, NULL, '1');
+	strcpy((char *)p + 157, target);
+	ustar_sum(p);
+}
+
+#define BIG_TAR_PA	0x1000000	/* above the 16 MiB the heap is cut from */
+#define BIG_N		5000
+
+TEST(initrd_loads_5000_entries_with_hard_links)
+{
+	uint8_t *tar = P2V(BIG_TAR_PA);
+	uint32_t off = 0;
+	char name[64], target[64], data[32];
+	memset(tar, 0, (BIG_N + 2) * 1024);
+	for (int i = 0; i < BIG_N; i++) {
+		snprintf(name, sizeof(name), "./usr/d%02d/file%04d", i % 50, i);
+		if (i % 10 == 9) {
+			snprintf(target, sizeof(target), "./usr/d%02d/file%04d", (i - 1) % 50, i - 1);
+			hardlink_entry(tar + off, name, target);
+			off += 512;
+		} else {
+			snprintf(data, sizeof(data), "data %d", i);
+			ustar_entry(tar + off, name, data, '0');
+			off += 1024;
+		}
+	}
+	boot_modules[0] = (struct boot_module){ BIG_TAR_PA, BIG_TAR_PA + off + 1024, "big.tar" };
+	boot_nmodules = 1;
+	initrd_memory();
+	initrd_init();
+	CHECK(strstr(printk_log, "initrd: 5052 files from 1 modules"));	/* + "/", usr, d00..d49 */
+	CHECK(initrd_root() && initrd_root()->is_dir && initrd_lookup("/") == initrd_root());
+	int found = 0;
+	const struct initrd_file *f = NULL, *g = NULL;
+	for (int i = 0; i < BIG_N; i++) {
+		snprintf(name, sizeof(name), "/usr/d%02d/file%04d", i % 50, i);
+		found += initrd_resolve(NULL, name, &f) == 0 && !f->is_dir;
+	}
+	CHECK(found == BIG_N);
+	CHECK(initrd_resolve(NULL, "/usr/d09/file0009", &f) == 0);	/* the link */
+	CHECK(initrd_resolve(NULL, "/usr/d08/file0008", &g) == 0);	/* its file */
+	CHECK(f == g && f->nlink == 2 && f->size == 6 && memcmp(f->data, "data 8", 6) == 0);
+	CHECK(initrd_ino(initrd_lookup("/usr/d09/file0009")) == initrd_ino(g));
+	CHECK(initrd_lookup("/usr/d07/file0007")->nlink == 1);
+	const struct initrd_file *usr = initrd_lookup("/usr");
+	CHECK(usr && usr->is_dir && usr->nlink == 2 + 50 && initrd_root()->nlink == 3);
+	uint32_t pos = 0;
+	int n = 0;
+	while ((f = initrd_next_child(initrd_lookup("/usr/d09"), &pos)) != NULL)
+		n++;
+	CHECK(n == BIG_N / 50);				/* links listed under their own names */
+}
+
+/* An entry the loader cannot keep is reported, one line each, and the
+ * boot goes on with the rest; a header it cannot trust ends its archive
+ * only, and a later module still loads. GNU's and pax's long names work. */
+TEST(initrd_reports_bad_entries_and_goes_on)
+{
+	uint8_t *a = P2V(0x200000), *b = P2V(0x300000);
+	memset(a, 0, 16384);
+	memset(b, 0, 4096);
+	ustar_entry(a, "dev/ttyS0", NULL, '3');			/* a device: not kept */
+	ustar_entry(a + 512, "../escape", "x", '0');		/* outside the tree */
+	hardlink_entry(a + 1536, "bin/lost", "bin/nowhere");	/* no such file */
+	char longname[300];
+	memset(longname, 'n', sizeof(longname));
+	memcpy(longname, "deep/", 5);
+	longname[200] = 0;
+	ustar_entry(a + 2048, "././@LongLink", longname, 'L');	/* GNU: the next name */
+	ustar_entry(a + 3072, "truncated-name", "long", '0');
+	const char *pax = "24 path=pax/with/a/path\n";
+	ustar_entry(a + 4096, "PaxHeaders/x", pax, 'x');
+	ustar_entry(a + 5120, "short", "pax", '0');
+	ustar_entry(a + 6144, "bin/ok", "fine", '0');
+	ustar_entry(a + 7168, "bin/after-bad", "lost", '0');
+	a[7168 + 10] ^= 1;					/* its checksum is wrong */
+	ustar_entry(b, "etc/later", "still", '0');
+	boot_modules[0] = (struct boot_module){ 0x200000, 0x200000 + 16384, "a.tar" };
+	boot_modules[1] = (struct boot_module){ 0x300000, 0x300000 + 4096, "b.tar" };
+	boot_nmodules = 2;
+	initrd_memory();
+	initrd_init();
+	CHECK(strstr(printk_log, "dev/ttyS0: tar type '3' is not kept"));
+	CHECK(strstr(printk_log, "../escape: a \"..\""));
+	CHECK(strstr(printk_log, "bin/lost: hard link to bin/nowhere not kept"));
+	CHECK(strstr(printk_log, "a.tar: bad tar header at offset 7168"));
+	CHECK(initrd_lookup("/bin/ok") && initrd_lookup("/etc/later"));
+	CHECK(!initrd_lookup("/bin/after-bad") && !initrd_lookup("/bin/lost"));
+	CHECK(!initrd_lookup("/escape") && !initrd_lookup("/dev/ttyS0"));
+	char want[320];
+	snprintf(want, sizeof(want), "/%s", longname);
+	CHECK(initrd_lookup(want) && initrd_lookup(want)->size == 4);
+	CHECK(initrd_lookup("/pax/with/a/path") && !initrd_lookup("/short"));
 }
 
 /* ---- rcu.c ---- */

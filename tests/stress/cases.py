@@ -28,6 +28,14 @@
         /bin/exec_thread_leak for 30 s at -smp 1 and on 2 cores x 2
         threads: 4 threads fork children whose thread execs and 2 read
         their /proc/PID files (issue 46);
+    stress_fs_1x2x2
+        /bin/fs_stress (issue 44): 4 workers for STRESS_S seconds at random
+        tmpfs calls (write, append, holes, truncate up and down, rename
+        and link over names, unlink, shared directories made and removed
+        by all, readdir) in /tmp and in a 64 KiB mount that fills up
+        (ENOSPC), each checking every read against its own copy of its
+        files; then the free frames exact (call 505, after a warm-up
+        round of the same load).
     stress_mm_fuzz_1, stress_mm_fuzz_1x2x2
         /bin/fuzz_mm: 8 threads of uid 1000 at random memory calls,
         clone, fork, exec and /proc reads, 5 rounds of STRESS_S / 5
@@ -76,6 +84,7 @@ FUZZ_OKS = ["random_syscalls_leave_kernel_running",
 EXEC_THREAD_S = 30
 EXEC_THREAD_OKS = ["exec_from_thread_children_all_end",
                    "exec_from_thread_free_frames_back_to_baseline"]
+FS_OKS = ["fs_stress_every_byte_reads_back", "fs_stress_free_frames_back_to_baseline"]
 MM_FUZZ_ROUNDS = 5
 MM_FUZZ_OKS = ["mm_fuzz_kernel_survives", "mm_fuzz_free_frames_back_after_each_round"]
 
@@ -167,6 +176,23 @@ def exec_thread(topo):
         exec_thread_check, timeout=EXEC_THREAD_S + 120)
 
 
+def fs_check(log):
+    content, frames = (ok_line(log, n) for n in FS_OKS)
+    if content is None or frames is None:
+        return False, "an ok line is missing"
+    return True, f"{content}; {frames}"
+
+
+def fs_stress(topo, offset):
+    """4 workers at random tmpfs calls for STRESS_S seconds, every byte
+    checked, the free frames exact after (issue 44)."""
+    seed = BASE_SEED + offset
+    case = stress_case(f"stress_fs_{topo}", topo, f"/bin/fs_stress:{STRESS_S}:{seed}:4",
+                       FS_OKS, fs_check, timeout=STRESS_S + 120)
+    case.seed = seed
+    return case
+
+
 def mm_fuzz_check(log):
     calls, frames = (ok_line(log, n) for n in MM_FUZZ_OKS)
     if calls is None or frames is None:
@@ -251,4 +277,5 @@ CASES = [
     exec_thread("1x2x2"),
     mm_fuzz("1", 50),
     mm_fuzz("1x2x2", 51),
+    fs_stress("1x2x2", 52),
 ] + [elf_fuzz(s, True) for s in ELF_FUZZ_SEEDS] + [elf_fuzz(1000 + BASE_SEED % 100000, False)]

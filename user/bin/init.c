@@ -133,7 +133,7 @@ static void run_list(const char *list)
 static void linux_mounts(void)
 {
 	static const struct { const char *dir, *type; int mode; } fs[] = {
-		{ "/proc", "proc", 0555 }, { "/dev", "devtmpfs", 0755 },
+		{ "/proc", "proc", 0555 }, { "/dev", "devtmpfs", 0755 }, { "/tmp", "tmpfs", 01777 },
 	};
 	for (unsigned i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
 		syscall2(__NR_mkdir, (long)fs[i].dir, fs[i].mode);

@@ -23,6 +23,7 @@
 #include "kernel/fs/file.h"
 #include "lib/format.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/fs/mount.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/task/proc.h"
 #include "lib/string.h"
@@ -66,8 +67,11 @@ int initrd_magic_text(const struct initrd_file *link, char *buf, uint32_t size)
 	const struct initrd_file *t = initrd_magic_target(link);
 	if (!t)
 		return -ENOENT;
-	strlcpy(buf, t->path, size);
-	return (int)strlen(buf);
+	if (t->path) {
+		strlcpy(buf, t->path, size);
+		return (int)strlen(buf);
+	}
+	return mount_path(t, buf, size);	/* a tmpfs directory (cwd): its names up */
 }
 
 /* A decimal pid with no sign, no leading zero (Linux: "01" is no PID). */

@@ -64,6 +64,7 @@ enum procfs_kind {
 	PROCFS_PID_WCHAN,		/* where it sleeps (Linux's get_wchan) */
 	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
 	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
+	PROCFS_PID_MOUNTS,		/* the mount table (one for all: kernel/fs/mount.c) */
 	PROCFS_PID_CWD,			/* magic links, not read as text: the working directory, */
 	PROCFS_PID_ROOT,		/* the root directory, */
 	PROCFS_PID_EXE,			/* the program (the last per-process kind) */

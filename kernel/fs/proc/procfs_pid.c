@@ -60,6 +60,7 @@ static const struct pid_entry {
 	{ "cwd",	PROCFS_PID_CWD,		0777 },
 	{ "root",	PROCFS_PID_ROOT,	0777 },
 	{ "exe",	PROCFS_PID_EXE,		0777 },
+	{ "mounts",	PROCFS_PID_MOUNTS,	0444 },
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
 	{ "maps",	PROCFS_PID_MAPS,	0444 },
@@ -71,9 +72,13 @@ static const struct pid_entry {
 
 /* One directory and its files: a task's /proc/TID, or its
  * /proc/TGID/task/TID (thread: the thread's own view; no task entry). */
+/* The longest path of a node: "/proc/PID/task/TID/schedstat", ten digits each. */
+#define PID_PATH_MAX	48
+
 struct pid_nodes {
 	struct initrd_file dir;
 	struct initrd_file ent[NENTRIES];
+	char path[NENTRIES + 1][PID_PATH_MAX];	/* ent[k]'s, then dir's */
 	int slot;
 	bool thread;
 	int tgid;			/* thread: the group named in its path */
@@ -187,13 +192,15 @@ static int find_slot(int pid)
  * (in_pool: procfs_node_hold, procfs_node_drop) while the set is filled
  * again for a new task always gets the same answer: the node is never
  * zeroed here (the set was kzalloc'd). */
-static void fill_node(struct initrd_file *n, const char *dir, const char *name, uint8_t kind,
-		      uint16_t perm, int pid)
+static void fill_node(struct initrd_file *n, char *path, const char *dir, const char *name,
+		      uint8_t kind, uint16_t perm, int pid)
 {
 	if (name)
-		ksnprintf(n->path, sizeof(n->path), "%s/%s", dir, name);
+		ksnprintf(path, PID_PATH_MAX, "%s/%s", dir, name);
 	else
-		strlcpy(n->path, dir, sizeof(n->path));
+		strlcpy(path, dir, PID_PATH_MAX);
+	n->path = path;
+	n->owner = NODE_PROC_PID;
 	n->is_dir = !name || kind == PROCFS_PID_TASK;
 	n->perm = perm;
 	n->procfs = kind;
@@ -211,7 +218,7 @@ static bool set_is(const struct pid_nodes *s, int pid, int tgid)
 
 static void fill_set(struct pid_nodes *s, int pid, int tgid)
 {
-	char dir[INITRD_PATH_MAX];
+	char dir[PID_PATH_MAX];
 	if (set_is(s, pid, tgid))
 		return;			/* the common case: filled for it already */
 	spin_lock(&nodes_lock);
@@ -224,11 +231,11 @@ static void fill_set(struct pid_nodes *s, int pid, int tgid)
 		 * looks at the directory, and must see a whole set (x86
 		 * keeps stores in order; the barrier keeps the compiler so). */
 		for (unsigned k = s->thread ? TASK_ENTRY + 1 : 0; k < NENTRIES; k++)
-			fill_node(&s->ent[k], dir, entries[k].name, entries[k].kind,
-				  entries[k].perm, pid);
+			fill_node(&s->ent[k], s->path[k], dir, entries[k].name,
+				  entries[k].kind, entries[k].perm, pid);
 		s->tgid = tgid;
 		__sync_synchronize();
-		fill_node(&s->dir, dir, NULL, PROCFS_PID_DIR, 0555, pid);
+		fill_node(&s->dir, s->path[NENTRIES], dir, NULL, PROCFS_PID_DIR, 0555, pid);
 	}
 	spin_unlock(&nodes_lock);
 }

@@ -9,6 +9,7 @@
  * the scheduler's hz.
  */
 #include "procfs.h"
+#include "kernel/fs/mount.h"
 #include <stdbool.h>
 #include "sched/syscalls.h"	/* struct sched_task_view */
 #include "lib/errno.h"
@@ -479,6 +480,7 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_PID_SCHED:		text_sched(&s, b); break;
 	case PROCFS_PID_LIMITS:		text_limits(&s, b); break;
 	case PROCFS_PID_SCHEDSTAT:	text_schedstat(&s, b); break;
+	case PROCFS_PID_MOUNTS:		mount_show(b); break;
 	default:			break;
 	}
 	return 0;

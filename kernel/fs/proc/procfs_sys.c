@@ -19,6 +19,7 @@
 #include "lib/format.h"
 #include "lib/string.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/fs/tmpfs.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/task/proc.h"
 #include "kernel/sys/sysinfo.h"
@@ -72,6 +73,7 @@ static int tunable_after(const char *prev)
 void procfs_sys_init(void)
 {
 	char path[INITRD_PATH_MAX];
+	initrd_add_symlink("/proc/mounts", "self/mounts");	/* as Linux's */
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
@@ -178,7 +180,7 @@ static void text_meminfo(struct pbuf *b)
 	mem_line(b, "SwapTotal:", 0);
 	mem_line(b, "SwapFree:", 0);
 	mem_line(b, "Dirty:", 0);
-	mem_line(b, "Shmem:", 0);
+	mem_line(b, "Shmem:", tmpfs_pages_total());	/* tmpfs's pages (kernel/fs/tmpfs.c) */
 	mem_line(b, "Slab:", 0);
 	mem_line(b, "SReclaimable:", 0);
 }
@@ -207,7 +209,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_LOADAVG:		text_loadavg(b); break;
 	case PROCFS_MEMINFO:		text_meminfo(b); break;
 	case PROCFS_CPUINFO:		text_cpuinfo(b); break;
-	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\n"); break;
+	case PROCFS_FILESYSTEMS:	pb_printf(b, "nodev\tramfs\nnodev\tproc\nnodev\ttmpfs\n"); break;
 	case PROCFS_SCHED_DEBUG:
 	case PROCFS_SCHEDSTAT:		procfs_sched_text(n, b); break;
 	/* plugsched's file: the first word is the name sched= takes */
