@@ -30,7 +30,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h", "linux/limits.h"]
+                 "sys/socket.h", "linux/limits.h", "linux/magic.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -41,6 +41,13 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # headers: glibc's <dirent.h> has them, checked by
              # d_type_values_are_glibcs below
              ["DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_REG", "DT_LNK"]) | set(
+             # Linux's too: glibc's <sys/mount.h> and <sys/statvfs.h> have
+             # them as enum constants (umount2's flags, statfs's f_flags),
+             # which the preprocessor does not see; ST_VALID is in the
+             # kernel's own include/linux/statfs.h
+             ["MNT_FORCE", "MNT_DETACH", "MNT_EXPIRE", "UMOUNT_NOFOLLOW",
+              "ST_RDONLY", "ST_NOSUID", "ST_NODEV", "ST_NOEXEC", "ST_NOATIME",
+              "ST_RELATIME", "ST_VALID"]) | set(
              # Linux's too (include/linux/syslog.h, not uapi: man 2 syslog
              # gives the numbers, which glibc's klogctl passes through)
              ["SYSLOG_ACTION_" + n for n in (

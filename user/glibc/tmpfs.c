@@ -34,7 +34,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#define TMPFS_MAGIC	0x01021994
+#include <linux/magic.h>	/* TMPFS_MAGIC */
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 
 static int n;
