@@ -17,13 +17,13 @@
  *   Boot (one CPU, before other CPUs start):
  *     sched_set_hz(hz); sched_setup_param(key, value) for each sched_* key;
  *     sched_init(ncpus, &topology);
- *     sched_init_idle(cpu, &idle_proc[cpu].se) for every CPU (the idle
+ *     sched_init_idle(cpu, &idle_proc[cpu].sched) for every CPU (the idle
  *       task is rq->curr until something else runs; it is never queued);
- *     sched_task_init(&init.se, false); sched_wake_new(&init.se).
+ *     sched_task_init(&init.sched, false); sched_wake_new(&init.sched).
  *
- *   Task creation: sched_task_init(&p->se, kthread) for a new kernel
- *     thread, or sched_fork(&parent->se, &child->se) for fork (parent =
- *     current); finish building the child, then sched_wake_new(&child->se).
+ *   Task creation: sched_task_init(&p->sched, kthread) for a new kernel
+ *     thread, or sched_fork(&parent->sched, &child->sched) for fork (parent =
+ *     current); finish building the child, then sched_wake_new(&child->sched).
  *
  *   Sleeping (in process context, no sched lock held):
  *     sched_set_current_state(TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE);

@@ -145,15 +145,15 @@ static void fill(struct trace_buf *b, struct trace_event *e, int cpu, int event,
 	e->slice = t ? (int16_t)t->slice : 0;
 	copy_comm(e->comm, t ? proc_of(t) : NULL);
 	e->cur = cur ? cur->pid : 0;
-	e->cur_policy = policy_of_task(cur ? &cur->se : NULL);
-	e->cur_prio = cur ? (uint8_t)cur->se.prio : 0;
+	e->cur_policy = policy_of_task(cur ? &cur->sched : NULL);
+	e->cur_prio = cur ? (uint8_t)cur->sched.prio : 0;
 	copy_comm(e->cur_comm, cur);
 	e->cur_state = ST_RUNNING;
 	e->cur_gen = cur ? (uint32_t)(cur->start_ns / 1000) : 0;
 	e->reason = wake_reasons[cpu_id()];
 	if (event == TRACE_SWITCH) {
 		if (cur)
-			e->cur_state = state_of(b, &cur->se);
+			e->cur_state = state_of(b, &cur->sched);
 		b->yielded = false;
 	} else if (event == TRACE_YIELD) {
 		b->yielded = true;

@@ -38,6 +38,6 @@ void waitq_wake_all(struct waitq *wq)
 {
 	spin_lock(&wq->lock);
 	for (struct waiter *w = wq->head; w; w = w->next)
-		sched_wake_up(&w->proc->se);
+		sched_wake_up(&w->proc->sched);
 	spin_unlock(&wq->lock);
 }

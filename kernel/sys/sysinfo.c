@@ -42,7 +42,7 @@ static uint32_t nr_active(void)
 	uint32_t n = 0;
 	const struct proc *p;
 	for_each_task(p) {
-		int state = p->se.state;
+		int state = p->sched.state;
 		if (p->pstate == P_LIVE && !p->stopped &&
 		    (state == TASK_RUNNING || state == TASK_WAKING ||
 		     (state == TASK_UNINTERRUPTIBLE && !p->killable)))

@@ -216,8 +216,8 @@ void proc_exit(int status)
 			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
 		}
 		if (p != leader) {	/* the process's times keep this thread's */
-			leader->group->dead_utime += p->se.stats.utime;
-			leader->group->dead_stime += p->se.stats.stime;
+			leader->group->dead_utime += p->sched.stats.utime;
+			leader->group->dead_stime += p->sched.stats.stime;
 		}
 		spin_unlock(&signal_lock);
 	}
@@ -267,15 +267,15 @@ void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stim
 	bool alone = leader->group->nr_threads <= 1;	/* a zombie's 0 too */
 	if (!alone)
 		spin_lock(&signal_lock);
-	*utime = leader->group->dead_utime + leader->se.stats.utime;
-	*stime = leader->group->dead_stime + leader->se.stats.stime;
+	*utime = leader->group->dead_utime + leader->sched.stats.utime;
+	*stime = leader->group->dead_stime + leader->sched.stats.stime;
 	if (alone)		/* no other thread to visit, none to come */
 		return;
 	struct proc *t;
 	for_each_task(t) {
 		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
-			*utime += t->se.stats.utime;
-			*stime += t->se.stats.stime;
+			*utime += t->sched.stats.utime;
+			*stime += t->sched.stats.stime;
 		}
 	}
 	spin_unlock(&signal_lock);
@@ -320,7 +320,7 @@ static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage
 	utime += z->group->cutime;
 	stime += z->group->cstime;
 
-	while (z->se.on_cpu)
+	while (z->sched.on_cpu)
 		pause();
 	parent->group->cutime += utime;
 	parent->group->cstime += stime;

@@ -139,7 +139,7 @@ static void wake_one(struct futex_q *q)
 	struct proc *t = q->task;
 	unqueue(q);
 	q->woken = true;
-	TRACE_WAKE(WAKE_FUTEX, sched_wake_up(&t->se));
+	TRACE_WAKE(WAKE_FUTEX, sched_wake_up(&t->sched));
 }
 
 /* Wake up to n of key's waiters that share a bit of bitset; Linux wakes

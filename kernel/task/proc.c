@@ -156,7 +156,7 @@ void schedule(void)
 		/* We are prev again, perhaps on another CPU. */
 		c = mycpu();
 		c->intena = intena;
-		sched_finish_switch(&c->prev->se);
+		sched_finish_switch(&c->prev->sched);
 	}
 	pop_cli();
 }
@@ -167,7 +167,7 @@ void schedule(void)
 static void proc_first_return(void)
 {
 	struct cpu *c = mycpu();
-	sched_finish_switch(&c->prev->se);
+	sched_finish_switch(&c->prev->sched);
 	c->intena = false;	/* the iret to user mode turns interrupts on */
 	pop_cli();
 	/* clone's CLONE_CHILD_SETTID: written here, in the child's own
@@ -214,7 +214,7 @@ void proc_init_idle(void)
 	p->group = &idle_group;
 	strlcpy(p->name, "idle", sizeof(p->name));
 	fpu_clean(&p->fpu);
-	sched_init_idle(c->id, &p->se);
+	sched_init_idle(c->id, &p->sched);
 	/* Last: from now on the timer (drivers/timer.c) gives this CPU's ticks to sched/
 	 * (the boot CPU gets here with interrupts on). */
 	c->current = p;
@@ -309,7 +309,7 @@ static void free_dead_tasks(void)
 	spin_lock(&dead_tasks_lock);
 	for (struct proc **link = &dead_tasks; *link;) {
 		struct proc *p = *link;
-		if (p->se.on_cpu) {
+		if (p->sched.on_cpu) {
 			link = &p->dead_next;
 			continue;
 		}
@@ -653,7 +653,7 @@ int proc_kstack_slot(int pid)
 struct sched_task *sched_find_task(int pid)
 {
 	struct proc *p = proc_get(pid);
-	return p ? &p->se : NULL;
+	return p ? &p->sched : NULL;
 }
 
 void sched_put_task(struct sched_task *t)
@@ -676,7 +676,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	p->pgdir = vm_new_pgdir();
 	if (!p->pgdir)
 		panic("no memory for init");
-	sched_task_init(&p->se, false);
+	sched_task_init(&p->sched, false);
 	proc_default_limits(p);
 	p->umask = INIT_UMASK;
 	pid_set_groups(p, p->pid, p->pid);	/* init leads the console's session */
@@ -698,7 +698,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	spin_lock(&signal_lock);
 	p->pstate = P_LIVE;
 	spin_unlock(&signal_lock);
-	sched_wake_new(&p->se);
+	sched_wake_new(&p->sched);
 	return 0;
 }
 
@@ -770,13 +770,13 @@ void fork_abandon(struct proc *child)
 int fork_start(struct proc *child)
 {
 	struct proc *parent = current()->group_leader;
-	sched_fork(&current()->se, &child->se);
+	sched_fork(&current()->sched, &child->sched);
 	int pid = child->pid;
 	family_lock(parent);
 	proc_set_parent_locked(child, parent);
 	child->pstate = P_LIVE;
 	spin_unlock(&parent->family_lock);
-	sched_wake_new(&child->se);
+	sched_wake_new(&child->sched);
 	return pid;
 }
 

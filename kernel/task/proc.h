@@ -116,7 +116,7 @@ struct proc {
 	 * the task (a pid lookup, a walk of the tasks), but for the fields
 	 * that say which lock or rule changes them.
 	 */
-	struct sched_task se;		/* scheduler state: owned by sched/ */
+	struct sched_task sched;		/* scheduler state: owned by sched/ */
 	int pid;			/* its slot in kernel/task/pid.c's table: the thread's id */
 	enum proc_state pstate;		/* a process's to LIVE and ZOMBIE under its parent's
 					 * family_lock, a thread's under signal_lock */
@@ -295,7 +295,7 @@ static inline bool return_work(const struct proc *p, const struct trapframe *tf)
 	return mycpu()->need_resched || signal_work(p, tf);
 }
 
-#define proc_of(task) ((struct proc *)((char *)(task) - __builtin_offsetof(struct proc, se)))
+#define proc_of(task) ((struct proc *)((char *)(task) - __builtin_offsetof(struct proc, sched)))
 
 void proc_init(void);
 /* Make the code running on this CPU (its boot stack) the CPU's idle task. */

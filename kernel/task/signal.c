@@ -82,11 +82,11 @@ bool signal_fatal_pending(const struct proc *p)
  * sleeper sets its state before it checks: one of us sees the other. */
 static void kick(struct proc *t, int sig)
 {
-	int state = t->se.state;
+	int state = t->sched.state;
 	if (state == TASK_INTERRUPTIBLE ||
 	    (sig == SIGKILL && (state == TASK_STOPPED ||
 				(state == TASK_UNINTERRUPTIBLE && t->killable))))
-		TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->se));
+		TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->sched));
 }
 
 /* Tell the parent that child stopped or continued (SIGCHLD, and a
@@ -145,7 +145,7 @@ static void continue_stopped(struct proc *t)
 	t->stopped = false;
 	t->wait_report = WAIT_REPORT_CONTINUED;
 	signal_notify_parent(t, CLD_CONTINUED, SIGCONT);
-	TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->se));
+	TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->sched));
 }
 
 /* The siginfo of a pending signal, in a table of NSIG (a thread's own

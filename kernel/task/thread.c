@@ -255,8 +255,8 @@ static int thread_start(struct proc *t)
 	if (ending)
 		return -EAGAIN;
 	int tid = t->pid;
-	sched_fork(&current()->se, &t->se);
-	sched_wake_new(&t->se);
+	sched_fork(&current()->sched, &t->sched);
+	sched_wake_new(&t->sched);
 	return tid;
 }
 
@@ -333,8 +333,8 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	 * times) stays as it is: only its leader changes. The old leader's
 	 * time joins the dead threads'. */
 	p->group->leader = p;
-	p->group->dead_utime += leader->se.stats.utime;
-	p->group->dead_stime += leader->se.stats.stime;
+	p->group->dead_utime += leader->sched.stats.utime;
+	p->group->dead_stime += leader->sched.stats.stime;
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
 	leader->cwd = NULL;

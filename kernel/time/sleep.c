@@ -123,7 +123,7 @@ uint64_t sleep_expire(void)
 	while (q->head && q->head->sleep_until <= now) {
 		struct proc *p = q->head;
 		remove(q, p);
-		TRACE_WAKE(WAKE_TIMER, sched_wake_up(&p->se));
+		TRACE_WAKE(WAKE_TIMER, sched_wake_up(&p->sched));
 	}
 	next = q->head ? q->head->sleep_until : UINT64_MAX;
 	spin_unlock(&q->lock);

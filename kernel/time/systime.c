@@ -76,7 +76,7 @@ static int clock_read(int clock, uint64_t *ns)
 		return 0;
 	}
 	case CLOCK_THREAD_CPUTIME_ID:
-		*ns = (uint64_t)(p->se.stats.utime + p->se.stats.stime) * 1000000000ull / hz();
+		*ns = (uint64_t)(p->sched.stats.utime + p->sched.stats.stime) * 1000000000ull / hz();
 		return 0;
 	default:
 		return -EINVAL;
@@ -162,8 +162,8 @@ int sys_getrusage(int who, void *uru)
 	if (who == RUSAGE_SELF) {
 		proc_group_times(p, &u, &s);
 	} else if (who == RUSAGE_THREAD) {
-		u = current()->se.stats.utime;
-		s = current()->se.stats.stime;
+		u = current()->sched.stats.utime;
+		s = current()->sched.stats.stime;
 	} else if (who == RUSAGE_CHILDREN) {
 		u = p->group->cutime;
 		s = p->group->cstime;

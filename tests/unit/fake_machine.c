@@ -59,7 +59,7 @@ struct sched_task *sched_find_task(int pid)
 	for (int i = 0; i < FAKE_MAX_PROCS; i++)
 		if (fake_procs[i].used && fake_procs[i].pid == pid) {
 			fake_task_refs++;
-			return &fake_procs[i].se;
+			return &fake_procs[i].sched;
 		}
 	return NULL;
 }
@@ -72,7 +72,7 @@ void sched_put_task(struct sched_task *t)
 
 struct fake_proc *fake_of(struct sched_task *t)
 {
-	return (struct fake_proc *)t;	/* se is the first member */
+	return (struct fake_proc *)t;	/* sched is the first member */
 }
 
 int fake_pid(struct sched_task *t)
@@ -226,7 +226,7 @@ void fake_boot_hz(int ncpus, const struct sched_topology *topo, int hz)
 	sched_init(ncpus, topo);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		fake_cpu = cpu;
-		sched_init_idle(cpu, &fake_idle[cpu].se);
+		sched_init_idle(cpu, &fake_idle[cpu].sched);
 	}
 	fake_cpu = 0;
 }
@@ -243,7 +243,7 @@ struct fake_proc *fake_new_task(int cpu, int uid, int euid)
 		p->euid = euid;
 		int saved = fake_cpu;
 		fake_cpu = cpu;
-		sched_task_init(&p->se, false);
+		sched_task_init(&p->sched, false);
 		fake_cpu = saved;
 		return p;
 	}
@@ -255,7 +255,7 @@ struct fake_proc *fake_spawn(int cpu, int uid, int euid)
 	struct fake_proc *p = fake_new_task(cpu, uid, euid);
 	int saved = fake_cpu;
 	fake_cpu = cpu;
-	sched_wake_new(&p->se);
+	sched_wake_new(&p->sched);
 	fake_cpu = saved;
 	return p;
 }

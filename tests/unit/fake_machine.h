@@ -26,7 +26,7 @@
 
 /* A process of the fake kernel: the scheduler's part plus credentials. */
 struct fake_proc {
-	struct sched_task se;
+	struct sched_task sched;
 	int pid, uid, euid;
 	bool used;
 };

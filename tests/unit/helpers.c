@@ -36,14 +36,14 @@ void boot_topology(int packages, int cores, int threads)
 struct sched_task *pinned(int cpu, int policy, int nice)
 {
 	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
-	p->se.cpus_allowed = 1u << cpu;
-	sched_set_policy(&p->se, policy, sched_policies[policy]->rt ? 10 : 0);
-	p->se.static_prio = NICE_TO_PRIO(nice);
-	p->se.slice = full_slice(&p->se);
-	p->se.prio = effective_prio(&p->se);
+	p->sched.cpus_allowed = 1u << cpu;
+	sched_set_policy(&p->sched, policy, sched_policies[policy]->rt ? 10 : 0);
+	p->sched.static_prio = NICE_TO_PRIO(nice);
+	p->sched.slice = full_slice(&p->sched);
+	p->sched.prio = effective_prio(&p->sched);
 	int saved = fake_cpu;
 	fake_cpu = cpu;
-	sched_wake_new(&p->se);
+	sched_wake_new(&p->sched);
 	fake_cpu = saved;
-	return &p->se;
+	return &p->sched;
 }

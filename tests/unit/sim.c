@@ -66,7 +66,7 @@ struct sim_task *sim_add(int cpu, int run_ticks, int sleep_ticks)
 static struct sim_task *sim_of(struct sched_task *se)
 {
 	for (int i = 0; i < ntasks; i++)
-		if (&tasks[i].proc->se == se)
+		if (&tasks[i].proc->sched == se)
 			return &tasks[i];
 	return NULL;
 }
@@ -90,8 +90,8 @@ void sim_step(void)
 		if (t->asleep && t->wake_at <= now_ticks) {
 			t->asleep = false;
 			t->left = draw(t->run_ticks, t->run_max);
-			fake_cpu = t->proc->se.cpu;
-			sched_wake_up(&t->proc->se);
+			fake_cpu = t->proc->sched.cpu;
+			sched_wake_up(&t->proc->sched);
 			fake_cpu = 0;
 		}
 	}

@@ -25,7 +25,7 @@ static void boot_cfs(int ncpus)
  * this vruntime (as if it had run that much before it slept). */
 static struct sched_task *sleeper(uint64_t vruntime)
 {
-	struct sched_task *t = &fake_new_task(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_new_task(0, 1000, 1000)->sched;
 	t->state = TASK_INTERRUPTIBLE;
 	t->fair.vruntime = vruntime;
 	return t;
@@ -79,9 +79,9 @@ TEST(cfs_has_no_sched_iso)
 	fake_schedule(0);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_ISO, user_param(0)), -EINVAL);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, user_param(10)), -EPERM);
-	CHECK_EQ(me->se.policy, SCHED_NORMAL);
+	CHECK_EQ(me->sched.policy, SCHED_NORMAL);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_BATCH, user_param(0)), 0);
-	CHECK_EQ(me->se.policy, SCHED_BATCH);
+	CHECK_EQ(me->sched.policy, SCHED_BATCH);
 }
 
 /* ---- §1: weights and vruntime ---- */
@@ -102,7 +102,7 @@ TEST(cfs_nice_5_gets_weight_335_of_1359)
 {
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 5);
+	sched_set_user_nice(&b->proc->sched, 5);
 	sim_run(SECONDS(20));
 	CHECK_EQ(a->ran + b->ran, SECONDS(20));
 	CHECK_RANGE(sim_share(b, SECONDS(20)), 335.0 / 1359 - 0.01, 335.0 / 1359 + 0.01);
@@ -112,7 +112,7 @@ TEST(cfs_nice_0_vs_nice_10_gets_1024_to_110)
 {
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 10);
+	sched_set_user_nice(&b->proc->sched, 10);
 	sim_run(SECONDS(20));
 	CHECK_RANGE((double)a->ran / (double)b->ran, 1024.0 / 110 * 0.95, 1024.0 / 110 * 1.05);
 }
@@ -121,12 +121,12 @@ TEST(cfs_vruntime_grows_by_ns_times_1024_over_weight)
 {
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0);
-	sched_set_user_nice(&a->proc->se, 5);
+	sched_set_user_nice(&a->proc->sched, 5);
 	fake_schedule(0);
-	uint64_t v0 = a->proc->se.fair.vruntime, s0 = a->proc->se.fair.sum_exec;
+	uint64_t v0 = a->proc->sched.fair.vruntime, s0 = a->proc->sched.fair.sum_exec;
 	run_ticks(10);
-	CHECK_EQ(a->proc->se.fair.sum_exec - s0, 10 * MS);
-	CHECK_EQ(a->proc->se.fair.vruntime - v0, 10 * (MS * 1024 / 335));
+	CHECK_EQ(a->proc->sched.fair.sum_exec - s0, 10 * MS);
+	CHECK_EQ(a->proc->sched.fair.vruntime - v0, 10 * (MS * 1024 / 335));
 }
 
 /* ---- §2: the queue ---- */
@@ -152,7 +152,7 @@ TEST(cfs_min_vruntime_follows_the_smallest_and_never_falls)
 	fake_schedule(0);
 	run_ticks(50);
 	uint64_t m = cpu_rq(0)->fair.min_vruntime;
-	CHECK_EQ(m, a->proc->se.fair.vruntime);
+	CHECK_EQ(m, a->proc->sched.fair.vruntime);
 	/* A sleeper placed below it does not pull it back. */
 	sched_wake_up(sleeper(0));
 	run_ticks(1);
@@ -175,7 +175,7 @@ TEST(cfs_tick_preempts_after_its_slice_of_the_period)
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	struct sched_task *first = fake_schedule(0);
-	CHECK(first == &a->proc->se || first == &b->proc->se);
+	CHECK(first == &a->proc->sched || first == &b->proc->sched);
 	CHECK_EQ(cfs_slice(cpu_rq(0), first), 10 * MS);	/* 20 ms x 1024 / 2048 */
 	run_ticks(10);
 	CHECK(fake_curr(0) == first);			/* 10 ms: not more than its slice */
@@ -255,25 +255,25 @@ TEST(cfs_new_task_starts_one_vslice_after_min_vruntime)
 	run_ticks(100);
 	struct fake_proc *child = fake_spawn(0, 1000, 1000);
 	/* period(2) x 1024 / (1024 + 1024): 10 ms */
-	CHECK_EQ(child->se.fair.vruntime - cpu_rq(0)->fair.min_vruntime, 10 * MS);
+	CHECK_EQ(child->sched.fair.vruntime - cpu_rq(0)->fair.min_vruntime, 10 * MS);
 }
 
 TEST(cfs_child_runs_first_takes_the_parents_smaller_vruntime)
 {
 	boot_cfs(1);
-	struct sched_task *parent = &sim_add(0, 0, 0)->proc->se;
+	struct sched_task *parent = &sim_add(0, 0, 0)->proc->sched;
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
 	fake_schedule(0);
 	run_ticks(100);
-	sched_fork(parent, &child->se);
+	sched_fork(parent, &child->sched);
 	fake_need_resched[0] = false;
 	uint64_t v = parent->fair.vruntime;		/* min_vruntime: it runs alone */
 	CHECK_EQ(cpu_rq(0)->fair.min_vruntime, v);
-	sched_wake_new(&child->se);
-	CHECK_EQ(child->se.fair.vruntime, v);		/* the parent's */
+	sched_wake_new(&child->sched);
+	CHECK_EQ(child->sched.fair.vruntime, v);		/* the parent's */
 	CHECK_EQ(parent->fair.vruntime, v + 10 * MS);	/* the child's: after one vslice */
 	CHECK(fake_need_resched[0]);
-	CHECK(fake_schedule(0) == &child->se);
+	CHECK(fake_schedule(0) == &child->sched);
 }
 
 /* ---- §6: tunables ---- */
@@ -316,7 +316,7 @@ TEST(cfs_yield_keeps_the_cpu_while_leftmost)
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	struct sched_task *first = fake_schedule(0);
-	struct sched_task *other = first == &a->proc->se ? &b->proc->se : &a->proc->se;
+	struct sched_task *other = first == &a->proc->sched ? &b->proc->sched : &a->proc->sched;
 	CHECK(first->fair.vruntime + 5 * MS < other->fair.vruntime);
 	sched_do_yield();
 	fake_resched_pending();
@@ -328,7 +328,7 @@ TEST(cfs_compat_yield_goes_right_of_the_rightmost)
 	boot_cfs(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	struct sched_task *first = fake_schedule(0);
-	struct sched_task *other = first == &a->proc->se ? &b->proc->se : &a->proc->se;
+	struct sched_task *other = first == &a->proc->sched ? &b->proc->sched : &a->proc->sched;
 	tunables.compat_yield = 1;
 	sched_do_yield();
 	CHECK_EQ(first->fair.vruntime, other->fair.vruntime + 1);
@@ -342,7 +342,7 @@ TEST(cfs_moved_task_keeps_its_distance_from_min_vruntime)
 	sim_add(0, 0, 0);
 	fake_schedule(0);
 	run_ticks(100);
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;	/* queued behind it */
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;	/* queued behind it */
 	cpu_rq(1)->fair.min_vruntime = 7000 * MS;
 	int64_t d = (int64_t)(t->fair.vruntime - cpu_rq(0)->fair.min_vruntime);
 	CHECK_EQ(sched_set_cpus_allowed(t, 1u << 1), 0);
@@ -396,11 +396,11 @@ TEST(cfs_policy_change_of_the_running_task_restarts_its_stint)
 TEST(cfs_task_view_has_vruntime_and_run_time)
 {
 	struct sched_task_view v;
-	struct sched_task *s = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *s = &fake_spawn(0, 1000, 1000)->sched;
 	sched_task_view(s, &v);
 	CHECK_EQ(v.fair, 0);				/* the staircase's task */
 	boot_cfs(1);
-	struct sched_task *t = &sim_add(0, 0, 0)->proc->se;
+	struct sched_task *t = &sim_add(0, 0, 0)->proc->sched;
 	fake_schedule(0);
 	run_ticks(3);
 	sched_task_view(t, &v);

@@ -24,7 +24,7 @@ static void boot_eevdf(int ncpus)
  * when it left the queue). */
 static struct sched_task *sleeper(int64_t vlag)
 {
-	struct sched_task *t = &fake_new_task(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_new_task(0, 1000, 1000)->sched;
 	t->state = TASK_INTERRUPTIBLE;
 	t->fair.vlag = vlag;
 	return t;
@@ -102,7 +102,7 @@ TEST(eevdf_gives_no_sleeper_credit_beyond_its_lag)
 	struct sched_task *s = sleeper(0);	/* slept the whole second */
 	sched_wake_up(s);
 	/* cfs would place it at min_vruntime - 20 ms; eevdf at V, the hog's */
-	CHECK_EQ(s->fair.vruntime, h->proc->se.fair.vruntime);
+	CHECK_EQ(s->fair.vruntime, h->proc->sched.fair.vruntime);
 }
 
 /* ---- §2, §3: eligibility and the pick ---- */
@@ -130,7 +130,7 @@ TEST(eevdf_new_slice_at_the_deadline_and_the_cpu_picks_again)
 	boot_eevdf(1);
 	struct sim_task *x = sim_add(0, 0, 0), *y = sim_add(0, 0, 0);
 	struct sched_task *first = fake_schedule(0);
-	CHECK(first == &x->proc->se || first == &y->proc->se);
+	CHECK(first == &x->proc->sched || first == &y->proc->sched);
 	uint64_t d = first->fair.deadline;
 	CHECK(first->fair.vruntime < d);
 	fake_need_resched[0] = false;
@@ -145,7 +145,7 @@ TEST(eevdf_nice_5_gets_weight_335_of_1359)
 {
 	boot_eevdf(1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 5);
+	sched_set_user_nice(&b->proc->sched, 5);
 	sim_run(SECONDS(20));
 	CHECK_EQ(a->ran + b->ran, SECONDS(20));
 	CHECK_RANGE(sim_share(b, SECONDS(20)), 335.0 / 1359 - 0.01, 335.0 / 1359 + 0.01);
@@ -202,10 +202,10 @@ TEST(eevdf_new_task_gets_half_a_slice)
 	fake_schedule(0);
 	ticks(10);
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
-	sched_fork(&h->proc->se, &child->se);
-	sched_wake_new(&child->se);
-	CHECK_EQ(child->se.fair.vruntime, h->proc->se.fair.vruntime);	/* V: no lag */
-	CHECK_EQ(child->se.fair.deadline - child->se.fair.vruntime, 375 * US);
+	sched_fork(&h->proc->sched, &child->sched);
+	sched_wake_new(&child->sched);
+	CHECK_EQ(child->sched.fair.vruntime, h->proc->sched.fair.vruntime);	/* V: no lag */
+	CHECK_EQ(child->sched.fair.deadline - child->sched.fair.vruntime, 375 * US);
 }
 
 TEST(eevdf_yield_pushes_the_deadline_one_slice)
@@ -238,7 +238,7 @@ TEST(eevdf_moved_task_keeps_its_lag)
 	sim_add(0, 0, 0);
 	fake_schedule(0);
 	ticks(100);
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;	/* waits behind it */
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;	/* waits behind it */
 	cpu_rq(1)->fair.min_vruntime = 7000 * MS;
 	CHECK_EQ(sched_set_cpus_allowed(t, 1u << 1), 0);
 	CHECK_EQ(t->cpu, 1);

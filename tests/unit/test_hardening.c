@@ -43,8 +43,8 @@ static bool same(struct snap a, struct snap b)
  * `gamer` runs, it makes call(). Returns the plain hog's share in permille. */
 static int plain_hog_permille(void (*call)(void), int ticks)
 {
-	struct sched_task *gamer = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *plain = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *gamer = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *plain = &fake_spawn(0, 1000, 1000)->sched;
 	int plain_ticks = 0;
 
 	fake_schedule(0);
@@ -112,8 +112,8 @@ TEST(yield_loop_takes_no_more_than_its_share)
 
 TEST(noop_calls_leave_slice_quantum_prio_and_place)
 {
-	struct sched_task *me = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *other = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *me = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *other = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	CHECK(fake_curr(0) == me);
 	for (int i = 0; i < 13; i++)
@@ -143,10 +143,10 @@ TEST(noop_calls_leave_slice_quantum_prio_and_place)
 TEST(fifo_setparam_same_priority_keeps_its_place_at_the_head)
 {
 	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
-	sched_set_policy(&a->se, SCHED_FIFO, 10);
-	sched_set_policy(&b->se, SCHED_FIFO, 10);
+	sched_set_policy(&a->sched, SCHED_FIFO, 10);
+	sched_set_policy(&b->sched, SCHED_FIFO, 10);
 	fake_schedule(0);
-	struct sched_task *run = fake_curr(0), *wait = run == &a->se ? &b->se : &a->se;
+	struct sched_task *run = fake_curr(0), *wait = run == &a->sched ? &b->sched : &a->sched;
 	fake_need_resched[0] = false;
 	CHECK_EQ(sys_sched_setparam(0, param(10)), 0);
 	CHECK(!fake_need_resched[0]);
@@ -161,7 +161,7 @@ TEST(fifo_setparam_same_priority_keeps_its_place_at_the_head)
 /* [decided] a nice change keeps the used fraction of the slice. */
 TEST(renice_rescales_the_running_slice)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	for (int i = 0; i < 50; i++)
 		tick0();
@@ -177,7 +177,7 @@ TEST(renice_rescales_the_running_slice)
  * and ISO's larger max_burst does not follow the task back to NORMAL. */
 TEST(renice_and_policy_change_cap_the_burst)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	t->burst = 19;				/* nice 0: max_burst 19 */
 	CHECK_EQ(sys_nice(10), 0);		/* nice 10: max_burst 9 */
@@ -191,7 +191,7 @@ TEST(renice_and_policy_change_cap_the_burst)
 /* A real policy change: used fraction kept, no fresh quantum. */
 TEST(policy_change_keeps_used_fraction_and_quantum)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	for (int i = 0; i < 53; i++)
 		tick0();
@@ -209,8 +209,8 @@ TEST(policy_change_keeps_used_fraction_and_quantum)
 /* A yield penalty survives a policy change made by another task. */
 TEST(policy_change_of_a_yielded_task_keeps_the_yield_stair)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *h = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *h = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	CHECK(fake_curr(0) == t);
 	sys_sched_yield();
@@ -225,7 +225,7 @@ TEST(policy_change_of_a_yielded_task_keeps_the_yield_stair)
 /* Seed 003 kept the asked-for priority; we store ISO's own 0 (§7.5). */
 TEST(unprivileged_fifo_granted_as_iso_reads_back_as_iso_priority_0)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 	struct sched_param *p = param(0);
 	fake_schedule(0);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, param(50)), 0);
@@ -251,7 +251,7 @@ TEST(yield_quantum_is_the_policys_rr_interval)
 	};
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		fake_boot(1, NULL);
-		struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+		struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 		fake_schedule(0);
 		sched_set_policy(t, want[i][0], 0);
 		tick0();
@@ -272,28 +272,28 @@ TEST(smt_batch_elevated_after_uninterruptible_sleep_is_not_held_off)
 {
 	boot_siblings();
 	struct fake_proc *b = fake_spawn(0, 1000, 1000);
-	b->se.cpus_allowed = 1;
-	sched_set_policy(&b->se, SCHED_BATCH, 0);
-	CHECK(fake_schedule(0) == &b->se);	/* nothing on CPU 1 yet that defers it */
+	b->sched.cpus_allowed = 1;
+	sched_set_policy(&b->sched, SCHED_BATCH, 0);
+	CHECK(fake_schedule(0) == &b->sched);	/* nothing on CPU 1 yet that defers it */
 	fake_sleep(0, TASK_UNINTERRUPTIBLE);	/* took a kernel mutex, sleeps */
 	struct fake_proc *hog = fake_new_task(1, 1000, 1000);
-	hog->se.cpus_allowed = 2;
+	hog->sched.cpus_allowed = 2;
 	fake_cpu = 1;
-	sched_wake_new(&hog->se);
+	sched_wake_new(&hog->sched);
 	fake_schedule(1);
 	fake_cpu = 0;
-	CHECK(fake_curr(1) == &hog->se);
+	CHECK(fake_curr(1) == &hog->sched);
 	CHECK(fake_curr(0)->is_idle);
 	fake_now_ns += 5 * TICK_NS;
-	sched_wake_up(&b->se);
-	CHECK_EQ(b->se.prio, 139);
+	sched_wake_up(&b->sched);
+	CHECK_EQ(b->sched.prio, 139);
 	int ran = 0;
 	for (int i = 0; i < 100 && !ran; i++) {
 		sim_step();
-		ran = fake_curr(0) == &b->se;
+		ran = fake_curr(0) == &b->sched;
 	}
 	CHECK(ran);
-	CHECK_EQ(b->se.prio, 140);		/* back to idle-only after the run */
+	CHECK_EQ(b->sched.prio, 140);		/* back to idle-only after the run */
 	/* and after it, the rule holds it off again */
 	fake_schedule(0);
 	for (int i = 0; i < 300; i++)
@@ -305,9 +305,9 @@ TEST(smt_batch_elevated_after_uninterruptible_sleep_is_not_held_off)
 
 TEST(iso_yield_while_throttled_waits_at_140_and_unthrottles_to_139)
 {
-	struct sched_task *iso = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *n = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *b = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *iso = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *n = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *b = &fake_spawn(0, 1000, 1000)->sched;
 	sched_set_policy(iso, SCHED_ISO, 0);
 	sched_set_policy(b, SCHED_BATCH, 0);
 	fake_schedule(0);
@@ -345,8 +345,8 @@ TEST(iso_yield_while_throttled_waits_at_140_and_unthrottles_to_139)
 TEST(push_request_is_dropped_when_its_task_sleeps)
 {
 	fake_boot(2, NULL);
-	struct sched_task *a = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *b = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *a = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *b = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	CHECK(fake_curr(0) == a);
 	cpu_rq(0)->push_cpu = 1;		/* balance asked for a's move */
@@ -394,8 +394,8 @@ TEST(tunable_parse_rejects_what_an_int_cannot_hold)
 TEST(move_keeps_timestamp_and_recomputes_stair_on_the_new_cpu)
 {
 	fake_boot(2, NULL);
-	struct sched_task *hog = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *iso = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *hog = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *iso = &fake_spawn(0, 1000, 1000)->sched;
 	sched_set_policy(iso, SCHED_ISO, 0);
 	fake_schedule(0);
 	CHECK(fake_curr(0) == iso || fake_curr(0) == hog);
@@ -435,8 +435,8 @@ TEST(sched_rotate_0_leaves_a_one_task_split_alone)
 /* A yield's 139 (or BATCH's elevated run) is no stair: renice keeps it. */
 TEST(renice_leaves_a_yielded_task_at_139)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
-	struct sched_task *h = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
+	struct sched_task *h = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	sys_sched_yield();
 	fake_resched_pending();

@@ -8,9 +8,9 @@
 static struct sched_task *task_with(int policy, int nice)
 {
 	struct fake_proc *p = fake_new_task(0, 0, 0);
-	p->se.policy = policy;
-	p->se.static_prio = NICE_TO_PRIO(nice);
-	return &p->se;
+	p->sched.policy = policy;
+	p->sched.static_prio = NICE_TO_PRIO(nice);
+	return &p->sched;
 }
 
 TEST(numbers_rr_is_10_ticks_at_hz_1000)

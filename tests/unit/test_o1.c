@@ -20,7 +20,7 @@ static void boot_o1(void)
 
 static struct sched_task *sleeper(uint64_t sleep_avg_ms)
 {
-	struct sched_task *t = &fake_new_task(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_new_task(0, 1000, 1000)->sched;
 	t->state = TASK_INTERRUPTIBLE;
 	t->o1.sleep_avg = sleep_avg_ms * MS;
 	t->prio = o1_effective_prio(t);
@@ -53,7 +53,7 @@ TEST(o1_expired_task_waits_for_the_swap)
 	boot_o1();
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	struct sched_task *first = fake_schedule(0);
-	struct sched_task *second = first == &a->proc->se ? &b->proc->se : &a->proc->se;
+	struct sched_task *second = first == &a->proc->sched ? &b->proc->sched : &a->proc->sched;
 	ticks(100);
 	CHECK(first->o1.expired);
 	CHECK(fake_curr(0) == second);
@@ -138,7 +138,7 @@ TEST(o1_interactive_task_requeued_until_expired_starving)
 	boot_o1();
 	struct sched_task *i = sleeper(1000), *h;
 	sched_wake_up(i);				/* prio 115: interactive */
-	h = &sim_add(0, 0, 0)->proc->se;
+	h = &sim_add(0, 0, 0)->proc->sched;
 	CHECK(fake_schedule(0) == i);
 	ticks(100);					/* its slice: back to the active array */
 	CHECK(!i->o1.expired);
@@ -169,14 +169,14 @@ TEST(o1_interactive_tasks_round_robin_every_granularity)
 TEST(o1_fork_halves_the_slice_with_the_child)
 {
 	boot_o1();
-	struct sched_task *parent = &sim_add(0, 0, 0)->proc->se;
+	struct sched_task *parent = &sim_add(0, 0, 0)->proc->sched;
 	fake_schedule(0);
 	ticks(49);					/* 51 ticks left */
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
-	sched_fork(parent, &child->se);
-	CHECK_EQ(child->se.time_slice, 26);
+	sched_fork(parent, &child->sched);
+	CHECK_EQ(child->sched.time_slice, 26);
 	CHECK_EQ(parent->time_slice, 25);
-	CHECK(child->se.o1.first_slice);
+	CHECK(child->sched.o1.first_slice);
 }
 
 TEST(o1_yield_goes_to_the_expired_array)
@@ -220,7 +220,7 @@ TEST(o1_task_view_has_no_vruntime)
 {
 	struct sched_task_view v;
 	boot_o1();
-	struct sched_task *t = &sim_add(0, 0, 0)->proc->se;
+	struct sched_task *t = &sim_add(0, 0, 0)->proc->sched;
 	sched_task_view(t, &v);
 	CHECK_EQ(v.fair, 0);
 	CHECK_EQ(v.eevdf, 0);

@@ -16,7 +16,7 @@
 
 static struct sched_task *spawn(void)
 {
-	return &fake_spawn(0, 1000, 1000)->se;
+	return &fake_spawn(0, 1000, 1000)->sched;
 }
 
 /* Make t the running task of CPU 0 by hand (white-box preemption tests). */
@@ -109,12 +109,12 @@ TEST(yield_drops_to_139_then_runs_from_head_of_its_stair)
 	fake_resched_pending();
 	CHECK(fake_curr(0) == d);
 	struct fake_proc *e = fake_new_task(0, 1000, 1000);
-	sched_set_user_nice(&e->se, 19);
-	sched_wake_new(&e->se);
+	sched_set_user_nice(&e->sched, 19);
+	sched_wake_new(&e->sched);
 	fake_sleep(0, TASK_INTERRUPTIBLE);
 	CHECK(fake_curr(0) == c);
 	CHECK(cpu_rq(0)->queue[139].next == &c->run_list);
-	CHECK(cpu_rq(0)->queue[139].prev == &e->se.run_list);
+	CHECK(cpu_rq(0)->queue[139].prev == &e->sched.run_list);
 	/* ... so after a preemption c, not e, goes on */
 	struct sched_task *w = spawn();
 	fake_resched_pending();
@@ -205,7 +205,7 @@ TEST(batch_never_runs_while_normal_task_runnable)
 {
 	struct sim_task *hog = sim_add(0, 0, 0);
 	struct sim_task *batch = sim_add(0, 0, 0);
-	sched_set_policy(&batch->proc->se, SCHED_BATCH, 0);
+	sched_set_policy(&batch->proc->sched, SCHED_BATCH, 0);
 	sim_run(3000);
 	CHECK_EQ(batch->ran, 0);
 	CHECK_EQ(hog->ran, 3000);
@@ -277,7 +277,7 @@ TEST(batch_woken_gets_whole_slice_as_quantum)
 TEST(batch_time_is_accounted_as_nice)
 {
 	struct sim_task *b = sim_add(0, 0, 0);
-	sched_set_policy(&b->proc->se, SCHED_BATCH, 0);
+	sched_set_policy(&b->proc->sched, SCHED_BATCH, 0);
 	sim_run(50);
 	CHECK_EQ(cpu_rq(0)->nice_ticks, 50);
 	CHECK_EQ(cpu_rq(0)->user_ticks, 0);
@@ -288,8 +288,8 @@ TEST(kernel_thread_may_not_be_batch)
 	struct fake_proc *k = fake_new_task(0, 0, 0);
 	struct fake_proc *me = fake_spawn(0, 0, 0);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
-	k->se.is_kthread = true;
+	CHECK(fake_curr(0) == &me->sched);
+	k->sched.is_kthread = true;
 	struct sched_param *prm = (void *)fake_user_mem;
 	prm->sched_priority = 0;
 	CHECK_EQ(sys_sched_setscheduler(k->pid, SCHED_BATCH, prm), -EPERM);
@@ -337,13 +337,13 @@ TEST(unprivileged_fifo_becomes_iso)
 	prm->sched_priority = 50;
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, prm), 0);
 	CHECK_EQ(sys_sched_getscheduler(0), SCHED_ISO);
-	CHECK_EQ(me->se.prio, 110);
+	CHECK_EQ(me->sched.prio, 110);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_RR, prm), 0);
 	CHECK_EQ(sys_sched_getscheduler(me->pid), SCHED_ISO);
 	me->euid = 0;			/* privileged: real FIFO */
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, prm), 0);
 	CHECK_EQ(sys_sched_getscheduler(0), SCHED_FIFO);
-	CHECK_EQ(me->se.prio, 49);
+	CHECK_EQ(me->sched.prio, 49);
 }
 
 /* ---- fork and nice (staircase.md §6.6, §6.7) ---- */
@@ -356,18 +356,18 @@ TEST(fork_child_copies_slice_quantum_no_burst_one_stair_below)
 		tick0();
 	parent->burst = 3;
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
-	sched_fork(parent, &child->se);
-	sched_wake_new(&child->se);
+	sched_fork(parent, &child->sched);
+	sched_wake_new(&child->sched);
 	CHECK_EQ(parent->prio, 123);
-	CHECK_EQ(child->se.prio, 124);		/* its first turn: one stair below */
-	CHECK(child->se.flags & SF_NEWBORN);
-	CHECK_EQ(child->se.slice, 166);
-	CHECK_EQ(child->se.time_slice, 6);
-	CHECK_EQ(child->se.burst, 0);
+	CHECK_EQ(child->sched.prio, 124);		/* its first turn: one stair below */
+	CHECK(child->sched.flags & SF_NEWBORN);
+	CHECK_EQ(child->sched.slice, 166);
+	CHECK_EQ(child->sched.time_slice, 6);
+	CHECK_EQ(child->sched.burst, 0);
 	CHECK(parent->flags & SF_FORKED);
-	CHECK(child->se.on_rq);
-	CHECK_EQ(child->se.cpu, 0);
-	CHECK(cpu_rq(0)->queue[124].prev == &child->se.run_list);	/* tail */
+	CHECK(child->sched.on_rq);
+	CHECK_EQ(child->sched.cpu, 0);
+	CHECK(cpu_rq(0)->queue[124].prev == &child->sched.run_list);	/* tail */
 	CHECK(!fake_need_resched[0]);		/* no child-runs-first */
 }
 
@@ -381,7 +381,7 @@ TEST(fork_children_wait_below_the_parents_stair)
 	fake_schedule(0);
 	struct sched_task *kids[8];
 	for (int i = 0; i < 8; i++) {
-		kids[i] = &fake_new_task(0, 1000, 1000)->se;
+		kids[i] = &fake_new_task(0, 1000, 1000)->sched;
 		sched_fork(parent, kids[i]);
 		sched_wake_new(kids[i]);
 		CHECK_EQ(kids[i]->prio, 121);

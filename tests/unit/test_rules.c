@@ -16,7 +16,7 @@
 
 static struct sched_task *spawn(void)
 {
-	return &fake_spawn(0, 1000, 1000)->se;
+	return &fake_spawn(0, 1000, 1000)->sched;
 }
 
 #define param user_param
@@ -99,13 +99,13 @@ TEST(compute_mode_rt_wakeup_preempts_at_once)
 	struct sched_task *hog = spawn();
 	fake_schedule(0);
 	struct fake_proc *f = fake_new_task(0, 0, 0);
-	sched_set_policy(&f->se, SCHED_FIFO, 10);
+	sched_set_policy(&f->sched, SCHED_FIFO, 10);
 	fake_need_resched[0] = false;
-	sched_wake_new(&f->se);
+	sched_wake_new(&f->sched);
 	CHECK(fake_need_resched[0]);
 	CHECK(!cpu_rq(0)->preempted);
 	fake_resched_pending();
-	CHECK(fake_curr(0) == &f->se);
+	CHECK(fake_curr(0) == &f->sched);
 	CHECK(hog->on_rq);
 }
 
@@ -182,9 +182,9 @@ TEST(new_task_is_queued_on_a_cpu_of_its_mask)
 {
 	fake_boot(2, NULL);
 	struct fake_proc *p = fake_new_task(0, 1000, 1000);
-	p->se.cpus_allowed = 0x2;
-	sched_wake_new(&p->se);
-	CHECK_EQ(p->se.cpu, 1);
+	p->sched.cpus_allowed = 0x2;
+	sched_wake_new(&p->sched);
+	CHECK_EQ(p->sched.cpu, 1);
 	CHECK_EQ(cpu_rq(1)->nr_running, 1);
 	CHECK_EQ(cpu_rq(0)->nr_running, 0);
 }
@@ -213,11 +213,11 @@ TEST(a_task_that_just_ran_is_cache_hot)
 TEST(nice_above_0_is_accounted_as_nice_time)
 {
 	struct sim_task *t = sim_add(0, 0, 0);
-	sched_set_user_nice(&t->proc->se, 1);
+	sched_set_user_nice(&t->proc->sched, 1);
 	sim_run(50);
 	CHECK_EQ(cpu_rq(0)->nice_ticks, 50);
 	CHECK_EQ(cpu_rq(0)->user_ticks, 0);
-	sched_set_user_nice(&t->proc->se, -1);
+	sched_set_user_nice(&t->proc->sched, -1);
 	sim_run(50);
 	CHECK_EQ(cpu_rq(0)->nice_ticks, 50);
 	CHECK_EQ(cpu_rq(0)->user_ticks, 50);
@@ -397,16 +397,16 @@ TEST(unprivileged_fifo_request_of_an_iso_task_changes_nothing)
 {
 	struct fake_proc *me = fake_spawn(0, 1000, 1000), *o = fake_spawn(0, 1000, 1000);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
+	CHECK(fake_curr(0) == &me->sched);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, param(50)), 0);
 	CHECK_EQ(sys_sched_setscheduler(o->pid, SCHED_ISO, param(0)), 0);
-	CHECK_EQ(me->se.prio, 110);
-	CHECK_EQ(o->se.prio, 110);
-	CHECK(cpu_rq(0)->queue[110].next == &me->se.run_list);
+	CHECK_EQ(me->sched.prio, 110);
+	CHECK_EQ(o->sched.prio, 110);
+	CHECK(cpu_rq(0)->queue[110].next == &me->sched.run_list);
 	int changes = fake_trace_count(TRACE_NICE, me->pid);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, param(50)), 0);
 	CHECK_EQ(fake_trace_count(TRACE_NICE, me->pid), changes);
-	CHECK(cpu_rq(0)->queue[110].next == &me->se.run_list);
+	CHECK(cpu_rq(0)->queue[110].next == &me->sched.run_list);
 }
 
 /* ---- bursts (staircase.md §3, §4) ---- */
@@ -417,7 +417,7 @@ TEST(unprivileged_fifo_request_of_an_iso_task_changes_nothing)
 TEST(burst_is_capped_at_max_burst_for_batch_and_never_grows_for_rt)
 {
 	struct fake_proc *me = fake_spawn(0, 0, 0);
-	struct sched_task *t = &me->se;
+	struct sched_task *t = &me->sched;
 	struct sched_task_info *ti = (void *)fake_user_mem;
 	fake_schedule(0);
 	sched_set_policy(t, SCHED_BATCH, 0);
@@ -446,7 +446,7 @@ TEST(iso_cpu_0_throttles_only_once_an_iso_task_has_run)
 	CHECK(!cpu_rq(0)->iso_throttled);
 	CHECK_EQ(fake_trace_count(TRACE_ISO_THROTTLE, -1), 0);
 	struct sim_task *iso = sim_add(0, 0, 0);
-	sched_set_policy(&iso->proc->se, SCHED_ISO, 0);
+	sched_set_policy(&iso->proc->sched, SCHED_ISO, 0);
 	for (int i = 0; i < 20 && !cpu_rq(0)->iso_throttled; i++)
 		sim_step();
 	CHECK(cpu_rq(0)->iso_throttled);
@@ -532,7 +532,7 @@ TEST(setscheduler_allowed_by_the_targets_euid_or_uid)
 {
 	struct fake_proc *me = fake_spawn(0, 1000, 1000);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
+	CHECK(fake_curr(0) == &me->sched);
 	struct fake_proc *by_euid = fake_new_task(0, 2000, 1000);
 	struct fake_proc *by_uid = fake_new_task(0, 1000, 2000);
 	struct fake_proc *neither = fake_new_task(0, 2000, 2000);
@@ -552,7 +552,7 @@ TEST(setpriority_allowed_by_the_callers_euid_or_uid)
 {
 	struct fake_proc *me = fake_spawn(0, 1000, 3000);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
+	CHECK(fake_curr(0) == &me->sched);
 	struct fake_proc *mine = fake_new_task(0, 1000, 1000);
 	struct fake_proc *as_euid = fake_new_task(0, 3000, 3000);
 	struct fake_proc *other = fake_new_task(0, 2000, 2000);
@@ -570,17 +570,17 @@ TEST(nice_huge_increment_is_clamped_not_wrapped)
 	fake_schedule(0);
 	CHECK_EQ(sys_nice(5), 0);
 	CHECK_EQ(sys_nice(INT_MAX), 0);
-	CHECK_EQ(sched_task_nice(&me->se), 19);
+	CHECK_EQ(sched_task_nice(&me->sched), 19);
 	me->euid = 0;
 	CHECK_EQ(sys_nice(INT_MIN), 0);
-	CHECK_EQ(sched_task_nice(&me->se), -20);
+	CHECK_EQ(sched_task_nice(&me->sched), -20);
 }
 
 /* staircase.md §6.8: a stopped task is a sleeper: it leaves its queue, and
  * SIGCONT's wake-up is §6.2's, a stop of a quantum or more a real sleep. */
 TEST(stopped_task_leaves_the_queue_and_wakes_as_a_sleeper)
 {
-	struct sched_task *t = &fake_spawn(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_spawn(0, 1000, 1000)->sched;
 	fake_schedule(0);
 	for (int i = 0; i < 30; i++)
 		tick0();

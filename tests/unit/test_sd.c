@@ -20,14 +20,14 @@ static void boot_sd(void)
 
 static struct sched_task *sleeper(void)
 {
-	struct sched_task *t = &fake_new_task(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_new_task(0, 1000, 1000)->sched;
 	t->state = TASK_INTERRUPTIBLE;
 	return t;
 }
 
 static struct sched_task *hog(void)
 {
-	return &sim_add(0, 0, 0)->proc->se;
+	return &sim_add(0, 0, 0)->proc->sched;
 }
 
 static void ticks(int n)
@@ -181,10 +181,10 @@ TEST(sd_fork_splits_the_quota_with_the_child)
 	fake_schedule(0);
 	ticks(3);					/* 5 left at 120 */
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
-	sched_fork(parent, &child->se);
-	CHECK_EQ(child->se.time_slice, 3);
+	sched_fork(parent, &child->sched);
+	CHECK_EQ(child->sched.time_slice, 3);
 	CHECK_EQ(parent->time_slice, 2);
-	CHECK_EQ(child->se.prio, 120);
+	CHECK_EQ(child->sched.prio, 120);
 }
 
 TEST(sd_yield_goes_to_the_expired_array)
@@ -238,8 +238,8 @@ TEST(sd_hogs_share_by_their_number_of_levels)
 {
 	boot_sd();
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0), *c = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 10);
-	sched_set_user_nice(&c->proc->se, 19);
+	sched_set_user_nice(&b->proc->sched, 10);
+	sched_set_user_nice(&c->proc->sched, 19);
 	sim_run(31 * 8 * 20);
 	CHECK(sim_share(a, 31 * 8 * 20) > 0.62 && sim_share(a, 31 * 8 * 20) < 0.67);
 	CHECK(sim_share(b, 31 * 8 * 20) > 0.30 && sim_share(b, 31 * 8 * 20) < 0.35);

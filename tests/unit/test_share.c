@@ -12,14 +12,14 @@
 static struct sim_task *add_iso(int run, int sleep)
 {
 	struct sim_task *t = sim_add(0, run, sleep);
-	sched_set_policy(&t->proc->se, SCHED_ISO, 0);
+	sched_set_policy(&t->proc->sched, SCHED_ISO, 0);
 	return t;
 }
 
 TEST(share_nice0_vs_nice10_about_2_to_1)
 {
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 10);
+	sched_set_user_nice(&b->proc->sched, 10);
 	sim_run(SECONDS(20));
 	double ratio = (double)a->ran / (double)b->ran;
 	CHECK_EQ(a->ran + b->ran, SECONDS(20));
@@ -29,7 +29,7 @@ TEST(share_nice0_vs_nice10_about_2_to_1)
 TEST(share_nice0_vs_nice19_about_20_to_1)
 {
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_user_nice(&b->proc->se, 19);
+	sched_set_user_nice(&b->proc->sched, 19);
 	sim_run(SECONDS(20));
 	double ratio = (double)a->ran / (double)b->ran;
 	CHECK_RANGE(ratio, 18, 22);
@@ -38,7 +38,7 @@ TEST(share_nice0_vs_nice19_about_20_to_1)
 TEST(share_normal_vs_batch_batch_gets_nothing)
 {
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
-	sched_set_policy(&b->proc->se, SCHED_BATCH, 0);
+	sched_set_policy(&b->proc->sched, SCHED_BATCH, 0);
 	sim_run(SECONDS(5));
 	CHECK_EQ(b->ran, 0);
 	CHECK_EQ(a->ran, SECONDS(5));
@@ -103,7 +103,7 @@ TEST(iso_cpu_demotion_and_recovery)
 {
 	struct sim_task *iso = add_iso(0, 0);
 	struct sim_task *iso2 = add_iso(0, 0);
-	struct sched_task *t = &iso->proc->se, *t2 = &iso2->proc->se;
+	struct sched_task *t = &iso->proc->sched, *t2 = &iso2->proc->sched;
 	int ticks = 0;
 	while (!cpu_rq(0)->iso_throttled && ticks < SECONDS(10)) {
 		sim_step();

@@ -153,16 +153,16 @@ TEST(wake_prefers_a_fully_idle_core_over_an_idle_sibling)
 	boot_topology(1, 2, 2);
 	struct fake_proc *a = fake_spawn(0, 0, 0);
 	struct fake_proc *b = fake_spawn(0, 0, 0);
-	sched_set_user_nice(&a->se, -5);		/* a: 115 */
+	sched_set_user_nice(&a->sched, -5);		/* a: 115 */
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &a->se);
+	CHECK(fake_curr(0) == &a->sched);
 	/* b: take it off cpu0's queue as if it had run there and slept */
-	cpu_rq(0)->curr = &b->se; b->se.on_cpu = 1; a->se.on_cpu = 0;
+	cpu_rq(0)->curr = &b->sched; b->sched.on_cpu = 1; a->sched.on_cpu = 0;
 	fake_sleep(0, TASK_INTERRUPTIBLE);
-	CHECK(fake_curr(0) == &a->se);
+	CHECK(fake_curr(0) == &a->sched);
 	fake_now_ns += 50 * TICK_NS;
-	sched_wake_up(&b->se);			/* 120 would not preempt 115 */
-	CHECK_EQ(core_of(b->se.cpu), 1);
+	sched_wake_up(&b->sched);			/* 120 would not preempt 115 */
+	CHECK_EQ(core_of(b->sched.cpu), 1);
 }
 
 TEST(wake_stays_on_last_cpu_when_it_would_preempt)
@@ -170,18 +170,18 @@ TEST(wake_stays_on_last_cpu_when_it_would_preempt)
 	boot_topology(1, 2, 2);
 	struct fake_proc *a = fake_spawn(0, 0, 0);
 	struct fake_proc *b = fake_spawn(0, 0, 0);
-	sched_set_user_nice(&b->se, -5);		/* b wakes at 115 */
+	sched_set_user_nice(&b->sched, -5);		/* b wakes at 115 */
 	fake_schedule(0);
-	cpu_rq(0)->curr = &b->se; b->se.on_cpu = 1; a->se.on_cpu = 0;
+	cpu_rq(0)->curr = &b->sched; b->sched.on_cpu = 1; a->sched.on_cpu = 0;
 	fake_sleep(0, TASK_INTERRUPTIBLE);
-	CHECK(fake_curr(0) == &a->se);
+	CHECK(fake_curr(0) == &a->sched);
 	for (int i = 0; i < 5; i++) {
 		fake_now_ns += TICK_NS;
 		fake_tick(0, true);
 	}
 	fake_now_ns += 50 * TICK_NS;
-	sched_wake_up(&b->se);
-	CHECK_EQ(b->se.cpu, 0);
+	sched_wake_up(&b->sched);
+	CHECK_EQ(b->sched.cpu, 0);
 	CHECK(fake_need_resched[0]);
 }
 
@@ -194,7 +194,7 @@ static struct fake_proc *pulled;
 static void pull_when_rq0_locked(struct spinlock *l)
 {
 	if (pulled && l == &cpu_rq(0)->lock) {
-		pulled->se.cpu = 1;
+		pulled->sched.cpu = 1;
 		pulled = NULL;
 	}
 }
@@ -206,14 +206,14 @@ TEST(placement_of_a_task_pulled_meanwhile_reads_no_queue_it_left)
 	struct fake_proc *c = fake_spawn(1, 0, 0);
 	fake_schedule(0);
 	fake_schedule(1);
-	CHECK(fake_curr(0) == &a->se && fake_curr(1) == &c->se && b->se.on_rq);
+	CHECK(fake_curr(0) == &a->sched && fake_curr(1) == &c->sched && b->sched.on_rq);
 	pulled = b;
 	fake_lock_hook = pull_when_rq0_locked;
-	int cpu = select_task_cpu(&b->se);	/* asserted before the fix */
+	int cpu = select_task_cpu(&b->sched);	/* asserted before the fix */
 	fake_lock_hook = NULL;
 	CHECK(pulled == NULL);			/* the pull happened */
 	CHECK(cpu == 0 || cpu == 1);
-	b->se.cpu = 0;				/* undo the play */
+	b->sched.cpu = 0;				/* undo the play */
 }
 
 /* ---- load balancing ---- */
@@ -228,10 +228,10 @@ TEST(balance_two_hogs_queued_on_one_cpu_end_on_different_cores)
 	boot_topology(1, 2, 2);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	sim_run(200);
-	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK(on_different_cores(&a->proc->sched, &b->proc->sched));
 	CHECK_EQ(fake_migrated_running, 0);
 	sim_run(1000);
-	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK(on_different_cores(&a->proc->sched, &b->proc->sched));
 	CHECK_RANGE(a->ran, 1150, 1200);
 	CHECK_RANGE(b->ran, 1150, 1200);
 }
@@ -241,10 +241,10 @@ TEST(balance_two_hogs_on_sibling_threads_spread_to_idle_core)
 	boot_topology(1, 2, 2);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(1, 0, 0);
 	fake_resched_pending();
-	CHECK(fake_curr(0) == &a->proc->se);	/* both running, one core */
-	CHECK(fake_curr(1) == &b->proc->se);
+	CHECK(fake_curr(0) == &a->proc->sched);	/* both running, one core */
+	CHECK(fake_curr(1) == &b->proc->sched);
 	sim_run(100);
-	CHECK(on_different_cores(&a->proc->se, &b->proc->se));
+	CHECK(on_different_cores(&a->proc->sched, &b->proc->sched));
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 1);	/* one move, no ping-pong */
 	sim_run(1000);
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 1);
@@ -260,7 +260,7 @@ TEST(balance_four_hogs_on_4_cores_x_2_threads_one_per_core)
 	sim_run(500);
 	int per_core[4] = { 0 };
 	for (int i = 0; i < 4; i++)
-		per_core[core_of(t[i]->proc->se.cpu)]++;
+		per_core[core_of(t[i]->proc->sched.cpu)]++;
 	for (int c = 0; c < 4; c++)
 		CHECK_EQ(per_core[c], 1);
 	CHECK_EQ(fake_migrated_running, 0);
@@ -271,7 +271,7 @@ TEST(balance_two_packages_spread_across_packages)
 	boot_topology(2, 1, 1);
 	struct sim_task *a = sim_add(0, 0, 0), *b = sim_add(0, 0, 0);
 	sim_run(100);
-	CHECK(a->proc->se.cpu != b->proc->se.cpu);
+	CHECK(a->proc->sched.cpu != b->proc->sched.cpu);
 }
 
 /* A 2:1 split is "balanced" by the threshold, but the task alone would get
@@ -475,7 +475,7 @@ TEST(rotation_takes_turns)
 		sim_add(1, 0, 0);
 		sim_add(2, 0, 0);
 		fake_resched_pending();
-		a->proc->se.cpus_allowed = b->proc->se.cpus_allowed = 0x7;
+		a->proc->sched.cpus_allowed = b->proc->sched.cpus_allowed = 0x7;
 		cpu_rotation(older)->turn_ns = 1;
 		cpu_rotation(3 - older)->turn_ns = 2;
 		int skip = fake_trace_len;
@@ -513,14 +513,14 @@ TEST(rotation_never_puts_batch_in_front_of_normal)
 	fake_boot(3, NULL);
 	sim_add(0, 0, 0);
 	struct fake_proc *b = fake_spawn(0, 0, 0);
-	sched_set_policy(&b->se, SCHED_BATCH, 0);
+	sched_set_policy(&b->sched, SCHED_BATCH, 0);
 	sim_add_task(b, 0, 0);
 	sim_add(1, 0, 0);
 	sim_add(1, 0, 0);
 	sim_add(2, 0, 0);
 	sim_run(5000);
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, b->pid), 0);
-	CHECK_EQ(b->se.stats.nr_runs, 0);
+	CHECK_EQ(b->sched.stats.nr_runs, 0);
 	CHECK(fake_trace_count(TRACE_MIGRATE, -1) > 10);
 }
 
@@ -532,7 +532,7 @@ TEST(balance_rotation_leaves_a_waiting_batch_task_alone)
 	sim_add(0, 0, 0);
 	sim_add(1, 0, 0);
 	struct fake_proc *b = fake_spawn(0, 0, 0);
-	sched_set_policy(&b->se, SCHED_BATCH, 0);
+	sched_set_policy(&b->sched, SCHED_BATCH, 0);
 	sim_add_task(b, 0, 0);
 	sim_run(1000);
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 0);
@@ -566,7 +566,7 @@ TEST(balance_pinned_tasks_beside_a_free_one_stay)
 		CHECK_EQ(fake_trace_count(TRACE_MIGRATE, fake_of(pin[i])->pid), 0);
 		CHECK_EQ(pin[i]->cpu, 0);
 	}
-	CHECK_EQ(free_one->se.cpu, 1);		/* the free one went to the idle CPU */
+	CHECK_EQ(free_one->sched.cpu, 1);		/* the free one went to the idle CPU */
 }
 
 TEST(balance_never_moves_a_running_task)
@@ -589,7 +589,7 @@ TEST(balance_single_running_task_is_left_alone)
 	fake_boot(2, NULL);
 	struct sim_task *a = sim_add(0, 0, 0);
 	sim_run(500);
-	CHECK_EQ(a->proc->se.cpu, 0);
+	CHECK_EQ(a->proc->sched.cpu, 0);
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, -1), 0);
 }
 
@@ -598,16 +598,16 @@ TEST(balance_cache_hot_task_moves_only_after_failures)
 	fake_boot(2, NULL);		/* one package, two cores: cache_nice_tries 1 */
 	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &a->se);
+	CHECK(fake_curr(0) == &a->sched);
 	fake_now_ns += 10 * TICK_NS;
-	b->se.stats.last_ran_ns = fake_now_ns - TICK_NS;	/* ran 1 ms ago: hot */
+	b->sched.stats.last_ran_ns = fake_now_ns - TICK_NS;	/* ran 1 ms ago: hot */
 	fake_schedule(1);		/* idle balance: hot, refused (failed 1) */
-	CHECK_EQ(b->se.cpu, 0);
+	CHECK_EQ(b->sched.cpu, 0);
 	fake_schedule(1);		/* refused again (failed 2) */
-	CHECK_EQ(b->se.cpu, 0);
+	CHECK_EQ(b->sched.cpu, 0);
 	fake_schedule(1);		/* balancing keeps failing: move it */
-	CHECK_EQ(b->se.cpu, 1);
-	CHECK(fake_curr(1) == &b->se);
+	CHECK_EQ(b->sched.cpu, 1);
+	CHECK(fake_curr(1) == &b->sched);
 }
 
 /* ---- affinity (sched_setaffinity semantics) ---- */
@@ -617,26 +617,26 @@ TEST(affinity_running_task_leaves_its_cpu_at_once)
 	fake_boot(2, NULL);
 	struct fake_proc *a = fake_spawn(0, 0, 0);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &a->se);
+	CHECK(fake_curr(0) == &a->sched);
 	uint32_t *m = (void *)fake_user_mem;
 	*m = 0x2;
 	CHECK_EQ(sys_sched_setaffinity(0, 4, m), 0);
 	CHECK(fake_need_resched[0]);
 	fake_schedule(0);		/* schedule() hands it over ... */
 	CHECK(fake_curr(0)->is_idle);
-	CHECK_EQ(a->se.cpu, 1);		/* ... finish_switch queued it on cpu1 */
-	CHECK(a->se.on_rq);
+	CHECK_EQ(a->sched.cpu, 1);		/* ... finish_switch queued it on cpu1 */
+	CHECK(a->sched.on_rq);
 	CHECK(fake_need_resched[1]);
 	fake_schedule(1);
-	CHECK(fake_curr(1) == &a->se);
+	CHECK(fake_curr(1) == &a->sched);
 	/* Moving it while it ran would fail attach_task's KASSERT before any
 	 * check here; what can go wrong is the hand-over: one move, and the
 	 * MIGRATE flag gone, so that its next switch-out (a sleep) does not
 	 * move (and queue) it again. */
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, a->pid), 1);
-	CHECK_EQ(a->se.flags & SF_MIGRATE, 0);
+	CHECK_EQ(a->sched.flags & SF_MIGRATE, 0);
 	fake_sleep(1, TASK_INTERRUPTIBLE);
-	CHECK(!a->se.on_rq);
+	CHECK(!a->sched.on_rq);
 	CHECK_EQ(fake_trace_count(TRACE_MIGRATE, a->pid), 1);
 }
 
@@ -645,12 +645,12 @@ TEST(affinity_queued_task_moves_at_once)
 	fake_boot(2, NULL);
 	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &a->se);
-	CHECK_EQ(sched_set_cpus_allowed(&b->se, 0x2), 0);
-	CHECK_EQ(b->se.cpu, 1);
-	CHECK(b->se.on_rq);
-	CHECK_EQ(sched_set_cpus_allowed(&b->se, 0x4), -EINVAL);	/* offline only */
-	CHECK_EQ(b->se.cpus_allowed, 0x2);
+	CHECK(fake_curr(0) == &a->sched);
+	CHECK_EQ(sched_set_cpus_allowed(&b->sched, 0x2), 0);
+	CHECK_EQ(b->sched.cpu, 1);
+	CHECK(b->sched.on_rq);
+	CHECK_EQ(sched_set_cpus_allowed(&b->sched, 0x4), -EINVAL);	/* offline only */
+	CHECK_EQ(b->sched.cpus_allowed, 0x2);
 }
 
 TEST(affinity_sleeping_task_is_placed_by_its_wakeup)
@@ -659,11 +659,11 @@ TEST(affinity_sleeping_task_is_placed_by_its_wakeup)
 	struct fake_proc *a = fake_spawn(0, 0, 0);
 	fake_schedule(0);
 	fake_sleep(0, TASK_INTERRUPTIBLE);
-	CHECK_EQ(sched_set_cpus_allowed(&a->se, 0x2), 0);
-	CHECK_EQ(a->se.cpu, 0);
+	CHECK_EQ(sched_set_cpus_allowed(&a->sched, 0x2), 0);
+	CHECK_EQ(a->sched.cpu, 0);
 	fake_now_ns += 5 * TICK_NS;
-	sched_wake_up(&a->se);
-	CHECK_EQ(a->se.cpu, 1);
+	sched_wake_up(&a->sched);
+	CHECK_EQ(a->sched.cpu, 1);
 }
 
 /* ---- accounting ---- */
@@ -726,7 +726,7 @@ TEST(single_rq_lock_must_start_with_no_rq_lock_held)
 	spin_lock(&cpu_rq(0)->lock);
 	fake_assert_jmp = &jb;
 	if (setjmp(jb) == 0) {
-		task_rq_lock(&a->se);	/* rq1 while holding rq0: refused */
+		task_rq_lock(&a->sched);	/* rq1 while holding rq0: refused */
 		fake_assert_jmp = saved;
 		test_fail(__FILE__, __LINE__, "task_rq_lock did not assert");
 		return;
@@ -768,14 +768,14 @@ TEST(balance_pinned_count_follows_affinity_changes)
 	struct fake_proc *a = fake_spawn(0, 0, 0), *b = fake_spawn(0, 0, 0);
 	fake_schedule(0);
 	CHECK_EQ(cpu_rq(0)->nr_pinned, 0);
-	CHECK_EQ(sched_set_cpus_allowed(&b->se, 1u << 0), 0);	/* queued, pinned here */
+	CHECK_EQ(sched_set_cpus_allowed(&b->sched, 1u << 0), 0);	/* queued, pinned here */
 	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
-	CHECK_EQ(sched_set_cpus_allowed(&a->se, 1u << 0), 0);	/* running, pinned here */
+	CHECK_EQ(sched_set_cpus_allowed(&a->sched, 1u << 0), 0);	/* running, pinned here */
 	CHECK_EQ(cpu_rq(0)->nr_pinned, 2);
-	CHECK_EQ(sched_set_cpus_allowed(&b->se, 3), 0);		/* free again: may be pulled */
+	CHECK_EQ(sched_set_cpus_allowed(&b->sched, 3), 0);		/* free again: may be pulled */
 	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
 	fake_schedule(1);					/* idle balance takes b */
-	CHECK_EQ(b->se.cpu, 1);
+	CHECK_EQ(b->sched.cpu, 1);
 	CHECK_EQ(cpu_rq(0)->nr_pinned, 1);
 	CHECK_EQ(cpu_rq(1)->nr_pinned, 0);
 }

@@ -11,7 +11,7 @@ static struct sched_task *run_one(void)
 {
 	struct fake_proc *p = fake_spawn(0, 1000, 1000);
 	fake_schedule(0);
-	return &p->se;
+	return &p->sched;
 }
 
 /* Run t for ms ticks, sleep for sleep_ns, wake it (t alone on CPU 0). */
@@ -51,8 +51,8 @@ TEST(staircase_one_stair_per_quantum_requeues_at_tail)
 	for (int i = 0; i < 10; i++)
 		tick0();
 	CHECK_EQ(a->prio, 121);
-	CHECK(fake_curr(0) == &b->se);
-	CHECK_EQ(b->se.prio, 120);
+	CHECK(fake_curr(0) == &b->sched);
+	CHECK_EQ(b->sched.prio, 120);
 }
 
 TEST(staircase_burst_grows_on_real_sleep)
@@ -148,8 +148,8 @@ TEST(staircase_forked_parent_continues_slice)
 	struct fake_proc *child = fake_new_task(0, 1000, 1000);
 	for (int i = 0; i < 30; i++)
 		tick0();
-	sched_fork(parent, &child->se);
-	sched_wake_new(&child->se);
+	sched_fork(parent, &child->sched);
+	sched_wake_new(&child->sched);
 	CHECK(parent->flags & SF_FORKED);
 	run_sleep_wake(parent, 0, 100 * TICK_NS, TASK_INTERRUPTIBLE);
 	CHECK_EQ(parent->flags & SF_FORKED, 0);
@@ -206,7 +206,7 @@ TEST(compute_1_delays_preemption_by_cache_delay)
 		tick0();
 	CHECK(fake_curr(0) == hog);
 	tick0();	/* cache_ticks reaches cache_delay = 10 */
-	CHECK(fake_curr(0) == &w->se);
+	CHECK(fake_curr(0) == &w->sched);
 }
 
 TEST(compute_0_preempts_at_once)
@@ -217,5 +217,5 @@ TEST(compute_0_preempts_at_once)
 	struct fake_proc *w = fake_spawn(0, 1000, 1000);
 	CHECK(fake_need_resched[0]);
 	fake_resched_pending();
-	CHECK(fake_curr(0) == &w->se);
+	CHECK(fake_curr(0) == &w->sched);
 }

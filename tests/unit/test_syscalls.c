@@ -49,11 +49,11 @@ TEST(setscheduler_errors_in_linux_order)
 	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_FIFO, param(5)), -EPERM);
 	/* allowed: own task, and root on anyone's */
 	CHECK_EQ(sys_sched_setscheduler(mine->pid, SCHED_BATCH, param(0)), 0);
-	CHECK_EQ(mine->se.policy, SCHED_BATCH);
+	CHECK_EQ(mine->sched.policy, SCHED_BATCH);
 	me->euid = 0;
 	CHECK_EQ(sys_sched_setscheduler(other->pid, SCHED_RR, param(5)), 0);
-	CHECK_EQ(other->se.policy, SCHED_RR);
-	CHECK_EQ(other->se.prio, 94);
+	CHECK_EQ(other->sched.policy, SCHED_RR);
+	CHECK_EQ(other->sched.prio, 94);
 }
 
 TEST(setparam_keeps_policy_and_checks_priority)
@@ -69,7 +69,7 @@ TEST(setparam_keeps_policy_and_checks_priority)
 	me->euid = 0;
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_FIFO, param(10)), 0);
 	CHECK_EQ(sys_sched_setparam(0, param(20)), 0);
-	CHECK_EQ(me->se.prio, 79);
+	CHECK_EQ(me->sched.prio, 79);
 	CHECK_EQ(sys_sched_setparam(0, param(0)), -EINVAL);	/* FIFO needs 1..99 */
 }
 
@@ -106,19 +106,19 @@ TEST(reset_on_fork_children_start_plain)
 	CHECK_EQ(sys_sched_setparam(0, param(30)), 0);
 	CHECK_EQ(sys_sched_getscheduler(0), SCHED_RR | SCHED_RESET_ON_FORK);
 	struct sched_task child;
-	sched_fork(&me->se, &child);
+	sched_fork(&me->sched, &child);
 	CHECK_EQ(child.policy, SCHED_NORMAL);
 	CHECK_EQ(child.rt_priority, 0);
 	CHECK_EQ(child.reset_on_fork, false);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_NORMAL | SCHED_RESET_ON_FORK, param(0)), 0);
-	sched_set_user_nice(&me->se, -5);
-	sched_fork(&me->se, &child);
+	sched_set_user_nice(&me->sched, -5);
+	sched_fork(&me->sched, &child);
 	CHECK_EQ(sched_task_nice(&child), 0);
 	/* an unprivileged caller keeps the flag on, may not take it off */
 	me->euid = 1000;
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_BATCH, param(0)), -EPERM);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_BATCH | SCHED_RESET_ON_FORK, param(0)), 0);
-	sched_fork(&me->se, &child);
+	sched_fork(&me->sched, &child);
 	CHECK_EQ(child.policy, SCHED_BATCH);		/* not a real-time policy: kept */
 }
 
@@ -163,7 +163,7 @@ TEST(rr_get_interval_per_policy)
 		fake_now_ns += TICK_NS;
 		fake_tick(0, true);
 	}
-	CHECK(me->se.time_slice < 10 && me->se.slice < 10);
+	CHECK(me->sched.time_slice < 10 && me->sched.slice < 10);
 	sys_sched_rr_get_interval(0, ts);
 	CHECK_EQ(ts->tv_nsec, 10000000);
 	tunables.rr_interval_ms = 30;
@@ -198,7 +198,7 @@ TEST(nice_needs_privilege_to_lower_and_returns_0)
 	me->euid = 0;
 	CHECK_EQ(sys_nice(-100), 0);			/* clamped at -20 */
 	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 0), 40);
-	CHECK_EQ(me->se.static_prio, 100);
+	CHECK_EQ(me->sched.static_prio, 100);
 }
 
 TEST(getpriority_setpriority_errors)
@@ -240,7 +240,7 @@ TEST(affinity_errors_in_linux_order)
 	CHECK_EQ(sys_sched_setaffinity(0, 4, m), -EINVAL);		/* offline only */
 	*m = 0x6;
 	CHECK_EQ(sys_sched_setaffinity(mine->pid, 8, m), 0);
-	CHECK_EQ(mine->se.cpus_allowed, 0x2);
+	CHECK_EQ(mine->sched.cpus_allowed, 0x2);
 	CHECK_EQ(sys_sched_getaffinity(0, 3, m), -EINVAL);
 	CHECK_EQ(sys_sched_getaffinity(9999, 4, m), -ESRCH);
 	CHECK_EQ(sys_sched_getaffinity(0, 4, FAKE_BAD_PTR), -EFAULT);

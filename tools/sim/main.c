@@ -83,13 +83,13 @@ static const char *switch_state(const struct sched_task *prev, int cpu)
 static void record(const struct fake_trace_rec *r, struct task_report *t)
 {
 	struct sim_trace_rec *e;
-	const struct sched_task *se = t && t->sim ? &t->sim->proc->se :
-		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+	const struct sched_task *se = t && t->sim ? &t->sim->proc->sched :
+		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].sched : NULL;
 
 	/* Set up (policy, nice) before the simulator knows it: find it by pid. */
 	for (int i = 0; !se && r->pid > 0 && i < FAKE_MAX_PROCS; i++)
 		if (fake_procs[i].used && fake_procs[i].pid == r->pid)
-			se = &fake_procs[i].se;
+			se = &fake_procs[i].sched;
 	const struct sched_task *cur;
 
 	if (trace_len == TRACE_KEEP) {
@@ -113,7 +113,7 @@ static void record(const struct fake_trace_rec *r, struct task_report *t)
 	 * its own idea of the current process, which has not changed yet). */
 	cur = r->event == TRACE_SWITCH ? last_in[r->cpu] : fake_curr(r->cpu);
 	if (!cur)
-		cur = &fake_idle[r->cpu].se;
+		cur = &fake_idle[r->cpu].sched;
 	e->cur = fake_pid((struct sched_task *)cur);
 	e->cur_prio = cur->prio;
 	e->cur_policy = policy_code(cur);
@@ -128,7 +128,7 @@ static void on_event(const struct fake_trace_rec *r)
 		t->woken = true;
 	if (t && r->event == TRACE_SWITCH) {
 		/* queued_ns: when it last became runnable-waiting (core.c) */
-		uint64_t wait = r->ns - t->sim->proc->se.stats.queued_ns;
+		uint64_t wait = r->ns - t->sim->proc->sched.stats.queued_ns;
 		if (wait > t->max_wait_ns)
 			t->max_wait_ns = wait;
 		if (t->woken) {
@@ -266,9 +266,9 @@ static void start_task(struct task_report *t, int hz)
 	struct fake_proc *p = fake_new_task(cpu, 1000, 1000);
 	int run = 0, run_max = 0, sleep = 0, sleep_max = 0;
 
-	sched_set_cpus_allowed(&p->se, w->cpus);
-	sched_set_user_nice(&p->se, w->nice);
-	sched_set_policy(&p->se, w->policy, w->rt_priority);
+	sched_set_cpus_allowed(&p->sched, w->cpus);
+	sched_set_user_nice(&p->sched, w->nice);
+	sched_set_policy(&p->sched, w->policy, w->rt_priority);
 	if (!w->hog) {
 		run = (int)ns_to_whole_ticks(w->run_ns, hz);
 		run_max = (int)ns_to_whole_ticks(w->run_max_ns, hz);
@@ -280,7 +280,7 @@ static void start_task(struct task_report *t, int hz)
 	t->sim->uninterruptible = w->uninterruptible;
 	sim_set_ranges(t->sim, run_max, sleep_max);
 	fake_cpu = cpu;
-	sched_wake_new(&p->se);
+	sched_wake_new(&p->sched);
 	fake_cpu = 0;
 }
 
@@ -373,7 +373,7 @@ static void print_report(const char *file, const struct workload *wl, uint64_t t
 			       cpus);
 			continue;
 		}
-		struct sched_task *se = &t->sim->proc->se;
+		struct sched_task *se = &t->sim->proc->sched;
 		uint64_t max_wait = t->max_wait_ns;
 		/* still waiting at the end: that wait counts too */
 		if (se->on_rq && fake_curr(se->cpu) != se && now - se->stats.queued_ns > max_wait)

@@ -72,8 +72,8 @@ static void push_lat(struct rstate *s, uint64_t ns)
 
 static void keep(const struct fake_trace_rec *r, const struct rstate *s)
 {
-	const struct sched_task *se = s && s->p ? &s->p->se :
-		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].se : NULL;
+	const struct sched_task *se = s && s->p ? &s->p->sched :
+		r->policy == FAKE_POLICY_IDLE ? &fake_idle[r->cpu].sched : NULL;
 
 	if (nout == REPLAY_TRACE_KEEP) {
 		out_lost++;
@@ -175,13 +175,13 @@ static void start(int i, int cpu)
 		cpu = __builtin_ctz(pin);
 	p = fake_new_task(cpu, 1000, 1000);
 	if (pin)
-		sched_set_cpus_allowed(&p->se, pin);
-	sched_set_user_nice(&p->se, rt ? 0 : nice_for(t, policy));
-	sched_set_policy(&p->se, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
+		sched_set_cpus_allowed(&p->sched, pin);
+	sched_set_user_nice(&p->sched, rt ? 0 : nice_for(t, policy));
+	sched_set_policy(&p->sched, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
 	rs[i].p = p;
 	by_sim_pid[p->pid] = &rs[i];
 	fake_cpu = cpu;
-	sched_wake_new(&p->se);
+	sched_wake_new(&p->sched);
 	fake_cpu = 0;
 }
 
@@ -207,7 +207,7 @@ static void wake(struct rstate *s, int at, int dep, int cpu)
 	w->blocked = false;
 	complete(w);
 	fake_cpu = cpu;			/* the waker's CPU does the wake-up */
-	sched_wake_up(&w->p->se);
+	sched_wake_up(&w->p->sched);
 	fake_cpu = 0;
 }
 
@@ -299,8 +299,8 @@ static void step(void)
 		if (s->p && s->asleep && s->wake_at <= now_tick) {
 			s->asleep = false;
 			complete(s);
-			fake_cpu = s->p->se.cpu;
-			sched_wake_up(&s->p->se);
+			fake_cpu = s->p->sched.cpu;
+			sched_wake_up(&s->p->sched);
 			fake_cpu = 0;
 		}
 	}
@@ -409,7 +409,7 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 			why = "latency";
 		failures += check && *why;
 		char pol[32];
-		int rp = s->p ? s->p->se.policy : t->policy;
+		int rp = s->p ? s->p->sched.policy : t->policy;
 		snprintf(pol, sizeof(pol), "%s%s%s", t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
 			 rp != t->policy ? ">" : "", rp != t->policy ? sched_trace_policy_name(rp) : "");
 		printf("%-15s %5d %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",

@@ -42,7 +42,7 @@ char procfs_state_char(const struct proc *p)
 {
 	if (p->stopped)
 		return 'T';
-	switch (p->se.state) {
+	switch (p->sched.state) {
 	case TASK_RUNNING:
 	case TASK_WAKING:		return 'R';
 	case TASK_UNINTERRUPTIBLE:	return p->killable ? 'S' : 'D';
@@ -104,7 +104,7 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 	memcpy(s->rlim, g->group->rlim, sizeof(s->rlim));
 	s->name[PROC_NAME_MAX - 1] = 0;
 	snap_signals(p, s);
-	sched_task_view(&p->se, &s->sv);
+	sched_task_view(&p->sched, &s->sv);
 	s->utime = s->sv.info.utime;
 	s->stime = s->sv.info.stime;
 	if (whole && g->group_leader)
@@ -443,7 +443,7 @@ static int text_wchan(int pid, struct pbuf *b)
 	const char *name = NULL;
 	uint32_t lo = (uint32_t)p->kstack, hi = lo + KSTACK_SIZE;
 	const struct context *c = p->context;
-	if (procfs_state_char(p) != 'R' && !p->se.on_cpu && in_stack((uint32_t)c, lo, hi)) {
+	if (procfs_state_char(p) != 'R' && !p->sched.on_cpu && in_stack((uint32_t)c, lo, hi)) {
 		uint32_t eip = c->eip, ebp = c->ebp, off;
 		for (int depth = 0; depth < 16; depth++) {
 			name = ksym_lookup(eip, &off);

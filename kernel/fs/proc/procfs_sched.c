@@ -64,7 +64,7 @@ static void task_line(struct pbuf *b, int pid, int cpu, int curr_pid)
 
 	if (!p)
 		return;				/* exited since the snapshot */
-	sched_task_view(&p->se, &v);
+	sched_task_view(&p->sched, &v);
 	state = procfs_state_char(p);
 	memcpy(name, p->name, sizeof(name));
 	name[sizeof(name) - 1] = 0;

@@ -121,7 +121,7 @@ static void text_stat(struct pbuf *b)
 	const struct proc *p;
 	for_each_task(p)		/* lockless, as Linux's sums: a count of a moment */
 		if (p->pstate == P_LIVE)
-			switches += p->se.stats.nr_runs;
+			switches += p->sched.stats.nr_runs;
 	/* btime: the wall-clock second of boot (the RTC's, kernel/time/systime.c) */
 	pb_printf(b, "intr 0\nctxt %u\nbtime %u\nprocesses %u\nprocs_running %u\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -155,7 +155,7 @@ static void text_loadavg(struct pbuf *b)
 		if (p->pstate != P_LIVE)
 			continue;
 		total++;
-		running += p->se.state == TASK_RUNNING;
+		running += p->sched.state == TASK_RUNNING;
 	}
 	pb_printf(b, "%u/%u %d\n", running, total, proc_last_pid());
 }

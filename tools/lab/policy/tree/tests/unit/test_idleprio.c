@@ -29,7 +29,7 @@ static int make_idleprio(struct sched_task *t)
 
 static struct sched_task *spawn(void)
 {
-	return &fake_spawn(0, 1000, 1000)->se;
+	return &fake_spawn(0, 1000, 1000)->sched;
 }
 
 TEST(idleprio_is_policy_5_for_any_user)
@@ -37,11 +37,11 @@ TEST(idleprio_is_policy_5_for_any_user)
 	struct fake_proc *me = fake_spawn(0, 1000, 1000);
 	struct fake_proc *other = fake_new_task(0, 2000, 2000);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
+	CHECK(fake_curr(0) == &me->sched);
 	CHECK_EQ(sys_sched_setscheduler(0, SCHED_IDLEPRIO, user_param(0)), 0);
 	CHECK_EQ(sys_sched_getscheduler(0), SCHED_IDLEPRIO);
-	CHECK_EQ(me->se.policy, SCHED_IDLEPRIO);
-	CHECK_EQ(me->se.rt_priority, 0);
+	CHECK_EQ(me->sched.policy, SCHED_IDLEPRIO);
+	CHECK_EQ(me->sched.rt_priority, 0);
 	CHECK_EQ(sys_sched_setparam(0, user_param(0)), 0);	/* stays IDLEPRIO */
 	CHECK_EQ(sys_sched_getscheduler(0), SCHED_IDLEPRIO);
 	/* another user's task: no */
@@ -71,15 +71,15 @@ TEST(idleprio_kernel_thread_may_not_be_idleprio)
 	struct fake_proc *k = fake_new_task(0, 0, 0);
 	struct fake_proc *me = fake_spawn(0, 0, 0);
 	fake_schedule(0);
-	CHECK(fake_curr(0) == &me->se);
-	k->se.is_kthread = true;
+	CHECK(fake_curr(0) == &me->sched);
+	k->sched.is_kthread = true;
 	CHECK_EQ(sys_sched_setscheduler(k->pid, SCHED_IDLEPRIO, user_param(0)), -EPERM);
 	CHECK_EQ(sys_sched_setscheduler(me->pid, SCHED_IDLEPRIO, user_param(0)), 0);
 }
 
 TEST(idleprio_numbers_as_batch)
 {
-	struct sched_task *t = &fake_new_task(0, 1000, 1000)->se;
+	struct sched_task *t = &fake_new_task(0, 1000, 1000)->sched;
 	CHECK_EQ(make_idleprio(t), 0);
 	CHECK_EQ(rr_interval(t), 100);		/* 10 RR */
 	CHECK_EQ(full_slice(t), 200);		/* RR * (40 - 20) */
@@ -93,8 +93,8 @@ TEST(idleprio_waits_at_140_beside_normal_and_runs_alone)
 {
 	struct sim_task *hog = sim_add(0, 0, 0);
 	struct sim_task *idle = sim_add(0, 0, 0);
-	CHECK_EQ(make_idleprio(&idle->proc->se), 0);
-	CHECK_EQ(idle->proc->se.prio, 140);
+	CHECK_EQ(make_idleprio(&idle->proc->sched), 0);
+	CHECK_EQ(idle->proc->sched.prio, 140);
 	sim_run(3000);
 	CHECK_EQ(idle->ran, 0);
 	CHECK_EQ(hog->ran, 3000);
@@ -164,8 +164,8 @@ TEST(idleprio_and_batch_share_140_by_slice)
 {
 	struct sim_task *i = sim_add(0, 0, 0);
 	struct sim_task *b = sim_add(0, 0, 0);
-	CHECK_EQ(make_idleprio(&i->proc->se), 0);
-	sched_set_policy(&b->proc->se, SCHED_BATCH, 0);
+	CHECK_EQ(make_idleprio(&i->proc->sched), 0);
+	sched_set_policy(&b->proc->sched, SCHED_BATCH, 0);
 	sim_run(4000);
 	CHECK_RANGE(sim_share(i, 4000), 0.4, 0.6);
 	CHECK_RANGE(sim_share(b, 4000), 0.4, 0.6);
@@ -174,7 +174,7 @@ TEST(idleprio_and_batch_share_140_by_slice)
 TEST(idleprio_time_is_accounted_as_nice)
 {
 	struct sim_task *b = sim_add(0, 0, 0);
-	CHECK_EQ(make_idleprio(&b->proc->se), 0);
+	CHECK_EQ(make_idleprio(&b->proc->sched), 0);
 	sim_run(50);
 	CHECK_EQ(cpu_rq(0)->nice_ticks, 50);
 	CHECK_EQ(cpu_rq(0)->user_ticks, 0);
