@@ -47,6 +47,22 @@ static void check(int ok, const char *name, const char *what)
 	failures += !ok;
 }
 
+/* Until the task whose stat file this is sleeps (state S), for up to
+ * 5 s: the guest orders the events, not a guessed delay. */
+static void wait_asleep(const char *stat_path)
+{
+	for (int i = 0; i < 5000; i++) {
+		char buf[256];
+		FILE *f = fopen(stat_path, "r");
+		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
+		if (f)
+			fclose(f);
+		if (asleep)
+			return;
+		usleep(1000);
+	}
+}
+
 static const char *errname(int e)
 {
 	switch (e) {
@@ -373,17 +389,9 @@ static void selects(void)
 	handled_by = 0;
 	pid_t parent = getpid(), child = fork();
 	if (child == 0) {		/* once the parent sleeps in pselect */
-		for (int i = 0; i < 5000; i++) {
-			char path[40], buf[256];
-			snprintf(path, sizeof(path), "/proc/%d/stat", (int)parent);
-			FILE *f = fopen(path, "r");
-			int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-			if (f)
-				fclose(f);
-			if (asleep)
-				break;
-			usleep(1000);
-		}
+		char path[40];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)parent);
+		wait_asleep(path);
 		kill(parent, SIGUSR1);
 		_exit(0);
 	}
@@ -425,17 +433,9 @@ static void close_under_a_reader(void)
 	close_fd = p[0];
 	close_wr = p[1];
 	pthread_create(&t, NULL, blocked_reader, NULL);
-	for (int i = 0; i < 5000; i++) {	/* once the reader sleeps in read */
-		char path[64], buf[256];
-		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid() + 1);
-		FILE *f = fopen(path, "r");
-		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-		if (f)
-			fclose(f);
-		if (asleep)
-			break;
-		usleep(1000);
-	}
+	char path[64];			/* once the reader sleeps in read */
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid() + 1);
+	wait_asleep(path);
 	int closed = close(p[0]);
 	ssize_t w = write(p[1], "x", 1);
 	pthread_join(t, NULL);
