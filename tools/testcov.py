@@ -6,6 +6,8 @@
                                                     code it translates
     python3 tools/testcov.py report [CASE...]       what each case covers that
                                                     no other case does
+    python3 tools/testcov.py together CASE...       what those cases together
+                                                    cover that no other does
 
 `run` is `tools/pytest tests/cases -m "not all"` (make test's QEMU stage;
 add make's --iso build/test.iso for boot_iso, and -n 2) with
@@ -120,11 +122,26 @@ def report(names):
     return 0
 
 
+def together(names):
+    """Instructions that only the named cases run, between them: what make
+    test would no longer run if all of them moved to make test-all."""
+    logs = {os.path.basename(p)[:-4]: p for p in glob.glob(os.path.join(COV, "*.log"))}
+    missing = [n for n in names if n not in logs]
+    if not names or missing:
+        print(f"testcov: together needs cases that have logs: {', '.join(missing) or 'none named'}")
+        return 2
+    rest = set().union(*(covered(p) for n, p in logs.items() if n not in names))
+    only = set().union(*(covered(logs[n]) for n in names)) - rest
+    print(f"{len(only)} kernel instructions only {len(names)} cases run between them")
+    return 0
+
+
 def main(argv):
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in ("run", "report"):
+    cmds = {"run": run, "report": report, "together": together}
+    if not argv or argv[0] not in cmds:
         print(__doc__.strip())
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    return run(argv[1:]) if argv[0] == "run" else report(argv[1:])
+    return cmds[argv[0]](argv[1:])
 
 
 if __name__ == "__main__":

@@ -77,6 +77,18 @@ def only_it_counts_what_no_other_case_ran():
     assert len(rows["a"]) == 6 and rows["a"][5] == "1", out   # one function, one instruction
 
 
+@test
+def together_counts_what_only_the_set_runs():
+    with tempfile.TemporaryDirectory() as d:
+        for name, addrs in (("a", "1000 1001"), ("b", "1001 1002"), ("c", "1000")):
+            with open(os.path.join(d, name + ".log"), "w") as f:
+                f.write("".join(f"0xc010{a}:  nop\n" for a in addrs.split()))
+        rc, out = run("together", "a", "b", cov=d)
+        rc2, out2 = run("together", "a", "nosuch", cov=d)
+    assert rc == 0 and out.startswith("2 kernel instructions only 2 cases"), (rc, out)
+    assert rc2 == 2 and "nosuch" in out2, (rc2, out2)
+
+
 def main():
     passed = failed = 0
     if not os.path.exists(os.path.join(hostlib.REPO, "build", "kernel.elf")):
