@@ -227,6 +227,8 @@ void files_release(struct proc *leader)
 {
 	node_drop(leader->cwd);		/* the working directory goes too */
 	leader->cwd = NULL;
+	node_drop(leader->exe);		/* and the program's hold (exec's set_exe) */
+	leader->exe = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)
 		return;

@@ -56,6 +56,7 @@ static struct tmpfs_node *node_alloc(struct tmpfs_sb *sb, uint16_t mode, uint32_
 	t->atime = t->mtime = t->ctime = now();
 	t->next_cookie = 2;		/* 0 and 1 are "." and ".." */
 	mutex_init(&t->data_lock, "tmpfs data");
+	spin_init(&t->pages_lock, "tmpfs pages");
 	return t;
 }
 
@@ -207,6 +208,27 @@ void tmpfs_drop(const struct initrd_file *n)
 	spin_unlock(&tmpfs_lock);
 }
 
+void tmpfs_map_hold(const struct initrd_file *n)
+{
+	struct tmpfs_node *t = tmpfs_of(n);
+	spin_lock(&tmpfs_lock);
+	KASSERT(t->refs > 0);		/* the caller's open file or region holds it */
+	t->refs++;
+	t->sb->holds++;
+	t->mapped++;
+	spin_unlock(&tmpfs_lock);
+}
+
+void tmpfs_map_drop(const struct initrd_file *n)
+{
+	struct tmpfs_node *t = tmpfs_of(n);
+	spin_lock(&tmpfs_lock);
+	KASSERT(t->mapped > 0);
+	t->mapped--;
+	spin_unlock(&tmpfs_lock);
+	tmpfs_drop(n);
+}
+
 const struct initrd_file *tmpfs_readdir(const struct initrd_file *dir, uint32_t *pos,
 					char *name)
 {
@@ -284,10 +306,9 @@ static int add_name(struct tmpfs_node *dir, const char *name, struct tmpfs_node 
 		return -ENOSPC;
 	append(dir, d);
 	t->n.nlink++;
-	if (t->n.is_dir) {
-		t->parent = dir;
+	t->parent = dir;
+	if (t->n.is_dir)
 		dir->n.nlink++;			/* its ".." */
-	}
 	return 0;
 }
 
@@ -304,6 +325,8 @@ static void drop_name(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmp
 		dir->n.nlink--;
 	} else {
 		t->n.nlink--;
+		if (t->parent == dir)
+			t->parent = NULL;	/* its other names, if any, are unknown */
 	}
 	t->ctime = now();
 	node_put(t);
@@ -450,8 +473,8 @@ static int move_name(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tm
 	if (t->n.is_dir && odir != ndir) {
 		odir->n.nlink--;
 		ndir->n.nlink++;
-		t->parent = ndir;
 	}
+	t->parent = ndir;
 	t->ctime = now();
 	return 0;
 }
@@ -466,10 +489,8 @@ static int exchange(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tmp
 		return -EINVAL;			/* one would go inside itself */
 	od->node = b;
 	nd->node = a;
-	if (a->n.is_dir)
-		a->parent = ndir;
-	if (b->n.is_dir)
-		b->parent = odir;
+	a->parent = ndir;
+	b->parent = odir;
 	if (odir != ndir) {
 		odir->n.nlink += (uint32_t)b->n.is_dir - (uint32_t)a->n.is_dir;
 		ndir->n.nlink += (uint32_t)a->n.is_dir - (uint32_t)b->n.is_dir;

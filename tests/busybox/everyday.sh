@@ -59,5 +59,8 @@ stat -f -c 'stat -f: %T %S %l' /tmp
 rm -r w w3 x t.tar lnk && echo "rm -r: $(ls -d w w3 x 2>&1 | wc -l)"
 mkdir m && mount -t tmpfs -o size=64k small m && df m | awk 'NR == 2 { print "mount:", $1, $2, $6 }'
 umount m && rmdir m && echo "umount: $(grep -c ' /tmp/m ' /proc/mounts)"
+# A program and a script run from tmpfs (its pages mapped), by path and by PATH.
+cp /bin/busybox busybox && ./busybox echo "exec from /tmp: ok" && (PATH=/tmp; busybox echo "PATH: ok")
+printf '#!/bin/sh\necho "script in /tmp: $0"\n' > s.sh && chmod +x s.sh && ./s.sh && rm busybox s.sh
 cd /
 exit 0
