@@ -3,7 +3,7 @@
  * (kernel/fs/mount.h), mount(2), umount2(2), statfs(2) and /proc/mounts.
  *
  * At boot / stays the initrd, read-only, as Linux keeps its initramfs'
- * files; /tmp gets a tmpfs with systemd's options
+ * files; /tmp and /dev/shm get a tmpfs each with systemd's options
  * (mode=1777, nosuid, nodev, strictatime, half the RAM); /root and
  * /home/student get a tmpfs each, owned by root (0700) and by student
  * (uid 1000, 0755). A tmpfs over them rather than an overlay of the
@@ -222,10 +222,9 @@ static void boot_mount(const char *path, const char *opts, uint32_t flags)
 void mount_init(void)
 {
 	boot_mount("/tmp", "mode=1777", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
-	/* No /dev/shm yet: what programs put there (shm_open, sem_open) they
-	 * map MAP_SHARED, which tmpfs files cannot be yet (kernel/mm/mmap.c).
-	 * Without it shm_open fails at once with ENOENT, as on a Linux that
-	 * has no /dev/shm, and the callers that can go on do (cyclictest). */
+	/* POSIX shared memory (shm_open, sem_open): files here, mapped
+	 * MAP_SHARED (kernel/mm/filemap.c). */
+	boot_mount("/dev/shm", "mode=1777", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
 	boot_mount("/root", "mode=0700", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
 	boot_mount("/home/student", "mode=0755,uid=1000,gid=1000",
 		   MS_NOSUID | MS_NODEV | MS_STRICTATIME);

@@ -7,7 +7,9 @@
  * again); MAP_PRIVATE's copy on write; mprotect and msync; the bad input
  * Linux refuses (EACCES for a write-only descriptor and for a shared
  * writable mapping of a read-only one, ENODEV, EINVAL, ENOMEM); and exec
- * of a program, a "#!" script and an unlinked program in /tmp. Only
+ * of a program, a "#!" script and an unlinked program in /tmp; POSIX
+ * shared memory and a named semaphore in /dev/shm (mounted here as root
+ * if it is not a tmpfs yet, so that any Linux runs the same). Only
  * this kernel counts its free frames (call 505): those checks say
  * "kernel-specific" and Linux prints SKIP there.
  *
@@ -24,8 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>		/* TMPFS_MAGIC */
+#include <semaphore.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -403,6 +409,69 @@ static void exec_checks(void)
 	unlink("/tmp/fm-script");
 }
 
+/* ---- POSIX shared memory: files in /dev/shm, mapped shared ---- */
+
+static int shm_is_tmpfs(void)
+{
+	struct statfs sf;
+	return statfs("/dev/shm", &sf) == 0 && sf.f_type == TMPFS_MAGIC;
+}
+
+static void shm_checks(void)
+{
+	if (!shm_is_tmpfs()) {		/* a Linux boot without one: make it */
+		mkdir("/dev/shm", 01777);
+		mount("shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	}
+	check(shm_is_tmpfs(), "dev_shm_is_a_tmpfs");
+	shm_unlink("/fm-shm");
+	int fd = shm_open("/fm-shm", O_CREAT | O_EXCL | O_RDWR, 0600);
+	struct stat st;
+	check(fd >= 0 && ftruncate(fd, 2 * PAGE) == 0 && fstat(fd, &st) == 0 &&
+	      st.st_size == 2 * PAGE && (st.st_mode & 07777) == 0600 &&
+	      access("/dev/shm/fm-shm", F_OK) == 0, "shm_open_makes_a_file_in_dev_shm");
+	check(raw(shm_open("/fm-shm", O_CREAT | O_EXCL | O_RDWR, 0600)) == -EEXIST,
+	      "shm_open_o_excl_of_an_existing_name_is_EEXIST");
+	char *a = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	strcpy(a + PAGE, "parent");
+	pid_t pid = fork();
+	if (pid == 0) {			/* its own open and mapping of the name */
+		int cfd = shm_open("/fm-shm", O_RDWR, 0);
+		char *c = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
+		if (c == MAP_FAILED || strcmp(c + PAGE, "parent") != 0)
+			_exit(1);
+		strcpy(c, "child");
+		_exit(0);
+	}
+	int status = -1;
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && strcmp(a, "child") == 0,
+	      "shm_mapping_is_shared_between_processes_by_name");
+	check(shm_unlink("/fm-shm") == 0 && raw(shm_open("/fm-shm", O_RDWR, 0)) == -ENOENT &&
+	      raw(shm_unlink("/fm-shm")) == -ENOENT, "shm_unlink_removes_the_name");
+	strcpy(a + 10, "still");
+	check(strcmp(a + 10, "still") == 0 && strcmp(a + PAGE, "parent") == 0,
+	      "shm_mapping_outlives_shm_unlink");
+	munmap(a, 2 * PAGE);
+	close(fd);
+
+	sem_unlink("/fm-sem");
+	sem_t *sem = sem_open("/fm-sem", O_CREAT | O_EXCL, 0600, 0);
+	pid = fork();
+	if (pid == 0) {
+		sem_t *s2 = sem_open("/fm-sem", 0);
+		_exit(s2 != SEM_FAILED && sem_post(s2) == 0 && sem_post(s2) == 0 ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	int value = -1;
+	check(sem != SEM_FAILED && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	      sem_wait(sem) == 0 && sem_getvalue(sem, &value) == 0 && value == 1,
+	      "named_semaphore_posted_by_a_child_is_the_parents");
+	check(sem_unlink("/fm-sem") == 0 && sem_open("/fm-sem", 0) == SEM_FAILED && errno == ENOENT,
+	      "sem_unlink_removes_the_name");
+	sem_close(sem);
+}
+
 /* ---- frames ---- */
 
 static void leak_checks(void)
@@ -452,13 +521,14 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	catch_faults();
-	printf("KTAP version 1\n1..42\n");
+	printf("KTAP version 1\n1..50\n");
 	shared_checks();
 	eof_checks();
 	private_checks();
 	refusal_checks();
 	maps_checks();
 	exec_checks();
+	shm_checks();
 	leak_checks();
 	return failures ? 1 : 0;
 }
