@@ -68,6 +68,9 @@ static uint32_t default_flags(enum file_type type)
 	}
 }
 
+/* The inode numbers of pipes and sockets (Linux's get_next_ino). */
+static uint32_t anon_ino;
+
 struct file *file_alloc(enum file_type type)
 {
 	struct file *f = kzalloc(sizeof(*f));
@@ -75,6 +78,8 @@ struct file *file_alloc(enum file_type type)
 		f->type = type;
 		f->ref = 1;
 		f->flags = default_flags(type);
+		if (type == FT_PIPE_READ || type == FT_PIPE_WRITE || type == FT_SOCKET)
+			f->ino = __atomic_add_fetch(&anon_ino, 1, __ATOMIC_RELAXED);
 	}
 	return f;
 }
@@ -253,6 +258,22 @@ struct file *fd_get(int fd)
 	if (fd >= 0 && (uint32_t)fd < t->max_fds && t->fd[fd])
 		f = file_dup(t->fd[fd]);
 	spin_unlock(fd_lock());
+	return f;
+}
+
+struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec)
+{
+	struct proc *leader = p->group_leader;
+	struct file *f = NULL;
+	spin_lock(&leader->fd_lock);
+	struct fdtable *t = leader->fdt;
+	for (uint32_t at = (uint32_t)*fd; t && *fd >= 0 && at < t->max_fds && !f; at++)
+		if (t->fd[at]) {
+			f = file_dup(t->fd[at]);
+			*cloexec = fdtable_cloexec(t, at);
+			*fd = (int)at;
+		}
+	spin_unlock(&leader->fd_lock);
 	return f;
 }
 

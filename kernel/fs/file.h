@@ -32,6 +32,7 @@ struct file {
 	uint32_t text_len;
 	int proc_pid;			/* FT_PROC: the node's pid at open (its slot may be reused) */
 	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
+	uint32_t ino;			/* a pipe's or socket's inode number (fstat, /proc/PID/fd) */
 };
 
 struct file *file_alloc(enum file_type type);
@@ -59,6 +60,10 @@ void fd_done(struct fd_ref r);
  * for a caller that keeps the file while another thread may close the
  * descriptor (poll, select). NULL if none; file_close gives it back. */
 struct file *fd_get(int fd);
+/* The same for process p's lowest open descriptor from *fd up
+ * (/proc/PID/fd), *fd moved to it, its close-on-exec bit in *cloexec;
+ * NULL if none. */
+struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec);
 /* Slots in the current process's descriptor table (select's bound). */
 uint32_t fd_table_size(void);
 

@@ -7,6 +7,7 @@
 #include "file.h"
 #include "namei.h"
 #include "tmpfs.h"
+#include "kernel/fs/proc/procfs.h"
 #include "lib/errno.h"
 #include <uapi/fcntl.h>
 
@@ -22,6 +23,8 @@ int open_permission(const struct initrd_file *node, int flags)
 		return -EISDIR;
 	if ((mask & MAY_WRITE) && !tmpfs_of(node) && !node->rdev)
 		return -EROFS;
+	if (node->procfs)
+		return procfs_fd_may(node);	/* /proc/PID/fd of another: EACCES */
 	return tmpfs_of(node) ? fs_permission(node, mask) : 0;
 }
 

@@ -75,9 +75,16 @@ static void node_put(struct tmpfs_node *t)
 	KASSERT(spin_held(&tmpfs_lock) && t->refs >= 0);
 	if (t->n.nlink > 0 || t->refs > 0)
 		return;
+	struct tmpfs_node *dir = t->gone ? t->parent : NULL;
 	t->sb->used_inodes--;
 	tmpfs_free_pages(t);
+	kfree(t->gone);
 	rcu_call(&t->rcu, node_free_rcu);
+	if (dir) {			/* the directory it was unlinked from lets go too */
+		dir->refs--;
+		dir->sb->holds--;
+		node_put(dir);
+	}
 }
 
 struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint32_t max_inodes, uint16_t mode, uint32_t uid,
@@ -286,14 +293,18 @@ static void splice_out(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tm
 int tmpfs_name_in(const struct initrd_file *dir, const struct initrd_file *child, char *name)
 {
 	int err = -ENOENT;
+	struct tmpfs_node *t = tmpfs_of(child);
 	spin_lock(&tmpfs_lock);
-	for (struct tmpfs_dirent *d = tmpfs_of(dir)->first; d; d = d->next)
-		if (&d->node->n == child) {
-			memcpy(name, d->name, d->len);
-			name[d->len] = 0;
-			err = 0;
-			break;
-		}
+	struct tmpfs_dirent *d = tmpfs_of(dir)->first;
+	while (d && &d->node->n != child)
+		d = d->next;
+	if (!d && t->gone && &t->parent->n == dir)
+		d = t->gone;			/* unlinked: its last name */
+	if (d) {
+		memcpy(name, d->name, d->len);
+		name[d->len] = 0;
+		err = d == t->gone;
+	}
 	spin_unlock(&tmpfs_lock);
 	return err;
 }
@@ -312,21 +323,36 @@ static int add_name(struct tmpfs_node *dir, const char *name, struct tmpfs_node 
 	return 0;
 }
 
+/* Under tmpfs_lock: a held file loses its last name d in dir: the name
+ * is kept, and dir held, for its path's "(deleted)" (tmpfs.h, gone). */
+static bool keep_gone_name(struct tmpfs_node *t, struct tmpfs_node *dir, struct tmpfs_dirent *d)
+{
+	if (t->n.nlink > 0 || t->refs == 0 || t->parent != dir)
+		return false;
+	t->gone = d;
+	dir->refs++;
+	dir->sb->holds++;
+	return true;
+}
+
 /* Under tmpfs_lock: take d (after prev) out of dir; the node is put. */
 static void drop_name(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmpfs_dirent *prev)
 {
 	struct tmpfs_node *t = d->node;
 	splice_out(dir, d, prev);
-	kfree(d);
 	if (t->n.is_dir) {
+		kfree(d);
 		KASSERT(!t->first);		/* only an empty directory loses its name */
 		t->n.nlink = 0;			/* its name and its "." */
 		t->parent = NULL;		/* not kept alive by it: ".." is itself now */
 		dir->n.nlink--;
 	} else {
 		t->n.nlink--;
-		if (t->parent == dir)
-			t->parent = NULL;	/* its other names, if any, are unknown */
+		if (!keep_gone_name(t, dir, d)) {
+			kfree(d);
+			if (t->parent == dir)
+				t->parent = NULL;	/* its other names, if any, are unknown */
+		}
 	}
 	t->ctime = now();
 	node_put(t);

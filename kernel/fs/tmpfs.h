@@ -62,6 +62,10 @@ struct tmpfs_node {
 	 * of its newest name, NULL once that name is gone (its path is then
 	 * unknown: /proc/PID/maps and fd). */
 	struct tmpfs_node *parent;
+	/* A file unlinked while held (open, mapped): its last name, and its
+	 * parent held for it, so that its path reads "/tmp/x (deleted)" as
+	 * Linux's (/proc/PID/fd, maps); freed with it. */
+	struct tmpfs_dirent *gone;
 	struct tmpfs_dirent *first, *last;	/* a directory's names, oldest first */
 	uint32_t next_cookie;		/* a directory's: the next name's getdents offset */
 	struct mutex data_lock;		/* a file's pages and size */
@@ -113,8 +117,9 @@ void tmpfs_drop(const struct initrd_file *n);
 const struct initrd_file *tmpfs_readdir(const struct initrd_file *dir, uint32_t *pos,
 					char *name);
 
-/* Directory child's name in dir into name (FS_NAME_MAX + 1 bytes): 0, or
- * -ENOENT when it has none there now. */
+/* Directory child's name in dir into name (FS_NAME_MAX + 1 bytes): 0,
+ * 1 for the last name of an unlinked file (gone), or -ENOENT when it has
+ * none there now. */
 int tmpfs_name_in(const struct initrd_file *dir, const struct initrd_file *child, char *name);
 
 /* ---- the calls on names (kernel/fs/namei.c); dir is held or just walked ---- */

@@ -341,7 +341,7 @@ static void maps_line(struct pbuf *b, const struct vm_area *a)
 	uint32_t len = b->len;
 
 	if (a->file)		/* a tmpfs file's path is spelled from its names up */
-		name = mount_path(a->file, path, sizeof(path)) < 0 ? "(deleted)" : path;
+		name = mount_path(a->file, path, sizeof(path)) < 0 ? "" : path;
 	pb_printf(b, "%08x-%08x %c%c%c%c %08x %02x:%02x %u ", a->start, a->end,
 		  a->prot & PROT_READ ? 'r' : '-', a->prot & PROT_WRITE ? 'w' : '-',
 		  a->prot & PROT_EXEC ? 'x' : '-', a->flags & VMA_SHARED ? 's' : 'p',
@@ -470,6 +470,8 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 		return text_maps(n->arg, b);
 	if (n->procfs == PROCFS_PID_WCHAN)
 		return text_wchan(n->arg, b);
+	if (n->procfs == PROCFS_PID_FDINFO)
+		return procfs_fd_info_text(n, b);
 	if (n->procfs == PROCFS_PID_CMDLINE || n->procfs == PROCFS_PID_ENVIRON)
 		return text_user_strings(n->arg, n->procfs == PROCFS_PID_ENVIRON, b);
 	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
