@@ -124,6 +124,8 @@ static struct fd_nodes *chunk_of(const struct initrd_file *n)
 /* The set a /proc/PID node belongs to, or NULL: only sets have those kinds. */
 static struct pid_nodes *nodes_of(const struct initrd_file *n)
 {
+	if (n->owner != NODE_PROC_PID)		/* every set's node is (fill_node) */
+		return NULL;
 	if (n->procfs == PROCFS_PID_DIR)
 		return (struct pid_nodes *)((const char *)n - offsetof(struct pid_nodes, dir));
 	if (n->procfs == PROCFS_PID_FD || n->procfs == PROCFS_PID_FDINFO)
