@@ -105,6 +105,8 @@ void file_close(struct file *f)
 		procfs_release(f);
 	if (f->type == FT_SOCKET)
 		socket_close(f->sock);
+	if (f->type == FT_INITRD)
+		file_put_write(f->node, (int)f->flags);
 	node_drop(f->node);
 	kfree(f);
 }
@@ -232,7 +234,7 @@ void files_release(struct proc *leader)
 {
 	node_drop(leader->cwd);		/* the working directory goes too */
 	leader->cwd = NULL;
-	node_drop(leader->exe);		/* and the program's hold (exec's set_exe) */
+	node_drop_exe(leader->exe);	/* and the program's hold (exec's set_exe) */
 	leader->exe = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)
@@ -408,10 +410,13 @@ static int open_node(const struct initrd_file *node, int flags, bool created)
 			return err;
 	}
 	int err = node_hold(node);		/* a /proc/PID or tmpfs node: kept while open */
+	if (!err && (err = file_get_write(node, flags)) < 0)
+		node_drop(node);		/* a running program's: ETXTBSY */
 	if (err)
 		return err;
 	struct file *f = file_alloc(type);
 	if (!f) {
+		file_put_write(node, flags);
 		node_drop(node);
 		return -ENOMEM;
 	}

@@ -85,6 +85,9 @@ void locks_release(const struct initrd_file *node, int owner);
 /* A file of the tree (kernel/fs/fileio.c): open's permission check, a
  * tmpfs file's read and write at the file's offset, pread64, pwrite64. */
 int open_permission(const struct initrd_file *node, int flags);
+/* A tmpfs file open for writing is a writer (ETXTBSY while it runs). */
+int file_get_write(const struct initrd_file *node, int flags);
+void file_put_write(const struct initrd_file *node, int flags);
 int file_node_read(struct file *f, void *ubuf, uint32_t n);
 int file_node_write(struct file *f, const void *ubuf, uint32_t n);
 int sys_pread64(int fd, void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);

@@ -28,6 +28,21 @@ int open_permission(const struct initrd_file *node, int flags)
 	return tmpfs_of(node) ? fs_permission(node, mask) : 0;
 }
 
+/* A tmpfs file opened for writing counts as a writer (tmpfs_get_write):
+ * ETXTBSY while a program runs it; file_close gives it back. */
+int file_get_write(const struct initrd_file *node, int flags)
+{
+	if ((flags & O_ACCMODE) == O_RDONLY || !tmpfs_of(node) || node->is_dir)
+		return 0;
+	return tmpfs_get_write(tmpfs_of(node));
+}
+
+void file_put_write(const struct initrd_file *node, int flags)
+{
+	if ((flags & O_ACCMODE) != O_RDONLY && tmpfs_of(node) && !node->is_dir)
+		tmpfs_put_write(tmpfs_of(node));
+}
+
 int file_node_read(struct file *f, void *ubuf, uint32_t n)
 {
 	if ((f->flags & O_ACCMODE) == O_WRONLY)

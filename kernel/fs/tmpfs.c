@@ -215,6 +215,41 @@ void tmpfs_drop(const struct initrd_file *n)
 	spin_unlock(&tmpfs_lock);
 }
 
+/* writers counts one way or the other, never both (tmpfs.h): a move by
+ * delta, refused (ETXTBSY) when checked and it counts the other way. */
+static int writers_move(struct tmpfs_node *t, int delta, bool checked)
+{
+	int err = 0;
+	spin_lock(&tmpfs_lock);
+	if (checked && (delta > 0 ? t->writers < 0 : t->writers > 0))
+		err = -ETXTBSY;
+	else
+		t->writers += delta;
+	KASSERT(checked || t->writers * delta <= 0);	/* a put or allow never crosses 0 */
+	spin_unlock(&tmpfs_lock);
+	return err;
+}
+
+int tmpfs_get_write(struct tmpfs_node *n)
+{
+	return writers_move(n, 1, true);
+}
+
+void tmpfs_put_write(struct tmpfs_node *n)
+{
+	writers_move(n, -1, false);
+}
+
+int tmpfs_deny_write(struct tmpfs_node *n)
+{
+	return writers_move(n, -1, true);
+}
+
+void tmpfs_allow_write(struct tmpfs_node *n)
+{
+	writers_move(n, 1, false);
+}
+
 void tmpfs_map_hold(const struct initrd_file *n)
 {
 	struct tmpfs_node *t = tmpfs_of(n);

@@ -57,6 +57,9 @@ struct tmpfs_node {
 	uint32_t uid, gid;
 	uint16_t mode;			/* S_IF* | permission bits, as stat says */
 	int refs;			/* holds: open files, working directories */
+	/* Linux's i_writecount: > 0, descriptors open for writing; < 0,
+	 * programs running it (exec): each excludes the other (ETXTBSY). */
+	int writers;
 	struct tmpfs_time atime, mtime, ctime;
 	/* A directory's; NULL for a mount's root. A file's: the directory
 	 * of its newest name, NULL once that name is gone (its path is then
@@ -141,6 +144,13 @@ int tmpfs_rename(struct tmpfs_node *odir, const char *oname, struct tmpfs_node *
  * region), so it cannot fail. */
 void tmpfs_map_hold(const struct initrd_file *n);
 void tmpfs_map_drop(const struct initrd_file *n);
+/* Open for writing (or truncate) and close: 0, or -ETXTBSY while a
+ * program runs the file. Exec and a program's end: 0, or -ETXTBSY while
+ * it is open for writing. Under tmpfs_lock. */
+int tmpfs_get_write(struct tmpfs_node *n);
+void tmpfs_put_write(struct tmpfs_node *n);
+int tmpfs_deny_write(struct tmpfs_node *n);
+void tmpfs_allow_write(struct tmpfs_node *n);
 void tmpfs_set_attr(struct tmpfs_node *n, int mode, int64_t uid, int64_t gid);
 void tmpfs_touch(struct tmpfs_node *n, bool mtime);	/* mtime and ctime, or ctime */
 struct tmpfs_time tmpfs_now(void);	/* the wall clock, as tmpfs stamps times */

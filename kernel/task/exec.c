@@ -243,14 +243,14 @@ static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
 	return err;
 }
 
-/* The program becomes p's /proc/PID/exe, held as its working directory
- * is (files_release lets go of both). */
+/* The program becomes p's /proc/PID/exe with exec_elf's hold on it
+ * (node_hold_exe: no writer while it runs, as Linux's exe_file); the old
+ * program's goes (files_release lets go of the last). */
 static void set_exe(struct proc *p, const struct initrd_file *f)
 {
 	const struct initrd_file *old = p->exe;
-	node_hold(f);			/* cannot fail: exec holds it */
 	p->exe = f;
-	node_drop(old);
+	node_drop_exe(old);
 }
 
 /* Load the planned ELF file f, found as path (its name for the process
@@ -326,13 +326,18 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 {
 	struct exec_plan x = { 0 };
 	int argc = count(argv), envc = count(envp);
-
+	int err = node_hold_exe(f);		/* ETXTBSY while it is open for writing */
+	if (err)
+		return err;
 	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
-		return -E2BIG;
-	int err = plan_exec(p, f, &x);
+		err = -E2BIG;
+	if (!err)
+		err = plan_exec(p, f, &x);
 	if (!err)
 		err = exec_planned(p, path, f, &x, argv, argc, envp, envc);
 	plan_release(&x);
+	if (err)
+		node_drop_exe(f);		/* else p->exe has it (set_exe) */
 	return err;
 }
 

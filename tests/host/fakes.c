@@ -193,3 +193,5 @@ int tmpfs_read_kernel(struct tmpfs_node *n, void *buf, uint32_t count, uint64_t 
 	(void)n; (void)buf; (void)count; (void)off;
 	return -EIO;
 }
+int tmpfs_deny_write(struct tmpfs_node *n) { (void)n; return 0; }
+void tmpfs_allow_write(struct tmpfs_node *n) { (void)n; }

@@ -6,8 +6,9 @@
  * mapping (SIGBUS wholly past the end, zeros in the last page, growing
  * again); MAP_PRIVATE's copy on write; mprotect and msync; the bad input
  * Linux refuses (EACCES for a write-only descriptor and for a shared
- * writable mapping of a read-only one, ENODEV, EINVAL, ENOMEM); and exec
- * of a program, a "#!" script and an unlinked program in /tmp; POSIX
+ * writable mapping of a read-only one, ENODEV, EINVAL, ENOMEM); exec of
+ * a program, a "#!" script and an unlinked program in /tmp, and ETXTBSY
+ * between a running program and its writers; POSIX
  * shared memory and a named semaphore in /dev/shm (mounted here as root
  * if it is not a tmpfs yet, so that any Linux runs the same). Only
  * this kernel counts its free frames (call 505): those checks say
@@ -386,23 +387,34 @@ static void exec_checks(void)
 	chmod(PROG, 0644);
 	check(run((char *[]){ PROG, "exit", "7", NULL }) == -EACCES, "exec_without_an_x_bit_is_EACCES");
 	chmod(PROG, 0755);
+	int writer = open(PROG, O_WRONLY);
+	check(run((char *[]){ PROG, "exit", "7", NULL }) == -ETXTBSY,
+	      "exec_of_a_file_open_for_writing_is_ETXTBSY");
+	close(writer);
 
-	/* The child runs its copy while the parent unlinks it: its pages
-	 * stay (the mapping holds the file). */
-	int fds[2];
-	pipe(fds);
+	/* The child runs its copy (it says so on its stdout) while the parent
+	 * tries to write it, then unlinks it: its pages stay (the mapping
+	 * holds the file). */
+	int in[2], out[2];
+	pipe(in);
+	pipe(out);
 	pid_t pid = fork();
 	if (pid == 0) {
-		dup2(fds[0], 0);
-		close(fds[1]);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]), close(out[0]);
 		execv(PROG, (char *[]){ PROG, "wait", NULL });
 		_exit(127);
 	}
-	close(fds[0]);
-	usleep(100000);
+	close(in[0]), close(out[1]);
+	char running = 0;
+	read(out[0], &running, 1);
+	check(running == 'r' && raw(open(PROG, O_WRONLY)) == -ETXTBSY &&
+	      raw(truncate(PROG, 0)) == -ETXTBSY && raw(open(PROG, O_RDONLY)) >= 0,
+	      "a_running_program_cannot_be_written_ETXTBSY");
 	unlink(PROG);
-	write(fds[1], "x", 1);
-	close(fds[1]);
+	write(in[1], "x", 1);
+	close(in[1]), close(out[0]);
 	int status = -1;
 	waitpid(pid, &status, 0);
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 5, "program_runs_on_after_its_file_is_unlinked");
@@ -517,11 +529,12 @@ int main(int argc, char **argv)
 		return strcmp(argv[2], "/tmp/fm-script") == 0 ? 9 : 1;
 	if (argc == 2 && strcmp(argv[1], "wait") == 0) {
 		char c;
+		write(1, "r", 1);
 		return read(0, &c, 1) == 1 ? 5 : 1;
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	catch_faults();
-	printf("KTAP version 1\n1..50\n");
+	printf("KTAP version 1\n1..52\n");
 	shared_checks();
 	eof_checks();
 	private_checks();
