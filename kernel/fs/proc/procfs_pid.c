@@ -304,27 +304,36 @@ static struct fd_nodes *chunk_for(struct pid_nodes *s, int fd, struct fd_nodes *
 	return spare;
 }
 
+/* Under nodes_lock: chunk c's node of descriptor fd in dir (fd/ or
+ * fdinfo/), filled for it. */
+static const struct initrd_file *fill_fd_node(struct fd_nodes *c, const struct initrd_file *dir,
+					       int fd, uint16_t perm)
+{
+	bool info = dir->procfs == PROCFS_PID_FDINFO_DIR;
+	struct initrd_file *n = info ? &c->info[fd % FD_CHUNK] : &c->link[fd % FD_CHUNK];
+	char name[12];
+	ksnprintf(name, sizeof(name), "%d", fd);
+	fill_node(n, c->path[info][fd % FD_CHUNK], dir->path, name,
+		  info ? PROCFS_PID_FDINFO : PROCFS_PID_FD, perm, dir->arg);
+	n->index = fd;
+	return n;
+}
+
+/* The chunk is made outside the lock (kzalloc), then the lock taken again. */
 const struct initrd_file *procfs_fd_node(const struct initrd_file *dir, int fd, uint16_t perm)
 {
 	struct pid_nodes *s = nodes_of(dir);
-	bool info = dir->procfs == PROCFS_PID_FDINFO_DIR;
-	struct fd_nodes *spare = NULL, *c;
-	char name[12];
+	struct fd_nodes *spare = NULL;
 	for (;;) {
 		spin_lock(&nodes_lock);
-		c = chunk_for(s, fd, spare);
-		if (c) {
-			struct initrd_file *n = info ? &c->info[fd % FD_CHUNK] : &c->link[fd % FD_CHUNK];
-			ksnprintf(name, sizeof(name), "%d", fd);
-			fill_node(n, c->path[info][fd % FD_CHUNK], dir->path, name,
-				  info ? PROCFS_PID_FDINFO : PROCFS_PID_FD, perm, dir->arg);
-			n->index = fd;
-			spin_unlock(&nodes_lock);
+		struct fd_nodes *c = chunk_for(s, fd, spare);
+		const struct initrd_file *n = c ? fill_fd_node(c, dir, fd, perm) : NULL;
+		spin_unlock(&nodes_lock);
+		if (n) {
 			if (c != spare)
-				kfree(spare);
+				kfree(spare);	/* another CPU made it first */
 			return n;
 		}
-		spin_unlock(&nodes_lock);
 		if (!(spare = kzalloc(sizeof(*spare))))
 			return NULL;
 	}
