@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -92,8 +93,8 @@ static int make_file(const char *path, size_t len)
 
 /* ---- touching a page: the signal it got ---- */
 
-static sigjmp_buf jump;
-static volatile int got_signal, got_code;
+static __thread sigjmp_buf jump;		/* each thread its own (race_checks) */
+static __thread volatile int got_signal, got_code;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
@@ -421,6 +422,73 @@ static void exec_checks(void)
 	unlink("/tmp/fm-script");
 }
 
+/* ---- truncation racing faults on other CPUs ---- */
+
+static volatile int racing;
+static long passes, bus_errors;		/* the touchers' rounds; their SIGBUS touches */
+
+/* Touch every 512th byte of two pages, reading and writing, until told
+ * to stop: each touch either works or is SIGBUS (past the end then). */
+static void *toucher(void *arg)
+{
+	char *p = arg, byte;
+	long wrong = 0;
+	for (; racing; __atomic_add_fetch(&passes, 1, __ATOMIC_RELAXED))
+		for (int i = 0; i < 2 * PAGE; i += 512) {
+			int sig = touch(p + i, i & 512, &byte);
+			wrong += sig != 0 && sig != SIGBUS;
+			if (sig == SIGBUS)
+				__atomic_add_fetch(&bus_errors, 1, __ATOMIC_RELAXED);
+		}
+	return (void *)wrong;
+}
+
+/* Two threads fault a shared mapping's pages in while a third truncates
+ * the file under them (300 times at least, and while the two make 200
+ * passes): nothing but SIGBUS, then the mapping as good as new. */
+static int race_round(void)
+{
+	long wrong = 0;
+	int fd = make_file("/tmp/fm-race", 2 * PAGE);
+	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pthread_t t[2];
+	racing = 1;
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, toucher, p);
+	long start = __atomic_load_n(&passes, __ATOMIC_RELAXED);
+	for (int i = 0; i < 300 || __atomic_load_n(&passes, __ATOMIC_RELAXED) < start + 200; i++)
+		ftruncate(fd, (i % 5) * PAGE / 2);	/* until both threads have raced */
+	racing = 0;
+	for (int i = 0; i < 2; i++) {
+		void *w;
+		pthread_join(t[i], &w);
+		wrong += (long)w;
+	}
+	char buf[4] = { 0 };
+	int ok = wrong == 0 && ftruncate(fd, 2 * PAGE) == 0 && (p[PAGE + 3] = 'z') == 'z' &&
+		 pread(fd, buf, 1, PAGE + 3) == 1 && buf[0] == 'z';
+	munmap(p, 2 * PAGE);
+	close(fd);
+	unlink("/tmp/fm-race");
+	return ok;
+}
+
+/* Two rounds: the second's frames counted (this kernel's only), after
+ * the first filled glibc's cache of thread stacks. */
+static void race_checks(void)
+{
+	int here = syscall(NR_FREE_FRAMES) > 0;
+	int ok = race_round();
+	long before = here ? syscall(NR_FREE_FRAMES) : 0;
+	ok &= race_round();
+	long after = here ? syscall(NR_FREE_FRAMES) : 0;
+	check(ok, "truncation_racing_faults_in_threads_then_the_mapping_works");
+	printf("# %ld touches were SIGBUS\n", bus_errors);
+	check_ours(here, before == after, "the_race_keeps_no_frame");
+	if (here && before != after)
+		printf("# free frames before %ld, after %ld\n", before, after);
+}
+
 /* ---- POSIX shared memory: files in /dev/shm, mapped shared ---- */
 
 static int shm_is_tmpfs(void)
@@ -534,13 +602,14 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	catch_faults();
-	printf("KTAP version 1\n1..52\n");
+	printf("KTAP version 1\n1..54\n");
 	shared_checks();
 	eof_checks();
 	private_checks();
 	refusal_checks();
 	maps_checks();
 	exec_checks();
+	race_checks();
 	shm_checks();
 	leak_checks();
 	return failures ? 1 : 0;
