@@ -22,8 +22,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 
 static int n;
 static int failures;
@@ -226,13 +229,51 @@ static void permission_checks(void)
 		printf("# status %#x\n", status);
 }
 
+/* Listings and readlinks of 100 descriptors keep no frame once they are
+ * closed (this kernel's count only: the nodes go when it counts). */
+static void leak_checks(void)
+{
+	int here = syscall(NR_FREE_FRAMES) > 0, fds[100];
+	long before = 0, after = 0;
+	char buf[64];
+	for (int round = 0; round < 2; round++) {
+		if (here)
+			before = syscall(NR_FREE_FRAMES);
+		for (int i = 0; i < 100; i++)
+			fds[i] = open("/dev/null", O_RDONLY);
+		static const char *const dirs[] = { "/proc/self/fd", "/proc/self/fdinfo" };
+		for (int k = 0; k < 2; k++) {
+			DIR *d = opendir(dirs[k]);
+			while (d && readdir(d))
+				;
+			if (d)
+				closedir(d);
+		}
+		for (int i = 0; i < 100; i++) {
+			link_of(fds[i], buf, sizeof(buf));
+			close(fds[i]);
+		}
+		if (here)
+			after = syscall(NR_FREE_FRAMES);
+	}
+	if (!here) {
+		printf("ok %d - fd_nodes_keep_no_frame # SKIP kernel-specific\n", ++n);
+		return;
+	}
+	printf("%sok %d - fd_nodes_keep_no_frame # kernel-specific\n", before == after ? "" : "not ", ++n);
+	failures += before != after;
+	if (before != after)
+		printf("# free frames before %ld, after %ld\n", before, after);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..22\n");
+	printf("KTAP version 1\n1..23\n");
 	link_checks();
 	listing_checks();
 	fdinfo_checks();
 	permission_checks();
+	leak_checks();
 	return failures ? 1 : 0;
 }
