@@ -755,6 +755,7 @@ struct proc *fork_prepare(int *err)
 	while (node_hold(child->cwd) != 0);
 	child->umask = parent->umask;
 	child->exe = parent->exe;
+	node_hold_exe(child->exe);	/* the parent's holds it: cannot fail */
 	return child;
 }
 

@@ -171,7 +171,7 @@ struct proc {
 	struct spinlock fd_lock;
 	const struct initrd_file *cwd;	/* chdir (kernel/fs/fs.c); NULL means "/" */
 	uint32_t umask;			/* init's 022, inherited, kept by exec */
-	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/fs/proc/procfs.c) */
+	const struct initrd_file *exe;	/* its program, held, /proc/self/exe (kernel/fs/proc/procfs.c) */
 
 	/* Signals (kernel/task/signal.c), under signal_lock. The process's
 	 * own pending set and the handlers are its group's. */

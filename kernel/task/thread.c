@@ -339,7 +339,8 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
 	leader->cwd = NULL;
 	p->umask = leader->umask;
-	p->exe = leader->exe;
+	p->exe = leader->exe;			/* and its hold */
+	leader->exe = NULL;
 	p->group_leader = p;
 	p->group->nr_threads = 1;
 	p->group->exiting = false;
