@@ -765,14 +765,32 @@ void fork_abandon(struct proc *child)
 	proc_release(child);
 }
 
+/* The parent a child of the caller gets, its family lock held: the
+ * caller's process, or with CLONE_PARENT the caller's own parent (the
+ * one it has once locked: an exit may hand the caller to another). */
+static struct proc *lock_new_parent(bool clone_parent)
+{
+	struct proc *leader = current()->group_leader;
+	if (!clone_parent) {
+		family_lock(leader);
+		return leader;
+	}
+	for (;;) {
+		struct proc *p = __atomic_load_n(&leader->parent, __ATOMIC_ACQUIRE);
+		family_lock(p);		/* freed only after a grace period: we do not sleep */
+		if (__atomic_load_n(&leader->parent, __ATOMIC_ACQUIRE) == p)
+			return p;
+		spin_unlock(&p->family_lock);
+	}
+}
+
 /* The prepared child becomes its parent's (wait4 sees it from here on)
  * and joins the scheduler; its pid for the parent. */
-int fork_start(struct proc *child)
+int fork_start(struct proc *child, bool clone_parent)
 {
-	struct proc *parent = current()->group_leader;
 	sched_fork(&current()->sched, &child->sched);
 	int pid = child->pid;
-	family_lock(parent);
+	struct proc *parent = lock_new_parent(clone_parent);
 	proc_set_parent_locked(child, parent);
 	child->pstate = P_LIVE;
 	spin_unlock(&parent->family_lock);
@@ -784,5 +802,5 @@ int proc_fork(void)
 {
 	int err;
 	struct proc *child = fork_prepare(&err);
-	return child ? fork_start(child) : err;
+	return child ? fork_start(child, false) : err;
 }
