@@ -314,7 +314,7 @@ int proc_fork(void);
  * not yet runnable (NULL and *err: EAGAIN, ENOMEM), then let it run (its
  * pid), or give it up. */
 struct proc *fork_prepare(int *err);
-int fork_start(struct proc *child);
+int fork_start(struct proc *child, bool clone_parent);
 void fork_abandon(struct proc *child);
 /* CPU ticks of every thread of leader's group, the exited ones too (what
  * times, getrusage and wait4 report for a process). */
