@@ -117,7 +117,7 @@ def cases(accel):
                  args="--sibling", timeout=120, accel=accel, staircase=True, more_tags=ALL),
         smp_case("smt_batch_1x2x1", "1x2x1", "smt_batch",
                  ["batch_and_normal_on_separate_cores_both_run",
-                  "cpu_accounting_batch_time_is_nice"], accel=accel),
+                  "cpu_accounting_batch_time_is_nice"], accel=accel, more_tags=ALL),
         # under -icount: a move needs no tick, but on a busy host QEMU takes
         # up to ms to wake the halted vCPU it goes to (median 0.4-7 ms in
         # real time, 49 us under icount)
