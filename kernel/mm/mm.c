@@ -76,6 +76,19 @@ int mm_insert(struct mm *mm, const struct vm_area *a)
 	return 0;
 }
 
+/* The region's object hears of it (struct vm_area_ops). */
+static void area_open(const struct vm_area *a)
+{
+	if (a->ops)
+		a->ops->open(a);
+}
+
+static void area_close(const struct vm_area *a)
+{
+	if (a->ops)
+		a->ops->close(a);
+}
+
 static void remove_area(struct mm *mm, int i)
 {
 	memmove(&mm->area[i], &mm->area[i + 1], (mm->n - i - 1) * sizeof(mm->area[0]));
@@ -103,7 +116,10 @@ int mm_split_at(struct mm *mm, uint32_t va)
 	upper.start = va;
 	upper.file_off += va - a->start;	/* the file's byte at va */
 	a->end = va;
-	return mm_insert(mm, &upper);
+	if (mm_insert(mm, &upper) < 0)
+		return -ENOMEM;		/* cannot happen: room reserved above */
+	area_open(&upper);
+	return 0;
 }
 
 /* Room for the (at most two) splits at start and end, made now so that
@@ -115,7 +131,7 @@ static int room_to_split(struct mm *mm, uint32_t start, uint32_t end)
 
 static bool can_merge(const struct vm_area *a, const struct vm_area *b)
 {
-	return a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
+	return a->end == b->start && a->prot == b->prot && a->flags == b->flags && !a->ops && !b->ops &&
 	       a->file == b->file && (!a->file || a->file_off + (a->end - a->start) == b->file_off);
 }
 
@@ -141,6 +157,7 @@ int mm_unmap(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end)
 		struct vm_area *a = &mm->area[i];
 		if (a->start >= start && a->end <= end) {
 			vm_free_range(pgdir, a->start, a->end - a->start);
+			area_close(a);
 			remove_area(mm, i);
 		} else {
 			i++;
@@ -226,6 +243,8 @@ int mm_fork(struct mm *child, const struct mm *parent)
 		return -ENOMEM;
 	memcpy(child->area, parent->area, parent->n * sizeof(parent->area[0]));
 	child->n = parent->n;
+	for (int i = 0; i < child->n; i++)
+		area_open(&child->area[i]);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->arg_start = parent->arg_start;
@@ -237,6 +256,8 @@ int mm_fork(struct mm *child, const struct mm *parent)
 
 void mm_release(struct mm *mm)
 {
+	for (int i = 0; i < mm->n; i++)
+		area_close(&mm->area[i]);
 	kfree(mm->area);
 	mm->area = NULL;
 	mm->n = mm->cap = 0;

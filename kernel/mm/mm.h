@@ -44,15 +44,32 @@
 #define VMA_SHARED	0x1	/* MAP_SHARED: pages stay shared after fork */
 #define VMA_GROWSDOWN	0x2	/* the stack: a fault just below grows it */
 #define VMA_HEAP	0x4	/* brk's */
+#define VMA_NOWRITE	0x8	/* may never be made writable (SHM_RDONLY): Linux's !VM_MAYWRITE */
 
 struct initrd_file;
+struct vm_area;
+
+/*
+ * A region whose frames belong to an object outside the address space (a
+ * System V shared memory segment, kernel/ipc/shm.c), as Linux's
+ * vm_operations_struct: open is told of every region made from it (fork's
+ * copy, a split), close of every one that goes (munmap, exec, exit), so
+ * that the object counts the regions that map it. Called under the mm
+ * lock: neither may sleep. Such regions are never merged or moved.
+ */
+struct vm_area_ops {
+	void (*open)(const struct vm_area *a);
+	void (*close)(const struct vm_area *a);
+};
 
 struct vm_area {
 	uint32_t start, end;		/* page-aligned, start < end */
 	uint8_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
 	uint8_t flags;			/* VMA_* */
 	const struct initrd_file *file;	/* private file mapping, or NULL */
-	uint32_t file_off;		/* the file's byte at start */
+	uint32_t file_off;		/* the file's byte at start (ops: the object's) */
+	const struct vm_area_ops *ops;	/* NULL but for an outside object's region */
+	void *priv;			/* that object */
 };
 
 struct mm {
@@ -101,7 +118,8 @@ uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
 /* fork: the child's regions are the parent's (its counts start at 0);
  * 0 or -ENOMEM. */
 int mm_fork(struct mm *child, const struct mm *parent);
-/* exit: give the array back. */
+/* exit and exec: each region's object hears it go (close), then the
+ * array goes back. */
 void mm_release(struct mm *mm);
 /* The lock above (in kernel/mm/mmap.c). */
 void mm_lock(struct mm *mm);
