@@ -28,6 +28,7 @@
 #include "kernel/task/pid.h"
 #include "kernel/sys/uname.h"
 #include "kernel/mm/vm.h"
+#include "kernel/ipc/ipc.h"		/* ipc_proc_text */
 
 
 static const struct {
@@ -76,6 +77,9 @@ void procfs_sys_init(void)
 	initrd_add_symlink("/proc/mounts", "self/mounts");	/* as Linux's */
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
+	initrd_add_proc("/proc/sysvipc/msg", PROCFS_SYSVIPC, SYSVIPC_MSG, 0444, false);
+	initrd_add_proc("/proc/sysvipc/sem", PROCFS_SYSVIPC, SYSVIPC_SEM, 0444, false);
+	initrd_add_proc("/proc/sysvipc/shm", PROCFS_SYSVIPC, SYSVIPC_SHM, 0444, false);
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
 	 * boot only, so read-only here */
 	struct sched_tunable_desc d;
@@ -215,6 +219,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	/* plugsched's file: the first word is the name sched= takes */
 	case PROCFS_SCHEDULER:		pb_printf(b, "%s %s\n", sched_class_name(),
 						  sched_class_title()); break;
+	case PROCFS_SYSVIPC:		ipc_proc_text(n->arg, b); break;
 	case PROCFS_VERSION:
 		pb_printf(b, "%s version %s (gcc) #1 SMP %s\n", UTS_SYSNAME, UTS_RELEASE,
 			  UTS_VERSION);
