@@ -1,0 +1,881 @@
+/*
+ * sysvipc - System V IPC as Linux 6.1 has it, in KTAP, so that
+ * tests/linux-diff.sh compares this kernel's answers with Linux's:
+ *   - message queues: msgget's keys and flags, msgsnd and msgrcv by type
+ *     (0, > 0, < 0, MSG_EXCEPT), MSG_NOERROR and E2BIG, IPC_NOWAIT, a
+ *     sleeper woken by the other side, by IPC_RMID (EIDRM) and by a
+ *     signal (EINTR), msgctl's IPC_STAT, IPC_SET, IPC_INFO, MSG_INFO;
+ *   - semaphores: semop's all-or-nothing lists, IPC_NOWAIT, SEM_UNDO at
+ *     exit, semtimedop's timeout, GETNCNT and GETZCNT of sleepers, EIDRM
+ *     and EINTR, and semctl's commands and range checks;
+ *   - shared memory: shmat and shmdt, shm_nattch through fork, exec,
+ *     exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP,
+ *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO;
+ *   - permissions (an ordinary user: EACCES, EPERM), /proc/sysvipc's
+ *     headers and rows, the ipc multiplexer's old structs (no IPC_64) and
+ *     the direct calls (393-402) beside glibc's way (ipc, 117).
+ * Only this kernel counts its free frames (call 505): that check says
+ * "kernel-specific" and Linux prints SKIP there.
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -O2 -o sysvipc user/glibc/sysvipc.c
+ * With --nattch ID it prints nothing and exits with segment ID's
+ * shm_nattch (what an exec'd child reports).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
+#define USER_UID	1000
+#define KEY_BASE	0x5ee0000
+#define NTESTS		50
+
+static int n, failures;
+
+static void check(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void check(int ok, const char *name, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
+	failures += !ok;
+}
+
+static const char *en(int r)
+{
+	if (r >= 0)
+		return "0";
+	switch (errno) {
+	case EINVAL:	return "EINVAL";
+	case ENOENT:	return "ENOENT";
+	case EEXIST:	return "EEXIST";
+	case EACCES:	return "EACCES";
+	case EPERM:	return "EPERM";
+	case EAGAIN:	return "EAGAIN";
+	case ENOMSG:	return "ENOMSG";
+	case E2BIG:	return "E2BIG";
+	case EIDRM:	return "EIDRM";
+	case EINTR:	return "EINTR";
+	case EFBIG:	return "EFBIG";
+	case ERANGE:	return "ERANGE";
+	case EFAULT:	return "EFAULT";
+	case ENOSYS:	return "ENOSYS";
+	case ENOMEM:	return "ENOMEM";
+	default:	return "other";
+	}
+}
+
+/* Until the task whose stat file this is sleeps (state S), for up to
+ * 5 s: the guest orders the events, not a guessed delay. */
+static void wait_asleep(pid_t pid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int i = 0; i < 5000; i++) {
+		FILE *f = fopen(path, "r");
+		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
+		if (f)
+			fclose(f);
+		if (asleep)
+			return;
+		usleep(1000);
+	}
+}
+
+/* The exit status of child pid, or -1 if it did not exit. */
+static int reap(pid_t pid)
+{
+	int st;
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A child that becomes uid 1000 and returns f()'s value as its status. */
+static int as_user(int (*f)(int), int arg)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgid(USER_UID) < 0 || setuid(USER_UID) < 0)
+			_exit(99);
+		_exit(f(arg));
+	}
+	return reap(pid);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* A child that signals the parent (SIGUSR1, a handler without
+ * SA_RESTART) once the parent sleeps. */
+static pid_t signal_me_when_asleep(void)
+{
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		wait_asleep(parent);
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	return pid;
+}
+
+struct msgb {
+	long mtype;
+	char mtext[64];
+};
+
+/* ---- message queues --------------------------------------------------------- */
+
+static int snd(int q, long type, const char *text, int flg)
+{
+	struct msgb m = { type, "" };
+	strncpy(m.mtext, text, sizeof(m.mtext) - 1);
+	return msgsnd(q, &m, strlen(text) + 1, flg);
+}
+
+/* The type of the message msgrcv(type, flg) takes, or -errno. */
+static long rcv(int q, long type, int flg)
+{
+	struct msgb m;
+	return msgrcv(q, &m, sizeof(m.mtext), type, flg | IPC_NOWAIT) < 0 ? -errno : m.mtype;
+}
+
+static void msg_gets(void)
+{
+	int key = KEY_BASE + 1;
+	int q = msgget(key, IPC_CREAT | IPC_EXCL | 0600);
+	int again = msgget(key, 0);
+	int excl = msgget(key, IPC_CREAT | IPC_EXCL | 0600);
+	const char *e_excl = en(excl);
+	int none = msgget(KEY_BASE + 2, 0600);
+	check(q >= 0 && again == q && excl == -1 && none == -1 && errno == ENOENT,
+	      "msgget_keys_creat_and_excl", "again: %s, IPC_EXCL: %s, no key: %s",
+	      again == q ? "same id" : "other", e_excl, en(none));
+	int p1 = msgget(IPC_PRIVATE, 0600), p2 = msgget(IPC_PRIVATE, IPC_CREAT | IPC_EXCL | 0600);
+	check(p1 >= 0 && p2 >= 0 && p1 != p2, "msgget_ipc_private_always_makes_a_new_queue",
+	      "%s", p1 != p2 ? "two ids" : "one id");
+	msgctl(p1, IPC_RMID, NULL);
+	msgctl(p2, IPC_RMID, NULL);
+	msgctl(q, IPC_RMID, NULL);
+	int gone = msgctl(q, IPC_STAT, &(struct msqid_ds){ 0 });
+	check(gone == -1 && errno == EINVAL, "msgctl_on_a_removed_queue_is_einval", "%s", en(gone));
+}
+
+static void msg_types(int q)
+{
+	snd(q, 5, "five", 0);
+	snd(q, 2, "two", 0);
+	snd(q, 7, "seven", 0);
+	snd(q, 2, "two again", 0);
+	long a = rcv(q, -6, 0);		/* the lowest type <= 6: 2 */
+	long b = rcv(q, 7, 0);
+	long c = rcv(q, 2, MSG_EXCEPT);	/* the first not 2: 5 */
+	long d = rcv(q, 0, 0);
+	long e = rcv(q, 0, 0);
+	check(a == 2 && b == 7 && c == 5 && d == 2 && e == -ENOMSG,
+	      "msgrcv_by_type_less_or_equal_exact_except_and_any",
+	      "-6: %ld, 7: %ld, except 2: %ld, 0: %ld, then %s", a, b, c, d,
+	      e == -ENOMSG ? "ENOMSG" : "other");
+	snd(q, 1, "0123456789", 0);
+	struct msgb m;
+	int big = msgrcv(q, &m, 4, 0, IPC_NOWAIT);
+	const char *e_big = en(big);
+	struct msqid_ds ds;
+	msgctl(q, IPC_STAT, &ds);
+	int cut = msgrcv(q, &m, 4, 0, IPC_NOWAIT | MSG_NOERROR);
+	check(big == -1 && ds.msg_qnum == 1 && cut == 4 && !memcmp(m.mtext, "0123", 4),
+	      "msgrcv_too_small_is_e2big_and_msg_noerror_truncates",
+	      "4-byte buffer: %s (still queued: %lu), MSG_NOERROR: %d bytes", e_big,
+	      (unsigned long)ds.msg_qnum, cut);
+}
+
+static void msg_args(int q)
+{
+	struct msgb m = { 0, "x" };
+	int t0 = msgsnd(q, &m, 2, 0);
+	const char *e0 = en(t0);
+	m.mtype = 1;
+	int big = msgsnd(q, &m, 8193, 0);
+	const char *e1 = en(big);
+	int neg = msgsnd(-1, &m, 2, 0);
+	const char *e2 = en(neg);
+	int bad = msgsnd(q, (void *)16, 2, 0);
+	check(t0 == -1 && big == -1 && neg == -1 && bad == -1 && errno == EFAULT,
+	      "msgsnd_bad_type_size_id_and_pointer", "mtype 0: %s, 8193 bytes: %s, id -1: %s, "
+	      "bad pointer: %s", e0, e1, e2, en(bad));
+	int cmd = msgctl(q, 1234, NULL);
+	check(cmd == -1 && errno == EINVAL, "msgctl_unknown_command_is_einval", "%s", en(cmd));
+}
+
+static void msg_stat(int q)
+{
+	struct msqid_ds ds;
+	snd(q, 9, "abc", 0);
+	int r = msgctl(q, IPC_STAT, &ds);
+	check(r == 0 && ds.msg_qnum == 1 && ds.msg_cbytes == 4 && ds.msg_qbytes == 16384 &&
+	      ds.msg_lspid == getpid() && ds.msg_lrpid == getpid() && ds.msg_stime &&
+	      (ds.msg_perm.mode & 0777) == 0600 && ds.msg_perm.uid == 0,
+	      "msgctl_ipc_stat_counts_bytes_messages_and_pids",
+	      "qnum %lu, cbytes %lu, qbytes %lu, pids ours: %s, mode %o",
+	      (unsigned long)ds.msg_qnum, (unsigned long)ds.msg_cbytes,
+	      (unsigned long)ds.msg_qbytes,
+	      ds.msg_lspid == getpid() && ds.msg_lrpid == getpid() ? "yes" : "no",
+	      ds.msg_perm.mode);
+	rcv(q, 0, 0);
+	ds.msg_qbytes = 10;
+	ds.msg_perm.mode = 0640;
+	r = msgctl(q, IPC_SET, &ds);
+	int full = snd(q, 1, "0123456789", IPC_NOWAIT);	/* 11 bytes > 10 */
+	const char *e_full = en(full);
+	struct msqid_ds after;
+	msgctl(q, IPC_STAT, &after);
+	check(r == 0 && full == -1 && after.msg_qbytes == 10 && (after.msg_perm.mode & 0777) == 0640,
+	      "msgctl_ipc_set_then_a_full_queue_is_eagain", "set %s, qbytes %lu, mode %o, "
+	      "11 bytes: %s", en(r), (unsigned long)after.msg_qbytes, after.msg_perm.mode, e_full);
+	after.msg_qbytes = 16384;
+	msgctl(q, IPC_SET, &after);
+	struct msginfo mi;
+	int i1 = msgctl(0, IPC_INFO, (struct msqid_ds *)&mi);
+	check(i1 >= 0 && mi.msgmax == 8192 && mi.msgmnb == 16384 && mi.msgmni == 32000 &&
+	      mi.msgssz == 16 && mi.msgseg == 65535 && mi.msgpool == 512000 && mi.msgtql == 16384,
+	      "msgctl_ipc_info_has_linux_defaults", "msgmax %d msgmnb %d msgmni %d msgssz %d "
+	      "msgseg %d msgpool %d msgmap %d msgtql %d", mi.msgmax, mi.msgmnb, mi.msgmni,
+	      mi.msgssz, mi.msgseg, mi.msgpool, mi.msgmap, mi.msgtql);
+	snd(q, 1, "12345", 0);
+	int i2 = msgctl(0, MSG_INFO, (struct msqid_ds *)&mi);
+	check(i2 >= 0 && mi.msgpool == 1 && mi.msgmap == 1 && mi.msgtql == 6,
+	      "msgctl_msg_info_counts_queues_messages_and_bytes", "queues %d, messages %d, bytes %d",
+	      mi.msgpool, mi.msgmap, mi.msgtql);
+	rcv(q, 0, 0);
+}
+
+/* A child sends (or receives) once the parent sleeps in msgrcv (msgsnd). */
+static void msg_sleepers(int q)
+{
+	struct msgb m;
+	pid_t pid = fork();
+	if (pid == 0) {
+		wait_asleep(getppid());
+		_exit(snd(q, 4, "wake", 0) == 0 ? 0 : 1);
+	}
+	int r = msgrcv(q, &m, sizeof(m.mtext), 4, 0);
+	check(r == 5 && m.mtype == 4 && reap(pid) == 0, "msgrcv_sleeps_until_a_message_comes",
+	      "%d bytes of type %ld", r, m.mtype);
+	struct msqid_ds ds;
+	msgctl(q, IPC_STAT, &ds);
+	ds.msg_qbytes = 8;
+	msgctl(q, IPC_SET, &ds);
+	snd(q, 1, "1234567", 0);	/* 8 bytes: full */
+	pid = fork();
+	if (pid == 0) {
+		wait_asleep(getppid());
+		_exit(rcv(q, 1, 0) == 1 ? 0 : 1);
+	}
+	r = snd(q, 2, "x", 0);
+	check(r == 0 && reap(pid) == 0, "msgsnd_sleeps_until_there_is_room", "%s", en(r));
+	rcv(q, 0, 0);
+	ds.msg_qbytes = 16384;
+	msgctl(q, IPC_SET, &ds);
+	pid_t k = signal_me_when_asleep();
+	r = msgrcv(q, &m, sizeof(m.mtext), 0, 0);
+	check(r == -1 && errno == EINTR && reap(k) == 0, "msgrcv_interrupted_by_a_handler_is_eintr",
+	      "%s", en(r));
+}
+
+static int msg_as_user(int q)
+{
+	struct msqid_ds ds;
+	int a = snd(q, 1, "x", IPC_NOWAIT) == -1 && errno == EACCES;
+	int b = msgctl(q, IPC_STAT, &ds) == -1 && errno == EACCES;
+	int c = msgctl(q, IPC_RMID, NULL) == -1 && errno == EPERM;
+	int own = msgget(IPC_PRIVATE, 0600);
+	msgctl(own, IPC_STAT, &ds);
+	ds.msg_qbytes = 16385;
+	int d = msgctl(own, IPC_SET, &ds) == -1 && errno == EPERM;
+	msgctl(own, IPC_RMID, NULL);
+	return a | b << 1 | c << 2 | d << 3;
+}
+
+static void msg_removed(void)
+{
+	int q = msgget(IPC_PRIVATE, 0600);
+	int bits = as_user(msg_as_user, q);
+	check(bits == 15, "msg_permissions_for_an_ordinary_user",
+	      "send EACCES %d, stat EACCES %d, rmid EPERM %d, qbytes past msgmnb EPERM %d",
+	      bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct msgb m;
+		int r = msgrcv(q, &m, sizeof(m.mtext), 0, 0);
+		_exit(r == -1 && errno == EIDRM ? 0 : 1);
+	}
+	wait_asleep(pid);
+	msgctl(q, IPC_RMID, NULL);
+	int st = reap(pid);
+	check(st == 0, "msgrcv_sleeper_gets_eidrm_when_the_queue_is_removed", "child %s",
+	      st == 0 ? "EIDRM" : "other");
+}
+
+static void msgs(void)
+{
+	msg_gets();
+	int q = msgget(IPC_PRIVATE, 0600);
+	msg_types(q);
+	msg_args(q);
+	msg_stat(q);
+	msg_sleepers(q);
+	msgctl(q, IPC_RMID, NULL);
+	msg_removed();
+}
+
+static void msgs_quiet(void)
+{
+	int q = msgget(IPC_PRIVATE, 0600);
+	for (int i = 1; i <= 20; i++)
+		snd(q, i, "leak check", 0);
+	rcv(q, 3, 0);
+	msgctl(q, IPC_RMID, NULL);	/* with 19 messages in it */
+}
+
+/* ---- semaphores ------------------------------------------------------------- */
+
+static int op(int s, unsigned short num, short sop, short flg)
+{
+	struct sembuf b = { num, sop, flg };
+	return semop(s, &b, 1);
+}
+
+static void sem_gets(void)
+{
+	int big = semget(IPC_PRIVATE, 32001, 0600);
+	const char *e_big = en(big);
+	int zero = semget(IPC_PRIVATE, 0, 0600);
+	const char *e_zero = en(zero);
+	int key = KEY_BASE + 10, s = semget(key, 2, IPC_CREAT | 0600);
+	int more = semget(key, 3, 0600);
+	const char *e_more = en(more);
+	int fewer = semget(key, 1, 0600), any = semget(key, 0, 0600);
+	check(big == -1 && zero == -1 && more == -1 && fewer == s && any == s,
+	      "semget_counts_checked", "32001: %s, 0 new: %s, more than it has: %s, "
+	      "fewer or 0: %s", e_big, e_zero, e_more, fewer == s && any == s ? "same id" : "other");
+	semctl(s, 0, IPC_RMID);
+}
+
+static void sem_values(int s)
+{
+	int a = semctl(s, 0, SETVAL, 32768);
+	const char *e_a = en(a);
+	int b = semctl(s, 0, SETVAL, -1);
+	const char *e_b = en(b);
+	int c = semctl(s, 3, GETVAL);
+	const char *e_c = en(c);
+	int d = semctl(s, 0, 1234);
+	check(a == -1 && b == -1 && c == -1 && d == -1 && errno == EINVAL,
+	      "semctl_range_and_argument_checks", "SETVAL 32768: %s, -1: %s, GETVAL of #3: %s, "
+	      "cmd 1234: %s", e_a, e_b, e_c, en(d));
+	unsigned short all[3] = { 1, 2, 3 }, got[3] = { 0, 0, 0 };
+	int set = semctl(s, 0, SETALL, all);
+	int get = semctl(s, 0, GETALL, got);
+	int v1 = semctl(s, 1, GETVAL), pid = semctl(s, 2, GETPID);
+	check(set == 0 && get == 0 && got[0] == 1 && got[1] == 2 && got[2] == 3 && v1 == 2 &&
+	      pid == getpid(), "semctl_setall_getall_getval_getpid",
+	      "values %d %d %d, GETVAL #1 %d, GETPID ours: %s", got[0], got[1], got[2], v1,
+	      pid == getpid() ? "yes" : "no");
+	all[1] = 32768;
+	set = semctl(s, 0, SETALL, all);
+	check(set == -1 && errno == ERANGE && semctl(s, 1, GETVAL) == 2,
+	      "semctl_setall_past_semvmx_is_erange_and_sets_nothing", "%s", en(set));
+}
+
+static void sem_ops(int s)
+{
+	unsigned short zero[3] = { 0, 0, 0 };
+	semctl(s, 0, SETALL, zero);
+	struct semid_ds ds;
+	semctl(s, 0, IPC_STAT, &ds);
+	time_t otime0 = ds.sem_otime;
+	struct sembuf two[2] = { { 0, 1, 0 }, { 1, -1, IPC_NOWAIT } };
+	int r = semop(s, two, 2);
+	const char *e_r = en(r);
+	int v0 = semctl(s, 0, GETVAL);
+	check(r == -1 && v0 == 0 && otime0 == 0, "semop_all_or_nothing_nowait_is_eagain",
+	      "%s, #0 still %d, sem_otime before any semop %ld", e_r, v0, (long)otime0);
+	two[1].sem_op = 0;
+	r = semop(s, two, 2);
+	semctl(s, 0, IPC_STAT, &ds);
+	check(r == 0 && semctl(s, 0, GETVAL) == 1 && ds.sem_otime != 0 && ds.sem_nsems == 3,
+	      "semop_list_applies_and_sets_sem_otime", "%s, #0 now %d, nsems %lu", en(r),
+	      semctl(s, 0, GETVAL), (unsigned long)ds.sem_nsems);
+	int fbig = op(s, 3, 1, 0);
+	const char *e_fbig = en(fbig);
+	semctl(s, 2, SETVAL, 32767);
+	int range = op(s, 2, 1, 0);
+	const char *e_range = en(range);
+	int none = semop(s, two, 0);
+	const char *e_none = en(none);
+	static struct sembuf many[501];
+	int e2big = semop(s, many, 501);
+	check(fbig == -1 && range == -1 && none == -1 && e2big == -1 && errno == E2BIG,
+	      "semop_argument_checks", "sem_num 3 of 3: %s, past 32767: %s, nsops 0: %s, "
+	      "nsops 501: %s", e_fbig, e_range, e_none, en(e2big));
+}
+
+static void sem_sleepers(int s)
+{
+	semctl(s, 0, SETVAL, 0);
+	semctl(s, 1, SETVAL, 1);
+	pid_t down = fork();
+	if (down == 0)
+		_exit(op(s, 0, -1, 0) == 0 ? 0 : 1);
+	pid_t zero = fork();
+	if (zero == 0)
+		_exit(op(s, 1, 0, 0) == 0 ? 0 : 1);
+	wait_asleep(down);
+	wait_asleep(zero);
+	int ncnt = semctl(s, 0, GETNCNT), zcnt = semctl(s, 1, GETZCNT);
+	int ncnt1 = semctl(s, 1, GETNCNT);
+	op(s, 0, 1, 0);
+	op(s, 1, -1, 0);
+	int a = reap(down), b = reap(zero);
+	check(ncnt == 1 && zcnt == 1 && ncnt1 == 0 && a == 0 && b == 0 &&
+	      semctl(s, 0, GETVAL) == 0, "sem_sleepers_counted_and_woken",
+	      "GETNCNT #0 %d, GETZCNT #1 %d, GETNCNT #1 %d, both done: %s", ncnt, zcnt, ncnt1,
+	      a == 0 && b == 0 ? "yes" : "no");
+	struct timespec t0, t1, to = { 0, 100000000 };
+	struct sembuf down1 = { 0, -1, 0 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int r = semtimedop(s, &down1, 1, &to);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	const char *e_r = en(r);
+	struct timespec bad = { 0, 1000000000 };
+	int inval = semtimedop(s, &down1, 1, &bad);
+	check(r == -1 && ms >= 100 && inval == -1 && errno == EINVAL,
+	      "semtimedop_times_out_with_eagain", "%s after 100 ms or more: %s, nsec 1e9: %s", e_r,
+	      ms >= 100 ? "yes" : "no", en(inval));
+	pid_t k = signal_me_when_asleep();
+	r = op(s, 0, -1, 0);
+	check(r == -1 && errno == EINTR && reap(k) == 0, "semop_interrupted_by_a_handler_is_eintr",
+	      "%s", en(r));
+}
+
+static void sem_undo(int s)
+{
+	semctl(s, 0, SETVAL, 5);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct sembuf b[2] = { { 0, -2, SEM_UNDO }, { 1, 3, SEM_UNDO } };
+		semop(s, b, 2);
+		_exit(semctl(s, 0, GETVAL));
+	}
+	int in_child = reap(pid);
+	int v0 = semctl(s, 0, GETVAL), v1 = semctl(s, 1, GETVAL);
+	check(in_child == 3 && v0 == 5 && v1 == 0, "sem_undo_is_undone_at_exit",
+	      "child saw %d, after its exit %d and %d", in_child, v0, v1);
+	pid = fork();
+	if (pid == 0) {
+		op(s, 0, -1, SEM_UNDO);
+		semctl(s, 0, SETVAL, 2);	/* forgets the adjustment */
+		_exit(0);
+	}
+	reap(pid);
+	check(semctl(s, 0, GETVAL) == 2, "semctl_setval_clears_the_undo_adjustment", "value %d",
+	      semctl(s, 0, GETVAL));
+}
+
+static int sem_as_user(int s)
+{
+	struct semid_ds ds;
+	int a = op(s, 0, 1, IPC_NOWAIT) == -1 && errno == EACCES;
+	int b = semctl(s, 0, GETVAL) == -1 && errno == EACCES;
+	int c = semctl(s, 0, IPC_RMID) == -1 && errno == EPERM;
+	int d = semctl(s, 0, IPC_SET, &ds) == -1 && errno == EPERM;
+	return a | b << 1 | c << 2 | d << 3;
+}
+
+static void sem_removed(int s)
+{
+	int bits = as_user(sem_as_user, s);
+	check(bits == 15, "sem_permissions_for_an_ordinary_user",
+	      "semop EACCES %d, GETVAL EACCES %d, rmid EPERM %d, set EPERM %d",
+	      bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1);
+	semctl(s, 0, SETVAL, 0);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(op(s, 0, -1, 0) == -1 && errno == EIDRM ? 0 : 1);
+	wait_asleep(pid);
+	semctl(s, 0, IPC_RMID);
+	int st = reap(pid);
+	check(st == 0, "semop_sleeper_gets_eidrm_when_the_array_is_removed", "child %s",
+	      st == 0 ? "EIDRM" : "other");
+}
+
+static void sems(void)
+{
+	sem_gets();
+	int s = semget(IPC_PRIVATE, 3, 0600);
+	sem_values(s);
+	sem_ops(s);
+	sem_sleepers(s);
+	sem_undo(s);
+	sem_removed(s);
+}
+
+static void sems_quiet(void)
+{
+	int s = semget(IPC_PRIVATE, 40, 0600);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(op(s, 7, 2, SEM_UNDO));
+	reap(pid);
+	op(s, 1, 1, SEM_UNDO);
+	semctl(s, 0, IPC_RMID);		/* with our undo list on it */
+}
+
+/* ---- shared memory ------------------------------------------------------------ */
+
+static unsigned long nattch(int id)
+{
+	struct shmid_ds ds;
+	return shmctl(id, IPC_STAT, &ds) < 0 ? 999 : (unsigned long)ds.shm_nattch;
+}
+
+static void shm_gets(void)
+{
+	int zero = shmget(IPC_PRIVATE, 0, 0600);
+	const char *e_zero = en(zero);
+	int key = KEY_BASE + 20, id = shmget(key, 8192, IPC_CREAT | 0600);
+	int bigger = shmget(key, 8193, 0600);
+	const char *e_bigger = en(bigger);
+	int smaller = shmget(key, 100, 0600);
+	check(zero == -1 && bigger == -1 && smaller == id, "shmget_sizes_checked",
+	      "size 0: %s, bigger than it is: %s, smaller: %s", e_zero, e_bigger,
+	      smaller == id ? "same id" : "other");
+	struct shminfo si;
+	int r = shmctl(0, IPC_INFO, (struct shmid_ds *)&si);
+	check(r >= 0 && si.shmmax == 4278190079ul && si.shmmin == 1 && si.shmmni == 4096 &&
+	      si.shmseg == 4096 && si.shmall == 4278190079ul, "shmctl_ipc_info_has_linux_defaults",
+	      "shmmax %lu shmmin %lu shmmni %lu shmseg %lu shmall %lu", si.shmmax, si.shmmin,
+	      si.shmmni, si.shmseg, si.shmall);
+	struct shm_info info;
+	r = shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
+	check(r >= 0 && info.used_ids == 1 && info.shm_swp == 0,
+	      "shmctl_shm_info_counts_segments", "used_ids %d, swapped %lu", info.used_ids,
+	      info.shm_swp);
+	shmctl(id, IPC_RMID, NULL);
+}
+
+/* Attach, write, fork: the child sees it and writes back; nattch counts
+ * the child's copy of the attach until it exits. */
+static void shm_fork(int id)
+{
+	char *p = shmat(id, NULL, 0), c;
+	int up[2], down[2];		/* the child's word to us, ours to it */
+	strcpy(p, "parent");
+	if (pipe(up) < 0 || pipe(down) < 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int saw = !strcmp(p, "parent");
+		strcpy(p + 100, "child");
+		write(up[1], "w", 1);
+		read(down[0], &c, 1);		/* the parent has looked */
+		_exit(saw ? 0 : 1);
+	}
+	read(up[0], &c, 1);
+	unsigned long during = nattch(id);
+	write(down[1], "r", 1);
+	int st = reap(pid);
+	unsigned long after = nattch(id);
+	struct shmid_ds ds;
+	shmctl(id, IPC_STAT, &ds);
+	check(st == 0 && !strcmp(p + 100, "child") && during == 2 && after == 1 &&
+	      ds.shm_segsz == 10000 && ds.shm_cpid == getpid() && ds.shm_atime && ds.shm_dtime,
+	      "shm_shared_across_fork_and_nattch_counts_the_child",
+	      "child saw ours: %s, we see its: %s, nattch %lu then %lu, segsz %lu",
+	      st == 0 ? "yes" : "no", strcmp(p + 100, "child") ? "no" : "yes", during, after,
+	      (unsigned long)ds.shm_segsz);
+	int dt = shmdt(p), again = shmdt(p);
+	const char *e_again = en(again);
+	int odd = shmdt(p + 1);
+	check(dt == 0 && again == -1 && odd == -1 && nattch(id) == 0, "shmdt_detaches_once",
+	      "%s, again: %s, unaligned: %s, nattch %lu", en(dt), e_again, en(odd), nattch(id));
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+}
+
+static void shm_exec(int id, const char *self)
+{
+	char arg[16];
+	snprintf(arg, sizeof(arg), "%d", id);
+	char *p = shmat(id, NULL, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		shmat(id, NULL, 0);		/* a second attach of the child's own */
+		execl(self, self, "--nattch", arg, (char *)NULL);
+		_exit(254);
+	}
+	int st = reap(pid);
+	check(st == 1 && nattch(id) == 1, "shm_detached_at_exec",
+	      "nattch the exec'd program saw: %d (before exec: 3), now %lu", st, nattch(id));
+	/* munmap the middle page: two pieces, both detached by one shmdt */
+	munmap(p + 4096, 4096);
+	unsigned long split = nattch(id);
+	int dt = shmdt(p);
+	check(split == 2 && dt == 0 && nattch(id) == 0,
+	      "shm_split_by_munmap_counts_both_pieces_and_shmdt_takes_both",
+	      "nattch after munmap %lu, shmdt %s, then %lu", split, en(dt), nattch(id));
+}
+
+static void shm_flags(int id)
+{
+	int *p = shmat(id, NULL, SHM_RDONLY);
+	int mp = mprotect(p, 4096, PROT_READ | PROT_WRITE);
+	const char *e_mp = en(mp);
+	pid_t pid = fork();
+	if (pid == 0) {
+		p[0] = 1;		/* SIGSEGV */
+		_exit(0);
+	}
+	int st = reap(pid);
+	check(st == 128 + SIGSEGV && mp == -1, "shm_rdonly_cannot_be_written",
+	      "write: %s, mprotect writable: %s", st == 128 + SIGSEGV ? "SIGSEGV" : "no fault",
+	      e_mp);
+	shmdt(p);
+	char *area = mmap(NULL, 5 * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *odd = shmat(id, area + 4096 + 5, 0);
+	const char *e_odd = en(odd == (void *)-1 ? -1 : 0);
+	void *rnd = shmat(id, area + 4096 + 5, SHM_RND | SHM_REMAP);
+	void *over = shmat(id, area, 0);
+	check(odd == (void *)-1 && rnd == area + 4096 && over == (void *)-1 && errno == EINVAL,
+	      "shmat_address_rules", "unaligned: %s, SHM_RND|SHM_REMAP: %s, over a mapping: %s",
+	      e_odd, rnd == area + 4096 ? "rounded down" : "other", en(-1));
+	shmdt(rnd);
+	munmap(area, 5 * 4096);
+	void *remap0 = shmat(id, NULL, SHM_REMAP);
+	check(remap0 == (void *)-1 && errno == EINVAL, "shmat_remap_without_address_is_einval",
+	      "%s", en(-1));
+}
+
+static int shm_as_user(int id)
+{
+	struct shmid_ds ds;
+	int a = shmat(id, NULL, 0) == (void *)-1 && errno == EACCES;
+	int b = shmctl(id, IPC_STAT, &ds) == -1 && errno == EACCES;
+	int c = shmctl(id, IPC_RMID, NULL) == -1 && errno == EPERM;
+	int d = shmat(id, NULL, SHM_RDONLY) != (void *)-1;	/* 0604: others read */
+	return a | b << 1 | c << 2 | d << 3;
+}
+
+static void shm_removed(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, 0600);
+	int bits = as_user(shm_as_user, id);
+	struct shmid_ds ds;
+	shmctl(id, IPC_STAT, &ds);
+	ds.shm_perm.mode = 0604;
+	shmctl(id, IPC_SET, &ds);
+	bits |= as_user(shm_as_user, id) & 8;
+	check(bits == 15, "shm_permissions_for_an_ordinary_user",
+	      "shmat EACCES %d, stat EACCES %d, rmid EPERM %d, read-only after IPC_SET %d",
+	      bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1);
+	int key = KEY_BASE + 30;
+	id = shmget(key, 4096, IPC_CREAT | 0600);
+	char *p = shmat(id, NULL, 0);
+	int rm = shmctl(id, IPC_RMID, NULL);
+	shmctl(id, IPC_STAT, &ds);
+	int gone = shmget(key, 4096, 0600);
+	const char *e_gone = en(gone);
+	char *q = shmat(id, NULL, 0);	/* still there by id until the last detach */
+	p[0] = 'x';
+	int same = q != (void *)-1 && q[0] == 'x';
+	shmdt(p);
+	shmdt(q);
+	int stat = shmctl(id, IPC_STAT, &ds);
+	check(rm == 0 && (ds.shm_perm.mode & 01000) && gone == -1 && same && stat == -1 &&
+	      errno == EINVAL, "shm_rmid_while_attached_waits_for_the_last_detach",
+	      "SHM_DEST set, key gone: %s, attach by id: %s, after the last detach: %s",
+	      e_gone, same ? "shared" : "no", en(stat));
+}
+
+static void shms(const char *self)
+{
+	shm_gets();
+	int id = shmget(IPC_PRIVATE, 10000, 0600);
+	shm_fork(id);
+	shm_exec(id, self);
+	shm_flags(id);
+	shmctl(id, IPC_RMID, NULL);
+	shm_removed();
+}
+
+static void shms_quiet(void)
+{
+	int id = shmget(IPC_PRIVATE, 5 * 4096, 0600);
+	char *p = shmat(id, NULL, 0);
+	memset(p, 1, 5 * 4096);
+	pid_t pid = fork();
+	if (pid == 0) {
+		p[3] = 2;
+		_exit(0);
+	}
+	reap(pid);
+	munmap(p + 4096, 4096);
+	shmctl(id, IPC_RMID, NULL);
+	shmdt(p);
+}
+
+
+/* ---- the multiplexer's old structs and the direct calls --------------------- */
+
+struct old_ipc_perm { int key; unsigned short uid, gid, cuid, cgid, mode, seq; };
+struct old_msqid_ds {
+	struct old_ipc_perm msg_perm;
+	unsigned msg_first, msg_last;
+	int msg_stime, msg_rtime, msg_ctime;
+	unsigned msg_lcbytes, msg_lqbytes;
+	unsigned short msg_cbytes, msg_qnum, msg_qbytes, msg_lspid, msg_lrpid;
+};
+
+static void entries(void)
+{
+	int q = (int)syscall(SYS_msgget, IPC_PRIVATE, 0640);	/* 399, direct */
+	struct msgb m = { 3, "direct" };
+	int s = (int)syscall(SYS_msgsnd, q, &m, 7, 0);
+	memset(&m, 0, sizeof(m));
+	int r = (int)syscall(SYS_msgrcv, q, &m, sizeof(m.mtext), 0, 0);
+	check(q >= 0 && s == 0 && r == 7 && m.mtype == 3 && !strcmp(m.mtext, "direct"),
+	      "direct_msgget_msgsnd_msgrcv_work", "send %s, receive %d bytes of type %ld", en(s), r,
+	      m.mtype);
+	struct old_msqid_ds old;
+	memset(&old, 0xff, sizeof(old));
+	r = (int)syscall(SYS_ipc, 14 /* MSGCTL */, q, IPC_STAT, 0, &old, 0);
+	check(r == 0 && old.msg_qbytes == 16384 && old.msg_lqbytes == 16384 &&
+	      old.msg_perm.mode == 0640 && old.msg_qnum == 0 && old.msg_first == 0,
+	      "ipc_msgctl_without_ipc_64_fills_the_old_msqid_ds",
+	      "%s, qbytes %u (long %u), mode %o, qnum %u", en(r), old.msg_qbytes, old.msg_lqbytes,
+	      old.msg_perm.mode, old.msg_qnum);
+	r = (int)syscall(SYS_ipc, 0xFF, 0, 0, 0, 0, 0);
+	int e = errno;
+	check(r == -1 && e == ENOSYS, "ipc_unknown_call_is_enosys", "%s", en(r));
+	r = (int)syscall(SYS_msgctl, q, IPC_RMID, NULL);
+	check(r == 0, "direct_msgctl_rmid", "%s", en(r));
+}
+
+/* ---- /proc/sysvipc ---------------------------------------------------------- */
+
+/* The first line of path, and whether a row has key and mode. */
+static int proc_file(const char *path, char *head, size_t len, int key, int mode)
+{
+	char line[256];
+	int found = 0;
+	FILE *f = fopen(path, "r");
+	head[0] = 0;
+	if (!f)
+		return -1;
+	if (fgets(head, (int)len, f))
+		head[strcspn(head, "\n")] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int k, id, m;
+		if (sscanf(line, "%d %d %o", &k, &id, &m) == 3 && k == key && m == mode)
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+static void procfs(void)
+{
+	static const char *heads[3] = {
+		"       key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  cgid      stime      rtime      ctime",
+		"       key      semid perms      nsems   uid   gid  cuid  cgid      otime      ctime",
+		"       key      shmid perms       size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime        rss       swap",
+	};
+	static const char *paths[3] = { "/proc/sysvipc/msg", "/proc/sysvipc/sem", "/proc/sysvipc/shm" };
+	int key = KEY_BASE + 90;
+	int ids[3] = { msgget(key, IPC_CREAT | 0604), semget(key, 2, IPC_CREAT | 0604),
+		       shmget(key, 100, IPC_CREAT | 0604) };
+	for (int i = 0; i < 3; i++) {
+		char head[256], name[64];
+		int found = proc_file(paths[i], head, sizeof(head), key, 0604);
+		snprintf(name, sizeof(name), "proc_sysvipc_%s_header_and_row", paths[i] + 14);
+		check(found == 1 && !strcmp(head, heads[i]), name, "row %s, header %s",
+		      found == 1 ? "found" : "missing", strcmp(head, heads[i]) ? "differs" : "as Linux's");
+		if (strcmp(head, heads[i]))
+			printf("# header: '%s'\n", head);
+	}
+	msgctl(ids[0], IPC_RMID, NULL);
+	semctl(ids[1], 0, IPC_RMID);
+	shmctl(ids[2], IPC_RMID, NULL);
+}
+
+/* ---- the leak check: every frame back --------------------------------------- */
+
+static void one_round(void)
+{
+	msgs_quiet();
+	sems_quiet();
+	shms_quiet();
+}
+
+static void leaks(void)
+{
+	const char *name = "ipc_objects_and_segments_give_every_frame_back";
+	long before = syscall(NR_FREE_FRAMES);
+	if (before < 0) {
+		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
+		return;
+	}
+	for (int i = 0; i < 3; i++)	/* warm-up: the heap keeps its pages */
+		one_round();
+	before = syscall(NR_FREE_FRAMES);
+	for (int i = 0; i < 20; i++)
+		one_round();
+	long after = syscall(NR_FREE_FRAMES);
+	printf("%sok %d - %s # kernel-specific: free frames %ld before, %ld after\n",
+	       before == after ? "" : "not ", ++n, name, before, after);
+	failures += before != after;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--nattch")) {
+		struct shmid_ds ds;
+		return shmctl(atoi(argv[2]), IPC_STAT, &ds) < 0 ? 255 : (int)ds.shm_nattch;
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGUSR1, &sa, NULL);
+	printf("KTAP version 1\n1..%d\n", NTESTS);
+	msgs();
+	sems();
+	shms(argv[0]);
+	entries();
+	procfs();
+	leaks();
+	if (n != NTESTS)
+		printf("# %d checks, not %d\n", n, NTESTS);
+	return failures != 0;
+}
