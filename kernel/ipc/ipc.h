@@ -42,4 +42,10 @@ void sem_exit(int tgid);
 enum { SYSVIPC_MSG, SYSVIPC_SEM, SYSVIPC_SHM };
 void ipc_proc_text(int which, struct pbuf *b);
 
+/* /proc/sys/kernel's IPC limits, in name order as Linux lists them
+ * (msgmax ... shmmni): Linux's defaults, read-only here. */
+#define IPC_SYSCTL_NR 8
+const char *ipc_sysctl_name(int i);
+void ipc_sysctl_text(int i, struct pbuf *b);
+
 #endif

@@ -16,6 +16,7 @@
 #include "kernel/task/proc.h"
 #include "kernel/time/time.h"
 #include "kernel/time/systime.h"
+#include "kernel/fs/proc/procfs.h"	/* pb_printf */
 
 uint32_t ipc_now(void)
 {
@@ -258,4 +259,31 @@ void ipc_proc_text(int which, struct pbuf *b)
 		sem_proc_text(b);
 	else
 		shm_proc_text(b);
+}
+
+/* ---- /proc/sys/kernel ---------------------------------------------------------- */
+
+#define SYSCTL_SEM 3
+
+static const struct {
+	const char *name;
+	uint32_t value;
+} sysctls[IPC_SYSCTL_NR] = {
+	{ "msgmax", MSGMAX }, { "msgmnb", MSGMNB }, { "msgmni", MSGMNI },
+	[SYSCTL_SEM] = { "sem", 0 },	/* four numbers: ipc_sysctl_text */
+	{ "shm_rmid_forced", 0 }, { "shmall", SHMALL }, { "shmmax", SHMMAX },
+	{ "shmmni", SHMMNI },
+};
+
+const char *ipc_sysctl_name(int i)
+{
+	return sysctls[i].name;
+}
+
+void ipc_sysctl_text(int i, struct pbuf *b)
+{
+	if (i == SYSCTL_SEM)	/* semmsl, semmns, semopm, semmni: Linux's order */
+		pb_printf(b, "%d\t%d\t%d\t%d\n", SEMMSL, SEMMNS, SEMOPM, SEMMNI);
+	else
+		pb_printf(b, "%u\n", sysctls[i].value);
 }

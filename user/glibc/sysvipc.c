@@ -20,7 +20,11 @@
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -O2 -o sysvipc user/glibc/sysvipc.c
  * With --nattch ID it prints nothing and exits with segment ID's
- * shm_nattch (what an exec'd child reports).
+ * shm_nattch (what an exec'd child reports). With --make it leaves one
+ * object of each kind for util-linux's ipcs to show
+ * (tests/debian/procps.sh): queue 0x1234 with two messages (16 bytes),
+ * array 0x2345 of 3 semaphores (#1 at 2), segment 0x3456 of 5000 bytes
+ * (its two pages touched, then detached).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -859,8 +863,24 @@ static void leaks(void)
 	failures += before != after;
 }
 
+static int make_objects(void)
+{
+	int q = msgget(0x1234, IPC_CREAT | 0644);
+	int a = snd(q, 1, "hello", 0), b = snd(q, 2, "123456789", 0);
+	int s = semget(0x2345, 3, IPC_CREAT | 0640);
+	int c = op(s, 1, 2, 0);
+	int id = shmget(0x3456, 5000, IPC_CREAT | 0600);
+	char *p = shmat(id, NULL, 0);
+	if (q < 0 || a || b || s < 0 || c || id < 0 || p == (void *)-1)
+		return 1;
+	memset(p, 1, 5000);
+	return shmdt(p) != 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--make"))
+		return make_objects();
 	if (argc == 3 && !strcmp(argv[1], "--nattch")) {
 		struct shmid_ds ds;
 		return shmctl(atoi(argv[2]), IPC_STAT, &ds) < 0 ? 255 : (int)ds.shm_nattch;

@@ -86,6 +86,7 @@ enum procfs_kind {
 	PROCFS_SYS_PID_MAX,
 	PROCFS_SYS_THREADS_MAX,
 	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */
+	PROCFS_SYS_IPC,			/* msgmax, sem, shmmax...: arg SYSCTL_* (kernel/ipc) */
 };
 
 /* Boot, after initrd_init: the fixed nodes. */

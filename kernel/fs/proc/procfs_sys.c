@@ -80,6 +80,10 @@ void procfs_sys_init(void)
 	initrd_add_proc("/proc/sysvipc/msg", PROCFS_SYSVIPC, SYSVIPC_MSG, 0444, false);
 	initrd_add_proc("/proc/sysvipc/sem", PROCFS_SYSVIPC, SYSVIPC_SEM, 0444, false);
 	initrd_add_proc("/proc/sysvipc/shm", PROCFS_SYSVIPC, SYSVIPC_SHM, 0444, false);
+	for (int i = 0; i < IPC_SYSCTL_NR; i++) {
+		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", ipc_sysctl_name(i));
+		initrd_add_proc(path, PROCFS_SYS_IPC, i, 0444, false);
+	}
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
 	 * boot only, so read-only here */
 	struct sched_tunable_desc d;
@@ -231,6 +235,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", pid_max); break;
 	case PROCFS_SYS_THREADS_MAX:	pb_printf(b, "%d\n", max_threads); break;
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
+	case PROCFS_SYS_IPC:		ipc_sysctl_text(n->arg, b); break;
 	default:			return -EIO;
 	}
 	return 0;
