@@ -468,42 +468,53 @@ static int get_one(struct sem_array *a, int semnum, int cmd)
 	}
 }
 
-/* GETALL and SETALL, through a copy of the values outside the lock. */
+/* GETALL reads every value into v; SETALL sets them from v. Under the lock. */
+static void values_locked(struct sem_array *a, int cmd, uint16_t *v)
+{
+	for (int i = 0; i < a->nsems; i++) {
+		if (cmd == GETALL) {
+			v[i] = a->sems[i].val;
+		} else {
+			a->sems[i].val = v[i];
+			a->sems[i].pid = ipc_tgid();
+		}
+	}
+	if (cmd == SETALL) {
+		clear_adj(a, -1);
+		a->ctime = ipc_now();
+		update_queue(a);
+	}
+}
+
+/* GETALL and SETALL, through a copy of the values made outside the lock;
+ * the array held meanwhile. */
 static int get_set_all(int semid, int cmd, uint32_t uarray)
 {
 	spin_lock(&sem_ids.lock);
 	struct kern_ipc_perm *p = ipc_obtain(&sem_ids, semid);
 	int nsems = p ? to_array(p)->nsems : 0;
 	int err = !p ? -EINVAL : ipc_perms(p, cmd == SETALL ? S_IWUGO : S_IRUGO);
+	if (!err)
+		p->refs++;
 	spin_unlock(&sem_ids.lock);
 	if (err < 0)
 		return err;
 	uint16_t *v = kmalloc(nsems * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	if (cmd == SETALL && copy_from_user(v, (const void *)uarray, nsems * sizeof(*v)) < 0)
+	err = v ? 0 : -ENOMEM;
+	if (!err && cmd == SETALL && copy_from_user(v, (const void *)uarray, nsems * sizeof(*v)) < 0)
 		err = -EFAULT;
 	for (int i = 0; !err && cmd == SETALL && i < nsems; i++)
 		if (v[i] > SEMVMX)
 			err = -ERANGE;
 	spin_lock(&sem_ids.lock);
-	if (!err && ipc_obtain(&sem_ids, semid) != p)
+	if (!err && p->deleted)
 		err = -EIDRM;		/* removed meanwhile */
-	for (int i = 0; !err && i < nsems; i++) {
-		struct sem *s = &to_array(p)->sems[i];
-		if (cmd == GETALL) {
-			v[i] = s->val;
-		} else {
-			s->val = v[i];
-			s->pid = ipc_tgid();
-		}
-	}
-	if (!err && cmd == SETALL) {
-		clear_adj(to_array(p), -1);
-		to_array(p)->ctime = ipc_now();
-		update_queue(to_array(p));
-	}
+	if (!err)
+		values_locked(to_array(p), cmd, v);
+	bool last = ipc_put(p);
 	spin_unlock(&sem_ids.lock);
+	if (last)
+		array_free(p);
 	if (!err && cmd == GETALL && copy_to_user((void *)uarray, v, nsems * sizeof(*v)) < 0)
 		err = -EFAULT;
 	kfree(v);

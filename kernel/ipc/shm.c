@@ -430,7 +430,7 @@ static int shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
 	if (!err && cmd == IPC_RMID) {
 		if (to_seg(p)->nattch) {	/* Linux's do_shm_rmid */
 			p->mode |= SHM_DEST;
-			p->key = IPC_PRIVATE;
+			ipc_set_key_private(&shm_ids, p);
 		} else {
 			seg_destroy(to_seg(p));
 		}

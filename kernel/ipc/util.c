@@ -51,12 +51,28 @@ int ipc_max_idx(const struct ipc_ids *ids)
 	return -1;
 }
 
+static struct kern_ipc_perm **key_chain(struct ipc_ids *ids, int32_t key)
+{
+	return &ids->keys[(uint32_t)key % IPC_KEY_BUCKETS];
+}
+
 static struct kern_ipc_perm *find_key(struct ipc_ids *ids, int32_t key)
 {
-	for (int i = 0; i < ids->cap; i++)
-		if (ids->slot[i] && ids->slot[i]->key == key)
-			return ids->slot[i];
+	for (struct kern_ipc_perm *p = *key_chain(ids, key); p; p = p->key_next)
+		if (p->key == key)
+			return p;
 	return NULL;
+}
+
+void ipc_set_key_private(struct ipc_ids *ids, struct kern_ipc_perm *p)
+{
+	if (p->key == IPC_PRIVATE)
+		return;
+	struct kern_ipc_perm **pp = key_chain(ids, p->key);
+	while (*pp != p)
+		pp = &(*pp)->key_next;
+	*pp = p->key_next;
+	p->key = IPC_PRIVATE;
 }
 
 /* Room for index idx; 0 or -ENOMEM. */
@@ -113,11 +129,16 @@ static int add_id(struct ipc_ids *ids, struct kern_ipc_perm *p)
 	p->refs = 1;
 	ids->slot[idx] = p;
 	ids->in_use++;
+	if (p->key != IPC_PRIVATE) {
+		p->key_next = *key_chain(ids, p->key);
+		*key_chain(ids, p->key) = p;
+	}
 	return p->id;
 }
 
 void ipc_rmid(struct ipc_ids *ids, struct kern_ipc_perm *p)
 {
+	ipc_set_key_private(ids, p);
 	ids->slot[p->id & (IPCMNI - 1)] = NULL;
 	ids->in_use--;
 	p->deleted = true;

@@ -3,7 +3,8 @@
  * (kernel/ipc/util.c): an object's ipc_perm, the table of one kind's
  * objects and its ids, the get algorithm of msgget/semget/shmget, and
  * Linux's permission rules. Linux's ipc/util.h, at teaching size: an
- * array where Linux has an idr, a scan where it has a key hash table.
+ * array where Linux has an idr, a fixed table of chains where it has a
+ * resizable hash table of keys.
  */
 #ifndef KERNEL_IPC_UTIL_H
 #define KERNEL_IPC_UTIL_H
@@ -21,6 +22,8 @@
 #define IPCID_SEQ_MAX	(0x7FFFFFFF >> IPCMNI_SHIFT)
 /* Indices are handed out in turn below max(in_use * 3 / 2, this). */
 #define IPC_MIN_CYCLE	64
+/* Keys are found through a hash table of this many chains. */
+#define IPC_KEY_BUCKETS	256
 
 #define S_IRUGO	0444
 #define S_IWUGO	0222
@@ -35,6 +38,7 @@ struct kern_ipc_perm {
 	uint16_t seq;
 	bool deleted;			/* removed: sleepers on it answer EIDRM */
 	int refs;			/* the table's one, and each sleeper's */
+	struct kern_ipc_perm *key_next;	/* its key's chain (not IPC_PRIVATE's) */
 };
 
 /* One kind's objects (Linux's ipc_ids). */
@@ -46,9 +50,10 @@ struct ipc_ids {
 	int last_idx;			/* the index handed out last, -1 at first */
 	uint16_t seq;			/* grows each time the indices wrap */
 	int limit;			/* MSGMNI, SEMMNI, SHMMNI */
+	struct kern_ipc_perm *keys[IPC_KEY_BUCKETS];	/* by key, IPC_PRIVATE's not */
 };
 
-#define IPC_IDS_INIT(name, lim) { SPINLOCK_INIT(name), NULL, 0, 0, -1, 0, (lim) }
+#define IPC_IDS_INIT(name, lim) { SPINLOCK_INIT(name), NULL, 0, 0, -1, 0, (lim), { NULL } }
 
 /* A kind's part of the get algorithm (Linux's ipc_ops). */
 struct ipc_kind {
@@ -70,6 +75,9 @@ struct kern_ipc_perm *ipc_obtain(struct ipc_ids *ids, int id);	/* NULL: EINVAL *
 struct kern_ipc_perm *ipc_at_index(struct ipc_ids *ids, int idx);
 int ipc_max_idx(const struct ipc_ids *ids);			/* -1 when empty */
 void ipc_rmid(struct ipc_ids *ids, struct kern_ipc_perm *p);	/* out of the table */
+/* The key becomes IPC_PRIVATE: no get finds it again (shm's IPC_RMID
+ * while attached). */
+void ipc_set_key_private(struct ipc_ids *ids, struct kern_ipc_perm *p);
 /* Linux's ipcperms: flag's rwx bits (S_IRUGO...) against the mode for
  * the caller's class; root passes. 0 or -EACCES. */
 int ipc_perms(const struct kern_ipc_perm *p, int flag);

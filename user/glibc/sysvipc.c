@@ -11,6 +11,7 @@
  *   - shared memory: shmat and shmdt, shm_nattch through fork, exec,
  *     exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP,
  *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO;
+ *   - the limits: 32000 queues, 32000 arrays, 4096 segments, then ENOSPC;
  *   - permissions (an ordinary user: EACCES, EPERM), /proc/sysvipc's
  *     headers and rows, the ipc multiplexer's old structs (no IPC_64) and
  *     the direct calls (393-402) beside glibc's way (ipc, 117).
@@ -46,7 +47,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		50
+#define NTESTS		51
 
 static int n, failures;
 
@@ -705,6 +706,7 @@ static void shm_removed(void)
 	check(bits == 15, "shm_permissions_for_an_ordinary_user",
 	      "shmat EACCES %d, stat EACCES %d, rmid EPERM %d, read-only after IPC_SET %d",
 	      bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1);
+	shmctl(id, IPC_RMID, NULL);
 	int key = KEY_BASE + 30;
 	id = shmget(key, 4096, IPC_CREAT | 0600);
 	char *p = shmat(id, NULL, 0);
@@ -786,6 +788,45 @@ static void entries(void)
 	check(r == -1 && e == ENOSYS, "ipc_unknown_call_is_enosys", "%s", en(r));
 	r = (int)syscall(SYS_msgctl, q, IPC_RMID, NULL);
 	check(r == 0, "direct_msgctl_rmid", "%s", en(r));
+}
+
+/* ---- the limits: MSGMNI, SEMMNI, SHMMNI objects, then ENOSPC --------------- */
+
+static int ids[32000];
+
+/* Make objects of key base+i until get fails: how many, and its errno. */
+static int fill(int kind, int max, int *err)
+{
+	int n = 0;
+	for (; n < max + 1; n++) {
+		int key = KEY_BASE + 0x10000 + n;
+		ids[n % max] = kind == 0 ? msgget(key, IPC_CREAT | IPC_EXCL | 0600)
+			       : kind == 1 ? semget(key, 1, IPC_CREAT | IPC_EXCL | 0600)
+			       : shmget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
+		if (ids[n % max] < 0)
+			break;
+	}
+	*err = errno;
+	for (int i = 0; i < n && i < max; i++) {
+		if (kind == 0)
+			msgctl(ids[i], IPC_RMID, NULL);
+		else if (kind == 1)
+			semctl(ids[i], 0, IPC_RMID);
+		else
+			shmctl(ids[i], IPC_RMID, NULL);
+	}
+	return n;
+}
+
+static void limits(void)
+{
+	int em, es, eh;
+	int m = fill(0, 32000, &em), s = fill(1, 32000, &es), h = fill(2, 4096, &eh);
+	check(m == 32000 && em == ENOSPC && s == 32000 && es == ENOSPC && h == 4096 &&
+	      eh == ENOSPC, "get_past_msgmni_semmni_shmmni_is_enospc",
+	      "queues %d then %s, arrays %d then %s, segments %d then %s", m,
+	      em == ENOSPC ? "ENOSPC" : "other", s, es == ENOSPC ? "ENOSPC" : "other", h,
+	      eh == ENOSPC ? "ENOSPC" : "other");
 }
 
 /* ---- /proc/sysvipc ---------------------------------------------------------- */
@@ -893,6 +934,7 @@ int main(int argc, char **argv)
 	sems();
 	shms(argv[0]);
 	entries();
+	limits();
 	procfs();
 	leaks();
 	if (n != NTESTS)
