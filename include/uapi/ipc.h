@@ -168,6 +168,7 @@ struct seminfo {
 
 /* ---- shared memory (linux/shm.h) -------------------------------------------- */
 
+#define SHM_NORESERVE	010000		/* shmget: no check against the memory there is */
 #define SHM_RDONLY	010000		/* shmat: read only */
 #define SHM_RND		020000		/* shmat: round the address down to SHMLBA */
 #define SHM_REMAP	040000		/* shmat: over what is mapped there */

@@ -2,16 +2,19 @@
  * shm.c - System V shared memory: shmget, shmat, shmdt, shmctl, with
  * Linux 6.1's rules and errors (ipc/shm.c) checked in its order.
  *
- * A segment is an array of frames, zeroed when it is made, each holding
- * one reference of the segment's own. shmat maps them as a shared region
- * (VMA_SHARED, as MAP_SHARED|MAP_ANONYMOUS memory: fork keeps the pages
- * shared and writable, kernel/mm/vm.c) whose vm_area_ops tell the
+ * A segment is a table of frames, each made (zeroed) when some process
+ * first touches its page and then holding one reference of the
+ * segment's own, as Linux's shmem file makes its pages. shmat maps the
+ * segment as a shared region (VMA_SHARED, as MAP_SHARED|MAP_ANONYMOUS
+ * memory: fork keeps the pages shared and writable, kernel/mm/vm.c)
+ * whose vm_area_ops give the segment's frame on a fault, and tell the
  * segment of every region made from it (fork, a split) and of every one
  * that goes (shmdt, munmap, exec, exit): shm_nattch counts them. IPC_RMID
  * takes the segment's key away and marks it SHM_DEST; it goes, frames
- * and all, when the last region does (at once if none). Linux makes the
- * pages on first touch (a shmem file); here a segment larger than the
- * free memory is ENOMEM at shmget. (Teaching size.)
+ * and all, when the last region does (at once if none). The table has
+ * two levels, as a page table: a directory of SHM_LEAF-frame leaves, each
+ * made with its first frame, so a segment of gigabytes costs a page
+ * until it is touched.
  *
  * Locks: a region's open and close run under its mm lock and take
  * shm_ids.lock, so shmat and shmdt take the mm lock with shm_ids.lock
@@ -29,16 +32,15 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/task/proc.h"
 
-/* Frames a segment must leave for everyone else (as kernel/mm/mmap.c's
- * shared mappings): 4 MiB. */
-#define SHM_RESERVE_FRAMES 1024
 #define SHMLBA PAGE_SIZE		/* i386's */
+#define SHM_LEAF 1024			/* frames a leaf of the table holds */
 
 struct shm_seg {
 	struct kern_ipc_perm perm;	/* first: the table holds &perm */
 	uint32_t segsz;			/* bytes asked for */
 	uint32_t npages;
-	uint32_t *frames;		/* npages physical addresses (kmalloc) */
+	uint32_t **leaves;		/* npages / SHM_LEAF leaves of frames, NULL until used */
+	uint32_t rss;			/* frames made */
 	uint32_t atime, dtime, ctime;
 	int cpid, lpid;			/* creator's, last attach or detach's tgid */
 	uint32_t nattch;		/* regions that map it */
@@ -53,37 +55,50 @@ static struct shm_seg *to_seg(struct kern_ipc_perm *p)
 
 /* ---- shmget ---------------------------------------------------------------- */
 
+static uint32_t nleaves(const struct shm_seg *s)
+{
+	return (s->npages + SHM_LEAF - 1) / SHM_LEAF;
+}
+
 static void seg_free(struct kern_ipc_perm *p)
 {
 	struct shm_seg *s = to_seg(p);
-	for (uint32_t i = 0; i < s->npages && s->frames[i]; i++)
-		pmm_unref(s->frames[i]);
-	kfree(s->frames);
+	for (uint32_t l = 0; l < nleaves(s); l++) {
+		for (uint32_t i = 0; s->leaves[l] && i < SHM_LEAF; i++)
+			if (s->leaves[l][i])
+				pmm_unref(s->leaves[l][i]);
+		kfree(s->leaves[l]);
+	}
+	kfree(s->leaves);
 	kfree(s);
 }
 
+/* shmget's size and flags */
+struct shm_params {
+	uint32_t size;
+	int flg;
+};
+
 static struct kern_ipc_perm *seg_alloc(const void *params, int *err)
 {
-	uint32_t size = *(const uint32_t *)params, npages = PAGE_ROUND_UP(size) / PAGE_SIZE;
+	const struct shm_params *sp = params;
+	uint32_t size = sp->size;
 	struct shm_seg *s;
 
 	*err = -EINVAL;
 	if (size < SHMMIN || size > SHMMAX)
 		return NULL;
+	/* Linux's overcommit guess (shmem_acct_size, __vm_enough_memory): more
+	 * pages than all the memory there is (no swap here) unless
+	 * SHM_NORESERVE */
 	*err = -ENOMEM;
-	if (npages + SHM_RESERVE_FRAMES > pmm_free_count() || !(s = kzalloc(sizeof(*s))))
+	if (!(sp->flg & SHM_NORESERVE) && PAGE_ROUND_UP(size) / PAGE_SIZE > pmm_total_count())
+		return NULL;
+	if (!(s = kzalloc(sizeof(*s))))
 		return NULL;
 	s->segsz = size;
-	s->npages = npages;
-	s->frames = kzalloc(npages * sizeof(uint32_t));
-	for (uint32_t i = 0; s->frames && i < npages; i++) {
-		if (!(s->frames[i] = pmm_alloc_user())) {
-			seg_free(&s->perm);
-			return NULL;
-		}
-		memset(P2V(s->frames[i]), 0, PAGE_SIZE);
-	}
-	if (!s->frames) {
+	s->npages = PAGE_ROUND_UP(size) / PAGE_SIZE;
+	if (!(s->leaves = kzalloc(nleaves(s) * sizeof(uint32_t *)))) {
 		kfree(s);
 		return NULL;
 	}
@@ -94,14 +109,15 @@ static struct kern_ipc_perm *seg_alloc(const void *params, int *err)
 
 static int seg_more_checks(struct kern_ipc_perm *p, const void *params)
 {
-	return to_seg(p)->segsz < *(const uint32_t *)params ? -EINVAL : 0;
+	return to_seg(p)->segsz < ((const struct shm_params *)params)->size ? -EINVAL : 0;
 }
 
 static const struct ipc_kind shm_kind = { &shm_ids, seg_alloc, seg_free, seg_more_checks };
 
 int sys_shmget(int key, uint32_t size, int shmflg)
 {
-	return ipc_get(&shm_kind, key, shmflg, &size);
+	struct shm_params sp = { size, shmflg };
+	return ipc_get(&shm_kind, key, shmflg, &sp);
 }
 
 /* ---- attaches: the regions' hooks --------------------------------------------- */
@@ -141,7 +157,35 @@ static void shm_vm_close(const struct vm_area *a)
 	spin_unlock(&shm_ids.lock);
 }
 
-static const struct vm_area_ops shm_vm_ops = { shm_vm_open, shm_vm_close };
+/* Page i's frame, made (zeroed) if no one touched it yet: 0 when memory
+ * is out. Under shm_ids.lock. */
+static uint32_t seg_frame(struct shm_seg *s, uint32_t i)
+{
+	uint32_t **leaf = &s->leaves[i / SHM_LEAF];
+	if (!*leaf && !(*leaf = kzalloc(SHM_LEAF * sizeof(uint32_t))))
+		return 0;
+	uint32_t *f = &(*leaf)[i % SHM_LEAF];
+	if (!*f && (*f = pmm_alloc_user()) != 0) {
+		memset(P2V(*f), 0, PAGE_SIZE);
+		s->rss++;
+	}
+	return *f;
+}
+
+/* A page of an attach touched first: the segment's frame, one more
+ * reference for this mapping. */
+static int shm_vm_fault(const struct vm_area *a, uint32_t va, uint32_t *pa)
+{
+	struct shm_seg *s = a->priv;
+	spin_lock(&shm_ids.lock);
+	*pa = seg_frame(s, (a->file_off + (va - a->start)) / PAGE_SIZE);
+	if (*pa)
+		pmm_ref(*pa);
+	spin_unlock(&shm_ids.lock);
+	return *pa ? 0 : -ENOMEM;
+}
+
+static const struct vm_area_ops shm_vm_ops = { shm_vm_open, shm_vm_close, shm_vm_fault };
 
 /* ---- shmat ------------------------------------------------------------------- */
 
@@ -166,20 +210,6 @@ static int64_t attach_place(struct proc *g, uint32_t addr, uint32_t len, int shm
 	return addr;
 }
 
-/* s's frames into the new region a. */
-static int map_frames(struct proc *g, const struct vm_area *a, const struct shm_seg *s)
-{
-	for (uint32_t i = 0; i < s->npages; i++) {
-		uint32_t va = a->start + i * PAGE_SIZE;
-		pte_t *pte = vm_walk(g->pgdir, va, true);
-		if (!pte)
-			return -ENOMEM;
-		pmm_ref(s->frames[i]);
-		vm_set_pte(g->pgdir, va, pte, s->frames[i] | mm_pte_flags(a, true));
-	}
-	return 0;
-}
-
 /* A region of the caller's group for s at `at`: 0, or -ENOMEM (and then
  * the hold is the caller's still). Under the mm lock. */
 static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shmflg, uint8_t prot)
@@ -201,21 +231,12 @@ static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shm
 static int attach(struct shm_seg *s, uint32_t addr, int shmflg, uint8_t prot)
 {
 	struct proc *g = current()->group_leader;
-	bool held = true;
 
 	mm_lock(&g->mm);
 	int64_t at = attach_place(g, addr, s->npages * PAGE_SIZE, shmflg);
-	if (at >= 0 && attach_region(g, s, (uint32_t)at, shmflg, prot) < 0) {
+	if (at >= 0 && attach_region(g, s, (uint32_t)at, shmflg, prot) < 0)
 		at = -ENOMEM;
-	} else if (at >= 0) {
-		held = false;	/* the region's now: its close drops it */
-		struct vm_area *a = mm_find(&g->mm, (uint32_t)at);
-		if (map_frames(g, a, s) < 0) {
-			mm_unmap(&g->mm, g->pgdir, a->start, a->end);	/* whole: cannot fail */
-			at = -ENOMEM;
-		}
-	}
-	if (held) {
+	if (at < 0) {	/* else the hold is the region's: its close drops it */
 		spin_lock(&shm_ids.lock);
 		seg_detach_locked(s);
 		spin_unlock(&shm_ids.lock);
@@ -326,10 +347,12 @@ static int shmctl_info(int cmd, uint32_t ubuf, int version)
 	spin_lock(&shm_ids.lock);
 	int max_idx = ipc_max_idx(&shm_ids);
 	si.used_ids = shm_ids.in_use;
-	for (int i = 0; i <= max_idx; i++)
-		if (shm_ids.slot[i])
+	for (int i = 0; i <= max_idx; i++) {
+		if (shm_ids.slot[i]) {
 			si.shm_tot += to_seg(shm_ids.slot[i])->npages;
-	si.shm_rss = si.shm_tot;	/* every page is made at shmget */
+			si.shm_rss += to_seg(shm_ids.slot[i])->rss;
+		}
+	}
 	spin_unlock(&shm_ids.lock);
 	const void *src = cmd == SHM_INFO ? (const void *)&si : version == IPC_64 ? (const void *)&i64
 			  : (const void *)&old;
@@ -489,7 +512,7 @@ void shm_proc_text(struct pbuf *b)
 		pb_printf(b, "%10d %10d  %4o %10u %5d %5d  %5u %5u %5u %5u %5u %10u %10u %10u %10u %10u\n",
 			  s->perm.key, s->perm.id, s->perm.mode, s->segsz, s->cpid, s->lpid, s->nattch,
 			  s->perm.uid, s->perm.gid, s->perm.cuid, s->perm.cgid, s->atime, s->dtime,
-			  s->ctime, s->npages * PAGE_SIZE, 0u);
+			  s->ctime, s->rss * PAGE_SIZE, 0u);
 	}
 	spin_unlock(&shm_ids.lock);
 }

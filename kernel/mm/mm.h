@@ -54,12 +54,15 @@ struct vm_area;
  * System V shared memory segment, kernel/ipc/shm.c), as Linux's
  * vm_operations_struct: open is told of every region made from it (fork's
  * copy, a split), close of every one that goes (munmap, exec, exit), so
- * that the object counts the regions that map it. Called under the mm
- * lock: neither may sleep. Such regions are never merged or moved.
+ * that the object counts the regions that map it; fault gives the frame
+ * for a page touched first (the object's own, one reference more for the
+ * mapping; 0 or -ENOMEM). Called under the mm lock: none may sleep. Such
+ * regions are never merged or moved.
  */
 struct vm_area_ops {
 	void (*open)(const struct vm_area *a);
 	void (*close)(const struct vm_area *a);
+	int (*fault)(const struct vm_area *a, uint32_t va, uint32_t *pa);
 };
 
 struct vm_area {

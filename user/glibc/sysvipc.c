@@ -10,7 +10,8 @@
  *     and EINTR, and semctl's commands and range checks;
  *   - shared memory: shmat and shmdt, shm_nattch through fork, exec,
  *     exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP,
- *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO;
+ *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO, a
+ *     gigabyte whose pages come when touched;
  *   - the limits: 32000 queues, 32000 arrays, 4096 segments, then ENOSPC;
  *   - permissions (an ordinary user: EACCES, EPERM), /proc/sysvipc's
  *     headers and rows, the ipc multiplexer's old structs (no IPC_64) and
@@ -47,7 +48,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		51
+#define NTESTS		52
 
 static int n, failures;
 
@@ -726,9 +727,33 @@ static void shm_removed(void)
 	      e_gone, same ? "shared" : "no", en(stat));
 }
 
+/* A segment's pages are made when first touched: a gigabyte (more than
+ * the memory there is: ENOMEM, unless SHM_NORESERVE) costs nothing until
+ * then, and SHM_INFO's rss counts the pages touched. */
+static void shm_lazy(void)
+{
+	int big = shmget(IPC_PRIVATE, 1u << 30, 0600);
+	const char *e_big = en(big);
+	int id = shmget(IPC_PRIVATE, 1u << 30, SHM_NORESERVE | 0600);
+	const char *e_id = en(id);
+	char *p = id >= 0 ? shmat(id, NULL, 0) : (void *)-1;
+	struct shm_info info = { 0 };
+	if (p != (void *)-1) {
+		p[0] = p[4096 * 100] = p[(1u << 30) - 1] = 1;
+		shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
+		shmdt(p);
+	}
+	shmctl(id, IPC_RMID, NULL);
+	check(big == -1 && id >= 0 && p != (void *)-1 && info.shm_tot == 262144 &&
+	      info.shm_rss == 3, "shm_pages_made_when_first_touched",
+	      "1 GiB: %s, with SHM_NORESERVE: %s, pages %lu, resident after 3 touched: %lu",
+	      e_big, e_id, info.shm_tot, info.shm_rss);
+}
+
 static void shms(const char *self)
 {
 	shm_gets();
+	shm_lazy();
 	int id = shmget(IPC_PRIVATE, 10000, 0600);
 	shm_fork(id);
 	shm_exec(id, self);
