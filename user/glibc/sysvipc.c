@@ -48,7 +48,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		52
+#define NTESTS		53
 
 static int n, failures;
 
@@ -215,6 +215,31 @@ static void msg_types(int q)
 	      (unsigned long)ds.msg_qnum, cut);
 }
 
+/* MSG_COPY (CONFIG_CHECKPOINT_RESTORE): msgtyp is the message's place;
+ * the message stays. */
+static void msg_copy(int q)
+{
+	struct msgb m;
+	snd(q, 3, "first", 0);
+	snd(q, 4, "second", 0);
+	int a = msgrcv(q, &m, sizeof(m.mtext), 1, MSG_COPY | IPC_NOWAIT);
+	long type = m.mtype;
+	int past = msgrcv(q, &m, sizeof(m.mtext), 2, MSG_COPY | IPC_NOWAIT);
+	const char *e_past = en(past);
+	int wait = msgrcv(q, &m, sizeof(m.mtext), 0, MSG_COPY);
+	const char *e_wait = en(wait);
+	int except = msgrcv(q, &m, sizeof(m.mtext), 0, MSG_COPY | MSG_EXCEPT | IPC_NOWAIT);
+	const char *e_except = en(except);
+	struct msqid_ds ds;
+	msgctl(q, IPC_STAT, &ds);
+	check(a == 7 && type == 4 && past == -1 && wait == -1 && except == -1 && ds.msg_qnum == 2,
+	      "msgrcv_msg_copy_copies_the_nth_and_leaves_it",
+	      "#1: %d bytes of type %ld, #2: %s, without IPC_NOWAIT: %s, with MSG_EXCEPT: %s, "
+	      "still queued %lu", a, type, e_past, e_wait, e_except, (unsigned long)ds.msg_qnum);
+	rcv(q, 0, 0);
+	rcv(q, 0, 0);
+}
+
 static void msg_args(int q)
 {
 	struct msgb m = { 0, "x" };
@@ -347,6 +372,7 @@ static void msgs(void)
 	msg_gets();
 	int q = msgget(IPC_PRIVATE, 0600);
 	msg_types(q);
+	msg_copy(q);
 	msg_args(q);
 	msg_stat(q);
 	msg_sleepers(q);
