@@ -1,8 +1,9 @@
 /*
  * kernel/ipc/ - System V IPC as Linux 6.1 has it: message queues (msg),
  * semaphore arrays (sem), shared memory segments (shm), their common
- * part (util: ids, keys, permissions), the system calls' entries (the ipc
- * multiplexer and the direct calls, syscall) and /proc/sysvipc (procfs).
+ * part (util: ids, keys, permissions, /proc/sysvipc), the system calls'
+ * entries (the ipc multiplexer and the direct calls, syscall) and the
+ * /proc/sys/kernel files of their limits (sysctl).
  * Locks: each kind's table has one spinlock (struct ipc_ids) that guards
  * the table and every object of that kind; nothing sleeps or touches user
  * memory under it. An attached segment's region calls back under its mm
@@ -42,10 +43,13 @@ void sem_exit(int tgid);
 enum { SYSVIPC_MSG, SYSVIPC_SEM, SYSVIPC_SHM };
 void ipc_proc_text(int which, struct pbuf *b);
 
-/* /proc/sys/kernel's IPC limits, in name order as Linux lists them
- * (msgmax ... shmmni): Linux's defaults, read-only here. */
-#define IPC_SYSCTL_NR 8
+/* /proc/sys/kernel's IPC files (kernel/ipc/sysctl.c), in name order as
+ * Linux lists them (msg_next_id ... shmmni): the limits, Linux's defaults
+ * at boot, and the next ids; root writes them (a write 0 or -EINVAL). */
+#define IPC_SYSCTL_NR 11
 const char *ipc_sysctl_name(int i);
+int ipc_sysctl_mode(int i);
 void ipc_sysctl_text(int i, struct pbuf *b);
+int ipc_sysctl_write(int i, const char *text, uint32_t len);
 
 #endif

@@ -43,7 +43,7 @@ struct msg_queue {
 	struct waitq senders, receivers;
 };
 
-static struct ipc_ids msg_ids = IPC_IDS_INIT("msg_ids", MSGMNI);
+static struct ipc_ids msg_ids = IPC_IDS_INIT("msg_ids", &ipc_tun.msgmni, &ipc_tun.msg_next_id);
 static uint32_t msg_hdrs, msg_bytes;	/* in every queue: MSG_INFO's */
 
 /* msgrcv's ways of choosing (convert_mode) */
@@ -64,7 +64,7 @@ static struct kern_ipc_perm *queue_alloc(const void *params, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	q->qbytes = MSGMNB;
+	q->qbytes = (uint32_t)ipc_tun.msgmnb;
 	q->ctime = ipc_now();
 	q->tail = &q->head;
 	waitq_init(&q->senders, "msg_senders");
@@ -176,7 +176,7 @@ int sys_msgsnd(int msqid, uint32_t umsgp, uint32_t msgsz, int msgflg)
 
 	if (copy_from_user(&mtype, (const void *)umsgp, sizeof(mtype)) < 0)
 		return -EFAULT;
-	if (msgsz > MSGMAX || msqid < 0 || mtype < 1)
+	if (msgsz > (uint32_t)ipc_tun.msgmax || msqid < 0 || mtype < 1)
 		return -EINVAL;
 	struct msg_msg *m = kmalloc(sizeof(*m) + msgsz);
 	if (!m)
@@ -337,7 +337,8 @@ int sys_msgrcv(int msqid, uint32_t umsgp, uint32_t bufsz, int msgtyp, int msgflg
 
 static int msgctl_info(int cmd, uint32_t ubuf)
 {
-	struct msginfo mi = { MSGPOOL, MSGMAP, MSGMAX, MSGMNB, MSGMNI, MSGSSZ, MSGTQL, MSGSEG };
+	struct msginfo mi = { MSGPOOL, MSGMAP, ipc_tun.msgmax, ipc_tun.msgmnb, ipc_tun.msgmni,
+			      MSGSSZ, MSGTQL, MSGSEG };
 
 	spin_lock(&msg_ids.lock);
 	int max_idx = ipc_max_idx(&msg_ids);
@@ -434,7 +435,7 @@ static void queue_remove(struct msg_queue *q)
 
 static int queue_set(struct msg_queue *q, const struct msqid64_ds *ds)
 {
-	if (ds->msg_qbytes > MSGMNB && current()->euid != 0)
+	if (ds->msg_qbytes > (uint32_t)ipc_tun.msgmnb && current()->euid != 0)
 		return -EPERM;		/* past msgmnb needs CAP_SYS_RESOURCE */
 	int err = ipc_perm_set(&q->perm, &ds->msg_perm);
 	if (err < 0)

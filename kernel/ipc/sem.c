@@ -65,7 +65,8 @@ struct sem_array {
 	struct sem sems[];
 };
 
-static struct ipc_ids sem_ids = IPC_IDS_INIT("sem_ids", SEMMNI);
+static struct ipc_ids sem_ids = IPC_IDS_INIT("sem_ids", &ipc_tun.sem[SEM_SEMMNI],
+					      &ipc_tun.sem_next_id);
 
 static struct sem_array *to_array(struct kern_ipc_perm *p)
 {
@@ -102,7 +103,7 @@ static const struct ipc_kind sem_kind = { &sem_ids, array_alloc, array_free, arr
 
 int sys_semget(int key, int nsems, int semflg)
 {
-	if (nsems < 0 || nsems > SEMMSL)
+	if (nsems < 0 || nsems > ipc_tun.sem[SEM_SEMMSL])
 		return -EINVAL;
 	return ipc_get(&sem_kind, key, semflg, &nsems);
 }
@@ -274,7 +275,7 @@ int semtimedop_common(int semid, uint32_t usops, uint32_t nsops, const int64_t *
 
 	if (nsops < 1 || semid < 0)
 		return -EINVAL;
-	if (nsops > SEMOPM)
+	if (nsops > (uint32_t)ipc_tun.sem[SEM_SEMOPM])
 		return -E2BIG;
 	struct sembuf *sops = kmalloc(nsops * sizeof(*sops));
 	if (!sops)
@@ -344,7 +345,8 @@ void sem_exit(int tgid)
 
 static int semctl_info(int cmd, uint32_t ubuf)
 {
-	struct seminfo si = { SEMMAP, SEMMNI, SEMMNS, SEMMNU, SEMMSL, SEMOPM, SEMUME,
+	struct seminfo si = { SEMMAP, ipc_tun.sem[SEM_SEMMNI], ipc_tun.sem[SEM_SEMMNS], SEMMNU,
+			      ipc_tun.sem[SEM_SEMMSL], ipc_tun.sem[SEM_SEMOPM], SEMUME,
 			      SEMUSZ, SEMVMX, SEMAEM };
 
 	spin_lock(&sem_ids.lock);

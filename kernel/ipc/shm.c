@@ -46,7 +46,7 @@ struct shm_seg {
 	uint32_t nattch;		/* regions that map it */
 };
 
-static struct ipc_ids shm_ids = IPC_IDS_INIT("shm_ids", SHMMNI);
+static struct ipc_ids shm_ids = IPC_IDS_INIT("shm_ids", &ipc_tun.shmmni, &ipc_tun.shm_next_id);
 
 static struct shm_seg *to_seg(struct kern_ipc_perm *p)
 {
@@ -86,7 +86,7 @@ static struct kern_ipc_perm *seg_alloc(const void *params, int *err)
 	struct shm_seg *s;
 
 	*err = -EINVAL;
-	if (size < SHMMIN || size > SHMMAX)
+	if (size < SHMMIN || size > ipc_tun.shmmax)
 		return NULL;
 	/* Linux's overcommit guess (shmem_acct_size, __vm_enough_memory): more
 	 * pages than all the memory there is (no swap here) unless
@@ -341,8 +341,10 @@ int sys_shmdt(uint32_t shmaddr)
 static int shmctl_info(int cmd, uint32_t ubuf, int version)
 {
 	struct shm_info si = { 0, 0, 0, 0, 0, 0 };
-	struct shminfo64 i64 = { SHMMAX, SHMMIN, SHMMNI, SHMSEG, SHMALL, 0, 0, 0, 0 };
-	struct shminfo old = { 0x7FFFFFFF, SHMMIN, SHMMNI, SHMSEG, 0x7FFFFFFF };
+	uint32_t mni = (uint32_t)ipc_tun.shmmni;
+	struct shminfo64 i64 = { ipc_tun.shmmax, SHMMIN, mni, mni, ipc_tun.shmall, 0, 0, 0, 0 };
+	struct shminfo old = { ipc_tun.shmmax > 0x7FFFFFFF ? 0x7FFFFFFF : (int32_t)ipc_tun.shmmax,
+			       SHMMIN, (int32_t)mni, (int32_t)mni, (int32_t)ipc_tun.shmall };
 
 	spin_lock(&shm_ids.lock);
 	int max_idx = ipc_max_idx(&shm_ids);

@@ -16,7 +16,6 @@
 #include "kernel/task/proc.h"
 #include "kernel/time/time.h"
 #include "kernel/time/systime.h"
-#include "kernel/fs/proc/procfs.h"	/* pb_printf */
 
 uint32_t ipc_now(void)
 {
@@ -103,13 +102,18 @@ static int free_index(struct ipc_ids *ids, int from, int end)
 	return -1;
 }
 
-/* Put p in the table (Linux's ipc_addid): its id, or -ENOSPC. */
-static int add_id(struct ipc_ids *ids, struct kern_ipc_perm *p)
+/* The index for a new object, and its seq (Linux's ipc_idr_alloc): the
+ * next free index in turn, or the one asked for through next_id (the
+ * lowest free from it, with its seq; asked once). -1 when none is free. */
+static int new_index(struct ipc_ids *ids, uint16_t *seq)
 {
-	int end = ids->in_use * 3 / 2;
+	int want = *ids->next_id, end = ids->in_use * 3 / 2;
 
-	if (ids->in_use >= ids->limit)
-		return -ENOSPC;
+	*ids->next_id = -1;
+	if (want >= 0) {
+		*seq = (uint16_t)(want >> IPCMNI_SHIFT);
+		return free_index(ids, want & (IPCMNI - 1), IPCMNI);
+	}
 	if (end < IPC_MIN_CYCLE)
 		end = IPC_MIN_CYCLE;
 	if (end > IPCMNI)
@@ -117,14 +121,24 @@ static int add_id(struct ipc_ids *ids, struct kern_ipc_perm *p)
 	int idx = free_index(ids, ids->last_idx + 1, end);
 	if (idx < 0)
 		idx = free_index(ids, 0, end);
+	if (idx >= 0 && idx <= ids->last_idx && ++ids->seq >= IPCID_SEQ_MAX)
+		ids->seq = 0;
+	if (idx >= 0)
+		ids->last_idx = idx;
+	*seq = ids->seq;
+	return idx;
+}
+
+/* Put p in the table (Linux's ipc_addid): its id, or -ENOSPC. */
+static int add_id(struct ipc_ids *ids, struct kern_ipc_perm *p)
+{
+	if (ids->in_use >= *ids->limit)
+		return -ENOSPC;
+	int idx = new_index(ids, &p->seq);
 	if (idx < 0)
 		return -ENOSPC;
 	if (grow(ids, idx) < 0)
 		return -ENOMEM;
-	if (idx <= ids->last_idx && ++ids->seq >= IPCID_SEQ_MAX)
-		ids->seq = 0;
-	ids->last_idx = idx;
-	p->seq = ids->seq;
 	p->id = (p->seq << IPCMNI_SHIFT) + idx;
 	p->refs = 1;
 	ids->slot[idx] = p;
@@ -280,31 +294,4 @@ void ipc_proc_text(int which, struct pbuf *b)
 		sem_proc_text(b);
 	else
 		shm_proc_text(b);
-}
-
-/* ---- /proc/sys/kernel ---------------------------------------------------------- */
-
-#define SYSCTL_SEM 3
-
-static const struct {
-	const char *name;
-	uint32_t value;
-} sysctls[IPC_SYSCTL_NR] = {
-	{ "msgmax", MSGMAX }, { "msgmnb", MSGMNB }, { "msgmni", MSGMNI },
-	[SYSCTL_SEM] = { "sem", 0 },	/* four numbers: ipc_sysctl_text */
-	{ "shm_rmid_forced", 0 }, { "shmall", SHMALL }, { "shmmax", SHMMAX },
-	{ "shmmni", SHMMNI },
-};
-
-const char *ipc_sysctl_name(int i)
-{
-	return sysctls[i].name;
-}
-
-void ipc_sysctl_text(int i, struct pbuf *b)
-{
-	if (i == SYSCTL_SEM)	/* semmsl, semmns, semopm, semmni: Linux's order */
-		pb_printf(b, "%d\t%d\t%d\t%d\n", SEMMSL, SEMMNS, SEMOPM, SEMMNI);
-	else
-		pb_printf(b, "%u\n", sysctls[i].value);
 }

@@ -49,11 +49,29 @@ struct ipc_ids {
 	int in_use;			/* objects in the table */
 	int last_idx;			/* the index handed out last, -1 at first */
 	uint16_t seq;			/* grows each time the indices wrap */
-	int limit;			/* MSGMNI, SEMMNI, SHMMNI */
+	const int *limit;		/* msgmni, semmni, shmmni (ipc_tun) */
+	int *next_id;			/* msg_next_id...: -1, or the id to give next */
 	struct kern_ipc_perm *keys[IPC_KEY_BUCKETS];	/* by key, IPC_PRIVATE's not */
 };
 
-#define IPC_IDS_INIT(name, lim) { SPINLOCK_INIT(name), NULL, 0, 0, -1, 0, (lim), { NULL } }
+#define IPC_IDS_INIT(name, lim, next) \
+	{ SPINLOCK_INIT(name), NULL, 0, 0, -1, 0, (lim), (next), { NULL } }
+
+/* What /proc/sys/kernel shows and root sets (kernel/ipc/sysctl.c; Linux's
+ * ipc_namespace's msg_ctlmax...), Linux's defaults at boot. Read without
+ * a lock: a change meets only the calls that start after it. */
+struct ipc_tunables {
+	int msgmax, msgmnb, msgmni;
+	int sem[4];			/* semmsl, semmns, semopm, semmni */
+	uint32_t shmall, shmmax;
+	int shmmni;
+	int msg_next_id, sem_next_id, shm_next_id;	/* under the kind's table lock */
+};
+extern struct ipc_tunables ipc_tun;
+#define SEM_SEMMSL	0
+#define SEM_SEMMNS	1
+#define SEM_SEMOPM	2
+#define SEM_SEMMNI	3
 
 /* A kind's part of the get algorithm (Linux's ipc_ops). */
 struct ipc_kind {

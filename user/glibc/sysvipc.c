@@ -13,6 +13,7 @@
  *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO, a
  *     gigabyte whose pages come when touched;
  *   - the limits: 32000 queues, 32000 arrays, 4096 segments, then ENOSPC;
+ *     /proc/sys/kernel's msgmni, sem and msg_next_id written by root;
  *   - permissions (an ordinary user: EACCES, EPERM), /proc/sysvipc's
  *     headers and rows, the ipc multiplexer's old structs (no IPC_64) and
  *     the direct calls (393-402) beside glibc's way (ipc, 117).
@@ -48,7 +49,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		53
+#define NTESTS		55
 
 static int n, failures;
 
@@ -845,20 +846,22 @@ static void entries(void)
 
 static int ids[32000];
 
-/* Make objects of key base+i until get fails: how many, and its errno. */
+/* Make objects of key base+i until get fails (at most max + 1 tries):
+ * how many, and its errno; then remove them. */
 static int fill(int kind, int max, int *err)
 {
 	int n = 0;
 	for (; n < max + 1; n++) {
 		int key = KEY_BASE + 0x10000 + n;
-		ids[n % max] = kind == 0 ? msgget(key, IPC_CREAT | IPC_EXCL | 0600)
-			       : kind == 1 ? semget(key, 1, IPC_CREAT | IPC_EXCL | 0600)
-			       : shmget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
-		if (ids[n % max] < 0)
+		int id = kind == 0 ? msgget(key, IPC_CREAT | IPC_EXCL | 0600)
+			 : kind == 1 ? semget(key, 1, IPC_CREAT | IPC_EXCL | 0600)
+			 : shmget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
+		if (id < 0 || n == max)
 			break;
+		ids[n] = id;
 	}
 	*err = errno;
-	for (int i = 0; i < n && i < max; i++) {
+	for (int i = 0; i < n; i++) {
 		if (kind == 0)
 			msgctl(ids[i], IPC_RMID, NULL);
 		else if (kind == 1)
@@ -878,6 +881,71 @@ static void limits(void)
 	      "queues %d then %s, arrays %d then %s, segments %d then %s", m,
 	      em == ENOSPC ? "ENOSPC" : "other", s, es == ENOSPC ? "ENOSPC" : "other", h,
 	      eh == ENOSPC ? "ENOSPC" : "other");
+}
+
+/* ---- /proc/sys/kernel: root changes the limits and the next id ---------- */
+
+static int put(const char *name, const char *text)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	int ok = fputs(text, f) >= 0;
+	int closed = fclose(f) == 0;	/* the write happens at the flush */
+	return ok && closed ? 0 : -errno;
+}
+
+static void get(const char *name, char *buf, int len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	FILE *f = fopen(path, "r");
+	buf[0] = 0;
+	if (f && fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	if (f)
+		fclose(f);
+}
+
+static void sysctls(void)
+{
+	char sem[64], next[16], msgmni[16];
+	int e[4] = { put("msgmni", "3"), put("msg_next_id", "-2"), put("msgmni", "32769"),
+		     put("sem", "250 x") };
+	int q[4];
+	for (int i = 0; i < 4; i++)
+		q[i] = msgget(KEY_BASE + 40 + i, IPC_CREAT | 0600);
+	int e_full = errno;
+	for (int i = 0; i < 3; i++)
+		msgctl(q[i], IPC_RMID, NULL);
+	get("msgmni", msgmni, sizeof(msgmni));
+	put("msgmni", "32000");
+	check(e[0] == 0 && q[2] >= 0 && q[3] == -1 && e_full == ENOSPC && !strcmp(msgmni, "3") &&
+	      e[1] == -EINVAL && e[2] == -EINVAL && e[3] == -EINVAL,
+	      "proc_sys_kernel_msgmni_is_the_limit_and_writes_are_checked",
+	      "msgmni %s (write %s): the 3rd queue %s, the 4th %s; -2 for msg_next_id, 32769 for "
+	      "msgmni, '250 x' for sem: %s %s %s", msgmni, en(e[0]), q[2] >= 0 ? "made" : "not made",
+	      e_full == ENOSPC ? "ENOSPC" : "other", e[1] ? "EINVAL" : "taken",
+	      e[2] ? "EINVAL" : "taken", e[3] ? "EINVAL" : "taken");
+	put("msg_next_id", "12345");
+	int id = msgget(IPC_PRIVATE, 0600);
+	get("msg_next_id", next, sizeof(next));
+	msgctl(id, IPC_RMID, NULL);
+	put("sem", "250 32000 2 128");
+	get("sem", sem, sizeof(sem));
+	int s = semget(IPC_PRIVATE, 1, 0600);
+	struct sembuf three[3] = { { 0, 1, 0 }, { 0, 1, 0 }, { 0, 1, 0 } };
+	int r = semop(s, three, 3);
+	const char *e_r = en(r);
+	semctl(s, 0, IPC_RMID);
+	put("sem", "32000 1024000000 500 32000");
+	check(id == 12345 && !strcmp(next, "-1") && !strcmp(sem, "250\t32000\t2\t128") &&
+	      r == -1, "proc_sys_kernel_next_id_and_sem_take_effect",
+	      "msg_next_id 12345: id %s, then %s; sem reads '%s' (tabs), 3 ops: %s",
+	      id == 12345 ? "12345" : "other", next, strcmp(sem, "250\t32000\t2\t128") ? "other" :
+	      "250 32000 2 128", e_r);
 }
 
 /* ---- /proc/sysvipc ---------------------------------------------------------- */
@@ -986,6 +1054,7 @@ int main(int argc, char **argv)
 	shms(argv[0]);
 	entries();
 	limits();
+	sysctls();
 	procfs();
 	leaks();
 	if (n != NTESTS)

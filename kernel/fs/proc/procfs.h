@@ -86,7 +86,7 @@ enum procfs_kind {
 	PROCFS_SYS_PID_MAX,
 	PROCFS_SYS_THREADS_MAX,
 	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */
-	PROCFS_SYS_IPC,			/* msgmax, sem, shmmax...: arg SYSCTL_* (kernel/ipc) */
+	PROCFS_SYS_IPC,			/* msgmax, sem, shmmax...: arg the file's (kernel/ipc/sysctl.c) */
 };
 
 /* Boot, after initrd_init: the fixed nodes. */

@@ -82,7 +82,7 @@ void procfs_sys_init(void)
 	initrd_add_proc("/proc/sysvipc/shm", PROCFS_SYSVIPC, SYSVIPC_SHM, 0444, false);
 	for (int i = 0; i < IPC_SYSCTL_NR; i++) {
 		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", ipc_sysctl_name(i));
-		initrd_add_proc(path, PROCFS_SYS_IPC, i, 0444, false);
+		initrd_add_proc(path, PROCFS_SYS_IPC, i, (uint16_t)ipc_sysctl_mode(i), false);
 	}
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
 	 * boot only, so read-only here */
@@ -268,6 +268,8 @@ static int parse_int(const char *s, uint32_t len, int *out)
 int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len)
 {
 	int v;
+	if (n->procfs == PROCFS_SYS_IPC)	/* several numbers, unsigned longs */
+		return ipc_sysctl_write(n->arg, text, len);
 	if (parse_int(text, len, &v) < 0)
 		return -EINVAL;
 	switch (n->procfs) {
