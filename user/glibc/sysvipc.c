@@ -49,7 +49,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		55
+#define NTESTS		57
 
 static int n, failures;
 
@@ -842,6 +842,37 @@ static void entries(void)
 	check(r == 0, "direct_msgctl_rmid", "%s", en(r));
 }
 
+/* 393, 394 (no IPC_64 in cmd: the direct calls always mean it), 420, and
+ * 395-398 (glibc's struct shmid_ds is the kernel's shmid64_ds on i386). */
+static void direct_sem_shm(void)
+{
+	int s = (int)syscall(SYS_semget, IPC_PRIVATE, 1, 0600);
+	int with64 = (int)syscall(SYS_semctl, s, 0, GETVAL | 0x100, 0);
+	const char *e64 = en(with64);
+	long long ts[2] = { 0, 20000000 };
+	struct sembuf down = { 0, -1, 0 };
+	int t = (int)syscall(420, s, &down, 1, ts);
+	const char *e_t = en(t);
+	int bad = (int)syscall(420, s, &down, 1, (void *)16);
+	const char *e_bad = en(bad);
+	int set = (int)syscall(SYS_semctl, s, 0, SETVAL, 3);
+	int val = (int)syscall(SYS_semctl, s, 0, GETVAL, 0);
+	syscall(SYS_semctl, s, 0, IPC_RMID, 0);
+	check(s >= 0 && with64 == -1 && t == -1 && bad == -1 && set == 0 && val == 3,
+	      "direct_semget_semctl_semtimedop_time64", "cmd with IPC_64: %s, 20 ms timeout: %s, "
+	      "bad timeout pointer: %s, SETVAL then GETVAL: %d", e64, e_t, e_bad, val);
+	/* 395-398 */
+	int m = (int)syscall(SYS_shmget, IPC_PRIVATE, 4096, 0600);
+	long at = syscall(SYS_shmat, m, 0, 0);
+	struct shmid_ds ds64;
+	int st = (int)syscall(SYS_shmctl, m, IPC_STAT, &ds64);
+	int dt = (int)syscall(SYS_shmdt, at);
+	syscall(SYS_shmctl, m, IPC_RMID, 0);
+	check(m >= 0 && at != -1 && st == 0 && ds64.shm_segsz == 4096 && dt == 0,
+	      "direct_shmget_shmat_shmctl_shmdt", "shmat returns the address: %s, segsz %lu, "
+	      "shmdt %s", at != -1 ? "yes" : "no", (unsigned long)ds64.shm_segsz, en(dt));
+}
+
 /* ---- the limits: MSGMNI, SEMMNI, SHMMNI objects, then ENOSPC --------------- */
 
 static int ids[32000];
@@ -1053,6 +1084,7 @@ int main(int argc, char **argv)
 	sems();
 	shms(argv[0]);
 	entries();
+	direct_sem_shm();
 	limits();
 	sysctls();
 	procfs();
