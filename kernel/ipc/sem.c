@@ -53,6 +53,7 @@ struct sem_queue {
 	int blocking;			/* the index of the op it waits on */
 	int status;			/* 1 while waiting, then 0 or an errno */
 	bool alter;			/* does any op change a value? */
+	bool want_undo;			/* has any op SEM_UNDO? */
 };
 
 struct sem_array {
@@ -245,7 +246,7 @@ static void scan_ops(struct sem_queue *q, int *max)
 		if (q->sops[i].sem_op != 0)
 			q->alter = true;
 		if (q->sops[i].sem_flg & SEM_UNDO)
-			q->undo = (struct sem_undo *)1;	/* found below, under the lock */
+			q->want_undo = true;
 	}
 }
 
@@ -256,7 +257,7 @@ static int semop_locked(struct sem_array *a, struct sem_queue *q, int max, uint6
 		return -EFBIG;
 	if (ipc_perms(&a->perm, q->alter ? S_IWUGO : S_IRUGO) < 0)
 		return -EACCES;
-	if (q->undo && !(q->undo = find_alloc_undo(a, q->tgid)))
+	if (q->want_undo && !(q->undo = find_alloc_undo(a, q->tgid)))
 		return -ENOMEM;
 	int r = try_ops(a, q->sops, q->nsops, q->undo, q->tgid, &q->blocking);
 	if (r == 0 && q->alter)
