@@ -49,7 +49,7 @@
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
-#define NTESTS		57
+#define NTESTS		58
 
 static int n, failures;
 
@@ -325,7 +325,14 @@ static void msg_sleepers(int q)
 	}
 	r = snd(q, 2, "x", 0);
 	check(r == 0 && reap(pid) == 0, "msgsnd_sleeps_until_there_is_room", "%s", en(r));
-	rcv(q, 0, 0);
+	while (snd(q, 9, "z", IPC_NOWAIT) == 0)
+		;			/* full again */
+	pid_t k0 = signal_me_when_asleep();
+	r = snd(q, 3, "y", 0);
+	check(r == -1 && errno == EINTR && reap(k0) == 0, "msgsnd_interrupted_by_a_handler_is_eintr",
+	      "%s", en(r));
+	while (rcv(q, 0, 0) > 0)
+		;
 	ds.msg_qbytes = 16384;
 	msgctl(q, IPC_SET, &ds);
 	pid_t k = signal_me_when_asleep();
