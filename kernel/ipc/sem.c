@@ -68,6 +68,9 @@ struct sem_array {
 
 static struct ipc_ids sem_ids = IPC_IDS_INIT("sem_ids", &ipc_tun.sem[SEM_SEMMNI],
 					      &ipc_tun.sem_next_id);
+/* Undo lists on every array (under sem_ids.lock): while there is none, a
+ * process's end does not walk the table. */
+static int nr_undos;
 
 static struct sem_array *to_array(struct kern_ipc_perm *p)
 {
@@ -200,6 +203,7 @@ static struct sem_undo *find_alloc_undo(struct sem_array *a, int tgid)
 	u->tgid = tgid;
 	u->next = a->undos;
 	a->undos = u;
+	__atomic_store_n(&nr_undos, nr_undos + 1, __ATOMIC_RELAXED);
 	return u;
 }
 
@@ -323,8 +327,18 @@ static void undo_apply(struct sem_array *a, const struct sem_undo *u)
 	update_queue(a);
 }
 
+/* An undo list goes (its process ended, or its array). */
+static void undo_free(struct sem_undo *u)
+{
+	__atomic_store_n(&nr_undos, nr_undos - 1, __ATOMIC_RELAXED);
+	kfree(u);
+}
+
 void sem_exit(int tgid)
 {
+	/* Only this process's threads, all gone now, made its lists. */
+	if (!__atomic_load_n(&nr_undos, __ATOMIC_RELAXED))
+		return;
 	spin_lock(&sem_ids.lock);
 	for (int i = 0; i < sem_ids.cap; i++) {
 		struct kern_ipc_perm *p = ipc_at_index(&sem_ids, i);
@@ -335,7 +349,7 @@ void sem_exit(int tgid)
 				continue;
 			*pu = u->next;
 			undo_apply(a, u);
-			kfree(u);
+			undo_free(u);
 			break;
 		}
 	}
@@ -532,7 +546,7 @@ static void array_remove(struct sem_array *a)
 	a->pending = NULL;
 	for (struct sem_undo *u = a->undos, *next; u; u = next) {
 		next = u->next;
-		kfree(u);
+		undo_free(u);
 	}
 	a->undos = NULL;
 	ipc_rmid(&sem_ids, &a->perm);
