@@ -1,155 +1,34 @@
 /*
- * sysvipc - System V IPC as Linux 6.1 has it, in KTAP, so that
- * tests/linux-diff.sh compares this kernel's answers with Linux's:
+ * sysvipc - System V message queues and semaphores as Linux 6.1 has them,
+ * and what the three kinds share, in KTAP, so that tests/linux-diff.sh
+ * compares this kernel's answers with Linux's (shared memory is
+ * user/glibc/sysvshm.c):
  *   - message queues: msgget's keys and flags, msgsnd and msgrcv by type
- *     (0, > 0, < 0, MSG_EXCEPT), MSG_NOERROR and E2BIG, IPC_NOWAIT, a
- *     sleeper woken by the other side, by IPC_RMID (EIDRM) and by a
- *     signal (EINTR), msgctl's IPC_STAT, IPC_SET, IPC_INFO, MSG_INFO;
+ *     (0, > 0, < 0, MSG_EXCEPT, MSG_COPY), MSG_NOERROR and E2BIG,
+ *     IPC_NOWAIT, sleepers woken by the other side, by IPC_RMID (EIDRM)
+ *     and by a signal (EINTR), msgctl's IPC_STAT, IPC_SET, IPC_INFO,
+ *     MSG_INFO;
  *   - semaphores: semop's all-or-nothing lists, IPC_NOWAIT, SEM_UNDO at
  *     exit, semtimedop's timeout, GETNCNT and GETZCNT of sleepers, EIDRM
  *     and EINTR, and semctl's commands and range checks;
- *   - shared memory: shmat and shmdt, shm_nattch through fork, exec,
- *     exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP,
- *     IPC_RMID while attached (SHM_DEST), IPC_INFO and SHM_INFO, a
- *     gigabyte whose pages come when touched;
  *   - the limits: 32000 queues, 32000 arrays, 4096 segments, then ENOSPC;
  *     /proc/sys/kernel's msgmni, sem and msg_next_id written by root;
  *   - permissions (an ordinary user: EACCES, EPERM), /proc/sysvipc's
  *     headers and rows, the ipc multiplexer's old structs (no IPC_64) and
- *     the direct calls (393-402) beside glibc's way (ipc, 117).
+ *     the direct calls beside glibc's way (ipc, 117).
  * Only this kernel counts its free frames (call 505): that check says
  * "kernel-specific" and Linux prints SKIP there.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -O2 -o sysvipc user/glibc/sysvipc.c
- * With --nattch ID it prints nothing and exits with segment ID's
- * shm_nattch (what an exec'd child reports). With --make it leaves one
- * object of each kind for util-linux's ipcs to show
- * (tests/debian/procps.sh): queue 0x1234 with two messages (16 bytes),
- * array 0x2345 of 3 semaphores (#1 at 2), segment 0x3456 of 5000 bytes
- * (its two pages touched, then detached).
+ * With --make it leaves one object of each kind for util-linux's ipcs to
+ * show (tests/debian/procps.sh): queue 0x1234 with two messages (16
+ * bytes), array 0x2345 of 3 semaphores (#1 at 2), segment 0x3456 of 5000
+ * bytes (its two pages touched, then detached).
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ipc.h>
-#include <sys/mman.h>
-#include <sys/msg.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "sysvipc.h"
 
-#define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
-#define USER_UID	1000
-#define KEY_BASE	0x5ee0000
-#define NTESTS		58
-
-static int n, failures;
-
-static void check(int ok, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void check(int ok, const char *name, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
-	failures += !ok;
-}
-
-static const char *en(int r)
-{
-	if (r >= 0)
-		return "0";
-	switch (errno) {
-	case EINVAL:	return "EINVAL";
-	case ENOENT:	return "ENOENT";
-	case EEXIST:	return "EEXIST";
-	case EACCES:	return "EACCES";
-	case EPERM:	return "EPERM";
-	case EAGAIN:	return "EAGAIN";
-	case ENOMSG:	return "ENOMSG";
-	case E2BIG:	return "E2BIG";
-	case EIDRM:	return "EIDRM";
-	case EINTR:	return "EINTR";
-	case EFBIG:	return "EFBIG";
-	case ERANGE:	return "ERANGE";
-	case EFAULT:	return "EFAULT";
-	case ENOSYS:	return "ENOSYS";
-	case ENOMEM:	return "ENOMEM";
-	default:	return "other";
-	}
-}
-
-/* Until the task whose stat file this is sleeps (state S), for up to
- * 5 s: the guest orders the events, not a guessed delay. */
-static void wait_asleep(pid_t pid)
-{
-	char path[64], buf[256];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (int i = 0; i < 5000; i++) {
-		FILE *f = fopen(path, "r");
-		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-		if (f)
-			fclose(f);
-		if (asleep)
-			return;
-		usleep(1000);
-	}
-}
-
-/* The exit status of child pid, or -1 if it did not exit. */
-static int reap(pid_t pid)
-{
-	int st;
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* A child that becomes uid 1000 and returns f()'s value as its status. */
-static int as_user(int (*f)(int), int arg)
-{
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (setgid(USER_UID) < 0 || setuid(USER_UID) < 0)
-			_exit(99);
-		_exit(f(arg));
-	}
-	return reap(pid);
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-}
-
-/* A child that signals the parent (SIGUSR1, a handler without
- * SA_RESTART) once the parent sleeps. */
-static pid_t signal_me_when_asleep(void)
-{
-	pid_t parent = getpid(), pid = fork();
-	if (pid == 0) {
-		wait_asleep(parent);
-		kill(parent, SIGUSR1);
-		_exit(0);
-	}
-	return pid;
-}
-
-struct msgb {
-	long mtype;
-	char mtext[64];
-};
+#define NTESTS		44
 
 /* ---- message queues --------------------------------------------------------- */
 
@@ -592,235 +471,6 @@ static void sems_quiet(void)
 	semctl(s, 0, IPC_RMID);		/* with our undo list on it */
 }
 
-/* ---- shared memory ------------------------------------------------------------ */
-
-static unsigned long nattch(int id)
-{
-	struct shmid_ds ds;
-	return shmctl(id, IPC_STAT, &ds) < 0 ? 999 : (unsigned long)ds.shm_nattch;
-}
-
-static void shm_gets(void)
-{
-	int zero = shmget(IPC_PRIVATE, 0, 0600);
-	const char *e_zero = en(zero);
-	int key = KEY_BASE + 20, id = shmget(key, 8192, IPC_CREAT | 0600);
-	int bigger = shmget(key, 8193, 0600);
-	const char *e_bigger = en(bigger);
-	int smaller = shmget(key, 100, 0600);
-	check(zero == -1 && bigger == -1 && smaller == id, "shmget_sizes_checked",
-	      "size 0: %s, bigger than it is: %s, smaller: %s", e_zero, e_bigger,
-	      smaller == id ? "same id" : "other");
-	struct shminfo si;
-	int r = shmctl(0, IPC_INFO, (struct shmid_ds *)&si);
-	check(r >= 0 && si.shmmax == 4278190079ul && si.shmmin == 1 && si.shmmni == 4096 &&
-	      si.shmseg == 4096 && si.shmall == 4278190079ul, "shmctl_ipc_info_has_linux_defaults",
-	      "shmmax %lu shmmin %lu shmmni %lu shmseg %lu shmall %lu", si.shmmax, si.shmmin,
-	      si.shmmni, si.shmseg, si.shmall);
-	struct shm_info info;
-	r = shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
-	check(r >= 0 && info.used_ids == 1 && info.shm_swp == 0,
-	      "shmctl_shm_info_counts_segments", "used_ids %d, swapped %lu", info.used_ids,
-	      info.shm_swp);
-	shmctl(id, IPC_RMID, NULL);
-}
-
-/* Attach, write, fork: the child sees it and writes back; nattch counts
- * the child's copy of the attach until it exits. */
-static void shm_fork(int id)
-{
-	char *p = shmat(id, NULL, 0), c;
-	int up[2], down[2];		/* the child's word to us, ours to it */
-	strcpy(p, "parent");
-	if (pipe(up) < 0 || pipe(down) < 0)
-		return;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int saw = !strcmp(p, "parent");
-		strcpy(p + 100, "child");
-		write(up[1], "w", 1);
-		read(down[0], &c, 1);		/* the parent has looked */
-		_exit(saw ? 0 : 1);
-	}
-	read(up[0], &c, 1);
-	unsigned long during = nattch(id);
-	write(down[1], "r", 1);
-	int st = reap(pid);
-	unsigned long after = nattch(id);
-	struct shmid_ds ds;
-	shmctl(id, IPC_STAT, &ds);
-	check(st == 0 && !strcmp(p + 100, "child") && during == 2 && after == 1 &&
-	      ds.shm_segsz == 10000 && ds.shm_cpid == getpid() && ds.shm_atime && ds.shm_dtime,
-	      "shm_shared_across_fork_and_nattch_counts_the_child",
-	      "child saw ours: %s, we see its: %s, nattch %lu then %lu, segsz %lu",
-	      st == 0 ? "yes" : "no", strcmp(p + 100, "child") ? "no" : "yes", during, after,
-	      (unsigned long)ds.shm_segsz);
-	int dt = shmdt(p), again = shmdt(p);
-	const char *e_again = en(again);
-	int odd = shmdt(p + 1);
-	check(dt == 0 && again == -1 && odd == -1 && nattch(id) == 0, "shmdt_detaches_once",
-	      "%s, again: %s, unaligned: %s, nattch %lu", en(dt), e_again, en(odd), nattch(id));
-	close(up[0]);
-	close(up[1]);
-	close(down[0]);
-	close(down[1]);
-}
-
-static void shm_exec(int id, const char *self)
-{
-	char arg[16];
-	snprintf(arg, sizeof(arg), "%d", id);
-	char *p = shmat(id, NULL, 0);
-	pid_t pid = fork();
-	if (pid == 0) {
-		shmat(id, NULL, 0);		/* a second attach of the child's own */
-		execl(self, self, "--nattch", arg, (char *)NULL);
-		_exit(254);
-	}
-	int st = reap(pid);
-	check(st == 1 && nattch(id) == 1, "shm_detached_at_exec",
-	      "nattch the exec'd program saw: %d (before exec: 3), now %lu", st, nattch(id));
-	/* munmap the middle page: two pieces, both detached by one shmdt */
-	munmap(p + 4096, 4096);
-	unsigned long split = nattch(id);
-	int dt = shmdt(p);
-	check(split == 2 && dt == 0 && nattch(id) == 0,
-	      "shm_split_by_munmap_counts_both_pieces_and_shmdt_takes_both",
-	      "nattch after munmap %lu, shmdt %s, then %lu", split, en(dt), nattch(id));
-}
-
-static void shm_flags(int id)
-{
-	int *p = shmat(id, NULL, SHM_RDONLY);
-	int mp = mprotect(p, 4096, PROT_READ | PROT_WRITE);
-	const char *e_mp = en(mp);
-	pid_t pid = fork();
-	if (pid == 0) {
-		p[0] = 1;		/* SIGSEGV */
-		_exit(0);
-	}
-	int st = reap(pid);
-	check(st == 128 + SIGSEGV && mp == -1, "shm_rdonly_cannot_be_written",
-	      "write: %s, mprotect writable: %s", st == 128 + SIGSEGV ? "SIGSEGV" : "no fault",
-	      e_mp);
-	shmdt(p);
-	char *area = mmap(NULL, 5 * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	void *odd = shmat(id, area + 4096 + 5, 0);
-	const char *e_odd = en(odd == (void *)-1 ? -1 : 0);
-	void *rnd = shmat(id, area + 4096 + 5, SHM_RND | SHM_REMAP);
-	void *over = shmat(id, area, 0);
-	check(odd == (void *)-1 && rnd == area + 4096 && over == (void *)-1 && errno == EINVAL,
-	      "shmat_address_rules", "unaligned: %s, SHM_RND|SHM_REMAP: %s, over a mapping: %s",
-	      e_odd, rnd == area + 4096 ? "rounded down" : "other", en(-1));
-	shmdt(rnd);
-	munmap(area, 5 * 4096);
-	void *remap0 = shmat(id, NULL, SHM_REMAP);
-	check(remap0 == (void *)-1 && errno == EINVAL, "shmat_remap_without_address_is_einval",
-	      "%s", en(-1));
-}
-
-static int shm_as_user(int id)
-{
-	struct shmid_ds ds;
-	int a = shmat(id, NULL, 0) == (void *)-1 && errno == EACCES;
-	int b = shmctl(id, IPC_STAT, &ds) == -1 && errno == EACCES;
-	int c = shmctl(id, IPC_RMID, NULL) == -1 && errno == EPERM;
-	int d = shmat(id, NULL, SHM_RDONLY) != (void *)-1;	/* 0604: others read */
-	return a | b << 1 | c << 2 | d << 3;
-}
-
-static void shm_removed(void)
-{
-	int id = shmget(IPC_PRIVATE, 4096, 0600);
-	int bits = as_user(shm_as_user, id);
-	struct shmid_ds ds;
-	shmctl(id, IPC_STAT, &ds);
-	ds.shm_perm.mode = 0604;
-	shmctl(id, IPC_SET, &ds);
-	bits |= as_user(shm_as_user, id) & 8;
-	check(bits == 15, "shm_permissions_for_an_ordinary_user",
-	      "shmat EACCES %d, stat EACCES %d, rmid EPERM %d, read-only after IPC_SET %d",
-	      bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1);
-	shmctl(id, IPC_RMID, NULL);
-	int key = KEY_BASE + 30;
-	id = shmget(key, 4096, IPC_CREAT | 0600);
-	char *p = shmat(id, NULL, 0);
-	int rm = shmctl(id, IPC_RMID, NULL);
-	shmctl(id, IPC_STAT, &ds);
-	int gone = shmget(key, 4096, 0600);
-	const char *e_gone = en(gone);
-	char *q = shmat(id, NULL, 0);	/* still there by id until the last detach */
-	p[0] = 'x';
-	int same = q != (void *)-1 && q[0] == 'x';
-	shmdt(p);
-	shmdt(q);
-	int stat = shmctl(id, IPC_STAT, &ds);
-	check(rm == 0 && (ds.shm_perm.mode & 01000) && gone == -1 && same && stat == -1 &&
-	      errno == EINVAL, "shm_rmid_while_attached_waits_for_the_last_detach",
-	      "SHM_DEST set, key gone: %s, attach by id: %s, after the last detach: %s",
-	      e_gone, same ? "shared" : "no", en(stat));
-}
-
-/* A segment's pages are made when first touched: a gigabyte (more than
- * the memory there is: ENOMEM, unless SHM_NORESERVE) costs nothing until
- * then, and SHM_INFO's rss counts the pages touched. */
-static void shm_lazy(void)
-{
-	int big = shmget(IPC_PRIVATE, 1u << 30, 0600);
-	const char *e_big = en(big);
-	int id = shmget(IPC_PRIVATE, 1u << 30, SHM_NORESERVE | 0600);
-	const char *e_id = en(id);
-	char *p = id >= 0 ? shmat(id, NULL, 0) : (void *)-1;
-	struct shm_info info = { 0 };
-	int got = 0;
-	if (p != (void *)-1) {
-		p[0] = p[4096 * 100] = p[(1u << 30) - 1] = 1;
-		int fds[2];
-		if (pipe(fds) == 0) {	/* the kernel's own write makes a fourth */
-			write(fds[1], "xyz", 3);
-			got = (int)read(fds[0], p + 4096 * 200, 3);
-			close(fds[0]);
-			close(fds[1]);
-		}
-		shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
-		shmdt(p);
-	}
-	shmctl(id, IPC_RMID, NULL);
-	check(big == -1 && id >= 0 && p != (void *)-1 && info.shm_tot == 262144 && got == 3 &&
-	      info.shm_rss == 4, "shm_pages_made_when_first_touched",
-	      "1 GiB: %s, with SHM_NORESERVE: %s, pages %lu, resident after 3 touched and a "
-	      "read into a fourth (%d bytes): %lu", e_big, e_id, info.shm_tot, got, info.shm_rss);
-}
-
-static void shms(const char *self)
-{
-	shm_gets();
-	shm_lazy();
-	int id = shmget(IPC_PRIVATE, 10000, 0600);
-	shm_fork(id);
-	shm_exec(id, self);
-	shm_flags(id);
-	shmctl(id, IPC_RMID, NULL);
-	shm_removed();
-}
-
-static void shms_quiet(void)
-{
-	int id = shmget(IPC_PRIVATE, 5 * 4096, 0600);
-	char *p = shmat(id, NULL, 0);
-	memset(p, 1, 5 * 4096);
-	pid_t pid = fork();
-	if (pid == 0) {
-		p[3] = 2;
-		_exit(0);
-	}
-	reap(pid);
-	munmap(p + 4096, 4096);
-	shmctl(id, IPC_RMID, NULL);
-	shmdt(p);
-}
-
-
 /* ---- the multiplexer's old structs and the direct calls --------------------- */
 
 struct old_ipc_perm { int key; unsigned short uid, gid, cuid, cgid, mode, seq; };
@@ -857,9 +507,8 @@ static void entries(void)
 	check(r == 0, "direct_msgctl_rmid", "%s", en(r));
 }
 
-/* 393, 394 (no IPC_64 in cmd: the direct calls always mean it), 420, and
- * 395-398 (glibc's struct shmid_ds is the kernel's shmid64_ds on i386). */
-static void direct_sem_shm(void)
+/* 393, 394 (no IPC_64 in cmd: the direct calls always mean it), 420. */
+static void direct_sem(void)
 {
 	int s = (int)syscall(SYS_semget, IPC_PRIVATE, 1, 0600);
 	int with64 = (int)syscall(SYS_semctl, s, 0, GETVAL | 0x100, 0);
@@ -876,16 +525,6 @@ static void direct_sem_shm(void)
 	check(s >= 0 && with64 == -1 && t == -1 && bad == -1 && set == 0 && val == 3,
 	      "direct_semget_semctl_semtimedop_time64", "cmd with IPC_64: %s, 20 ms timeout: %s, "
 	      "bad timeout pointer: %s, SETVAL then GETVAL: %d", e64, e_t, e_bad, val);
-	/* 395-398 */
-	int m = (int)syscall(SYS_shmget, IPC_PRIVATE, 4096, 0600);
-	long at = syscall(SYS_shmat, m, 0, 0);
-	struct shmid_ds ds64;
-	int st = (int)syscall(SYS_shmctl, m, IPC_STAT, &ds64);
-	int dt = (int)syscall(SYS_shmdt, at);
-	syscall(SYS_shmctl, m, IPC_RMID, 0);
-	check(m >= 0 && at != -1 && st == 0 && ds64.shm_segsz == 4096 && dt == 0,
-	      "direct_shmget_shmat_shmctl_shmdt", "shmat returns the address: %s, segsz %lu, "
-	      "shmdt %s", at != -1 ? "yes" : "no", (unsigned long)ds64.shm_segsz, en(dt));
 }
 
 /* ---- the limits: MSGMNI, SEMMNI, SHMMNI objects, then ENOSPC --------------- */
@@ -1047,26 +686,6 @@ static void one_round(void)
 {
 	msgs_quiet();
 	sems_quiet();
-	shms_quiet();
-}
-
-static void leaks(void)
-{
-	const char *name = "ipc_objects_and_segments_give_every_frame_back";
-	long before = syscall(NR_FREE_FRAMES);
-	if (before < 0) {
-		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
-		return;
-	}
-	for (int i = 0; i < 3; i++)	/* warm-up: the heap keeps its pages */
-		one_round();
-	before = syscall(NR_FREE_FRAMES);
-	for (int i = 0; i < 20; i++)
-		one_round();
-	long after = syscall(NR_FREE_FRAMES);
-	printf("%sok %d - %s # kernel-specific: free frames %ld before, %ld after\n",
-	       before == after ? "" : "not ", ++n, name, before, after);
-	failures += before != after;
 }
 
 static int make_objects(void)
@@ -1087,23 +706,18 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--make"))
 		return make_objects();
-	if (argc == 3 && !strcmp(argv[1], "--nattch")) {
-		struct shmid_ds ds;
-		return shmctl(atoi(argv[2]), IPC_STAT, &ds) < 0 ? 255 : (int)ds.shm_nattch;
-	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGUSR1, &sa, NULL);
 	printf("KTAP version 1\n1..%d\n", NTESTS);
 	msgs();
 	sems();
-	shms(argv[0]);
 	entries();
-	direct_sem_shm();
+	direct_sem();
 	limits();
 	sysctls();
 	procfs();
-	leaks();
+	leak_check("msg_and_sem_objects_give_every_frame_back", one_round);
 	if (n != NTESTS)
 		printf("# %d checks, not %d\n", n, NTESTS);
 	return failures != 0;
