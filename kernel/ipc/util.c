@@ -6,7 +6,8 @@
  * object takes the next free index after the last one handed out, below
  * max(in_use * 3 / 2, 64), wrapping to 0 (Linux's idr_alloc_cyclic), and
  * the table's seq grows at each wrap: so the first ids are 0, 1, 2, ...
- * as on Linux, and an id is not soon given again after a removal.
+ * as on Linux, and an id is not soon given again after a removal. Keys
+ * are found through a fixed table of chains; IPC_PRIVATE's are in none.
  */
 #include "util.h"
 #include "ipc.h"
@@ -240,7 +241,8 @@ static int found(const struct ipc_kind *k, struct kern_ipc_perm *p, int flg, con
 	return err ? err : p->id;
 }
 
-/* A new object, made outside the lock (it may take many frames). */
+/* A new object, made outside the lock (an array of 32,000 semaphores is
+ * a big block to allocate with interrupts off). */
 static struct kern_ipc_perm *make(const struct ipc_kind *k, int32_t key, int flg,
 				  const void *params, int *err)
 {
