@@ -16,9 +16,11 @@
 #ifndef KERNEL_IPC_IPC_H
 #define KERNEL_IPC_IPC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct pbuf;
+struct vm_area;
 
 /* 117: ipc(call, first, second, third, ptr, fifth), i386 glibc's way in. */
 int sys_ipc(uint32_t call, int first, uint32_t second, uint32_t third, uint32_t ptr, int fifth);
@@ -34,6 +36,10 @@ int sys_msgget(int key, int msgflg);
 int sys_msgsnd(int msqid, uint32_t umsgp, uint32_t msgsz, int msgflg);
 int sys_msgrcv(int msqid, uint32_t umsgp, uint32_t msgsz, int msgtyp, int msgflg);
 int sys_msgctl(int msqid, int cmd, uint32_t ubuf);
+
+/* Is region a an attached segment? Then its id and key (/proc/PID/maps
+ * names it /SYSV<key> (deleted), as Linux's shm file). Under its mm lock. */
+bool shm_region_name(const struct vm_area *a, int *id, int32_t *key);
 
 /* A thread group's end (kernel/task/exit.c): its SEM_UNDO adjustments
  * are applied, as Linux's exit_sem. */

@@ -187,6 +187,19 @@ static int shm_vm_fault(const struct vm_area *a, uint32_t va, uint32_t *pa)
 
 static const struct vm_area_ops shm_vm_ops = { shm_vm_open, shm_vm_close, shm_vm_fault };
 
+/* /proc/PID/maps names an attach as Linux does ("/SYSV%08x (deleted)",
+ * its inode the id): false for any other region. Under its mm lock, so
+ * the segment is there. */
+bool shm_region_name(const struct vm_area *a, int *id, int32_t *key)
+{
+	if (a->ops != &shm_vm_ops)
+		return false;
+	const struct shm_seg *s = a->priv;
+	*id = s->perm.id;
+	*key = s->perm.key;
+	return true;
+}
+
 /* ---- shmat ------------------------------------------------------------------- */
 
 /* Where the segment goes: addr (SHM_RND'ed), or the highest free range;

@@ -5,7 +5,8 @@
  * than it has, more than all memory unless SHM_NORESERVE), pages made
  * when first touched, shmat and shmdt, shm_nattch through fork, exec,
  * exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP, IPC_RMID
- * while attached (SHM_DEST), IPC_INFO and SHM_INFO, an ordinary user's
+ * while attached (SHM_DEST), IPC_INFO and SHM_INFO, /proc/PID/maps's
+ * "/SYSV<key> (deleted)", an ordinary user's
  * EACCES and EPERM, and the direct calls. Only this kernel counts its
  * free frames (call 505): that check says "kernel-specific" and Linux
  * prints SKIP there.
@@ -17,7 +18,7 @@
  */
 #include "sysvipc.h"
 
-#define NTESTS		15
+#define NTESTS		16
 
 /* ---- shared memory ------------------------------------------------------------ */
 
@@ -264,6 +265,52 @@ static void direct_shm(void)
 }
 
 
+/* The /proc/self/maps line of the region holding addr, from its perms
+ * on (start-end cut off), its blanks squeezed; "" if none. */
+static void maps_of(const void *addr, char *out, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	out[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		int at = 0;
+		if (sscanf(line, "%lx-%lx %n", &lo, &hi, &at) < 2 || (unsigned long)addr < lo ||
+		    (unsigned long)addr >= hi)
+			continue;
+		size_t k = 0;
+		for (char *c = line + at; *c && *c != '\n' && k + 1 < len; c++)
+			if (*c != ' ' || (k && out[k - 1] != ' '))
+				out[k++] = *c;
+		out[k] = 0;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* An attach in /proc/PID/maps is Linux's shm file: the offset in the
+ * segment, the id as inode, /SYSV<key> (deleted). */
+static void shm_maps(void)
+{
+	int id = shmget(KEY_BASE + 50, 2 * 4096, IPC_CREAT | 0600);
+	char *p = shmat(id, NULL, SHM_RDONLY);
+	char whole[160], upper[160], want[160], want_upper[160];
+	maps_of(p, whole, sizeof(whole));
+	munmap(p, 4096);
+	maps_of(p + 4096, upper, sizeof(upper));
+	shmdt(p);
+	shmctl(id, IPC_RMID, NULL);
+	snprintf(want, sizeof(want), "r--s 00000000 00:01 %d /SYSV%08x (deleted)", id, KEY_BASE + 50);
+	snprintf(want_upper, sizeof(want_upper), "r--s 00001000 00:01 %d /SYSV%08x (deleted)", id,
+		 KEY_BASE + 50);
+	check(!strcmp(whole, want) && !strcmp(upper, want_upper), "shm_attach_in_proc_maps",
+	      "%s; the upper page after munmap of the first: %s",
+	      strcmp(whole, want) ? "other" : "r--s 0 00:01 <id> /SYSV<key> (deleted)",
+	      strcmp(upper, want_upper) ? "other" : "offset 00001000");
+	if (strcmp(whole, want) || strcmp(upper, want_upper))
+		printf("# '%s' / '%s'\n", whole, upper);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--nattch")) {
@@ -273,6 +320,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("KTAP version 1\n1..%d\n", NTESTS);
 	shms(argv[0]);
+	shm_maps();
 	direct_shm();
 	leak_check("segments_give_every_frame_back", shms_quiet);
 	if (n != NTESTS)
