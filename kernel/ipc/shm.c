@@ -44,6 +44,7 @@ struct shm_seg {
 	uint32_t atime, dtime, ctime;
 	int cpid, lpid;			/* creator's, last attach or detach's tgid */
 	uint32_t nattch;		/* regions that map it */
+	int32_t dest_key;		/* its key before IPC_RMID made it private (maps' name) */
 };
 
 static struct ipc_ids shm_ids = IPC_IDS_INIT("shm_ids", &ipc_tun.shmmni, &ipc_tun.shm_next_id);
@@ -196,7 +197,7 @@ bool shm_region_name(const struct vm_area *a, int *id, int32_t *key)
 		return false;
 	const struct shm_seg *s = a->priv;
 	*id = s->perm.id;
-	*key = s->perm.key;
+	*key = (s->perm.mode & SHM_DEST) ? s->dest_key : s->perm.key;
 	return true;
 }
 
@@ -468,6 +469,7 @@ static int shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
 	if (!err && cmd == IPC_RMID) {
 		if (to_seg(p)->nattch) {	/* Linux's do_shm_rmid */
 			p->mode |= SHM_DEST;
+			to_seg(p)->dest_key = p->key;
 			ipc_set_key_private(&shm_ids, p);
 		} else {
 			seg_destroy(to_seg(p));
