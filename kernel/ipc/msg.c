@@ -83,7 +83,7 @@ static void queue_free(struct kern_ipc_perm *p)
 	kfree(q);
 }
 
-static const struct ipc_kind msg_kind = { &msg_ids, queue_alloc, queue_free, NULL };
+static const struct ipc_kind msg_kind = { &msg_ids, queue_alloc, queue_free, NULL, NULL, NULL };
 
 int sys_msgget(int key, int msgflg)
 {

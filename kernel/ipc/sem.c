@@ -71,6 +71,7 @@ static struct ipc_ids sem_ids = IPC_IDS_INIT("sem_ids", &ipc_tun.sem[SEM_SEMMNI]
 /* Undo lists on every array (under sem_ids.lock): while there is none, a
  * process's end does not walk the table. */
 static int nr_undos;
+static int64_t used_sems;		/* in every array (sem_ids.lock) */
 
 static struct sem_array *to_array(struct kern_ipc_perm *p)
 {
@@ -103,7 +104,22 @@ static int array_more_checks(struct kern_ipc_perm *p, const void *params)
 	return *(const int *)params > to_array(p)->nsems ? -EINVAL : 0;
 }
 
-static const struct ipc_kind sem_kind = { &sem_ids, array_alloc, array_free, array_more_checks };
+/* semmns: the semaphores of every array (Linux's used_sems). */
+static int array_charge(struct kern_ipc_perm *p)
+{
+	if (used_sems + to_array(p)->nsems > ipc_tun.sem[SEM_SEMMNS])
+		return -ENOSPC;
+	used_sems += to_array(p)->nsems;
+	return 0;
+}
+
+static void array_uncharge(struct kern_ipc_perm *p)
+{
+	used_sems -= to_array(p)->nsems;
+}
+
+static const struct ipc_kind sem_kind = { &sem_ids, array_alloc, array_free, array_more_checks,
+					   array_charge, array_uncharge };
 
 int sys_semget(int key, int nsems, int semflg)
 {
@@ -368,10 +384,7 @@ static int semctl_info(int cmd, uint32_t ubuf)
 	int max_idx = ipc_max_idx(&sem_ids);
 	if (cmd == SEM_INFO) {
 		si.semusz = sem_ids.in_use;
-		si.semaem = 0;		/* semaphores in all arrays */
-		for (int i = 0; i <= max_idx; i++)
-			if (sem_ids.slot[i])
-				si.semaem += to_array(sem_ids.slot[i])->nsems;
+		si.semaem = (int32_t)used_sems;
 	}
 	spin_unlock(&sem_ids.lock);
 	if (copy_to_user((void *)ubuf, &si, sizeof(si)) < 0)
@@ -549,6 +562,7 @@ static void array_remove(struct sem_array *a)
 		undo_free(u);
 	}
 	a->undos = NULL;
+	array_uncharge(&a->perm);
 	ipc_rmid(&sem_ids, &a->perm);
 	waitq_wake_all(&a->wait);
 }

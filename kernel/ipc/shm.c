@@ -48,6 +48,7 @@ struct shm_seg {
 };
 
 static struct ipc_ids shm_ids = IPC_IDS_INIT("shm_ids", &ipc_tun.shmmni, &ipc_tun.shm_next_id);
+static uint64_t shm_tot;		/* pages in every segment (shm_ids.lock) */
 
 static struct shm_seg *to_seg(struct kern_ipc_perm *p)
 {
@@ -89,6 +90,9 @@ static struct kern_ipc_perm *seg_alloc(const void *params, int *err)
 	*err = -EINVAL;
 	if (size < SHMMIN || size > ipc_tun.shmmax)
 		return NULL;
+	*err = -ENOSPC;
+	if (PAGE_ROUND_UP(size) < size)
+		return NULL;		/* a shmmax past 4 GiB - 4 KiB */
 	/* Linux's overcommit guess (shmem_acct_size, __vm_enough_memory): more
 	 * pages than all the memory there is (no swap here) unless
 	 * SHM_NORESERVE */
@@ -113,7 +117,22 @@ static int seg_more_checks(struct kern_ipc_perm *p, const void *params)
 	return to_seg(p)->segsz < ((const struct shm_params *)params)->size ? -EINVAL : 0;
 }
 
-static const struct ipc_kind shm_kind = { &shm_ids, seg_alloc, seg_free, seg_more_checks };
+/* shmall: the pages of every segment (Linux's shm_tot). */
+static int seg_charge(struct kern_ipc_perm *p)
+{
+	if (shm_tot + to_seg(p)->npages > ipc_tun.shmall)
+		return -ENOSPC;
+	shm_tot += to_seg(p)->npages;
+	return 0;
+}
+
+static void seg_uncharge(struct kern_ipc_perm *p)
+{
+	shm_tot -= to_seg(p)->npages;
+}
+
+static const struct ipc_kind shm_kind = { &shm_ids, seg_alloc, seg_free, seg_more_checks,
+					   seg_charge, seg_uncharge };
 
 int sys_shmget(int key, uint32_t size, int shmflg)
 {
@@ -127,6 +146,7 @@ int sys_shmget(int key, uint32_t size, int shmflg)
  * shm_ids.lock (frames and heap blocks may be freed under a spinlock). */
 static void seg_destroy(struct shm_seg *s)
 {
+	seg_uncharge(&s->perm);
 	if (!s->perm.deleted)
 		ipc_rmid(&shm_ids, &s->perm);
 	seg_free(&s->perm);
@@ -363,12 +383,10 @@ static int shmctl_info(int cmd, uint32_t ubuf, int version)
 	spin_lock(&shm_ids.lock);
 	int max_idx = ipc_max_idx(&shm_ids);
 	si.used_ids = shm_ids.in_use;
-	for (int i = 0; i <= max_idx; i++) {
-		if (shm_ids.slot[i]) {
-			si.shm_tot += to_seg(shm_ids.slot[i])->npages;
+	si.shm_tot = (uint32_t)shm_tot;
+	for (int i = 0; i <= max_idx; i++)
+		if (shm_ids.slot[i])
 			si.shm_rss += to_seg(shm_ids.slot[i])->rss;
-		}
-	}
 	spin_unlock(&shm_ids.lock);
 	const void *src = cmd == SHM_INFO ? (const void *)&si : version == IPC_64 ? (const void *)&i64
 			  : (const void *)&old;

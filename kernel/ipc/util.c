@@ -277,8 +277,9 @@ int ipc_get(const struct ipc_kind *k, int32_t key, int flg, const void *params)
 		ret = found(k, p, flg, params);
 	else if (!mine)
 		ret = -ENOENT;
-	else
-		ret = add_id(ids, mine);
+	else if ((ret = k->charge ? k->charge(mine) : 0) == 0 &&
+		 (ret = add_id(ids, mine)) < 0 && k->uncharge)
+		k->uncharge(mine);
 	bool added = !p && mine && ret >= 0;
 	spin_unlock(&ids->lock);
 	if (mine && !added)

@@ -81,6 +81,11 @@ struct ipc_kind {
 	void (*free)(struct kern_ipc_perm *p);
 	/* An existing object asked for again: 0 or -EINVAL (NULL: none). */
 	int (*more_checks)(struct kern_ipc_perm *p, const void *params);
+	/* A new object counted in the kind's total (semmns's semaphores,
+	 * shmall's pages): 0, or -ENOSPC past it (then nothing counted);
+	 * uncharge takes it out again. Under the lock; NULL: no total. */
+	int (*charge)(struct kern_ipc_perm *p);
+	void (*uncharge)(struct kern_ipc_perm *p);
 };
 
 /* msgget, semget and shmget: the object of key (IPC_PRIVATE: a new one),

@@ -28,7 +28,7 @@
  */
 #include "sysvipc.h"
 
-#define NTESTS		44
+#define NTESTS		45
 
 /* ---- message queues --------------------------------------------------------- */
 
@@ -625,7 +625,20 @@ static void sysctls(void)
 	int r = semop(s, three, 3);
 	const char *e_r = en(r);
 	semctl(s, 0, IPC_RMID);
+	put("sem", "250 10 32 128");		/* semmns 10 */
+	int s10 = semget(IPC_PRIVATE, 10, 0600), s1 = semget(IPC_PRIVATE, 1, 0600);
+	int e_mns = errno;
+	semctl(s10, 0, IPC_RMID);
 	put("sem", "32000 1024000000 500 32000");
+	put("shmall", "2");			/* pages */
+	int m2 = shmget(IPC_PRIVATE, 8192, 0600), m1 = shmget(IPC_PRIVATE, 1, 0600);
+	int e_all = errno;
+	shmctl(m2, IPC_RMID, NULL);
+	put("shmall", "4278190079");
+	check(s10 >= 0 && s1 == -1 && e_mns == ENOSPC && m2 >= 0 && m1 == -1 && e_all == ENOSPC,
+	      "proc_sys_kernel_semmns_and_shmall_are_totals",
+	      "semmns 10: 10 made, 1 more %s; shmall 2: 2 pages made, 1 more %s",
+	      e_mns == ENOSPC ? "ENOSPC" : "other", e_all == ENOSPC ? "ENOSPC" : "other");
 	check(id == 12345 && !strcmp(next, "-1") && !strcmp(sem, "250\t32000\t2\t128") &&
 	      r == -1, "proc_sys_kernel_next_id_and_sem_take_effect",
 	      "msg_next_id 12345: id %s, then %s; sem reads '%s' (tabs), 3 ops: %s",
