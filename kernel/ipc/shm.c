@@ -244,8 +244,8 @@ static int64_t attach_place(struct proc *g, uint32_t addr, uint32_t len, int shm
 	return addr;
 }
 
-/* A region of the caller's group for s at `at`: 0, or -ENOMEM (and then
- * the hold is the caller's still). Under the mm lock. */
+/* A region of the caller's group for s at `at` (mm_insert tells the
+ * segment: shm_vm_open): 0, or -ENOMEM. Under the mm lock. */
 static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shmflg, uint8_t prot)
 {
 	uint32_t len = s->npages * PAGE_SIZE;
@@ -260,8 +260,9 @@ static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shm
 	return 0;
 }
 
-/* Map s (held: counted in nattch) for the caller's group; the hold
- * becomes the region's. The address, or an errno (hold dropped). */
+/* Map s (held: counted in nattch while the table's lock is let go) for
+ * the caller's group; the region's open counts it for good. Then the
+ * hold goes, as Linux's do_shmat drops its own. The address, or an errno. */
 static int attach(struct shm_seg *s, uint32_t addr, int shmflg, uint8_t prot)
 {
 	struct proc *g = current()->group_leader;
@@ -270,11 +271,10 @@ static int attach(struct shm_seg *s, uint32_t addr, int shmflg, uint8_t prot)
 	int64_t at = attach_place(g, addr, s->npages * PAGE_SIZE, shmflg);
 	if (at >= 0 && attach_region(g, s, (uint32_t)at, shmflg, prot) < 0)
 		at = -ENOMEM;
-	if (at < 0) {	/* else the hold is the region's: its close drops it */
-		spin_lock(&shm_ids.lock);
-		seg_detach_locked(s);
-		spin_unlock(&shm_ids.lock);
-	}
+	spin_lock(&shm_ids.lock);
+	if (--s->nattch == 0 && (s->perm.mode & SHM_DEST))
+		seg_destroy(s);		/* removed meanwhile, and the attach failed */
+	spin_unlock(&shm_ids.lock);
 	if (vm_take_stale(g->pgdir))	/* SHM_REMAP took pages away */
 		smp_flush_tlb(g->pgdir);
 	mm_unlock(&g->mm);
@@ -309,11 +309,8 @@ int shmat_common(int shmid, uint32_t addr, int shmflg)
 	spin_lock(&shm_ids.lock);
 	struct kern_ipc_perm *p = ipc_obtain(&shm_ids, shmid);
 	int err = !p ? -EINVAL : ipc_perms(p, acc) < 0 ? -EACCES : 0;
-	if (!err) {
-		to_seg(p)->nattch++;	/* held while it is mapped */
-		to_seg(p)->atime = ipc_now();
-		to_seg(p)->lpid = ipc_tgid();
-	}
+	if (!err)
+		to_seg(p)->nattch++;	/* held until the region is there */
 	spin_unlock(&shm_ids.lock);
 	return err ? err : attach(to_seg(p), addr, shmflg, prot);
 }

@@ -32,10 +32,12 @@
         /bin/fs_stress (issue 44): 4 workers for STRESS_S seconds at random
         tmpfs calls (write, append, holes, truncate up and down, rename
         and link over names, unlink, shared directories made and removed
-        by all, readdir) in /tmp and in a 64 KiB mount that fills up
-        (ENOSPC), each checking every read against its own copy of its
-        files; then the free frames exact (call 505, after a warm-up
-        round of the same load).
+        by all, readdir; in /tmp also mmap, MAP_SHARED written through
+        and sometimes truncated under, MAP_PRIVATE written and the file
+        unchanged) in /tmp and in a 64 KiB mount that fills up (ENOSPC),
+        each checking every read against its own copy of its files; then
+        the free frames exact (call 505, after a warm-up round of the same
+        load).
     stress_ipc_1x2x2
         /bin/ipc_stress: 4 workers for STRESS_S seconds at random System V
         IPC calls, every answer checked, then the totals, an empty

@@ -11,6 +11,7 @@
 #include "procfs.h"
 #include "kernel/ipc/ipc.h"	/* shm_region_name */
 #include "kernel/fs/mount.h"
+#include "kernel/fs/tmpfs.h"
 #include <stdbool.h>
 #include "sched/syscalls.h"	/* struct sched_task_view */
 #include "lib/errno.h"
@@ -338,23 +339,27 @@ static void text_schedstat(const struct pid_snap *s, struct pbuf *b)
  * offset in the segment, the id as inode, "/SYSV<key> (deleted)". */
 static void maps_line(struct pbuf *b, const struct vm_area *a)
 {
-	const char *name = a->file ? a->file->path : a->flags & VMA_HEAP ? "[heap]" :
-			   a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
-	uint32_t len = b->len, ino = a->file ? initrd_ino(a->file) : 0;
-	char sysv[32];
+	char path[INITRD_PATH_MAX + 156];
+	const char *name = a->flags & VMA_HEAP ? "[heap]" : a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
+	uint32_t len = b->len, off = a->file ? a->file_off : 0;
+	uint32_t minor = !a->file ? 0 : tmpfs_of(a->file) ? tmpfs_of(a->file)->sb->dev_minor : 1;
+	uint32_t ino = a->file ? initrd_ino(a->file) : 0;
 	int shmid;
 	int32_t key;
-	bool shm = shm_region_name(a, &shmid, &key);
 
-	if (shm) {
-		ksnprintf(sysv, sizeof(sysv), "/SYSV%08x (deleted)", (uint32_t)key);
-		name = sysv;
+	if (a->file)		/* a tmpfs file's path is spelled from its names up */
+		name = mount_path(a->file, path, sizeof(path)) < 0 ? "" : path;
+	if (shm_region_name(a, &shmid, &key)) {
+		ksnprintf(path, sizeof(path), "/SYSV%08x (deleted)", (uint32_t)key);
+		name = path;
+		off = a->file_off;
+		minor = 1;
 		ino = (uint32_t)shmid;
 	}
 	pb_printf(b, "%08x-%08x %c%c%c%c %08x %02x:%02x %u ", a->start, a->end,
 		  a->prot & PROT_READ ? 'r' : '-', a->prot & PROT_WRITE ? 'w' : '-',
 		  a->prot & PROT_EXEC ? 'x' : '-', a->flags & VMA_SHARED ? 's' : 'p',
-		  a->file || shm ? a->file_off : 0, 0, a->file || shm ? 1 : 0, ino);
+		  off, 0, minor, ino);
 	if (name) {
 		for (uint32_t col = b->len - len; col < 48 && !b->err; col++)
 			pb_putc(b, ' ');
@@ -478,6 +483,8 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 		return text_maps(n->arg, b);
 	if (n->procfs == PROCFS_PID_WCHAN)
 		return text_wchan(n->arg, b);
+	if (n->procfs == PROCFS_PID_FDINFO)
+		return procfs_fd_info_text(n, b);
 	if (n->procfs == PROCFS_PID_CMDLINE || n->procfs == PROCFS_PID_ENVIRON)
 		return text_user_strings(n->arg, n->procfs == PROCFS_PID_ENVIRON, b);
 	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
