@@ -54,11 +54,11 @@ struct vm_area;
 /*
  * A region whose frames belong to an object outside the address space (a
  * System V shared memory segment, kernel/ipc/shm.c), as Linux's
- * vm_operations_struct: open is told of every region made from it (fork's
- * copy, a split), close of every one that goes (munmap, exec, exit), so
- * that the object counts the regions that map it; fault gives the frame
- * for a page touched first (the object's own, one reference more for the
- * mapping; 0 or -ENOMEM). Called under the mm lock: none may sleep. Such
+ * vm_operations_struct: open is told of every region made from it (its
+ * insertion, fork's copy, a split: area_hold), close of every one that
+ * goes (munmap, exec, exit: area_drop), so that the object counts the
+ * regions that map it; fault gives the frame for a page touched first
+ * (the object's own, one reference more for the mapping; 0 or -ENOMEM). Called under the mm lock: none may sleep. Such
  * regions are never merged or moved.
  */
 struct vm_area_ops {
