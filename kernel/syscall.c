@@ -46,6 +46,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/task/prctl.h"
 #include "kernel/debug/selftest.h"
+#include "kernel/ipc/ipc.h"
 #include <uapi/unistd.h>
 
 typedef int (*syscall_fn)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
@@ -154,6 +155,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
 	SYSCALL(__NR_wait4, proc_wait4),			/* exit.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
+	SYSCALL(__NR_ipc, sys_ipc),				/* ipc/syscall.c (glibc's way in) */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
 	SYSCALL(__NR_clone, sys_clone),				/* thread.c (threads, fork-like) */
 	SYSCALL(__NR_uname, sys_uname),				/* uname.c */
@@ -244,10 +246,21 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* socket.c */
 	SYSCALL(__NR_shutdown, sys_shutdown),			/* socket.c */
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
+	SYSCALL(__NR_semget, sys_semget),			/* ipc/sem.c */
+	SYSCALL(__NR_semctl, sys_semctl),			/* ipc/syscall.c */
+	SYSCALL(__NR_shmget, sys_shmget),			/* ipc/shm.c */
+	SYSCALL(__NR_shmctl, sys_shmctl),			/* ipc/shm.c */
+	SYSCALL(__NR_shmat, sys_shmat),				/* ipc/shm.c */
+	SYSCALL(__NR_shmdt, sys_shmdt),				/* ipc/shm.c */
+	SYSCALL(__NR_msgget, sys_msgget),			/* ipc/msg.c */
+	SYSCALL(__NR_msgsnd, sys_msgsnd),			/* ipc/msg.c */
+	SYSCALL(__NR_msgrcv, sys_msgrcv),			/* ipc/msg.c */
+	SYSCALL(__NR_msgctl, sys_msgctl),			/* ipc/msg.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
 	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
 	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep_time64),	/* sleep.c */
+	SYSCALL(__NR_semtimedop_time64, sys_semtimedop_time64),	/* ipc/syscall.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
 	SYSCALL(__NR_sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64),	/* sched/syscalls.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */

@@ -122,7 +122,7 @@ $(USER_TESTS): $(USER_OUT)/bin/%: $(USER_OUT)/obj/%.o $(USER_TESTLIB) \
 
 # glibc programs: the distribution's compiler driver as a student runs it,
 # stripped (-s): with symbols each is 760 KB of the initrd.
-$(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c
+$(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c $(wildcard user/glibc/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBC   $@"
 	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<

@@ -47,6 +47,8 @@
 #define ENOSYS          38
 #define ENOTEMPTY       39
 #define ELOOP           40
+#define ENOMSG          42	/* msgrcv: no message of that type (IPC_NOWAIT) */
+#define EIDRM           43	/* an IPC object removed under a sleeper */
 #define ENODATA         61	/* no such extended attribute (ENOATTR) */
 #define EOVERFLOW       75
 #define ELIBBAD         80

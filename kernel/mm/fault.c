@@ -6,7 +6,8 @@
  * allows is the kernel's business, and the program never knows:
  *   - a page never touched gets a zeroed frame, for a mapping of an
  *     initrd file a frame with the file's bytes, for a tmpfs file's the
- *     file's own page (kernel/mm/filemap.c) (demand paging: mmap costs
+ *     file's own page (kernel/mm/filemap.c), for an attached System V
+ *     segment the segment's own frame (demand paging: mmap costs
  *     nothing);
  *   - a write to a page that fork left shared gets a private copy, or the
  *     page itself when no one else has it any more (copy-on-write);
@@ -57,9 +58,12 @@ static struct vm_area *grow_stack(struct proc *p, uint32_t va)
 	return stack;
 }
 
-/* A fresh frame for the page at va of a: zeros, or the file's bytes. */
+/* A fresh frame for the page at va of a: zeros, or the file's bytes, or
+ * the outside object's frame (vm_area_ops). */
 static enum fault_result fill_page(struct vm_area *a, uint32_t va, uint32_t *pa)
 {
+	if (a->ops)
+		return a->ops->fault(a, va, pa) < 0 ? FAULT_OOM : FAULT_OK;
 	uint64_t off = (uint64_t)a->file_off + (va - a->start);	/* mremap may grow it past 4 GiB */
 
 	if (a->file && off >= PAGE_ROUND_UP(a->file->size))

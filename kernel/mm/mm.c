@@ -41,17 +41,22 @@ uint32_t mm_total_pages(const struct mm *mm)
 
 /* A region that maps a tmpfs file holds it (tmpfs_map_hold), and so
  * does each copy of it (a split, fork's); each lets go as it goes (a
- * merge, munmap, exec, exit). The initrd's files never go. */
+ * merge, munmap, exec, exit). The initrd's files never go. A region of
+ * an outside object tells the object the same (vm_area_ops: open, close). */
 static void area_hold(const struct vm_area *a)
 {
 	if (tmpfs_of(a->file))
 		tmpfs_map_hold(a->file);
+	if (a->ops)
+		a->ops->open(a);
 }
 
 static void area_drop(const struct vm_area *a)
 {
 	if (tmpfs_of(a->file))
 		tmpfs_map_drop(a->file);
+	if (a->ops)
+		a->ops->close(a);
 }
 
 /* The array doubles (from 8) when full. */
@@ -132,7 +137,7 @@ static int room_to_split(struct mm *mm, uint32_t start, uint32_t end)
 
 static bool can_merge(const struct vm_area *a, const struct vm_area *b)
 {
-	return a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
+	return a->end == b->start && a->prot == b->prot && a->flags == b->flags && !a->ops && !b->ops &&
 	       a->file == b->file && (!a->file || a->file_off + (a->end - a->start) == b->file_off);
 }
 

@@ -46,15 +46,35 @@
 #define VMA_GROWSDOWN	0x2	/* the stack: a fault just below grows it */
 #define VMA_HEAP	0x4	/* brk's */
 #define VMA_MAYWRITE	0x8	/* a shared file mapping whose descriptor could write */
+#define VMA_NOWRITE	0x10	/* may never be made writable (SHM_RDONLY): Linux's !VM_MAYWRITE */
 
 struct initrd_file;
+struct vm_area;
+
+/*
+ * A region whose frames belong to an object outside the address space (a
+ * System V shared memory segment, kernel/ipc/shm.c), as Linux's
+ * vm_operations_struct: open is told of every region made from it (its
+ * insertion, fork's copy, a split: area_hold), close of every one that
+ * goes (munmap, exec, exit: area_drop), so that the object counts the
+ * regions that map it; fault gives the frame for a page touched first
+ * (the object's own, one reference more for the mapping; 0 or -ENOMEM). Called under the mm lock: none may sleep. Such
+ * regions are never merged or moved.
+ */
+struct vm_area_ops {
+	void (*open)(const struct vm_area *a);
+	void (*close)(const struct vm_area *a);
+	int (*fault)(const struct vm_area *a, uint32_t va, uint32_t *pa);
+};
 
 struct vm_area {
 	uint32_t start, end;		/* page-aligned, start < end */
 	uint8_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
 	uint8_t flags;			/* VMA_* */
 	const struct initrd_file *file;	/* a file mapping's file, or NULL */
-	uint32_t file_off;		/* the file's byte at start */
+	uint32_t file_off;		/* the file's byte at start (ops: the object's) */
+	const struct vm_area_ops *ops;	/* NULL but for an outside object's region */
+	void *priv;			/* that object */
 };
 
 struct mm {
@@ -103,7 +123,8 @@ uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
 /* fork: the child's regions are the parent's (its counts start at 0);
  * 0 or -ENOMEM. */
 int mm_fork(struct mm *child, const struct mm *parent);
-/* exit: give the array back. */
+/* exit and exec: each region's object hears it go (close), then the
+ * array goes back. */
 void mm_release(struct mm *mm);
 /* The lock above (in kernel/mm/mmap.c). */
 void mm_lock(struct mm *mm);

@@ -141,7 +141,7 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 		     struct file *f, uint32_t pgoff)
 {
 	struct proc *p = current()->group_leader;
-	struct vm_area a = { 0, 0, (uint8_t)(prot & 7), 0, NULL, 0 };
+	struct vm_area a = { 0, 0, (uint8_t)(prot & 7), 0, NULL, 0, NULL, NULL };
 
 	if (flags & MAP_FIXED_NOREPLACE)
 		flags |= MAP_FIXED;
@@ -214,14 +214,16 @@ static int do_munmap(uint32_t addr, uint32_t len)
 	return mm_unmap(&p->mm, p->pgdir, addr, addr + len);
 }
 
-/* A file shared from a descriptor not open for writing may not become
- * writable (do_mprotect_pkey: VM_MAYWRITE is off). */
+/* A file shared from a descriptor not open for writing, or a segment
+ * attached SHM_RDONLY, may not become writable (do_mprotect_pkey:
+ * VM_MAYWRITE is off). */
 static int prot_allowed(struct mm *mm, uint32_t start, uint32_t end, uint32_t prot)
 {
 	for (int i = 0; i < mm->n; i++) {
 		struct vm_area *a = &mm->area[i];
 		if (a->start < end && a->end > start && (prot & PROT_WRITE) &&
-		    a->file && (a->flags & VMA_SHARED) && !(a->flags & VMA_MAYWRITE))
+		    ((a->file && (a->flags & VMA_SHARED) && !(a->flags & VMA_MAYWRITE)) ||
+		     (a->flags & VMA_NOWRITE)))
 			return -EACCES;
 	}
 	return 0;
@@ -318,6 +320,8 @@ static int do_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t 
 		return -EINVAL;		/* a second view of a shared mapping: not here */
 	if (old_len > a->end - old)
 		return -EFAULT;		/* across a region's end */
+	if (a->ops)
+		return -EINVAL;		/* an attached segment stays put here (Linux moves it) */
 	if (new_len <= old_len) {
 		int err = mm_unmap(&p->mm, p->pgdir, old + new_len, old + old_len);
 		return err < 0 ? err : (int)old;
@@ -397,7 +401,7 @@ static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 		return -ENOMEM;
 	if (!frames_left_for_others(new_end - old_end))
 		return -ENOMEM;
-	struct vm_area heap = { old_end, new_end, PROT_READ | PROT_WRITE, VMA_HEAP, NULL, 0 };
+	struct vm_area heap = { old_end, new_end, PROT_READ | PROT_WRITE, VMA_HEAP, NULL, 0, NULL, NULL };
 	if (mm_insert(mm, &heap) < 0)
 		return -ENOMEM;
 	mm_merge(mm);

@@ -270,7 +270,7 @@ static int map_segment(struct mm *mm, pde_t *pd, const struct image *im, const s
 
 	if (p->filesz) {
 		struct vm_area file = { PAGE_ROUND_DOWN(va), PAGE_ROUND_UP(end), prot, 0,
-					im->f, PAGE_ROUND_DOWN(p->offset) };
+					im->f, PAGE_ROUND_DOWN(p->offset), NULL, NULL };
 		if ((err = replace(mm, pd, &file)) < 0)
 			return err;
 		if (p->memsz > p->filesz && PAGE_OFF(end) && (prot & PROT_WRITE) &&
@@ -282,7 +282,7 @@ static int map_segment(struct mm *mm, pde_t *pd, const struct image *im, const s
 		return 0;
 	/* Linux's vm_brk_flags: data pages, read-write whatever the segment. */
 	struct vm_area bss = { zero_start, zero_end,
-			       PROT_READ | PROT_WRITE | (prot & PROT_EXEC), 0, NULL, 0 };
+			       PROT_READ | PROT_WRITE | (prot & PROT_EXEC), 0, NULL, 0, NULL, NULL };
 	return replace(mm, pd, &bss);
 }
 

@@ -190,7 +190,8 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 }
 
 /* After the point of no return: the regions built aside (nm: the
- * segments, the stack) become p's; nm gets the old array, to free. The
+ * segments, the stack) become p's; nm gets the old regions, for
+ * mm_release to close (an attached segment hears of it) and free. The
  * heap starts after the program (brk), as Linux's. */
 static void exec_regions(struct proc *p, struct mm *nm, const struct exec_plan *x)
 {
@@ -232,7 +233,7 @@ static bool fits_in_memory(const struct exec_plan *x)
 static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
 {
 	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
-				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0 };
+				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0, NULL, NULL };
 	int err = elf_map(nm, pd, &x->prog);
 	if (!err && x->dynamic)
 		err = elf_map(nm, pd, &x->interp);

@@ -28,6 +28,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/debug/trace.h"	/* TRACE_WAKE */
+#include "kernel/ipc/ipc.h"	/* sem_exit */
 
 /* ---- exit and wait ------------------------------------------------------ */
 
@@ -137,6 +138,7 @@ static bool reparent_children(struct proc *leader)
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
 	itimer_exit(leader);
+	sem_exit(leader->pid);		/* SEM_UNDO's adjustments go back */
 	files_release(leader);
 	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
 	pde_t *pd = leader->pgdir;

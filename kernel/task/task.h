@@ -17,7 +17,7 @@
  * parent's wait; the pid table is read without a lock (RCU) and claimed
  * by compare-and-swap.
  *
- * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/time.
+ * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/fs/proc, kernel/init, kernel/ipc, kernel/mm, kernel/sync, kernel/sys, kernel/time.
  */
 #ifndef KERNEL_TASK_TASK_H
 #define KERNEL_TASK_TASK_H

@@ -5,7 +5,10 @@
 # between "=== COMMAND" and "--- status N"; tests/debian/shapes.py says
 # which sections are compared line by line (pids masked) and which by
 # format only (headers, columns, field shapes). Debian's programs are
-# named by path: /bin has this kernel's own ps, chrt, sysctl...
+# named by path: /bin has this kernel's own ps, chrt, sysctl... At the
+# end ipcs shows the System V objects /bin/sysvipc --make leaves (one of
+# each kind: the same ids, sizes and counts on both kernels), and ipcrm
+# takes them away.
 U=/usr/bin
 run() {
 	echo "=== $1"
@@ -34,4 +37,10 @@ run "$U/uptime -s"
 run "$U/pgrep init"
 run "$U/pgrep -l busybox"
 run "$U/pgrep -x no-such-process"
+/bin/sysvipc --make
+run "$U/ipcs"
+run "$U/ipcs -l"
+run "$U/ipcs -u"
+run "$U/ipcrm --all"
+run "$U/ipcs -a"
 echo "=== end"

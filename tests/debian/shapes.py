@@ -7,7 +7,7 @@
 A transcript is sections "=== COMMAND", its lines, "--- status N". Every
 section of Linux's must be there, with the same status. Then, by the
 command:
-  * exact (chrt, taskset, pgrep init...): every line, pids masked;
+  * exact (chrt, taskset, pgrep init, ipcs...): every line, pids masked;
   * keys (sysctl -a): every line "key = value", on both (the keys are
     each kernel's own);
   * shape (ps, free, uptime, top): the first line (the header) has the
@@ -22,7 +22,7 @@ import re
 import sys
 
 EXACT = ("chrt ", "taskset ", "pgrep init", "pgrep -x", "sysctl kernel.pid_max",
-         "busybox true")
+         "busybox true", "ipcs", "ipcrm")
 KEYS = ("sysctl -a",)
 
 

@@ -30,7 +30,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h", "linux/limits.h", "linux/magic.h"]
+                 "sys/socket.h", "linux/limits.h", "linux/magic.h",
+                 "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -61,7 +62,13 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              ["MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
               "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
               "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
-              "SOCK_STREAM", "SOCK_TYPE_MASK"])
+              "SOCK_STREAM", "SOCK_TYPE_MASK"]) | set(
+             # Linux's too, in its own include/linux/shm.h (not uapi):
+             # shm_perm.mode's bits above the permissions, which ipcs reads
+             ["SHM_DEST", "SHM_LOCKED"]) | set(
+             # Linux's too, but written as a cast ((__kernel_key_t) 0) and
+             # a conditional expression, which defines() does not evaluate
+             ["IPC_PRIVATE", "MSGSEG"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
@@ -222,11 +229,33 @@ STRUCTS = [
      "eip cs eflags esp_at_signal ss fpstate oldmask cr2", True),
     ("siginfo_t", "siginfo_t", "si_signo si_errno si_code _sifields", True),
     ("struct ucontext", "struct ucontext", "uc_flags uc_link uc_stack uc_mcontext uc_sigmask", False),
+    ("struct ipc64_perm", "struct ipc64_perm", "key uid gid cuid cgid mode seq", True),
+    ("struct ipc_perm", "struct ipc_perm", "key uid gid cuid cgid mode seq", True),
+    ("struct ipc_kludge", "struct ipc_kludge", "msgp msgtyp", True),
+    ("struct msqid64_ds", "struct msqid64_ds", "msg_perm msg_stime msg_rtime msg_ctime msg_cbytes "
+     "msg_qnum msg_qbytes msg_lspid msg_lrpid", True),
+    ("struct msqid_ds", "struct msqid_ds", "msg_perm msg_stime msg_rtime msg_ctime msg_lcbytes "
+     "msg_lqbytes msg_cbytes msg_qnum msg_qbytes msg_lspid msg_lrpid", True),
+    ("struct msginfo", "struct msginfo", "msgpool msgmap msgmax msgmnb msgmni msgssz msgtql msgseg", True),
+    ("struct sembuf", "struct sembuf", "sem_num sem_op sem_flg", True),
+    ("struct semid64_ds", "struct semid64_ds", "sem_perm sem_otime sem_ctime sem_nsems", True),
+    ("struct semid_ds", "struct semid_ds", "sem_perm sem_otime sem_ctime sem_nsems", True),
+    ("struct seminfo", "struct seminfo", "semmap semmni semmns semmnu semmsl semopm semume semusz "
+     "semvmx semaem", True),
+    ("struct shmid64_ds", "struct shmid64_ds", "shm_perm shm_segsz shm_atime shm_dtime shm_ctime "
+     "shm_cpid shm_lpid shm_nattch", True),
+    ("struct shmid_ds", "struct shmid_ds", "shm_perm shm_segsz shm_atime shm_dtime shm_ctime "
+     "shm_cpid shm_lpid shm_nattch", True),
+    ("struct shminfo64", "struct shminfo64", "shmmax shmmin shmmni shmseg shmall", True),
+    ("struct shminfo", "struct shminfo", "shmmax shmmin shmmni shmseg shmall", True),
+    ("struct shm_info", "struct shm_info", "used_ids shm_tot shm_rss shm_swp swap_attempts "
+     "swap_successes", True),
 ]
 LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/resource.h",
                         "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
                         "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
-                        "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h"]
+                        "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h",
+                        "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
 # rt_sigaction's struct on i386 (kernel/task/signal.c reads it; Linux's
 # arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}

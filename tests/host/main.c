@@ -275,7 +275,7 @@ static struct mm *regions(int n, const uint32_t *starts, const uint32_t *pages)
 	memset(&test_mm, 0, sizeof(test_mm));
 	fake_freed_bytes = 0;
 	for (int i = 0; i < n; i++) {
-		struct vm_area a = { starts[i], starts[i] + pages[i] * P, PROT_READ | PROT_WRITE, 0, NULL, 0 };
+		struct vm_area a = { starts[i], starts[i] + pages[i] * P, PROT_READ | PROT_WRITE, 0, NULL, 0, NULL, NULL };
 		mm_insert(&test_mm, &a);
 	}
 	return &test_mm;
@@ -346,7 +346,7 @@ TEST(mm_split_keeps_the_file_offset)
 {
 	static const struct initrd_file file;
 	regions(0, NULL, NULL);
-	struct vm_area a = { A, A + 4 * P, PROT_READ, 0, &file, 8 * P };
+	struct vm_area a = { A, A + 4 * P, PROT_READ, 0, &file, 8 * P, NULL, NULL };
 	mm_insert(&test_mm, &a);
 	CHECK_EQ(mm_split_at(&test_mm, A + P), 0);
 	CHECK(test_mm.n == 2 && test_mm.area[1].file_off == 9 * P);

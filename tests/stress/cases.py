@@ -38,6 +38,11 @@
         each checking every read against its own copy of its files; then
         the free frames exact (call 505, after a warm-up round of the same
         load).
+    stress_ipc_1x2x2
+        /bin/ipc_stress: 4 workers for STRESS_S seconds at random System V
+        IPC calls, every answer checked, then the totals, an empty
+        /proc/sysvipc and the free frames exact (call 505, after a warm-up
+        round).
     stress_mm_fuzz_1, stress_mm_fuzz_1x2x2
         /bin/fuzz_mm: 8 threads of uid 1000 at random memory calls,
         clone, fork, exec and /proc reads, 5 rounds of STRESS_S / 5
@@ -87,6 +92,7 @@ EXEC_THREAD_S = 30
 EXEC_THREAD_OKS = ["exec_from_thread_children_all_end",
                    "exec_from_thread_free_frames_back_to_baseline"]
 FS_OKS = ["fs_stress_every_byte_reads_back", "fs_stress_free_frames_back_to_baseline"]
+IPC_OKS = ["ipc_stress_every_answer_checks", "ipc_stress_free_frames_back_to_baseline"]
 MM_FUZZ_ROUNDS = 5
 MM_FUZZ_OKS = ["mm_fuzz_kernel_survives", "mm_fuzz_free_frames_back_after_each_round"]
 
@@ -195,6 +201,27 @@ def fs_stress(topo, offset):
     return case
 
 
+def ipc_check(log):
+    answers, frames = (ok_line(log, n) for n in IPC_OKS)
+    if answers is None or frames is None:
+        return False, "an ok line is missing"
+    return True, f"{answers}; {frames}"
+
+
+def ipc_stress(topo, offset):
+    """4 workers at random System V IPC calls for STRESS_S seconds: a
+    shared queue whose every message is checked, a SEM_UNDO mutex around
+    a counter in a shared segment (a holder killed holding it), private
+    objects removed under sleepers, segments attached twice, forked and
+    split; the totals, an empty /proc/sysvipc and the free frames exact
+    after (a lost undo hangs every worker: the timeout)."""
+    seed = BASE_SEED + offset
+    case = stress_case(f"stress_ipc_{topo}", topo, f"/bin/ipc_stress:{STRESS_S}:{seed}:4",
+                       IPC_OKS, ipc_check, timeout=STRESS_S + 120)
+    case.seed = seed
+    return case
+
+
 def mm_fuzz_check(log):
     calls, frames = (ok_line(log, n) for n in MM_FUZZ_OKS)
     if calls is None or frames is None:
@@ -280,4 +307,5 @@ CASES = [
     mm_fuzz("1", 50),
     mm_fuzz("1x2x2", 51),
     fs_stress("1x2x2", 52),
+    ipc_stress("1x2x2", 53),
 ] + [elf_fuzz(s, True) for s in ELF_FUZZ_SEEDS] + [elf_fuzz(1000 + BASE_SEED % 100000, False)]

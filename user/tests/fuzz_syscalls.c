@@ -33,7 +33,9 @@
  * because the kernel heap keeps pages it has cut into small blocks (a
  * burst of open pipes and files can make it cut a few more); a leak of
  * anything per call or per child would show as far more over 25
- * children. Both lines end with the seed.
+ * children. The System V objects random calls made (queues, arrays,
+ * segments, which outlive their makers as on Linux) are removed before
+ * each count. Both lines end with the seed.
  *
  * With parallel > 1 each fuzzer is a root process of its own that runs
  * its children one after another, so that many unprivileged processes
@@ -82,6 +84,8 @@
 
 #include <uapi/clone.h>
 #include <uapi/futex.h>
+#include <uapi/ipc.h>
+#include <uapi/unistd.h>
 #include <uapi/tls.h>
 
 #include "args.h"
@@ -589,6 +593,32 @@ static void find_implemented(void)
 			s.implemented[s.nimplemented++] = nr;
 }
 
+/* The System V objects the random calls made outlive their makers, as on
+ * Linux (a queue with its messages, an array, a segment with the pages
+ * touched): root removes every one before each count of the free frames,
+ * so that only a leak is counted. */
+static void remove_ipc_objects(void)
+{
+	static const int info[3] = { MSG_INFO, SEM_INFO, SHM_INFO };
+	static const int stat[3] = { MSG_STAT_ANY, SEM_STAT_ANY, SHM_STAT_ANY };
+	static const long ctl[3] = { __NR_msgctl, __NR_semctl, __NR_shmctl };
+	long buf[64];
+
+	for (int k = 0; k < 3; k++) {
+		/* semctl's (id, semnum, cmd, arg); the others' (id, cmd, buf) */
+		long max = k == 1 ? syscall4(ctl[k], 0, 0, info[k], (long)buf)
+				  : syscall3(ctl[k], 0, info[k], (long)buf);
+		for (long idx = 0; idx <= max; idx++) {
+			long id = k == 1 ? syscall4(ctl[k], idx, 0, stat[k], (long)buf)
+					 : syscall3(ctl[k], idx, stat[k], (long)buf);
+			if (id >= 0 && k == 1)
+				syscall4(ctl[k], id, 0, IPC_RMID, 0);
+			else if (id >= 0)
+				syscall3(ctl[k], id, IPC_RMID, 0);
+		}
+	}
+}
+
 struct tally {
 	long long made;			/* system calls the children made */
 	int children, stuck, faulted;
@@ -780,10 +810,12 @@ int main(int argc, char **argv)
 		s.shared = NULL;
 	/* warm the heap up: one child per fuzzer, all at once */
 	run_fuzzers(seed, parallel, parallel, &warm);
+	remove_ipc_objects();
 	int before = free_frames();
 	long long t0 = now_ms();
 	run_fuzzers(seed, parallel, total, &t);
 	long long ms = now_ms() - t0;
+	remove_ipc_objects();
 	int after = free_frames();
 	ktap_ok(t.made >= total && !t.lost && !t.short_of_calls && !t.wrong,
 		"random_syscalls_leave_kernel_running",

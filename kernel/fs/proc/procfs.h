@@ -5,7 +5,7 @@
  * (procfs_sched). Locks: nodes_lock guards the table of node sets; a pid
  * is looked up without a lock (RCU), a task's sizes under its mm lock.
  *
- * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
+ * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/ipc, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
  * procfs.h - /proc: what the kernel knows, as text Linux's tools read
  * (docs/abi.md §10). Six files:
@@ -85,6 +85,7 @@ enum procfs_kind {
 	PROCFS_SCHED_DEBUG,		/* procfs_sched.c */
 	PROCFS_SCHEDSTAT,
 	PROCFS_SCHEDULER,		/* the scheduler sched= chose (docs/lineage.md) */
+	PROCFS_SYSVIPC,			/* /proc/sysvipc/{msg,sem,shm} (arg: SYSVIPC_*, kernel/ipc) */
 	PROCFS_SYS_OSTYPE,		/* /proc/sys/kernel/ */
 	PROCFS_SYS_OSRELEASE,
 	PROCFS_SYS_VERSION,
@@ -92,6 +93,7 @@ enum procfs_kind {
 	PROCFS_SYS_PID_MAX,
 	PROCFS_SYS_THREADS_MAX,
 	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */
+	PROCFS_SYS_IPC,			/* msgmax, sem, shmmax...: arg the file's (kernel/ipc/sysctl.c) */
 };
 
 /* Boot, after initrd_init: the fixed nodes. */

@@ -9,6 +9,7 @@
  * the scheduler's hz.
  */
 #include "procfs.h"
+#include "kernel/ipc/ipc.h"	/* shm_region_name */
 #include "kernel/fs/mount.h"
 #include "kernel/fs/tmpfs.h"
 #include <stdbool.h>
@@ -333,20 +334,32 @@ static void text_schedstat(const struct pid_snap *s, struct pbuf *b)
  * and p/s, the file offset, dev and inode, then (padded to 48 columns and
  * a space, seq_pad) the file or [heap] / [stack]. The initrd is device
  * 00:01 (kernel/fs/stat.c). The program's segments are mappings of its
- * file (kernel/task/elf.c), named as on Linux; their bss is anonymous. */
+ * file (kernel/task/elf.c), named as on Linux; their bss is anonymous.
+ * An attached System V segment is its shm file, as Linux names it: the
+ * offset in the segment, the id as inode, "/SYSV<key> (deleted)". */
 static void maps_line(struct pbuf *b, const struct vm_area *a)
 {
 	char path[INITRD_PATH_MAX + 156];
 	const char *name = a->flags & VMA_HEAP ? "[heap]" : a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
-	uint32_t len = b->len;
+	uint32_t len = b->len, off = a->file ? a->file_off : 0;
+	uint32_t minor = !a->file ? 0 : tmpfs_of(a->file) ? tmpfs_of(a->file)->sb->dev_minor : 1;
+	uint32_t ino = a->file ? initrd_ino(a->file) : 0;
+	int shmid;
+	int32_t key;
 
 	if (a->file)		/* a tmpfs file's path is spelled from its names up */
 		name = mount_path(a->file, path, sizeof(path)) < 0 ? "" : path;
+	if (shm_region_name(a, &shmid, &key)) {
+		ksnprintf(path, sizeof(path), "/SYSV%08x (deleted)", (uint32_t)key);
+		name = path;
+		off = a->file_off;
+		minor = 1;
+		ino = (uint32_t)shmid;
+	}
 	pb_printf(b, "%08x-%08x %c%c%c%c %08x %02x:%02x %u ", a->start, a->end,
 		  a->prot & PROT_READ ? 'r' : '-', a->prot & PROT_WRITE ? 'w' : '-',
 		  a->prot & PROT_EXEC ? 'x' : '-', a->flags & VMA_SHARED ? 's' : 'p',
-		  a->file ? a->file_off : 0, 0, !a->file ? 0 : tmpfs_of(a->file) ? tmpfs_of(a->file)->sb->dev_minor : 1,
-		  a->file ? initrd_ino(a->file) : 0);
+		  off, 0, minor, ino);
 	if (name) {
 		for (uint32_t col = b->len - len; col < 48 && !b->err; col++)
 			pb_putc(b, ' ');

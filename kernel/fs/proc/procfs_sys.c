@@ -28,6 +28,7 @@
 #include "kernel/task/pid.h"
 #include "kernel/sys/uname.h"
 #include "kernel/mm/vm.h"
+#include "kernel/ipc/ipc.h"		/* ipc_proc_text */
 
 
 static const struct {
@@ -76,6 +77,13 @@ void procfs_sys_init(void)
 	initrd_add_symlink("/proc/mounts", "self/mounts");	/* as Linux's */
 	for (unsigned i = 0; i < ARRAY_LEN(proc_files); i++)
 		initrd_add_proc(proc_files[i].path, proc_files[i].kind, 0, proc_files[i].perm, false);
+	initrd_add_proc("/proc/sysvipc/msg", PROCFS_SYSVIPC, SYSVIPC_MSG, 0444, false);
+	initrd_add_proc("/proc/sysvipc/sem", PROCFS_SYSVIPC, SYSVIPC_SEM, 0444, false);
+	initrd_add_proc("/proc/sysvipc/shm", PROCFS_SYSVIPC, SYSVIPC_SHM, 0444, false);
+	for (int i = 0; i < IPC_SYSCTL_NR; i++) {
+		ksnprintf(path, sizeof(path), "/proc/sys/kernel/%s", ipc_sysctl_name(i));
+		initrd_add_proc(path, PROCFS_SYS_IPC, i, (uint16_t)ipc_sysctl_mode(i), false);
+	}
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
 	 * boot only, so read-only here */
 	struct sched_tunable_desc d;
@@ -215,6 +223,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	/* plugsched's file: the first word is the name sched= takes */
 	case PROCFS_SCHEDULER:		pb_printf(b, "%s %s\n", sched_class_name(),
 						  sched_class_title()); break;
+	case PROCFS_SYSVIPC:		ipc_proc_text(n->arg, b); break;
 	case PROCFS_VERSION:
 		pb_printf(b, "%s version %s (gcc) #1 SMP %s\n", UTS_SYSNAME, UTS_RELEASE,
 			  UTS_VERSION);
@@ -226,6 +235,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", pid_max); break;
 	case PROCFS_SYS_THREADS_MAX:	pb_printf(b, "%d\n", max_threads); break;
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
+	case PROCFS_SYS_IPC:		ipc_sysctl_text(n->arg, b); break;
 	default:			return -EIO;
 	}
 	return 0;
@@ -258,6 +268,8 @@ static int parse_int(const char *s, uint32_t len, int *out)
 int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len)
 {
 	int v;
+	if (n->procfs == PROCFS_SYS_IPC)	/* several numbers, unsigned longs */
+		return ipc_sysctl_write(n->arg, text, len);
 	if (parse_int(text, len, &v) < 0)
 		return -EINVAL;
 	switch (n->procfs) {
