@@ -44,6 +44,7 @@
 #include "drivers/topology.h"
 #include "sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
 #include "kernel/fs/poll.h"
+#include "kernel/fs/eventpoll.h"
 #include "kernel/task/prctl.h"
 #include "kernel/debug/selftest.h"
 #include <uapi/unistd.h>
@@ -181,6 +182,11 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR__newselect, sys_select),			/* poll.c */
 	SYSCALL(__NR_pselect6, sys_pselect6),			/* poll.c */
 	SYSCALL(__NR_pselect6_time64, sys_pselect6_time64),	/* poll.c */
+	SYSCALL(__NR_epoll_create, sys_epoll_create),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_create1, sys_epoll_create1),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_ctl, sys_epoll_ctl),			/* eventpoll.c */
+	SYSCALL(__NR_epoll_wait, sys_epoll_wait),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_pwait, sys_epoll_pwait),		/* eventpoll.c */
 	SYSCALL(__NR_prctl, sys_prctl),				/* prctl.c */
 	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */

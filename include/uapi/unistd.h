@@ -162,6 +162,9 @@
 #define __NR_set_thread_area         243
 #define __NR_get_thread_area         244
 #define __NR_exit_group              252
+#define __NR_epoll_create            254
+#define __NR_epoll_ctl               255
+#define __NR_epoll_wait              256
 #define __NR_set_tid_address         258
 #define __NR_clock_gettime           265
 #define __NR_clock_getres            266
@@ -184,8 +187,10 @@
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
+#define __NR_epoll_pwait             319
 #define __NR_utimensat               320
 #define __NR_fallocate               324
+#define __NR_epoll_create1           329
 #define __NR_dup3                    330
 #define __NR_pipe2                   331
 #define __NR_prlimit64               340

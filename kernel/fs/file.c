@@ -12,6 +12,7 @@
 #include "namei.h"
 #include "tmpfs.h"
 #include "dev.h"
+#include "eventpoll.h"
 #include "lib/errno.h"
 #include "fs.h"
 #include "kernel/mm/kmalloc.h"
@@ -94,12 +95,16 @@ void file_close(struct file *f)
 	int left = __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL);
 	if (left > 0)
 		return;
+	if (f->epitems)			/* nobody else holds f: none can be added */
+		eventpoll_release(f);
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		pipe_close(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_PROC)
 		procfs_release(f);
 	if (f->type == FT_SOCKET)
 		socket_close(f->sock);
+	if (f->type == FT_EPOLL)
+		eventpoll_free(f->ep);
 	node_drop(f->node);
 	kfree(f);
 }
@@ -130,6 +135,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_DEV:		return dev_read(f, ubuf, n);
 	case FT_PROC:		return procfs_read(f, ubuf, n);
 	case FT_SOCKET:		return socket_read(f, ubuf, n);
+	case FT_EPOLL:		return -EINVAL;		/* Linux: no read for it */
 	default:		return -EBADF;
 	}
 }
@@ -143,6 +149,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_DEV:		return dev_write(f, ubuf, n);
 	case FT_PROC:		return procfs_write(f, ubuf, n);
 	case FT_SOCKET:		return socket_write(f, ubuf, n);
+	case FT_EPOLL:		return -EINVAL;
 	default:		return -EBADF;
 	}
 }
@@ -163,6 +170,8 @@ uint32_t file_poll(struct file *f)
 		return pipe_poll(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_SOCKET)
 		return socket_poll(f->sock);
+	if (f->type == FT_EPOLL)
+		return eventpoll_poll(f->ep);
 	return ALWAYS_READY;
 }
 
@@ -174,6 +183,8 @@ struct waitq *file_waitq(struct file *f)
 		return pipe_waitq(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_SOCKET)
 		return socket_waitq(f->sock);
+	if (f->type == FT_EPOLL)
+		return eventpoll_waitq(f->ep);
 	return NULL;
 }
 
@@ -604,6 +615,11 @@ int sys_pipe2(int *ufds, int flags)
 	wr->flags |= (uint32_t)flags & O_NONBLOCK;
 	int fds[2];
 	return fd_install_pair(ufds, rd, wr, flags & O_CLOEXEC, fds);
+}
+
+int fd_install(struct file *f, bool cloexec)
+{
+	return fd_install_from(f, 0, cloexec);
 }
 
 int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2])

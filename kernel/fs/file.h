@@ -1,10 +1,10 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Six kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * Seven kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
  * file of the tree (the initrd's, read-only, or tmpfs's: FT_INITRD), a device of /dev (kernel/fs/dev.c), a
- * /proc file (kernel/fs/proc/procfs.c), and one end of a socket pair
- * (kernel/fs/socket.c). A struct file is shared between
+ * /proc file (kernel/fs/proc/procfs.c), a socket (kernel/fs/socket.c),
+ * and an epoll (kernel/fs/eventpoll.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
@@ -14,10 +14,13 @@
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET,
+		FT_EPOLL };
 
 struct pipe;
 struct socket;
+struct eventpoll;
+struct epitem;
 struct proc;
 struct waitq;
 
@@ -26,6 +29,8 @@ struct file {
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
 	struct socket *sock;		/* FT_SOCKET */
+	struct eventpoll *ep;		/* FT_EPOLL */
+	struct epitem *epitems;		/* the epolls watching it (eventpoll.c's ep_global) */
 	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/fs/dev.c), FT_PROC */
 	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
 	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
@@ -91,6 +96,9 @@ int sys_pipe2(int *ufds, int flags);
 /* pipe2 and socketpair: a and b on the two lowest free descriptors, their
  * numbers in fds and copied to ufds; on failure (-EMFILE, -EFAULT) no
  * descriptor is left and both files are closed. */
+/* f on the lowest free descriptor: it, or -EMFILE (f is the caller's to
+ * close then). */
+int fd_install(struct file *f, bool cloexec);
 int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2]);
 int sys_readv(int fd, const void *uiov, int iovcnt);
 int sys_writev(int fd, const void *uiov, int iovcnt);
@@ -115,9 +123,10 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
 /* sigpipe: SIGPIPE with EPIPE (false for a send with MSG_NOSIGNAL). */
 int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe);
 void pipe_close(struct pipe *p, int writable);
-/* For socket pairs (kernel/fs/socket.c): a pipe sleeping on wq (NULL: its
- * own), one reader and one writer; shut makes it end both ways. */
-struct pipe *pipe_alloc(struct waitq *wq);
+/* For socket pairs (kernel/fs/socket.c): a pipe whose readers sleep on
+ * rdq and writers on wrq (NULL: its own queues), one reader and one
+ * writer; shut makes it end both ways. */
+struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
 struct waitq *pipe_waitq(struct pipe *p, bool write_end);

@@ -8,7 +8,8 @@
  * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
  * file's data mutex), the mount table (mount; mount_lock), the character
  * devices (dev), pipes (each pipe's lock), stream socket pairs, the
- * terminal's line discipline (tty; tty_lock), and poll and select. /proc
+ * terminal's line discipline (tty; tty_lock), poll and select, and epoll
+ * (eventpoll; ep_global, each epoll's mtx and ready-list lock). /proc
  * is the room below, proc/.
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.

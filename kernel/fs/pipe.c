@@ -13,7 +13,8 @@
  * is full; with no reader left it fails with -EPIPE after SIGPIPE.
  * A socket pair (kernel/fs/socket.c) is two pipes crossed: its shutdown()
  * shuts a pipe (EOF to its reader, EPIPE to its writer, as closed ends
- * would give), and both pipes share the pair's wait queue so that poll
+ * would give), and its pipes sleep on the socket ends' queues: a
+ * socket's readers, writers and pollers share its one queue, so that poll
  * waits on one queue for either direction.
  * A pipe of its own has two queues, as Linux's (rd_wait, wr_wait):
  * readers and the read end's pollers wait for data on one, writers and
@@ -48,12 +49,13 @@ struct pipe {
 	int closing;			/* pipe_close calls still waking sleepers */
 	bool shut;			/* shutdown(): no more data either way */
 	struct waitq *rd_wait;		/* readers wait for data here, */
-	struct waitq *wr_wait;		/* writers for room: its own, or both a socket pair's */
+	struct waitq *wr_wait;		/* writers for room: its own, or socket ends' (socket.c) */
 	struct waitq own_rd, own_wr;
 };
 
-/* A pipe with no files yet, sleeping on wq (NULL: its own queue). */
-struct pipe *pipe_alloc(struct waitq *wq)
+/* A pipe with no files yet: its readers sleep on rdq, its writers on
+ * wrq (NULL, NULL: its own queues). */
+struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq)
 {
 	struct pipe *p = kzalloc(sizeof(*p));
 	if (!p)
@@ -61,8 +63,8 @@ struct pipe *pipe_alloc(struct waitq *wq)
 	spin_init(&p->lock, "pipe");
 	waitq_init(&p->own_rd, "pipe read wait");
 	waitq_init(&p->own_wr, "pipe write wait");
-	p->rd_wait = wq ? wq : &p->own_rd;
-	p->wr_wait = wq ? wq : &p->own_wr;
+	p->rd_wait = rdq ? rdq : &p->own_rd;
+	p->wr_wait = wrq ? wrq : &p->own_wr;
 	p->readers = p->writers = 1;
 	p->size = PIPE_DEF_SIZE;
 	return p;
@@ -113,7 +115,7 @@ static bool no_reader(const struct pipe *p)
 
 int pipe_create(struct file **rd, struct file **wr)
 {
-	struct pipe *p = pipe_alloc(NULL);
+	struct pipe *p = pipe_alloc(NULL, NULL);
 	*rd = file_alloc(FT_PIPE_READ);
 	*wr = file_alloc(FT_PIPE_WRITE);
 	if (!p || !*rd || !*wr) {
@@ -354,7 +356,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 			if (full) {
 				/* Full: wake a reader to drain it, but only for
 				 * bytes of ours it has not been told of. A socket
-				 * pair's readers and writers share one queue, and
+				 * end's readers and writers share one queue, and
 				 * writers that woke each other on a full pipe
 				 * (as all pipes did) kept 20 of hackbench's
 				 * senders running without progress, starving the

@@ -3,8 +3,11 @@
  * sockets, as hackbench's default mode and many programs' helpers use.
  *
  * A stream pair is two pipes crossed (kernel/fs/pipe.c): each end reads
- * from one and writes to the other, and both pipes sleep on the pair's
- * one wait queue, so poll waits on one queue for either direction.
+ * from one and writes to the other. Each end has one wait queue, where
+ * its readers wait for data, its writers for room and its pollers for
+ * either (Linux's sk_wq): a write wakes the peer's queue, a read the
+ * peer's writers, so an edge-triggered epoll of one end hears only of
+ * what changed for it.
  * Closing an end closes its sides of both pipes: the other end reads end
  * of file and its writes get EPIPE with SIGPIPE, as Linux. shutdown()
  * shuts pipes the way Linux's unix_shutdown marks both sockets: SHUT_WR
@@ -16,8 +19,7 @@
  * pairs (ESOCKTNOSUPPORT; Linux has them), socket() alone and every
  * call on named sockets (bind, connect, listen, accept...: -ENOSYS,
  * logged once, as an unknown call), sendmsg/recvmsg and socket options,
- * MSG_PEEK, MSG_WAITALL and MSG_OOB (EOPNOTSUPP), Linux's ECONNRESET to
- * a peer that closed with data unread, and its 208 KiB socket buffers
+ * MSG_PEEK, MSG_WAITALL and MSG_OOB (EOPNOTSUPP), and Linux's 208 KiB socket buffers
  * (a pipe holds 4 KiB: a writer waits sooner, sees nothing else).
  */
 #include "socket.h"
@@ -32,22 +34,27 @@
 #include <uapi/socket.h>
 
 struct unix_pair {
-	struct waitq wait;	/* both pipes' readers, writers and pollers */
+	struct waitq wait[2];	/* end i's readers, writers and pollers */
+	int err[2];		/* end i's pending error (Linux's sk_err), 0 if none */
 	int ends;		/* open ends: freed with the last */
 };
 
 struct socket {
 	struct unix_pair *pair;
 	struct pipe *rx, *tx;	/* read from rx, write to tx */
+	struct waitq *wait;	/* this end's: data in rx, room in tx */
+	int end;		/* 0 or 1: its index in the pair's arrays */
 };
 
-static struct socket *socket_end(struct unix_pair *pair, struct pipe *rx, struct pipe *tx)
+static struct socket *socket_end(struct unix_pair *pair, int end, struct pipe *rx, struct pipe *tx)
 {
 	struct socket *s = kzalloc(sizeof(*s));
 	if (s) {
 		s->pair = pair;
 		s->rx = rx;
 		s->tx = tx;
+		s->wait = &pair->wait[end];
+		s->end = end;
 	}
 	return s;
 }
@@ -58,10 +65,13 @@ static int unix_stream_pair(struct file **a, struct file **b)
 	struct unix_pair *pair = kzalloc(sizeof(*pair));
 	if (!pair)
 		return -ENOMEM;
-	waitq_init(&pair->wait, "socket pair wait");
+	waitq_init(&pair->wait[0], "socket wait");
+	waitq_init(&pair->wait[1], "socket wait");
 	pair->ends = 2;
-	struct pipe *ab = pipe_alloc(&pair->wait), *ba = pipe_alloc(&pair->wait);
-	struct socket *sa = socket_end(pair, ba, ab), *sb = socket_end(pair, ab, ba);
+	/* ab: a writes, b reads; its readers wait on b's queue, its writers on a's */
+	struct pipe *ab = pipe_alloc(&pair->wait[1], &pair->wait[0]);
+	struct pipe *ba = pipe_alloc(&pair->wait[0], &pair->wait[1]);
+	struct socket *sa = socket_end(pair, 0, ba, ab), *sb = socket_end(pair, 1, ab, ba);
 	*a = file_alloc(FT_SOCKET);
 	*b = file_alloc(FT_SOCKET);
 	if (!ab || !ba || !sa || !sb || !*a || !*b) {
@@ -79,9 +89,13 @@ static int unix_stream_pair(struct file **a, struct file **b)
 	return 0;
 }
 
+/* Closed with data unread: the peer's next read fails with ECONNRESET
+ * and its poll says POLLERR until then, as Linux's unix_release_sock. */
 void socket_close(struct socket *s)
 {
 	struct unix_pair *pair = s->pair;
+	if (pipe_poll(s->rx, false) & POLLIN)
+		__atomic_store_n(&pair->err[!s->end], ECONNRESET, __ATOMIC_RELEASE);
 	pipe_close(s->rx, 0);
 	pipe_close(s->tx, 1);
 	kfree(s);
@@ -104,17 +118,34 @@ uint32_t socket_poll(struct socket *s)
 		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
 	if (rd_shut && wr_shut)
 		mask |= POLLHUP;
+	if (__atomic_load_n(&s->pair->err[s->end], __ATOMIC_ACQUIRE))
+		mask |= POLLERR;
 	return mask;
 }
 
 struct waitq *socket_waitq(struct socket *s)
 {
-	return &s->pair->wait;
+	return s->wait;
+}
+
+/* A pending error, taken (Linux's sock_error), once nothing is left to
+ * read: then it is the read's answer. */
+static int take_error(struct socket *s)
+{
+	if (pipe_poll(s->rx, false) & POLLIN)
+		return 0;
+	return -__atomic_exchange_n(&s->pair->err[s->end], 0, __ATOMIC_ACQ_REL);
+}
+
+static int stream_read(struct socket *s, void *ubuf, uint32_t n, bool nonblock)
+{
+	int err = take_error(s);
+	return err ? err : pipe_read(s->rx, ubuf, n, nonblock);
 }
 
 int socket_read(struct file *f, void *ubuf, uint32_t n)
 {
-	return pipe_read(f->sock->rx, ubuf, n, f->flags & O_NONBLOCK);
+	return stream_read(f->sock, ubuf, n, f->flags & O_NONBLOCK);
 }
 
 int socket_write(struct file *f, const void *ubuf, uint32_t n)
@@ -214,7 +245,7 @@ int sys_recvfrom(int fd, void *ubuf, uint32_t n, uint32_t flags,
 		return -EOPNOTSUPP;
 	}
 	bool nonblock = (r.file->flags & O_NONBLOCK) || (flags & MSG_DONTWAIT);
-	int got = pipe_read(r.file->sock->rx, ubuf, n, nonblock);
+	int got = stream_read(r.file->sock, ubuf, n, nonblock);
 	fd_done(r);
 	uint32_t zero = 0;
 	if (got >= 0 && uaddr && uaddrlen && copy_to_user(uaddrlen, &zero, sizeof(zero)) < 0)

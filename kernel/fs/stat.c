@@ -125,6 +125,8 @@ static void stat_file(const struct file *f, struct kstat *k)
 		k->blksize = 1024;
 	} else if (f->type == FT_SOCKET) {	/* Linux's sock_alloc: srwxrwxrwx */
 		k->mode = S_IFSOCK | 0777;
+	} else if (f->type == FT_EPOLL) {	/* Linux's anon inode: no type bits */
+		k->mode = 0600;
 	} else {
 		k->mode = S_IFIFO | 0600;
 	}

@@ -30,7 +30,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h", "linux/limits.h", "linux/magic.h"]
+                 "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -61,7 +61,13 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              ["MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
               "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
               "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
-              "SOCK_STREAM", "SOCK_TYPE_MASK"])
+              "SOCK_STREAM", "SOCK_TYPE_MASK"]) | set(
+             # Linux's too (linux/eventpoll.h), but written there as
+             # (__force __poll_t)0x001, which the preprocessor cannot
+             # value; glibc's <sys/epoll.h> has them as enum constants
+             ["EPOLL" + n for n in (
+                 "ERR", "HUP", "IN", "MSG", "NVAL", "OUT", "PRI", "RDBAND", "RDHUP",
+                 "RDNORM", "WRBAND", "WRNORM")])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
@@ -217,6 +223,7 @@ STRUCTS = [
     ("struct sched_attr", "struct sched_attr", "size sched_policy sched_flags sched_nice "
      "sched_priority sched_runtime sched_deadline sched_period sched_util_min sched_util_max", True),
     ("struct pollfd", "struct pollfd", "fd events revents", True),
+    ("struct epoll_event", "struct epoll_event", "events data", True),
     ("struct user_desc", "struct user_desc", "entry_number base_addr limit", True),
     ("struct sigcontext", "struct sigcontext", "gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err "
      "eip cs eflags esp_at_signal ss fpstate oldmask cr2", True),
@@ -226,7 +233,8 @@ STRUCTS = [
 LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/resource.h",
                         "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
                         "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
-                        "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h"]
+                        "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h",
+                        "linux/eventpoll.h"]
 # rt_sigaction's struct on i386 (kernel/task/signal.c reads it; Linux's
 # arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}
