@@ -30,7 +30,7 @@
 #include "kernel/task/proc.h"
 #include "kernel/task/sched_glue.h"
 #include "kernel/task/signal.h"
-#include "kernel/fs/socket.h"
+#include "kernel/net/net.h"
 #include "kernel/sys/sysinfo.h"
 #include "kernel/fs/stat.h"
 #include "kernel/time/sleep.h"
@@ -152,7 +152,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setitimer, sys_setitimer),			/* itimer.c */
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
-	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
+	SYSCALL(__NR_socketcall, sys_socketcall),		/* net/socket.c */
 	SYSCALL(__NR_wait4, proc_wait4),			/* exit.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
@@ -244,10 +244,21 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_setattr, sys_sched_setattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getattr, sys_sched_getattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
-	SYSCALL(__NR_socketpair, sys_socketpair),		/* socket.c (AF_UNIX SOCK_STREAM) */
-	SYSCALL(__NR_sendto, sys_sendto),			/* socket.c */
-	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* socket.c */
-	SYSCALL(__NR_shutdown, sys_shutdown),			/* socket.c */
+	SYSCALL(__NR_socket, sys_socket),			/* net/socket.c (AF_UNIX) */
+	SYSCALL(__NR_socketpair, sys_socketpair),		/* net/socket.c */
+	SYSCALL(__NR_bind, sys_bind),				/* net/socket.c */
+	SYSCALL(__NR_connect, sys_connect),			/* net/socket.c */
+	SYSCALL(__NR_listen, sys_listen),			/* net/socket.c */
+	SYSCALL(__NR_accept4, sys_accept4),			/* net/socket.c */
+	SYSCALL(__NR_getsockopt, sys_getsockopt),		/* net/socket.c */
+	SYSCALL(__NR_setsockopt, sys_setsockopt),		/* net/socket.c */
+	SYSCALL(__NR_getsockname, sys_getsockname),		/* net/socket.c */
+	SYSCALL(__NR_getpeername, sys_getpeername),		/* net/socket.c */
+	SYSCALL(__NR_sendto, sys_sendto),			/* net/socket.c */
+	SYSCALL(__NR_sendmsg, sys_sendmsg),			/* net/socket.c */
+	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* net/socket.c */
+	SYSCALL(__NR_recvmsg, sys_recvmsg),			/* net/socket.c */
+	SYSCALL(__NR_shutdown, sys_shutdown),			/* net/socket.c */
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_rseq, sys_rseq),				/* thread.c (ENOSYS, as without CONFIG_RSEQ) */
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */

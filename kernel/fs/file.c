@@ -13,6 +13,7 @@
 #include "tmpfs.h"
 #include "dev.h"
 #include "eventpoll.h"
+#include "kernel/net/net.h"
 #include "lib/errno.h"
 #include "fs.h"
 #include "kernel/mm/kmalloc.h"
@@ -21,6 +22,7 @@
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include <uapi/limits.h>	/* UIO_MAXIOV */
 #include <uapi/poll.h>
 #include <uapi/stat.h>	/* AT_FDCWD */
 
@@ -395,6 +397,8 @@ static int open_node(const struct initrd_file *node, int flags, bool created)
 		if (err)
 			return err;
 	}
+	if (fs_is_socket(node))
+		return -ENXIO;			/* Linux: a socket file is not opened */
 	int err = node_hold(node);		/* a /proc/PID or tmpfs node: kept while open */
 	if (err)
 		return err;
@@ -716,7 +720,6 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
  * Linux's checks first: iovcnt past UIO_MAXIOV, or a length that is
  * negative as a ssize_t, is EINVAL (Linux also caps the total at
  * MAX_RW_COUNT: not done, no file here moves that much at once). */
-#define UIO_MAXIOV	1024
 
 struct iovec_32 {
 	uint32_t base, len;

@@ -3,7 +3,7 @@
  *
  * Seven kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
  * file of the tree (the initrd's, read-only, or tmpfs's: FT_INITRD), a device of /dev (kernel/fs/dev.c), a
- * /proc file (kernel/fs/proc/procfs.c), a socket (kernel/fs/socket.c),
+ * /proc file (kernel/fs/proc/procfs.c), a socket (kernel/net/),
  * and an epoll (kernel/fs/eventpoll.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
@@ -123,24 +123,18 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
 /* sigpipe: SIGPIPE with EPIPE (false for a send with MSG_NOSIGNAL). */
 int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe);
 void pipe_close(struct pipe *p, int writable);
-/* For socket pairs (kernel/fs/socket.c): a pipe whose readers sleep on
+/* For stream sockets (kernel/net/unix.c): a pipe whose readers sleep on
  * rdq and writers on wrq (NULL: its own queues), one reader and one
  * writer; shut makes it end both ways. */
 struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
+int pipe_peek(struct pipe *p, char *kbuf, uint32_t n);
 struct waitq *pipe_waitq(struct pipe *p, bool write_end);
 /* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ (the new size, or -errno). */
 int pipe_get_size(struct pipe *p);
 int pipe_set_size(struct pipe *p, uint32_t want);
 void pipe_free(struct pipe *p);
-
-/* Socket pairs (kernel/fs/socket.c). */
-int socket_read(struct file *f, void *ubuf, uint32_t n);
-int socket_write(struct file *f, const void *ubuf, uint32_t n);
-void socket_close(struct socket *s);
-uint32_t socket_poll(struct socket *s);
-struct waitq *socket_waitq(struct socket *s);
 
 /* The console as a file (kernel/fs/tty.c). */
 int tty_read(void *ubuf, uint32_t n, bool nonblock);

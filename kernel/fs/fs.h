@@ -7,12 +7,12 @@
  * (initrd, read from tar archives by ustar; built at boot, never
  * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
  * file's data mutex), the mount table (mount; mount_lock), the character
- * devices (dev), pipes (each pipe's lock), stream socket pairs, the
+ * devices (dev), pipes (each pipe's lock; sockets are kernel/net/'s), the
  * terminal's line discipline (tty; tty_lock), poll and select, and epoll
  * (eventpoll; ep_global, each epoll's mtx and ready-list lock). /proc
  * is the room below, proc/.
  *
- * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
+ * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/net, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
  * fs.h - the file-system calls on paths and directories (kernel/fs/fs.c):
  * every path a program names is walked here, from its working directory.

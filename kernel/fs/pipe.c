@@ -11,7 +11,7 @@
  * read blocks while the pipe is empty and a writer exists, and returns 0
  * (end of file) once all writers have closed. write blocks while the pipe
  * is full; with no reader left it fails with -EPIPE after SIGPIPE.
- * A socket pair (kernel/fs/socket.c) is two pipes crossed: its shutdown()
+ * A stream socket (kernel/net/unix.c) is two pipes crossed: its shutdown()
  * shuts a pipe (EOF to its reader, EPIPE to its writer, as closed ends
  * would give), and its pipes sleep on the socket ends' queues: a
  * socket's readers, writers and pollers share its one queue, so that poll
@@ -271,6 +271,22 @@ int pipe_set_size(struct pipe *p, uint32_t want)
 	if (!err)
 		TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->wr_wait));	/* more room, maybe */
 	return err ? err : (int)size;
+}
+
+/* MSG_PEEK on a stream socket: up to n bytes of what is there, copied to
+ * kbuf and left in the pipe; 0 at end of file, -EAGAIN when empty (the
+ * caller waits as for a read). */
+int pipe_peek(struct pipe *p, char *kbuf, uint32_t n)
+{
+	spin_lock(&p->lock);
+	uint32_t avail = p->nwrite - p->nread, saved = p->nread;
+	int ret = avail ? (int)(n < avail ? n : avail) : no_writer(p) ? 0 : -EAGAIN;
+	if (ret > 0) {
+		ring_get(p, kbuf, (uint32_t)ret);
+		p->nread = saved;
+	}
+	spin_unlock(&p->lock);
+	return ret;
 }
 
 struct waitq *pipe_waitq(struct pipe *p, bool write_end)

@@ -30,7 +30,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h"]
+                 "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h",
+                 "linux/socket.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -58,7 +59,7 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # constants, which the preprocessor does not see, and
              # SOCK_MAX, SOCK_TYPE_MASK are in the kernel's own
              # include/linux/net.h (user/glibc/sockets.c uses glibc's)
-             ["MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
+             ["MSG_CTRUNC", "MSG_TRUNC", "MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
               "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
               "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
               "SOCK_STREAM", "SOCK_TYPE_MASK"]) | set(
@@ -67,7 +68,10 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # value; glibc's <sys/epoll.h> has them as enum constants
              ["EPOLL" + n for n in (
                  "ERR", "HUP", "IN", "MSG", "NVAL", "OUT", "PRI", "RDBAND", "RDHUP",
-                 "RDNORM", "WRBAND", "WRNORM")])
+                 "RDNORM", "WRBAND", "WRNORM")]) | set(
+             # Linux's too, in linux/uio.h, whose struct iovec glibc's
+             # <sys/socket.h> defines again
+             ["UIO_MAXIOV"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.

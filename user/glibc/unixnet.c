@@ -1,0 +1,257 @@
+/*
+ * unixnet - AF_UNIX sockets beyond socketpair, in KTAP, so that
+ * tests/linux-diff.sh compares this kernel's answers with Linux 6.1's:
+ * a server and a client process over a path socket (a socket file in
+ * /tmp) and an abstract one; bind, listen, connect, accept4,
+ * getsockname/getpeername, SO_PEERCRED, poll on a listener; datagrams
+ * (a socketpair, and bound sockets with sendto/recvfrom: boundaries kept,
+ * the sender's name); sendmsg/recvmsg with iovecs, MSG_PEEK, MSG_TRUNC;
+ * and the errors (EADDRINUSE, ECONNREFUSED, ENOENT, EINVAL, ENOTCONN,
+ * EISCONN, EOPNOTSUPP, EPROTOTYPE, ENXIO).
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -pthread -O2 -o unixnet user/glibc/unixnet.c
+ * unixnet.linux.ktap beside it is its transcript on Debian's Linux 6.1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n, failures;
+
+static void check(int ok, const char *name)
+{
+	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+static long raw(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* An address: a path, or (abstract) "@name"; *len its length. */
+static struct sockaddr_un addr(const char *name, socklen_t *len)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	if (name[0] == '@') {
+		memcpy(a.sun_path + 1, name + 1, strlen(name + 1));
+		*len = offsetof(struct sockaddr_un, sun_path) + strlen(name);
+	} else {
+		strcpy(a.sun_path, name);
+		*len = offsetof(struct sockaddr_un, sun_path) + strlen(name) + 1;
+	}
+	return a;
+}
+
+static int do_bind(int fd, const char *name)
+{
+	socklen_t len;
+	struct sockaddr_un a = addr(name, &len);
+	return (int)raw(bind(fd, (struct sockaddr *)&a, len));
+}
+
+static int do_connect(int fd, const char *name)
+{
+	socklen_t len;
+	struct sockaddr_un a = addr(name, &len);
+	return (int)raw(connect(fd, (struct sockaddr *)&a, len));
+}
+
+/* A server on name, a client process that connects, writes "ping",
+ * reads the answer and checks its peer's name; the server's view. */
+static void server_client(const char *name, const char *tag)
+{
+	char t[80];
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_bind(l, name) == 0, (snprintf(t, sizeof t, "%s_bind", tag), t));
+	check(raw(listen(l, 4)) == 0, (snprintf(t, sizeof t, "%s_listen", tag), t));
+	struct pollfd p = { .fd = l, .events = POLLIN };
+	check(poll(&p, 1, 0) == 0, (snprintf(t, sizeof t, "%s_listener_not_readable", tag), t));
+	pid_t pid = fork();
+	if (pid == 0) {
+		int c = socket(AF_UNIX, SOCK_STREAM, 0);
+		char buf[8] = "";
+		struct sockaddr_un peer;
+		socklen_t plen = sizeof(peer), want;
+		struct sockaddr_un w = addr(name, &want);
+		int ok = do_connect(c, name) == 0 && write(c, "ping", 4) == 4 &&
+			 read(c, buf, sizeof buf) == 4 && memcmp(buf, "pong", 4) == 0 &&
+			 getpeername(c, (struct sockaddr *)&peer, &plen) == 0 && plen == want &&
+			 memcmp(&peer, &w, want) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	check(poll(&p, 1, 5000) == 1 && p.revents == POLLIN,
+	      (snprintf(t, sizeof t, "%s_listener_POLLIN_when_one_waits", tag), t));
+	struct sockaddr_un from;
+	socklen_t flen = sizeof(from);
+	int s = (int)raw(accept4(l, (struct sockaddr *)&from, &flen, SOCK_CLOEXEC));
+	check(s >= 0 && flen == offsetof(struct sockaddr_un, sun_path) && fcntl(s, F_GETFD) == FD_CLOEXEC,
+	      (snprintf(t, sizeof t, "%s_accept4_unnamed_peer_cloexec", tag), t));
+	char buf[8] = "";
+	check(read(s, buf, sizeof buf) == 4 && memcmp(buf, "ping", 4) == 0 && write(s, "pong", 4) == 4,
+	      (snprintf(t, sizeof t, "%s_data_both_ways", tag), t));
+	struct ucred cr;
+	socklen_t crlen = sizeof(cr);
+	check(getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) == 0 && cr.pid == pid &&
+	      cr.uid == getuid() && crlen == sizeof(cr), (snprintf(t, sizeof t, "%s_SO_PEERCRED_client", tag), t));
+	int st;
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, (snprintf(t, sizeof t, "%s_client_saw_server_name", tag), t));
+	check(read(s, buf, 1) == 0, (snprintf(t, sizeof t, "%s_client_gone_EOF", tag), t));
+	close(s);
+	close(l);
+}
+
+static void stream_checks(void)
+{
+	mkdir("/tmp", 0777);
+	unlink("/tmp/unixnet.sock");
+	server_client("/tmp/unixnet.sock", "path");
+	struct stat st;
+	check(stat("/tmp/unixnet.sock", &st) == 0 && S_ISSOCK(st.st_mode), "path_is_a_socket_file");
+	check(raw(open("/tmp/unixnet.sock", O_RDWR)) == -ENXIO, "open_socket_file_ENXIO");
+	int c = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_connect(c, "/tmp/unixnet.sock") == -ECONNREFUSED, "connect_closed_listener_ECONNREFUSED");
+	int b = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_bind(b, "/tmp/unixnet.sock") == -EADDRINUSE, "bind_existing_path_EADDRINUSE");
+	unlink("/tmp/unixnet.sock");
+	check(do_connect(c, "/tmp/unixnet.sock") == -ENOENT, "connect_no_path_ENOENT");
+	check(do_connect(c, "/bin/unixnet") == -ECONNREFUSED, "connect_not_a_socket_ECONNREFUSED");
+	close(b);
+	close(c);
+	server_client("@unixnet", "abstract");
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_connect(c, "@unixnet") == -ECONNREFUSED, "abstract_gone_with_socket_ECONNREFUSED");
+	close(c);
+}
+
+static void error_checks(void)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), d = socket(AF_UNIX, SOCK_DGRAM, 0);
+	struct sockaddr_un a;
+	socklen_t len = sizeof(a);
+	check(getsockname(s, (struct sockaddr *)&a, &len) == 0 && len == 2, "unbound_name_family_only");
+	len = sizeof(a);
+	check(raw(getpeername(s, (struct sockaddr *)&a, &len)) == -ENOTCONN, "getpeername_ENOTCONN");
+	check(raw(listen(s, 1)) == -EINVAL, "listen_unbound_EINVAL");
+	check(raw(listen(d, 1)) == -EOPNOTSUPP, "listen_dgram_EOPNOTSUPP");
+	check(raw(accept(s, NULL, NULL)) == -EINVAL, "accept_not_listening_EINVAL");
+	check(raw(write(s, "x", 1)) == -ENOTCONN, "write_unconnected_ENOTCONN");
+	char c;
+	check(raw(read(s, &c, 1)) == -EINVAL, "read_unconnected_EINVAL");
+	struct pollfd p = { .fd = s, .events = POLLIN | POLLOUT };
+	check(poll(&p, 1, 0) == 1 && p.revents == (POLLOUT | POLLHUP), "unconnected_stream_POLLOUT_POLLHUP");
+	check(raw(accept4(s, NULL, NULL, 0x10)) == -EINVAL, "accept4_bad_flags_EINVAL");
+	check(raw(socket(AF_UNIX, SOCK_STREAM, 7)) == -EPROTONOSUPPORT, "socket_protocol_EPROTONOSUPPORT");
+	check(raw(socket(99, SOCK_STREAM, 0)) == -EAFNOSUPPORT, "socket_family_EAFNOSUPPORT");
+	check(raw(socket(AF_UNIX, 99, 0)) == -EINVAL, "socket_type_EINVAL");
+	struct sockaddr_un bad = { .sun_family = AF_INET };
+	check(raw(bind(s, (struct sockaddr *)&bad, sizeof(bad))) == -EINVAL, "bind_wrong_family_EINVAL");
+	check(do_bind(s, "@unixnet.err") == 0 && do_bind(s, "@unixnet.err2") == -EINVAL, "bind_twice_EINVAL");
+	int s2 = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_bind(s2, "@unixnet.err") == -EADDRINUSE, "abstract_taken_EADDRINUSE");
+	check(raw(bind(s2, (struct sockaddr *)&a, 2)) == 0 && getsockname(s2, (struct sockaddr *)&a, &len) == 0 &&
+	      len == 8 && a.sun_path[0] == 0, "autobind_five_hex_digits");
+	check(do_bind(d, "@unixnet.dg") == 0 && do_connect(s2, "@unixnet.dg") == -ECONNREFUSED,
+	      "abstract_names_are_per_type_ECONNREFUSED");
+	int s3 = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(do_bind(s3, "@unixnet.dg") == 0, "abstract_same_name_other_type_binds");
+	close(s3);
+	unlink("/tmp/unixnet.dgp");
+	int d2 = socket(AF_UNIX, SOCK_DGRAM, 0);
+	check(do_bind(d2, "/tmp/unixnet.dgp") == 0 && do_connect(s2, "/tmp/unixnet.dgp") == -EPROTOTYPE,
+	      "path_of_other_type_EPROTOTYPE");
+	close(d2);
+	unlink("/tmp/unixnet.dgp");
+	int v = 0;
+	socklen_t vl = sizeof(v);
+	check(getsockopt(d, SOL_SOCKET, SO_TYPE, &v, &vl) == 0 && v == SOCK_DGRAM, "SO_TYPE");
+	check(raw(getsockopt(d, SOL_SOCKET, 9999, &v, &vl)) == -ENOPROTOOPT, "getsockopt_unknown_ENOPROTOOPT");
+	close(s);
+	close(s2);
+	close(d);
+}
+
+static void dgram_checks(void)
+{
+	int sv[2];
+	check(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0, "socketpair_dgram");
+	char buf[16];
+	write(sv[0], "one", 3);
+	write(sv[0], "two!", 4);
+	check(read(sv[1], buf, sizeof buf) == 3 && read(sv[1], buf, sizeof buf) == 4, "dgram_boundaries_kept");
+	write(sv[0], "truncated", 9);
+	check(recv(sv[1], buf, 4, MSG_PEEK) == 4 && recv(sv[1], buf, 4, MSG_TRUNC) == 9 &&
+	      recv(sv[1], buf, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN, "dgram_peek_then_trunc_discards_rest");
+	close(sv[0]);
+	close(sv[1]);
+	unlink("/tmp/unixnet.dg");
+	int r = socket(AF_UNIX, SOCK_DGRAM, 0), w = socket(AF_UNIX, SOCK_DGRAM, 0);
+	do_bind(r, "/tmp/unixnet.dg");
+	do_bind(w, "@unixnet.w");
+	socklen_t len;
+	struct sockaddr_un to = addr("/tmp/unixnet.dg", &len), from;
+	check(sendto(w, "hello", 5, 0, (struct sockaddr *)&to, len) == 5, "sendto_path");
+	socklen_t flen = sizeof(from);
+	check(recvfrom(r, buf, sizeof buf, 0, (struct sockaddr *)&from, &flen) == 5 && flen == 2 + 1 + 9 &&
+	      from.sun_path[0] == 0 && memcmp(from.sun_path + 1, "unixnet.w", 9) == 0, "recvfrom_sender_name");
+	check(raw(send(w, "x", 1, 0)) == -ENOTCONN, "dgram_send_unconnected_ENOTCONN");
+	check(do_connect(w, "/tmp/unixnet.dg") == 0 && send(w, "y", 1, 0) == 1, "dgram_connect_then_send");
+	char a[3], b[4];
+	struct iovec iov[2] = { { a, 3 }, { b, 4 } };
+	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+	struct iovec out[2] = { { "abc", 3 }, { "defg", 4 } };
+	struct msghdr mo = { .msg_iov = out, .msg_iovlen = 2 };
+	recv(r, buf, sizeof buf, 0);
+	check(sendmsg(w, &mo, 0) == 7 && recvmsg(r, &m, 0) == 7 && memcmp(a, "abc", 3) == 0 &&
+	      memcmp(b, "defg", 4) == 0, "sendmsg_recvmsg_iovecs");
+	sendmsg(w, &mo, 0);
+	iov[1].iov_len = 2;
+	check(recvmsg(r, &m, 0) == 5 && (m.msg_flags & MSG_TRUNC), "recvmsg_MSG_TRUNC");
+	close(r);
+	check(raw(send(w, "z", 1, 0)) == -ECONNREFUSED, "dgram_peer_closed_ECONNREFUSED");
+	close(w);
+	unlink("/tmp/unixnet.dg");
+}
+
+static void stream_extra_checks(void)
+{
+	int sv[2];
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	char buf[8] = "";
+	write(sv[0], "peek", 4);
+	check(recv(sv[1], buf, 2, MSG_PEEK) == 2 && read(sv[1], buf, 8) == 4, "stream_MSG_PEEK_leaves_data");
+	socklen_t len = sizeof(struct sockaddr_un);
+	struct sockaddr_un a;
+	check(getpeername(sv[0], (struct sockaddr *)&a, &len) == 0 && len == 2, "pair_peer_unnamed");
+	struct ucred cr;
+	socklen_t crlen = sizeof(cr);
+	check(getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &cr, &crlen) == 0 && cr.pid == getpid(),
+	      "pair_SO_PEERCRED_self");
+	check(raw(sendto(sv[0], "x", 1, 0, (struct sockaddr *)&a, 2 + 3)) == -EISCONN, "stream_sendto_EISCONN");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("KTAP version 1\n1..60\n");
+	stream_checks();
+	error_checks();
+	dgram_checks();
+	stream_extra_checks();
+	printf("# %d checks\n", n);
+	return failures ? 1 : 0;
+}
