@@ -14,7 +14,6 @@ void waitq_init(struct waitq *wq, const char *name)
 void waitq_prepare(struct waitq *wq, struct waiter *w, int state)
 {
 	w->proc = current();
-	w->hook = NULL;
 	spin_lock(&wq->lock);
 	w->next = wq->head;
 	wq->head = w;
@@ -44,10 +43,11 @@ void waitq_wake_all(struct waitq *wq)
 {
 	spin_lock(&wq->lock);
 	for (struct waiter *w = wq->head; w; w = w->next) {
-		if (w->hook)
-			w->hook(w);
+		struct proc *p = w->proc;
+		if (p)
+			sched_wake_up(&p->sched);
 		else
-			sched_wake_up(&w->proc->sched);
+			w->hook(w);		/* no sleeper: a hook */
 	}
 	spin_unlock(&wq->lock);
 }

@@ -28,7 +28,7 @@ struct proc;
 struct waiter {
 	struct proc *proc;		/* the sleeper; NULL for a hook */
 	struct waiter *next;
-	void (*hook)(struct waiter *w);	/* a hook's function, else NULL */
+	void (*hook)(struct waiter *w);	/* a hook's function (proc NULL); unset else */
 };
 
 struct waitq {
