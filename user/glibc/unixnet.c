@@ -6,8 +6,10 @@
  * getsockname/getpeername, SO_PEERCRED, poll on a listener; datagrams
  * (a socketpair, and bound sockets with sendto/recvfrom: boundaries kept,
  * the sender's name); sendmsg/recvmsg with iovecs, MSG_PEEK, MSG_TRUNC;
- * and the errors (EADDRINUSE, ECONNREFUSED, ENOENT, EINVAL, ENOTCONN,
- * EISCONN, EOPNOTSUPP, EPROTOTYPE, ENXIO).
+ * the errors (EADDRINUSE, ECONNREFUSED, ENOENT, EINVAL, ENOTCONN,
+ * EISCONN, EOPNOTSUPP, EPROTOTYPE, ENXIO); and (this kernel only: call
+ * 505 counts free frames; Linux SKIPs it) that rounds of sockets and
+ * epolls closed in awkward orders keep no frame.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o unixnet user/glibc/unixnet.c
@@ -17,10 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -32,6 +37,19 @@ static int n, failures;
 static void check(int ok, const char *name)
 {
 	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
+	failures += !ok;
+}
+
+#define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
+
+/* A check of what only this kernel has: Linux SKIPs it. */
+static void check_ours(int here, int ok, const char *name)
+{
+	if (!here) {
+		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
+		return;
+	}
+	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
 	failures += !ok;
 }
 
@@ -244,14 +262,82 @@ static void stream_extra_checks(void)
 	close(sv[1]);
 }
 
+/* One round of everything a socket or an epoll holds, closed in the
+ * awkward orders: a listener with connections never accepted, a peer
+ * closed with data unread, datagrams left queued, epolls watching
+ * sockets, each other and a pipe, closed before and after them. */
+static void churn(void)
+{
+	char buf[64];
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	do_bind(l, "@unixnet.churn");
+	listen(l, 8);
+	for (int i = 0; i < 20; i++) {
+		int c = socket(AF_UNIX, SOCK_STREAM, 0), c2 = socket(AF_UNIX, SOCK_STREAM, 0);
+		do_connect(c, "@unixnet.churn");
+		int s = accept(l, NULL, NULL);
+		do_connect(c2, "@unixnet.churn");	/* closed before it is accepted */
+		write(c2, "gone", 4);
+		close(c2);
+		close(accept(l, NULL, NULL));
+		int ep = epoll_create1(0), inner = epoll_create1(0);
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+		epoll_ctl(ep, EPOLL_CTL_ADD, s, &ev);
+		epoll_ctl(ep, EPOLL_CTL_ADD, l, &ev);
+		epoll_ctl(inner, EPOLL_CTL_ADD, c, &ev);
+		epoll_ctl(ep, EPOLL_CTL_ADD, inner, &ev);
+		write(c, "unread", 6);
+		write(s, "read", 4);
+		read(c, buf, sizeof buf);
+		close(i & 1 ? ep : s);
+		close(c);
+		close(i & 1 ? s : ep);
+		close(inner);
+		int d[2];
+		socketpair(AF_UNIX, SOCK_DGRAM, 0, d);
+		send(d[0], buf, 40, 0);
+		send(d[0], buf, 40, 0);
+		close(d[1]);
+		close(d[0]);
+		unlink("/tmp/unixnet.churn");
+		int r = socket(AF_UNIX, SOCK_DGRAM, 0);
+		do_bind(r, "/tmp/unixnet.churn");
+		close(r);
+	}
+	for (int i = 0; i < 3; i++)
+		do_connect(socket(AF_UNIX, SOCK_STREAM, 0), "@unixnet.churn");
+	for (int fd = l + 1; fd < l + 8; fd++)
+		close(fd);
+	close(l);
+	unlink("/tmp/unixnet.churn");
+}
+
+static void leak_checks(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	int here = syscall(NR_FREE_FRAMES) > 0;
+	long before = 0, after = 0;
+	for (int round = 0; round < 3; round++) {
+		if (here)
+			before = syscall(NR_FREE_FRAMES);
+		churn();
+		if (here)
+			after = syscall(NR_FREE_FRAMES);
+	}
+	check_ours(here, before == after, "sockets_and_epolls_keep_no_frame");
+	if (here && after != before)
+		printf("# free frames before %ld, after %ld\n", before, after);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..60\n");
+	printf("KTAP version 1\n1..61\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
 	stream_extra_checks();
+	leak_checks();
 	printf("# %d checks\n", n);
 	return failures ? 1 : 0;
 }
