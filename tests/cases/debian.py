@@ -15,7 +15,15 @@ run here; socketcall and epoll_create once were, and are kept tolerated:
 glibc's nscd probe now gets ENOENT from connect and falls back to
 /etc/passwd as before).
 
-The module is made by `make deb-module` (tools/get-deb.sh -r downloads
+debian_python_ipc, the same machine: Debian's python3.11 (with its
+standard library, a 46 MB module) runs tests/debian/pyipc.py: selectors'
+DefaultSelector (epoll) on a socket pair, an edge-triggered select.epoll
+on a pipe, select.select, a server and a forked client over a path and an
+abstract AF_UNIX socket, datagrams and the connect/bind errors; every
+line must be Linux 6.1's, tests/debian/pyipc.linux.out (recorded by
+tests/debian/record-linux.sh python).
+
+The modules are made by `make deb-module` (tools/get-deb.sh -r downloads
 the packages once into build/debs); the case is skipped, saying why, when
 they cannot be downloaded.
 """
@@ -37,12 +45,12 @@ BUSYBOX = "build/busybox/busybox"
 TOLERATED = "102|254|117"
 
 
-def prepare():
+def prepare(module=MODULE, script=SCRIPT, debs="procps util-linux", bin_=BUSYBOX):
     """Build the module if the script or the packages are newer; None, or
     why the case cannot run."""
-    mod = os.path.join(REPO, MODULE)
-    script = os.path.join(REPO, SCRIPT)
-    if os.path.isfile(mod) and os.path.getmtime(mod) >= os.path.getmtime(script):
+    mod = os.path.join(REPO, module)
+    script_path = os.path.join(REPO, script)
+    if os.path.isfile(mod) and os.path.getmtime(mod) >= os.path.getmtime(script_path):
         return None
     log = os.path.join(REPO, "build", "debian", "module.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -50,15 +58,15 @@ def prepare():
         ok = subprocess.call(["make", "--no-print-directory", "-s", f"BUSYBOX=1", BUSYBOX],
                              cwd=REPO, stdout=out, stderr=subprocess.STDOUT) == 0 and \
             subprocess.call(["make", "--no-print-directory", "deb-module",
-                             "DEBS=procps util-linux", f"DEB_MODULE={MODULE}",
-                             f"DEB_MODULE_BIN={BUSYBOX} {SCRIPT}"],
+                             f"DEBS={debs}", f"DEB_MODULE={module}",
+                             f"DEB_MODULE_BIN={bin_} {script}"],
                             cwd=REPO, stdout=out, stderr=subprocess.STDOUT) == 0
     if ok:
         return None
     with open(log) as f:
         lines = [l.strip() for l in f if l.strip()]
     why = [l for l in lines if l.startswith("get-deb: ")] or lines or ["?"]
-    return f"Debian's procps/util-linux could not be had: {why[-1]} (see {os.path.relpath(log, REPO)})"
+    return f"Debian's {debs} could not be had: {why[-1]} (see {os.path.relpath(log, REPO)})"
 
 
 def check(log):
@@ -72,6 +80,31 @@ def check(log):
     return True, f"{len(shapes.sections(linux))} commands as Linux 6.1's"
 
 
+PY_MODULE = "build/debian/python.tar"
+PY_SCRIPT = "tests/debian/pyipc.py"
+PY_DEBS = "python3.11-minimal libpython3.11-minimal libpython3.11-stdlib"
+PY_LINUX = os.path.join(REPO, "tests", "debian", "pyipc.linux.out")
+
+
+def prepare_python():
+    return prepare(PY_MODULE, PY_SCRIPT, PY_DEBS, "")
+
+
+def check_python(log):
+    """pyipc.py's lines, from "=== pyipc" to "=== end", as Linux's."""
+    with open(PY_LINUX) as f:
+        linux = f.read().splitlines()
+    lines = log.replace("\r", "").splitlines()
+    start = lines.index("=== pyipc") if "=== pyipc" in lines else len(lines)
+    ours = lines[start:start + len(linux)]
+    wrong = [f"{i + 1}: {a!r} (Linux {b!r})" for i, (a, b) in enumerate(zip(ours, linux)) if a != b]
+    if len(ours) < len(linux):
+        wrong.append(f"{len(linux) - len(ours)} lines missing")
+    if wrong:
+        return False, f"{len(wrong)} lines differ from Linux 6.1: " + " | ".join(wrong[:3])
+    return True, f"{len(linux)} lines as Linux 6.1's"
+
+
 CASES = [
     Case("debian_procps_util_linux", smp=TWO, memory="256M", timeout=60,
          append="tests=none run=/bin/busybox:sh:/bin/procps.sh then=exit",
@@ -79,4 +112,9 @@ CASES = [
          expect=[r"^=== end$"],
          forbid=[rf"unimplemented system call (?!(?:{TOLERATED}) )\d+",
                  r"prctl: option \d+ not implemented"]),
+    Case("debian_python_ipc", smp=TWO, memory="256M", timeout=60,
+         append="tests=none run=/usr/bin/python3.11:-B:/bin/pyipc.py then=exit",
+         modules=[PY_MODULE], prepare=prepare_python, check=check_python,
+         expect=[r"^=== end$"],
+         forbid=[r"unimplemented system call \d+", r"unimplemented socketcall"]),
 ]
