@@ -35,6 +35,18 @@
 #define MSG_DONTWAIT	0x40
 #define MSG_WAITALL	0x100
 #define MSG_NOSIGNAL	0x4000
+#define MSG_CMSG_CLOEXEC	0x40000000	/* received descriptors close-on-exec */
+
+/* control messages (sendmsg, recvmsg): at SOL_SOCKET, SCM_RIGHTS carries
+ * descriptors, at most SCM_MAX_FD in one message (Linux's net/scm.h) */
+struct cmsghdr {
+	uint32_t cmsg_len;		/* the header and its data, unaligned */
+	int cmsg_level;
+	int cmsg_type;
+};
+#define SCM_RIGHTS	1
+#define SCM_CREDENTIALS	2
+#define SCM_MAX_FD	253
 
 /* getsockopt and setsockopt: the socket level's options (asm-generic/socket.h) */
 #define SOL_SOCKET	1

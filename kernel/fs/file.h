@@ -130,6 +130,7 @@ struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
 int pipe_peek(struct pipe *p, char *kbuf, uint32_t n);
+void pipe_counts(struct pipe *p, uint32_t *nread, uint32_t *nwrite);
 struct waitq *pipe_waitq(struct pipe *p, bool write_end);
 /* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ (the new size, or -errno). */
 int pipe_get_size(struct pipe *p);

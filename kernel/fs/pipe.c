@@ -289,6 +289,15 @@ int pipe_peek(struct pipe *p, char *kbuf, uint32_t n)
 	return ret;
 }
 
+/* Bytes ever read and written (a stream socket's SCM_RIGHTS marks). */
+void pipe_counts(struct pipe *p, uint32_t *nread, uint32_t *nwrite)
+{
+	spin_lock(&p->lock);
+	*nread = p->nread;
+	*nwrite = p->nwrite;
+	spin_unlock(&p->lock);
+}
+
 struct waitq *pipe_waitq(struct pipe *p, bool write_end)
 {
 	return write_end ? p->wr_wait : p->rd_wait;

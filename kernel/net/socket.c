@@ -302,13 +302,13 @@ int sys_shutdown(int fd, int how)
 int socket_read(struct file *f, void *ubuf, uint32_t n)
 {
 	struct kiov iov = { ubuf, n };
-	return unix_recv(f->sock, &iov, 1, 0, f->flags & O_NONBLOCK, NULL, NULL);
+	return unix_recv(f->sock, &iov, 1, 0, f->flags & O_NONBLOCK, NULL, NULL, NULL);
 }
 
 int socket_write(struct file *f, const void *ubuf, uint32_t n)
 {
 	struct kiov iov = { (void *)ubuf, n };
-	return unix_send(f->sock, &iov, 1, 0, f->flags & O_NONBLOCK, NULL);
+	return unix_send(f->sock, &iov, 1, 0, f->flags & O_NONBLOCK, NULL, NULL);
 }
 
 /* 369 (send: no address) */
@@ -325,7 +325,7 @@ int sys_sendto(int fd, const void *ubuf, uint32_t n, uint32_t flags, const void 
 		err = addr_in(uaddr, addrlen, &a);
 	if (!err)
 		err = unix_send(r.file->sock, &iov, 1, flags, nonblocking(r.file, flags),
-				uaddr && addrlen ? &a : NULL);
+				uaddr && addrlen ? &a : NULL, NULL);
 	fd_done(r);
 	return err;
 }
@@ -339,7 +339,8 @@ int sys_recvfrom(int fd, void *ubuf, uint32_t n, uint32_t flags, void *uaddr, in
 	if (err)
 		return err;
 	struct kiov iov = { ubuf, n };
-	int got = unix_recv(r.file->sock, &iov, 1, flags, nonblocking(r.file, flags), &from, NULL);
+	int got = unix_recv(r.file->sock, &iov, 1, flags, nonblocking(r.file, flags), &from, NULL,
+			    NULL);
 	fd_done(r);
 	if (got >= 0 && uaddr && (err = addr_out(&from, uaddr, uaddrlen)) < 0)
 		return err;
@@ -366,13 +367,14 @@ static int msg_in(const void *umsg, struct user_msghdr *m, struct kiov **iov)
 	return 0;
 }
 
-/* 370: the message's pieces in order, to msg_name if given. No control
- * messages are sent (SCM_RIGHTS, SCM_CREDENTIALS: not done). */
+/* 370: the message's pieces in order, to msg_name if given, with the
+ * files of its SCM_RIGHTS control messages (unix_scm.c). */
 int sys_sendmsg(int fd, const void *umsg, uint32_t flags)
 {
 	struct user_msghdr m;
 	struct kiov *iov;
 	struct unix_addr a;
+	struct scm_fds *fds = NULL;
 	struct fd_ref r;
 	int err = sock_file(fd, &r);
 	if (err)
@@ -381,37 +383,42 @@ int sys_sendmsg(int fd, const void *umsg, uint32_t flags)
 	if (!err && m.msg_name && m.msg_namelen)
 		err = addr_in(m.msg_name, m.msg_namelen, &a);
 	if (!err)
+		err = scm_from_user(&m, &fds);
+	if (!err)
 		err = unix_send(r.file->sock, iov, (int)m.msg_iovlen, flags,
-				nonblocking(r.file, flags), m.msg_name && m.msg_namelen ? &a : NULL);
+				nonblocking(r.file, flags), m.msg_name && m.msg_namelen ? &a : NULL, fds);
 	kfree(iov);
 	fd_done(r);
 	return err;
 }
 
-/* 372: msg_namelen, msg_controllen (0: no control messages) and
- * msg_flags (MSG_TRUNC for a cut datagram) written back. */
+/* 372: msg_namelen, the files that came (SCM_RIGHTS in msg_control),
+ * msg_controllen and msg_flags (MSG_TRUNC for a cut datagram, MSG_CTRUNC
+ * for files with no room) written back. */
 int sys_recvmsg(int fd, void *umsg, uint32_t flags)
 {
 	struct user_msghdr m;
 	struct kiov *iov;
 	struct unix_addr from;
+	struct scm_fds *fds = NULL;
 	struct fd_ref r;
 	int err = sock_file(fd, &r);
 	if (err)
 		return err;
 	err = msg_in(umsg, &m, &iov);
-	uint32_t mflags = 0;
+	uint32_t mflags = 0, used = 0;
 	if (!err)
 		err = unix_recv(r.file->sock, iov, (int)m.msg_iovlen, flags, nonblocking(r.file, flags),
-				&from, &mflags);
+				&from, &mflags, &fds);
 	kfree(iov);
 	fd_done(r);
 	if (err < 0)
 		return err;
 	struct user_msghdr *um = umsg;
-	uint32_t zero = 0;
-	int e2 = m.msg_name ? addr_out(&from, m.msg_name, &um->msg_namelen) : 0;
-	if (!e2 && (copy_to_user(&um->msg_controllen, &zero, 4) < 0 ||
+	int e2 = scm_to_user(fds, m.msg_control, m.msg_controllen, flags, &used, &mflags);
+	if (!e2 && m.msg_name)
+		e2 = addr_out(&from, m.msg_name, &um->msg_namelen);
+	if (!e2 && (copy_to_user(&um->msg_controllen, &used, 4) < 0 ||
 		    copy_to_user(&um->msg_flags, &mflags, 4) < 0))
 		e2 = -EFAULT;
 	return e2 ? e2 : err;

@@ -23,8 +23,8 @@
  * peer, a datagram socket connected to it, the accept queue) goes, so
  * that a peer's pipes can still wake its queue.
  *
- * Not done: SOCK_SEQPACKET (ESOCKTNOSUPPORT), SCM_RIGHTS and other
- * control messages, MSG_OOB (EOPNOTSUPP), SO_PASSCRED's autobind, and
+ * Not done: SOCK_SEQPACKET (ESOCKTNOSUPPORT), control messages but
+ * SCM_RIGHTS (unix_scm.c), MSG_OOB (EOPNOTSUPP), SO_PASSCRED, and
  * Linux's per-byte socket memory accounting (a stream holds a pipe's
  * 64 KiB each way, a datagram queue UNIX_BUF bytes).
  */
@@ -65,7 +65,13 @@ void sock_put(struct socket *s)
 	while (s->dq_head) {
 		struct dgram *d = s->dq_head;
 		s->dq_head = d->next;
+		scm_free(d->fds);
 		kfree(d);
+	}
+	while (s->scm_head) {
+		struct scm_fds *b = s->scm_head;
+		s->scm_head = b->next;
+		scm_free(b);
 	}
 	kfree(s->addr);
 	kfree(s);

@@ -31,10 +31,19 @@ struct ucred_k {
 
 struct initrd_file;
 
+/* Files passed with SCM_RIGHTS (unix_scm.c), held until received. */
+struct scm_fds {
+	struct scm_fds *next;		/* a stream's queue of them */
+	uint32_t at, end;		/* stream: the receiving pipe's bytes they came with */
+	int n;
+	struct file *files[];
+};
+
 /* A datagram waiting to be read, with its sender's name. */
 struct dgram {
 	struct dgram *next;
 	uint32_t len;
+	struct scm_fds *fds;		/* NULL: none came with it */
 	struct unix_addr from;		/* len 0: an unnamed sender */
 	char data[];
 };
@@ -66,6 +75,7 @@ struct socket {
 	struct dgram *dq_head, *dq_tail;	/* datagrams to read */
 	int dq_len;
 	uint32_t dq_bytes;
+	struct scm_fds *scm_head, *scm_tail;	/* stream: files with bytes of rx */
 };
 
 /* unix.c */
@@ -86,12 +96,21 @@ struct kiov {
 	void *base;
 	uint32_t len;
 };
+/* fds (taken, NULL: none) go with the data; *fds_out (NULL: the caller
+ * takes none, they are closed) are those that came with what was read. */
 int unix_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags, bool nonblock,
-	      const struct unix_addr *to);
+	      const struct unix_addr *to, struct scm_fds *fds);
 int unix_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags, bool nonblock,
-	      struct unix_addr *from, uint32_t *msg_flags);
+	      struct unix_addr *from, uint32_t *msg_flags, struct scm_fds **fds_out);
 int unix_shutdown(struct socket *s, int how);
 void unix_current_cred(struct ucred_k *c);
+
+/* unix_scm.c */
+struct user_msghdr;
+int scm_from_user(const struct user_msghdr *m, struct scm_fds **out);
+int scm_to_user(struct scm_fds *b, void *uctl, uint32_t ctllen, uint32_t flags, uint32_t *used,
+		uint32_t *msg_flags);
+void scm_free(struct scm_fds *b);
 
 /* unix_name.c: the names sockets are bound to */
 int unix_bind(struct socket *s, const struct unix_addr *a);

@@ -33,13 +33,9 @@ static int take_error(struct socket *s)
 	return -__atomic_exchange_n(&s->err, 0, __ATOMIC_ACQ_REL);
 }
 
-static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
-		       bool nonblock, const struct unix_addr *to)
+static int stream_write(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
+			bool nonblock)
 {
-	if (to)
-		return s->state == SS_CONNECTED ? -EISCONN : -EOPNOTSUPP;
-	if (s->state != SS_CONNECTED)
-		return -ENOTCONN;
 	int done = 0;
 	for (int i = 0; i < n; i++) {
 		int k = pipe_write(s->tx, iov[i].base, iov[i].len, nonblock, !(flags & MSG_NOSIGNAL));
@@ -51,6 +47,63 @@ static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t
 	}
 	return done;
 }
+
+/* SCM_RIGHTS on a stream: b goes on the peer's queue, marked with where
+ * this send's bytes start in the pipe, before they are written (so a
+ * reader that sees them finds it); its end once they are. */
+static void scm_attach(struct socket *s, struct scm_fds *b)
+{
+	struct socket *peer = s->peer;
+	uint32_t nread;
+	spin_lock(&peer->lock);
+	pipe_counts(s->tx, &nread, &b->at);
+	b->end = UINT32_MAX;
+	b->next = NULL;
+	if (peer->scm_tail)
+		peer->scm_tail->next = b;
+	else
+		peer->scm_head = b;
+	peer->scm_tail = b;
+	spin_unlock(&peer->lock);
+}
+
+static void scm_sent(struct socket *s, struct scm_fds *b, int done)
+{
+	struct socket *peer = s->peer;
+	bool drop = done <= 0;
+	spin_lock(&peer->lock);
+	b->end = b->at + (uint32_t)(done > 0 ? done : 0);
+	if (drop) {
+		struct scm_fds *prev = NULL;
+		for (struct scm_fds *p = peer->scm_head; p && p != b; p = p->next)
+			prev = p;
+		if (prev)
+			prev->next = b->next;
+		else
+			peer->scm_head = b->next;
+		if (peer->scm_tail == b)
+			peer->scm_tail = prev;
+	}
+	spin_unlock(&peer->lock);
+	if (drop)
+		scm_free(b);
+}
+
+static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
+		       bool nonblock, const struct unix_addr *to, struct scm_fds *fds)
+{
+	if (to || s->state != SS_CONNECTED) {
+		scm_free(fds);
+		return to ? (s->state == SS_CONNECTED ? -EISCONN : -EOPNOTSUPP) : -ENOTCONN;
+	}
+	if (fds)
+		scm_attach(s, fds);
+	int done = stream_write(s, iov, n, flags, nonblock);
+	if (fds)
+		scm_sent(s, fds, done);
+	return done;
+}
+
 
 static bool peekable(struct socket *s, void *arg)
 {
@@ -89,8 +142,44 @@ static int stream_peek(struct socket *s, const struct kiov *iov, int n, bool non
 	return got;
 }
 
+static bool readable(struct socket *s, void *arg)
+{
+	(void)arg;
+	return pipe_poll(s->rx, false) & (POLLIN | POLLHUP);
+}
+
+/* The files that came with the bytes a read of want bytes from here
+ * takes, if any, off the queue; *limit: where the read must stop (the
+ * end of the send they came with). Ones whose bytes were read are gone. */
+static struct scm_fds *scm_take(struct socket *s, uint32_t want, uint32_t *limit)
+{
+	uint32_t nread, nwrite;
+	struct scm_fds *b, *stale = NULL;
+	*limit = UINT32_MAX;
+	spin_lock(&s->lock);
+	pipe_counts(s->rx, &nread, &nwrite);
+	while ((b = s->scm_head) && (b->at < nread + want)) {
+		s->scm_head = b->next;
+		if (!s->scm_head)
+			s->scm_tail = NULL;
+		if (b->end > nread) {
+			*limit = b->end == UINT32_MAX ? UINT32_MAX : b->end - nread;
+			break;
+		}
+		b->next = stale;	/* its bytes went without it */
+		stale = b;
+	}
+	spin_unlock(&s->lock);
+	while (stale) {
+		struct scm_fds *next = stale->next;
+		scm_free(stale);
+		stale = next;
+	}
+	return b;
+}
+
 static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
-		       bool nonblock, struct unix_addr *from)
+		       bool nonblock, struct unix_addr *from, struct scm_fds **fds_out)
 {
 	if (s->state != SS_CONNECTED)
 		return -EINVAL;
@@ -101,17 +190,27 @@ static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t
 		*from = *s->peer->addr;
 	if (flags & MSG_PEEK)
 		return stream_peek(s, iov, n, nonblock);
+	if ((err = sock_wait(s, readable, NULL, nonblock)) < 0)
+		return err;
+	spin_unlock(&s->lock);
+	uint32_t limit;
+	struct scm_fds *b = scm_take(s, iov_total(iov, n), &limit);
+	if (fds_out)
+		*fds_out = b;
+	else
+		scm_free(b);
 	/* the first byte may be waited for; after it, only MSG_WAITALL waits */
 	int done = 0;
-	for (int i = 0; i < n; i++) {
-		for (uint32_t off = 0; off < iov[i].len;) {
+	for (int i = 0; i < n && (uint32_t)done < limit; i++) {
+		uint32_t len = iov[i].len < limit - (uint32_t)done ? iov[i].len : limit - (uint32_t)done;
+		for (uint32_t off = 0; off < len;) {
 			bool nb = nonblock || (done && !(flags & MSG_WAITALL));
-			int k = pipe_read(s->rx, (char *)iov[i].base + off, iov[i].len - off, nb);
+			int k = pipe_read(s->rx, (char *)iov[i].base + off, len - off, nb);
 			if (k <= 0)
 				return done ? done : k;
 			done += k;
 			off += (uint32_t)k;
-			if (off < iov[i].len && !(flags & MSG_WAITALL))
+			if (off < len && !(flags & MSG_WAITALL))
 				return done;
 		}
 	}
@@ -139,6 +238,7 @@ static struct dgram *dgram_make(struct socket *s, const struct kiov *iov, int n,
 		return NULL;
 	}
 	d->next = NULL;
+	d->fds = NULL;
 	d->len = total;
 	d->from.len = 0;
 	if (s->addr)
@@ -182,7 +282,7 @@ static int dgram_queue(struct socket *s, struct socket *other, struct dgram *d, 
 }
 
 static int dgram_send(struct socket *s, const struct kiov *iov, int n, bool nonblock,
-		      const struct unix_addr *to)
+		      const struct unix_addr *to, struct scm_fds *fds)
 {
 	struct socket *other = NULL;
 	if (!to) {
@@ -191,18 +291,26 @@ static int dgram_send(struct socket *s, const struct kiov *iov, int n, bool nonb
 		if (other)
 			sock_get(other);
 		spin_unlock(&s->lock);
-		if (!other)
+		if (!other) {
+			scm_free(fds);
 			return -ENOTCONN;
+		}
 	}
 	uint32_t total = iov_total(iov, n);
 	int err = total > UNIX_BUF - 32 ? -EMSGSIZE : 0;
 	struct dgram *d = err ? NULL : dgram_make(s, iov, n, total, &err);
+	if (d)
+		d->fds = fds;
+	else
+		scm_free(fds);
 	if (!err && !other)
 		err = unix_find(to, SOCK_DGRAM, &other);
 	if (!err)
 		err = dgram_queue(s, other, d, nonblock);
-	if (err)
+	if (err && d) {
+		scm_free(d->fds);
 		kfree(d);
+	}
 	if (other)
 		sock_put(other);
 	return err ? err : (int)total;
@@ -215,7 +323,8 @@ static bool dgram_there(struct socket *s, void *arg)
 }
 
 static int dgram_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
-		      bool nonblock, struct unix_addr *from, uint32_t *msg_flags)
+		      bool nonblock, struct unix_addr *from, uint32_t *msg_flags,
+		      struct scm_fds **fds_out)
 {
 	int err = sock_wait(s, dgram_there, NULL, nonblock);
 	if (err)
@@ -245,6 +354,10 @@ static int dgram_recv(struct socket *s, const struct kiov *iov, int n, uint32_t 
 		*msg_flags |= MSG_TRUNC;
 	uint32_t len = d->len;
 	if (!(flags & MSG_PEEK)) {
+		if (fds_out)
+			*fds_out = d->fds;
+		else
+			scm_free(d->fds);
 		kfree(d);
 		waitq_wake_all(&s->wait);	/* room for senders */
 	}
@@ -256,25 +369,29 @@ static int dgram_recv(struct socket *s, const struct kiov *iov, int n, uint32_t 
 /* ---- the entry points ---------------------------------------------------- */
 
 int unix_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags, bool nonblock,
-	      const struct unix_addr *to)
+	      const struct unix_addr *to, struct scm_fds *fds)
 {
-	if (flags & MSG_OOB)
+	if (flags & MSG_OOB) {
+		scm_free(fds);
 		return -EOPNOTSUPP;
+	}
 	if (s->type == SOCK_STREAM)
-		return stream_send(s, iov, n, flags, nonblock, to);
-	return dgram_send(s, iov, n, nonblock, to);
+		return stream_send(s, iov, n, flags, nonblock, to, fds);
+	return dgram_send(s, iov, n, nonblock, to, fds);
 }
 
 int unix_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags, bool nonblock,
-	      struct unix_addr *from, uint32_t *msg_flags)
+	      struct unix_addr *from, uint32_t *msg_flags, struct scm_fds **fds_out)
 {
+	if (fds_out)
+		*fds_out = NULL;
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
 	if (from)
 		from->len = 0;
 	if (s->type == SOCK_STREAM)
-		return stream_recv(s, iov, n, flags, nonblock, from);
-	return dgram_recv(s, iov, n, flags, nonblock, from, msg_flags);
+		return stream_recv(s, iov, n, flags, nonblock, from, fds_out);
+	return dgram_recv(s, iov, n, flags, nonblock, from, msg_flags, fds_out);
 }
 
 /* Linux's unix_shutdown: a stream shuts its pipes (the peer reads EOF,

@@ -59,7 +59,8 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # constants, which the preprocessor does not see, and
              # SOCK_MAX, SOCK_TYPE_MASK are in the kernel's own
              # include/linux/net.h (user/glibc/sockets.c uses glibc's)
-             ["MSG_CTRUNC", "MSG_TRUNC", "MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
+             ["MSG_CTRUNC", "MSG_TRUNC", "MSG_CMSG_CLOEXEC", "SCM_RIGHTS", "SCM_CREDENTIALS",
+              "MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
               "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
               "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
               "SOCK_STREAM", "SOCK_TYPE_MASK"]) | set(
@@ -71,7 +72,9 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
                  "RDNORM", "WRBAND", "WRNORM")]) | set(
              # Linux's too, in linux/uio.h, whose struct iovec glibc's
              # <sys/socket.h> defines again
-             ["UIO_MAXIOV"])
+             ["UIO_MAXIOV"]) | set(
+             # Linux's too, in the kernel's own include/net/scm.h
+             ["SCM_MAX_FD"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.

@@ -6,6 +6,9 @@
  * getsockname/getpeername, SO_PEERCRED, poll on a listener; datagrams
  * (a socketpair, and bound sockets with sendto/recvfrom: boundaries kept,
  * the sender's name); sendmsg/recvmsg with iovecs, MSG_PEEK, MSG_TRUNC;
+ * SCM_RIGHTS over streams and datagrams (MSG_CMSG_CLOEXEC, MSG_CTRUNC, a
+ * stream read that stops where the files' bytes end, dropped files
+ * closed, EBADF and EINVAL);
  * the errors (EADDRINUSE, ECONNREFUSED, ENOENT, EINVAL, ENOTCONN,
  * EISCONN, EOPNOTSUPP, EPROTOTYPE, ENXIO); and (this kernel only: call
  * 505 counts free frames; Linux SKIPs it) that rounds of sockets and
@@ -243,6 +246,116 @@ static void dgram_checks(void)
 	unlink("/tmp/unixnet.dg");
 }
 
+/* sendmsg of data with the descriptors fds (n of them) at SOL_SOCKET,
+ * type (SCM_RIGHTS), cmsg_len made len (0: the right one). */
+static long send_fds(int sock, const char *data, const int *fds, int n, int type, size_t len)
+{
+	char ctl[CMSG_SPACE(sizeof(int) * 256)];
+	struct iovec iov = { (void *)data, strlen(data) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+			    .msg_controllen = CMSG_SPACE(sizeof(int) * n) };
+	memset(ctl, 0, sizeof(ctl));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = type;
+	c->cmsg_len = len ? len : CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+	return raw(sendmsg(sock, &m, 0));
+}
+
+/* recvmsg into buf (size bytes) with ctllen bytes of control: the bytes,
+ * the first descriptor received in *fd (-1: none), the flags. */
+static long recv_fds(int sock, char *buf, size_t size, size_t ctllen, int flags, int *fd,
+		     int *mflags)
+{
+	char ctl[CMSG_SPACE(sizeof(int) * 4)];
+	struct iovec iov = { buf, size };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+			    .msg_controllen = ctllen };
+	long got = raw(recvmsg(sock, &m, flags));
+	struct cmsghdr *c = got >= 0 ? CMSG_FIRSTHDR(&m) : NULL;
+	*fd = c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)) ?
+	      *(int *)CMSG_DATA(c) : -1;
+	*mflags = m.msg_flags;
+	return got;
+}
+
+static int lowest_free(void)
+{
+	int fd = dup(0);
+	close(fd);
+	return fd;
+}
+
+static void scm_checks(int type, const char *tag)
+{
+	char t[80], buf[16] = "";
+	int sv[2], p[2], fd, fl;
+	socketpair(AF_UNIX, type, 0, sv);
+	pipe(p);
+	write(p[1], "via", 3);
+	check(send_fds(sv[0], "ab", &p[0], 1, SCM_RIGHTS, 0) == 2, (snprintf(t, sizeof t, "%s_sendmsg_SCM_RIGHTS", tag), t));
+	long got = recv_fds(sv[1], buf, sizeof buf, CMSG_SPACE(sizeof(int) * 4), MSG_CMSG_CLOEXEC, &fd, &fl);
+	char via[4] = "";
+	check(got == 2 && fd >= 0 && fd != p[0] && read(fd, via, 3) == 3 && memcmp(via, "via", 3) == 0 &&
+	      fcntl(fd, F_GETFD) == FD_CLOEXEC, (snprintf(t, sizeof t, "%s_recvmsg_gets_a_working_fd", tag), t));
+	close(fd);
+	int before = lowest_free();
+	send_fds(sv[0], "cd", &p[0], 1, SCM_RIGHTS, 0);
+	got = recv_fds(sv[1], buf, sizeof buf, sizeof(struct cmsghdr), 0, &fd, &fl);
+	check(got == 2 && fd == -1 && (fl & MSG_CTRUNC) && lowest_free() == before,
+	      (snprintf(t, sizeof t, "%s_no_room_MSG_CTRUNC_closed", tag), t));
+	check(send_fds(sv[0], "e", (int[]){ 99 }, 1, SCM_RIGHTS, 0) == -EBADF,
+	      (snprintf(t, sizeof t, "%s_bad_fd_EBADF", tag), t));
+	check(send_fds(sv[0], "e", &p[0], 1, SCM_RIGHTS, 1000) == -EINVAL,
+	      (snprintf(t, sizeof t, "%s_cmsg_len_past_buffer_EINVAL", tag), t));
+	check(send_fds(sv[0], "e", &p[0], 1, 77, 0) == -EINVAL, (snprintf(t, sizeof t, "%s_unknown_type_EINVAL", tag), t));
+	int many[254];
+	for (int i = 0; i < 254; i++)
+		many[i] = p[0];
+	check(send_fds(sv[0], "e", many, 254, SCM_RIGHTS, 0) == -EINVAL,
+	      (snprintf(t, sizeof t, "%s_254_fds_EINVAL", tag), t));
+	close(p[0]);
+	close(sv[0]);
+	close(sv[1]);
+	close(p[1]);
+}
+
+/* A stream keeps the bytes a descriptor came with together with it: a
+ * read goes on into them and stops at their end. */
+static void scm_stream_checks(void)
+{
+	int sv[2], p[2], fd, fl;
+	char buf[16] = "";
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pipe(p);
+	write(sv[0], "ab", 2);
+	send_fds(sv[0], "cd", &p[0], 1, SCM_RIGHTS, 0);
+	write(sv[0], "ef", 2);
+	long got = recv_fds(sv[1], buf, sizeof buf, CMSG_SPACE(sizeof(int) * 4), 0, &fd, &fl);
+	check(got == 4 && memcmp(buf, "abcd", 4) == 0 && fd >= 0, "stream_read_stops_after_the_fds_bytes");
+	close(fd);
+	got = recv_fds(sv[1], buf, sizeof buf, CMSG_SPACE(sizeof(int) * 4), 0, &fd, &fl);
+	check(got == 2 && memcmp(buf, "ef", 2) == 0 && fd == -1, "stream_next_read_without_fds");
+	send_fds(sv[0], "gh", &p[1], 1, SCM_RIGHTS, 0);	/* the only write end, in flight */
+	close(p[1]);
+	check(read(sv[1], buf, sizeof buf) == 2 && read(p[0], buf, 1) == 0,
+	      "stream_plain_read_drops_the_fds_EOF");
+	close(p[0]);
+	close(sv[0]);
+	close(sv[1]);
+	signal(SIGPIPE, SIG_IGN);
+	pipe(p);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	send_fds(sv[0], "x", &p[0], 1, SCM_RIGHTS, 0);
+	close(p[0]);
+	read(sv[1], buf, 1);		/* the read end arrives and is dropped */
+	check(raw(write(p[1], "y", 1)) == -EPIPE, "dropped_fd_is_closed_EPIPE");
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void stream_extra_checks(void)
 {
 	int sv[2];
@@ -295,6 +408,9 @@ static void churn(void)
 		close(inner);
 		int d[2];
 		socketpair(AF_UNIX, SOCK_DGRAM, 0, d);
+		send_fds(d[0], "in flight", &l, 1, SCM_RIGHTS, 0);
+		send_fds(c2 = socket(AF_UNIX, SOCK_STREAM, 0), "x", &l, 1, SCM_RIGHTS, 0);
+		close(c2);
 		send(d[0], buf, 40, 0);
 		send(d[0], buf, 40, 0);
 		close(d[1]);
@@ -332,11 +448,14 @@ static void leak_checks(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..61\n");
+	printf("KTAP version 1\n1..79\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
 	stream_extra_checks();
+	scm_checks(SOCK_STREAM, "stream");
+	scm_checks(SOCK_DGRAM, "dgram");
+	scm_stream_checks();
 	leak_checks();
 	printf("# %d checks\n", n);
 	return failures ? 1 : 0;
