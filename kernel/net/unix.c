@@ -58,21 +58,36 @@ void sock_get(struct socket *s)
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
 }
 
+/* What waits to be read goes, with the files in flight in it, as
+ * Linux purges a closed socket's receive queue: nobody can read it now. */
+static void purge(struct socket *s)
+{
+	spin_lock(&s->lock);
+	struct dgram *d = s->dq_head;
+	struct scm_fds *b = s->scm_head;
+	s->dq_head = s->dq_tail = NULL;
+	s->scm_head = s->scm_tail = NULL;
+	s->dq_len = 0;
+	s->dq_bytes = 0;
+	spin_unlock(&s->lock);
+	while (d) {
+		struct dgram *next = d->next;
+		scm_free(d->fds);
+		kfree(d);
+		d = next;
+	}
+	while (b) {
+		struct scm_fds *next = b->next;
+		scm_free(b);
+		b = next;
+	}
+}
+
 void sock_put(struct socket *s)
 {
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
-	while (s->dq_head) {
-		struct dgram *d = s->dq_head;
-		s->dq_head = d->next;
-		scm_free(d->fds);
-		kfree(d);
-	}
-	while (s->scm_head) {
-		struct scm_fds *b = s->scm_head;
-		s->scm_head = b->next;
-		scm_free(b);
-	}
+	purge(s);
 	kfree(s->addr);
 	kfree(s);
 }
@@ -153,7 +168,9 @@ static void listener_release(struct socket *s)
 	spin_unlock(&s->lock);
 	while (e) {
 		struct socket *next = e->acc_next;
+		e->closed = true;
 		stream_release(e, true);
+		purge(e);
 		sock_put(e);
 		e = next;
 	}
@@ -173,6 +190,7 @@ void socket_close(struct socket *s)
 		listener_release(s);
 	else if (s->type == SOCK_DGRAM && s->peer)
 		sock_put(s->peer);
+	purge(s);
 	waitq_wake_all(&s->wait);	/* connecters waiting on a listener */
 	sock_put(s);
 }
@@ -236,22 +254,28 @@ struct waitq *socket_waitq(struct socket *s)
 }
 
 int sock_wait(struct socket *s, bool (*ready)(struct socket *, void *), void *arg,
-		     bool nonblock)
+	      bool nonblock)
 {
 	struct waiter w;
 	spin_lock(&s->lock);
-	while (!ready(s, arg)) {
-		if (nonblock || signal_pending(current())) {
+	for (;;) {
+		/* queued, the state set, before the look: a pipe's wakers change
+		 * what ready() sees without s->lock, and their wake-up after
+		 * the look must find us (waitq.h's pattern) */
+		waitq_prepare(&s->wait, &w, TASK_INTERRUPTIBLE);
+		bool now = ready(s, arg);
+		if (now || nonblock || signal_pending(current())) {
+			waitq_finish(&s->wait, &w);
+			if (now)
+				return 0;
 			spin_unlock(&s->lock);
 			return nonblock ? -EAGAIN : -ERESTARTSYS;
 		}
-		waitq_prepare(&s->wait, &w, TASK_INTERRUPTIBLE);
 		spin_unlock(&s->lock);
 		schedule();
 		waitq_finish(&s->wait, &w);
 		spin_lock(&s->lock);
 	}
-	return 0;
 }
 
 /* ---- listen, connect, accept --------------------------------------------- */

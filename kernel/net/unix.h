@@ -31,10 +31,13 @@ struct ucred_k {
 
 struct initrd_file;
 
-/* Files passed with SCM_RIGHTS (unix_scm.c), held until received. */
+/* Files passed with SCM_RIGHTS (unix_scm.c), held until received.
+ * refs: its holders (a stream's sender, until its write is over, and the
+ * queue or its taker): the files are the taker's, the memory the last's. */
 struct scm_fds {
 	struct scm_fds *next;		/* a stream's queue of them */
 	uint32_t at, end;		/* stream: the receiving pipe's bytes they came with */
+	int refs;
 	int n;
 	struct file *files[];
 };
@@ -84,7 +87,8 @@ void sock_get(struct socket *s);
 void sock_put(struct socket *s);
 int unix_pair(int type, struct socket **a, struct socket **b);
 /* Sleep on s's queue until ready(s, arg) holds under s->lock: 0 with the
- * lock held, or -EAGAIN (nonblock) / -ERESTARTSYS without it. */
+ * lock held, or -EAGAIN (nonblock) / -ERESTARTSYS without it. ready() is
+ * called with the task's state set (it may take spinlocks, not sleep). */
 int sock_wait(struct socket *s, bool (*ready)(struct socket *, void *), void *arg, bool nonblock);
 int unix_listen(struct socket *s, int backlog);
 void unix_disconnect(struct socket *s);
@@ -110,7 +114,9 @@ struct user_msghdr;
 int scm_from_user(const struct user_msghdr *m, struct scm_fds **out);
 int scm_to_user(struct scm_fds *b, void *uctl, uint32_t ctllen, uint32_t flags, uint32_t *used,
 		uint32_t *msg_flags);
+/* Close the files it still holds, and drop a reference (the taker's). */
 void scm_free(struct scm_fds *b);
+void scm_unref(struct scm_fds *b);
 
 /* unix_name.c: the names sockets are bound to */
 int unix_bind(struct socket *s, const struct unix_addr *a);

@@ -50,33 +50,43 @@ static int stream_write(struct socket *s, const struct kiov *iov, int n, uint32_
 
 /* SCM_RIGHTS on a stream: b goes on the peer's queue, marked with where
  * this send's bytes start in the pipe, before they are written (so a
- * reader that sees them finds it); its end once they are. */
-static void scm_attach(struct socket *s, struct scm_fds *b)
+ * reader that sees them finds it); false (b not taken) if the peer is
+ * closed: the write then fails with EPIPE. */
+static bool scm_attach(struct socket *s, struct scm_fds *b)
 {
 	struct socket *peer = s->peer;
 	uint32_t nread;
 	spin_lock(&peer->lock);
-	pipe_counts(s->tx, &nread, &b->at);
-	b->end = UINT32_MAX;
-	b->next = NULL;
-	if (peer->scm_tail)
-		peer->scm_tail->next = b;
-	else
-		peer->scm_head = b;
-	peer->scm_tail = b;
+	bool open = !peer->closed;
+	if (open) {
+		b->refs = 2;		/* the queue's and ours until scm_sent */
+		pipe_counts(s->tx, &nread, &b->at);
+		b->end = UINT32_MAX;
+		b->next = NULL;
+		if (peer->scm_tail)
+			peer->scm_tail->next = b;
+		else
+			peer->scm_head = b;
+		peer->scm_tail = b;
+	}
 	spin_unlock(&peer->lock);
+	return open;
 }
 
+/* The send is over: b's end is known, or (nothing sent) b goes. A reader
+ * may have taken b meanwhile, or the peer's close purged it: then only
+ * our reference is dropped. */
 static void scm_sent(struct socket *s, struct scm_fds *b, int done)
 {
 	struct socket *peer = s->peer;
-	bool drop = done <= 0;
+	struct scm_fds *prev = NULL, *p;
 	spin_lock(&peer->lock);
-	b->end = b->at + (uint32_t)(done > 0 ? done : 0);
+	for (p = peer->scm_head; p && p != b; p = p->next)
+		prev = p;
+	bool drop = p && done <= 0;
+	if (p && !drop)
+		b->end = b->at + (uint32_t)done;
 	if (drop) {
-		struct scm_fds *prev = NULL;
-		for (struct scm_fds *p = peer->scm_head; p && p != b; p = p->next)
-			prev = p;
 		if (prev)
 			prev->next = b->next;
 		else
@@ -86,7 +96,8 @@ static void scm_sent(struct socket *s, struct scm_fds *b, int done)
 	}
 	spin_unlock(&peer->lock);
 	if (drop)
-		scm_free(b);
+		scm_free(b);		/* the queue's reference, and the files */
+	scm_unref(b);			/* ours */
 }
 
 static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
@@ -96,14 +107,15 @@ static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t
 		scm_free(fds);
 		return to ? (s->state == SS_CONNECTED ? -EISCONN : -EOPNOTSUPP) : -ENOTCONN;
 	}
-	if (fds)
-		scm_attach(s, fds);
+	if (fds && !scm_attach(s, fds)) {
+		scm_free(fds);
+		fds = NULL;
+	}
 	int done = stream_write(s, iov, n, flags, nonblock);
 	if (fds)
 		scm_sent(s, fds, done);
 	return done;
 }
-
 
 static bool peekable(struct socket *s, void *arg)
 {
@@ -281,6 +293,19 @@ static int dgram_queue(struct socket *s, struct socket *other, struct dgram *d, 
 	return err;
 }
 
+/* Linux: a connected peer found closed is forgotten (the next send is
+ * ENOTCONN). */
+static void dgram_forget(struct socket *s, struct socket *other)
+{
+	spin_lock(&s->lock);
+	bool was = s->peer == other;
+	if (was)
+		s->peer = NULL;
+	spin_unlock(&s->lock);
+	if (was)
+		sock_put(other);
+}
+
 static int dgram_send(struct socket *s, const struct kiov *iov, int n, bool nonblock,
 		      const struct unix_addr *to, struct scm_fds *fds)
 {
@@ -307,6 +332,8 @@ static int dgram_send(struct socket *s, const struct kiov *iov, int n, bool nonb
 		err = unix_find(to, SOCK_DGRAM, &other);
 	if (!err)
 		err = dgram_queue(s, other, d, nonblock);
+	if (err == -ECONNREFUSED && !to)
+		dgram_forget(s, other);
 	if (err && d) {
 		scm_free(d->fds);
 		kfree(d);

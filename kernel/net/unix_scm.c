@@ -23,6 +23,12 @@
 #define OPTMEM_MAX	20480		/* Linux's net.core.optmem_max: a control buffer */
 #define CMSG_ALIGN(n)	(((n) + 3u) & ~3u)
 
+void scm_unref(struct scm_fds *b)
+{
+	if (__atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(b);
+}
+
 void scm_free(struct scm_fds *b)
 {
 	if (!b)
@@ -30,7 +36,8 @@ void scm_free(struct scm_fds *b)
 	for (int i = 0; i < b->n; i++)
 		if (b->files[i])
 			file_close(b->files[i]);
-	kfree(b);
+	b->n = 0;
+	scm_unref(b);
 }
 
 /* One SCM_RIGHTS message's descriptors, added to *b (made at the first):
@@ -42,6 +49,7 @@ static int take_rights(const struct cmsghdr *c, struct scm_fds **b)
 		return 0;
 	if (!*b && !(*b = kzalloc(sizeof(**b) + SCM_MAX_FD * sizeof(struct file *))))
 		return -ENOMEM;
+	(*b)->refs = 1;
 	if ((*b)->n + num > SCM_MAX_FD)
 		return -EINVAL;
 	const int *fds = (const int *)(c + 1);

@@ -242,6 +242,7 @@ static void dgram_checks(void)
 	check(recvmsg(r, &m, 0) == 5 && (m.msg_flags & MSG_TRUNC), "recvmsg_MSG_TRUNC");
 	close(r);
 	check(raw(send(w, "z", 1, 0)) == -ECONNREFUSED, "dgram_peer_closed_ECONNREFUSED");
+	check(raw(send(w, "z", 1, 0)) == -ENOTCONN, "dgram_refused_peer_forgotten_ENOTCONN");
 	close(w);
 	unlink("/tmp/unixnet.dg");
 }
@@ -315,9 +316,12 @@ static void scm_checks(int type, const char *tag)
 		many[i] = p[0];
 	check(send_fds(sv[0], "e", many, 254, SCM_RIGHTS, 0) == -EINVAL,
 	      (snprintf(t, sizeof t, "%s_254_fds_EINVAL", tag), t));
-	close(p[0]);
+	send_fds(sv[0], "g", &p[0], 1, SCM_RIGHTS, 0);
+	close(p[0]);			/* the only read end is in flight */
+	close(sv[1]);			/* the receiver goes: so does what it held */
+	signal(SIGPIPE, SIG_IGN);
+	check(raw(write(p[1], "y", 1)) == -EPIPE, (snprintf(t, sizeof t, "%s_receiver_closed_drops_fds", tag), t));
 	close(sv[0]);
-	close(sv[1]);
 	close(p[1]);
 }
 
@@ -409,6 +413,7 @@ static void churn(void)
 		int d[2];
 		socketpair(AF_UNIX, SOCK_DGRAM, 0, d);
 		send_fds(d[0], "in flight", &l, 1, SCM_RIGHTS, 0);
+		send_fds(d[1], "itself", &d[1], 1, SCM_RIGHTS, 0);	/* a cycle the close breaks */
 		send_fds(c2 = socket(AF_UNIX, SOCK_STREAM, 0), "x", &l, 1, SCM_RIGHTS, 0);
 		close(c2);
 		send(d[0], buf, 40, 0);
@@ -448,7 +453,7 @@ static void leak_checks(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..79\n");
+	printf("KTAP version 1\n1..82\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
