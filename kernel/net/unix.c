@@ -258,6 +258,8 @@ int sock_wait(struct socket *s, bool (*ready)(struct socket *, void *), void *ar
 {
 	struct waiter w;
 	spin_lock(&s->lock);
+	if (ready(s, arg))		/* the common case: no queueing */
+		return 0;
 	for (;;) {
 		/* queued, the state set, before the look: a pipe's wakers change
 		 * what ready() sees without s->lock, and their wake-up after

@@ -190,28 +190,11 @@ static struct scm_fds *scm_take(struct socket *s, uint32_t want, uint32_t *limit
 	return b;
 }
 
-static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
-		       bool nonblock, struct unix_addr *from, struct scm_fds **fds_out)
+/* Into iov, at most limit bytes: the first may be waited for; after it,
+ * only MSG_WAITALL waits. */
+static int stream_read(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
+		       bool nonblock, uint32_t limit)
 {
-	if (s->state != SS_CONNECTED)
-		return -EINVAL;
-	int err = take_error(s);
-	if (err)
-		return err;
-	if (from && s->peer && s->peer->addr)
-		*from = *s->peer->addr;
-	if (flags & MSG_PEEK)
-		return stream_peek(s, iov, n, nonblock);
-	if ((err = sock_wait(s, readable, NULL, nonblock)) < 0)
-		return err;
-	spin_unlock(&s->lock);
-	uint32_t limit;
-	struct scm_fds *b = scm_take(s, iov_total(iov, n), &limit);
-	if (fds_out)
-		*fds_out = b;
-	else
-		scm_free(b);
-	/* the first byte may be waited for; after it, only MSG_WAITALL waits */
 	int done = 0;
 	for (int i = 0; i < n && (uint32_t)done < limit; i++) {
 		uint32_t len = iov[i].len < limit - (uint32_t)done ? iov[i].len : limit - (uint32_t)done;
@@ -228,6 +211,43 @@ static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t
 	}
 	return done;
 }
+
+static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
+		       bool nonblock, struct unix_addr *from, struct scm_fds **fds_out)
+{
+	if (s->state != SS_CONNECTED)
+		return -EINVAL;
+	int err = take_error(s);
+	if (err)
+		return err;
+	if (from && s->peer && s->peer->addr)
+		*from = *s->peer->addr;
+	if (flags & MSG_PEEK)
+		return stream_peek(s, iov, n, nonblock);
+	/* A recvmsg, or files queued: wait for bytes first, then see which
+	 * files came with them (they are queued before their bytes are
+	 * written, so once the bytes are seen, under the pipe's lock, so are
+	 * they). A plain read goes straight to the pipe, and files whose
+	 * bytes it took are dropped after it, as Linux's read() drops them. */
+	uint32_t limit = UINT32_MAX;
+	struct scm_fds *b = NULL;
+	bool files = fds_out || __atomic_load_n(&s->scm_head, __ATOMIC_ACQUIRE);
+	if (files) {
+		if ((err = sock_wait(s, readable, NULL, nonblock)) < 0)
+			return err;
+		spin_unlock(&s->lock);
+		b = scm_take(s, iov_total(iov, n), &limit);
+		if (fds_out)
+			*fds_out = b;
+		else
+			scm_free(b);
+	}
+	int done = stream_read(s, iov, n, flags, nonblock, limit);
+	if (!fds_out && __atomic_load_n(&s->scm_head, __ATOMIC_ACQUIRE))
+		scm_free(scm_take(s, 0, &limit));	/* ones that came while it slept */
+	return done;
+}
+
 
 /* ---- datagrams ----------------------------------------------------------- */
 
