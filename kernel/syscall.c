@@ -130,7 +130,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getgid, sys_getgid),			/* cred.c */
 	SYSCALL(__NR_geteuid, sys_geteuid),			/* cred.c */
 	SYSCALL(__NR_getegid, sys_getegid),			/* cred.c */
-	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
+	SYSCALL(__NR_ioctl, sys_ioctl),				/* ioctl.c */
 	SYSCALL(__NR_fcntl, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
 	SYSCALL(__NR_umask, sys_umask),				/* fs.c */

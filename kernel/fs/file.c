@@ -355,25 +355,6 @@ int sys_write(int fd, const void *ubuf, uint32_t n)
 	return done;
 }
 
-/* Only the console answers ioctls (kernel/fs/tty.c), also as /dev/tty and
- * /dev/console; Linux says ENOTTY for the others. */
-static int file_ioctl(struct file *f, uint32_t req, void *uarg)
-{
-	if (f->type == FT_DEV)
-		return dev_ioctl(f, req, uarg);
-	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
-}
-
-int sys_ioctl(int fd, uint32_t req, void *uarg)
-{
-	struct fd_ref r = fd_use(fd);
-	if (!r.file)
-		return -EBADF;
-	int err = file_ioctl(r.file, req, uarg);
-	fd_done(r);
-	return err;
-}
-
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
  * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
 static enum file_type type_of(const struct initrd_file *node)

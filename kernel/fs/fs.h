@@ -1,5 +1,6 @@
 /*
- * kernel/fs/ - files: the open file and its operations (file, fileio),
+ * kernel/fs/ - files: the open file and its operations (file, fileio,
+ * ioctl),
  * POSIX record locks (flock; flock_lock), a group's descriptor table
  * (fdtable, under the leader's fd_lock), the path walk and directory
  * calls (fs, this file), the calls that change names (namei), stat and

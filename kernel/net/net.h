@@ -20,12 +20,13 @@ struct file;
 struct socket;
 struct waitq;
 
-/* A socket's file: read, write, its last close, poll. */
+/* A socket's file: read, write, its last close, poll, its ioctls. */
 int socket_read(struct file *f, void *ubuf, uint32_t n);
 int socket_write(struct file *f, const void *ubuf, uint32_t n);
 void socket_close(struct socket *s);
 uint32_t socket_poll(struct socket *s);
 struct waitq *socket_waitq(struct socket *s);
+int socket_ioctl(struct socket *s, uint32_t req, void *uarg);
 
 int sys_socket(int family, int type, int protocol);
 int sys_socketpair(int family, int type, int protocol, int *usv);

@@ -23,6 +23,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/task/proc.h"
+#include <uapi/ioctls.h>
 #include <uapi/limits.h>
 #include <uapi/socket.h>
 
@@ -502,6 +503,28 @@ int sys_setsockopt(int fd, int level, int name, const void *uval, int len)
 		err = -ENOPROTOOPT;
 	fd_done(r);
 	return err;
+}
+
+/* ioctl (kernel/fs/ioctl.c): FIONREAD (SIOCINQ) is the bytes a stream
+ * holds for reading or the next datagram's length, EINVAL on a listener,
+ * as Linux's unix_ioctl; other requests ENOTTY. */
+int socket_ioctl(struct socket *s, uint32_t req, void *uarg)
+{
+	if (req != FIONREAD)
+		return -ENOTTY;
+	int n = 0;
+	if (s->state == SS_LISTENING)
+		return -EINVAL;
+	if (s->type == SOCK_STREAM && s->state == SS_CONNECTED) {
+		uint32_t nread, nwrite;
+		pipe_counts(s->rx, &nread, &nwrite);
+		n = (int)(nwrite - nread);
+	} else if (s->type == SOCK_DGRAM) {
+		spin_lock(&s->lock);
+		n = s->dq_head ? (int)s->dq_head->len : 0;
+		spin_unlock(&s->lock);
+	}
+	return copy_to_user(uarg, &n, sizeof(n)) < 0 ? -EFAULT : 0;
 }
 
 /* ---- socketcall ----------------------------------------------------------- */

@@ -34,6 +34,12 @@ def selector_checks():
     sel.unregister(b)
     t0 = time.monotonic()
     out("nothing in 0.2 s", events(sel, 0.2), time.monotonic() - t0 >= 0.19)
+    a.setblocking(False)
+    try:
+        a.recv(10)
+    except BlockingIOError as e:
+        out("nonblocking recv", errno.errorcode[e.errno], a.getblocking())
+    a.setblocking(True)
     b.close()
     out("peer closed", events(sel, 1), a.recv(10))
     sel.close()

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
@@ -360,6 +362,42 @@ static void scm_stream_checks(void)
 	close(sv[1]);
 }
 
+/* The ioctls every descriptor answers, and a socket's FIONREAD. */
+static void ioctl_checks(void)
+{
+	int sv[2], d[2], p[2], v = 1;
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, d);
+	pipe(p);
+	char c;
+	check(ioctl(sv[0], FIONBIO, &v) == 0 && (fcntl(sv[0], F_GETFL) & O_NONBLOCK) &&
+	      raw(read(sv[0], &c, 1)) == -EAGAIN, "FIONBIO_on");
+	v = 0;
+	check(ioctl(sv[0], FIONBIO, &v) == 0 && !(fcntl(sv[0], F_GETFL) & O_NONBLOCK), "FIONBIO_off");
+	check(ioctl(p[0], FIOCLEX) == 0 && fcntl(p[0], F_GETFD) == FD_CLOEXEC &&
+	      ioctl(p[0], FIONCLEX) == 0 && fcntl(p[0], F_GETFD) == 0, "FIOCLEX_FIONCLEX");
+	write(sv[1], "hello", 5);
+	write(sv[1], "!", 1);
+	check(ioctl(sv[0], FIONREAD, &v) == 0 && v == 6, "stream_FIONREAD_bytes");
+	send(d[1], "abc", 3, 0);
+	send(d[1], "defgh", 5, 0);
+	check(ioctl(d[0], FIONREAD, &v) == 0 && v == 3, "dgram_FIONREAD_next_message");
+	write(p[1], "xy", 2);
+	check(ioctl(p[0], FIONREAD, &v) == 0 && v == 2, "pipe_FIONREAD");
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	do_bind(l, "@unixnet.ioctl");
+	listen(l, 1);
+	check(raw(ioctl(l, FIONREAD, &v)) == -EINVAL, "listener_FIONREAD_EINVAL");
+	check(raw(ioctl(sv[0], TCGETS, &v)) == -ENOTTY, "socket_TCGETS_ENOTTY");
+	close(l);
+	close(sv[0]);
+	close(sv[1]);
+	close(d[0]);
+	close(d[1]);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void stream_extra_checks(void)
 {
 	int sv[2];
@@ -453,11 +491,12 @@ static void leak_checks(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..82\n");
+	printf("KTAP version 1\n1..90\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
 	stream_extra_checks();
+	ioctl_checks();
 	scm_checks(SOCK_STREAM, "stream");
 	scm_checks(SOCK_DGRAM, "dgram");
 	scm_stream_checks();
