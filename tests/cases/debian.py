@@ -19,7 +19,8 @@ debian_python_ipc, the same machine: Debian's python3.11 (with its
 standard library, a 46 MB module) runs tests/debian/pyipc.py: selectors'
 DefaultSelector (epoll) on a socket pair, an edge-triggered select.epoll
 on a pipe, select.select, a server and a forked client over a path and an
-abstract AF_UNIX socket, datagrams and the connect/bind errors; every
+abstract AF_UNIX socket, datagrams, the connect/bind errors, and asyncio
+(a unix server and client, sock_sendall/sock_recv, sleep); every
 line must be Linux 6.1's, tests/debian/pyipc.linux.out (recorded by
 tests/debian/record-linux.sh python).
 

@@ -1,8 +1,9 @@
 # pyipc.py - Debian's python3.11 (i386, unchanged) using epoll and AF_UNIX
-# sockets as programs do, run on this kernel and on Linux 6.1 in the same
+# sockets as programs do (selectors, select.epoll, socket, asyncio), run on this kernel and on Linux 6.1 in the same
 # QEMU (tests/cases/debian.py, debian_python_ipc; tests/debian/
 # record-linux.sh python records Linux's transcript, pyipc.linux.out).
 # Every line printed must be Linux's: no pids, times only as bounds.
+import asyncio
 import errno
 import os
 import select
@@ -116,7 +117,42 @@ def socket_checks():
 
 
 out("=== pyipc")
+async def echo(reader, writer):
+    writer.write(b"echo " + await reader.readline())
+    await writer.drain()
+    writer.close()
+    await writer.wait_closed()
+
+
+async def asyncio_checks():
+    path = "/tmp/pyipc-aio.sock"
+    if os.path.exists(path):
+        os.unlink(path)
+    srv = await asyncio.start_unix_server(echo, path)
+    r, w = await asyncio.open_unix_connection(path)
+    w.write(b"hi\n")
+    await w.drain()
+    out("asyncio unix server", await r.readline())
+    w.close()
+    await w.wait_closed()
+    srv.close()
+    await srv.wait_closed()
+    loop = asyncio.get_running_loop()
+    a, b = socket.socketpair()
+    a.setblocking(False)
+    b.setblocking(False)
+    await loop.sock_sendall(a, b"pair")
+    out("asyncio socketpair", await loop.sock_recv(b, 10))
+    t0 = loop.time()
+    await asyncio.sleep(0.1)
+    out("asyncio sleep 0.1 s", loop.time() - t0 >= 0.09)
+    a.close()
+    b.close()
+    os.unlink(path)
+
+
 selector_checks()
 epoll_checks()
 socket_checks()
+asyncio.run(asyncio_checks())
 out("=== end")
