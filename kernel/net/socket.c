@@ -22,6 +22,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/vm.h"		/* KERNEL_OFFSET: access_ok */
 #include "kernel/task/proc.h"
 #include <uapi/ioctls.h>
 #include <uapi/limits.h>
@@ -364,7 +365,12 @@ int sys_recvfrom(int fd, void *ubuf, uint32_t n, uint32_t flags, void *uaddr, in
 	return got;
 }
 
-/* A message header and its iovecs from user memory (kiov kmalloc'd). */
+#define MAX_RW_COUNT	0x7ffff000u	/* Linux's: INT_MAX & PAGE_MASK, the most one call moves */
+
+/* A message header and its iovecs from user memory (kiov kmalloc'd): a
+ * piece negative as an ssize_t is EINVAL, one reaching into the kernel
+ * EFAULT, and the pieces are cut where they pass MAX_RW_COUNT, as
+ * Linux's import_iovec. */
 static int msg_in(const void *umsg, struct user_msghdr *m, struct kiov **iov)
 {
 	*iov = NULL;
@@ -381,6 +387,15 @@ static int msg_in(const void *umsg, struct user_msghdr *m, struct kiov **iov)
 	for (uint32_t i = 0; i < m->msg_iovlen; i++)
 		if ((int32_t)(*iov)[i].len < 0)
 			return -EINVAL;
+	uint32_t total = 0;		/* at most MAX_RW_COUNT: no sum wraps */
+	for (uint32_t i = 0; i < m->msg_iovlen; i++) {
+		uint32_t len = (*iov)[i].len;
+		if ((uint64_t)(uintptr_t)(*iov)[i].base + len > KERNEL_OFFSET)
+			return -EFAULT;		/* access_ok */
+		if (len > MAX_RW_COUNT - total)	/* Linux cuts the pieces there */
+			(*iov)[i].len = len = MAX_RW_COUNT - total;
+		total += len;
+	}
 	return 0;
 }
 

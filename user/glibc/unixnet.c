@@ -239,6 +239,15 @@ static void dgram_checks(void)
 	recv(r, buf, sizeof buf, 0);
 	check(sendmsg(w, &mo, 0) == 7 && recvmsg(r, &m, 0) == 7 && memcmp(a, "abc", 3) == 0 &&
 	      memcmp(b, "defg", 4) == 0, "sendmsg_recvmsg_iovecs");
+	static char low[16];		/* in .bss, low: 2 GiB past it is still user space */
+	char high[16];			/* on the stack: 2 GiB past it is not */
+	struct iovec huge[3] = { { low, 0x7fffffff }, { low, 0x7fffffff }, { low, 16 } };
+	struct msghdr mh = { .msg_iov = huge, .msg_iovlen = 3 };
+	check(raw(sendmsg(w, &mh, 0)) == -EMSGSIZE, "sendmsg_pieces_summing_past_4G_EMSGSIZE");
+	huge[1].iov_base = high;
+	check(raw(sendmsg(w, &mh, 0)) == -EFAULT, "sendmsg_piece_into_kernel_EFAULT");
+	huge[2].iov_len = 0x80000000u;
+	check(raw(sendmsg(w, &mh, 0)) == -EINVAL, "sendmsg_negative_piece_EINVAL_first");
 	sendmsg(w, &mo, 0);
 	iov[1].iov_len = 2;
 	check(recvmsg(r, &m, 0) == 5 && (m.msg_flags & MSG_TRUNC), "recvmsg_MSG_TRUNC");
@@ -491,7 +500,7 @@ static void leak_checks(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..90\n");
+	printf("KTAP version 1\n1..93\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
