@@ -98,15 +98,24 @@ void unix_current_cred(struct ucred_k *c)
 	*c = (struct ucred_k){ p->group_leader->pid, p->euid, p->egid };
 }
 
-/* a and b joined as a connected stream; each holds the other. */
-static int stream_join(struct socket *a, struct socket *b)
+/* The two pipes of a stream between a and b (ab: a writes, b reads; its
+ * readers sleep on b's queue, its writers on a's): 0, or -ENOMEM with
+ * neither made. */
+static int stream_pipes(struct socket *a, struct socket *b, struct pipe **ab, struct pipe **ba)
 {
-	struct pipe *ab = pipe_alloc(&b->wait, &a->wait), *ba = pipe_alloc(&a->wait, &b->wait);
-	if (!ab || !ba) {
-		pipe_free(ab);
-		pipe_free(ba);
-		return -ENOMEM;
-	}
+	*ab = pipe_alloc(&b->wait, &a->wait);
+	*ba = pipe_alloc(&a->wait, &b->wait);
+	if (*ab && *ba)
+		return 0;
+	pipe_free(*ab);
+	pipe_free(*ba);
+	return -ENOMEM;
+}
+
+/* a and b joined by the pipes as a connected stream; each holds the
+ * other. Allocates nothing: callable under a lock. */
+static void stream_link(struct socket *a, struct socket *b, struct pipe *ab, struct pipe *ba)
+{
 	a->tx = b->rx = ab;
 	a->rx = b->tx = ba;
 	sock_get(b);
@@ -114,7 +123,6 @@ static int stream_join(struct socket *a, struct socket *b)
 	a->peer = b;
 	b->peer = a;
 	a->state = b->state = SS_CONNECTED;
-	return 0;
 }
 
 int unix_pair(int type, struct socket **a, struct socket **b)
@@ -122,8 +130,11 @@ int unix_pair(int type, struct socket **a, struct socket **b)
 	*a = sock_alloc(type);
 	*b = sock_alloc(type);
 	int err = *a && *b ? 0 : -ENOMEM;
+	struct pipe *ab, *ba;
 	if (!err && type == SOCK_STREAM) {
-		err = stream_join(*a, *b);
+		err = stream_pipes(*a, *b, &ab, &ba);
+		if (!err)
+			stream_link(*a, *b, ab, ba);
 	} else if (!err) {
 		sock_get(*b);
 		sock_get(*a);
@@ -308,11 +319,14 @@ static bool room_or_gone(struct socket *l, void *arg)
 	return l->state != SS_LISTENING || l->closed || l->queued <= l->backlog;
 }
 
-/* The server's end for s, queued on listener l: 0, or the errors. */
+/* The server's end for s, made and joined to s once l has room for it
+ * (nothing of s changes before: a poll of s meanwhile sees it as it
+ * was), then queued on listener l: 0, or the errors. */
 static int queue_embryo(struct socket *s, struct socket *l, bool nonblock)
 {
 	struct socket *e = sock_alloc(SOCK_STREAM);
-	if (!e || stream_join(s, e)) {
+	struct pipe *se, *es;
+	if (!e || stream_pipes(s, e, &se, &es)) {
 		if (e)
 			sock_put(e);
 		return -ENOMEM;
@@ -320,16 +334,21 @@ static int queue_embryo(struct socket *s, struct socket *l, bool nonblock)
 	unix_current_cred(&e->cred);
 	e->addr = kmalloc(sizeof(*e->addr));
 	int err = sock_wait(l, room_or_gone, NULL, nonblock);
-	if (!err && (l->state != SS_LISTENING || l->closed)) {
-		spin_unlock(&l->lock);
+	bool locked = !err;		/* sock_wait's 0 comes with l->lock */
+	if (!err && (l->state != SS_LISTENING || l->closed))
 		err = -ECONNREFUSED;
+	if (!err) {
+		spin_lock(&s->lock);	/* l's, then s's: s is not a listener */
+		err = s->state == SS_CONNECTED ? -EISCONN : 0;	/* another thread won */
+		if (!err)
+			stream_link(s, e, se, es);
+		spin_unlock(&s->lock);
 	}
 	if (err) {
-		stream_release(e, false);
-		stream_release(s, false);
-		s->state = SS_UNBOUND_CLOSED;
-		s->peer = NULL;
-		s->rx = s->tx = NULL;
+		if (locked)
+			spin_unlock(&l->lock);
+		pipe_free(se);
+		pipe_free(es);
 		sock_put(e);
 		return err;
 	}

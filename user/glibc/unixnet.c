@@ -197,6 +197,18 @@ static void error_checks(void)
 	      "path_of_other_type_EPROTOTYPE");
 	close(d2);
 	unlink("/tmp/unixnet.dgp");
+	int bl = socket(AF_UNIX, SOCK_STREAM, 0);
+	do_bind(bl, "@unixnet.backlog");
+	listen(bl, 0);			/* room for one waiting connection */
+	int q1 = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0), q2 = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	struct pollfd qp = { .fd = q2, .events = POLLIN | POLLOUT };
+	check(do_connect(q1, "@unixnet.backlog") == 0 && do_connect(q2, "@unixnet.backlog") == -EAGAIN &&
+	      poll(&qp, 1, 0) == 1 && qp.revents == (POLLOUT | POLLHUP), "backlog_full_nonblocking_EAGAIN_unconnected");
+	close(accept(bl, NULL, NULL));
+	check(do_connect(q2, "@unixnet.backlog") == 0, "backlog_room_again_connects");
+	close(q1);
+	close(q2);
+	close(bl);
 	int v = 0;
 	socklen_t vl = sizeof(v);
 	check(getsockopt(d, SOL_SOCKET, SO_TYPE, &v, &vl) == 0 && v == SOCK_DGRAM, "SO_TYPE");
@@ -500,7 +512,7 @@ static void leak_checks(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..93\n");
+	printf("KTAP version 1\n1..95\n");
 	stream_checks();
 	error_checks();
 	dgram_checks();
