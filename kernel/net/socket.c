@@ -268,7 +268,7 @@ static int name_of(int fd, void *uaddr, int *uaddrlen, bool peer)
 	struct unix_addr a = { 2, { AF_UNIX } };
 	spin_lock(&s->lock);
 	struct socket *of = peer ? s->peer : s;
-	if (peer && (!of || (s->type == SOCK_STREAM && s->state != SS_CONNECTED)))
+	if (peer && (!of || (s->type == SOCK_STREAM && sock_state(s) != SS_CONNECTED)))
 		err = -ENOTCONN;
 	else if (of->addr)
 		a = *of->addr;
@@ -306,7 +306,7 @@ int sys_shutdown(int fd, int how)
  * as recv and send. */
 static bool plain_stream(const struct socket *s)
 {
-	return s->type == SOCK_STREAM && s->state == SS_CONNECTED &&
+	return s->type == SOCK_STREAM && sock_state(s) == SS_CONNECTED &&
 	       !__atomic_load_n(&s->err, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&s->scm_head, __ATOMIC_ACQUIRE);
 }
@@ -323,7 +323,7 @@ int socket_read(struct file *f, void *ubuf, uint32_t n)
 int socket_write(struct file *f, const void *ubuf, uint32_t n)
 {
 	struct socket *s = f->sock;
-	if (s->type == SOCK_STREAM && s->state == SS_CONNECTED)
+	if (s->type == SOCK_STREAM && sock_state(s) == SS_CONNECTED)
 		return pipe_write(s->tx, ubuf, n, f->flags & O_NONBLOCK, true);
 	struct kiov iov = { (void *)ubuf, n };
 	return unix_send(s, &iov, 1, 0, f->flags & O_NONBLOCK, NULL, NULL);
@@ -481,7 +481,7 @@ int sys_getsockopt(int fd, int level, int name, void *uval, int *ulen)
 	case SO_ERROR:		v = __atomic_exchange_n(&s->err, 0, __ATOMIC_ACQ_REL); break;
 	case SO_SNDBUF:
 	case SO_RCVBUF:		v = UNIX_BUF; break;
-	case SO_ACCEPTCONN:	v = s->state == SS_LISTENING; break;
+	case SO_ACCEPTCONN:	v = sock_state(s) == SS_LISTENING; break;
 	case SO_DOMAIN:		v = AF_UNIX; break;
 	case SO_PROTOCOL:	v = 0; break;
 	case SO_PASSCRED:
@@ -528,9 +528,9 @@ int socket_ioctl(struct socket *s, uint32_t req, void *uarg)
 	if (req != FIONREAD)
 		return -ENOTTY;
 	int n = 0;
-	if (s->state == SS_LISTENING)
+	if (sock_state(s) == SS_LISTENING)
 		return -EINVAL;
-	if (s->type == SOCK_STREAM && s->state == SS_CONNECTED) {
+	if (s->type == SOCK_STREAM && sock_state(s) == SS_CONNECTED) {
 		uint32_t nread, nwrite;
 		pipe_counts(s->rx, &nread, &nwrite);
 		n = (int)(nwrite - nread);

@@ -122,7 +122,9 @@ static void stream_link(struct socket *a, struct socket *b, struct pipe *ab, str
 	sock_get(a);
 	a->peer = b;
 	b->peer = a;
-	a->state = b->state = SS_CONNECTED;
+	/* published last: who sees the state sees the pipes */
+	__atomic_store_n(&a->state, SS_CONNECTED, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->state, SS_CONNECTED, __ATOMIC_RELEASE);
 }
 
 int unix_pair(int type, struct socket **a, struct socket **b)
@@ -193,7 +195,7 @@ void socket_close(struct socket *s)
 	unix_unbind(s);
 	spin_lock(&s->lock);
 	s->closed = true;
-	int state = s->state;
+	int state = sock_state(s);
 	spin_unlock(&s->lock);
 	if (s->type == SOCK_STREAM && state == SS_CONNECTED)
 		stream_release(s, false);
@@ -248,9 +250,9 @@ uint32_t socket_poll(struct socket *s)
 	uint32_t mask;
 	if (s->type == SOCK_DGRAM)
 		mask = dgram_poll(s);
-	else if (s->state == SS_CONNECTED)
+	else if (sock_state(s) == SS_CONNECTED)
 		mask = stream_poll(s);
-	else if (s->state == SS_LISTENING)
+	else if (sock_state(s) == SS_LISTENING)
 		mask = s->queued ? POLLIN | POLLRDNORM : 0;
 	else
 		mask = POLL_OUT | POLLHUP;	/* Linux: a stream not connected */
@@ -301,7 +303,7 @@ int unix_listen(struct socket *s, int backlog)
 		backlog = SOMAXCONN;
 	int err = 0;
 	spin_lock(&s->lock);
-	if (!s->addr || s->state == SS_CONNECTED)
+	if (!s->addr || sock_state(s) == SS_CONNECTED)
 		err = -EINVAL;		/* no listening unnamed, or connected */
 	if (!err) {
 		s->backlog = backlog;
@@ -316,7 +318,7 @@ int unix_listen(struct socket *s, int backlog)
 static bool room_or_gone(struct socket *l, void *arg)
 {
 	(void)arg;
-	return l->state != SS_LISTENING || l->closed || l->queued <= l->backlog;
+	return sock_state(l) != SS_LISTENING || l->closed || l->queued <= l->backlog;
 }
 
 /* The server's end for s, made and joined to s once l has room for it
@@ -335,11 +337,11 @@ static int queue_embryo(struct socket *s, struct socket *l, bool nonblock)
 	e->addr = kmalloc(sizeof(*e->addr));
 	int err = sock_wait(l, room_or_gone, NULL, nonblock);
 	bool locked = !err;		/* sock_wait's 0 comes with l->lock */
-	if (!err && (l->state != SS_LISTENING || l->closed))
+	if (!err && (sock_state(l) != SS_LISTENING || l->closed))
 		err = -ECONNREFUSED;
 	if (!err) {
 		spin_lock(&s->lock);	/* l's, then s's: s is not a listener */
-		err = s->state == SS_CONNECTED ? -EISCONN : 0;	/* another thread won */
+		err = sock_state(s) == SS_CONNECTED ? -EISCONN : 0;	/* another thread won */
 		if (!err)
 			stream_link(s, e, se, es);
 		spin_unlock(&s->lock);
@@ -371,9 +373,9 @@ static int queue_embryo(struct socket *s, struct socket *l, bool nonblock)
 int unix_connect(struct socket *s, const struct unix_addr *a, bool nonblock)
 {
 	struct socket *other;
-	if (s->type == SOCK_STREAM && s->state == SS_LISTENING)
+	if (s->type == SOCK_STREAM && sock_state(s) == SS_LISTENING)
 		return -EINVAL;
-	if (s->type == SOCK_STREAM && s->state == SS_CONNECTED)
+	if (s->type == SOCK_STREAM && sock_state(s) == SS_CONNECTED)
 		return -EISCONN;
 	int err = unix_find(a, s->type, &other);
 	if (err)
@@ -416,7 +418,7 @@ int unix_accept(struct socket *s, struct socket **out, bool nonblock)
 {
 	if (s->type != SOCK_STREAM)
 		return -EOPNOTSUPP;
-	if (s->state != SS_LISTENING)
+	if (sock_state(s) != SS_LISTENING)
 		return -EINVAL;
 	int err = sock_wait(s, has_embryo, NULL, nonblock);
 	if (err)

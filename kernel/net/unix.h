@@ -81,6 +81,13 @@ struct socket {
 	struct scm_fds *scm_head, *scm_tail;	/* stream: files with bytes of rx */
 };
 
+/* The state, read without the lock: a connected stream's pipes and peer
+ * are set before its state says so (stream_link). */
+static inline int sock_state(const struct socket *s)
+{
+	return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+}
+
 /* unix.c */
 struct socket *sock_alloc(int type);
 void sock_get(struct socket *s);

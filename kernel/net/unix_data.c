@@ -103,9 +103,9 @@ static void scm_sent(struct socket *s, struct scm_fds *b, int done)
 static int stream_send(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
 		       bool nonblock, const struct unix_addr *to, struct scm_fds *fds)
 {
-	if (to || s->state != SS_CONNECTED) {
+	if (to || sock_state(s) != SS_CONNECTED) {
 		scm_free(fds);
-		return to ? (s->state == SS_CONNECTED ? -EISCONN : -EOPNOTSUPP) : -ENOTCONN;
+		return to ? (sock_state(s) == SS_CONNECTED ? -EISCONN : -EOPNOTSUPP) : -ENOTCONN;
 	}
 	if (fds && !scm_attach(s, fds)) {
 		scm_free(fds);
@@ -215,7 +215,7 @@ static int stream_read(struct socket *s, const struct kiov *iov, int n, uint32_t
 static int stream_recv(struct socket *s, const struct kiov *iov, int n, uint32_t flags,
 		       bool nonblock, struct unix_addr *from, struct scm_fds **fds_out)
 {
-	if (s->state != SS_CONNECTED)
+	if (sock_state(s) != SS_CONNECTED)
 		return -EINVAL;
 	int err = take_error(s);
 	if (err)
@@ -448,7 +448,7 @@ int unix_shutdown(struct socket *s, int how)
 {
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
-	if (s->type == SOCK_STREAM && s->state == SS_CONNECTED) {
+	if (s->type == SOCK_STREAM && sock_state(s) == SS_CONNECTED) {
 		if (how != SHUT_WR)
 			pipe_shut(s->rx);
 		if (how != SHUT_RD)
