@@ -24,6 +24,16 @@ abstract AF_UNIX socket, datagrams, the connect/bind errors, and asyncio
 line must be Linux 6.1's, tests/debian/pyipc.linux.out (recorded by
 tests/debian/record-linux.sh python).
 
+debian_files, the same machine: Debian's coreutils, findutils, tar, sed
+and sqlite3 run tests/debian/files.sh in /tmp's tmpfs: mkdir, chmod, cp
+-a, mv (and its refusal to put a directory over a file), ln -s, ln,
+readlink, sed -i, tar c and x, find, sqlite3 making and reading a
+database, stat -f, df, ls -l /proc/self/fd, find / -maxdepth 2, busybox's
+mount and umount of a tmpfs of 1 MiB; compared with Linux 6.1's
+transcript, tests/debian/files.linux.out (record-linux.sh files), by
+shapes.py: the commands on /tmp line by line, df, ls -l and find / by
+format.
+
 The modules are made by `make deb-module` (tools/get-deb.sh -r downloads
 the packages once into build/debs); the case is skipped, saying why, when
 they cannot be downloaded.
@@ -106,6 +116,25 @@ def check_python(log):
     return True, f"{len(linux)} lines as Linux 6.1's"
 
 
+FILES_MODULE = "build/debian/files.tar"
+FILES_SCRIPT = "tests/debian/files.sh"
+FILES_DEBS = "coreutils findutils tar sed sqlite3"
+FILES_LINUX = os.path.join(REPO, "tests", "debian", "files.linux.out")
+
+
+def prepare_files():
+    return prepare(FILES_MODULE, FILES_SCRIPT, FILES_DEBS, BUSYBOX)
+
+
+def check_files(log):
+    with open(FILES_LINUX) as f:
+        linux = f.read()
+    problems = shapes.compare(linux, log)
+    if problems:
+        return False, f"{len(problems)} differ from Linux 6.1: " + " | ".join(problems[:4])
+    return True, f"{len(shapes.sections(linux))} commands as Linux 6.1's"
+
+
 CASES = [
     Case("debian_procps_util_linux", smp=TWO, memory="256M", timeout=60,
          append="tests=none run=/bin/busybox:sh:/bin/procps.sh then=exit",
@@ -116,6 +145,11 @@ CASES = [
     Case("debian_python_ipc", smp=TWO, memory="256M", timeout=60,
          append="tests=none run=/usr/bin/python3.11:-B:/bin/pyipc.py then=exit",
          modules=[PY_MODULE], prepare=prepare_python, check=check_python,
+         expect=[r"^=== end$"],
+         forbid=[r"unimplemented system call \d+", r"unimplemented socketcall"]),
+    Case("debian_files", smp=TWO, memory="256M", timeout=90,
+         append="tests=none run=/bin/busybox:sh:/bin/files.sh then=exit",
+         modules=[FILES_MODULE], prepare=prepare_files, check=check_files,
          expect=[r"^=== end$"],
          forbid=[r"unimplemented system call \d+", r"unimplemented socketcall"]),
 ]
