@@ -268,7 +268,10 @@ gdb: deps-run
 		-append "$(APPEND)"; $(QEMU_STATUS)
 
 # make trace PROG=/bin/sched_rr [SMP=2] [APPEND=...]: boot in virtual time
-# (-icount, as the test cases: the numbers do not depend on the host's load),
+# (-icount, as the test cases: the numbers do not depend on the host's load)
+# on one CPU; with SMP=2 or more in real time: QEMU 7.2's icount runs the
+# vCPUs round-robin and can hold one at an APIC timer write for as long as
+# the other is busy (docs/trace.md, "Two CPUs"),
 # record PROG with `trace run` streaming to COM2, then write the raw log and
 # its exports beside it (docs/trace.md). Arguments go after colons, as in
 # run=: PROG=/bin/spin:2. The console scrolls by as usual.
@@ -281,13 +284,15 @@ EXAMPLE ?= stairs
 TRACE_PROG = $(if $(PROG),$(PROG),$(TRACE_EXAMPLE_$(EXAMPLE)))
 TRACE_NAME = $(if $(PROG),$(notdir $(firstword $(subst :, ,$(PROG)))),$(EXAMPLE))
 TRACE_OUT = $(BUILD)/trace/$(TRACE_NAME)
+comma := ,
+TRACE_CLOCK = $(if $(filter 1,$(firstword $(subst $(comma), ,$(SMP)))),-icount shift=2$(comma)sleep=off)
 .PHONY: trace
 trace: deps-run
 	@test -n "$(TRACE_PROG)" || { echo "make trace: no example called '$(EXAMPLE)' (there is: stairs); or PROG=/bin/sched_rr [SMP=2] [APPEND=...]"; exit 2; }
 	@$(MAKE) --no-print-directory build
 	@mkdir -p $(BUILD)/trace
 	qemu-system-i386 -display none -monitor none -serial stdio -serial file:$(TRACE_OUT).log \
-		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg -icount shift=2,sleep=off \
+		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg $(TRACE_CLOCK) \
 		-m $(MEM) -smp $(SMP) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
 		-kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
 		-append "tests=none $(APPEND) run=/bin/trace:run:$(TRACE_PROG) then=poweroff"; $(QEMU_STATUS)

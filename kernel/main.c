@@ -130,7 +130,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	initrd_init();
 	dev_init();		/* /dev/null ... (kernel/fs/dev.c) */
 	procfs_init();		/* /proc/self/exe (kernel/fs/proc/procfs.c) */
-	mount_init();		/* /tmp, /root, /home/student: tmpfs (kernel/fs/mount.c) */
+	mount_init();		/* /tmp, /dev/shm, /root, /home/student: tmpfs (kernel/fs/mount.c) */
 	proc_init();
 	watchdog_init();
 	start_scheduler();

@@ -178,6 +178,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_rr_get_interval, sys_sched_rr_get_interval),	/* sched/syscalls.c */
 	SYSCALL(__NR_nanosleep, sys_nanosleep),			/* sleep.c */
 	SYSCALL(__NR_mremap, sys_mremap),			/* mmap.c */
+	SYSCALL(__NR_msync, sys_msync),				/* mmap.c */
 	SYSCALL(__NR_poll, sys_poll),				/* poll.c */
 	SYSCALL(__NR__newselect, sys_select),			/* poll.c */
 	SYSCALL(__NR_pselect6, sys_pselect6),			/* poll.c */

@@ -32,6 +32,7 @@ import concurrent.futures
 import fnmatch
 import importlib.util
 import os
+import shlex
 import re
 import subprocess
 import sys
@@ -249,7 +250,10 @@ def qemu_command(case, args):
         if args.initrd:
             cmd += ["-initrd", ",".join([args.initrd] + case.modules)]
         cmd += ["-append", case.append]
-    return cmd + case.qemu_args
+    # QEMU_EXTRA: more QEMU options for every case, {case} its name (the
+    # coverage of tools/testcov.py: -d in_asm -D build/cov/{case}.log).
+    extra = [a.replace("{case}", case.name) for a in shlex.split(os.environ.get("QEMU_EXTRA", ""))]
+    return cmd + case.qemu_args + extra
 
 
 class Run:

@@ -15,7 +15,8 @@
 # catapult's line rules (tests/host-tools/test_ftrace.py), the shell run on the
 # host through a pty (tests/host-tools/test_sh.py), make bench's schedbench
 # command line and report and make lineage's report
-# (tests/host-tools/test_schedbench.py), that every
+# (tests/host-tools/test_schedbench.py), tools/testcov.py's report and
+# errors (tests/host-tools/test_testcov.py), that every
 # exercise of the docs still applies as a mutant (tools/mutate/run.sh --check
 # --exercises: the text it edits and the test it names exist), then (full only)
 # the labs' self-test (tools/lab/selftest.py, docs/labs.md), the viewer in
@@ -92,6 +93,7 @@ stage() {
 [ -f tests/host-tools/test_run_i386.py ] && stage run-i386 python3 tests/host-tools/test_run_i386.py
 [ -f tests/host-tools/test_sh.py ] && stage shell-host python3 tests/host-tools/test_sh.py
 [ -f tests/host-tools/test_schedbench.py ] && stage schedbench-host python3 tests/host-tools/test_schedbench.py
+[ -f tests/host-tools/test_testcov.py ] && stage testcov python3 tests/host-tools/test_testcov.py
 [ -f tools/mutate/exercises.txt ] && stage exercises tools/mutate/run.sh --check --exercises
 
 # The QEMU cases: pytest, a QEMU per core (pytest-xdist), quiet (each case

@@ -49,6 +49,11 @@
 #define MADV_REMOVE		9
 #define MADV_POPULATE_WRITE	23	/* the highest Linux 6.1 knows */
 
+/* msync */
+#define MS_ASYNC	1
+#define MS_INVALIDATE	2
+#define MS_SYNC		4
+
 /* mlockall */
 #define MCL_CURRENT	1
 #define MCL_FUTURE	2

@@ -85,6 +85,7 @@
 #define __NR_fchdir                  133
 #define __NR__llseek                 140
 #define __NR__newselect               142
+#define __NR_msync                   144
 #define __NR_getsid                  147
 #define __NR_readv                   145
 #define __NR_writev                  146

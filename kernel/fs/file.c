@@ -71,6 +71,9 @@ static uint32_t default_flags(enum file_type type)
 	}
 }
 
+/* The inode numbers of pipes and sockets (Linux's get_next_ino). */
+static uint32_t anon_ino;
+
 struct file *file_alloc(enum file_type type)
 {
 	struct file *f = kzalloc(sizeof(*f));
@@ -78,6 +81,8 @@ struct file *file_alloc(enum file_type type)
 		f->type = type;
 		f->ref = 1;
 		f->flags = default_flags(type);
+		if (type == FT_PIPE_READ || type == FT_PIPE_WRITE || type == FT_SOCKET)
+			f->ino = __atomic_add_fetch(&anon_ino, 1, __ATOMIC_RELAXED);
 	}
 	return f;
 }
@@ -107,6 +112,8 @@ void file_close(struct file *f)
 		socket_close(f->sock);
 	if (f->type == FT_EPOLL)
 		eventpoll_free(f->ep);
+	if (f->type == FT_INITRD)
+		file_put_write(f->node, (int)f->flags);
 	node_drop(f->node);
 	kfree(f);
 }
@@ -240,6 +247,8 @@ void files_release(struct proc *leader)
 {
 	node_drop(leader->cwd);		/* the working directory goes too */
 	leader->cwd = NULL;
+	node_drop_exe(leader->exe);	/* and the program's hold (exec's set_exe) */
+	leader->exe = NULL;
 	struct fdtable *t = leader->fdt;
 	if (!t)
 		return;
@@ -264,6 +273,22 @@ struct file *fd_get(int fd)
 	if (fd >= 0 && (uint32_t)fd < t->max_fds && t->fd[fd])
 		f = file_dup(t->fd[fd]);
 	spin_unlock(fd_lock());
+	return f;
+}
+
+struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec)
+{
+	struct proc *leader = p->group_leader;
+	struct file *f = NULL;
+	spin_lock(&leader->fd_lock);
+	struct fdtable *t = leader->fdt;
+	for (uint32_t at = (uint32_t)*fd; t && *fd >= 0 && at < t->max_fds && !f; at++)
+		if (t->fd[at]) {
+			f = file_dup(t->fd[at]);
+			*cloexec = fdtable_cloexec(t, at);
+			*fd = (int)at;
+		}
+	spin_unlock(&leader->fd_lock);
 	return f;
 }
 
@@ -381,10 +406,13 @@ static int open_node(const struct initrd_file *node, int flags, bool created)
 	if (fs_is_socket(node))
 		return -ENXIO;			/* Linux: a socket file is not opened */
 	int err = node_hold(node);		/* a /proc/PID or tmpfs node: kept while open */
+	if (!err && (err = file_get_write(node, flags)) < 0)
+		node_drop(node);		/* a running program's: ETXTBSY */
 	if (err)
 		return err;
 	struct file *f = file_alloc(type);
 	if (!f) {
+		file_put_write(node, flags);
 		node_drop(node);
 		return -ENOMEM;
 	}

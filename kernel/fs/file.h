@@ -37,6 +37,7 @@ struct file {
 	uint32_t text_len;
 	int proc_pid;			/* FT_PROC: the node's pid at open (its slot may be reused) */
 	uint32_t flags;			/* O_ACCMODE, O_APPEND, O_NONBLOCK...: fcntl's F_GETFL */
+	uint32_t ino;			/* a pipe's or socket's inode number (fstat, /proc/PID/fd) */
 };
 
 struct file *file_alloc(enum file_type type);
@@ -64,6 +65,10 @@ void fd_done(struct fd_ref r);
  * for a caller that keeps the file while another thread may close the
  * descriptor (poll, select). NULL if none; file_close gives it back. */
 struct file *fd_get(int fd);
+/* The same for process p's lowest open descriptor from *fd up
+ * (/proc/PID/fd), *fd moved to it, its close-on-exec bit in *cloexec;
+ * NULL if none. */
+struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec);
 /* Slots in the current process's descriptor table (select's bound). */
 uint32_t fd_table_size(void);
 
@@ -85,6 +90,9 @@ void locks_release(const struct initrd_file *node, int owner);
 /* A file of the tree (kernel/fs/fileio.c): open's permission check, a
  * tmpfs file's read and write at the file's offset, pread64, pwrite64. */
 int open_permission(const struct initrd_file *node, int flags);
+/* A tmpfs file open for writing is a writer (ETXTBSY while it runs). */
+int file_get_write(const struct initrd_file *node, int flags);
+void file_put_write(const struct initrd_file *node, int flags);
 int file_node_read(struct file *f, void *ubuf, uint32_t n);
 int file_node_write(struct file *f, const void *ubuf, uint32_t n);
 int sys_pread64(int fd, void *ubuf, uint32_t n, uint32_t lo, uint32_t hi);

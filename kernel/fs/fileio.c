@@ -7,6 +7,7 @@
 #include "file.h"
 #include "namei.h"
 #include "tmpfs.h"
+#include "kernel/fs/proc/procfs.h"
 #include "lib/errno.h"
 #include <uapi/fcntl.h>
 
@@ -22,7 +23,24 @@ int open_permission(const struct initrd_file *node, int flags)
 		return -EISDIR;
 	if ((mask & MAY_WRITE) && !tmpfs_of(node) && !node->rdev)
 		return -EROFS;
+	if (node->procfs)
+		return procfs_fd_may(node);	/* /proc/PID/fd of another: EACCES */
 	return tmpfs_of(node) ? fs_permission(node, mask) : 0;
+}
+
+/* A tmpfs file opened for writing counts as a writer (tmpfs_get_write):
+ * ETXTBSY while a program runs it; file_close gives it back. */
+int file_get_write(const struct initrd_file *node, int flags)
+{
+	if ((flags & O_ACCMODE) == O_RDONLY || !tmpfs_of(node) || node->is_dir)
+		return 0;
+	return tmpfs_get_write(tmpfs_of(node));
+}
+
+void file_put_write(const struct initrd_file *node, int flags)
+{
+	if ((flags & O_ACCMODE) != O_RDONLY && tmpfs_of(node) && !node->is_dir)
+		tmpfs_put_write(tmpfs_of(node));
 }
 
 int file_node_read(struct file *f, void *ubuf, uint32_t n)

@@ -35,31 +35,34 @@ int fs_lookup(const struct proc *p, const char *path, const struct initrd_file *
 }
 
 /* Where a relative path given with dirfd starts (the *at() calls): the
- * working directory for AT_FDCWD, else the directory open on dirfd. */
-static int dirfd_start(int dirfd, const struct initrd_file **start)
+ * working directory for AT_FDCWD, else the directory open on dirfd. The
+ * file is held in *r for the walk (fd_use), so another thread's close
+ * cannot free it, and with it the start directory, under the walk. */
+static int dirfd_start(int dirfd, const struct initrd_file **start, struct fd_ref *r)
 {
 	if (dirfd == AT_FDCWD) {
 		*start = cwd_of(current());
 		return 0;
 	}
-	struct file *f = fd_file(dirfd);
-	if (!f)
+	*r = fd_use(dirfd);
+	if (!r->file)
 		return -EBADF;
-	if (f->type != FT_INITRD || !f->node->is_dir)
+	if (r->file->type != FT_INITRD || !r->file->node->is_dir)
 		return -ENOTDIR;
-	*start = f->node;
+	*start = r->file->node;
 	return 0;
 }
 
 int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bool follow)
 {
 	const struct initrd_file *start = initrd_root();
-	if (path[0] != '/') {
-		int err = dirfd_start(dirfd, &start);
-		if (err < 0)
-			return err;
-	}
-	return initrd_resolve_at(start, path, out, follow);
+	struct fd_ref r = { 0 };
+	int err = path[0] == '/' ? 0 : dirfd_start(dirfd, &start, &r);
+	if (err == 0)
+		err = initrd_resolve_at(start, path, out, follow);
+	if (r.file)
+		fd_done(r);
+	return err;
 }
 
 int fs_lookup_user(const char *upath, const struct initrd_file **out)

@@ -409,6 +409,33 @@ void node_drop(const struct initrd_file *n)
 		procfs_node_drop(n);
 }
 
+int node_read(const struct initrd_file *n, void *buf, uint32_t count, uint32_t off)
+{
+	if (tmpfs_of(n))
+		return tmpfs_read_kernel(tmpfs_of(n), buf, count, off);
+	if (off >= n->size || !n->data)
+		return 0;
+	if (count > n->size - off)
+		count = n->size - off;
+	memcpy(buf, n->data + off, count);
+	return (int)count;
+}
+
+int node_hold_exe(const struct initrd_file *n)
+{
+	int err = node_hold(n);
+	if (!err && tmpfs_of(n) && (err = tmpfs_deny_write(tmpfs_of(n))) < 0)
+		node_drop(n);
+	return err;
+}
+
+void node_drop_exe(const struct initrd_file *n)
+{
+	if (tmpfs_of(n))
+		tmpfs_allow_write(tmpfs_of(n));
+	node_drop(n);
+}
+
 const char *initrd_name(const struct initrd_file *f)
 {
 	const char *slash = last_slash(f->path);

@@ -100,6 +100,14 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link);
  * when it is gone. Any node may be passed. drop gives it back. */
 int node_hold(const struct initrd_file *n);
 void node_drop(const struct initrd_file *n);
+/* The same for a program (exec, /proc/PID/exe): a tmpfs file is also
+ * kept from writers while held so (-ETXTBSY when one has it open). */
+int node_hold_exe(const struct initrd_file *n);
+void node_drop_exe(const struct initrd_file *n);
+/* Up to count bytes of file n from off into kernel memory (exec's
+ * headers): the initrd's where they lie, tmpfs's from its pages. The
+ * bytes read (fewer at the end), or -errno. */
+int node_read(const struct initrd_file *n, void *buf, uint32_t count, uint32_t off);
 /* Its place in the archive: a stable inode number for stat (kernel/fs/stat.c). */
 uint32_t initrd_index(const struct initrd_file *n);
 

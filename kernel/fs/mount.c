@@ -3,7 +3,7 @@
  * (kernel/fs/mount.h), mount(2), umount2(2), statfs(2) and /proc/mounts.
  *
  * At boot / stays the initrd, read-only, as Linux keeps its initramfs'
- * files; /tmp gets a tmpfs with systemd's options
+ * files; /tmp and /dev/shm get a tmpfs each with systemd's options
  * (mode=1777, nosuid, nodev, strictatime, half the RAM); /root and
  * /home/student get a tmpfs each, owned by root (0700) and by student
  * (uid 1000, 0755). A tmpfs over them rather than an overlay of the
@@ -222,10 +222,9 @@ static void boot_mount(const char *path, const char *opts, uint32_t flags)
 void mount_init(void)
 {
 	boot_mount("/tmp", "mode=1777", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
-	/* No /dev/shm yet: what programs put there (shm_open, sem_open) they
-	 * map MAP_SHARED, which tmpfs files cannot be yet (kernel/mm/mmap.c).
-	 * Without it shm_open fails at once with ENOENT, as on a Linux that
-	 * has no /dev/shm, and the callers that can go on do (cyclictest). */
+	/* POSIX shared memory (shm_open, sem_open): files here, mapped
+	 * MAP_SHARED (kernel/mm/filemap.c). */
+	boot_mount("/dev/shm", "mode=1777", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
 	boot_mount("/root", "mode=0700", MS_NOSUID | MS_NODEV | MS_STRICTATIME);
 	boot_mount("/home/student", "mode=0755,uid=1000,gid=1000",
 		   MS_NOSUID | MS_NODEV | MS_STRICTATIME);
@@ -303,12 +302,16 @@ int sys_umount2(const char *utarget, int flags)
 
 /* ---- paths and /proc/mounts ---- */
 
-/* The absolute path of directory n: the tree's own, or a tmpfs
- * directory's names up to its mount, after its mount point's path. */
+#define DELETED	" (deleted)"	/* Linux's d_path after an unlinked file's name */
+
+/* The absolute path of node n: the tree's own, or a tmpfs node's names
+ * up to its mount, after its mount point's path; an unlinked file's with
+ * DELETED. */
 int mount_path(const struct initrd_file *n, char *buf, uint32_t size)
 {
 	char name[FS_NAME_MAX + 1];
 	uint32_t len = 0;
+	int deleted = 0;
 	buf[0] = 0;
 	while (tmpfs_of(n)) {
 		const struct initrd_file *up = tmpfs_parent(n);
@@ -318,8 +321,10 @@ int mount_path(const struct initrd_file *n, char *buf, uint32_t size)
 				return -ENOENT;	/* unmounted while we looked */
 			continue;
 		}
-		if (tmpfs_name_in(up, n, name) < 0)
+		int named = tmpfs_name_in(up, n, name);
+		if (named < 0)
 			return -ENOENT;
+		deleted |= named;
 		uint32_t k = (uint32_t)strlen(name);
 		if (len + k + 2 > size)
 			return -ENAMETOOLONG;
@@ -330,11 +335,14 @@ int mount_path(const struct initrd_file *n, char *buf, uint32_t size)
 		n = up;
 	}
 	uint32_t base = strcmp(n->path, "/") == 0 && len ? 0 : (uint32_t)strlen(n->path);
-	if (base + len + 1 > size)
+	uint32_t tail = deleted ? sizeof(DELETED) - 1 : 0;
+	if (base + len + tail + 1 > size)
 		return -ENAMETOOLONG;
 	memmove(buf + base, buf, len + 1);
 	memcpy(buf, n->path, base);
-	return (int)(base + len);
+	if (deleted)
+		memcpy(buf + base + len, DELETED, sizeof(DELETED));
+	return (int)(base + len + tail);
 }
 
 void mount_show(struct pbuf *b)

@@ -25,8 +25,10 @@ void mount_init(void);
 const struct initrd_file *mount_cross(const struct initrd_file *point);
 /* The mount point a tmpfs root is mounted on (for ".."). */
 const struct initrd_file *mount_point_of(const struct initrd_file *root);
-/* The absolute path of directory n into buf: its length, or -ENAMETOOLONG,
- * -ENOENT (removed or unmounted). getcwd, /proc/PID/cwd. */
+/* The absolute path of node n into buf (an unlinked file's ends in
+ * " (deleted)", as Linux's d_path): its length, or -ENAMETOOLONG, -ENOENT
+ * (removed, unmounted, or a file whose name is not known). getcwd,
+ * /proc/PID/cwd, maps and fd/N. */
 int mount_path(const struct initrd_file *n, char *buf, uint32_t size);
 /* /proc/PID/mounts' text (kernel/fs/proc/procfs_pid_text.c); /proc/mounts
  * is a link to self/mounts, as Linux's. */

@@ -444,7 +444,11 @@ static int truncate_node(const struct initrd_file *n, int64_t size)
 		return n->rdev ? 0 : -EROFS;
 	if (n->symlink)
 		return -EINVAL;
-	return tmpfs_truncate(tmpfs_of(n), (uint64_t)size);
+	if ((err = tmpfs_get_write(tmpfs_of(n))) < 0)
+		return err;			/* a running program's: ETXTBSY */
+	err = tmpfs_truncate(tmpfs_of(n), (uint64_t)size);
+	tmpfs_put_write(tmpfs_of(n));
+	return err;
 }
 
 int sys_truncate64(const char *upath, uint32_t lo, uint32_t hi)

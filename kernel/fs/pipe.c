@@ -125,6 +125,7 @@ int pipe_create(struct file **rd, struct file **wr)
 		return -ENOMEM;
 	}
 	(*rd)->pipe = (*wr)->pipe = p;
+	(*wr)->ino = (*rd)->ino;		/* one inode, two ends (pipe:[ino]) */
 	return 0;
 }
 

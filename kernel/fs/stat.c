@@ -90,6 +90,9 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 		k->mode = S_IFDIR | n->perm;
 		if (n->procfs)			/* ".", its name, each child's ".." */
 			k->nlink = 2 + subdirs(n);
+	} else if (n->magic == MAGIC_FD) {	/* lstat of /proc/PID/fd/N: Linux's 64 */
+		k->mode = S_IFLNK | n->perm;
+		k->size = 64;
 	} else if (n->magic) {			/* lstat of /proc/self, /proc/PID/exe */
 		char text[FS_PATH_MAX];
 		int len = initrd_magic_text(n, text, sizeof(text));
@@ -117,7 +120,7 @@ static void stat_file(const struct file *f, struct kstat *k)
 		stat_node(f->node, k);
 		return;
 	}
-	*k = (struct kstat){ .nlink = 1, .blksize = 4096 };
+	*k = (struct kstat){ .nlink = 1, .blksize = 4096, .ino = f->ino };
 	if (f->type == FT_CONSOLE) {	/* Linux: crw--w---- 5,1, blksize 1024 */
 		k->mode = S_IFCHR | 0620;
 		k->rdev_major = 5;

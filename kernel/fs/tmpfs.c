@@ -56,6 +56,7 @@ static struct tmpfs_node *node_alloc(struct tmpfs_sb *sb, uint16_t mode, uint32_
 	t->atime = t->mtime = t->ctime = now();
 	t->next_cookie = 2;		/* 0 and 1 are "." and ".." */
 	mutex_init(&t->data_lock, "tmpfs data");
+	spin_init(&t->pages_lock, "tmpfs pages");
 	return t;
 }
 
@@ -74,9 +75,16 @@ static void node_put(struct tmpfs_node *t)
 	KASSERT(spin_held(&tmpfs_lock) && t->refs >= 0);
 	if (t->n.nlink > 0 || t->refs > 0)
 		return;
+	struct tmpfs_node *dir = t->gone ? t->parent : NULL;
 	t->sb->used_inodes--;
 	tmpfs_free_pages(t);
+	kfree(t->gone);
 	rcu_call(&t->rcu, node_free_rcu);
+	if (dir) {			/* the directory it was unlinked from lets go too */
+		dir->refs--;
+		dir->sb->holds--;
+		node_put(dir);
+	}
 }
 
 struct tmpfs_sb *tmpfs_new(uint32_t max_pages, uint32_t max_inodes, uint16_t mode, uint32_t uid,
@@ -207,6 +215,62 @@ void tmpfs_drop(const struct initrd_file *n)
 	spin_unlock(&tmpfs_lock);
 }
 
+/* writers counts one way or the other, never both (tmpfs.h): a move by
+ * delta, refused (ETXTBSY) when checked and it counts the other way. */
+static int writers_move(struct tmpfs_node *t, int delta, bool checked)
+{
+	int err = 0;
+	spin_lock(&tmpfs_lock);
+	if (checked && (delta > 0 ? t->writers < 0 : t->writers > 0))
+		err = -ETXTBSY;
+	else
+		t->writers += delta;
+	KASSERT(checked || t->writers * delta <= 0);	/* a put or allow never crosses 0 */
+	spin_unlock(&tmpfs_lock);
+	return err;
+}
+
+int tmpfs_get_write(struct tmpfs_node *n)
+{
+	return writers_move(n, 1, true);
+}
+
+void tmpfs_put_write(struct tmpfs_node *n)
+{
+	writers_move(n, -1, false);
+}
+
+int tmpfs_deny_write(struct tmpfs_node *n)
+{
+	return writers_move(n, -1, true);
+}
+
+void tmpfs_allow_write(struct tmpfs_node *n)
+{
+	writers_move(n, 1, false);
+}
+
+void tmpfs_map_hold(const struct initrd_file *n)
+{
+	struct tmpfs_node *t = tmpfs_of(n);
+	spin_lock(&tmpfs_lock);
+	KASSERT(t->refs > 0);		/* the caller's open file or region holds it */
+	t->refs++;
+	t->sb->holds++;
+	t->mapped++;
+	spin_unlock(&tmpfs_lock);
+}
+
+void tmpfs_map_drop(const struct initrd_file *n)
+{
+	struct tmpfs_node *t = tmpfs_of(n);
+	spin_lock(&tmpfs_lock);
+	KASSERT(t->mapped > 0);
+	t->mapped--;
+	spin_unlock(&tmpfs_lock);
+	tmpfs_drop(n);
+}
+
 const struct initrd_file *tmpfs_readdir(const struct initrd_file *dir, uint32_t *pos,
 					char *name)
 {
@@ -264,14 +328,18 @@ static void splice_out(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tm
 int tmpfs_name_in(const struct initrd_file *dir, const struct initrd_file *child, char *name)
 {
 	int err = -ENOENT;
+	struct tmpfs_node *t = tmpfs_of(child);
 	spin_lock(&tmpfs_lock);
-	for (struct tmpfs_dirent *d = tmpfs_of(dir)->first; d; d = d->next)
-		if (&d->node->n == child) {
-			memcpy(name, d->name, d->len);
-			name[d->len] = 0;
-			err = 0;
-			break;
-		}
+	struct tmpfs_dirent *d = tmpfs_of(dir)->first;
+	while (d && &d->node->n != child)
+		d = d->next;
+	if (!d && t->gone && &t->parent->n == dir)
+		d = t->gone;			/* unlinked: its last name */
+	if (d) {
+		memcpy(name, d->name, d->len);
+		name[d->len] = 0;
+		err = d == t->gone;
+	}
 	spin_unlock(&tmpfs_lock);
 	return err;
 }
@@ -284,11 +352,22 @@ static int add_name(struct tmpfs_node *dir, const char *name, struct tmpfs_node 
 		return -ENOSPC;
 	append(dir, d);
 	t->n.nlink++;
-	if (t->n.is_dir) {
-		t->parent = dir;
+	t->parent = dir;
+	if (t->n.is_dir)
 		dir->n.nlink++;			/* its ".." */
-	}
 	return 0;
+}
+
+/* Under tmpfs_lock: a held file loses its last name d in dir: the name
+ * is kept, and dir held, for its path's "(deleted)" (tmpfs.h, gone). */
+static bool keep_gone_name(struct tmpfs_node *t, struct tmpfs_node *dir, struct tmpfs_dirent *d)
+{
+	if (t->n.nlink > 0 || t->refs == 0 || t->parent != dir)
+		return false;
+	t->gone = d;
+	dir->refs++;
+	dir->sb->holds++;
+	return true;
 }
 
 /* Under tmpfs_lock: take d (after prev) out of dir; the node is put. */
@@ -296,14 +375,19 @@ static void drop_name(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmp
 {
 	struct tmpfs_node *t = d->node;
 	splice_out(dir, d, prev);
-	kfree(d);
 	if (t->n.is_dir) {
+		kfree(d);
 		KASSERT(!t->first);		/* only an empty directory loses its name */
 		t->n.nlink = 0;			/* its name and its "." */
 		t->parent = NULL;		/* not kept alive by it: ".." is itself now */
 		dir->n.nlink--;
 	} else {
 		t->n.nlink--;
+		if (!keep_gone_name(t, dir, d)) {
+			kfree(d);
+			if (t->parent == dir)
+				t->parent = NULL;	/* its other names, if any, are unknown */
+		}
 	}
 	t->ctime = now();
 	node_put(t);
@@ -450,8 +534,8 @@ static int move_name(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tm
 	if (t->n.is_dir && odir != ndir) {
 		odir->n.nlink--;
 		ndir->n.nlink++;
-		t->parent = ndir;
 	}
+	t->parent = ndir;
 	t->ctime = now();
 	return 0;
 }
@@ -466,10 +550,8 @@ static int exchange(struct tmpfs_node *odir, struct tmpfs_dirent *od, struct tmp
 		return -EINVAL;			/* one would go inside itself */
 	od->node = b;
 	nd->node = a;
-	if (a->n.is_dir)
-		a->parent = ndir;
-	if (b->n.is_dir)
-		b->parent = odir;
+	a->parent = ndir;
+	b->parent = odir;
 	if (odir != ndir) {
 		odir->n.nlink += (uint32_t)b->n.is_dir - (uint32_t)a->n.is_dir;
 		ndir->n.nlink += (uint32_t)a->n.is_dir - (uint32_t)b->n.is_dir;

@@ -13,9 +13,21 @@
  *
  * Locks: tmpfs_lock (a spinlock) guards every directory's entries, every
  * node's nlink, refs, attributes and parent, and each mount's inode
- * count; nothing sleeps under it. Page counts are atomic. A file's pages and size change under its own
- * data mutex, taken with the file held (refs), so a read or write may
- * fault on user memory. The walk finds a node under tmpfs_lock and uses
+ * count; nothing sleeps under it. Page counts are atomic. A file's
+ * size and the pages it loses change under its own data mutex, taken
+ * with the file held (refs), so a read or write may fault on user
+ * memory; the page array and the size also under the file's pages_lock,
+ * a spinlock, which a page fault takes (under its address space's lock)
+ * to find or add the page it maps. A page found stays while the data
+ * mutex is held. Lock order: data mutex, then an address space's lock
+ * (kernel/mm/mm.h), then pages_lock.
+ *
+ * A file's pages are its page cache (Linux's shmem): a shared mapping
+ * maps those very frames, a private one maps them read-only until its
+ * first write copies (kernel/mm/filemap.c). Each mapping's region holds
+ * the file (tmpfs_map_hold), so it outlives its close and unlink; a
+ * truncation first takes the lost pages out of every mapping.
+ * The walk finds a node under tmpfs_lock and uses
  * it without a hold until it next sleeps (kernel/sync/rcu.h): freeing
  * waits for an RCU grace period.
  */
@@ -27,6 +39,7 @@
 #include <stdint.h>
 #include "initrd.h"
 #include "kernel/sync/mutex.h"
+#include "lib/spinlock.h"
 #include "kernel/sync/rcu.h"
 
 struct tmpfs_dirent;
@@ -44,13 +57,25 @@ struct tmpfs_node {
 	uint32_t uid, gid;
 	uint16_t mode;			/* S_IF* | permission bits, as stat says */
 	int refs;			/* holds: open files, working directories */
+	/* Linux's i_writecount: > 0, descriptors open for writing; < 0,
+	 * programs running it (exec): each excludes the other (ETXTBSY). */
+	int writers;
 	struct tmpfs_time atime, mtime, ctime;
-	struct tmpfs_node *parent;	/* a directory's; NULL for a mount's root */
+	/* A directory's; NULL for a mount's root. A file's: the directory
+	 * of its newest name, NULL once that name is gone (its path is then
+	 * unknown: /proc/PID/maps and fd). */
+	struct tmpfs_node *parent;
+	/* A file unlinked while held (open, mapped): its last name, and its
+	 * parent held for it, so that its path reads "/tmp/x (deleted)" as
+	 * Linux's (/proc/PID/fd, maps); freed with it. */
+	struct tmpfs_dirent *gone;
 	struct tmpfs_dirent *first, *last;	/* a directory's names, oldest first */
 	uint32_t next_cookie;		/* a directory's: the next name's getdents offset */
 	struct mutex data_lock;		/* a file's pages and size */
+	struct spinlock pages_lock;	/* pages, npages, n.size (see the top) */
 	uint8_t **pages;		/* a file's: kernel addresses of frames, NULL a hole */
 	uint32_t npages;		/* slots in pages */
+	uint32_t mapped;		/* regions that map it (tmpfs_lock) */
 	uint32_t present;		/* pages that are not holes: st_blocks / 8 (atomic) */
 	struct rcu_head rcu;
 };
@@ -83,7 +108,8 @@ uint32_t tmpfs_pages_total(void);
 
 /* ---- the walk (kernel/fs/initrd.c) ---- */
 int tmpfs_lookup(const struct initrd_file **at, const char *name, size_t len);
-/* A directory's parent; a mount's root: NULL (the walk asks the mount). */
+/* A directory's parent, a file's (see parent); a mount's root: NULL (the
+ * walk asks the mount). */
 const struct initrd_file *tmpfs_parent(const struct initrd_file *n);
 /* Keep a node past its walk (0; -ENOENT once it is gone) and give it back. */
 int tmpfs_hold(const struct initrd_file *n);
@@ -94,8 +120,9 @@ void tmpfs_drop(const struct initrd_file *n);
 const struct initrd_file *tmpfs_readdir(const struct initrd_file *dir, uint32_t *pos,
 					char *name);
 
-/* Directory child's name in dir into name (FS_NAME_MAX + 1 bytes): 0, or
- * -ENOENT when it has none there now. */
+/* Directory child's name in dir into name (FS_NAME_MAX + 1 bytes): 0,
+ * 1 for the last name of an unlinked file (gone), or -ENOENT when it has
+ * none there now. */
 int tmpfs_name_in(const struct initrd_file *dir, const struct initrd_file *child, char *name);
 
 /* ---- the calls on names (kernel/fs/namei.c); dir is held or just walked ---- */
@@ -112,6 +139,18 @@ int tmpfs_remove(struct tmpfs_node *dir, const char *name, bool rmdir,
 int tmpfs_rename(struct tmpfs_node *odir, const char *oname, struct tmpfs_node *ndir,
 		 const char *nname, unsigned flags,
 		 int (*check)(struct tmpfs_node *dir, struct tmpfs_node *victim));
+/* A region mapping n begins and ends (kernel/mm/mm.c): a hold, counted
+ * in mapped. The hold is taken from one the caller has (an open file, a
+ * region), so it cannot fail. */
+void tmpfs_map_hold(const struct initrd_file *n);
+void tmpfs_map_drop(const struct initrd_file *n);
+/* Open for writing (or truncate) and close: 0, or -ETXTBSY while a
+ * program runs the file. Exec and a program's end: 0, or -ETXTBSY while
+ * it is open for writing. Under tmpfs_lock. */
+int tmpfs_get_write(struct tmpfs_node *n);
+void tmpfs_put_write(struct tmpfs_node *n);
+int tmpfs_deny_write(struct tmpfs_node *n);
+void tmpfs_allow_write(struct tmpfs_node *n);
 void tmpfs_set_attr(struct tmpfs_node *n, int mode, int64_t uid, int64_t gid);
 void tmpfs_touch(struct tmpfs_node *n, bool mtime);	/* mtime and ctime, or ctime */
 struct tmpfs_time tmpfs_now(void);	/* the wall clock, as tmpfs stamps times */
@@ -130,6 +169,13 @@ int tmpfs_truncate(struct tmpfs_node *n, uint64_t size);
 /* fallocate: pages for the range (size grown unless FALLOC_FL_KEEP_SIZE),
  * or FALLOC_FL_PUNCH_HOLE's zeros; 0, -ENOSPC (nothing taken), -EFBIG. */
 int tmpfs_fallocate(struct tmpfs_node *n, int mode, uint64_t off, uint64_t len);
+/* The same into kernel memory (exec reads a program's headers). */
+int tmpfs_read_kernel(struct tmpfs_node *n, void *buf, uint32_t count, uint64_t off);
+/* A page fault on page pg of a mapping of n (kernel/mm/filemap.c): the
+ * page's frame in *pa with a reference for the caller's page table,
+ * made (zeroed) if it was a hole; -EFAULT wholly past the end of the
+ * file, -ENOSPC on a full mount (both SIGBUS, as Linux), -ENOMEM. */
+int tmpfs_fault_page(struct tmpfs_node *n, uint32_t pg, uint32_t *pa);
 /* Free a file's pages (its node is going). */
 void tmpfs_free_pages(struct tmpfs_node *n);
 /* Count n pages against sb's size= (false: full) and give them back;

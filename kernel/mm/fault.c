@@ -4,8 +4,10 @@
  *
  * A page fault inside a region (kernel/mm/mm.c) that the region's protection
  * allows is the kernel's business, and the program never knows:
- *   - a page never touched gets a zeroed frame, or for a file mapping a
- *     frame with the file's bytes (demand paging: mmap costs nothing);
+ *   - a page never touched gets a zeroed frame, for a mapping of an
+ *     initrd file a frame with the file's bytes, for a tmpfs file's the
+ *     file's own page (kernel/mm/filemap.c) (demand paging: mmap costs
+ *     nothing);
  *   - a write to a page that fork left shared gets a private copy, or the
  *     page itself when no one else has it any more (copy-on-write);
  *   - a touch just below the stack grows the stack.
@@ -18,7 +20,9 @@
  * SIGKILL: Linux's OOM killer, simplified to "the one who asked".
  */
 #include "fault.h"
+#include "filemap.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/fs/tmpfs.h"
 #include "mm.h"
 #include "pmm.h"
 #include "kernel/task/proc.h"
@@ -71,9 +75,12 @@ static enum fault_result fill_page(struct vm_area *a, uint32_t va, uint32_t *pa)
 	return FAULT_OK;
 }
 
-static enum fault_result fault_in(struct proc *p, struct vm_area *a, uint32_t va, pte_t *pte)
+static enum fault_result fault_in(struct proc *p, struct vm_area *a, uint32_t va, pte_t *pte,
+				  bool write)
 {
 	uint32_t pa;
+	if (tmpfs_of(a->file))		/* the file's own page (kernel/mm/filemap.c) */
+		return filemap_fault(p, a, va, pte, write);
 	enum fault_result r = fill_page(a, va, &pa);
 	if (r == FAULT_OK)
 		vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, true));
@@ -85,6 +92,8 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 {
 	uint32_t old = PTE_ADDR(*pte);
 
+	if ((*pte & PTE_FILE) && !(a->flags & VMA_SHARED))
+		return filemap_copy(p, a, va, pte);	/* the file's page stays the file's */
 	/* A shared mapping's page is never copied: every process must see
 	 * the one frame (it lacks PTE_W only if mprotect made it read-only). */
 	if (pmm_refs(old) > 1 && !(a->flags & VMA_SHARED)) {
@@ -96,7 +105,7 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 		pmm_unref(old);
 		p->mm.cow_copies++;
 	} else {	/* the others let go of it already, or it is shared */
-		vm_set_pte(p->pgdir, va, pte, old | mm_pte_flags(a, true));
+		vm_set_pte(p->pgdir, va, pte, old | (*pte & PTE_FILE) | mm_pte_flags(a, true));
 	}
 	return FAULT_OK;
 }
@@ -116,7 +125,7 @@ static enum fault_result fault_locked(struct proc *p, uint32_t va, bool write)
 		return FAULT_OOM;
 	enum fault_result r = FAULT_OK;
 	if (!(*pte & PTE_P))
-		r = fault_in(p, a, va, pte);
+		r = fault_in(p, a, va, pte, write);
 	else if (write && !(*pte & PTE_W))
 		r = copy_on_write(p, a, va, pte);
 	if (r == FAULT_OK)

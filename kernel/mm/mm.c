@@ -4,12 +4,12 @@
  * This file keeps the list: find, insert, split, merge, unmap, protect,
  * and where a new mapping goes. What a region's pages are is decided when
  * one is touched (kernel/mm/fault.c); the system calls that change regions
- * are kernel/mm/mmap.c. Every process owns its mm alone (one thread each),
- * so no lock: only the process itself, or exec and fork acting for it,
- * changes it.
+ * are kernel/mm/mmap.c. Every function here runs under the mm's lock, or
+ * on an mm that no one else can reach yet (exec's, fork's new one).
  */
 #include "mm.h"
 #include "lib/errno.h"
+#include "kernel/fs/tmpfs.h"
 #include "kmalloc.h"
 #include "kernel/debug/panic.h"
 #include "pmm.h"
@@ -37,6 +37,21 @@ uint32_t mm_total_pages(const struct mm *mm)
 	for (int i = 0; i < mm->n; i++)
 		pages += (mm->area[i].end - mm->area[i].start) / PAGE_SIZE;
 	return pages;
+}
+
+/* A region that maps a tmpfs file holds it (tmpfs_map_hold), and so
+ * does each copy of it (a split, fork's); each lets go as it goes (a
+ * merge, munmap, exec, exit). The initrd's files never go. */
+static void area_hold(const struct vm_area *a)
+{
+	if (tmpfs_of(a->file))
+		tmpfs_map_hold(a->file);
+}
+
+static void area_drop(const struct vm_area *a)
+{
+	if (tmpfs_of(a->file))
+		tmpfs_map_drop(a->file);
 }
 
 /* The array doubles (from 8) when full. */
@@ -73,11 +88,13 @@ int mm_insert(struct mm *mm, const struct vm_area *a)
 	memmove(&mm->area[i + 1], &mm->area[i], (mm->n - i) * sizeof(*a));
 	mm->area[i] = *a;
 	mm->n++;
+	area_hold(a);
 	return 0;
 }
 
 static void remove_area(struct mm *mm, int i)
 {
+	area_drop(&mm->area[i]);
 	memmove(&mm->area[i], &mm->area[i + 1], (mm->n - i - 1) * sizeof(mm->area[0]));
 	mm->n--;
 }
@@ -183,8 +200,9 @@ static void reprotect_pages(pde_t *pgdir, const struct vm_area *a)
 		pte_t *pte = vm_walk(pgdir, va, false);
 		if (!pte || !(*pte & PTE_P))
 			continue;
-		bool own = (a->flags & VMA_SHARED) || pmm_refs(PTE_ADDR(*pte)) == 1;
-		vm_set_pte(pgdir, va, pte, PTE_ADDR(*pte) | mm_pte_flags(a, own));
+		pte_t file = *pte & PTE_FILE;	/* a file's page: a private one is copied */
+		bool own = (a->flags & VMA_SHARED) || (!file && pmm_refs(PTE_ADDR(*pte)) == 1);
+		vm_set_pte(pgdir, va, pte, PTE_ADDR(*pte) | file | mm_pte_flags(a, own));
 	}
 }
 
@@ -226,6 +244,8 @@ int mm_fork(struct mm *child, const struct mm *parent)
 		return -ENOMEM;
 	memcpy(child->area, parent->area, parent->n * sizeof(parent->area[0]));
 	child->n = parent->n;
+	for (int i = 0; i < child->n; i++)
+		area_hold(&child->area[i]);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->arg_start = parent->arg_start;
@@ -237,12 +257,15 @@ int mm_fork(struct mm *child, const struct mm *parent)
 
 void mm_release(struct mm *mm)
 {
+	for (int i = 0; i < mm->n; i++)
+		area_drop(&mm->area[i]);
 	kfree(mm->area);
 	mm->area = NULL;
 	mm->n = mm->cap = 0;
 }
 
-/* The fault counts stay: getrusage's ru_minflt counts across exec. */
+/* The fault counts stay: getrusage's ru_minflt counts across exec. The
+ * regions were handed on (exec's caller releases them). */
 void mm_reset(struct mm *mm)
 {
 	mm->n = 0;

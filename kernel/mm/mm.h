@@ -4,8 +4,8 @@
  * per CPU), kernel stacks (kstack), page tables and the direct map (vm), a
  * group's regions (mm, this file; the mm lock guards the regions and the
  * user page tables), the memory calls (mmap), page faults and
- * copy-on-write (fault), and the one checked path to user memory
- * (uaccess).
+ * copy-on-write (fault), mappings of tmpfs files (filemap), and the one
+ * checked path to user memory (uaccess).
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs, kernel/task.
  *
@@ -14,8 +14,9 @@
  * Linux calls a region a vm_area and the set of them an mm; so do we. A
  * region is a page-aligned range [start, end) with one protection and one
  * origin: anonymous memory (zero-filled when first touched), a private
- * copy of an initrd file, or anonymous memory shared with the children
- * forked after it was mapped. The program image, the brk heap and the
+ * copy of an initrd file, a tmpfs file's own pages, shared or private
+ * (kernel/mm/filemap.c; the region holds the file), or anonymous memory
+ * shared with the children forked after it was mapped. The program image, the brk heap and the
  * stack are regions like any other (docs/kernel.md, "Address space").
  *
  * Teaching size: a sorted array where Linux has a maple tree. It lives
@@ -44,6 +45,7 @@
 #define VMA_SHARED	0x1	/* MAP_SHARED: pages stay shared after fork */
 #define VMA_GROWSDOWN	0x2	/* the stack: a fault just below grows it */
 #define VMA_HEAP	0x4	/* brk's */
+#define VMA_MAYWRITE	0x8	/* a shared file mapping whose descriptor could write */
 
 struct initrd_file;
 
@@ -51,7 +53,7 @@ struct vm_area {
 	uint32_t start, end;		/* page-aligned, start < end */
 	uint8_t prot;			/* PROT_READ | PROT_WRITE | PROT_EXEC */
 	uint8_t flags;			/* VMA_* */
-	const struct initrd_file *file;	/* private file mapping, or NULL */
+	const struct initrd_file *file;	/* a file mapping's file, or NULL */
 	uint32_t file_off;		/* the file's byte at start */
 };
 

@@ -10,7 +10,8 @@
  * must be one frame in every process that shares it, and a child forked
  * before the first touch would otherwise get a page of its own. (Linux
  * keeps such pages in a shmem file instead; teaching size.)
- * Files can be mapped only privately or read-only: the initrd is read-only.
+ * A tmpfs file's mapping maps the file's own pages (kernel/mm/filemap.c);
+ * an initrd file's gets copies of its bytes, which are read-only anyway.
  *
  * A thread group has one address space, the leader's (kernel/task/proc.h):
  * each call works on it under its lock, and when the call took a page
@@ -24,6 +25,7 @@
  */
 #include "lib/errno.h"
 #include "kernel/fs/file.h"
+#include <uapi/fcntl.h>		/* O_ACCMODE */
 #include "mm.h"
 #include "mmap.h"
 #include "pmm.h"
@@ -65,9 +67,12 @@ static int populate_shared(struct proc *p, const struct vm_area *a, uint32_t sta
 }
 
 /* May this mapping's type go with its file and protection? (do_mmap's
- * switch on MAP_TYPE.) A file shared and writable needs a file opened
- * for writing, which the read-only initrd never is. */
-static int type_ok(const struct file *f, uint32_t prot, uint32_t flags)
+ * switch on MAP_TYPE, in its order.) A shared mapping may write (now or
+ * after mprotect: VMA_MAYWRITE) only a file open for writing; any
+ * mapping needs a file open for reading. Only the tree's files map
+ * (tmpfs's, and the initrd's, which are never open for writing): pipes,
+ * devices, /proc and directories are ENODEV. */
+static int type_ok(const struct file *f, uint32_t prot, uint32_t flags, uint8_t *vma_flags)
 {
 	uint32_t type = flags & MAP_TYPE;
 
@@ -75,11 +80,17 @@ static int type_ok(const struct file *f, uint32_t prot, uint32_t flags)
 		return -EINVAL;
 	if (!f)
 		return 0;
-	if (type != MAP_PRIVATE && (prot & PROT_WRITE))
+	uint32_t acc = f->flags & O_ACCMODE;
+	bool writer = acc == O_WRONLY || acc == O_RDWR;
+	if (type != MAP_PRIVATE && (prot & PROT_WRITE) && !writer)
 		return -EACCES;
-	/* No mmap for pipes, the console or directories. */
-	/* tmpfs's files are not mapped yet (their pages are not one block) */
-	return f->type != FT_INITRD || f->node->is_dir || f->node->owner == NODE_TMPFS ? -ENODEV : 0;
+	if (type != MAP_PRIVATE && writer)
+		*vma_flags |= VMA_MAYWRITE;
+	if (acc == O_WRONLY)
+		return -EACCES;
+	if (f->type != FT_INITRD || f->node->is_dir)
+		return -ENODEV;
+	return flags & MAP_GROWSDOWN ? -EINVAL : 0;
 }
 
 /* Where the mapping goes: addr itself (MAP_FIXED), the hint if free, or
@@ -150,7 +161,7 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 		return (int)at;
 	if ((flags & MAP_FIXED_NOREPLACE) && mm_overlap(&p->mm, (uint32_t)at, (uint32_t)at + len))
 		return -EEXIST;
-	int err = type_ok(f, prot, flags);
+	int err = type_ok(f, prot, flags, &a.flags);
 	if (err < 0)
 		return err;
 	a.file = f ? f->node : NULL;
@@ -203,14 +214,14 @@ static int do_munmap(uint32_t addr, uint32_t len)
 	return mm_unmap(&p->mm, p->pgdir, addr, addr + len);
 }
 
-/* A file shared read-only may not become writable (do_mprotect_pkey:
- * VM_MAYWRITE is off). */
+/* A file shared from a descriptor not open for writing may not become
+ * writable (do_mprotect_pkey: VM_MAYWRITE is off). */
 static int prot_allowed(struct mm *mm, uint32_t start, uint32_t end, uint32_t prot)
 {
 	for (int i = 0; i < mm->n; i++) {
 		struct vm_area *a = &mm->area[i];
 		if (a->start < end && a->end > start && (prot & PROT_WRITE) &&
-		    a->file && (a->flags & VMA_SHARED))
+		    a->file && (a->flags & VMA_SHARED) && !(a->flags & VMA_MAYWRITE))
 			return -EACCES;
 	}
 	return 0;
@@ -250,7 +261,7 @@ static bool grow_in_place(struct proc *p, struct vm_area *a, uint32_t new_end)
 	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(new_end - old_end))
 		return false;
 	a->end = new_end;
-	if ((a->flags & VMA_SHARED) && populate_shared(p, a, old_end, new_end) < 0) {
+	if ((a->flags & VMA_SHARED) && !a->file && populate_shared(p, a, old_end, new_end) < 0) {
 		vm_free_range(p->pgdir, old_end, new_end - old_end);
 		a->end = old_end;
 		return false;
@@ -273,7 +284,8 @@ static int move_region(struct proc *p, struct vm_area *a, uint32_t old, uint32_t
 		return -ENOMEM;
 	mm_unmap(&p->mm, p->pgdir, old, old + old_len);	/* its pages are gone already */
 	mm_insert(&p->mm, &moved);
-	if ((moved.flags & VMA_SHARED) && populate_shared(p, &moved, to + old_len, to + new_len) < 0) {
+	if ((moved.flags & VMA_SHARED) && !moved.file &&
+	    populate_shared(p, &moved, to + old_len, to + new_len) < 0) {
 		mm_unmap(&p->mm, p->pgdir, to, to + new_len);
 		return -ENOMEM;		/* Linux would have kept the old range; rare */
 	}
@@ -540,4 +552,24 @@ int sys_mlock(uint32_t addr, uint32_t len)
 int sys_munlock(uint32_t addr, uint32_t len)
 {
 	return do_mlock(addr, len, false);
+}
+
+/* 144: msync. A tmpfs file's mapping is its page cache and nothing lies
+ * below it, so there is nothing to write back: Linux's checks, in its
+ * order, and ENOMEM when part of the range is not mapped. */
+int sys_msync(uint32_t addr, uint32_t len, int flags)
+{
+	struct proc *g = current()->group_leader;
+	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) || (addr & (PAGE_SIZE - 1)) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	uint64_t end = (uint64_t)addr + PAGE_ROUND_UP(len);	/* Linux: a length that rounds to 0 is 0 */
+	if (end > 0xFFFFFFFFull)
+		return -ENOMEM;		/* it wraps */
+	if (end == addr)
+		return 0;
+	mm_lock(&g->mm);
+	bool mapped = range_mapped(&g->mm, addr, (uint32_t)end);
+	mm_unlock(&g->mm);
+	return mapped ? 0 : -ENOMEM;
 }

@@ -15,6 +15,7 @@ int sys_mremap(uint32_t old, uint32_t old_len, uint32_t new_len,
 	       uint32_t flags, uint32_t new_addr);			/* 163 */
 int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 	      int fd, uint32_t pgoff);					/* 192 */
+int sys_msync(uint32_t addr, uint32_t len, int flags);			/* 144 */
 int sys_madvise(uint32_t addr, uint32_t len, int advice);		/* 219 */
 int sys_mlockall(int flags);						/* 152 */
 int sys_munlockall(void);

@@ -260,6 +260,8 @@ void vm_switch(pde_t *pgdir)
  * (pmm_ref). A private page loses PTE_W in both parent and child, so the
  * first write of either faults and gets a copy of its own (kernel/mm/fault.c);
  * a page of a shared mapping (PTE_SHARED) keeps PTE_W: both see every write.
+ * A file's own page (PTE_FILE) is not copied: the child's first touch
+ * maps it again from the file (kernel/mm/filemap.c says why).
  * Only the page tables are new: 4 KiB for each 4 MiB a program spans.
  */
 pde_t *vm_copy_user(pde_t *src)
@@ -270,7 +272,7 @@ pde_t *vm_copy_user(pde_t *src)
 	for_each_table(src, i) {
 		pte_t *table = P2V(PTE_ADDR(src[i]));
 		for (uint32_t j = map_of(src)->span[i].first; j < map_of(src)->span[i].end; j++) {
-			if (!(table[j] & PTE_P))
+			if (!(table[j] & PTE_P) || (table[j] & PTE_FILE))
 				continue;
 			if (!(table[j] & PTE_SHARED) && (table[j] & PTE_W)) {
 				table[j] &= ~PTE_W;

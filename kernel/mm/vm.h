@@ -37,6 +37,7 @@ extern char *host_phys_base;
 #define PTE_PS  0x080	/* 4 MiB page (in a directory entry) */
 /* Bits 9-11 are the software's. */
 #define PTE_SHARED 0x200	/* a MAP_SHARED page: fork keeps it writable in both */
+#define PTE_FILE   0x400	/* a tmpfs file's own page (kernel/mm/filemap.c): fork skips it */
 #define PTE_ADDR(e) ((e) & ~0xFFFu)
 
 #define PDX(va) (((uint32_t)(va) >> 22) & 0x3FF)

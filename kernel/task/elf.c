@@ -17,6 +17,8 @@
  *     bytes); the pages after it up to vaddr + memsz anonymous, zero on
  *     demand, read-write. A later segment replaces an earlier one's pages
  *     where they meet (MAP_FIXED).
+ * The file is the initrd's, read where it lies, or tmpfs's, whose headers
+ * are read into a copy and whose pages the segments map (kernel/mm/filemap.c).
  * What Linux only finds after exec's point of no return, and answers by
  * killing the process with SIGSEGV (a segment it cannot map), is refused
  * here before it, with ENOEXEC (elf_check_segments): the caller lives.
@@ -24,6 +26,7 @@
 #include "elf.h"
 #include "lib/errno.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "lib/string.h"
@@ -35,20 +38,60 @@
 
 const struct elf_phdr *elf_phdrs(const struct image *im)
 {
-	return (const void *)(im->f->data + im->eh->phoff);
+	return im->ph;
+}
+
+static bool header_ok(const struct elf_header *eh, uint32_t size)
+{
+	return size >= sizeof(*eh) && eh->magic == ELF_MAGIC &&
+	       (eh->type == ET_EXEC || eh->type == ET_DYN) &&
+	       (eh->machine == EM_386 || eh->machine == EM_486) &&
+	       eh->phentsize == sizeof(struct elf_phdr) && eh->phnum != 0 &&
+	       eh->phnum <= ELF_PHDRS_MAX && eh->phoff <= size &&
+	       eh->phnum * sizeof(struct elf_phdr) <= size - eh->phoff;
+}
+
+/* A tmpfs file's header and program headers, read into im->copy (a
+ * writer may change the file meanwhile: what is checked is the copy). */
+static int read_headers(const struct initrd_file *f, struct image *im)
+{
+	struct elf_header eh;
+	uint32_t size = f->size;
+	if (node_read(f, &eh, sizeof(eh), 0) != (int)sizeof(eh) || !header_ok(&eh, size))
+		return -ENOEXEC;
+	uint32_t len = eh.phnum * sizeof(struct elf_phdr);
+	struct elf_header *copy = im->copy = kmalloc(sizeof(eh) + len);
+	if (!copy)
+		return -ENOMEM;
+	*copy = eh;
+	if (node_read(f, copy + 1, len, eh.phoff) != (int)len)
+		return -ENOEXEC;
+	im->eh = copy;
+	im->ph = (const void *)(copy + 1);
+	return 0;
+}
+
+void elf_release(struct image *im)
+{
+	kfree(im->copy);
+	kfree(im->interp);
+	im->copy = im->interp = NULL;
 }
 
 int elf_check(const struct initrd_file *f, struct image *im)
 {
-	const struct elf_header *eh = (const void *)f->data;
-	if (f->size < sizeof(*eh) || eh->magic != ELF_MAGIC ||
-	    (eh->type != ET_EXEC && eh->type != ET_DYN) ||
-	    (eh->machine != EM_386 && eh->machine != EM_486) ||
-	    eh->phentsize != sizeof(struct elf_phdr) || eh->phnum == 0 ||
-	    eh->phnum > ELF_PHDRS_MAX || eh->phoff > f->size ||
-	    eh->phnum * sizeof(struct elf_phdr) > f->size - eh->phoff)
-		return -ENOEXEC;
-	*im = (struct image){ f, eh, 0, 0, 0, 0, false };
+	*im = (struct image){ .f = f };
+	if (!f->data) {
+		int err = read_headers(f, im);
+		if (err < 0)
+			return err;
+	} else {
+		im->eh = (const void *)f->data;
+		if (!header_ok(im->eh, f->size))
+			return -ENOEXEC;
+		im->ph = (const void *)(f->data + im->eh->phoff);
+	}
+	const struct elf_header *eh = im->eh;
 	const struct elf_phdr *ph = elf_phdrs(im);
 	uint32_t min = 0xFFFFFFFFu, max = 0;	/* as Linux computes them, wrapping */
 	for (int i = 0; i < eh->phnum; i++) {
@@ -69,7 +112,17 @@ int elf_check(const struct initrd_file *f, struct image *im)
 	return 0;
 }
 
-int elf_interp_path(const struct image *im, const char **path)
+/* The loader's path at off: where it lies, or a tmpfs file's copied. */
+static const char *interp_text(struct image *im, uint32_t off, uint32_t len)
+{
+	if (im->f->data)
+		return (const char *)im->f->data + off;
+	if (!(im->interp = kmalloc(len)) || node_read(im->f, im->interp, len, off) != (int)len)
+		return NULL;
+	return im->interp;
+}
+
+int elf_interp_path(struct image *im, const char **path)
 {
 	const struct elf_phdr *ph = elf_phdrs(im);
 	*path = NULL;
@@ -80,7 +133,9 @@ int elf_interp_path(const struct image *im, const char **path)
 			return -ENOEXEC;
 		if (ph[i].offset > im->f->size || ph[i].filesz > im->f->size - ph[i].offset)
 			return -EIO;		/* Linux: its read comes up short */
-		const char *s = (const char *)im->f->data + ph[i].offset;
+		const char *s = interp_text(im, ph[i].offset, ph[i].filesz);
+		if (!s)
+			return -EIO;
 		if (s[ph[i].filesz - 1])
 			return -ENOEXEC;
 		*path = s;
@@ -197,7 +252,7 @@ static int zero_tail(pde_t *pd, const struct vm_area *a, uint32_t end)
 		return -ENOMEM;
 	memset(P2V(pa), 0, PAGE_SIZE);
 	if (off < a->file->size)
-		memcpy(P2V(pa), a->file->data + off, a->file->size - off < n ? a->file->size - off : n);
+		node_read(a->file, P2V(pa), n, off);	/* what the file has of it */
 	if (vm_map_page(pd, page, pa, mm_pte_flags(a, true)) < 0) {
 		pmm_unref(pa);
 		return -ENOMEM;

@@ -61,6 +61,12 @@ struct mm;
 struct image {
 	const struct initrd_file *f;
 	const struct elf_header *eh;
+	const struct elf_phdr *ph;	/* the program headers */
+	/* A tmpfs file's header and program headers are read into copy
+	 * (kmalloc), its PT_INTERP into interp: elf_release frees them. The
+	 * initrd's are read where they lie. */
+	void *copy;
+	char *interp;
 	uint32_t bias;			/* added to every vaddr: 0 for ET_EXEC */
 	uint32_t first;			/* the first PT_LOAD's vaddr */
 	uint32_t hi;			/* the highest vaddr + memsz: brk's start */
@@ -69,11 +75,13 @@ struct image {
 };
 
 /* kernel/task/elf.c: the rules are Linux 6.1's load_elf_binary (docs/userland.md). */
-/* The header and program headers: 0 and *im filled, or -ENOEXEC. */
+/* The header and program headers: 0 and *im filled, or -ENOEXEC (or
+ * -ENOMEM); elf_release after either. */
 int elf_check(const struct initrd_file *f, struct image *im);
+void elf_release(struct image *im);
 /* The first PT_INTERP's path in *path (NULL: none); -ENOEXEC for a bad
  * one, -EIO when it lies past the end of the file. */
-int elf_interp_path(const struct image *im, const char **path);
+int elf_interp_path(struct image *im, const char **path);
 /* The bias for a position-independent image whose first page goes at
  * base; aligned (a program with a loader): base rounded down to the
  * segments' largest p_align, as Linux does. */

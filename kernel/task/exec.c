@@ -23,6 +23,8 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/initrd.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/tmpfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -43,25 +45,34 @@
  * loader at the top of the mmap area, as its first mapping would be. */
 #define PIE_BASE	0x00400000u
 
-/* Linux runs only a regular file with an x bit (root too needs one).
- * A tmpfs file is not run yet (its bytes are pages, not one block in
- * memory as exec reads them): EACCES. */
+/* Linux runs only a regular file with an x bit (root too needs one); a
+ * tmpfs file's x bit must be the caller's (the initrd's are all root's). */
 static bool runnable(const struct initrd_file *f)
 {
-	return !f->is_dir && !f->rdev && (f->perm & 0111) && f->owner != NODE_TMPFS;
+	return !f->is_dir && !f->rdev && (f->perm & 0111) &&
+	       (!tmpfs_of(f) || fs_permission(f, MAY_EXEC) == 0);
 }
 
 /* What execve found: the program, and its loader when it has one. */
 struct exec_plan {
 	struct image prog, interp;
 	bool dynamic;
+	const struct initrd_file *held;	/* the loader, held (node_hold) until mapped */
 };
+
+static void plan_release(struct exec_plan *x)
+{
+	elf_release(&x->prog);
+	elf_release(&x->interp);
+	node_drop(x->held);
+}
 
 /* The loader at path (Linux: ENOENT when it is missing, EACCES when it
  * may not run, EIO when its header is cut short, ELIBBAD when it is not
  * an i386 ELF file with program headers), placed: an ET_DYN one at the
  * top of the mmap area, an ET_EXEC one where it says. */
-static int plan_interp(struct proc *p, const char *path, struct image *im)
+static int plan_interp(struct proc *p, const char *path, struct image *im,
+		       const struct initrd_file **held)
 {
 	const struct initrd_file *lf;
 	int err = fs_lookup(p, path, &lf);
@@ -71,6 +82,9 @@ static int plan_interp(struct proc *p, const char *path, struct image *im)
 		return -EACCES;
 	if (lf->size < sizeof(struct elf_header))
 		return -EIO;
+	if ((err = node_hold(lf)) < 0)		/* a tmpfs file removed meanwhile */
+		return err;
+	*held = lf;
 	if (elf_check(lf, im) < 0)
 		return -ELIBBAD;
 	uint32_t lo = PAGE_ROUND_DOWN(im->first), hi = PAGE_ROUND_UP(im->hi);
@@ -94,7 +108,7 @@ static int plan_exec(struct proc *p, const struct initrd_file *f, struct exec_pl
 		return err;
 	x->dynamic = ipath != NULL;
 	elf_place(&x->prog, PIE_BASE, x->dynamic);
-	if (ipath && (err = plan_interp(p, ipath, &x->interp)) < 0)
+	if (ipath && (err = plan_interp(p, ipath, &x->interp, &x->held)) < 0)
 		return err;
 	if ((err = elf_check_segments(&x->prog, false)) < 0)
 		return err;
@@ -181,14 +195,14 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 static void exec_regions(struct proc *p, struct mm *nm, const struct exec_plan *x)
 {
 	struct vm_area *old = p->mm.area;
-	int old_cap = p->mm.cap;
+	int old_n = p->mm.n, old_cap = p->mm.cap;
 
 	mm_reset(&p->mm);
 	p->mm.area = nm->area;
 	p->mm.n = nm->n;
 	p->mm.cap = nm->cap;
 	nm->area = old;
-	nm->n = 0;
+	nm->n = old_n;			/* mm_release lets go of their files */
 	nm->cap = old_cap;
 	uint32_t brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
 	/* never below mmap_min_addr, even with no PT_LOAD */
@@ -229,30 +243,35 @@ static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
 	return err;
 }
 
-/* Load the ELF file f, found as path (its name for the process and
- * AT_EXECFN even when f is a script's interpreter), into p. */
-static int exec_elf(struct proc *p, const char *path, const struct initrd_file *f,
-		    char *const argv[], char *const envp[])
+/* The program becomes p's /proc/PID/exe with exec_elf's hold on it
+ * (node_hold_exe: no writer while it runs, as Linux's exe_file); the old
+ * program's goes (files_release lets go of the last). */
+static void set_exe(struct proc *p, const struct initrd_file *f)
 {
-	struct exec_plan x;
-	uint32_t sp = 0;
-	int argc = count(argv), envc = count(envp);
+	const struct initrd_file *old = p->exe;
+	p->exe = f;
+	node_drop_exe(old);
+}
 
-	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
-		return -E2BIG;
-	int err = plan_exec(p, f, &x);
-	if (err < 0)
-		return err;
-	if (!fits_in_memory(&x))
+/* Load the planned ELF file f, found as path (its name for the process
+ * and AT_EXECFN even when f is a script's interpreter), into p. */
+static int exec_planned(struct proc *p, const char *path, const struct initrd_file *f,
+			const struct exec_plan *x, char *const argv[], int argc,
+			char *const envp[], int envc)
+{
+	uint32_t sp = 0;
+	int err;
+
+	if (!fits_in_memory(x))
 		return -ENOMEM;
 	pde_t *pd = vm_new_pgdir();
 	if (!pd)
 		return -ENOMEM;
 	struct mm nm = { 0 };
-	err = build_regions(&nm, pd, &x);
+	err = build_regions(&nm, pd, x);
 	uint32_t strings[3] = { 0 };
 	if (!err)
-		err = build_stack(pd, &x, p, path, argv, argc, envp, envc, &sp, strings);
+		err = build_stack(pd, x, p, path, argv, argc, envp, envc, &sp, strings);
 	/* A thread's exec ends the others and takes the group's id
 	 * (Linux's de_thread). */
 	if (!err && p == current())
@@ -267,7 +286,7 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	/* The point of no return: swap in the new program and its regions. */
 	pde_t *old = p->pgdir;
 	p->pgdir = pd;
-	exec_regions(p, &nm, &x);
+	exec_regions(p, &nm, x);
 	p->mm.arg_start = strings[0];
 	p->mm.arg_end = p->mm.env_start = strings[1];
 	p->mm.env_end = strings[2];
@@ -278,7 +297,7 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	if (old)
 		vm_free_pgdir(old);
 	proc_set_name(p, path);
-	p->exe = f;
+	set_exe(p, f);
 	signal_exec(p);		/* handlers were addresses in the old program */
 	fd_close_on_exec(p);
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
@@ -298,8 +317,28 @@ static int exec_elf(struct proc *p, const char *path, const struct initrd_file *
 	tf->eflags = EFLAGS_IF;
 	tf->esp = sp;
 	/* A dynamic program starts in its loader, which then calls it. */
-	tf->eip = x.dynamic ? x.interp.eh->entry + x.interp.bias : x.prog.eh->entry + x.prog.bias;
+	tf->eip = x->dynamic ? x->interp.eh->entry + x->interp.bias : x->prog.eh->entry + x->prog.bias;
 	return 0;
+}
+
+static int exec_elf(struct proc *p, const char *path, const struct initrd_file *f,
+		    char *const argv[], char *const envp[])
+{
+	struct exec_plan x = { 0 };
+	int argc = count(argv), envc = count(envp);
+	int err = node_hold_exe(f);		/* ETXTBSY while it is open for writing */
+	if (err)
+		return err;
+	if (argc > ARG_MAX_COUNT || envc > ARG_MAX_COUNT)
+		err = -E2BIG;
+	if (!err)
+		err = plan_exec(p, f, &x);
+	if (!err)
+		err = exec_planned(p, path, f, &x, argv, argc, envp, envc);
+	plan_release(&x);
+	if (err)
+		node_drop_exe(f);		/* else p->exe has it (set_exe) */
+	return err;
 }
 
 /* What a chain of "#!" scripts leaves for the ELF program at its end:
@@ -311,7 +350,7 @@ struct script_hops {
 
 int exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
-	const struct initrd_file *f;
+	const struct initrd_file *f = NULL;
 	struct script_hops *h = NULL;
 	const char *file = path;
 	int err;
@@ -319,9 +358,14 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	/* The file at each hop: path, then each script's interpreter (Linux's
 	 * exec_binprm: the sixth file to be a script is ELOOP). */
 	for (int hop = 0;; hop++) {
-		err = fs_lookup(p, file, &f);	/* relative to p's working directory */
+		const struct initrd_file *found;
+		err = fs_lookup(p, file, &found);	/* relative to p's working directory */
+		if (err == 0)
+			err = node_hold(found);		/* a tmpfs file: read, then mapped */
 		if (err < 0)
 			goto out;
+		node_drop(f);
+		f = found;
 		err = -EACCES;
 		if (!runnable(f))
 			goto out;
@@ -341,6 +385,7 @@ int exec_into(struct proc *p, const char *path, char *const argv[], char *const 
 	}
 	err = exec_elf(p, path, f, argv, envp);
 out:
+	node_drop(f);
 	kfree(h);
 	return err;
 }

@@ -525,7 +525,7 @@ void release_memory(struct proc *p)
 
 /* Give back everything: the caller holds no lock, and no CPU runs on
  * p's stack. A proc_get() holder keeps the struct until proc_put(). */
-static void proc_release(struct proc *p)
+void proc_release(struct proc *p)
 {
 	KASSERT(!p->sibling_pprev);	/* never a child: fork_start not reached */
 	release_memory(p);
@@ -700,89 +700,4 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 	spin_unlock(&signal_lock);
 	sched_wake_new(&p->sched);
 	return 0;
-}
-
-/* ---- fork -------------------------------------------------------------- */
-
-/* What every new thread or process takes from its creator. */
-void proc_copy_ids(struct proc *child, const struct proc *me)
-{
-	child->euid = me->euid;
-	child->suid = me->suid;
-	child->gid = me->gid;
-	child->egid = me->egid;
-	child->sgid = me->sgid;
-	pid_set_groups(child, me->group_leader->pgid, me->group_leader->sid);
-	memcpy(child->name, me->name, sizeof(child->name));
-}
-
-/* A copy of the caller, not yet runnable: fork and clone (kernel/task/thread.c)
- * adjust it, then fork_start() lets it run. NULL with *err set if not. */
-struct proc *fork_prepare(int *err)
-{
-	struct proc *me = current(), *parent = me->group_leader;
-	struct proc *child = proc_alloc(me->uid, parent->group->rlim[RLIMIT_NPROC].rlim_cur, NULL, err);
-	if (!child)
-		return NULL;
-	*err = -ENOMEM;
-	/* Only the calling thread is copied (POSIX fork in a thread). */
-	mm_lock(&parent->mm);
-	child->pgdir = vm_copy_user(parent->pgdir);
-	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
-	if (vm_take_stale(parent->pgdir))	/* its pages are read-only now */
-		smp_flush_tlb(parent->pgdir);
-	mm_unlock(&parent->mm);
-	if (copied < 0) {
-		proc_release(child);
-		return NULL;
-	}
-	*child->tf = *me->tf;
-	child->tls = me->tls;		/* its %gs names the same slots */
-	fpu_save(&child->fpu);		/* the parent's registers, live on this CPU */
-	child->tf->eax = 0;		/* fork returns 0 in the child */
-	proc_copy_ids(child, me);
-	signal_fork(child, me);
-	memcpy(child->group->rlim, parent->group->rlim, sizeof(child->group->rlim));
-	child->group->dumpable = parent->group->dumpable;
-	if (fork_files(child, parent) < 0) {
-		proc_release(child);
-		return NULL;
-	}
-	/* The parent's holds its working directory; another of its threads
-	 * may chdir meanwhile, and then the new one is held. */
-	do
-		child->cwd = parent->cwd;
-	while (node_hold(child->cwd) != 0);
-	child->umask = parent->umask;
-	child->exe = parent->exe;
-	return child;
-}
-
-/* A prepared child that clone found wrong after all (a bad TLS). */
-void fork_abandon(struct proc *child)
-{
-	files_release(child);
-	proc_release(child);
-}
-
-/* The prepared child becomes its parent's (wait4 sees it from here on)
- * and joins the scheduler; its pid for the parent. */
-int fork_start(struct proc *child)
-{
-	struct proc *parent = current()->group_leader;
-	sched_fork(&current()->sched, &child->sched);
-	int pid = child->pid;
-	family_lock(parent);
-	proc_set_parent_locked(child, parent);
-	child->pstate = P_LIVE;
-	spin_unlock(&parent->family_lock);
-	sched_wake_new(&child->sched);
-	return pid;
-}
-
-int proc_fork(void)
-{
-	int err;
-	struct proc *child = fork_prepare(&err);
-	return child ? fork_start(child) : err;
 }

@@ -171,7 +171,7 @@ struct proc {
 	struct spinlock fd_lock;
 	const struct initrd_file *cwd;	/* chdir (kernel/fs/fs.c); NULL means "/" */
 	uint32_t umask;			/* init's 022, inherited, kept by exec */
-	const struct initrd_file *exe;	/* its program, /proc/self/exe (kernel/fs/proc/procfs.c) */
+	const struct initrd_file *exe;	/* its program, held, /proc/self/exe (kernel/fs/proc/procfs.c) */
 
 	/* Signals (kernel/task/signal.c), under signal_lock. The process's
 	 * own pending set and the handlers are its group's. */
@@ -314,7 +314,7 @@ int proc_fork(void);
  * not yet runnable (NULL and *err: EAGAIN, ENOMEM), then let it run (its
  * pid), or give it up. */
 struct proc *fork_prepare(int *err);
-int fork_start(struct proc *child);
+int fork_start(struct proc *child, bool clone_parent);
 void fork_abandon(struct proc *child);
 /* CPU ticks of every thread of leader's group, the exited ones too (what
  * times, getrusage and wait4 report for a process). */

@@ -1,6 +1,6 @@
 /*
- * proc_internal.h - what kernel/task/proc.c (tasks, switching, fork) shares
- * with kernel/task/exit.c (exit and wait), and no one else: the process
+ * proc_internal.h - what kernel/task/proc.c (tasks, switching) shares with
+ * kernel/task/fork.c and exit.c (exit and wait), and no one else: the process
  * subsystem's face is proc.h.
  */
 #ifndef KERNEL_PROC_INTERNAL_H
@@ -18,6 +18,10 @@ void family_lock(struct proc *p);
 void child_unlink(struct proc *c);
 /* c onto parent's children list (parent's family lock held). */
 void proc_set_parent_locked(struct proc *c, struct proc *parent);
+/* Everything of p goes (memory, pid, its count), its struct with the
+ * last proc_put(): the caller holds no lock, no CPU runs on p's stack,
+ * and p is no one's child (fork_start not reached, or reaped). */
+void proc_release(struct proc *p);
 /* The address space and its regions go (the task's last thread left). */
 void release_memory(struct proc *p);
 /* A thread begins its exit; freed, it is counted out (free_dead_tasks). */

@@ -25,7 +25,8 @@ static bool blank(char c)
 
 bool script_is(const struct initrd_file *f)
 {
-	return f->data && f->size >= 2 && f->data[0] == '#' && f->data[1] == '!';
+	char magic[2];
+	return node_read(f, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!';
 }
 
 /* The first line of f in line[], NUL-terminated, trailing blanks cut.
@@ -33,9 +34,8 @@ bool script_is(const struct initrd_file *f)
  * or end after the interpreter's first letter (its path may go on). */
 static bool first_line(const struct initrd_file *f, char line[BINPRM_BUF_SIZE])
 {
-	uint32_t n = f->size < BINPRM_BUF_SIZE ? f->size : BINPRM_BUF_SIZE;
 	memset(line, 0, BINPRM_BUF_SIZE);
-	memcpy(line, f->data, n);
+	node_read(f, line, BINPRM_BUF_SIZE, 0);
 
 	char *end = memchr(line, '\n', BINPRM_BUF_SIZE);
 	if (!end) {

@@ -129,12 +129,6 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status)
 	TRACE_WAKE(WAKE_EXIT, waitq_wake_all(&parent->child_exit));
 }
 
-/* The process's shared set (its leader's). */
-static struct proc *group_of(const struct proc *t)
-{
-	return t->group_leader ? t->group_leader : (struct proc *)t;
-}
-
 /* SIGCONT's (and SIGKILL's) effect at send time, even if it is blocked. */
 static void continue_stopped(struct proc *t)
 {
@@ -280,7 +274,7 @@ static void kill_every_thread(struct proc *leader, const struct ksiginfo *info)
 
 void signal_send_process(struct proc *t, int sig, const struct ksiginfo *info)
 {
-	struct proc *leader = group_of(t);
+	struct proc *leader = t->group_leader;
 	if (sig != SIGKILL) {
 		send_shared(leader, sig, info);
 		return;

@@ -89,13 +89,13 @@ int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig)
  * its own; docs/userland.md). */
 #define CLONE_FORK_FLAGS (CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			  CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
-			  CLONE_VM | CLONE_VFORK)
+			  CLONE_VM | CLONE_VFORK | CLONE_PARENT)
 /* A thread shares all of these (glibc's pthread_create asks for them)... */
 #define CLONE_THREAD_SHARES (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD)
 /* ...and may ask for these too. */
 #define CLONE_THREAD_FLAGS (CLONE_THREAD_SHARES | CLONE_SYSVSEM | CLONE_SETTLS | \
 			    CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | \
-			    CLONE_CHILD_CLEARTID | CLONE_DETACHED | CSIGNAL)
+			    CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_PARENT | CSIGNAL)
 
 /* Combinations Linux's copy_process() refuses with EINVAL: a thread
  * shares its handlers, and shared handlers need shared memory. */
@@ -108,6 +108,9 @@ static bool clone_flags_ok(uint32_t flags)
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return false;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return false;
+	/* init has no parent to give (Linux: SIGNAL_UNKILLABLE) */
+	if ((flags & CLONE_PARENT) && current()->group_leader->pid == 1)
 		return false;
 	return true;
 }
@@ -208,7 +211,7 @@ static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user
 		waitq_init(&d.wq, "vfork");
 		child->vfork_done = &d;
 	}
-	int pid = fork_start(child);
+	int pid = fork_start(child, flags & CLONE_PARENT);
 	if (flags & CLONE_VFORK)
 		vfork_wait(child, &d);
 	return pid;
@@ -291,8 +294,11 @@ int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls
 			return clone_unsupported(flags);
 		return clone_thread(flags, newsp, uptid, utls, uctid);
 	}
+	/* CLONE_PARENT: the child is a sibling, and signals the parent as
+	 * the caller does (Linux takes the caller's exit signal, not CSIGNAL) */
 	if ((flags & ~(uint32_t)CSIGNAL & ~(uint32_t)CLONE_FORK_FLAGS) ||
-	    (flags & CSIGNAL) != SIGCHLD || (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+	    (!(flags & CLONE_PARENT) && (flags & CSIGNAL) != SIGCHLD) ||
+	    (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
 		return clone_unsupported(flags);
 	return clone_process(flags, newsp, uptid, utls, uctid);
 }
@@ -339,7 +345,8 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
 	leader->cwd = NULL;
 	p->umask = leader->umask;
-	p->exe = leader->exe;
+	p->exe = leader->exe;			/* and its hold */
+	leader->exe = NULL;
 	p->group_leader = p;
 	p->group->nr_threads = 1;
 	p->group->exiting = false;

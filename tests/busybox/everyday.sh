@@ -59,5 +59,11 @@ stat -f -c 'stat -f: %T %S %l' /tmp
 rm -r w w3 x t.tar lnk && echo "rm -r: $(ls -d w w3 x 2>&1 | wc -l)"
 mkdir m && mount -t tmpfs -o size=64k small m && df m | awk 'NR == 2 { print "mount:", $1, $2, $6 }'
 umount m && rmdir m && echo "umount: $(grep -c ' /tmp/m ' /proc/mounts)"
+# /proc/PID/fd as ls -l shows it: the console, a pipe (its number varies)
+ls -l /proc/self/fd 2>/dev/null | awk '$9 ~ /^[0-2]$/ { sub(/[0-9]+/, "N", $11); print "fd:", $1, $9, $10, $11 }'
+echo x | ls -l /proc/self/fd/ 2>/dev/null | awk 'NF > 9 && $9 == "0" { sub(/[0-9]+/, "N", $11); print "fd 0:", $1, $11 }'
+# A program and a script run from tmpfs (its pages mapped), by path and by PATH.
+cp /bin/busybox busybox && ./busybox echo "exec from /tmp: ok" && (PATH=/tmp; busybox echo "PATH: ok")
+printf '#!/bin/sh\necho "script in /tmp: $0"\n' > s.sh && chmod +x s.sh && ./s.sh && rm busybox s.sh
 cd /
 exit 0

@@ -153,7 +153,7 @@ CASES = [
          append="tests=none run=" + ",".join(SMOKE_RUNS) + " then=exit",
          expect=[r"^init exited: status 0$"], check=check_smoke),
     Case("schedbench_pipe2_2x1x1", smp="2,sockets=2,cores=1,threads=1", qemu_args=ICOUNT,
-         timeout=60, tags=("bench",),
+         timeout=60, tags=("bench", "all"),     # make test-all: docs/testing.md, "The time budget"
          append="tests=none run=schedbench:pipe2:20," + ",".join(SCALE_RUNS) + " then=exit",
          expect=[r"^init exited: status 0$"], check=check_pipe2),
     # procfork: figures from a 1 s run on 2 CPUs; bad lines exit 2 with

@@ -92,7 +92,7 @@ def check_lineage(log):
                   f"interactive p99 {v['interactive_p99']} us")
 
 
-LINEAGE_USAGE = r"^usage: lineage interactive \| nice \| ingo \| fiftyp \| thud \| forkstorm \[MS\] \| -h$"
+LINEAGE_USAGE = r"^usage: lineage interactive \| nice \| ingo \| fiftyp \| thud \| forkstorm \| smp \[MS\] \| -h$"
 LINEAGE_EXIT2 = r"^init: /bin/lineage exited with status 2$"
 
 CASES = [

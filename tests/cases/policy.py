@@ -14,15 +14,23 @@ ONE = "1,sockets=1,cores=1,threads=1"
 ICOUNT = ["-icount", "shift=2,sleep=off"]
 
 
-def policy(name, program, timeout=120, extra=""):
+def policy(name, program, timeout=120, extra="", tags=()):
     return Case(name, smp=ONE, append=f"tests=none run={program} then=exit {extra}".strip(),
                 expect=[r"^init exited: status 0$"], timeout=timeout, qemu_args=ICOUNT,
-                retry=True, tags=("policy",))
+                retry=True, tags=("policy",) + tags)
+
+
+# Tagged "all" (make test-all only), as the cases docs/testing.md's "The
+# time budget" lists: no kernel instruction that no other case of make test
+# runs (tools/testcov.py), and every mutant of sched/ is killed without
+# them (make mutate: the unit tests alone). Their rules stay checked there
+# and in suite_all_1x1x1, which runs the same programs.
+ALL = ("all",)
 
 
 CASES = [
     # nice 0 : nice 10 about 2:1, nice 0 : nice 19 about 20:1
-    policy("policy_nice_shares", "/bin/sched_nice"),
+    policy("policy_nice_shares", "/bin/sched_nice", tags=ALL),
     # BATCH < 1% beside a NORMAL hog, ~100% alone
     policy("policy_batch_idle_only", "/bin/sched_batch"),
     # a FIFO hog starves a NORMAL hog until it sleeps
@@ -34,7 +42,7 @@ CASES = [
     # 1 ms run / 9 ms sleep beside two hogs wakes within a quantum
     policy("policy_interactive_latency", "/bin/sched_interactive"),
     # unprivileged FIFO becomes ISO; iso_cpu=70 protects a NORMAL hog
-    policy("policy_iso_cap", "/bin/sched_iso", timeout=180),
+    policy("policy_iso_cap", "/bin/sched_iso", timeout=180, tags=ALL),
     # BATCH holding a kernel mutex: elevated to 139 after uninterruptible sleep
     policy("policy_batch_priority_inversion", "/bin/sched_pi"),
 ]

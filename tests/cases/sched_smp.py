@@ -68,10 +68,10 @@ def ktap_check(program, oks):
 
 
 def smp_case(name, topo, program, oks, args="", timeout=90, exclusive=True,
-             accel="tcg", staircase=False, **kw):
+             accel="tcg", staircase=False, more_tags=(), **kw):
     run = f"/bin/{program}" + (f":{args}" if args else "")
     tags = ("sched_smp",) + (("kvm",) if accel == "kvm" else ()) + \
-        (("staircase",) if staircase else ())
+        (("staircase",) if staircase else ()) + tuple(more_tags)
     if accel == "kvm":
         # only qemu64,+topoext reports cores and threads under KVM
         kw.setdefault("cpu", "qemu64,+topoext")
@@ -85,10 +85,16 @@ def smp_case(name, topo, program, oks, args="", timeout=90, exclusive=True,
                 tags=tags, **kw)
 
 
+# make test-all only (docs/testing.md, "The time budget"): no kernel
+# instruction that no other case of make test runs (tools/testcov.py), and
+# every mutant of sched/ killed without them (make mutate).
+ALL = ("all",)
+
+
 def cases(accel):
     return [
         smp_case("smp_share_2x1x1", "2x1x1", "smp_share",
-                 ["smp_hogs_share_cpus_fairly"], accel=accel),
+                 ["smp_hogs_share_cpus_fairly"], accel=accel, more_tags=ALL),
         # 4 vCPUs: a 2-core host cannot give each its own core, but the
         # shares are counted in the guest's own ticks (lost ones charged
         # to what ran), so host steal does not read as unfairness; the
@@ -98,7 +104,7 @@ def cases(accel):
         smp_case("smp_spread_1x2x2", "1x2x2", "smp_spread",
                  ["smp_hogs_placed_one_per_core_not_siblings",
                   "smp_hogs_started_on_siblings_spread_to_cores"],
-                 accel=accel),
+                 accel=accel, more_tags=ALL),
         # staircase: its SMT rule and BATCH (harness.py --sched skips them)
         smp_case("smt_batch_1x1x2", "1x1x2", "smt_batch",
                  ["smt_batch_waits_while_sibling_runs_normal",
@@ -108,10 +114,10 @@ def cases(accel):
         smp_case("smt_batch_pi_1x1x2", "1x1x2", "sched_pi",
                  ["batch_holding_mutex_wakes_at_139_and_releases_it",
                   "batch_after_interruptible_sleep_stays_at_140"],
-                 args="--sibling", timeout=120, accel=accel, staircase=True),
+                 args="--sibling", timeout=120, accel=accel, staircase=True, more_tags=ALL),
         smp_case("smt_batch_1x2x1", "1x2x1", "smt_batch",
                  ["batch_and_normal_on_separate_cores_both_run",
-                  "cpu_accounting_batch_time_is_nice"], accel=accel),
+                  "cpu_accounting_batch_time_is_nice"], accel=accel, more_tags=ALL),
         # under -icount: a move needs no tick, but on a busy host QEMU takes
         # up to ms to wake the halted vCPU it goes to (median 0.4-7 ms in
         # real time, 49 us under icount)

@@ -18,17 +18,20 @@ NOT_OK = r"^not ok \d+ .*"
 JUDGED = ["unprivileged_fifo_request_sleeper_latency", "root_fifo_sleeper_latency"]
 
 
-def wakelat(name, smp, args, oks, timeout=180):
+def wakelat(name, smp, args, oks, timeout=180, tags=()):
     return Case(name, smp=smp, qemu_args=ICOUNT, timeout=timeout, retry=True,
                 append=f"tests=none run=/bin/wakelat:{args} then=exit",
                 expect=[r"^init exited: status 0$"] +
                        [r"^ok \d+ - %s\b" % o for o in oks],
-                forbid=[NOT_OK], tags=("timers",))
+                forbid=[NOT_OK], tags=("timers",) + tags)
 
 
 CASES = [
+    # make test-all only (docs/testing.md, "The time budget"): no kernel
+    # instruction of its own (tools/testcov.py); the 2-CPU one below judges
+    # the same sleepers, and policy_interactive_latency a NORMAL one
     wakelat("wakelat_1x1x1", "1,sockets=1,cores=1,threads=1", "--check",
-            ["normal_sleeper_latency"] + JUDGED),
+            ["normal_sleeper_latency"] + JUDGED, tags=("all",)),
     wakelat("wakelat_cpu1_migrate_2x1x1", "2,sockets=2,cores=1,threads=1",
             "--cpu:1:--count:500:--migrate:--check:--p99:100:--max:200",
             JUDGED + ["deadline_survives_a_move_while_asleep"], timeout=240),

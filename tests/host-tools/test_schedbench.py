@@ -216,11 +216,14 @@ LINEAGE_FIGS = {
 }
 
 
-def lineage_report_of(figs):
+def lineage_report_of(figs, smp=None):
     d = tempfile.mkdtemp()
     try:
         for col, text in figs.items():
             with open(os.path.join(d, f"{col}.serial.log"), "w") as f:
+                f.write(text)
+        for col, text in (smp or {}).items():     # the real-time boots on 2 CPUs
+            with open(os.path.join(d, f"{col}.smp.serial.log"), "w") as f:
                 f.write(text)
         md, svg = os.path.join(d, "l.md"), os.path.join(d, "l.svg")
         subprocess.run([sys.executable, os.path.join(hostlib.REPO, "tools", "bench",
@@ -247,6 +250,17 @@ def lineage_report_judges_cfs_against_linux():
     assert re.search(r"\| cfs \(2\.6\.24\) \| fiftyp_10ms: ahead \(hog 33\.4 % : 44\.8 %\) \| "
                      r"sleepers \| sleepers \| yes \|", md), md
     assert "| 21 / 6,955 | - / - |" in md and "| 609 |" in md
+
+
+@test
+def lineage_report_has_the_smp_row_from_the_smp_boots():
+    smp = {"cfs": "smp_hog1_part 336 permille\nsmp_hog1_moves 29 moves\n"
+                  "smp_hog2_part 330 permille\nsmp_hog2_moves 28 moves\n"
+                  "smp_hog3_part 333 permille\nsmp_hog3_moves 29 moves\nsmp_spread 6 permille\n"}
+    md = lineage_report_of(LINEAGE_FIGS, smp)
+    assert "## SMP: 3 hogs on 2 CPUs" in md, md
+    assert "| cfs (2.6.24) | 33.6 % / 33.0 % / 33.3 % | 0.6 % | 29 / 28 / 29 |" in md, md
+    assert "| Linux 6.1 | - / - / - | - | - / - / - |" in md, md
 
 
 @test

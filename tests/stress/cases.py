@@ -32,10 +32,12 @@
         /bin/fs_stress (issue 44): 4 workers for STRESS_S seconds at random
         tmpfs calls (write, append, holes, truncate up and down, rename
         and link over names, unlink, shared directories made and removed
-        by all, readdir) in /tmp and in a 64 KiB mount that fills up
-        (ENOSPC), each checking every read against its own copy of its
-        files; then the free frames exact (call 505, after a warm-up
-        round of the same load).
+        by all, readdir; in /tmp also mmap, MAP_SHARED written through
+        and sometimes truncated under, MAP_PRIVATE written and the file
+        unchanged) in /tmp and in a 64 KiB mount that fills up (ENOSPC),
+        each checking every read against its own copy of its files; then
+        the free frames exact (call 505, after a warm-up round of the same
+        load).
     stress_mm_fuzz_1, stress_mm_fuzz_1x2x2
         /bin/fuzz_mm: 8 threads of uid 1000 at random memory calls,
         clone, fork, exec and /proc reads, 5 rounds of STRESS_S / 5

@@ -11,6 +11,8 @@
 # under -icount with -smp 2 here), running through our init's run=:
 #   /bin/lineage interactive, nice, ingo, fiftyp, thud, forkstorm
 #       (user/tests/lineage.c, LINEAGE_MS each, 3000 by default)
+# and then one more boot per column with -smp 2 in real time for
+#   /bin/lineage smp (3 hogs on 2 CPUs)
 #   Debian's hackbench -p -g 2 -l 100 (pipes, processes) and cyclictest
 #       -m -i 1000 -l 2000 -q beside 2 NORMAL hogs (/bin/beside), as
 #       NORMAL and with -p 80 (FIFO), when build/field.tar can be made
@@ -68,6 +70,24 @@ done
 ours cfs61 "sched=cfs hz=250 sched_latency_ns=6000000 sched_min_granularity_ns=750000 \
 sched_wakeup_granularity_ns=1000000 sched_child_runs_first=0"
 
+# The SMP row: each column again on 2 CPUs, in real time (QEMU 7.2's
+# -icount holds one vCPU while the other runs: docs/trace.md "Two CPUs").
+smp_run="/bin/lineage:smp:$LINEAGE_MS"
+smp_boot() {	# smp_boot COLUMN KERNEL INITRD "APPEND"
+	# shellcheck disable=SC2086
+	timeout "$limit" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg -smp 2 -m 256M \
+		-kernel "$2" -initrd "$3" -append "$4" </dev/null >"$out/$1.smp.serial.log" 2>&1 || true
+}
+for c in staircase o1 sd cfs eevdf; do
+	step "this kernel, sched=$c, 3 hogs on 2 CPUs (real time)"
+	smp_boot "$c" build/kernel.elf build/initrd.tar "sched=$c tests=none run=$smp_run then=exit"
+done
+step "this kernel, cfs with 6.1's numbers, 3 hogs on 2 CPUs (real time)"
+smp_boot cfs61 build/kernel.elf build/initrd.tar "sched=cfs hz=250 sched_latency_ns=6000000 \
+sched_min_granularity_ns=750000 sched_wakeup_granularity_ns=1000000 sched_child_runs_first=0 \
+tests=none run=$smp_run then=exit"
+
 step "Linux $linux_version, the same programs in its initramfs"
 rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
 cp build/user/bin/* "$out/initramfs/bin/"
@@ -78,6 +98,9 @@ timeout "$limit" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 	-accel tcg $icount -smp 1 -m 256M -kernel "$vmlinuz" -initrd "$out/linux.cpio" \
 	-append "console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$run then=exit" \
 	</dev/null >"$out/linux.serial.log" 2>&1 || true
+step "Linux $linux_version, 3 hogs on 2 CPUs (real time)"
+smp_boot linux "$vmlinuz" "$out/linux.cpio" \
+	"console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$smp_run then=exit"
 
 step "writing $res/lineage.md and $res/lineage.svg"
 python3 tools/bench/lineagereport.py --dir "$out" --ms "$LINEAGE_MS" \

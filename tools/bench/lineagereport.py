@@ -5,7 +5,9 @@ Python 3's standard library only.
 
 Inputs, in --dir (build/lineage): COLUMN.serial.log for each column of
 COLUMNS, each holding /bin/lineage's figure lines ("name value unit",
-user/tests/lineage.c) and hackbench's "Time: S" line.
+user/tests/lineage.c) and hackbench's "Time: S" line, and
+COLUMN.smp.serial.log, the same column's real-time boot on 2 CPUs
+(lineage smp).
 
 Writes --md (bench/results/lineage.md): one table per workload, a row per
 scheduler with what we measured beside what its design or its authors
@@ -96,6 +98,16 @@ SAID = {
         "eevdf": "the same",
         "linux": "NORMAL: as the interactive task; FIFO 80: 6.1's own",
     },
+    "smp": {
+        "o1": "2.6.8's balancer left a split within its imbalance threshold alone: one hog at "
+              "100 %, two at 50 % of a CPU for ever (docs/staircase.md §8.2); here the shared "
+              "balancer rotates them",
+        "staircase": "rotation (tunable sched_rotate) keeps changing which hog is alone, so "
+                     "each gets 2/3 of a CPU over a few hundred ms (docs/staircase.md §8.2)",
+        "sd": "the same balancer", "cfs": "the same balancer (2.6.24's had its own)",
+        "cfs61": "the same balancer", "eevdf": "the same balancer",
+        "linux": "6.1's load balancer: load and misfit, not rotation",
+    },
     "forkstorm": {
         "o1": "a child takes half its parent's slice (docs/o1.md §5)",
         "staircase": "a fork creates no time on the parent's stair (docs/staircase.md §6.6)",
@@ -110,11 +122,14 @@ SAID = {
 
 
 def load(d):
-    """{column: {name: value}}, hackbench as 'hackbench_ms'."""
+    """{column: {name: value}}, hackbench as 'hackbench_ms'; the figures of
+    the column's real-time boot on 2 CPUs (COLUMN.smp.serial.log) too."""
     cols = {}
     for key, _, _ in COLUMNS:
-        figs, path = {}, os.path.join(d, f"{key}.serial.log")
-        if os.path.exists(path):
+        figs = {}
+        for path in (os.path.join(d, f"{key}.serial.log"), os.path.join(d, f"{key}.smp.serial.log")):
+            if not os.path.exists(path):
+                continue
             with open(path, errors="replace") as f:
                 for line in f:
                     line = line.strip().replace("\r", "")
@@ -268,6 +283,26 @@ def sec_fork(cols):
          "hackbench, ms", "the design says"], rows)
 
 
+def sec_smp(cols):
+    rows = []
+    for key, title, _ in COLUMNS:
+        f = cols[key]
+        parts = " / ".join(pct(f.get(f"smp_hog{i}_part")) for i in (1, 2, 3))
+        moves = " / ".join(num(f.get(f"smp_hog{i}_moves")) for i in (1, 2, 3))
+        rows.append([title, parts, pct(f.get("smp_spread")), moves, SAID["smp"][key]])
+    return ["## SMP: 3 hogs on 2 CPUs", "",
+            "Hogs that do not divide evenly: 3 NORMAL hogs free to run on both CPUs of a "
+            "`-smp 2` machine, for the same time as the other workloads. Each hog's part of "
+            "the CPU time the three got (a third each is fair), the spread between the most "
+            "and the least served, and how many times each was seen back on another CPU. "
+            "These boots run in real time, not under -icount (QEMU 7.2's -icount holds one "
+            "virtual CPU while the other runs: docs/trace.md, \"Two CPUs\"), so they vary "
+            "from run to run by a few per cent. The balancer is this kernel's, shared by "
+            "every class (docs/lineage.md §2): the rows compare the classes beside one "
+            "balancer, not the originals' balancers.", ""] + table(
+        ["scheduler", "each hog's part", "spread", "CPU changes", "the design says"], rows)
+
+
 def within(a, b, rel):
     """a within rel of b, or within 1: the figures are per mille, so a
     1.4 % share cannot be told from 1.5 % at 5 %."""
@@ -386,7 +421,7 @@ def main():
     if missing:
         md += [f"Not measured (no figures in build/lineage): {', '.join(missing)}.", ""]
     md += sec_interactive(cols) + sec_nice(cols) + sec_exploits(cols, a.ms) + sec_fork(cols)
-    md += sec_faithful(cols, a.ms)
+    md += sec_smp(cols) + sec_faithful(cols, a.ms)
     with open(a.md, "w") as f:
         f.write("\n".join(md))
     svg(cols, a.svg)

@@ -129,11 +129,13 @@ static void run_list(const char *list)
 	}
 }
 
-/* Linux's initramfs has neither: make them, as an init there would. */
+/* Linux's initramfs has none of them: make them, as an init there would
+ * (/tmp and /dev/shm as systemd does, as this kernel mounts them). */
 static void linux_mounts(void)
 {
 	static const struct { const char *dir, *type; int mode; } fs[] = {
 		{ "/proc", "proc", 0555 }, { "/dev", "devtmpfs", 0755 }, { "/tmp", "tmpfs", 01777 },
+		{ "/dev/shm", "tmpfs", 01777 },
 	};
 	for (unsigned i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
 		syscall2(__NR_mkdir, (long)fs[i].dir, fs[i].mode);

@@ -13,7 +13,9 @@
  *     PIPE_BUF write would go in;
  *   - prlimit64 on another process, and its errors;
  *   - select and pselect: ready bits, a timeout and the time left, a
- *     closed descriptor, a negative nfds.
+ *     closed descriptor, a negative nfds;
+ *   - clone(CLONE_PARENT): the child is its caller's sibling, its
+ *     caller's parent waits for it, and it signals as its caller would.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
@@ -444,12 +446,67 @@ static void close_under_a_reader(void)
 	      close_got == 1 ? "the read returned the byte" : "the read failed");
 }
 
+/* The caller (a child of ours) clones with CLONE_PARENT: its child is
+ * ours, not its own. The caller reports the new pid and its own wait's
+ * errno on one pipe, the new one the parent it sees on another. */
+static void clone_parent_with(unsigned long csignal, const char *name)
+{
+	int rp[2], gp[2];
+	if (pipe(rp) < 0 || pipe(gp) < 0)
+		return check(0, name, strerror(errno));
+	pid_t c = fork();
+	if (c == 0) {
+		long g = syscall(SYS_clone, CLONE_PARENT | csignal, 0, 0, 0, 0);
+		if (g == 0) {		/* the new one: whose child is it? */
+			int pp = getppid();
+			write(gp[1], &pp, sizeof(pp));
+			_exit(7);
+		}
+		int report[2] = { (int)g, g < 0 ? (int)errno : 0 };
+		if (g > 0 && waitpid(-1, NULL, 0) < 0)
+			report[1] = errno;	/* ECHILD: it has none of its own */
+		write(rp[1], report, sizeof(report));
+		_exit(0);
+	}
+	close(rp[1]);
+	close(gp[1]);
+	int report[2] = { 0, 0 }, pp = 0, st = 0;
+	read(rp[0], report, sizeof(report));
+	waitpid(c, NULL, 0);
+	if (report[0] <= 0) {
+		check(0, name, strerror(report[1]));
+	} else {
+		read(gp[0], &pp, sizeof(pp));
+		pid_t w = waitpid(report[0], &st, 0);
+		char what[160];
+		snprintf(what, sizeof(what), "its parent is ours: %s; the caller's wait: %s; "
+			 "we reaped it: %s, status %d", pp == getpid() ? "yes" : "no",
+			 strerrorname_np(report[1]) ? strerrorname_np(report[1]) : "no error",
+			 w == report[0] ? "yes" : "no", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		check(pp == getpid() && report[1] == ECHILD && w == report[0] && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 7, name, what);
+	}
+	close(rp[0]);
+	close(gp[0]);
+}
+
+static void clone_parents(void)
+{
+	clone_parent_with(SIGCHLD, "clone_parent_child_is_the_callers_sibling");
+	/* Linux takes the caller's exit signal with CLONE_PARENT, not CSIGNAL */
+	clone_parent_with(0, "clone_parent_without_csignal_still_waitable");
+	errno = 0;
+	long r = syscall(SYS_clone, CLONE_PARENT | CLONE_THREAD | SIGCHLD, 0, 0, 0, 0);
+	check(r == -1 && errno == EINVAL, "clone_parent_thread_without_sighand_is_einval",
+	      strerrorname_np(errno) ? strerrorname_np(errno) : "no error");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..16\n");
+	printf("KTAP version 1\n1..19\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
@@ -457,5 +514,6 @@ int main(int argc, char **argv)
 	prlimits();
 	selects();
 	close_under_a_reader();
+	clone_parents();
 	return failures != 0;
 }

@@ -10,9 +10,13 @@
  * subdirectories (d0..d3) are made and removed by all at once, where
  * EEXIST, ENOENT and ENOTEMPTY are the races' honest answers. In the small
  * mount (64 KiB) a write may stop short or be ENOSPC; what it wrote must
- * read back. Two KTAP lines: every byte read back as written (and no call
- * answered an errno it should not), and the free frames exactly what they
- * were before (call 505; after a warm-up round of the same load).
+ * read back. In /tmp/fs a file is also mapped: MAP_SHARED, its bytes
+ * checked through the mapping, some written through it (then read back
+ * by read()), sometimes truncated under it; MAP_PRIVATE, written, and
+ * the file unchanged. Two KTAP lines: every byte read back as written
+ * (and no call answered an errno it should not), and the free frames
+ * exactly what they were before (call 505; after a warm-up round of the
+ * same load).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,7 +43,7 @@ struct file_model {
 
 static struct file_model model[2][NAMES];	/* [0]: /tmp/fs, [1]: /tmp/fs-small */
 static unsigned rng;
-static long ops, checked, enospc;
+static long ops, checked, enospc, mapped;
 static int last_op;			/* one_op's choice, for a report */
 
 static unsigned next(void)
@@ -166,6 +171,55 @@ static int unlink_one(int where, int w, int k)
 	return ok;
 }
 
+/* Do the mapping's first len bytes hold the model's, and the rest of its
+ * last page zeros? */
+static int map_matches(const char *p, const struct file_model *m, int len)
+{
+	if (memcmp(p, m->bytes, (size_t)len) != 0)
+		return 0;
+	for (int i = len; i % 4096; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* File k of /tmp/fs mapped shared: checked, written through, perhaps
+ * truncated under the mapping; or mapped private, written, and the file
+ * unchanged. The descriptor is closed first: the mapping holds the file. */
+static int map_one(int w, int k)
+{
+	char path[64];
+	struct file_model *m = &model[0][k];
+	if (m->len <= 0)
+		return 1;
+	name_of(path, sizeof(path), 0, w, k);
+	int fd = open(path, O_RDWR), shared = next() % 3 != 0;
+	size_t size = ((size_t)m->len + 4095) & ~4095u;
+	char *p = fd < 0 ? MAP_FAILED : mmap(NULL, size, PROT_READ | PROT_WRITE,
+					    shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED || !map_matches(p, m, m->len))
+		return 0;
+	mapped++;
+	int off = (int)(next() % (unsigned)m->len), n = 1 + (int)(next() % 64);
+	if (off + n > m->len)
+		n = m->len - off;
+	for (int i = 0; i < n; i++)
+		p[off + i] = (char)next();
+	if (shared)
+		memcpy(m->bytes + off, p + off, (size_t)n);
+	if (shared && next() % 4 == 0) {	/* truncated under the mapping */
+		int len = (int)(next() % (unsigned)m->len);
+		if (syscall2(__NR_truncate, (long)path, len) < 0)
+			return 0;
+		m->len = len;
+		if (!map_matches(p, m, len))
+			return 0;
+	}
+	munmap(p, size);
+	return verify(0, w, k);
+}
+
 /* The shared directories: any worker makes, fills and removes them. */
 static int shared_dirs(void)
 {
@@ -204,11 +258,12 @@ static int one_op(int w)
 	switch (last_op = (int)(next() % 10)) {
 	case 0: case 1:	return write_some(where, w, k, 0);
 	case 2:		return write_some(where, w, k, 1);
-	case 3: case 4:	return verify(where, w, k);
+	case 3:		return verify(where, w, k);
+	case 4:		return where ? verify(where, w, k) : unlink_one(where, w, k);
 	case 5:		return truncate_one(where, w, k);
 	case 6:		return move_one(where, w, k, (int)(next() % NAMES), 0);
 	case 7:		return move_one(where, w, k, (int)(next() % NAMES), 1);
-	case 8:		return unlink_one(where, w, k);
+	case 8:		return where ? unlink_one(where, w, k) : map_one(w, k);
 	default:	return shared_dirs();
 	}
 }
@@ -234,7 +289,8 @@ static void worker(int w, unsigned seed, long long until_ns)
 				       where ? "/tmp/fs-small" : "/tmp/fs");
 				_exit(1);
 			}
-	printf("# worker %d: %ld calls, %ld files read back, %ld ENOSPC\n", w, ops, checked, enospc);
+	printf("# worker %d: %ld calls, %ld files read back, %ld mapped, %ld ENOSPC\n", w, ops,
+	       checked, mapped, enospc);
 	_exit(0);
 }
 

@@ -1,8 +1,8 @@
 /*
  * lineage - make lineage's workloads (issue 41, docs/lineage.md §5): one
  * static i386 program, run on this kernel under each sched= and on Linux
- * 6.1, so every class meets the same tasks. Everything runs on CPU 0, as
- * NORMAL, nice 0 unless said, started together (a "go" pipe).
+ * 6.1, so every class meets the same tasks. Every task runs as NORMAL,
+ * nice 0 unless said, and they start together (a "go" pipe).
  *
  *   lineage interactive [MS]  a task that runs 1 ms and sleeps 9 ms, alone
  *                             for MS / 2 (the kernel's own wake-up path),
@@ -23,9 +23,13 @@
  *                             alive, each runs 2 ms and exits: the hog's
  *                             share, the children's (2 ms each) and how
  *                             many ended per second
+ *   lineage smp [MS]          3 hogs free to run on every CPU, for a
+ *                             machine of 2: each one's part of what the
+ *                             three got (a third each is fair), the
+ *                             spread, and how many times they changed CPU
  *   lineage -h                this text; exit status 0
  *
- * Every figure is a line "name value unit" on stdout (schedbench's
+ * Everything but smp runs on CPU 0. Every figure is a line "name value unit" on stdout (schedbench's
  * format, tools/bench/lineage.sh reads them). A task's CPU time is what it
  * saw itself run: the sum of the steps between its clock reads shorter
  * than GAP_NS (testlib's hog loop does the same), so both kernels are
@@ -54,10 +58,12 @@
 struct role {
 	int run_us, sleep_us, sleep_first, nice;
 	int forker;		/* keeps 4 children of 2 ms alive instead */
+	int anycpu;		/* may run on every CPU, not CPU 0 only */
 };
 
 struct report {
 	long long run_ns;		/* CPU time it saw itself get */
+	long moves;			/* times it was seen on another CPU */
 	long long max_gap_ns;		/* longest time runnable without the CPU */
 	long children;			/* a forker's children reaped */
 	int error;			/* errno of its setup, or 0 */
@@ -71,6 +77,17 @@ static int pin0(void)
 
 	CPU_ZERO(&s);
 	CPU_SET(0, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
+
+/* Free to run on every CPU again (main pinned us to CPU 0). */
+static int unpin(void)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, &s);
 	return sched_setaffinity(0, sizeof(s), &s);
 }
 
@@ -89,14 +106,21 @@ static long long sleep_until(long long until)
 static long long spin(struct report *r, long long end, long long budget_ns)
 {
 	long long last = monotonic_ns(), got = 0;
+	int cpu = sched_getcpu();
 
 	while (last < end && (!budget_ns || got < budget_ns)) {
 		long long now = monotonic_ns(), d = now - last;
 
-		if (d < GAP_NS)
+		if (d < GAP_NS) {
 			got += d;
-		else if (d > r->max_gap_ns)
-			r->max_gap_ns = d;
+		} else {		/* it was off the CPU: maybe it came back on another */
+			int c = sched_getcpu();
+
+			r->moves += c != cpu;
+			cpu = c;
+			if (d > r->max_gap_ns)
+				r->max_gap_ns = d;
+		}
 		last = now;
 	}
 	r->run_ns += got;
@@ -194,7 +218,8 @@ static int run_tasks(const struct role *ro, int n, int ms, struct report *out)
 		if (pid[i] == 0) {
 			static struct report r;
 
-			if (pin0() < 0 || setpriority(PRIO_PROCESS, 0, ro[i].nice) < 0)
+			if ((ro[i].anycpu ? unpin() : pin0()) < 0 ||
+			    setpriority(PRIO_PROCESS, 0, ro[i].nice) < 0)
 				r.error = errno;
 			read_full(go[0], &start, sizeof(start));
 			sleep_until(start);
@@ -270,7 +295,7 @@ static const char *const hog_first[] = { "hog", "task1", "task2", "task3" };
 
 static int do_interactive(int ms)
 {
-	static const struct role ro[] = { { 1000, 9000, 0, 0, 0 }, { 0 }, { 0 } };
+	static const struct role ro[] = { { 1000, 9000, 0, 0, 0, 0 }, { 0 }, { 0 } };
 	static const char *const names[] = { "task", "hog1", "hog2" };
 
 	/* alone first: the kernel's own wake-up path, which the hogs add to */
@@ -290,7 +315,7 @@ static int do_nice(int ms)
 
 	printf("# nice: a nice 0 hog beside a nice 5, 10, 19 hog, %d ms each\n", ms);
 	for (int i = 0; i < 3; i++) {
-		struct role ro[2] = { { 0 }, { 0, 0, 0, nices[i], 0 } };
+		struct role ro[2] = { { 0 }, { 0, 0, 0, nices[i], 0, 0 } };
 		char other[16];
 		const char *const names[] = { "nice0", other };
 
@@ -303,7 +328,7 @@ static int do_nice(int ms)
 
 static int do_ingo(int ms)
 {
-	static const struct role ro[] = { { 0 }, { 4000, 1000, 0, 0, 0 }, { 4000, 1000, 0, 0, 0 } };
+	static const struct role ro[] = { { 0 }, { 4000, 1000, 0, 0, 0, 0 }, { 4000, 1000, 0, 0, 0, 0 } };
 
 	printf("# ingo: a hog beside two tasks that run 4 ms / sleep 1 ms, %d ms\n", ms);
 	if (shares("ingo", ro, hog_first, 3, ms) == 0)
@@ -319,7 +344,7 @@ static int do_fiftyp(int ms)
 	printf("# fiftyp: a hog beside two tasks that run and sleep alike (10/10 ms, 1/1 ms), %d ms each\n", ms);
 	for (int i = 0; i < 2; i++) {
 		int us = periods[i];
-		struct role ro[3] = { { 0 }, { us, us, 0, 0, 0 }, { us, us, 0, 0, 0 } };
+		struct role ro[3] = { { 0 }, { us, us, 0, 0, 0, 0 }, { us, us, 0, 0, 0, 0 } };
 
 		snprintf(prefix, sizeof(prefix), "fiftyp_%dms", us / 1000);
 		if (shares(prefix, ro, hog_first, 3, ms) == 0)
@@ -330,8 +355,8 @@ static int do_fiftyp(int ms)
 
 static int do_thud(int ms)
 {
-	static const struct role ro[] = { { 0 }, { 200000, 1000000, 1, 0, 0 },
-					  { 200000, 1000000, 1, 0, 0 }, { 200000, 1000000, 1, 0, 0 } };
+	static const struct role ro[] = { { 0 }, { 200000, 1000000, 1, 0, 0, 0 },
+					  { 200000, 1000000, 1, 0, 0, 0 }, { 200000, 1000000, 1, 0, 0, 0 } };
 
 	printf("# thud: a hog beside 3 tasks that sleep 1 s, then run 200 ms each, %d ms\n", ms);
 	if (shares("thud", ro, hog_first, 4, ms) == 0)
@@ -341,7 +366,7 @@ static int do_thud(int ms)
 
 static int do_forkstorm(int ms)
 {
-	static const struct role ro[] = { { 0 }, { 0, 0, 0, 0, 1 } };
+	static const struct role ro[] = { { 0 }, { 0, 0, 0, 0, 1, 0 } };
 	static const char *const names[] = { "hog", "forker" };
 
 	printf("# forkstorm: a hog beside a task that keeps 4 children of 2 ms alive, %d ms\n", ms);
@@ -354,15 +379,43 @@ static int do_forkstorm(int ms)
 	return 0;
 }
 
+/* Hogs that do not divide evenly over the CPUs: each one's part of the
+ * CPU time the three got (333 permille each is fair; the machine's speed
+ * and a busy host's stolen time cancel out), the spread between the most
+ * and the least served, and the CPU changes each saw. */
+static int do_smp(int ms)
+{
+	static const struct role ro[] = { { .anycpu = 1 }, { .anycpu = 1 }, { .anycpu = 1 } };
+	long long sum = 0, lo = -1, hi = 0;
+	char p[32];
+
+	printf("# smp: 3 hogs free to run on every CPU, %d ms\n", ms);
+	if (run_tasks(ro, 3, ms, rep) < 0)
+		return printf("smp n/a (a task could not be set up)\n"), 0;
+	for (int i = 0; i < 3; i++)
+		sum += rep[i].run_ns;
+	for (int i = 0; i < 3 && sum; i++) {
+		long long part = rep[i].run_ns * 1000 / sum;
+
+		snprintf(p, sizeof(p), "smp_hog%d", i + 1);
+		out(p, "part", part, "permille");
+		out(p, "moves", rep[i].moves, "moves");
+		lo = lo < 0 || part < lo ? part : lo;
+		hi = part > hi ? part : hi;
+	}
+	out("smp", "spread", hi - lo, "permille");
+	return 0;
+}
+
 static const char usage_text[] =
-	"usage: lineage interactive | nice | ingo | fiftyp | thud | forkstorm [MS] | -h\n";
+	"usage: lineage interactive | nice | ingo | fiftyp | thud | forkstorm | smp [MS] | -h\n";
 
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*run)(int); } cmds[] = {
 		{ "interactive", do_interactive }, { "nice", do_nice },
 		{ "ingo", do_ingo }, { "fiftyp", do_fiftyp }, { "thud", do_thud },
-		{ "forkstorm", do_forkstorm },
+		{ "forkstorm", do_forkstorm }, { "smp", do_smp },
 	};
 	int ms = 3000;
 

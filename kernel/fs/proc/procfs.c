@@ -4,10 +4,11 @@
  *
  * The path walk (kernel/fs/initrd.c) asks here for the children it cannot
  * find in the initrd's table: the PIDs of /proc and the files of
- * /proc/PID. Two magic links stand for a node the kernel chooses, as
+ * /proc/PID. Magic links stand for a node the kernel chooses, as
  * Linux's: /proc/self (readlink: the caller's pid; the walk goes on in
- * the caller's /proc/PID) and /proc/PID/exe (its program; busybox runs its
- * applets by executing /proc/self/exe again).
+ * the caller's /proc/PID), /proc/PID/exe (its program; busybox runs its
+ * applets by executing /proc/self/exe again), cwd, root and fd/N
+ * (procfs_fd.c).
  *
  * An open /proc file (FT_PROC) keeps its text from the last read that
  * started at offset 0, so a reader that reads in pieces sees one
@@ -56,6 +57,8 @@ const struct initrd_file *initrd_magic_target(const struct initrd_file *link)
 		return procfs_pid_cwd(link->arg);
 	if (link->magic == MAGIC_ROOT)			/* one tree: "/" while it lives */
 		return procfs_pid_dir(link->arg) ? initrd_root() : NULL;
+	if (link->magic == MAGIC_FD)
+		return procfs_fd_target(link);
 	return NULL;
 }
 
@@ -64,6 +67,8 @@ int initrd_magic_text(const struct initrd_file *link, char *buf, uint32_t size)
 	struct proc *p = current();
 	if (link->magic == MAGIC_SELF && p)
 		return ksnprintf(buf, size, "%d", p->group_leader ? p->group_leader->pid : p->pid);
+	if (link->magic == MAGIC_FD)
+		return procfs_fd_link_text(link, buf, size);
 	const struct initrd_file *t = initrd_magic_target(link);
 	if (!t)
 		return -ENOENT;
@@ -90,7 +95,8 @@ static int parse_pid(const char *name, size_t len)
 
 int procfs_lookup(const struct initrd_file **at, const char *name, size_t len)
 {
-	if ((*at)->procfs == PROCFS_PID_DIR)
+	if ((*at)->procfs == PROCFS_PID_DIR || (*at)->procfs == PROCFS_PID_FD_DIR ||
+	    (*at)->procfs == PROCFS_PID_FDINFO_DIR)
 		return procfs_pid_lookup(at, name, len);
 	int pid = parse_pid(name, len);
 	const struct initrd_file *d = pid <= 0 ? NULL :
@@ -106,7 +112,8 @@ const struct initrd_file *procfs_next_child(const struct initrd_file *dir, uint3
 					    uint32_t base)
 {
 	if (dir->procfs != PROCFS_ROOT && dir->procfs != PROCFS_PID_DIR &&
-	    dir->procfs != PROCFS_PID_TASK) {
+	    dir->procfs != PROCFS_PID_TASK && dir->procfs != PROCFS_PID_FD_DIR &&
+	    dir->procfs != PROCFS_PID_FDINFO_DIR) {
 		*pos = base;
 		return NULL;
 	}
@@ -199,6 +206,9 @@ static bool is_sys_file(const struct initrd_file *n)
  */
 int procfs_may_open(const struct initrd_file *n, int flags)
 {
+	int err = procfs_fd_may(n);		/* another's descriptors: EACCES */
+	if (err)
+		return err;
 	if ((flags & O_ACCMODE) == O_RDONLY)
 		return 0;
 	bool root = current()->euid == 0;

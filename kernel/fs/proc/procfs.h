@@ -8,7 +8,7 @@
  * Face of this folder. May call: lib, sched, kernel/arch, kernel/debug, kernel/fs, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
  * procfs.h - /proc: what the kernel knows, as text Linux's tools read
- * (docs/abi.md §10). Five files:
+ * (docs/abi.md §10). Six files:
  *
  *   kernel/fs/proc/procfs.c      the tree's hooks for the path walk and listings,
  *                        /proc/self, and open/read/write of a /proc file
@@ -18,6 +18,8 @@
  *   kernel/fs/proc/procfs_pid_text.c  their texts: stat, status, statm, cmdline,
  *                        comm, environ, maps, sched (the staircase's
  *                        view), limits, wchan, schedstat
+ *   kernel/fs/proc/procfs_fd.c  /proc/PID/fd/ and fdinfo/: a process's
+ *                        open descriptors, who may look at them
  *   kernel/fs/proc/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/fs/proc/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
@@ -47,6 +49,7 @@ struct file;
 #define MAGIC_SELF	2	/* /proc/self */
 #define MAGIC_CWD	3	/* /proc/PID/cwd */
 #define MAGIC_ROOT	4	/* /proc/PID/root */
+#define MAGIC_FD	5	/* /proc/PID/fd/N (arg: the pid, index: N) */
 
 enum procfs_kind {
 	PROCFS_NONE,
@@ -65,6 +68,10 @@ enum procfs_kind {
 	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
 	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
 	PROCFS_PID_MOUNTS,		/* the mount table (one for all: kernel/fs/mount.c) */
+	PROCFS_PID_FDINFO,		/* fdinfo/N (index: N): its offset, flags, mount, inode */
+	PROCFS_PID_FD_DIR,		/* fd/: a magic link per open descriptor (procfs_fd.c) */
+	PROCFS_PID_FDINFO_DIR,		/* fdinfo/: a file per open descriptor */
+	PROCFS_PID_FD,			/* fd/N (index: N): a magic link to what N has open */
 	PROCFS_PID_CWD,			/* magic links, not read as text: the working directory, */
 	PROCFS_PID_ROOT,		/* the root directory, */
 	PROCFS_PID_EXE,			/* the program (the last per-process kind) */
@@ -156,6 +163,27 @@ const struct initrd_file *procfs_pid_cwd(int pid);	/* NULL when it is gone */
  * Any node may be passed: only /proc/PID's need holding. */
 int procfs_node_hold(const struct initrd_file *n);
 void procfs_node_drop(const struct initrd_file *n);
+/* The node of descriptor fd in /proc/PID/fd or fdinfo (dir), made or
+ * filled again for it with perm (procfs_pid.c); NULL when memory is out. */
+const struct initrd_file *procfs_fd_node(const struct initrd_file *dir, int fd, uint16_t perm);
+
+/* ---- /proc/PID/fd and fdinfo (procfs_fd.c) ---- */
+/* name in fd/ or fdinfo/: 0 and *at, -ENOENT (no such descriptor),
+ * -EACCES (another's, as Linux's ptrace check says). */
+int procfs_fd_lookup(const struct initrd_file **at, const char *name, size_t len);
+/* The next open descriptor's node of fd/ or fdinfo/ from position *pos. */
+const struct initrd_file *procfs_fd_next(const struct initrd_file *dir, uint32_t *pos);
+/* May the caller look into dir or read node n of a process's fd/ or
+ * fdinfo/? 0 or -EACCES; 0 for every other node. */
+int procfs_fd_may(const struct initrd_file *n);
+/* fd/N's target: the open file's node (a file, a device, a /proc file),
+ * or NULL (a pipe, a socket, the console: not reopened here). */
+const struct initrd_file *procfs_fd_target(const struct initrd_file *link);
+/* fd/N's text as Linux's readlink gives it ("/tmp/x", "pipe:[12]"...). */
+int procfs_fd_link_text(const struct initrd_file *link, char *buf, uint32_t size);
+/* fdinfo/N's text: 0, or -ENOENT when the descriptor is closed. */
+int procfs_fd_info_text(const struct initrd_file *n, struct pbuf *b);
+
 /* Free the /proc/PID nodes no one holds (sys_free_frames). */
 void procfs_pid_trim(void);
 

@@ -44,6 +44,7 @@
 #include "lib/string.h"
 
 #define PROC_PID_INO	0x10000000u	/* /proc/PID's inode numbers start here */
+#define PROC_FD_INO	0x40000000u	/* fd/N's and fdinfo/N's (procfs_pid_ino) */
 
 static const struct pid_entry {
 	const char *name;
@@ -51,6 +52,8 @@ static const struct pid_entry {
 	uint16_t perm;
 } entries[] = {			/* Linux's order of /proc/PID (tgid_base_stuff) */
 	{ "task",	PROCFS_PID_TASK,	0555 },	/* TASK_ENTRY */
+	{ "fd",		PROCFS_PID_FD_DIR,	0500 },	/* procfs_fd.c */
+	{ "fdinfo",	PROCFS_PID_FDINFO_DIR,	0555 },
 	{ "environ",	PROCFS_PID_ENVIRON,	0400 },
 	{ "status",	PROCFS_PID_STATUS,	0444 },
 	{ "limits",	PROCFS_PID_LIMITS,	0444 },
@@ -69,11 +72,15 @@ static const struct pid_entry {
 };
 #define NENTRIES	(sizeof(entries) / sizeof(entries[0]))
 #define TASK_ENTRY	0	/* /proc/PID's only: task/TID has no task (tid_base_stuff) */
+#define FD_ENTRY	1
+#define FDINFO_ENTRY	2
 
 /* One directory and its files: a task's /proc/TID, or its
  * /proc/TGID/task/TID (thread: the thread's own view; no task entry). */
 /* The longest path of a node: "/proc/PID/task/TID/schedstat", ten digits each. */
 #define PID_PATH_MAX	48
+
+struct fd_nodes;
 
 struct pid_nodes {
 	struct initrd_file dir;
@@ -82,6 +89,20 @@ struct pid_nodes {
 	int slot;
 	bool thread;
 	int tgid;			/* thread: the group named in its path */
+	struct fd_nodes *fds;		/* fd/N and fdinfo/N, made as reached (nodes_lock) */
+};
+
+/* The nodes of fd/N and fdinfo/N for FD_CHUNK descriptors from base: a
+ * list per set, a chunk made when a walk or a listing first reaches one
+ * of its descriptors, freed with its set. A node is filled again for
+ * the descriptor and the task it is handed out for. */
+#define FD_CHUNK	32
+struct fd_nodes {
+	struct fd_nodes *next;
+	struct pid_nodes *set;
+	int base;
+	struct initrd_file link[FD_CHUNK], info[FD_CHUNK];
+	char path[2][FD_CHUNK][PID_PATH_MAX];
 };
 
 static struct slot_nodes {
@@ -91,11 +112,24 @@ static struct slot_nodes {
 } *pool[KSTACK_SLOTS_MAX];		/* kmalloc'd at a slot's first use */
 static struct spinlock nodes_lock = SPINLOCK_INIT("procfs nodes");
 
+/* The chunk of an fd/N or fdinfo/N node. */
+static struct fd_nodes *chunk_of(const struct initrd_file *n)
+{
+	size_t k = (size_t)n->index % FD_CHUNK;
+	if (n->procfs == PROCFS_PID_FD)
+		return (struct fd_nodes *)((const char *)(n - k) - offsetof(struct fd_nodes, link));
+	return (struct fd_nodes *)((const char *)(n - k) - offsetof(struct fd_nodes, info));
+}
+
 /* The set a /proc/PID node belongs to, or NULL: only sets have those kinds. */
 static struct pid_nodes *nodes_of(const struct initrd_file *n)
 {
+	if (n->owner != NODE_PROC_PID)		/* every set's node is (fill_node) */
+		return NULL;
 	if (n->procfs == PROCFS_PID_DIR)
 		return (struct pid_nodes *)((const char *)n - offsetof(struct pid_nodes, dir));
+	if (n->procfs == PROCFS_PID_FD || n->procfs == PROCFS_PID_FDINFO)
+		return chunk_of(n)->set;
 	for (unsigned k = 0; k < NENTRIES; k++)
 		if (n->procfs == entries[k].kind)
 			return (struct pid_nodes *)((const char *)(n - k) -
@@ -141,9 +175,21 @@ void procfs_node_drop(const struct initrd_file *n)
 	spin_unlock(&nodes_lock);
 }
 
+static void free_chunks(struct fd_nodes *c)
+{
+	while (c) {
+		struct fd_nodes *next = c->next;
+		kfree(c);
+		c = next;
+	}
+}
+
 static void set_free_rcu(struct rcu_head *h)
 {
-	kfree((char *)h - offsetof(struct slot_nodes, rcu));
+	struct slot_nodes *set = (struct slot_nodes *)((char *)h - offsetof(struct slot_nodes, rcu));
+	free_chunks(set->pid.fds);
+	free_chunks(set->tid.fds);
+	kfree(set);
 }
 
 /* Free the sets no one holds, once no walk can be looking at them; a
@@ -206,7 +252,8 @@ static void fill_node(struct initrd_file *n, char *path, const char *dir, const 
 	n->procfs = kind;
 	n->arg = pid;
 	n->magic = kind == PROCFS_PID_EXE ? MAGIC_EXE : kind == PROCFS_PID_CWD ? MAGIC_CWD :
-		   kind == PROCFS_PID_ROOT ? MAGIC_ROOT : 0;
+		   kind == PROCFS_PID_ROOT ? MAGIC_ROOT : kind == PROCFS_PID_FD ? MAGIC_FD : 0;
+	n->is_dir |= kind == PROCFS_PID_FD_DIR || kind == PROCFS_PID_FDINFO_DIR;
 }
 
 /* The set s made to stand for task pid (of group tgid), if it stands for
@@ -238,6 +285,58 @@ static void fill_set(struct pid_nodes *s, int pid, int tgid)
 		fill_node(&s->dir, s->path[NENTRIES], dir, NULL, PROCFS_PID_DIR, 0555, pid);
 	}
 	spin_unlock(&nodes_lock);
+}
+
+/* Under nodes_lock: set s's chunk for descriptor fd, made if need be. */
+static struct fd_nodes *chunk_for(struct pid_nodes *s, int fd, struct fd_nodes *spare)
+{
+	struct fd_nodes **at = &s->fds;
+	while (*at && (*at)->base < fd - fd % FD_CHUNK)
+		at = &(*at)->next;
+	if (*at && (*at)->base == fd - fd % FD_CHUNK)
+		return *at;
+	if (!spare)
+		return NULL;
+	spare->set = s;
+	spare->base = fd - fd % FD_CHUNK;
+	spare->next = *at;
+	*at = spare;
+	return spare;
+}
+
+/* Under nodes_lock: chunk c's node of descriptor fd in dir (fd/ or
+ * fdinfo/), filled for it. */
+static const struct initrd_file *fill_fd_node(struct fd_nodes *c, const struct initrd_file *dir,
+					       int fd, uint16_t perm)
+{
+	bool info = dir->procfs == PROCFS_PID_FDINFO_DIR;
+	struct initrd_file *n = info ? &c->info[fd % FD_CHUNK] : &c->link[fd % FD_CHUNK];
+	char name[12];
+	ksnprintf(name, sizeof(name), "%d", fd);
+	fill_node(n, c->path[info][fd % FD_CHUNK], dir->path, name,
+		  info ? PROCFS_PID_FDINFO : PROCFS_PID_FD, perm, dir->arg);
+	n->index = fd;
+	return n;
+}
+
+/* The chunk is made outside the lock (kzalloc), then the lock taken again. */
+const struct initrd_file *procfs_fd_node(const struct initrd_file *dir, int fd, uint16_t perm)
+{
+	struct pid_nodes *s = nodes_of(dir);
+	struct fd_nodes *spare = NULL;
+	for (;;) {
+		spin_lock(&nodes_lock);
+		struct fd_nodes *c = chunk_for(s, fd, spare);
+		const struct initrd_file *n = c ? fill_fd_node(c, dir, fd, perm) : NULL;
+		spin_unlock(&nodes_lock);
+		if (n) {
+			if (c != spare)
+				kfree(spare);	/* another CPU made it first */
+			return n;
+		}
+		if (!(spare = kzalloc(sizeof(*spare))))
+			return NULL;
+	}
 }
 
 const struct initrd_file *procfs_pid_dir(int pid)
@@ -277,6 +376,8 @@ bool procfs_pid_node_lives(const struct initrd_file *n, int pid)
 
 int procfs_pid_lookup(const struct initrd_file **at, const char *name, size_t len)
 {
+	if ((*at)->procfs == PROCFS_PID_FD_DIR || (*at)->procfs == PROCFS_PID_FDINFO_DIR)
+		return procfs_fd_lookup(at, name, len);
 	struct pid_nodes *s = nodes_of(*at);
 	if (!set_lives(s))
 		return -ENOENT;				/* it exited */
@@ -313,6 +414,8 @@ const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_
 {
 	if (dir->procfs == PROCFS_PID_TASK)
 		return next_thread(dir, pos);
+	if (dir->procfs == PROCFS_PID_FD_DIR || dir->procfs == PROCFS_PID_FDINFO_DIR)
+		return procfs_fd_next(dir, pos);
 	if (dir->procfs == PROCFS_PID_DIR) {
 		struct pid_nodes *s = nodes_of(dir);
 		uint32_t k = *pos;
@@ -338,10 +441,14 @@ const struct initrd_file *procfs_pid_next(const struct initrd_file *dir, uint32_
 	return NULL;
 }
 
-/* A file's parent is its directory; task/TID's is the group's task
- * directory; /proc/PID's is /proc. */
+/* A file's parent is its directory (fd/N's fd/); task/TID's is the
+ * group's task directory; /proc/PID's is /proc. */
 const struct initrd_file *procfs_pid_parent(const struct initrd_file *n)
 {
+	if (n->procfs == PROCFS_PID_FD || n->procfs == PROCFS_PID_FDINFO) {
+		struct pid_nodes *fs = nodes_of(n);
+		return &fs->ent[n->procfs == PROCFS_PID_FD ? FD_ENTRY : FDINFO_ENTRY];
+	}
 	struct pid_nodes *s = in_pool(n) ? nodes_of(n) : NULL;
 	if (s && n != &s->dir)
 		return &s->dir;
@@ -351,12 +458,17 @@ const struct initrd_file *procfs_pid_parent(const struct initrd_file *n)
 	return initrd_lookup("/proc");
 }
 
-/* 32 numbers a slot: its /proc/TID's nodes, then its task/TID's. */
+/* 64 numbers a slot: its /proc/TID's nodes, then its task/TID's; fd/N
+ * and fdinfo/N from PROC_FD_INO, 2^18 a slot (the low 16 bits of N: not
+ * unique past 65,536 descriptors). */
 uint32_t procfs_pid_ino(const struct initrd_file *n)
 {
 	const struct pid_nodes *s = nodes_of(n);
+	if (n->procfs == PROCFS_PID_FD || n->procfs == PROCFS_PID_FDINFO)
+		return PROC_FD_INO + ((uint32_t)s->slot << 18) + (s->thread ? 1u << 17 : 0) +
+		       (n->procfs == PROCFS_PID_FDINFO ? 1u << 16 : 0) + ((uint32_t)n->index & 0xFFFF);
 	uint32_t k = n == &s->dir ? 0 : (uint32_t)(n - s->ent) + 1;
-	return PROC_PID_INO + (uint32_t)s->slot * 32 + (s->thread ? 16 : 0) + k;
+	return PROC_PID_INO + (uint32_t)s->slot * 64 + (s->thread ? 32 : 0) + k;
 }
 
 int procfs_pid_uid(const struct initrd_file *n)

@@ -10,6 +10,7 @@
  */
 #include "procfs.h"
 #include "kernel/fs/mount.h"
+#include "kernel/fs/tmpfs.h"
 #include <stdbool.h>
 #include "sched/syscalls.h"	/* struct sched_task_view */
 #include "lib/errno.h"
@@ -335,14 +336,16 @@ static void text_schedstat(const struct pid_snap *s, struct pbuf *b)
  * file (kernel/task/elf.c), named as on Linux; their bss is anonymous. */
 static void maps_line(struct pbuf *b, const struct vm_area *a)
 {
-	const char *name = a->file ? a->file->path : a->flags & VMA_HEAP ? "[heap]" :
-			   a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
+	char path[INITRD_PATH_MAX + 156];
+	const char *name = a->flags & VMA_HEAP ? "[heap]" : a->flags & VMA_GROWSDOWN ? "[stack]" : NULL;
 	uint32_t len = b->len;
 
+	if (a->file)		/* a tmpfs file's path is spelled from its names up */
+		name = mount_path(a->file, path, sizeof(path)) < 0 ? "" : path;
 	pb_printf(b, "%08x-%08x %c%c%c%c %08x %02x:%02x %u ", a->start, a->end,
 		  a->prot & PROT_READ ? 'r' : '-', a->prot & PROT_WRITE ? 'w' : '-',
 		  a->prot & PROT_EXEC ? 'x' : '-', a->flags & VMA_SHARED ? 's' : 'p',
-		  a->file ? a->file_off : 0, 0, a->file ? 1 : 0,
+		  a->file ? a->file_off : 0, 0, !a->file ? 0 : tmpfs_of(a->file) ? tmpfs_of(a->file)->sb->dev_minor : 1,
 		  a->file ? initrd_ino(a->file) : 0);
 	if (name) {
 		for (uint32_t col = b->len - len; col < 48 && !b->err; col++)
@@ -467,6 +470,8 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 		return text_maps(n->arg, b);
 	if (n->procfs == PROCFS_PID_WCHAN)
 		return text_wchan(n->arg, b);
+	if (n->procfs == PROCFS_PID_FDINFO)
+		return procfs_fd_info_text(n, b);
 	if (n->procfs == PROCFS_PID_CMDLINE || n->procfs == PROCFS_PID_ENVIRON)
 		return text_user_strings(n->arg, n->procfs == PROCFS_PID_ENVIRON, b);
 	int err = snap(n->arg, !procfs_pid_is_thread(n), &s);
