@@ -219,6 +219,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_gettid, sys_gettid),			/* exit.c */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
 	SYSCALL(__NR_sendfile64, sys_sendfile64),		/* file.c (EINVAL: no splice here) */
+	SYSCALL(__NR_copy_file_range, sys_copy_file_range),	/* copyrange.c */
+	SYSCALL(__NR_fadvise64, sys_fadvise64),
+	SYSCALL(__NR_fadvise64_64, sys_fadvise64_64),
 	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
 	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */

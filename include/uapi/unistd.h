@@ -166,6 +166,7 @@
 #define __NR_epoll_create            254
 #define __NR_epoll_ctl               255
 #define __NR_epoll_wait              256
+#define __NR_fadvise64               250
 #define __NR_set_tid_address         258
 #define __NR_clock_gettime           265
 #define __NR_clock_getres            266
@@ -173,6 +174,7 @@
 #define __NR_statfs64                268
 #define __NR_fstatfs64               269
 #define __NR_tgkill                  270
+#define __NR_fadvise64_64            272
 #define __NR_openat                  295
 #define __NR_mkdirat                 296
 #define __NR_fchownat                298
@@ -214,6 +216,7 @@
 #define __NR_recvfrom                371
 #define __NR_recvmsg                 372
 #define __NR_shutdown                373
+#define __NR_copy_file_range         377
 #define __NR_statx                   383
 #define __NR_rseq                    386
 #define __NR_clock_gettime64         403

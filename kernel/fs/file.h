@@ -115,6 +115,13 @@ int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
 int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count);
+/* kernel/fs/copyrange.c: copy_file_range (377) within one tmpfs, else
+ * EXDEV; fadvise64 (250) and fadvise64_64 (272), hints with Linux's errnos. */
+int sys_copy_file_range(int fd_in, int64_t *uoff_in, int fd_out, int64_t *uoff_out,
+			uint32_t len, uint32_t flags);
+int sys_fadvise64(int fd, uint32_t off_lo, uint32_t off_hi, uint32_t len, int advice);
+int sys_fadvise64_64(int fd, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
+		     uint32_t len_hi, int advice);
 /* poll (kernel/fs/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
  * POLLERR), and the wait queue woken when that changes (NULL: never). */
 uint32_t file_poll(struct file *f);
