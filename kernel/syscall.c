@@ -30,7 +30,7 @@
 #include "kernel/task/proc.h"
 #include "kernel/task/sched_glue.h"
 #include "kernel/task/signal.h"
-#include "kernel/fs/socket.h"
+#include "kernel/net/net.h"
 #include "kernel/sys/sysinfo.h"
 #include "kernel/fs/stat.h"
 #include "kernel/time/sleep.h"
@@ -44,6 +44,7 @@
 #include "drivers/topology.h"
 #include "sched/syscalls.h"	/* the scheduler's calls (sched/syscalls.c) */
 #include "kernel/fs/poll.h"
+#include "kernel/fs/eventpoll.h"
 #include "kernel/task/prctl.h"
 #include "kernel/debug/selftest.h"
 #include "kernel/ipc/ipc.h"
@@ -130,7 +131,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getgid, sys_getgid),			/* cred.c */
 	SYSCALL(__NR_geteuid, sys_geteuid),			/* cred.c */
 	SYSCALL(__NR_getegid, sys_getegid),			/* cred.c */
-	SYSCALL(__NR_ioctl, sys_ioctl),				/* file.c */
+	SYSCALL(__NR_ioctl, sys_ioctl),				/* ioctl.c */
 	SYSCALL(__NR_fcntl, sys_fcntl64),			/* file.c */
 	SYSCALL(__NR_setpgid, sys_setpgid),			/* pgrp.c */
 	SYSCALL(__NR_umask, sys_umask),				/* fs.c */
@@ -152,7 +153,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_setitimer, sys_setitimer),			/* itimer.c */
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
-	SYSCALL(__NR_socketcall, sys_socketcall),		/* socket.c */
+	SYSCALL(__NR_socketcall, sys_socketcall),		/* net/socket.c */
 	SYSCALL(__NR_wait4, proc_wait4),			/* exit.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_ipc, sys_ipc),				/* ipc/syscall.c (glibc's way in) */
@@ -184,6 +185,11 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR__newselect, sys_select),			/* poll.c */
 	SYSCALL(__NR_pselect6, sys_pselect6),			/* poll.c */
 	SYSCALL(__NR_pselect6_time64, sys_pselect6_time64),	/* poll.c */
+	SYSCALL(__NR_epoll_create, sys_epoll_create),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_create1, sys_epoll_create1),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_ctl, sys_epoll_ctl),			/* eventpoll.c */
+	SYSCALL(__NR_epoll_wait, sys_epoll_wait),		/* eventpoll.c */
+	SYSCALL(__NR_epoll_pwait, sys_epoll_pwait),		/* eventpoll.c */
 	SYSCALL(__NR_prctl, sys_prctl),				/* prctl.c */
 	SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),		/* signal.c */
 	SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),		/* signal.c */
@@ -215,6 +221,9 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_gettid, sys_gettid),			/* exit.c */
 	SYSCALL(__NR_tkill, sys_tkill),				/* signal.c */
 	SYSCALL(__NR_sendfile64, sys_sendfile64),		/* file.c (EINVAL: no splice here) */
+	SYSCALL(__NR_copy_file_range, sys_copy_file_range),	/* copyrange.c */
+	SYSCALL(__NR_fadvise64, sys_fadvise64),
+	SYSCALL(__NR_fadvise64_64, sys_fadvise64_64),
 	SYSCALL(__NR_futex, sys_futex),				/* futex.c */
 	SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity),	/* sched/syscalls.c */
@@ -241,10 +250,21 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_setattr, sys_sched_setattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_sched_getattr, sys_sched_getattr),		/* sched/syscalls.c */
 	SYSCALL(__NR_getrandom, sys_getrandom),			/* random.c */
-	SYSCALL(__NR_socketpair, sys_socketpair),		/* socket.c (AF_UNIX SOCK_STREAM) */
-	SYSCALL(__NR_sendto, sys_sendto),			/* socket.c */
-	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* socket.c */
-	SYSCALL(__NR_shutdown, sys_shutdown),			/* socket.c */
+	SYSCALL(__NR_socket, sys_socket),			/* net/socket.c (AF_UNIX) */
+	SYSCALL(__NR_socketpair, sys_socketpair),		/* net/socket.c */
+	SYSCALL(__NR_bind, sys_bind),				/* net/socket.c */
+	SYSCALL(__NR_connect, sys_connect),			/* net/socket.c */
+	SYSCALL(__NR_listen, sys_listen),			/* net/socket.c */
+	SYSCALL(__NR_accept4, sys_accept4),			/* net/socket.c */
+	SYSCALL(__NR_getsockopt, sys_getsockopt),		/* net/socket.c */
+	SYSCALL(__NR_setsockopt, sys_setsockopt),		/* net/socket.c */
+	SYSCALL(__NR_getsockname, sys_getsockname),		/* net/socket.c */
+	SYSCALL(__NR_getpeername, sys_getpeername),		/* net/socket.c */
+	SYSCALL(__NR_sendto, sys_sendto),			/* net/socket.c */
+	SYSCALL(__NR_sendmsg, sys_sendmsg),			/* net/socket.c */
+	SYSCALL(__NR_recvfrom, sys_recvfrom),			/* net/socket.c */
+	SYSCALL(__NR_recvmsg, sys_recvmsg),			/* net/socket.c */
+	SYSCALL(__NR_shutdown, sys_shutdown),			/* net/socket.c */
 	SYSCALL(__NR_statx, sys_statx),				/* stat.c */
 	SYSCALL(__NR_semget, sys_semget),			/* ipc/sem.c */
 	SYSCALL(__NR_semctl, sys_semctl),			/* ipc/syscall.c */

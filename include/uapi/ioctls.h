@@ -1,7 +1,8 @@
 /*
- * uapi/ioctls.h - the terminal ioctls this kernel answers (Linux's i386
- * numbers, asm-generic/ioctls.h), once for kernel/fs/tty.c and the small
- * libc (user/lib/include/sys/ioctl.h).
+ * uapi/ioctls.h - the ioctls this kernel answers (Linux's i386 numbers,
+ * asm-generic/ioctls.h), once for kernel/fs/ioctl.c, kernel/fs/tty.c and
+ * the small libc (user/lib/include/sys/ioctl.h): the terminal's, and
+ * those of every descriptor.
  */
 #ifndef UAPI_IOCTLS_H
 #define UAPI_IOCTLS_H
@@ -13,6 +14,10 @@
 #define TIOCGPGRP	0x540F
 #define TIOCSPGRP	0x5410
 #define TIOCGWINSZ	0x5413
+#define FIONREAD	0x541B	/* bytes ready to read (SIOCINQ for a socket) */
+#define FIONBIO		0x5421	/* *(int *)arg: O_NONBLOCK on or off */
+#define FIONCLEX	0x5450	/* close-on-exec off */
+#define FIOCLEX		0x5451	/* close-on-exec on */
 
 /* TIOCGWINSZ's answer (asm-generic/termios.h): 8 bytes */
 struct winsize {

@@ -6,5 +6,6 @@
 #define UAPI_LIMITS_H
 
 #define PIPE_BUF	4096	/* bytes a pipe write moves whole (POSIX) */
+#define UIO_MAXIOV	1024	/* pieces of readv, writev, sendmsg (linux/uio.h) */
 
 #endif

@@ -12,6 +12,8 @@
 #include "namei.h"
 #include "tmpfs.h"
 #include "dev.h"
+#include "eventpoll.h"
+#include "kernel/net/net.h"
 #include "lib/errno.h"
 #include "fs.h"
 #include "kernel/mm/kmalloc.h"
@@ -20,6 +22,7 @@
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include <uapi/limits.h>	/* UIO_MAXIOV */
 #include <uapi/poll.h>
 #include <uapi/stat.h>	/* AT_FDCWD */
 
@@ -99,12 +102,16 @@ void file_close(struct file *f)
 	int left = __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL);
 	if (left > 0)
 		return;
+	if (f->epitems)			/* nobody else holds f: none can be added */
+		eventpoll_release(f);
 	if (f->type == FT_PIPE_READ || f->type == FT_PIPE_WRITE)
 		pipe_close(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_PROC)
 		procfs_release(f);
 	if (f->type == FT_SOCKET)
 		socket_close(f->sock);
+	if (f->type == FT_EPOLL)
+		eventpoll_free(f->ep);
 	if (f->type == FT_INITRD)
 		file_put_write(f->node, (int)f->flags);
 	node_drop(f->node);
@@ -137,6 +144,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_DEV:		return dev_read(f, ubuf, n);
 	case FT_PROC:		return procfs_read(f, ubuf, n);
 	case FT_SOCKET:		return socket_read(f, ubuf, n);
+	case FT_EPOLL:		return -EINVAL;		/* Linux: no read for it */
 	default:		return -EBADF;
 	}
 }
@@ -150,6 +158,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_DEV:		return dev_write(f, ubuf, n);
 	case FT_PROC:		return procfs_write(f, ubuf, n);
 	case FT_SOCKET:		return socket_write(f, ubuf, n);
+	case FT_EPOLL:		return -EINVAL;
 	default:		return -EBADF;
 	}
 }
@@ -170,6 +179,8 @@ uint32_t file_poll(struct file *f)
 		return pipe_poll(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_SOCKET)
 		return socket_poll(f->sock);
+	if (f->type == FT_EPOLL)
+		return eventpoll_poll(f->ep);
 	return ALWAYS_READY;
 }
 
@@ -181,6 +192,8 @@ struct waitq *file_waitq(struct file *f)
 		return pipe_waitq(f->pipe, f->type == FT_PIPE_WRITE);
 	if (f->type == FT_SOCKET)
 		return socket_waitq(f->sock);
+	if (f->type == FT_EPOLL)
+		return eventpoll_waitq(f->ep);
 	return NULL;
 }
 
@@ -367,25 +380,6 @@ int sys_write(int fd, const void *ubuf, uint32_t n)
 	return done;
 }
 
-/* Only the console answers ioctls (kernel/fs/tty.c), also as /dev/tty and
- * /dev/console; Linux says ENOTTY for the others. */
-static int file_ioctl(struct file *f, uint32_t req, void *uarg)
-{
-	if (f->type == FT_DEV)
-		return dev_ioctl(f, req, uarg);
-	return f->type == FT_CONSOLE ? tty_ioctl(req, uarg) : -ENOTTY;
-}
-
-int sys_ioctl(int fd, uint32_t req, void *uarg)
-{
-	struct fd_ref r = fd_use(fd);
-	if (!r.file)
-		return -EBADF;
-	int err = file_ioctl(r.file, req, uarg);
-	fd_done(r);
-	return err;
-}
-
 /* A directory opens read-only (for getdents64); O_DIRECTORY insists on
  * one. Linux's order: the walk's errors, then ENOTDIR, EISDIR, EROFS. */
 static enum file_type type_of(const struct initrd_file *node)
@@ -409,6 +403,8 @@ static int open_node(const struct initrd_file *node, int flags, bool created)
 		if (err)
 			return err;
 	}
+	if (fs_is_socket(node))
+		return -ENXIO;			/* Linux: a socket file is not opened */
 	int err = node_hold(node);		/* a /proc/PID or tmpfs node: kept while open */
 	if (!err && (err = file_get_write(node, flags)) < 0)
 		node_drop(node);		/* a running program's: ETXTBSY */
@@ -634,6 +630,11 @@ int sys_pipe2(int *ufds, int flags)
 	return fd_install_pair(ufds, rd, wr, flags & O_CLOEXEC, fds);
 }
 
+int fd_install(struct file *f, bool cloexec)
+{
+	return fd_install_from(f, 0, cloexec);
+}
+
 int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2])
 {
 	int err;
@@ -728,7 +729,6 @@ int sys_fcntl64(int fd, int cmd, uint32_t arg)
  * Linux's checks first: iovcnt past UIO_MAXIOV, or a length that is
  * negative as a ssize_t, is EINVAL (Linux also caps the total at
  * MAX_RW_COUNT: not done, no file here moves that much at once). */
-#define UIO_MAXIOV	1024
 
 struct iovec_32 {
 	uint32_t base, len;

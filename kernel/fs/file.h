@@ -1,10 +1,10 @@
 /*
  * file.h - open files: what a file descriptor points at.
  *
- * Six kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
+ * Seven kinds: the console (fd 0, 1, 2 at boot), one end of a pipe, a
  * file of the tree (the initrd's, read-only, or tmpfs's: FT_INITRD), a device of /dev (kernel/fs/dev.c), a
- * /proc file (kernel/fs/proc/procfs.c), and one end of a socket pair
- * (kernel/fs/socket.c). A struct file is shared between
+ * /proc file (kernel/fs/proc/procfs.c), a socket (kernel/net/),
+ * and an epoll (kernel/fs/eventpoll.c). A struct file is shared between
  * descriptors after fork and dup2, and freed when the last one closes.
  */
 #ifndef KERNEL_FILE_H
@@ -14,10 +14,13 @@
 #include <stdint.h>
 #include "initrd.h"
 
-enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET };
+enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET,
+		FT_EPOLL };
 
 struct pipe;
 struct socket;
+struct eventpoll;
+struct epitem;
 struct proc;
 struct waitq;
 
@@ -26,6 +29,8 @@ struct file {
 	int ref;			/* descriptors pointing here */
 	struct pipe *pipe;		/* FT_PIPE_* */
 	struct socket *sock;		/* FT_SOCKET */
+	struct eventpoll *ep;		/* FT_EPOLL */
+	struct epitem *epitems;		/* the epolls watching it (eventpoll.c's ep_global) */
 	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/fs/dev.c), FT_PROC */
 	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
 	char *text;			/* FT_PROC: the text of the last read from 0 (kmalloc) */
@@ -99,6 +104,9 @@ int sys_pipe2(int *ufds, int flags);
 /* pipe2 and socketpair: a and b on the two lowest free descriptors, their
  * numbers in fds and copied to ufds; on failure (-EMFILE, -EFAULT) no
  * descriptor is left and both files are closed. */
+/* f on the lowest free descriptor: it, or -EMFILE (f is the caller's to
+ * close then). */
+int fd_install(struct file *f, bool cloexec);
 int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int fds[2]);
 int sys_readv(int fd, const void *uiov, int iovcnt);
 int sys_writev(int fd, const void *uiov, int iovcnt);
@@ -107,6 +115,13 @@ int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);
 int sys_sendfile64(int out_fd, int in_fd, int64_t *uoffset, uint32_t count);
+/* kernel/fs/copyrange.c: copy_file_range (377) within one tmpfs, else
+ * EXDEV; fadvise64 (250) and fadvise64_64 (272), hints with Linux's errnos. */
+int sys_copy_file_range(int fd_in, int64_t *uoff_in, int fd_out, int64_t *uoff_out,
+			uint32_t len, uint32_t flags);
+int sys_fadvise64(int fd, uint32_t off_lo, uint32_t off_hi, uint32_t len, int advice);
+int sys_fadvise64_64(int fd, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
+		     uint32_t len_hi, int advice);
 /* poll (kernel/fs/poll.c): what f is ready for now (POLLIN, POLLOUT, POLLHUP,
  * POLLERR), and the wait queue woken when that changes (NULL: never). */
 uint32_t file_poll(struct file *f);
@@ -123,23 +138,19 @@ int pipe_read(struct pipe *p, void *ubuf, uint32_t n, bool nonblock);
 /* sigpipe: SIGPIPE with EPIPE (false for a send with MSG_NOSIGNAL). */
 int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool sigpipe);
 void pipe_close(struct pipe *p, int writable);
-/* For socket pairs (kernel/fs/socket.c): a pipe sleeping on wq (NULL: its
- * own), one reader and one writer; shut makes it end both ways. */
-struct pipe *pipe_alloc(struct waitq *wq);
+/* For stream sockets (kernel/net/unix.c): a pipe whose readers sleep on
+ * rdq and writers on wrq (NULL: its own queues), one reader and one
+ * writer; shut makes it end both ways. */
+struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq);
 void pipe_shut(struct pipe *p);
 uint32_t pipe_poll(struct pipe *p, bool write_end);
+int pipe_peek(struct pipe *p, char *kbuf, uint32_t n);
+void pipe_counts(struct pipe *p, uint32_t *nread, uint32_t *nwrite);
 struct waitq *pipe_waitq(struct pipe *p, bool write_end);
 /* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ (the new size, or -errno). */
 int pipe_get_size(struct pipe *p);
 int pipe_set_size(struct pipe *p, uint32_t want);
 void pipe_free(struct pipe *p);
-
-/* Socket pairs (kernel/fs/socket.c). */
-int socket_read(struct file *f, void *ubuf, uint32_t n);
-int socket_write(struct file *f, const void *ubuf, uint32_t n);
-void socket_close(struct socket *s);
-uint32_t socket_poll(struct socket *s);
-struct waitq *socket_waitq(struct socket *s);
 
 /* The console as a file (kernel/fs/tty.c). */
 int tty_read(void *ubuf, uint32_t n, bool nonblock);

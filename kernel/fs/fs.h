@@ -1,5 +1,6 @@
 /*
- * kernel/fs/ - files: the open file and its operations (file, fileio),
+ * kernel/fs/ - files: the open file and its operations (file, fileio,
+ * ioctl),
  * POSIX record locks (flock; flock_lock), a group's descriptor table
  * (fdtable, under the leader's fd_lock), the path walk and directory
  * calls (fs, this file), the calls that change names (namei), stat and
@@ -7,11 +8,12 @@
  * (initrd, read from tar archives by ustar; built at boot, never
  * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
  * file's data mutex), the mount table (mount; mount_lock), the character
- * devices (dev), pipes (each pipe's lock), stream socket pairs, the
- * terminal's line discipline (tty; tty_lock), and poll and select. /proc
+ * devices (dev), pipes (each pipe's lock; sockets are kernel/net/'s), the
+ * terminal's line discipline (tty; tty_lock), poll and select, and epoll
+ * (eventpoll; ep_global, each epoll's mtx and ready-list lock). /proc
  * is the room below, proc/.
  *
- * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/sync, kernel/sys, kernel/task, kernel/time.
+ * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/net, kernel/sync, kernel/sys, kernel/task, kernel/time.
  *
  * fs.h - the file-system calls on paths and directories (kernel/fs/fs.c):
  * every path a program names is walked here, from its working directory.

@@ -345,6 +345,32 @@ int mount_path(const struct initrd_file *n, char *buf, uint32_t size)
 	return (int)(base + len + tail);
 }
 
+/* A mount's own options, as /proc/mounts and mountinfo's sixth field. */
+static void mount_opts(struct pbuf *b, const struct mount *m)
+{
+	pb_printf(b, "%s%s%s%s%s", m->flags & MS_RDONLY ? "ro" : "rw",
+		  m->flags & MS_NOSUID ? ",nosuid" : "", m->flags & MS_NODEV ? ",nodev" : "",
+		  m->flags & MS_NOEXEC ? ",noexec" : "",
+		  m->flags & MS_NOATIME ? ",noatime" : m->flags & MS_STRICTATIME ? "" : ",relatime");
+}
+
+/* Its tmpfs's, as Linux's shmem_show_options: what was given, and a mode
+ * or owner other than the default. */
+static void super_opts(struct pbuf *b, const struct mount *m)
+{
+	if (m->size_given)
+		pb_printf(b, ",size=%uk", m->sb->max_pages * 4);
+	if (m->inodes_given)
+		pb_printf(b, ",nr_inodes=%u", m->sb->max_inodes);
+	struct tmpfs_node *r = m->sb->root;
+	if ((r->mode & 07777) != 01777)
+		pb_printf(b, ",mode=%o", r->mode & 07777);
+	if (r->uid)
+		pb_printf(b, ",uid=%u", r->uid);
+	if (r->gid)
+		pb_printf(b, ",gid=%u", r->gid);
+}
+
 void mount_show(struct pbuf *b)
 {
 	pb_printf(b, "rootfs / rootfs ro 0 0\n");
@@ -354,23 +380,48 @@ void mount_show(struct pbuf *b)
 		const struct mount *m = &mounts[i];
 		if (!m->point)
 			continue;
-		pb_printf(b, "%s %s tmpfs %s%s%s%s%s", m->source, m->path,
-			  m->flags & MS_RDONLY ? "ro" : "rw", m->flags & MS_NOSUID ? ",nosuid" : "",
-			  m->flags & MS_NODEV ? ",nodev" : "", m->flags & MS_NOEXEC ? ",noexec" : "",
-			  m->flags & MS_NOATIME ? ",noatime" :
-			  m->flags & MS_STRICTATIME ? "" : ",relatime");
-		if (m->size_given)
-			pb_printf(b, ",size=%uk", m->sb->max_pages * 4);
-		if (m->inodes_given)
-			pb_printf(b, ",nr_inodes=%u", m->sb->max_inodes);
-		struct tmpfs_node *r = m->sb->root;
-		if ((r->mode & 07777) != 01777)
-			pb_printf(b, ",mode=%o", r->mode & 07777);
-		if (r->uid)
-			pb_printf(b, ",uid=%u", r->uid);
-		if (r->gid)
-			pb_printf(b, ",gid=%u", r->gid);
+		pb_printf(b, "%s %s tmpfs ", m->source, m->path);
+		mount_opts(b, m);
+		super_opts(b, m);
 		pb_printf(b, " 0 0\n");
+	}
+	spin_unlock(&mount_lock);
+}
+
+/* The mount a path is under: the one whose mount point is its longest
+ * prefix (a slot number + 3: the ids of rootfs and /proc are 1 and 2). */
+static int parent_id(const char *path)
+{
+	int best = 1;
+	size_t best_len = 0;
+	for (int i = 0; i < MOUNT_MAX; i++) {
+		const struct mount *m = &mounts[i];
+		size_t k = m->point ? strlen(m->path) : 0;
+		if (k > best_len && strncmp(path, m->path, k) == 0 && path[k] == '/') {
+			best = i + 3;
+			best_len = k;
+		}
+	}
+	return best;
+}
+
+/* /proc/PID/mountinfo (proc(5)): id, parent's id, st_dev, root, mount
+ * point, its options, "-", type, source, the file system's options. The
+ * initrd and /proc are st_dev (0, 1), each tmpfs its own minor. */
+void mount_show_info(struct pbuf *b)
+{
+	pb_printf(b, "1 1 0:1 / / ro - rootfs rootfs ro\n");
+	pb_printf(b, "2 1 0:1 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n");
+	spin_lock(&mount_lock);
+	for (int i = 0; i < MOUNT_MAX; i++) {
+		const struct mount *m = &mounts[i];
+		if (!m->point)
+			continue;
+		pb_printf(b, "%d %d 0:%u / %s ", i + 3, parent_id(m->path), m->sb->dev_minor, m->path);
+		mount_opts(b, m);
+		pb_printf(b, " - tmpfs %s %s", m->source, m->flags & MS_RDONLY ? "ro" : "rw");
+		super_opts(b, m);
+		pb_printf(b, "\n");
 	}
 	spin_unlock(&mount_lock);
 }

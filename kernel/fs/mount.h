@@ -34,6 +34,8 @@ int mount_path(const struct initrd_file *n, char *buf, uint32_t size);
  * is a link to self/mounts, as Linux's. */
 struct pbuf;
 void mount_show(struct pbuf *b);
+/* /proc/PID/mountinfo: the same mounts in proc(5)'s mountinfo format. */
+void mount_show_info(struct pbuf *b);
 
 int sys_mount(const char *usource, const char *utarget, const char *utype,
 	      uint32_t flags, const void *udata);

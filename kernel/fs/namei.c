@@ -178,6 +178,39 @@ int sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
 	return tmpfs_create(dir, name, (uint16_t)(S_IFDIR | (mode & 07777 & ~umask)), NULL, &t);
 }
 
+/* bind() of an AF_UNIX socket to path (kernel memory, changed): a new
+ * socket file of mode & ~umask, held, as Linux's mknod(S_IFSOCK). EEXIST
+ * when the name is there (no link followed). */
+int fs_mksock(char *path, uint32_t mode, const struct initrd_file **out)
+{
+	const char *name;
+	struct tmpfs_node *dir = NULL, *t;
+	int err = new_name(AT_FDCWD, path, &name, &dir);
+	if (err < 0)
+		return err;
+	uint32_t umask = current()->group_leader->umask;
+	err = tmpfs_create(dir, name, (uint16_t)(S_IFSOCK | (mode & 07777 & ~umask)), NULL, &t);
+	if (err == 0 && (err = tmpfs_hold(&t->n)) == 0)
+		*out = &t->n;
+	return err;
+}
+
+/* A bind that lost (the socket was bound meanwhile): its file goes. */
+void fs_mksock_undo(char *path)
+{
+	const struct initrd_file *d;
+	struct tmpfs_node *dir;
+	char *name;
+	if (walk_parent(AT_FDCWD, path, &d, &name) == 0 && may_change(d, &dir) == 0)
+		(void)tmpfs_remove(dir, name, false, sticky_check);
+}
+
+bool fs_is_socket(const struct initrd_file *n)
+{
+	const struct tmpfs_node *t = tmpfs_of(n);
+	return t && (t->mode & S_IFMT) == S_IFSOCK;
+}
+
 int sys_mkdir(const char *upath, uint32_t mode)
 {
 	return sys_mkdirat(AT_FDCWD, upath, mode);

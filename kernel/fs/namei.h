@@ -5,6 +5,7 @@
 #ifndef KERNEL_FS_NAMEI_H
 #define KERNEL_FS_NAMEI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "initrd.h"
 
@@ -22,6 +23,12 @@ uint32_t fs_new_gid(const struct initrd_file *dir, uint16_t dir_mode);
  * changed) from dirfd; 0 and the new file, or -errno. */
 int fs_create(int dirfd, char *path, uint32_t mode, const struct initrd_file **out);
 
+/* AF_UNIX's bind (kernel/net/): a socket file at path (FS_PATH_MAX bytes,
+ * changed), held (node_drop gives it back); 0, -EEXIST, or the path's
+ * errors. And whether a node is one. */
+int fs_mksock(char *path, uint32_t mode, const struct initrd_file **out);
+void fs_mksock_undo(char *path);
+bool fs_is_socket(const struct initrd_file *n);
 int sys_mkdir(const char *upath, uint32_t mode);
 int sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
 int sys_unlink(const char *upath);

@@ -11,9 +11,10 @@
  * read blocks while the pipe is empty and a writer exists, and returns 0
  * (end of file) once all writers have closed. write blocks while the pipe
  * is full; with no reader left it fails with -EPIPE after SIGPIPE.
- * A socket pair (kernel/fs/socket.c) is two pipes crossed: its shutdown()
+ * A stream socket (kernel/net/unix.c) is two pipes crossed: its shutdown()
  * shuts a pipe (EOF to its reader, EPIPE to its writer, as closed ends
- * would give), and both pipes share the pair's wait queue so that poll
+ * would give), and its pipes sleep on the socket ends' queues: a
+ * socket's readers, writers and pollers share its one queue, so that poll
  * waits on one queue for either direction.
  * A pipe of its own has two queues, as Linux's (rd_wait, wr_wait):
  * readers and the read end's pollers wait for data on one, writers and
@@ -48,12 +49,13 @@ struct pipe {
 	int closing;			/* pipe_close calls still waking sleepers */
 	bool shut;			/* shutdown(): no more data either way */
 	struct waitq *rd_wait;		/* readers wait for data here, */
-	struct waitq *wr_wait;		/* writers for room: its own, or both a socket pair's */
+	struct waitq *wr_wait;		/* writers for room: its own, or socket ends' (socket.c) */
 	struct waitq own_rd, own_wr;
 };
 
-/* A pipe with no files yet, sleeping on wq (NULL: its own queue). */
-struct pipe *pipe_alloc(struct waitq *wq)
+/* A pipe with no files yet: its readers sleep on rdq, its writers on
+ * wrq (NULL, NULL: its own queues). */
+struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq)
 {
 	struct pipe *p = kzalloc(sizeof(*p));
 	if (!p)
@@ -61,8 +63,8 @@ struct pipe *pipe_alloc(struct waitq *wq)
 	spin_init(&p->lock, "pipe");
 	waitq_init(&p->own_rd, "pipe read wait");
 	waitq_init(&p->own_wr, "pipe write wait");
-	p->rd_wait = wq ? wq : &p->own_rd;
-	p->wr_wait = wq ? wq : &p->own_wr;
+	p->rd_wait = rdq ? rdq : &p->own_rd;
+	p->wr_wait = wrq ? wrq : &p->own_wr;
 	p->readers = p->writers = 1;
 	p->size = PIPE_DEF_SIZE;
 	return p;
@@ -113,7 +115,7 @@ static bool no_reader(const struct pipe *p)
 
 int pipe_create(struct file **rd, struct file **wr)
 {
-	struct pipe *p = pipe_alloc(NULL);
+	struct pipe *p = pipe_alloc(NULL, NULL);
 	*rd = file_alloc(FT_PIPE_READ);
 	*wr = file_alloc(FT_PIPE_WRITE);
 	if (!p || !*rd || !*wr) {
@@ -272,6 +274,31 @@ int pipe_set_size(struct pipe *p, uint32_t want)
 	return err ? err : (int)size;
 }
 
+/* MSG_PEEK on a stream socket: up to n bytes of what is there, copied to
+ * kbuf and left in the pipe; 0 at end of file, -EAGAIN when empty (the
+ * caller waits as for a read). */
+int pipe_peek(struct pipe *p, char *kbuf, uint32_t n)
+{
+	spin_lock(&p->lock);
+	uint32_t avail = p->nwrite - p->nread, saved = p->nread;
+	int ret = avail ? (int)(n < avail ? n : avail) : no_writer(p) ? 0 : -EAGAIN;
+	if (ret > 0) {
+		ring_get(p, kbuf, (uint32_t)ret);
+		p->nread = saved;
+	}
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+/* Bytes ever read and written (a stream socket's SCM_RIGHTS marks). */
+void pipe_counts(struct pipe *p, uint32_t *nread, uint32_t *nwrite)
+{
+	spin_lock(&p->lock);
+	*nread = p->nread;
+	*nwrite = p->nwrite;
+	spin_unlock(&p->lock);
+}
+
 struct waitq *pipe_waitq(struct pipe *p, bool write_end)
 {
 	return write_end ? p->wr_wait : p->rd_wait;
@@ -355,7 +382,7 @@ int pipe_write(struct pipe *p, const void *ubuf, uint32_t n, bool nonblock, bool
 			if (full) {
 				/* Full: wake a reader to drain it, but only for
 				 * bytes of ours it has not been told of. A socket
-				 * pair's readers and writers share one queue, and
+				 * end's readers and writers share one queue, and
 				 * writers that woke each other on a full pipe
 				 * (as all pipes did) kept 20 of hackbench's
 				 * senders running without progress, starving the

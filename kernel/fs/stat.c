@@ -84,6 +84,8 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 	*k = (struct kstat){ .nlink = 1, .blksize = 4096, .dev_minor = INITRD_DEV_MINOR };
 	k->ino = initrd_ino(n);			/* getdents64's d_ino too */
 	k->atime = k->mtime = k->ctime = (struct tmpfs_time){ n->mtime, 0 };
+	if (n->procfs)			/* Linux's /proc inodes: made when looked at */
+		k->atime = k->mtime = k->ctime = tmpfs_now();
 	if (n->owner == NODE_INITRD && !n->procfs)
 		k->nlink = n->nlink;		/* counted as the tree was built */
 	if (n->is_dir) {
@@ -128,6 +130,8 @@ static void stat_file(const struct file *f, struct kstat *k)
 		k->blksize = 1024;
 	} else if (f->type == FT_SOCKET) {	/* Linux's sock_alloc: srwxrwxrwx */
 		k->mode = S_IFSOCK | 0777;
+	} else if (f->type == FT_EPOLL) {	/* Linux's anon inode: no type bits */
+		k->mode = 0600;
 	} else {
 		k->mode = S_IFIFO | 0600;
 	}

@@ -33,6 +33,10 @@ static struct tmpfs_time now(void)
 	return (struct tmpfs_time){ (int64_t)(ns / 1000000000u), (uint32_t)(ns % 1000000000u) };
 }
 
+/* A directory's st_size, as Linux's shmem: 2 of these for "." and "..",
+ * and one per name in it (append, splice_out). */
+#define BOGO_DIRENT_SIZE	20
+
 /* A node of sb, not yet named; NULL when nr_inodes or memory is out.
  * Under tmpfs_lock (the count). */
 static struct tmpfs_node *node_alloc(struct tmpfs_sb *sb, uint16_t mode, uint32_t uid,
@@ -46,6 +50,7 @@ static struct tmpfs_node *node_alloc(struct tmpfs_sb *sb, uint16_t mode, uint32_
 	sb->used_inodes++;
 	t->n.owner = NODE_TMPFS;
 	t->n.is_dir = (mode & S_IFMT) == S_IFDIR;
+	t->n.size = t->n.is_dir ? 2 * BOGO_DIRENT_SIZE : 0;
 	t->n.perm = mode & 07777;
 	t->n.nlink = 0;
 	t->sb = sb;
@@ -303,6 +308,7 @@ static struct tmpfs_dirent *dirent_new(const char *name, struct tmpfs_node *t)
 /* Under tmpfs_lock: d at the end of dir's list, with a fresh cookie. */
 static void append(struct tmpfs_node *dir, struct tmpfs_dirent *d)
 {
+	dir->n.size += BOGO_DIRENT_SIZE;
 	d->next = NULL;
 	d->cookie = dir->next_cookie++;
 	if (dir->last)
@@ -316,6 +322,7 @@ static void append(struct tmpfs_node *dir, struct tmpfs_dirent *d)
 /* Under tmpfs_lock: d out of dir's list (prev: the one before it). */
 static void splice_out(struct tmpfs_node *dir, struct tmpfs_dirent *d, struct tmpfs_dirent *prev)
 {
+	dir->n.size -= BOGO_DIRENT_SIZE;
 	if (prev)
 		prev->next = d->next;
 	else
@@ -446,7 +453,8 @@ int tmpfs_create(struct tmpfs_node *dir, const char *name, uint16_t mode,
 		if ((mode & S_IFMT) == S_IFDIR)
 			t->n.nlink = 2;
 		t->n.symlink = text;
-		t->n.size = text ? (uint32_t)strlen(text) : 0;
+		if (text)
+			t->n.size = (uint32_t)strlen(text);
 		text = NULL;
 		*out = t;
 	}

@@ -171,6 +171,8 @@ int tmpfs_truncate(struct tmpfs_node *n, uint64_t size);
 int tmpfs_fallocate(struct tmpfs_node *n, int mode, uint64_t off, uint64_t len);
 /* The same into kernel memory (exec reads a program's headers). */
 int tmpfs_read_kernel(struct tmpfs_node *n, void *buf, uint32_t count, uint64_t off);
+/* count bytes of the kernel's at *pos (copy_file_range), as tmpfs_write. */
+int tmpfs_write_kernel(struct tmpfs_node *n, const void *buf, uint32_t count, uint64_t *pos);
 /* A page fault on page pg of a mapping of n (kernel/mm/filemap.c): the
  * page's frame in *pa with a reference for the caller's page table,
  * made (zeroed) if it was a hole; -EFAULT wholly past the end of the

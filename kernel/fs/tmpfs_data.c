@@ -161,8 +161,10 @@ int tmpfs_read_kernel(struct tmpfs_node *n, void *buf, uint32_t count, uint64_t 
 	return read_pages(n, buf, count, off, false);
 }
 
-int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t *pos,
-		bool append)
+/* count bytes from buf, user memory or the kernel's, at *pos (append: at
+ * the end); *pos moves past them. */
+static int write_pages(struct tmpfs_node *n, const void *buf, uint32_t count, uint64_t *pos,
+		       bool append, bool user)
 {
 	mutex_lock(&n->data_lock);
 	uint64_t off = append ? n->n.size : *pos;
@@ -180,7 +182,9 @@ int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t
 			err = -ENOSPC;		/* what was written stays */
 			break;
 		}
-		if (copy_from_user(page + po, (const char *)ubuf + done, chunk) < 0) {
+		if (!user) {
+			memcpy(page + po, (const char *)buf + done, chunk);
+		} else if (copy_from_user(page + po, (const char *)buf + done, chunk) < 0) {
 			err = -EFAULT;
 			break;
 		}
@@ -193,6 +197,17 @@ int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t
 	if (done)
 		tmpfs_touch(n, true);
 	return done ? (int)done : err;
+}
+
+int tmpfs_write(struct tmpfs_node *n, const void *ubuf, uint32_t count, uint64_t *pos,
+		bool append)
+{
+	return write_pages(n, ubuf, count, pos, append, true);
+}
+
+int tmpfs_write_kernel(struct tmpfs_node *n, const void *buf, uint32_t count, uint64_t *pos)
+{
+	return write_pages(n, buf, count, pos, false, false);
 }
 
 /* Pages first..end-1 go back (holes again); under the data mutex or

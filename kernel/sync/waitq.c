@@ -21,9 +21,8 @@ void waitq_prepare(struct waitq *wq, struct waiter *w, int state)
 	spin_unlock(&wq->lock);
 }
 
-void waitq_finish(struct waitq *wq, struct waiter *w)
+static void unlink(struct waitq *wq, struct waiter *w)
 {
-	sched_set_current_state(TASK_RUNNING);
 	spin_lock(&wq->lock);
 	for (struct waiter **pp = &wq->head; *pp; pp = &(*pp)->next) {
 		if (*pp == w) {
@@ -34,10 +33,37 @@ void waitq_finish(struct waitq *wq, struct waiter *w)
 	spin_unlock(&wq->lock);
 }
 
+void waitq_finish(struct waitq *wq, struct waiter *w)
+{
+	sched_set_current_state(TASK_RUNNING);
+	unlink(wq, w);
+}
+
 void waitq_wake_all(struct waitq *wq)
 {
 	spin_lock(&wq->lock);
-	for (struct waiter *w = wq->head; w; w = w->next)
-		sched_wake_up(&w->proc->sched);
+	for (struct waiter *w = wq->head; w; w = w->next) {
+		struct proc *p = w->proc;
+		if (p)
+			sched_wake_up(&p->sched);
+		else
+			w->hook(w);		/* no sleeper: a hook */
+	}
 	spin_unlock(&wq->lock);
+}
+
+void waitq_hook_add(struct waitq *wq, struct waiter *w, void (*fn)(struct waiter *w))
+{
+	w->proc = NULL;
+	w->hook = fn;
+	spin_lock(&wq->lock);
+	w->next = wq->head;
+	wq->head = w;
+	spin_unlock(&wq->lock);
+}
+
+/* Under the queue's lock, as the wake-ups that call it: after it, none. */
+void waitq_hook_remove(struct waitq *wq, struct waiter *w)
+{
+	unlink(wq, w);
 }

@@ -26,8 +26,9 @@
 struct proc;
 
 struct waiter {
-	struct proc *proc;
+	struct proc *proc;		/* the sleeper; NULL for a hook */
 	struct waiter *next;
+	void (*hook)(struct waiter *w);	/* a hook's function (proc NULL); unset else */
 };
 
 struct waitq {
@@ -40,5 +41,7 @@ void waitq_init(struct waitq *wq, const char *name);
 void waitq_prepare(struct waitq *wq, struct waiter *w, int state);
 void waitq_finish(struct waitq *wq, struct waiter *w);
 void waitq_wake_all(struct waitq *wq);
+void waitq_hook_add(struct waitq *wq, struct waiter *w, void (*fn)(struct waiter *w));
+void waitq_hook_remove(struct waitq *wq, struct waiter *w);
 
 #endif

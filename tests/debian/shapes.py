@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""shapes.py - compare two transcripts of tests/debian/procps.sh (Linux
-6.1's and this kernel's) by what two kernels share: output formats.
+"""shapes.py - compare two transcripts of tests/debian/procps.sh or
+files.sh (Linux 6.1's and this kernel's) by what two kernels share:
+output formats.
 
     python3 tests/debian/shapes.py LINUX.out OURS.out     exit 1 on a difference
 
 A transcript is sections "=== COMMAND", its lines, "--- status N". Every
 section of Linux's must be there, with the same status. Then, by the
 command:
-  * exact (chrt, taskset, pgrep init, ipcs...): every line, pids masked;
+  * exact (chrt, taskset, pgrep init, ipcs, files.sh's commands on
+    /tmp...): every line, pids masked;
   * keys (sysctl -a): every line "key = value", on both (the keys are
     each kernel's own);
-  * shape (ps, free, uptime, top): the first line (the header) has the
+  * shape (ps, free, uptime, top, df, ls -l, find /): the first line (the header) has the
     same shape, and each further line of ours has a shape one of Linux's
     lines has. A shape is the line with every number made 9 and spaces
     squeezed: column count, order, separators, "-" for no RT priority,
@@ -22,7 +24,7 @@ import re
 import sys
 
 EXACT = ("chrt ", "taskset ", "pgrep init", "pgrep -x", "sysctl kernel.pid_max",
-         "busybox true", "ipcs", "ipcrm")
+         "busybox true", "ipcs", "ipcrm", "/tmp/files", "sqlite3", "stat -f")
 KEYS = ("sysctl -a",)
 
 

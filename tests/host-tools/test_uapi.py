@@ -30,8 +30,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/sched/types.h", "linux/net.h",
-                 "sys/socket.h", "linux/limits.h", "linux/magic.h",
-                 "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
+                 "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h",
+                 "linux/socket.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
@@ -59,7 +59,8 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # constants, which the preprocessor does not see, and
              # SOCK_MAX, SOCK_TYPE_MASK are in the kernel's own
              # include/linux/net.h (user/glibc/sockets.c uses glibc's)
-             ["MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
+             ["MSG_CTRUNC", "MSG_TRUNC", "MSG_CMSG_CLOEXEC", "SCM_RIGHTS", "SCM_CREDENTIALS",
+              "MSG_DONTWAIT", "MSG_NOSIGNAL", "MSG_OOB", "MSG_PEEK", "MSG_WAITALL",
               "SHUT_RD", "SHUT_RDWR", "SHUT_WR", "SOCK_CLOEXEC", "SOCK_DGRAM", "SOCK_MAX",
               "SOCK_NONBLOCK", "SOCK_PACKET", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
               "SOCK_STREAM", "SOCK_TYPE_MASK"]) | set(
@@ -68,7 +69,18 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              ["SHM_DEST", "SHM_LOCKED"]) | set(
              # Linux's too, but written as a cast ((__kernel_key_t) 0) and
              # a conditional expression, which defines() does not evaluate
-             ["IPC_PRIVATE", "MSGSEG"])
+             ["IPC_PRIVATE", "MSGSEG"]) | set(
+             # Linux's too (linux/eventpoll.h), but written there as
+             # (__force __poll_t)0x001, which the preprocessor cannot
+             # value; glibc's <sys/epoll.h> has them as enum constants
+             ["EPOLL" + n for n in (
+                 "ERR", "HUP", "IN", "MSG", "NVAL", "OUT", "PRI", "RDBAND", "RDHUP",
+                 "RDNORM", "WRBAND", "WRNORM")]) | set(
+             # Linux's too, in linux/uio.h, whose struct iovec glibc's
+             # <sys/socket.h> defines again
+             ["UIO_MAXIOV"]) | set(
+             # Linux's too, in the kernel's own include/net/scm.h
+             ["SCM_MAX_FD"])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.
@@ -224,6 +236,7 @@ STRUCTS = [
     ("struct sched_attr", "struct sched_attr", "size sched_policy sched_flags sched_nice "
      "sched_priority sched_runtime sched_deadline sched_period sched_util_min sched_util_max", True),
     ("struct pollfd", "struct pollfd", "fd events revents", True),
+    ("struct epoll_event", "struct epoll_event", "events data", True),
     ("struct user_desc", "struct user_desc", "entry_number base_addr limit", True),
     ("struct sigcontext", "struct sigcontext", "gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err "
      "eip cs eflags esp_at_signal ss fpstate oldmask cr2", True),
@@ -255,7 +268,8 @@ LINUX_STRUCT_HEADERS = ["stddef.h", "asm/stat.h", "linux/time_types.h", "linux/r
                         "linux/utsname.h", "linux/sysinfo.h", "linux/times.h", "asm/termios.h",
                         "asm/sigcontext.h", "asm-generic/siginfo.h", "asm/signal.h",
                         "asm-generic/ucontext.h", "linux/sched/types.h", "linux/poll.h", "asm/ldt.h",
-                        "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
+                        "linux/eventpoll.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h",
+                        "linux/shm.h"]
 # rt_sigaction's struct on i386 (kernel/task/signal.c reads it; Linux's
 # arch/x86/include/asm/signal.h, not in its uapi): offsets and size.
 SIGACTION = {"sa_handler": 0, "sa_flags": 4, "sa_restorer": 8, "sa_mask": 12, "size": 20}

@@ -68,6 +68,7 @@ enum procfs_kind {
 	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
 	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
 	PROCFS_PID_MOUNTS,		/* the mount table (one for all: kernel/fs/mount.c) */
+	PROCFS_PID_MOUNTINFO,		/* the same, mountinfo's format */
 	PROCFS_PID_FDINFO,		/* fdinfo/N (index: N): its offset, flags, mount, inode */
 	PROCFS_PID_FD_DIR,		/* fd/: a magic link per open descriptor (procfs_fd.c) */
 	PROCFS_PID_FDINFO_DIR,		/* fdinfo/: a file per open descriptor */

@@ -64,6 +64,7 @@ static const struct pid_entry {
 	{ "root",	PROCFS_PID_ROOT,	0777 },
 	{ "exe",	PROCFS_PID_EXE,		0777 },
 	{ "mounts",	PROCFS_PID_MOUNTS,	0444 },
+	{ "mountinfo",	PROCFS_PID_MOUNTINFO,	0444 },
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
 	{ "maps",	PROCFS_PID_MAPS,	0444 },

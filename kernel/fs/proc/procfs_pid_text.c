@@ -499,6 +499,7 @@ int procfs_pid_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_PID_LIMITS:		text_limits(&s, b); break;
 	case PROCFS_PID_SCHEDSTAT:	text_schedstat(&s, b); break;
 	case PROCFS_PID_MOUNTS:		mount_show(b); break;
+	case PROCFS_PID_MOUNTINFO:	mount_show_info(b); break;
 	default:			break;
 	}
 	return 0;
