@@ -28,8 +28,9 @@ run "$U/stat -f -c '%T' /tmp"
 run "$U/df /tmp"
 run "$U/ls -l /proc/self/fd"
 # /home: this kernel mounts a tmpfs on /home/student at boot; Linux's
-# initramfs has no /home
-run "$U/find / -maxdepth 2 -path /proc -prune -o -path /home -prune -o -print | $U/sort"
+# initramfs has no /home. /bin: the project's programs, a list each new
+# test program would change
+run "$U/find / -maxdepth 2 -path /proc -prune -o -path /home -prune -o -path /bin -prune -o -print | $U/sort"
 run "/bin/busybox mount -t tmpfs -o size=1m files $W/x && /bin/busybox mount | /bin/busybox grep ' $W/x '"
 run "echo data >$W/x/y && $U/df $W/x | $U/tail -n 1 | $U/tr -s ' ' | $U/cut -d ' ' -f 2"
 run "/bin/busybox umount $W/x && $U/ls $W/x"
