@@ -207,7 +207,7 @@ $(BUILD)/elf-fuzz-%.tar: $(ELF_CASES)
 $(BUILD)/initrd.tar: $(USER_PROGS) $(wildcard user/etc/*) $(BUILD)/initrd.extra $(INITRD_EXTRA)
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/etc
 	@$(if $(strip $(DEBS)),$(call unpack_debs,$(DEBS),$(BUILD)/initrd))
-	@for p in $(USER_PROGS) $(INITRD_EXTRA); do cp $$p $(BUILD)/initrd/bin/; done
+	@cp --preserve=links $(USER_PROGS) $(INITRD_EXTRA) $(BUILD)/initrd/bin/	# the glibc programs' hard links too
 	@cp user/etc/* $(BUILD)/initrd/etc/
 	@echo "  TAR     $@"
 	@tar --format=ustar --owner=0 --group=0 -cf $@ -C $(BUILD)/initrd $$(ls $(BUILD)/initrd)

@@ -52,7 +52,9 @@ ifneq ($(USER_GLIBC_LIBC),libc.a)
 USER_GLIBC_NAMES := $(basename $(notdir $(wildcard user/glibc/*.c)))
 endif
 USER_GLIBC_PROGS := $(USER_GLIBC_NAMES:%=$(USER_OUT)/bin/%)
-USER_PROGS += $(USER_GLIBC_PROGS)
+USER_GLIBC_OBJS := $(USER_GLIBC_NAMES:%=$(USER_OUT)/glibc/%.o)
+USER_GLIBC_ALL := $(if $(USER_GLIBC_NAMES),$(USER_OUT)/bin/glibctests)
+USER_PROGS += $(USER_GLIBC_ALL) $(USER_GLIBC_PROGS)
 # user/glibc-dyn/: linked dynamically, as the distribution's compiler links
 # by default (a PIE with /lib/ld-linux.so.2 as interpreter). They run where
 # Debian's libc6:i386 is in the initrd (make DEBS=libc6; tests/linux-diff.sh
@@ -120,12 +122,41 @@ $(USER_TESTS): $(USER_OUT)/bin/%: $(USER_OUT)/obj/%.o $(USER_TESTLIB) \
 	@$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_TESTLIB) \
 		$(USER_LIBC) $(USER_LIBGCC)
 
-# glibc programs: the distribution's compiler driver as a student runs it,
-# stripped (-s): with symbols each is 760 KB of the initrd.
-$(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: user/glibc/%.c $(wildcard user/glibc/*.h)
+# glibc programs: the distribution's compiler driver as a student runs it
+# (each file's comment gives the one-line command), but built into one
+# static binary, /bin/glibctests, of which each program is a hard link:
+# each file's main is renamed NAME_main and a generated main picks the one
+# its argv[0] names. Twenty static programs of 800 KB each were 16 MB of
+# the initrd, and -m 32M no longer booted; the one binary is 1.3 MB.
+$(USER_OUT)/glibc/%.o: user/glibc/%.c $(wildcard user/glibc/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBC   $@"
-	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $<
+	@$(USER_CC) -c -pthread -O2 -Wall -Wextra -Werror -Dmain=$*_main -o $@ $<
+
+# The dispatcher, written again only when the list of programs changes.
+$(USER_OUT)/glibc/glibctests.c: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '#include <stdio.h>'; echo '#include <string.h>'; \
+	  for n in $(USER_GLIBC_NAMES); do echo "int $${n}_main(int, char **);"; done; \
+	  echo 'static const struct { const char *name; int (*main)(int, char **); } progs[] = {'; \
+	  for n in $(USER_GLIBC_NAMES); do echo "	{ \"$$n\", $${n}_main },"; done; \
+	  echo '};'; \
+	  echo 'int main(int argc, char **argv)'; echo '{'; \
+	  echo '	const char *name = strrchr(argv[0], 47) ? strrchr(argv[0], 47) + 1 : argv[0];'; \
+	  echo '	for (unsigned i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)'; \
+	  echo '		if (strcmp(name, progs[i].name) == 0)'; \
+	  echo '			return progs[i].main(argc, argv);'; \
+	  echo '	fprintf(stderr, "glibctests: %s is none of the programs (user/glibc/)\\n", name);'; \
+	  echo '	return 127;'; echo '}'; } >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(USER_OUT)/bin/glibctests: $(USER_GLIBC_OBJS) $(USER_OUT)/glibc/glibctests.c
+	@mkdir -p $(dir $@)
+	@echo "  GLIBC   $@ ($(words $(USER_GLIBC_NAMES)) programs)"
+	@$(USER_CC) -static -pthread -O2 -s -Wall -Wextra -Werror -o $@ $^
+
+$(USER_GLIBC_PROGS): $(USER_OUT)/bin/%: $(USER_OUT)/bin/glibctests
+	@ln -f $< $@
 
 $(USER_SCRIPTS): $(USER_OUT)/bin/%: user/scripts/%
 	@mkdir -p $(dir $@)

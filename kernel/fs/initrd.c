@@ -190,7 +190,11 @@ static struct initrd_file *node_for(const char *path, bool dir, uint32_t mtime)
 }
 
 /* A hard link: a second name for target's file (which must be in the
- * tree already, as tar writes them). */
+ * tree already, as tar writes them). The name is a node of its own with
+ * the file's bytes and mode (the initrd never changes after boot), so
+ * that what is found by it, and /proc/PID/exe of a program run by it,
+ * is that name, as a Linux dentry; hardlink keeps the file's inode
+ * number and its count of names (initrd_ino, initrd_nlink). */
 static void add_hardlink(const char *path, const char *target)
 {
 	char t[USTAR_NAME_MAX];
@@ -204,6 +208,9 @@ static void add_hardlink(const char *path, const char *target)
 	struct initrd_file *f = node_for(path, false, file->mtime);
 	if (f) {
 		f->hardlink = file;
+		f->data = file->data;
+		f->size = file->size;
+		f->perm = file->perm;
 		((struct initrd_file *)file)->nlink++;
 	}
 }
@@ -225,6 +232,7 @@ static void add_entry(const struct ustar_entry *e)
 		return;
 	f->perm = e->perm;
 	f->mtime = e->mtime;
+	f->hardlink = NULL;		/* a later entry's own file now */
 	if (e->type == '0') {
 		f->data = e->data;
 		f->size = e->size;
@@ -356,6 +364,11 @@ static bool in_table(const struct initrd_file *n)
 static const struct initrd_file *file_of(const struct initrd_file *n)
 {
 	return n->hardlink ? n->hardlink : n;
+}
+
+uint32_t initrd_nlink(const struct initrd_file *n)
+{
+	return file_of(n)->nlink;
 }
 
 uint32_t initrd_index(const struct initrd_file *n)
@@ -494,7 +507,7 @@ static __attribute__((noinline)) int walk_step(const struct initrd_file **at, co
 		return procfs_lookup(at, name, len);
 	if (!next)
 		return -ENOENT;
-	*at = file_of(next);
+	*at = next;
 	return 0;
 }
 

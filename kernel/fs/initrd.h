@@ -63,6 +63,8 @@ const struct initrd_file *initrd_lookup(const char *path);
 const struct initrd_file *initrd_root(void);
 const struct initrd_file *initrd_parent(const struct initrd_file *f);
 uint32_t initrd_ino(const struct initrd_file *f);	/* 1, 2, ...: its index + 1 */
+/* A file's names (a hard link's: its file's); a directory's 2 + subdirs. */
+uint32_t initrd_nlink(const struct initrd_file *f);
 const char *initrd_name(const struct initrd_file *f);	/* last component; "/" for the root */
 /* Directory listing: the next node of dir at or after index *pos (start
  * at 0), *pos moved past it; NULL at the end. */

@@ -87,7 +87,7 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 	if (n->procfs)			/* Linux's /proc inodes: made when looked at */
 		k->atime = k->mtime = k->ctime = tmpfs_now();
 	if (n->owner == NODE_INITRD && !n->procfs)
-		k->nlink = n->nlink;		/* counted as the tree was built */
+		k->nlink = initrd_nlink(n);	/* counted as the tree was built */
 	if (n->is_dir) {
 		k->mode = S_IFDIR | n->perm;
 		if (n->procfs)			/* ".", its name, each child's ".." */

@@ -40,7 +40,7 @@
 
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define PAGE		4096
-#define PROG		"/tmp/fm-exec"	/* a copy of this program */
+#define PROG		"/tmp/filemap"	/* a copy of this program: the name it answers to */
 
 static int n;
 static int failures;

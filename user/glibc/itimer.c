@@ -202,8 +202,13 @@ static void blocked_checks(void)
 	sigpending(&pending);
 	check(sigismember(&pending, SIGALRM) == 1 && get(REAL, &v) == 0 && us(v.value) == 0 &&
 	      us(v.interval) == 10000, "blocked_sigalrm_pending_timer_reads_0");
+	long long t_unblock = now_ns();
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	check(alarms == 1, "unblocked_one_sigalrm_not_a_backlog");
+	/* one at the unblock, not the 6 periods it was blocked for; the
+	 * re-armed timer may fire again while a busy host keeps us from the
+	 * check: one more per 10 ms that passed */
+	long long later = (now_ns() - t_unblock) / (10 * MS);
+	check(alarms >= 1 && alarms <= 1 + later, "unblocked_one_sigalrm_not_a_backlog");
 	check(get(REAL, &v) == 0 && us(v.value) > 0 && us(v.value) <= 10000,
 	      "taking_sigalrm_rearms");
 	disarm_all();

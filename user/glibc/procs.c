@@ -158,6 +158,7 @@ static void vforks(const char *self)
 /* ---- a process's signal waits for a thread that takes it ----------------- */
 
 static volatile pid_t handled_by;
+static int go[2];		/* the worker unblocks when main has looked at ShdPnd */
 
 static void on_usr1(int sig)
 {
@@ -169,7 +170,8 @@ static void *unblocker(void *arg)
 {
 	(void)arg;
 	struct timespec wait = { 0, 100000000 };
-	nanosleep(&wait, NULL);
+	char c;
+	read(go[0], &c, 1);	/* main sent the signal and read ShdPnd: the order is the test's */
 	sigset_t s;
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
@@ -203,9 +205,12 @@ static void shared_pending(void)
 	sigaddset(&s, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &s, NULL);	/* the worker inherits it */
 	pthread_t t;
+	if (pipe(go) < 0)
+		return check(0, "a_process_signal_waits_for_the_thread_that_unblocks_it", "no pipe");
 	pthread_create(&t, NULL, unblocker, NULL);
 	kill(getpid(), SIGUSR1);
 	int shared = shared_pending_usr1();
+	write(go[1], "g", 1);
 	void *worker_tid;
 	pthread_join(t, &worker_tid);
 	snprintf(what, sizeof(what), "in ShdPnd after kill: %s; handled by %s", shared ? "yes" : "no",
@@ -213,6 +218,8 @@ static void shared_pending(void)
 		 handled_by == (pid_t)(long)worker_tid ? "the worker" : "another thread");
 	check(shared && handled_by == (pid_t)(long)worker_tid,
 	      "a_process_signal_waits_for_the_thread_that_unblocks_it", what);
+	close(go[0]);
+	close(go[1]);
 	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 	signal(SIGUSR1, SIG_DFL);
 }

@@ -48,8 +48,8 @@ static __thread char tls_name[16] = "main";
 
 static void tls_checks(void)
 {
-	unsigned gs;
-	__asm__ volatile("movw %%gs, %w0" : "=r"(gs));
+	unsigned gs = 0;	/* movw writes the low 16 bits only */
+	__asm__ volatile("movw %%gs, %w0" : "+r"(gs));
 	check(gs == 0x33, "glibc_loads_gs_with_tls_slot_6");
 	tls_counter++;
 	check(tls_counter == 42 && strcmp(tls_name, "main") == 0, "tls_variables_read_and_write");
