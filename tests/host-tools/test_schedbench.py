@@ -264,6 +264,26 @@ def lineage_report_has_the_smp_row_from_the_smp_boots():
 
 
 @test
+def lineage_report_has_the_picknext_row_from_the_simulator():
+    d = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(d, "eevdf.picknext.log"), "w") as f:
+            f.write("# picknext: host ns\n" + "".join(
+                f"picknext {n} runnable: {t} ns per yield (1.00x the first)\n"
+                for n, t in ((1, 300), (10, 200), (100, 900), (1000, 6000), (4000, 40000))))
+        md, svg = os.path.join(d, "l.md"), os.path.join(d, "l.svg")
+        subprocess.run([sys.executable, os.path.join(hostlib.REPO, "tools", "bench",
+                                                     "lineagereport.py"), "--dir", d, "--md", md,
+                        "--svg", svg], check=True, capture_output=True)
+        with open(md) as f:
+            text = f.read()
+    finally:
+        shutil.rmtree(d)
+    assert "## Pick-next" in text, text
+    assert "| eevdf (6.6) | 300 | 200 | 900 | 6,000 | 40,000 | 200.0x |" in text, text
+
+
+@test
 def lineage_report_says_no_when_cfs_strays():
     figs = dict(LINEAGE_FIGS)
     figs["cfs"] = figs["cfs"].replace("nice5_share 244", "nice5_share 200").replace(

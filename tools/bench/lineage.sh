@@ -13,6 +13,8 @@
 #       (user/tests/lineage.c, LINEAGE_MS each, 3000 by default)
 # and then one more boot per column with -smp 2 in real time for
 #   /bin/lineage smp (3 hogs on 2 CPUs)
+# and, on the host, each class's pick-next cost in the simulator
+# (staircase-sim --sched CLASS --picknext 1,10,100,1000,4000).
 #   Debian's hackbench -p -g 2 -l 100 (pipes, processes) and cyclictest
 #       -m -i 1000 -l 2000 -q beside 2 NORMAL hogs (/bin/beside), as
 #       NORMAL and with -p 80 (FIFO), when build/field.tar can be made
@@ -101,6 +103,18 @@ timeout "$limit" "$QEMU" -display none -monitor none -serial stdio -no-reboot \
 step "Linux $linux_version, 3 hogs on 2 CPUs (real time)"
 smp_boot linux "$vmlinuz" "$out/linux.cpio" \
 	"console=ttyS0 quiet panic=-1 rdinit=/bin/init tests=none run=$smp_run then=exit"
+
+# The pick-next row: each class on the simulator's fake machine (the same
+# sched/ code), host ns per yield with 1 to 4,000 runnable hogs on one CPU.
+step "pick-next cost per class (staircase-sim --picknext, host time)"
+if make --no-print-directory -C tools/sim >"$out/sim-build.log" 2>&1; then
+	for c in staircase o1 sd cfs eevdf; do
+		build/sim/staircase-sim --sched "$c" --picknext 1,10,100,1000,4000 \
+			>"$out/$c.picknext.log" 2>&1 || true
+	done
+else
+	step "the simulator did not build ($out/sim-build.log): no pick-next row"
+fi
 
 step "writing $res/lineage.md and $res/lineage.svg"
 python3 tools/bench/lineagereport.py --dir "$out" --ms "$LINEAGE_MS" \

@@ -23,6 +23,7 @@ import sys
 import time
 
 FIG = re.compile(r"^([a-z][a-z0-9_]*) (-?\d+) ([a-z]+)$")
+PICKNEXT = re.compile(r"^picknext (\d+) runnable: (\d+) ns per yield")
 HACKBENCH = re.compile(r"^Time: (\d+(?:\.\d+)?)$")
 CYCLIC = re.compile(r"^T:\s*\d+\s*\(\s*\d+\)\s*P:\s*(\d+)\s.*Avg:\s*(\d+)\s+Max:\s*(\d+)")
 
@@ -108,6 +109,15 @@ SAID = {
         "cfs61": "the same balancer", "eevdf": "the same balancer",
         "linux": "6.1's load balancer: load and misfit, not rotation",
     },
+    "picknext": {
+        "o1": "O(1): the active and expired arrays' bitmaps (docs/o1.md)",
+        "staircase": "O(1): a bitmap of 142 lists (docs/staircase.md §2)",
+        "sd": "O(1): a bitmap of levels (docs/sd.md)",
+        "cfs": "O(log n) in Linux's rbtree; here a list sorted by vruntime, which a yield "
+               "re-enters at its tail: flat",
+        "eevdf": "O(log n) in Linux 6.6's augmented rbtree; here a walk of the queue for the "
+                 "eligible task with the earliest deadline: O(n) (docs/eevdf.md §3)",
+    },
     "forkstorm": {
         "o1": "a child takes half its parent's slice (docs/o1.md §5)",
         "staircase": "a fork creates no time on the parent's stair (docs/staircase.md §6.6)",
@@ -127,7 +137,8 @@ def load(d):
     cols = {}
     for key, _, _ in COLUMNS:
         figs = {}
-        for path in (os.path.join(d, f"{key}.serial.log"), os.path.join(d, f"{key}.smp.serial.log")):
+        for path in (os.path.join(d, f"{key}.serial.log"), os.path.join(d, f"{key}.smp.serial.log"),
+                     os.path.join(d, f"{key}.picknext.log")):
             if not os.path.exists(path):
                 continue
             with open(path, errors="replace") as f:
@@ -136,6 +147,9 @@ def load(d):
                     m = FIG.match(line)
                     if m:
                         figs[m.group(1)] = int(m.group(2))
+                    m = PICKNEXT.match(line)
+                    if m:       # staircase-sim --picknext: host ns per yield
+                        figs[f"picknext_{m.group(1)}_ns"] = int(m.group(2))
                     m = HACKBENCH.match(line)
                     if m:
                         figs["hackbench_ms"] = round(float(m.group(1)) * 1000)
@@ -303,6 +317,29 @@ def sec_smp(cols):
         ["scheduler", "each hog's part", "spread", "CPU changes", "the design says"], rows)
 
 
+PICK_SIZES = (1, 10, 100, 1000, 4000)
+
+
+def sec_picknext(cols):
+    rows = []
+    for key, title, _ in COLUMNS:
+        f = cols[key]
+        if key == "linux" or key == "cfs61":
+            continue
+        ns = [f.get(f"picknext_{n}_ns") for n in PICK_SIZES]
+        ratio = f"{ns[-1] / ns[1]:.1f}x" if ns[1] and ns[-1] else "-"
+        rows.append([title] + [num(v) for v in ns] + [ratio, SAID["picknext"][key]])
+    return ["## Pick-next: the cost of a yield with 1 to 4,000 runnable tasks", "",
+            "Each class's own sched/ code on the simulator's fake machine "
+            "(`staircase-sim --sched CLASS --picknext 1,10,100,1000,4000`): host ns per "
+            "`sched_yield()` + `schedule()` with N NORMAL hogs on one CPU, the best of 9 rounds "
+            "of 20,000. Host time, so a shape, not a path length: flat is O(1) or O(log n), "
+            "a growing row is a walk of the queue. The ratio is 4,000 tasks against 10. Linux "
+            "is not in this row: make bench's picknext (docs/bench.md) counts Linux 6.1's "
+            "and this kernel's instructions per yield beside 1 to 4,000 hogs in QEMU.", ""] + table(
+        ["scheduler"] + [f"{n:,}" for n in PICK_SIZES] + ["4,000 : 10", "the design says"], rows)
+
+
 def within(a, b, rel):
     """a within rel of b, or within 1: the figures are per mille, so a
     1.4 % share cannot be told from 1.5 % at 5 %."""
@@ -421,7 +458,7 @@ def main():
     if missing:
         md += [f"Not measured (no figures in build/lineage): {', '.join(missing)}.", ""]
     md += sec_interactive(cols) + sec_nice(cols) + sec_exploits(cols, a.ms) + sec_fork(cols)
-    md += sec_smp(cols) + sec_faithful(cols, a.ms)
+    md += sec_smp(cols) + sec_picknext(cols) + sec_faithful(cols, a.ms)
     with open(a.md, "w") as f:
         f.write("\n".join(md))
     svg(cols, a.svg)
