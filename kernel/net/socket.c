@@ -444,8 +444,10 @@ int sys_recvmsg(int fd, void *umsg, uint32_t flags)
 				&from, &mflags, &fds);
 	kfree(iov);
 	fd_done(r);
-	if (err < 0)
+	if (err < 0) {
+		scm_free(fds);		/* came with bytes another reader took, or a fault */
 		return err;
+	}
 	struct user_msghdr *um = umsg;
 	int e2 = scm_to_user(fds, m.msg_control, m.msg_controllen, flags, &used, &mflags);
 	if (!e2 && m.msg_name)

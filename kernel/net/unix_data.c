@@ -166,20 +166,21 @@ static bool readable(struct socket *s, void *arg)
 static struct scm_fds *scm_take(struct socket *s, uint32_t want, uint32_t *limit)
 {
 	uint32_t nread, nwrite;
-	struct scm_fds *b, *stale = NULL;
+	struct scm_fds *b, *taken = NULL, *stale = NULL;
 	*limit = UINT32_MAX;
 	spin_lock(&s->lock);
 	pipe_counts(s->rx, &nread, &nwrite);
-	while ((b = s->scm_head) && (b->at < nread + want)) {
+	while (!taken && (b = s->scm_head) && b->at < nread + want) {
 		s->scm_head = b->next;
 		if (!s->scm_head)
 			s->scm_tail = NULL;
 		if (b->end > nread) {
 			*limit = b->end == UINT32_MAX ? UINT32_MAX : b->end - nread;
-			break;
+			taken = b;
+		} else {
+			b->next = stale;	/* its bytes went without it */
+			stale = b;
 		}
-		b->next = stale;	/* its bytes went without it */
-		stale = b;
 	}
 	spin_unlock(&s->lock);
 	while (stale) {
@@ -187,7 +188,7 @@ static struct scm_fds *scm_take(struct socket *s, uint32_t want, uint32_t *limit
 		scm_free(stale);
 		stale = next;
 	}
-	return b;
+	return taken;
 }
 
 /* Into iov, at most limit bytes: the first may be waited for; after it,

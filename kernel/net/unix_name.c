@@ -136,6 +136,7 @@ int unix_autobind(struct socket *s)
 static int find_path(const struct unix_addr *a, struct socket **out)
 {
 	const struct initrd_file *node;
+	*out = NULL;
 	int err = fs_lookup(current(), a->bytes + 2, &node);
 	if (err)
 		return err;
@@ -169,6 +170,8 @@ int unix_find(const struct unix_addr *a, int type, struct socket **out)
 		sock_put(*out);
 		err = -EPROTOTYPE;
 	}
+	if (err)
+		*out = NULL;		/* nothing held: the caller puts what it got */
 	return err;
 }
 
