@@ -38,34 +38,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
+
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define PAGE		4096
 #define PROG		"/tmp/filemap"	/* a copy of this program: the name it answers to */
-
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-/* A check of what only this kernel has: Linux SKIPs it. */
-static void check_ours(int here, int ok, const char *name)
-{
-	if (!here) {
-		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
-		return;
-	}
-	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
 
 /* What mmap says: 0 (the mapping is undone), or -errno. */
 static int map(size_t len, int prot, int flags, int fd, off_t off)

@@ -29,19 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
 
 static void open_checks(void)
 {

@@ -26,21 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
+
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
-
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
 
 /* readlink of /proc/self/fd/fd into buf: its length, or -errno. */
 static long link_of(int fd, char *buf, size_t size)

@@ -37,30 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-/* A check of what only this kernel has: Linux SKIPs it. */
-static void check_ours(int here, int ok, const char *name)
-{
-	if (!here) {
-		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
-		return;
-	}
-	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
 
 static char text[16384];
 

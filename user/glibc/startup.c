@@ -28,20 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-/* A raw call's result, errno folded in: -errno on failure. */
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
 
 static __thread int tls_counter = 41;
 static __thread char tls_name[16] = "main";

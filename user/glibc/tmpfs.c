@@ -35,32 +35,9 @@
 #include <unistd.h>
 
 #include <linux/magic.h>	/* TMPFS_MAGIC */
+
+#include "ktap.h"	/* n, failures, check(), check_ours(), raw() */
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
-
-static int n;
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-/* A check of what only this kernel has: Linux SKIPs it. */
-static void check_ours(int here, int ok, const char *name)
-{
-	if (!here) {
-		printf("ok %d - %s # SKIP kernel-specific\n", ++n, name);
-		return;
-	}
-	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
-	failures += !ok;
-}
-
-static long raw(long r)
-{
-	return r < 0 ? -errno : r;
-}
 
 static void fill(char *buf, size_t len, int seed)
 {
