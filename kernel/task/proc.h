@@ -140,6 +140,7 @@ struct proc {
 	int pgid, sid;			/* process group and session */
 	bool did_exec;			/* setpgid by the parent: EACCES once set */
 	bool stopped;			/* by SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU until SIGCONT */
+	bool stop_requested;		/* another thread of its group took one: stop too */
 	int stop_sig;
 	int wait_report;		/* WAIT_REPORT_*: a stop or continue wait4 has not told */
 
@@ -279,7 +280,7 @@ static inline struct proc *current(void)
 static inline bool signal_pending(const struct proc *p)
 {
 	sigset64_t pending = p->sig_pending | p->group->sig_shared;	/* usually 0 */
-	return pending && (pending & ~p->sig_blocked) != 0;
+	return (pending && (pending & ~p->sig_blocked) != 0) || p->stop_requested;
 }
 
 /* A signal to act on, or an interrupted call to finish (kernel/task/signal.c). */

@@ -130,16 +130,22 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status)
 }
 
 /* SIGCONT's (and SIGKILL's) effect at send time, even if it is blocked. */
-static void continue_stopped(struct proc *t)
+/* Returns whether t was stopped; the parent hears of it if notify (once
+ * for a whole group: continue_group). */
+static bool continue_stopped(struct proc *t, bool notify)
 {
 	t->sig_pending &= ~STOP_SIGS;
 	t->group->sig_shared &= ~STOP_SIGS;
+	t->stop_requested = false;
 	if (!t->stopped)
-		return;
+		return false;
 	t->stopped = false;
-	t->wait_report = WAIT_REPORT_CONTINUED;
-	signal_notify_parent(t, CLD_CONTINUED, SIGCONT);
+	if (notify) {			/* the process's: wait4 asks its leader */
+		t->group_leader->wait_report = WAIT_REPORT_CONTINUED;
+		signal_notify_parent(t->group_leader, CLD_CONTINUED, SIGCONT);
+	}
 	TRACE_WAKE(WAKE_SIGNAL, sched_wake_up(&t->sched));
+	return true;
 }
 
 /* The siginfo of a pending signal, in a table of NSIG (a thread's own
@@ -170,7 +176,7 @@ void signal_send_locked(struct proc *t, int sig, const struct ksiginfo *info)
 	if (t->pstate != P_LIVE)
 		return;
 	if (sig == SIGKILL || sig == SIGCONT)
-		continue_stopped(t);
+		continue_stopped(t, true);
 	else if (SIGBIT(sig) & STOP_SIGS) {
 		t->sig_pending &= ~SIGBIT(SIGCONT);
 		t->group->sig_shared &= ~SIGBIT(SIGCONT);
@@ -216,19 +222,18 @@ static struct proc *any_thread(struct proc *leader)
 	return leader;
 }
 
-/* SIGCONT to the process: whichever of its threads took a stop signal
- * from the shared set goes on (a stop here is the thread's own, not yet
- * Linux's group stop), and every pending stop is dropped. */
+/* SIGCONT to the process: every thread of it goes on (a group stop
+ * stopped them all: group_stop), every pending stop is dropped, and the
+ * parent hears of it once. */
 static void continue_group(struct proc *leader)
 {
-	if (leader->pstate == P_LIVE)
-		continue_stopped(leader);
+	bool told = leader->pstate == P_LIVE && continue_stopped(leader, true);
 	if (leader->group->nr_threads <= 1)
 		return;
 	struct proc *t;
 	for_each_task(t)
 		if (t->group_leader == leader && t != leader && t->pstate == P_LIVE)
-			continue_stopped(t);
+			told |= continue_stopped(t, !told);
 }
 
 /* A signal to the process waits in its shared set for the first thread
@@ -568,14 +573,32 @@ void signal_exec(struct proc *p)
 
 /* ---- delivery --------------------------------------------------------------- */
 
+/* Is every live thread of p's group stopped? signal_lock held. */
+static bool group_all_stopped(const struct proc *p)
+{
+	struct proc *t;
+	if (p->group->nr_threads <= 1)
+		return true;
+	for_each_task(t)
+		if (t->group == p->group && t->pstate == P_LIVE && !t->stopped)
+			return false;
+	return true;
+}
+
 /* Stop until SIGCONT or SIGKILL; called and returns with signal_lock held.
- * The stop is a sleep to the scheduler (docs/staircase.md §6.8). */
+ * The stop is a sleep to the scheduler (docs/staircase.md §6.8). The
+ * thread whose stop completes its group's (group_stop) tells the parent,
+ * through the leader, whom wait4 asks: once per stop, as Linux's. */
 static void do_stop(struct proc *p, int sig)
 {
 	p->stopped = true;
 	p->stop_sig = sig;
-	p->wait_report = WAIT_REPORT_STOPPED;
-	signal_notify_parent(p, CLD_STOPPED, sig);
+	if (group_all_stopped(p)) {
+		struct proc *leader = p->group_leader;
+		leader->stop_sig = sig;
+		leader->wait_report = WAIT_REPORT_STOPPED;
+		signal_notify_parent(leader, CLD_STOPPED, sig);
+	}
 	while (p->stopped && !signal_fatal_pending(p)) {
 		sched_set_current_state(TASK_STOPPED);
 		spin_unlock(&signal_lock);
@@ -584,6 +607,24 @@ static void do_stop(struct proc *p, int sig)
 	}
 	sched_set_current_state(TASK_RUNNING);
 	p->stopped = false;
+}
+
+/* Linux's group stop: a stop signal stops the whole process. The thread
+ * that took it stops; every other live thread of its group is asked to
+ * (stop_requested, which signal_pending reports, so a sleep ends and the
+ * way back to user mode stops it) and woken if it sleeps. signal_lock held. */
+static void group_stop(struct proc *p, int sig)
+{
+	if (p->group->nr_threads > 1) {
+		struct proc *t;
+		for_each_task(t)
+			if (t->group == p->group && t != p && t->pstate == P_LIVE && !t->stopped) {
+				t->stop_requested = true;
+				t->stop_sig = sig;
+				kick(t, sig);
+			}
+	}
+	do_stop(p, sig);
 }
 
 /* The lowest unblocked pending signal of a set, SIGKILL first; 0 if none. */
@@ -619,6 +660,12 @@ void signal_deliver(struct trapframe *tf)
 
 	for (;;) {
 		spin_lock(&signal_lock);
+		if (p->stop_requested) {	/* another thread of ours took a stop signal */
+			p->stop_requested = false;
+			do_stop(p, p->stop_sig);
+			spin_unlock(&signal_lock);
+			continue;
+		}
 		struct ksiginfo info;
 		int sig = take_signal(p, &info);
 		if (!sig) {
@@ -641,7 +688,7 @@ void signal_deliver(struct trapframe *tf)
 			continue;
 		}
 		if (act == ACT_STOP) {
-			do_stop(p, sig);
+			group_stop(p, sig);
 			spin_unlock(&signal_lock);
 			continue;
 		}

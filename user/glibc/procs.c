@@ -15,7 +15,9 @@
  *   - select and pselect: ready bits, a timeout and the time left, a
  *     closed descriptor, a negative nfds;
  *   - clone(CLONE_PARENT): the child is its caller's sibling, its
- *     caller's parent waits for it, and it signals as its caller would.
+ *     caller's parent waits for it, and it signals as its caller would;
+ *   - a stop signal stops every thread of the process (a group stop),
+ *     and SIGCONT continues them all.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
@@ -33,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
@@ -508,12 +512,91 @@ static void clone_parents(void)
 	      strerrorname_np(errno) ? strerrorname_np(errno) : "no error");
 }
 
+/* ---- a stop signal stops the whole process -------------------------- */
+
+static void *spinner(void *arg)
+{
+	volatile unsigned *count = arg;
+	for (;;)
+		(*count)++;
+	return NULL;
+}
+
+/* How many of pid's threads are stopped ('T' in /proc/PID/task/TID/stat),
+ * and how many there are. */
+static int stopped_threads(pid_t pid, int *all)
+{
+	char path[320], line[256];
+	int stopped = 0;
+	*all = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", pid, e->d_name);
+		FILE *f = fopen(path, "r");
+		char *paren = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		stopped += paren && paren[2] == 'T';
+		(*all)++;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return stopped;
+}
+
+static void group_stops(void)
+{
+	volatile unsigned *count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char what[160];
+	pid_t c = fork();
+	if (c == 0) {			/* the main thread waits, a second spins */
+		pthread_t t;
+		pthread_create(&t, NULL, spinner, (void *)count);
+		for (;;)
+			pause();
+	}
+	struct timespec tick = { 0, 1000000 }, wait = { 0, 100000000 };
+	for (int i = 0; i < 5000 && *count == 0; i++)
+		nanosleep(&tick, NULL);
+	int st = 0, st2 = 0, all = 0;
+	kill(c, SIGSTOP);
+	pid_t w = 0;			/* at most 5 s: a stop that never completes fails, not hangs */
+	for (int i = 0; i < 5000 && (w = waitpid(c, &st, WUNTRACED | WNOHANG)) == 0; i++)
+		nanosleep(&tick, NULL);
+	unsigned before = *count;
+	nanosleep(&wait, NULL);		/* a stopped spinner counts nothing */
+	unsigned after = *count;
+	int stopped = stopped_threads(c, &all);
+	kill(c, SIGCONT);
+	pid_t w2 = 0;
+	for (int i = 0; i < 5000 && (w2 = waitpid(c, &st2, WCONTINUED | WNOHANG)) == 0; i++)
+		nanosleep(&tick, NULL);
+	for (int i = 0; i < 5000 && *count == after; i++)
+		nanosleep(&tick, NULL);
+	int goes_on = *count != after;
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	snprintf(what, sizeof(what), "reported stopped: %s; the spinner %s; %d of %d threads "
+		 "stopped; continued: %s, it counts again: %s",
+		 w == c && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP ? "yes" : "no",
+		 before == after ? "stood still" : "ran on", stopped, all,
+		 w2 == c && WIFCONTINUED(st2) ? "yes" : "no", goes_on ? "yes" : "no");
+	check(w == c && WIFSTOPPED(st) && before == after && stopped == all && all == 2 &&
+	      w2 == c && WIFCONTINUED(st2) && goes_on, "sigstop_stops_every_thread", what);
+	munmap((void *)count, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..19\n");
+	printf("KTAP version 1\n1..20\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
@@ -522,5 +605,6 @@ int main(int argc, char **argv)
 	selects();
 	close_under_a_reader();
 	clone_parents();
+	group_stops();
 	return failures != 0;
 }
