@@ -10,8 +10,9 @@
  *  - delivery (signal_deliver, on the way back to user mode): the lowest
  *    unblocked pending signal first, SIGKILL before all; its action is a
  *    user handler (a frame on the user stack, below), ignore, or the
- *    default: terminate, stop (the process sleeps in TASK_STOPPED until
- *    SIGCONT, docs/staircase.md §6.8), or nothing.
+ *    default: terminate, stop (every thread of the process sleeps in
+ *    TASK_STOPPED until SIGCONT: group_stop; docs/staircase.md §6.8), or
+ *    nothing.
  *  - init (pid 1) receives only the signals it has a handler for.
  *  - an interrupted call returns an ERESTART code; a handler turns it into
  *    EINTR (or restarts the call with SA_RESTART), no handler restarts it.
