@@ -385,8 +385,10 @@ static struct proc *find_waitable(struct proc *p, int pid, int options, bool *ha
 				  int *status, int *cpid)
 {
 	struct proc *c;
+	int tid = current()->pid;
 	for_each_child(c, p) {
-		if (!wait_matches(c, p, pid) || !kind_matches(options))
+		if (!wait_matches(c, p, pid) || !kind_matches(options) ||
+		    ((options & __WNOTHREAD) && c->forked_by != tid))
 			continue;
 		*have = true;
 		if (c->pstate == P_ZOMBIE && c->group->nr_threads == 0) {
@@ -408,12 +410,12 @@ static struct proc *find_waitable(struct proc *p, int pid, int options, bool *ha
 
 int proc_wait4(int pid, int *ustatus, int options, void *urusage)
 {
-	/* Any thread waits for the children of the whole group (no
-	 * __WNOTHREAD): they are the leader's. */
+	/* Any thread waits for the children of the whole group (they are
+	 * the leader's); with __WNOTHREAD for those it made itself. */
 	struct proc *me = current(), *p = me->group_leader;
 	struct waiter w;
 
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WCLONE | __WALL))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH;		/* Linux: -INT_MIN names no group */

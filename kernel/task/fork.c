@@ -100,6 +100,9 @@ int fork_start(struct proc *child, bool clone_parent)
 	int pid = child->pid;
 	struct proc *parent = lock_new_parent(clone_parent);
 	proc_set_parent_locked(child, parent);
+	/* Linux's real_parent: the thread that forked it, or with
+	 * CLONE_PARENT the caller's own */
+	child->forked_by = clone_parent ? current()->group_leader->forked_by : current()->pid;
 	child->pstate = P_LIVE;
 	spin_unlock(&parent->family_lock);
 	sched_wake_new(&child->sched);

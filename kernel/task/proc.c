@@ -416,6 +416,7 @@ void proc_set_parent_locked(struct proc *c, struct proc *parent)
 {
 	child_unlink(c);
 	__atomic_store_n(&c->parent, parent, __ATOMIC_RELEASE);
+	c->forked_by = parent ? parent->pid : 0;
 	if (!parent)
 		return;
 	c->sibling_next = parent->children;

@@ -154,6 +154,8 @@ struct proc {
 	 */
 	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
+	int forked_by;			/* the parent's thread that made it (__WNOTHREAD):
+					 * its tid, or the leader's after a reparenting */
 	struct proc *children;		/* the leader's: those whose parent it is */
 	struct proc *sibling_next, **sibling_pprev;	/* pprev NULL: on no list */
 	int exit_status;		/* wait4 status (docs/abi.md §7) */

@@ -17,7 +17,8 @@
  *   - clone(CLONE_PARENT): the child is its caller's sibling, its
  *     caller's parent waits for it, and it signals as its caller would;
  *   - a stop signal stops every thread of the process (a group stop),
- *     and SIGCONT continues them all.
+ *     and SIGCONT continues them all;
+ *   - wait4's __WNOTHREAD: a thread waits for the children it made.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o procs user/glibc/procs.c
@@ -591,12 +592,93 @@ static void group_stops(void)
 	munmap((void *)count, 4096);
 }
 
+/* ---- __WNOTHREAD: the children a thread made itself ------------------ */
+
+#ifndef __WNOTHREAD
+#define __WNOTHREAD 0x20000000
+#endif
+
+static pid_t thread_child;
+static int thread_wait_errno, thread_wait_status;
+
+/* Fork a child that exits 5, wait for it with __WNOTHREAD (first, with
+ * WNOHANG, until it has exited: its own child, so found). */
+static void *forking_thread(void *arg)
+{
+	(void)arg;
+	thread_child = fork();
+	if (thread_child == 0)
+		_exit(5);
+	int st = 0;
+	pid_t w = waitpid(-1, &st, __WNOTHREAD);
+	thread_wait_errno = w == thread_child ? 0 : errno;
+	thread_wait_status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return NULL;
+}
+
+/* Fork a child that exits 4, and leave it. */
+static void *forking_only(void *arg)
+{
+	(void)arg;
+	pid_t c = fork();
+	if (c == 0)
+		_exit(4);
+	return (void *)(long)c;
+}
+
+/* The main thread's child, sleeping on a pipe until told. */
+static void wnothread(void)
+{
+	char what[160];
+	int p[2];
+	if (pipe(p) < 0)
+		return check(0, "wnothread_skips_another_threads_child", "no pipe");
+	pid_t own = fork();
+	if (own == 0) {
+		char c;
+		read(p[0], &c, 1);
+		_exit(6);
+	}
+	/* another thread's children are not this thread's: with only the
+	 * sleeping own child there is nothing to reap yet, and no other */
+	pthread_t t;
+	pthread_create(&t, NULL, forking_thread, NULL);
+	pthread_join(t, NULL);
+	check(thread_wait_errno == 0 && thread_wait_status == 5,
+	      "wnothread_reaps_the_threads_own_child",
+	      thread_wait_errno ? strerrorname_np(thread_wait_errno) : "reaped, status 5");
+	/* the thread's next child, left for the main thread to see or not */
+	pthread_create(&t, NULL, forking_only, NULL);
+	void *ret;
+	pthread_join(t, &ret);
+	pid_t other = (pid_t)(long)ret;
+	struct timespec tick = { 0, 1000000 };
+	int st = 0;
+	pid_t w = 0;
+	for (int i = 0; i < 2000 && w == 0; i++) {	/* it has exited by then */
+		w = waitpid(other, &st, WNOHANG | __WNOTHREAD);
+		if (w == 0)
+			nanosleep(&tick, NULL);
+	}
+	int e = w < 0 ? errno : 0;
+	pid_t w2 = waitpid(other, &st, 0);	/* without it: the process's child */
+	snprintf(what, sizeof(what), "with __WNOTHREAD: %s; without: %s, status %d",
+		 w < 0 ? (strerrorname_np(e) ? strerrorname_np(e) : "?") : w == other ? "reaped" : "0",
+		 w2 == other ? "reaped" : "not found", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	check(w < 0 && e == ECHILD && w2 == other && WIFEXITED(st) && WEXITSTATUS(st) == 4,
+	      "wnothread_skips_another_threads_child", what);
+	write(p[1], "x", 1);
+	waitpid(own, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..20\n");
+	printf("KTAP version 1\n1..22\n");
 	edges();
 	vforks(argv[0]);
 	shared_pending();
@@ -606,5 +688,6 @@ int main(int argc, char **argv)
 	close_under_a_reader();
 	clone_parents();
 	group_stops();
+	wnothread();
 	return failures != 0;
 }
