@@ -32,9 +32,11 @@ struct cpu {
 	struct proc *prev;		/* task we just switched away from */
 	volatile int need_resched;	/* set by the scheduler, read on the way to user mode */
 	volatile uint64_t ticks;	/* timer interrupts taken on this CPU */
-	uint64_t scheduled_tsc;		/* rdtsc() at the last schedule() here
-				 * (kernel/debug/watchdog.c): the raw counter,
-				 * cheaper than clock_ns() on every switch */
+	uint64_t scheduled_tsc;		/* rdtsc() at the last schedule() here, or the
+				 * last tick from user mode or after a host
+				 * stall (kernel/debug/watchdog.c): the raw
+				 * counter, cheaper than clock_ns() on every switch */
+	uint64_t watchdog_tick_tsc;	/* rdtsc() at this CPU's last tick */
 	bool watchdog_warned;		/* this stall was reported */
 	volatile bool online;
 

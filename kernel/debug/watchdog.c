@@ -2,7 +2,8 @@
  * watchdog.c - a CPU stuck in the kernel says so instead of going silent.
  *
  * Every timer tick that interrupts kernel code checks how long ago this
- * CPU last went through schedule(). The kernel is not preemptible, so a
+ * CPU last went through schedule() (or was last seen in user mode, which
+ * is not watched). The kernel is not preemptible, so a
  * task in a system call normally returns or sleeps within milliseconds;
  * one that has kept the CPU in kernel mode for 5 s (boot parameter
  * watchdog_thresh=S, 1..60 s: Linux's name, whose soft-lockup report
@@ -27,6 +28,10 @@
 #include "kernel/arch/x86.h"
 
 static uint64_t watchdog_ns = 5ull * 1000 * 1000 * 1000;
+/* A tick this long after the last one: the host kept the virtual CPU from
+ * running (QEMU on a busy host drops ticks then), and that time was
+ * nobody's in the guest. */
+#define HOST_STALL_NS	(100ull * 1000 * 1000)
 
 void watchdog_init(void)
 {
@@ -37,11 +42,18 @@ void watchdog_tick(const struct trapframe *tf)
 {
 	struct cpu *c = mycpu();
 	struct proc *p = c->current;
-	uint64_t stuck_ns;
+	uint64_t now = rdtsc(), stuck_ns;
+	bool stalled = c->watchdog_tick_tsc &&
+		       clock_cycles_to_ns(now - c->watchdog_tick_tsc) > HOST_STALL_NS;
 
-	if (trap_from_user(tf) || !p || p->pid == 0 || c->watchdog_warned || !c->scheduled_tsc)
+	c->watchdog_tick_tsc = now;
+	if (trap_from_user(tf) || stalled) {	/* the kernel's stretch starts again */
+		c->scheduled_tsc = now;
 		return;
-	stuck_ns = clock_cycles_to_ns(rdtsc() - c->scheduled_tsc);
+	}
+	if (!p || p->pid == 0 || c->watchdog_warned || !c->scheduled_tsc)
+		return;
+	stuck_ns = clock_cycles_to_ns(now - c->scheduled_tsc);
 	if (stuck_ns < watchdog_ns)
 		return;
 	c->watchdog_warned = true;

@@ -594,10 +594,6 @@ static void group_stops(void)
 
 /* ---- __WNOTHREAD: the children a thread made itself ------------------ */
 
-#ifndef __WNOTHREAD
-#define __WNOTHREAD 0x20000000
-#endif
-
 static pid_t thread_child;
 static int thread_wait_errno, thread_wait_status;
 
@@ -616,14 +612,21 @@ static void *forking_thread(void *arg)
 	return NULL;
 }
 
-/* Fork a child that exits 4, and leave it. */
+/* Fork a child that exits 4, say so (forked), and stay alive until told
+ * (release): a thread that exits hands its children to another thread of
+ * its process on Linux, and the main thread would then find this one. */
+static int forked[2], release[2];
+
 static void *forking_only(void *arg)
 {
 	(void)arg;
 	pid_t c = fork();
 	if (c == 0)
 		_exit(4);
-	return (void *)(long)c;
+	write(forked[1], &c, sizeof(c));
+	char x;
+	read(release[0], &x, 1);
+	return NULL;
 }
 
 /* The main thread's child, sleeping on a pipe until told. */
@@ -648,10 +651,11 @@ static void wnothread(void)
 	      "wnothread_reaps_the_threads_own_child",
 	      thread_wait_errno ? strerrorname_np(thread_wait_errno) : "reaped, status 5");
 	/* the thread's next child, left for the main thread to see or not */
+	pid_t other = -1;
+	if (pipe(forked) < 0 || pipe(release) < 0)
+		return check(0, "wnothread_skips_another_threads_child", "no pipe");
 	pthread_create(&t, NULL, forking_only, NULL);
-	void *ret;
-	pthread_join(t, &ret);
-	pid_t other = (pid_t)(long)ret;
+	read(forked[0], &other, sizeof(other));
 	struct timespec tick = { 0, 1000000 };
 	int st = 0;
 	pid_t w = 0;
@@ -662,6 +666,9 @@ static void wnothread(void)
 	}
 	int e = w < 0 ? errno : 0;
 	pid_t w2 = waitpid(other, &st, 0);	/* without it: the process's child */
+	write(release[1], "x", 1);
+	pthread_join(t, NULL);
+	close(forked[0]), close(forked[1]), close(release[0]), close(release[1]);
 	snprintf(what, sizeof(what), "with __WNOTHREAD: %s; without: %s, status %d",
 		 w < 0 ? (strerrorname_np(e) ? strerrorname_np(e) : "?") : w == other ? "reaped" : "0",
 		 w2 == other ? "reaped" : "not found", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
