@@ -36,7 +36,6 @@ struct cpu {
 				 * last tick from user mode or after a host
 				 * stall (kernel/debug/watchdog.c): the raw
 				 * counter, cheaper than clock_ns() on every switch */
-	uint64_t watchdog_tick_tsc;	/* rdtsc() at this CPU's last tick */
 	bool watchdog_warned;		/* this stall was reported */
 	volatile bool online;
 

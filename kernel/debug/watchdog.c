@@ -32,6 +32,9 @@ static uint64_t watchdog_ns = 5ull * 1000 * 1000 * 1000;
  * running (QEMU on a busy host drops ticks then), and that time was
  * nobody's in the guest. */
 #define HOST_STALL_NS	(100ull * 1000 * 1000)
+/* rdtsc() at each CPU's last tick (here, not in struct cpu, whose size
+ * the hot paths index by). */
+static uint64_t last_tick_tsc[MAX_CPUS];
 
 void watchdog_init(void)
 {
@@ -43,10 +46,10 @@ void watchdog_tick(const struct trapframe *tf)
 	struct cpu *c = mycpu();
 	struct proc *p = c->current;
 	uint64_t now = rdtsc(), stuck_ns;
-	bool stalled = c->watchdog_tick_tsc &&
-		       clock_cycles_to_ns(now - c->watchdog_tick_tsc) > HOST_STALL_NS;
+	bool stalled = last_tick_tsc[c->id] &&
+		       clock_cycles_to_ns(now - last_tick_tsc[c->id]) > HOST_STALL_NS;
 
-	c->watchdog_tick_tsc = now;
+	last_tick_tsc[c->id] = now;
 	if (trap_from_user(tf) || stalled) {	/* the kernel's stretch starts again */
 		c->scheduled_tsc = now;
 		return;
