@@ -7,12 +7,18 @@
 ;   real mode -> protected mode (a flat GDT of its own) -> paging with the
 ;   kernel's page directory (4 MiB pages: CR4.PSE) -> ap_main(cpu) on the
 ;   kernel stack smp.c allocated for this AP.
+; Before anything else the AP claims the start-up: it swaps its own APIC
+; ID (CPUID leaf 1, EBX[31:24]) in p_claim for CLAIMED. An AP that finds
+; another ID there (the boot CPU gave up on it and may have freed its
+; stack, or is starting another AP) halts in real mode instead: a vCPU
+; that a busy host runs seconds late must find nothing to break.
 ; The copy runs at TRAMPOLINE_PA, not where the linker put it, so every
 ; address is written as ABS(label). Paging is turned on while running at
 ; TRAMPOLINE_PA, which works because the kernel's page directory still
 ; identity-maps low memory while the APs boot.
 
 TRAMPOLINE_PA	equ 0x8000		; must match kernel/arch/smp.c
+CLAIMED		equ 0xfffffffe		; must match kernel/arch/smp.c
 %define ABS(x)	(TRAMPOLINE_PA + (x) - trampoline_start)
 
 section .rodata				; data to the kernel: it is only copied
@@ -24,11 +30,23 @@ trampoline_start:
 	cld
 	xor ax, ax
 	mov ds, ax
+	mov eax, 1
+	cpuid
+	shr ebx, 24			; our initial APIC ID
+	mov eax, ebx
+	mov ecx, CLAIMED
+	lock cmpxchg [ABS(p_claim)], ecx
+	jne park			; not ours, or no longer wanted
 	lgdt [ABS(gdt_desc)]
 	mov eax, cr0
 	or eax, 1			; CR0.PE
 	mov cr0, eax
 	jmp dword 0x08:ABS(protected)	; reload CS: now 32-bit code
+
+park:
+	cli
+	hlt
+	jmp park
 
 bits 32
 protected:
@@ -72,4 +90,5 @@ p_cr3:		dd 0			; physical address of the page directory
 p_stack:	dd 0			; top of this AP's kernel stack
 p_entry:	dd 0			; ap_main
 p_cpu:		dd 0			; its struct cpu
+p_claim:	dd 0			; the APIC ID wanted; CLAIMED once it came
 trampoline_end:

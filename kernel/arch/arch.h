@@ -10,7 +10,7 @@
  * Locks: none. A CPU's struct cpu is written only by that CPU with
  * interrupts off (or before it starts).
  *
- * Face of this folder. May call: lib, drivers, kernel/debug, kernel/mm, kernel/task, kernel/time.
+ * Face of this folder. May call: lib, drivers, kernel/debug, kernel/init, kernel/mm, kernel/task, kernel/time.
  */
 #ifndef KERNEL_ARCH_ARCH_H
 #define KERNEL_ARCH_ARCH_H

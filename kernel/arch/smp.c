@@ -12,6 +12,7 @@
 #include "kernel/debug/panic.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/debug/printk.h"
+#include "kernel/init/bootparam.h"
 #include "kernel/task/proc.h"
 #include "lib/string.h"
 #include "kernel/time/time.h"
@@ -27,13 +28,20 @@
 #define AP_STACK_PAGES     4
 #define INIT_DELAY_US      10000
 #define STARTUP_DELAY_US   200
-#define AP_ANSWER_US (1000 * 1000)	/* 1 s: a busy host may not run a vCPU for a while */
+/* How long to wait for an AP's first sign of life, the claim; Linux 6.1's
+ * do_boot_cpu waits 10 s, and a busy host may not run a vCPU for seconds.
+ * Boot parameter smp_wait_ms (0 gives up at once: the test of the late
+ * AP, smp_late_ap in tests/cases). */
+#define AP_WAIT_MS_DEFAULT 10000
+#define CLAIMED   0xfffffffeu	/* boot/trampoline.asm: the AP took its start-up */
+#define ABANDONED 0xffffffffu	/* no APIC ID: an AP arriving now halts */
 
 /* boot/trampoline.asm */
 extern char trampoline_start[], trampoline_end[], trampoline_params[];
 struct trampoline_params {
 	uint32_t cr3, stack, entry;
 	struct cpu *cpu;
+	volatile uint32_t claim;	/* the APIC ID wanted, CLAIMED, or ABANDONED */
 };
 
 /* One mailbox per target CPU for smp_call_function. */
@@ -90,7 +98,18 @@ static struct trampoline_params *params(void)
 	return (void *)((char *)P2V(TRAMPOLINE_PA) + (trampoline_params - trampoline_start));
 }
 
-static bool start_ap(struct cpu *c)
+/* Wait up to ms for the AP to claim its start-up; then it is either ours
+ * (it will come online: it runs kernel code now) or abandoned (the claim
+ * is taken back in one atomic step, so it cannot be both). */
+static bool ap_claimed(struct trampoline_params *p, uint32_t apic, int ms)
+{
+	uint64_t deadline = clock_ns() + (uint64_t)ms * 1000 * 1000;
+	while (p->claim != CLAIMED && clock_ns() < deadline)
+		pause();
+	return !__sync_bool_compare_and_swap(&p->claim, apic, ABANDONED);
+}
+
+static bool start_ap(struct cpu *c, int wait_ms)
 {
 	uint32_t stack = pmm_alloc_contig(AP_STACK_PAGES);
 	if (!stack)
@@ -101,21 +120,26 @@ static bool start_ap(struct cpu *c)
 	p->stack = (uint32_t)P2V(stack) + AP_STACK_PAGES * PAGE_SIZE;
 	p->entry = (uint32_t)ap_main;
 	p->cpu = c;
+	p->claim = c->apic_id;
 	__sync_synchronize();
 
 	lapic_send_init(c->apic_id);
-	udelay(INIT_DELAY_US);
-	for (int i = 0; i < 2 && !c->online; i++) {
+	if (wait_ms)
+		udelay(INIT_DELAY_US);
+	for (int i = 0; i < 2 && p->claim != CLAIMED; i++) {
 		lapic_send_startup(c->apic_id, TRAMPOLINE_PA >> 12);
-		udelay(STARTUP_DELAY_US);
+		if (wait_ms)
+			udelay(STARTUP_DELAY_US);
 	}
-	uint64_t deadline = clock_ns() + AP_ANSWER_US * 1000ull;
-	while (!c->online && clock_ns() < deadline)
-		pause();
-	if (c->online)
+	if (ap_claimed(p, c->apic_id, wait_ms)) {
+		while (!c->online)
+			pause();
 		return true;
-	/* Park it in wait-for-SIPI so it cannot wake up later on a stack
-	 * and a struct cpu we are about to give to someone else. */
+	}
+	/* Park it in wait-for-SIPI. A STARTUP it has not yet taken may
+	 * still start it later (QEMU keeps one pending across INIT): the
+	 * trampoline then finds ABANDONED and halts before using the stack
+	 * freed here or the struct cpu given to the next AP. */
 	lapic_send_init(c->apic_id);
 	pmm_free_contig(stack, AP_STACK_PAGES);
 	c->boot_stack = NULL;
@@ -177,6 +201,7 @@ void smp_boot_aps(void)
 	topology_assign(bsp);
 	bsp->online = true;
 
+	int wait_ms = bootparam_int("smp_wait_ms", AP_WAIT_MS_DEFAULT, 0, AP_WAIT_MS_DEFAULT);
 	memcpy(P2V(TRAMPOLINE_PA), trampoline_start, trampoline_end - trampoline_start);
 	for (int i = 0; i < acpi_ncpus; i++) {
 		uint32_t apic = acpi_cpu_apic_ids[i];
@@ -191,11 +216,11 @@ void smp_boot_aps(void)
 		c->id = ncpus;
 		c->apic_id = apic;
 		topology_assign(c);
-		if (start_ap(c))
+		if (start_ap(c, wait_ms))
 			ncpus++;
 		else
-			pr_warn("smp: cpu with apic %u did not answer in %u ms; skipped\n",
-				apic, AP_ANSWER_US / 1000);
+			pr_warn("smp: cpu with apic %u did not answer in %d ms; skipped\n",
+				apic, wait_ms);
 	}
 	vm_drop_identity_map();		/* the trampoline was its last user */
 }

@@ -181,6 +181,20 @@ CASES = (
             expect=[r"^ipi: call-function \(wait\) reached 8 of 8 CPUs",
                     r"^ipi: call-function ring .* reached 8 of 8 CPUs",
                     r"^ipi: resched reached 8 of 8 CPUs"])]
+    # An AP that a busy host runs after the boot CPU gave up on it must halt
+    # (boot/trampoline.asm's claim), not start on a freed stack after the
+    # identity map is gone: that triple-faulted a CI boot. smp_wait_ms=0
+    # gives up at once, and under -icount the vCPUs take turns, so the AP
+    # takes its pending STARTUP only after the boot CPU has moved on.
+    + [Case("smp_late_ap", smp="2,sockets=1,cores=2,threads=1",
+            append="smp_wait_ms=0 tests=none run=/bin/hello then=exit",
+            qemu_args=["-icount", "shift=5,sleep=off"], tags=("smp",),
+            expect_order=[r"^smp: cpu with apic 1 did not answer in 0 ms; "
+                          r"skipped",
+                          r"^smp: 1 CPUs online: 1 packages x 1 cores x "
+                          r"1 threads",
+                          r"^hello from pid \d+",
+                          r"^init: exiting with status 0"])]
     + [timer_case(100), timer_case(1000)]
     + [Case("serial_echo", append="test=echo tests=none then=poweroff",
             tags=("console", "quick"),
