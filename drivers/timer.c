@@ -46,6 +46,7 @@
 
 #define CALIBRATE_US   PIT_MAX_US	/* 50 ms per run */
 #define CALIBRATE_RUNS 5
+#define CALIBRATE_AGREE 100000	/* two runs within 1/100,000: enough */
 
 int timer_hz = 1000;
 static uint32_t lapic_count;		/* APIC timer counts per tick */
@@ -107,7 +108,7 @@ static void measure(uint64_t *tsc, uint32_t *apic)
 	uint64_t t0 = rdtsc();
 	uint32_t a0 = lapic_timer_current();
 	while (!pit_countdown_done())
-		pause();
+		;	/* no pause: QEMU leaves its CPU loop at each one */
 	*tsc = rdtsc() - t0;
 	*apic = a0 - lapic_timer_current();
 }
@@ -120,15 +121,24 @@ void timer_calibrate(void)
 	timer_hz = bootparam_int("hz", 1000, HZ_MIN, HZ_MAX);
 	/* Keep the shortest run. A virtual CPU that the host stops for a
 	 * while sees the countdown end late, while the TSC and the APIC
-	 * timer go on counting: a stall can only make a run look longer. */
+	 * timer go on counting: a stall can only make a run look longer.
+	 * So two runs that agree to CALIBRATE_AGREE are both undisturbed,
+	 * and the rest are not needed (under -icount every run agrees). */
+	uint64_t second_tsc = UINT64_MAX;
 	for (int i = 0; i < CALIBRATE_RUNS; i++) {
 		uint64_t tsc;
 		uint32_t apic;
 		measure(&tsc, &apic);
 		if (tsc < best_tsc) {
+			second_tsc = best_tsc;
 			best_tsc = tsc;
 			best_apic = apic;
+		} else if (tsc < second_tsc) {
+			second_tsc = tsc;
 		}
+		if (second_tsc != UINT64_MAX &&
+		    (second_tsc - best_tsc) * CALIBRATE_AGREE <= best_tsc)
+			break;
 	}
 	/* The countdown is a whole number of PIT clocks, not exactly 50 ms. */
 	uint64_t pit_clocks = (uint64_t)PIT_HZ * CALIBRATE_US / 1000000;

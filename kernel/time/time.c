@@ -47,9 +47,15 @@ uint64_t clock_ns(void)
 	return clock_cycles_to_ns(rdtsc() - tsc_at_calibration);
 }
 
+/* One pause per hundred loops, not per loop: QEMU leaves its CPU loop at
+ * each pause, and under -icount, where only instructions advance the
+ * clock, a pause per loop made AP start-up's 10 ms last 0.25 s. */
 void udelay(uint32_t us)
 {
 	uint64_t end = rdtsc() + tsc_khz * us / 1000;
-	while (rdtsc() < end)
+	while (rdtsc() < end) {
 		pause();
+		for (volatile int i = 0; i < 100; i++)
+			;
+	}
 }
