@@ -167,7 +167,7 @@ unpack_debs = debs=$$(tools/get-deb.sh -r $(1) $(DEB_ESSENTIAL)) || { echo "make
 # without rebuilding the initrd (tests/cases/debian.py).
 DEB_MODULE ?= $(BUILD)/debian/debs.tar
 DEB_MODULE_BIN ?=
-.PHONY: deb-module
+.PHONY: deb-module print-debs print-essential
 deb-module:
 	@test -n "$(strip $(DEBS))" || { echo "make deb-module: no DEBS given"; exit 2; }
 	@rm -rf $(DEB_MODULE).d && mkdir -p $(DEB_MODULE).d/bin
@@ -222,6 +222,12 @@ RT_DEBS := libc6 libgcc-s1 rt-tests libnuma1
 STRESS_DEBS := stress-ng libapparmor1 libbsd0 libmd0 libcrypt1 libegl1 libglvnd0 \
 	libgbm1 libdrm2 libwayland-server0 libexpat1 libffi8 libgles2 libjpeg62-turbo \
 	libjudydebian1 libkmod2 liblzma5 libzstd1 libssl3 libsctp1 libxxhash0 zlib1g
+# Every package the cases and linux-diff unpack (tools/prefetch.sh fetches
+# them in one apt session).
+print-debs:
+	@echo $(RT_DEBS) $(STRESS_DEBS)
+print-essential:
+	@echo $(DEB_ESSENTIAL)
 $(BUILD)/rt-tests.tar:
 	@tools/debs-tar.sh $@ $(RT_DEBS)
 	@echo "  TAR     $@ ($(RT_DEBS))"

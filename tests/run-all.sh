@@ -41,17 +41,15 @@ i386=$(tools/run-i386 --setup)
 export RUN_I386_MODE=$i386
 echo "i386 programs on this host: $i386 (tools/run-i386; docs/testing.md)"
 
-# What the browser and linux-diff stages download (Chromium, Debian's Linux
-# 6.1 image, busybox-static and libc6:i386, the last two in one apt-get
-# download) is fetched in the background while the CPU builds and tests;
-# both stages wait for it (one apt at a time: they would fight over its
-# lock).
+# What the browser, QEMU and linux-diff stages download (Chromium, and in
+# one apt session Debian's Linux 6.1 image, busybox-static, libc6 and the
+# packages of the Debian and field cases: tools/prefetch.sh) is fetched in
+# the background while the CPU builds and tests; the browser stage waits
+# for it (one apt at a time: they would fight over its lock).
 prefetch=
 case $mode in
 full|all)
-	{ tools/ensure-deps.sh chromium; tools/get-linux.sh; tools/get-deb.sh busybox-static libc6
-	  make --no-print-directory BUSYBOX=1 build/busybox/busybox
-	  make --no-print-directory build/rt-tests.tar; } >"$log/prefetch.out" 2>&1 &
+	tools/prefetch.sh >"$log/prefetch.out" 2>&1 &
 	prefetch=$! ;;
 esac
 prefetched() { [ -n "$prefetch" ] && wait "$prefetch"; prefetch=; }

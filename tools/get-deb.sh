@@ -18,7 +18,8 @@
 # dynamically linked program loads: libc6, zlib1g, libtinfo6...); the
 # rest (init-system-helpers, debconf, util-linux-extra...) is downloaded
 # to read its Section but left out: nothing a program runs needs it in the
-# initrd. One line per package, the named ones first.
+# initrd. One line per package, the named ones first. GET_DEB_SESSION=ARCH
+# (tools/prefetch.sh): apt is already set up for ARCH; touch nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 arch=i386 dir=build/debs recurse=0
@@ -54,6 +55,12 @@ cleanup() {
 }
 apt_ready() {
 	[ $ready = 1 ] && return 0
+	# Inside tools/prefetch.sh's session: it holds the lock, added the
+	# architecture and refreshed the lists, and puts them back at its end.
+	if [ "${GET_DEB_SESSION:-}" = "$arch" ]; then
+		ready=1
+		return 0
+	fi
 	if [ "$(id -u)" != 0 ]; then
 		sudo -n true 2>/dev/null || { echo "get-deb: needs root or sudo for apt-get" >&2; exit 1; }
 		SUDO="sudo -n"

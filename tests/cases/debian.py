@@ -126,6 +126,10 @@ def prepare_files():
     return prepare(FILES_MODULE, FILES_SCRIPT, FILES_DEBS, BUSYBOX)
 
 
+# What the three modules unpack, for tools/prefetch.sh's one download.
+ALL_DEBS = " ".join(["procps util-linux", PY_DEBS, FILES_DEBS])
+
+
 def check_files(log):
     return check(log, FILES_LINUX)
 
