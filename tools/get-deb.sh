@@ -83,25 +83,39 @@ apt_ready() {
 	ready=1
 }
 
-fetch() {	# PACKAGE...: download those not in the cache
-	local p a q err missing=()
-	for p in "$@"; do [ -n "$(cached "$p")" ] || missing+=("$p"); done
+# The names of those of the packages the archive has for ARCH ("p:ARCH"
+# given, "Architecture: ARCH" back; for all, bare names and "all"): one
+# apt-cache call for the lot, since each call reads apt's whole cache.
+available() {	# ARCH-OR-all NAME...
+	local want=$1; shift
+	apt-cache show --no-all-versions "$@" 2>/dev/null |
+		awk -v a="$want" '/^Package: /{p=$2} /^Architecture: /{if ($2 == a) print p}' |
+		sort -u
+}
+
+fetch() {	# PACKAGE...: download those not in the cache, in one apt-get
+	local p q err missing=() names=() have all
+	for p in "$@"; do
+		[ -n "$(cached "$p")" ] && continue
+		case " ${missing[*]} " in *" $p "*) continue ;; esac
+		missing+=("$p")
+	done
 	[ ${#missing[@]} -gt 0 ] || return 0
 	apt_ready
+	have=" $(available "$arch" "${missing[@]/%/:$arch}" | tr '\n' ' ') "
+	all=" $(available all "${missing[@]}" | tr '\n' ' ') "
 	for p in "${missing[@]}"; do
-		# an Architecture: all package goes by its bare name
-		for q in "$p:$arch" "$p"; do
-			a=$(apt-cache show --no-all-versions "$q" 2>/dev/null |
-				sed -n 's/^Architecture: //p' | head -n 1) || true
-			[ "$a" = "$arch" ] || [ "$a" = all ] && break
-		done
-		if [ "$a" != "$arch" ] && [ "$a" != all ]; then
+		if [[ $have == *" $p "* ]]; then
+			names+=("$p:$arch")
+		elif [[ $all == *" $p "* ]]; then
+			names+=("$p")		# an Architecture: all package goes by its bare name
+		else
 			echo "get-deb: package $p not found (no $p:$arch in Debian's archive)" >&2
 			exit 1
 		fi
-		err=$(cd "$dir" && apt-get download -q "$q" 2>&1 >/dev/null) ||
-			{ echo "get-deb: apt-get download $q failed: $(echo "$err" | tail -n 1)" >&2; exit 1; }
 	done
+	err=$(cd "$dir" && apt-get download -q "${names[@]}" 2>&1 >/dev/null) ||
+		{ echo "get-deb: apt-get download ${names[*]} failed: $(echo "$err" | tail -n 1)" >&2; exit 1; }
 }
 
 # The packages a .deb depends on: "a (>= 1) | b, c:any" -> a c
