@@ -34,6 +34,24 @@ void fair_update_curr(struct runqueue *rq, uint64_t now);
 void fair_start_running(struct runqueue *rq, struct sched_task *t, uint64_t now);
 void fair_scale_by_cpus(int id, int factor);
 int fair_cpu_factor(int ncpus);			/* 1 + ilog2(ncpus) */
+/* eevdf.md §1: a queue's weighted sums, each vruntime taken from
+ * min_vruntime: sum of (vruntime - min_vruntime) x weight, and of the
+ * weights. */
+struct fair_avg {
+	int64_t sum;
+	int64_t load;
+};
+/* eevdf.md §2: t's vruntime is not after V, the average of avg. */
+bool eevdf_eligible(const struct runqueue *rq, struct fair_avg avg, const struct sched_task *t);
+/* eevdf_tree.c: the waiting fair tasks (all but rq->fair.curr), ordered
+ * by queued vruntime, each subtree knowing its earliest deadline. */
+void eevdf_tree_insert(struct runqueue *rq, struct sched_task *t);
+void eevdf_tree_erase(struct runqueue *rq, struct sched_task *t);	/* if in it */
+/* eevdf.md §3: the eligible task with the earliest deadline, the first
+ * in queue order of equal ones; NULL if none is eligible. */
+struct sched_task *eevdf_tree_pick(const struct runqueue *rq, struct fair_avg avg);
+bool eevdf_tree_ok(const struct runqueue *rq);	/* tree = list less curr (tests) */
+bool eevdf_avg_ok(const struct runqueue *rq);	/* avg_sum = its sum (tests) */
 /* eevdf.md §3: a new slice when the running task reaches its deadline. */
 void eevdf_update_deadline(struct runqueue *rq, struct sched_task *c);
 /* eevdf.md §1: p's lag, V - vruntime, while queued (its rq locked); the

@@ -127,8 +127,11 @@ void fair_update_curr(struct runqueue *rq, uint64_t now)
 		return;
 	if (now > c->fair.exec_start) {
 		uint64_t delta = now - c->fair.exec_start;
+		uint64_t dv = fair_virtual_ns(delta, cfs_weight(c));
 		c->fair.sum_exec += delta;
-		c->fair.vruntime += fair_virtual_ns(delta, cfs_weight(c));
+		c->fair.vruntime += dv;
+		if (fair_eevdf && c->on_rq)	/* eevdf's sums follow it */
+			rq->fair.avg_sum += (int64_t)dv * c->fair.weight;
 		if (fair_eevdf)
 			eevdf_update_deadline(rq, c);
 	}
@@ -137,8 +140,11 @@ void fair_update_curr(struct runqueue *rq, uint64_t now)
 	l = leftmost_waiting(rq);
 	if (l && fair_before(l->fair.vruntime, v))
 		v = l->fair.vruntime;
-	if (fair_before(rq->fair.min_vruntime, v))
+	if (fair_before(rq->fair.min_vruntime, v)) {
+		if (fair_eevdf)		/* every key is taken from min_vruntime */
+			rq->fair.avg_sum -= (int64_t)(v - rq->fair.min_vruntime) * rq->fair.load;
 		rq->fair.min_vruntime = v;
+	}
 }
 
 /* t is running on rq from now: its stint is measured from here (§3). */

@@ -13,42 +13,48 @@
  * time; the eligible task with the earliest deadline runs. No period, no
  * sleeper credit, no wake-up granularity.
  *
- * V, eligibility and the pick are computed by walking the queue (O(n));
- * Linux keeps the sums incrementally and the pick in an augmented
- * rbtree (O(log n)).
+ * As in Linux, V's sums are kept as tasks come and go (O(1)), and the
+ * pick walks a tree whose nodes know their subtree's earliest deadline
+ * (eevdf_tree.c, O(log n)).
  */
 #include "cfs.h"
 #include "core.h"
 #include "tunables.h"
 
-/* §1: the queue's weighted sums, each vruntime taken from min_vruntime:
- * sum of (vruntime - min_vruntime) x weight, and of the weights. */
-struct fair_avg {
-	int64_t sum;
-	int64_t load;
-};
-
-static void avg_add(const struct runqueue *rq, struct fair_avg *a, const struct sched_task *t)
+/* t's part of the sums (§1). */
+static int64_t avg_term(const struct runqueue *rq, const struct sched_task *t, uint32_t w)
 {
-	int64_t key = (int64_t)(t->fair.vruntime - rq->fair.min_vruntime);
-	uint32_t w = cfs_weight(t);
-
-	a->sum += key * w;
-	a->load += w;
+	return (int64_t)(t->fair.vruntime - rq->fair.min_vruntime) * w;
 }
 
 /* Every queued fair task (the running one included: it stays on the
- * list), and extra, a task not queued yet, if not NULL. */
+ * list), and extra, a task not queued yet, if not NULL. The sums are
+ * kept as tasks come and go (rq->fair.avg_sum and load; fair_update_curr
+ * follows the running task's vruntime and min_vruntime), as Linux 6.6's
+ * avg_vruntime is. */
 static struct fair_avg queue_avg(const struct runqueue *rq, const struct sched_task *extra)
+{
+	struct fair_avg a = { rq->fair.avg_sum, rq->fair.load };
+
+	if (extra) {
+		a.sum += avg_term(rq, extra, cfs_weight(extra));
+		a.load += cfs_weight(extra);
+	}
+	return a;
+}
+
+/* The sums as the list gives them, for the unit tests. */
+bool eevdf_avg_ok(const struct runqueue *rq)
 {
 	const struct sched_list *q = &rq->queue[FAIR_PRIO];
 	struct fair_avg a = { 0, 0 };
 
-	for (const struct sched_list *n = q->next; n != q; n = n->next)
-		avg_add(rq, &a, list_task((struct sched_list *)n));
-	if (extra)
-		avg_add(rq, &a, extra);
-	return a;
+	for (const struct sched_list *n = q->next; n != q; n = n->next) {
+		const struct sched_task *t = list_task((struct sched_list *)n);
+		a.sum += avg_term(rq, t, cfs_weight(t));
+		a.load += cfs_weight(t);
+	}
+	return a.sum == rq->fair.avg_sum && a.load == rq->fair.load;
 }
 
 /* §1: V, Linux's avg_vruntime: the weighted average, rounded down. */
@@ -75,7 +81,7 @@ int64_t eevdf_lag(const struct sched_task *p)
 
 /* §2: eligible when its vruntime is not after V (lag >= 0), compared
  * without the division: sum >= key x load. */
-static bool eligible(const struct runqueue *rq, struct fair_avg a, const struct sched_task *t)
+bool eevdf_eligible(const struct runqueue *rq, struct fair_avg a, const struct sched_task *t)
 {
 	int64_t key = (int64_t)(t->fair.vruntime - rq->fair.min_vruntime);
 
@@ -94,27 +100,24 @@ static uint64_t vslice(const struct sched_task *t)
  * Linux's pick_eevdf: the running task while it still has the slice it
  * was picked with (RUN_TO_PARITY: its deadline is the one stashed in
  * vlag at the pick) and is eligible; else the eligible task with the
- * earliest deadline, the running one included. extra: a woken task not
- * queued yet (wake placement asks about a copy).
+ * earliest deadline, the running one included (it is not in the tree,
+ * and wins only with a deadline strictly earlier). extra: a woken task
+ * not queued yet (wake placement asks about a copy), after the queue's.
  */
 static struct sched_task *pick_eevdf(const struct runqueue *rq, const struct sched_task *extra)
 {
 	const struct sched_list *q = &rq->queue[FAIR_PRIO];
 	struct fair_avg a = queue_avg(rq, extra);
-	const struct sched_task *curr = rq->fair.curr, *best = NULL;
+	const struct sched_task *curr = rq->fair.curr, *best;
 
-	if (curr && !eligible(rq, a, curr))
+	if (curr && !eevdf_eligible(rq, a, curr))
 		curr = NULL;
 	if (curr && (uint64_t)curr->fair.vlag == curr->fair.deadline)
 		return (struct sched_task *)curr;
-	for (const struct sched_list *n = q->next; ; n = n->next) {
-		const struct sched_task *t = n != q ? list_task((struct sched_list *)n) : extra;
-		if (t && t != rq->fair.curr && eligible(rq, a, t) &&
-		    (!best || fair_before(t->fair.deadline, best->fair.deadline)))
-			best = t;
-		if (n == q)
-			break;
-	}
+	best = eevdf_tree_pick(rq, a);
+	if (extra && eevdf_eligible(rq, a, extra) &&
+	    (!best || fair_before(extra->fair.deadline, best->fair.deadline)))
+		best = extra;
 	if (!best || (curr && fair_before(curr->fair.deadline, best->fair.deadline)))
 		best = curr;
 	if (!best && q->next != q)		/* cannot happen: Linux's "EEVDF scheduling fail" */
@@ -128,7 +131,17 @@ static struct sched_task *pick_eevdf(const struct runqueue *rq, const struct sch
 static void eevdf_set_curr(struct runqueue *rq, struct sched_task *t)
 {
 	fair_start_running(rq, t, clock_ns());
+	eevdf_tree_erase(rq, t);
 	t->fair.vlag = (int64_t)t->fair.deadline;
+}
+
+/* prev stops running; still runnable, it waits in the tree again, at its
+ * vruntime now (cfs_put_prev put it in the list there). */
+static void eevdf_put_prev(struct runqueue *rq, struct sched_task *prev, uint64_t now)
+{
+	cfs_put_prev(rq, prev, now);
+	if (prev->state == TASK_RUNNING)
+		eevdf_tree_insert(rq, prev);
 }
 
 static struct sched_task *eevdf_pick(struct runqueue *rq, struct sched_task *next)
@@ -207,13 +220,18 @@ static void eevdf_enqueue(struct runqueue *rq, struct sched_task *t)
 	place(rq, t, t->fair.initial);
 	t->fair.initial = false;
 	cfs_enqueue(rq, t);
+	rq->fair.avg_sum += avg_term(rq, t, t->fair.weight);
+	if (t != rq->fair.curr)
+		eevdf_tree_insert(rq, t);
 }
 
 static void eevdf_dequeue(struct runqueue *rq, struct sched_task *t)
 {
 	fair_update_curr(rq, clock_ns());
 	save_lag(rq, t);
+	eevdf_tree_erase(rq, t);
 	cfs_dequeue(rq, t);
+	rq->fair.avg_sum -= avg_term(rq, t, t->fair.weight);
 }
 
 /* Wake-up: placed here too, so that wake placement's copy has its
@@ -293,7 +311,7 @@ const struct sched_ops eevdf_ops = {
 	.preempt = eevdf_preempt,
 	.fork = eevdf_fork,
 	.wake_new = eevdf_wake_new,
-	.put_prev = cfs_put_prev,
+	.put_prev = eevdf_put_prev,
 	.pick = eevdf_pick,
 	.set_curr = eevdf_set_curr,
 	.yield = eevdf_yield,
@@ -309,7 +327,7 @@ const struct sched_ops eevdf_batch_ops = {
 	.preempt = eevdf_batch_preempt,
 	.fork = eevdf_fork,
 	.wake_new = eevdf_wake_new,
-	.put_prev = cfs_put_prev,
+	.put_prev = eevdf_put_prev,
 	.pick = eevdf_pick,
 	.set_curr = eevdf_set_curr,
 	.yield = eevdf_yield,

@@ -87,6 +87,9 @@ void rq_init(struct runqueue *rq, int cpu)
 	rq->fair.load = 0;
 	rq->fair.nr = 0;
 	rq->fair.curr = NULL;
+	rq->fair.root = NULL;
+	rq->fair.seq = 0;
+	rq->fair.avg_sum = 0;
 	rq->siblings = 1u << cpu;
 	rq->nr_domains = 0;
 	rq->push_cpu = -1;

@@ -64,6 +64,11 @@ struct runqueue {
 		uint32_t load;		/* the sum of their weights */
 		int nr;			/* how many */
 		struct sched_task *curr;	/* the running one, if fair */
+		/* eevdf (eevdf_tree.c, policy_eevdf.c): the waiting ones as a
+		 * tree, and sum of (vruntime - min_vruntime) x weight over all */
+		struct sched_task *root;
+		uint64_t seq;		/* the last tree insertion's number */
+		int64_t avg_sum;
 	} fair;
 
 	/* o1 (policy_o1.c): the expired array, beside the shared lists that

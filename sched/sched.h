@@ -115,6 +115,8 @@ struct sched_task_stats {
 	uint64_t last_ran_ns;		/* when it last stopped running */
 };
 
+struct sched_task;
+
 /* CFS's part of a task (policy_cfs.c, docs/cfs.md), in ns and virtual ns. */
 struct sched_fair_entity {
 	uint64_t vruntime;		/* virtual ns run: each ns counts 1024 / weight */
@@ -128,6 +130,12 @@ struct sched_fair_entity {
 	int64_t vlag;			/* V - vruntime when it left the queue; the
 					 * deadline while it runs (RUN_TO_PARITY) */
 	bool initial;			/* its next enqueue is its first (fork) */
+	/* its node in eevdf's tree (eevdf_tree.c) while it waits */
+	struct sched_task *left, *right;
+	uint64_t min_deadline;		/* the earliest deadline in its subtree */
+	uint64_t seq;			/* when it was put in: orders equal keys */
+	int height;			/* of its subtree, 1 for a leaf */
+	bool in_tree;
 };
 
 /* o1's part of a task (policy_o1.c, docs/o1.md); its slice is time_slice. */

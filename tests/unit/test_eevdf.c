@@ -51,6 +51,19 @@ static void three(struct sched_task **a, struct sched_task **b, struct sched_tas
 	sched_wake_up(*c);
 }
 
+/* A queued task's deadline, set as a test wants it: out of the tree and
+ * back, so that its subtree's earliest deadline follows. */
+static void set_deadline(struct sched_task *t, uint64_t dl)
+{
+	struct runqueue *rq = cpu_rq(t->cpu);
+	bool in = t->fair.in_tree;
+
+	eevdf_tree_erase(rq, t);
+	t->fair.deadline = dl;
+	if (in)
+		eevdf_tree_insert(rq, t);
+}
+
 /* ---- §1, §4: lag, V, placement ---- */
 
 TEST(eevdf_wakes_at_v_minus_its_lag_scaled_by_the_load)
@@ -112,8 +125,8 @@ TEST(eevdf_ineligible_task_not_picked)
 	boot_eevdf(1);
 	struct sched_task *a, *b, *c;
 	three(&a, &b, &c);
-	b->fair.deadline = 0;			/* the earliest deadline, but after V */
-	a->fair.deadline = 3 * MS;
+	set_deadline(b, 0);			/* the earliest deadline, but after V */
+	set_deadline(a, 3 * MS);
 	CHECK(fake_schedule(0) == c);		/* c: 2.75 ms, the earliest eligible */
 }
 
@@ -254,10 +267,81 @@ TEST(eevdf_policy_change_of_the_running_task_keeps_it_current)
 	struct sched_task *a, *b, *c;
 	three(&a, &b, &c);
 	CHECK(fake_schedule(0) == a);
-	c->fair.deadline = 0;			/* the pick would take c now */
+	set_deadline(c, 0);			/* the pick would take c now */
 	sched_set_policy(a, SCHED_BATCH, 0);
 	CHECK(cpu_rq(0)->fair.curr == a);
 	CHECK_EQ((uint64_t)a->fair.vlag, a->fair.deadline);
 	fake_sleep(0, TASK_INTERRUPTIBLE);
 	CHECK(fake_curr(0) == c);
+}
+
+/* ---- §3: the tree the pick walks (eevdf_tree.c) ---- */
+
+/* The pick as the rule says it, by looking at every waiting task: the
+ * eligible one with the earliest deadline, the first in queue order. */
+static struct sched_task *pick_by_walking(struct runqueue *rq)
+{
+	const struct sched_list *q = &rq->queue[FAIR_PRIO];
+	struct fair_avg a = { rq->fair.avg_sum, rq->fair.load };
+	struct sched_task *best = NULL;
+
+	for (const struct sched_list *n = q->next; n != q; n = n->next) {
+		struct sched_task *t = list_task((struct sched_list *)n);
+		if (t != rq->fair.curr && eevdf_eligible(rq, a, t) &&
+		    (!best || fair_before(t->fair.deadline, best->fair.deadline)))
+			best = t;
+	}
+	return best;
+}
+
+/* 40 tasks woken, run, put to sleep, reniced, made BATCH and back, and
+ * yielding, in an order drawn from a fixed seed: after every step the tree
+ * holds exactly the waiting tasks in the list's order, each subtree knows
+ * its earliest deadline, V's running sums equal the sums over the list,
+ * and the tree's pick is the one found by walking the queue. */
+TEST(eevdf_tree_and_sums_follow_the_queue_and_pick_as_the_walk)
+{
+	enum { N = 40, STEPS = 3000 };
+	struct sched_task *t[N];
+	struct runqueue *rq;
+	uint32_t seed = 12345;
+
+	boot_eevdf(1);
+	rq = cpu_rq(0);
+	for (int i = 0; i < N; i++)
+		t[i] = sleeper((int64_t)(i % 7) * (int64_t)MS - 3 * (int64_t)MS);
+	for (int step = 0; step < STEPS; step++) {
+		seed = seed * 1103515245u + 12345u;
+		struct sched_task *x = t[(seed >> 8) % N];
+		switch ((seed >> 20) % 6) {
+		case 0:
+			if (x->state != TASK_RUNNING)
+				sched_wake_up(x);
+			break;
+		case 1:
+			if (!fake_curr(0)->is_idle)
+				fake_sleep(0, TASK_INTERRUPTIBLE);
+			break;
+		case 2:
+			ticks(1 + (seed >> 28));
+			fake_resched_pending();
+			break;
+		case 3:
+			sched_set_user_nice(x, (int)((seed >> 12) % 40) - 20);
+			break;
+		case 4:
+			sched_set_policy(x, x->policy == SCHED_BATCH ? SCHED_NORMAL : SCHED_BATCH, 0);
+			break;
+		case 5:
+			if (!fake_curr(0)->is_idle) {
+				sched_do_yield();
+				fake_schedule(0);
+			}
+			break;
+		}
+		CHECK(eevdf_tree_ok(rq));
+		CHECK(eevdf_avg_ok(rq));
+		struct fair_avg a = { rq->fair.avg_sum, rq->fair.load };
+		CHECK(eevdf_tree_pick(rq, a) == pick_by_walking(rq));
+	}
 }

@@ -115,8 +115,9 @@ SAID = {
         "sd": "O(1): a bitmap of levels (docs/sd.md)",
         "cfs": "O(log n) in Linux's rbtree; here a list sorted by vruntime, which a yield "
                "re-enters at its tail: flat",
-        "eevdf": "O(log n) in Linux 6.6's augmented rbtree; here a walk of the queue for the "
-                 "eligible task with the earliest deadline: O(n) (docs/eevdf.md §3)",
+        "eevdf": "O(log n) in Linux 6.6's augmented rbtree; here an AVL tree whose nodes "
+                 "know their subtree's earliest deadline, and V's sums kept as tasks come "
+                 "and go: O(log n) (docs/eevdf.md §3)",
     },
     "forkstorm": {
         "o1": "a child takes half its parent's slice (docs/o1.md §5)",
