@@ -10,8 +10,9 @@ tools/lab/NAME/solution/ files, the lines only its solution has); `make
 grade QUICK=1` there must build (the host unit tests, the simulator, sched/
 for the kernel), score below full marks (the stub really is a stub) and
 pass every unit test outside the lab's list (the stub breaks nothing else,
-so the list is complete). In this tree, `make grade LAB=NAME QUICK=1` must
-give full marks, with the same maximum. Every student tree (--boot: all by
+so the list is complete). In a tree as the labs write it with every
+solution (this one less its LAB markers), `make grade LAB=NAME QUICK=1`
+must give full marks, with the same maximum. Every student tree (--boot: all by
 default, one lab, or none) also builds its kernel and boots to the shell
 in QEMU, in virtual time. `make lab` must refuse an unknown lab and list the labs.
 
@@ -205,8 +206,15 @@ def main():
                 trees[name] = dest
                 check_tree(check, name, dest)
 
+        # Each lab's solution is graded in that tree too: it is this tree
+        # less its LAB markers (comments), so its objects are already
+        # built; graded here, every lab recompiled the unit suite (this
+        # tree's marked files differ from it), 60 s of make test. A lab
+        # with a reference solution of its own (files of tools/lab/NAME/)
+        # is graded from here, in the reference tree grade.py makes.
         def solutions():
-            return {name: grade(ROOT, name, seed=base) for name in labs.NAMES}
+            return {name: grade(ROOT if markers.has_reference_parts(name) else base, name,
+                                seed=base) for name in labs.NAMES}
 
         with ThreadPoolExecutor(max(1, args.jobs)) as pool:
             sol = pool.submit(solutions)
