@@ -44,7 +44,14 @@ elif command -v flock >/dev/null && { [ -z "$SUDO" ] || sudo -n true 2>/dev/null
 	   [ "$(dpkg --print-architecture)" != i386 ]; then
 		$SUDO dpkg --add-architecture i386 && added=1
 	fi
-	$SUDO tools/apt-update.sh && export GET_DEB_SESSION=i386
+	if $SUDO tools/apt-update.sh; then
+		export GET_DEB_SESSION=i386
+	else	# no session: get-deb.sh tries on its own, so let go of its lock
+		session_end
+		trap - EXIT
+		added=0
+		exec 9>&-
+	fi
 fi
 
 tools/get-linux.sh
@@ -55,6 +62,7 @@ tools/get-deb.sh -r $debian $(make -s --no-print-directory print-essential) >/de
 session_end
 trap - EXIT
 added=0
+unset GET_DEB_SESSION
 exec 9>&-
 
 make --no-print-directory BUSYBOX=1 build/busybox/busybox
