@@ -4,8 +4,8 @@ One CPU, tests=none: the shell gets commands over the serial line. A spin in
 the background ("[1] PID", as bash) must show up in ps as a NORMAL task on
 the stairs, its PPID the shell's pid and its USER root (uid 1000's ps shows
 itself as student, /etc/passwd's name); a chrt -b beside it must report
-BATCH as granted and wait at 140 with no CPU time (it cannot even exec
-spin) until the hog is killed ("[1]+  Terminated  spin 30"), then run; tune must read rr_interval (10 ms by
+BATCH as granted and wait at 140, its CPU time not moving (it cannot even
+exec spin) until the hog is killed ("[1]+  Terminated  spin 30"), then run; tune must read rr_interval (10 ms by
 default) and report the kernel's EINVAL for 0; bad command lines get a
 usage or an error message, never a crash; exit ends init with status 0.
 (tools_linux.py has the util-linux and procps forms: chrt -m/-p, taskset,
@@ -35,15 +35,20 @@ def check_session(log):
         return False, f"spin {pid} at prio {prio}, not on the stairs 100..139"
     if not 0 < slice_ <= 200:
         return False, f"spin {pid} slice {slice_}, want 1..200 ticks (nice 0)"
-    batch = re.search(r"^ +\d+ +\d+ +root +R +BATCH +140 +0 +\d+ +\d+ +\d+ +(\d+) .* chrt$",
-                      log, re.M)
-    if not batch or int(batch.group(1)) != 0:
-        return False, "no ps line 'root R BATCH 140 ... 0 ms ... chrt' beside the hog: " \
-                      f"{batch.group(0) if batch else 'none'}"
+    # Two ps half a second apart: the BATCH task is still called chrt
+    # (it never ran again to exec spin) and its CPU time has not moved.
+    # That time is what chrt ran as NORMAL before it made itself BATCH:
+    # under TCG in real time a tick (or a lost one, charged to the
+    # current task) can land there, so it is not required to be 0.
+    batch = re.findall(r"^ +\d+ +\d+ +root +R +BATCH +140 +0 +\d+ +\d+ +\d+ +(\d+) +(\d+) .* chrt$",
+                       log, re.M)
+    if len(batch) < 2 or len(set(batch)) != 1:
+        return False, "want two ps lines 'root R BATCH 140 ... chrt' beside the hog, " \
+                      f"the same CPU time and runs in both: {batch or 'none'}"
     if not re.search(rf"^\[{job}\][+ -]  Terminated +spin 30$", log, re.M):
         return False, f"no '[{job}]+  Terminated  spin 30' for the background spin"
     return True, f"spin {pid} (PPID {ppid}, the shell) on stair {prio} with {slice_} " \
-                 f"ticks left; BATCH waited at 140 with 0 ms beside it"
+                 f"ticks left; BATCH waited at 140 beside it ({batch[0][0]} ms, as before 0.5 s)"
 
 
 CASES = [
@@ -63,6 +68,7 @@ CASES = [
                (r" ps\n\$ ", b"chrt -b spin 1 &\r"),
                (r"^\[2\] \d+\n\$ ", b"until ps | grep -q 'BATCH .* chrt$'; do sleep 0.1; done\r"),
                (r"done\n\$ ", b"ps\r"),
+               (r"BATCH .* chrt\n" + PROMPT_AFTER, b"sleep 0.5; ps\r"),
                (r"BATCH .* chrt\n" + PROMPT_AFTER, b"kill %1\r"),
                (r"kill %1\n\$ ", b"wait\r"),
                (r"spin\[\d+\]: \d+ ms wall" + PROMPT_AFTER, b"tune rr_interval\r"),
