@@ -22,14 +22,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name, const char *what)
-{
-	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
-	failures += !ok;
-}
+#include "ktap.h"
 
 static const char *err_name(int e)
 {
@@ -75,20 +68,20 @@ static void copies(void)
 	contents("/tmp/cr_out", buf, sizeof(buf));
 	snprintf(what, sizeof(what), "%s, out has %s, offsets %ld %ld", result(r), buf,
 		 (long)lseek(in, 0, SEEK_CUR), (long)lseek(out, 0, SEEK_CUR));
-	check(r == 10 && !strcmp(buf, "0123456789"), "whole_file_by_the_files_offsets", what);
+	check_why(r == 10 && !strcmp(buf, "0123456789"), "whole_file_by_the_files_offsets", what);
 	r = copy_file_range(in, NULL, out, NULL, 100, 0);
-	check(r == 0, "at_the_end_copies_nothing", result(r));
+	check_why(r == 0, "at_the_end_copies_nothing", result(r));
 
 	loff_t oi = 2, oo = 12;
 	r = copy_file_range(in, &oi, out, &oo, 3, 0);
 	contents("/tmp/cr_out", buf, sizeof(buf));
 	snprintf(what, sizeof(what), "%s, out %s, offsets %lld %lld, the file's %ld", result(r),
 		 buf, (long long)oi, (long long)oo, (long)lseek(in, 0, SEEK_CUR));
-	check(r == 3 && oi == 5 && oo == 15 && lseek(in, 0, SEEK_CUR) == 10,
+	check_why(r == 3 && oi == 5 && oo == 15 && lseek(in, 0, SEEK_CUR) == 10,
 	      "a_range_by_the_callers_offsets_past_a_hole", what);
 	oi = 8;
 	r = copy_file_range(in, &oi, out, NULL, 100, 0);
-	check(r == 2 && oi == 10, "past_the_end_copies_what_there_is", result(r));
+	check_why(r == 2 && oi == 10, "past_the_end_copies_what_there_is", result(r));
 	close(in);
 	close(out);
 
@@ -97,10 +90,10 @@ static void copies(void)
 	r = copy_file_range(rw, &oi, rw, &oo, 4, 0);
 	contents("/tmp/cr_same", buf, sizeof(buf));
 	snprintf(what, sizeof(what), "%s, now %s", result(r), buf);
-	check(r == 4 && !strcmp(buf, "abcdabcd"), "same_file_without_overlap", what);
+	check_why(r == 4 && !strcmp(buf, "abcdabcd"), "same_file_without_overlap", what);
 	oi = 0, oo = 2;
 	r = copy_file_range(rw, &oi, rw, &oo, 4, 0);
-	check(r < 0 && errno == EINVAL, "same_file_overlapping_is_einval", result(r));
+	check_why(r < 0 && errno == EINVAL, "same_file_overlapping_is_einval", result(r));
 	close(rw);
 }
 
@@ -133,13 +126,13 @@ static void errors(void)
 	};
 	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(what, sizeof(what), "copy_file_range_%s", c[i].name);
-		check(c[i].got == c[i].want, what, err_name(c[i].got));
+		check_why(c[i].got == c[i].want, what, err_name(c[i].got));
 	}
 	int bin = open("/bin/hello", O_RDONLY), shm = open("/dev/shm/cr", O_CREAT | O_RDWR, 0600);
 	int e1 = copy_err(bin, NULL, out, 0), e2 = copy_err(in, NULL, shm, 0);
 	snprintf(what, sizeof(what), "/bin to /tmp %s, /tmp to /dev/shm %s", err_name(e1),
 		 err_name(e2));
-	check(e1 == EXDEV && e2 == EXDEV, "another_file_system_is_exdev", what);
+	check_why(e1 == EXDEV && e2 == EXDEV, "another_file_system_is_exdev", what);
 	unlink("/dev/shm/cr");
 	int fds[] = { in, out, wo, ap, dir, p[0], p[1], bin, shm };
 	for (unsigned i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
@@ -161,7 +154,7 @@ static void fadvises(void)
 	snprintf(what, sizeof(what), "sequential %s, dontneed %s, advice 99 %s, pipe %s, bad fd %s, "
 		 "len -1 %s", err_name(a), err_name(b), err_name(c), err_name(d), err_name(e),
 		 err_name(f));
-	check(!a && !b && c == EINVAL && d == ESPIPE && e == EBADF && !f,
+	check_why(!a && !b && c == EINVAL && d == ESPIPE && e == EBADF && !f,
 	      "fadvise_hints_and_their_errors", what);
 	close(fd);
 	close(p[0]);

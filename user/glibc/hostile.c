@@ -34,14 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name, const char *what)
-{
-	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
-	failures += !ok;
-}
+#include "ktap.h"
 
 /* ---- %ss in a TLS slot ------------------------------------------------- */
 
@@ -191,16 +184,16 @@ static void ss_checks(void)
 
 	plain_ss = user_ss();
 	st = run_as_user(ss_valid_slot);
-	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ss_in_a_valid_tls_slot_survives_a_syscall",
+	check_why(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ss_in_a_valid_tls_slot_survives_a_syscall",
 	      ending(st, buf, sizeof(buf)));
 	st = run_as_user(ss_slot_emptied);
-	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_an_emptied_tls_slot_is_sigill",
+	check_why(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_an_emptied_tls_slot_is_sigill",
 	      ending(st, buf, sizeof(buf)));
 	st = run_as_user(ss_slot_read_only);
-	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_a_read_only_tls_slot_is_sigill",
+	check_why(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_a_read_only_tls_slot_is_sigill",
 	      ending(st, buf, sizeof(buf)));
 	st = run_as_user(ss_clone_settls_empty);
-	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_a_clone_settls_empty_slot_is_sigill",
+	check_why(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "ss_in_a_clone_settls_empty_slot_is_sigill",
 	      ending(st, buf, sizeof(buf)));
 }
 
@@ -231,13 +224,13 @@ static void mremap_checks(void)
 	int e = errno;
 	snprintf(what, sizeof(what), "map at 0x%lx, grown by 0x%zx: %s", (unsigned long)p, past,
 		 r == MAP_FAILED ? strerror(e) : "accepted");
-	check(p != MAP_FAILED && r == MAP_FAILED && e == ENOMEM,
+	check_why(p != MAP_FAILED && r == MAP_FAILED && e == ENOMEM,
 	      "mremap_past_4gib_in_place_is_enomem", p == want ? "ENOMEM" : what);
 	r = mremap(p, 4096, past, MREMAP_MAYMOVE);
 	e = errno;
-	check(r == MAP_FAILED && e == ENOMEM, "mremap_past_4gib_maymove_is_enomem",
+	check_why(r == MAP_FAILED && e == ENOMEM, "mremap_past_4gib_maymove_is_enomem",
 	      r == MAP_FAILED ? strerror(e) : "accepted");
-	check(maps_all_ordered(), "maps_has_no_region_ending_below_its_start", "/proc/self/maps");
+	check_why(maps_all_ordered(), "maps_has_no_region_ending_below_its_start", "/proc/self/maps");
 	munmap(p, 4096);
 }
 
@@ -254,17 +247,17 @@ static void wait_checks(void)
 	int st = 0;
 	pid_t pid = child_exiting(7);
 	pid_t got = waitpid(pid, &st, __WALL);
-	check(got == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7, "waitpid_wall_reaps_a_fork_child",
+	check_why(got == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7, "waitpid_wall_reaps_a_fork_child",
 	      "status 7");
 	pid = child_exiting(8);
 	got = waitpid(pid, &st, __WCLONE);
 	int e = errno;
-	check(got == -1 && e == ECHILD, "waitpid_wclone_skips_a_sigchld_child", strerror(e));
+	check_why(got == -1 && e == ECHILD, "waitpid_wclone_skips_a_sigchld_child", strerror(e));
 	got = waitpid(pid, &st, 0x04000000);
 	e = errno;
-	check(got == -1 && e == EINVAL, "waitpid_unknown_option_is_einval", strerror(e));
+	check_why(got == -1 && e == EINVAL, "waitpid_unknown_option_is_einval", strerror(e));
 	got = waitpid(pid, &st, 0);
-	check(got == pid && WEXITSTATUS(st) == 8, "waitpid_then_reaps_it", "status 8");
+	check_why(got == pid && WEXITSTATUS(st) == 8, "waitpid_then_reaps_it", "status 8");
 }
 
 /* ---- "#!" scripts ---------------------------------------------------------- */
@@ -346,7 +339,7 @@ static void script_checks(void)
 	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
 		char *args[] = { "ignored-argv0", "a", "b c", NULL };
 		run_script(scripts[i].path, args, out, sizeof(out));
-		check(!strcmp(out, scripts[i].want), scripts[i].name, out);
+		check_why(!strcmp(out, scripts[i].want), scripts[i].name, out);
 	}
 }
 

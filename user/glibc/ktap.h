@@ -19,6 +19,13 @@ static inline void check(int ok, const char *name)
 	failures += !ok;
 }
 
+/* ... with what was seen, after '#': the line Linux's must match too. */
+static inline void check_why(int ok, const char *name, const char *what)
+{
+	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
+	failures += !ok;
+}
+
 /* A check of what only this kernel has: Linux SKIPs it. */
 static inline void check_ours(int here, int ok, const char *name)
 {

@@ -45,14 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-static int failures;
-
-static void check(int ok, const char *name, const char *what)
-{
-	printf("%sok %d - %s # %s\n", ok ? "" : "not ", ++n, name, what);
-	failures += !ok;
-}
+#include "ktap.h"
 
 /* Until the task whose stat file this is sleeps (state S), for up to
  * 5 s: the guest orders the events, not a guessed delay. */
@@ -91,17 +84,17 @@ static void edges(void)
 	errno = 0;
 	int r = (int)syscall(SYS_kill, INT_MIN, 0);
 	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
-	check(r == -1 && errno == ESRCH, "kill_int_min_is_esrch", what);
+	check_why(r == -1 && errno == ESRCH, "kill_int_min_is_esrch", what);
 
 	errno = 0;
 	r = (int)syscall(SYS_wait4, INT_MIN, NULL, 0, NULL);
 	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
-	check(r == -1 && errno == ESRCH, "waitpid_int_min_is_esrch", what);
+	check_why(r == -1 && errno == ESRCH, "waitpid_int_min_is_esrch", what);
 
 	struct timespec ts = { 0, 1000 };
 	r = (int)syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0, &ts, NULL);
 	snprintf(what, sizeof(what), "returned %d, %s", r, errname(r < 0 ? errno : 0));
-	check(r == -1 && errno == EOPNOTSUPP, "clock_nanosleep_on_a_thread_clock_is_eopnotsupp",
+	check_why(r == -1 && errno == EOPNOTSUPP, "clock_nanosleep_on_a_thread_clock_is_eopnotsupp",
 	      what);
 
 	/* 407, struct __kernel_timespec: what glibc 2.34+ calls first */
@@ -113,7 +106,7 @@ static void edges(void)
 	int ec = errno;
 	snprintf(what, sizeof(what), "1 ms: %d; nsec 1e9: %d %s; a bad pointer: %d %s", a, b,
 		 errname(eb), c, ec == EFAULT ? "EFAULT" : "other");
-	check(a == 0 && b == -1 && eb == EINVAL && c == -1 && ec == EFAULT,
+	check_why(a == 0 && b == -1 && eb == EINVAL && c == -1 && ec == EFAULT,
 	      "clock_nanosleep_time64_sleeps_and_checks_its_timespec", what);
 }
 
@@ -142,7 +135,7 @@ static void vforks(const char *self)
 	snprintf(what, sizeof(what), "pid %s, the child wrote before the parent went on: %s, status %d",
 		 pid > 0 ? "> 0" : "<= 0", ran_first ? "yes" : "no",
 		 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	check(pid > 0 && ran_first && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	check_why(pid > 0 && ran_first && WIFEXITED(st) && WEXITSTATUS(st) == 7,
 	      "vfork_parent_goes_on_when_the_child_exits", what);
 	/* A deliberate difference (docs/userland.md): a comment, not compared. */
 	printf("# vfork: the child's write to the parent's memory is %s\n",
@@ -157,7 +150,7 @@ static void vforks(const char *self)
 	st = 0;
 	waitpid(pid, &st, 0);
 	snprintf(what, sizeof(what), "status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	check(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 9, "vfork_child_execs", what);
+	check_why(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 9, "vfork_child_execs", what);
 }
 
 /* ---- a process's signal waits for a thread that takes it ----------------- */
@@ -211,7 +204,7 @@ static void shared_pending(void)
 	pthread_sigmask(SIG_BLOCK, &s, NULL);	/* the worker inherits it */
 	pthread_t t;
 	if (pipe(go) < 0)
-		return check(0, "a_process_signal_waits_for_the_thread_that_unblocks_it", "no pipe");
+		return check_why(0, "a_process_signal_waits_for_the_thread_that_unblocks_it", "no pipe");
 	pthread_create(&t, NULL, unblocker, NULL);
 	kill(getpid(), SIGUSR1);
 	int shared = shared_pending_usr1();
@@ -221,7 +214,7 @@ static void shared_pending(void)
 	snprintf(what, sizeof(what), "in ShdPnd after kill: %s; handled by %s", shared ? "yes" : "no",
 		 !handled_by ? "no thread" :
 		 handled_by == (pid_t)(long)worker_tid ? "the worker" : "another thread");
-	check(shared && handled_by == (pid_t)(long)worker_tid,
+	check_why(shared && handled_by == (pid_t)(long)worker_tid,
 	      "a_process_signal_waits_for_the_thread_that_unblocks_it", what);
 	close(go[0]);
 	close(go[1]);
@@ -246,14 +239,14 @@ static void pipes(void)
 	char what[160], c;
 	int p[2];
 	if (pipe(p) < 0) {
-		check(0, "pipe_holds_64_kib_and_says_so", "pipe failed");
+		check_why(0, "pipe_holds_64_kib_and_says_so", "pipe failed");
 		return;
 	}
 	fcntl(p[1], F_SETFL, O_NONBLOCK);
 	long held = fill(p[1]);
 	int size = fcntl(p[0], F_GETPIPE_SZ);
 	snprintf(what, sizeof(what), "held %ld, F_GETPIPE_SZ %d", held, size);
-	check(held == 65536 && size == 65536, "pipe_holds_64_kib_and_says_so", what);
+	check_why(held == 65536 && size == 65536, "pipe_holds_64_kib_and_says_so", what);
 
 	/* a byte read out of a full pipe frees no whole page: no POLLOUT,
 	 * and a PIPE_BUF write would not go in whole */
@@ -266,7 +259,7 @@ static void pipes(void)
 	e = errno;
 	snprintf(what, sizeof(what), "poll %d revents %#x, a PIPE_BUF write %ld %s", ready,
 		 pf.revents, r, r < 0 && e == EAGAIN ? "EAGAIN" : "");
-	check(ready == 0 && r == -1 && e == EAGAIN, "pollout_waits_for_a_free_page", what);
+	check_why(ready == 0 && r == -1 && e == EAGAIN, "pollout_waits_for_a_free_page", what);
 
 	int busy = fcntl(p[1], F_SETPIPE_SZ, 4096);
 	e = errno;
@@ -282,7 +275,7 @@ static void pipes(void)
 	snprintf(what, sizeof(what), "full: %d %s; empty: %d, then held %ld; on stdin %d %s", busy,
 		 e == EBUSY ? "EBUSY" : "other", small, small_held, notpipe,
 		 e2 == EBADF ? "EBADF" : "other");
-	check(busy == -1 && e == EBUSY && small == 4096 && small_held == 4096 &&
+	check_why(busy == -1 && e == EBUSY && small == 4096 && small_held == 4096 &&
 	      notpipe == -1 && e2 == EBADF, "f_setpipe_sz_rounds_up_and_refuses_to_drop_data", what);
 	close(p[0]);
 	close(p[1]);
@@ -295,7 +288,7 @@ static void prlimits(void)
 	char what[192];
 	int go[2], back[2];
 	if (pipe(go) < 0 || pipe(back) < 0) {
-		check(0, "prlimit64_of_a_child_sets_its_limit", "pipe failed");
+		check_why(0, "prlimit64_of_a_child_sets_its_limit", "pipe failed");
 		return;
 	}
 	pid_t child = fork();
@@ -315,7 +308,7 @@ static void prlimits(void)
 	read(back[0], &seen, sizeof(seen));
 	waitpid(child, NULL, 0);
 	snprintf(what, sizeof(what), "returned %ld %s, the child's soft limit %d", r, errname(e), seen);
-	check(r == 0 && seen == 100, "prlimit64_of_a_child_sets_its_limit", what);
+	check_why(r == 0 && seen == 100, "prlimit64_of_a_child_sets_its_limit", what);
 
 	unsigned long long old[2];
 	long gone = syscall(SYS_prlimit64, child, RLIMIT_NOFILE, NULL, old);
@@ -335,7 +328,7 @@ static void prlimits(void)
 	snprintf(what, sizeof(what), "reaped: %ld %s; pid -5: %ld %s; resource 99: %ld %s; "
 		 "uid 1000 on init: %s", gone, errname(e1), neg, errname(e2), badres, errname(e3),
 		 WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "EPERM" : "other");
-	check(gone == -1 && e1 == ESRCH && neg == -1 && e2 == ESRCH && badres == -1 &&
+	check_why(gone == -1 && e1 == ESRCH && neg == -1 && e2 == ESRCH && badres == -1 &&
 	      e3 == EINVAL && WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	      "prlimit64_errors_as_linux", what);
 }
@@ -347,7 +340,7 @@ static void selects(void)
 	char what[192];
 	int p[2];
 	if (pipe(p) < 0) {
-		check(0, "select_sees_a_readable_and_a_writable_pipe", "pipe failed");
+		check_why(0, "select_sees_a_readable_and_a_writable_pipe", "pipe failed");
 		return;
 	}
 	write(p[1], "x", 1);
@@ -362,7 +355,7 @@ static void selects(void)
 	snprintf(what, sizeof(what), "returned %d, read end %s, write end readable %s, writable %s", n,
 		 FD_ISSET(p[0], &rd) ? "readable" : "not", FD_ISSET(p[1], &rd) ? "yes" : "no",
 		 FD_ISSET(p[1], &wr) ? "yes" : "no");
-	check(n == 2 && FD_ISSET(p[0], &rd) && !FD_ISSET(p[1], &rd) && FD_ISSET(p[1], &wr),
+	check_why(n == 2 && FD_ISSET(p[0], &rd) && !FD_ISSET(p[1], &rd) && FD_ISSET(p[1], &wr),
 	      "select_sees_a_readable_and_a_writable_pipe", what);
 
 	char c;
@@ -387,7 +380,7 @@ static void selects(void)
 		 "nfds -1: %d %s; pselect 20 ms: %d", n, cleared ? "cleared" : "kept",
 		 (long)(tv.tv_sec * 1000000 + tv.tv_usec), bad, e == EBADF ? "EBADF" : "other", neg,
 		 errname(e2), ps);
-	check(n == 0 && cleared && tv.tv_sec == 0 && tv.tv_usec == 0 && bad == -1 && e == EBADF &&
+	check_why(n == 0 && cleared && tv.tv_sec == 0 && tv.tv_usec == 0 && bad == -1 && e == EBADF &&
 	      neg == -1 && e2 == EINVAL && ps == 0, "select_times_out_and_checks_its_arguments", what);
 	close(p[0]);
 	close(p[1]);
@@ -417,7 +410,7 @@ static void selects(void)
 	snprintf(what, sizeof(what), "returned %d %s, the handler %s, SIGUSR1 blocked again: %s", r,
 		 r < 0 && er == EINTR ? "EINTR" : "", handled_by ? "ran" : "did not run",
 		 sigismember(&after, SIGUSR1) ? "yes" : "no");
-	check(r == -1 && er == EINTR && handled_by && sigismember(&after, SIGUSR1),
+	check_why(r == -1 && er == EINTR && handled_by && sigismember(&after, SIGUSR1),
 	      "pselect_unblocks_for_its_wait_only", what);
 	sigprocmask(SIG_SETMASK, &before, NULL);
 	signal(SIGUSR1, SIG_DFL);
@@ -454,7 +447,7 @@ static void close_under_a_reader(void)
 	ssize_t w = write(p[1], "x", 1);
 	pthread_join(t, NULL);
 	close(p[1]);
-	check(closed == 0 && w == 1 && close_got == 1, "close_under_a_blocked_reader_lets_it_finish",
+	check_why(closed == 0 && w == 1 && close_got == 1, "close_under_a_blocked_reader_lets_it_finish",
 	      close_got == 1 ? "the read returned the byte" : "the read failed");
 }
 
@@ -465,7 +458,7 @@ static void clone_parent_with(unsigned long csignal, const char *name)
 {
 	int rp[2], gp[2];
 	if (pipe(rp) < 0 || pipe(gp) < 0)
-		return check(0, name, strerror(errno));
+		return check_why(0, name, strerror(errno));
 	pid_t c = fork();
 	if (c == 0) {
 		long g = syscall(SYS_clone, CLONE_PARENT | csignal, 0, 0, 0, 0);
@@ -486,7 +479,7 @@ static void clone_parent_with(unsigned long csignal, const char *name)
 	read(rp[0], report, sizeof(report));
 	waitpid(c, NULL, 0);
 	if (report[0] <= 0) {
-		check(0, name, strerror(report[1]));
+		check_why(0, name, strerror(report[1]));
 	} else {
 		read(gp[0], &pp, sizeof(pp));
 		pid_t w = waitpid(report[0], &st, 0);
@@ -495,7 +488,7 @@ static void clone_parent_with(unsigned long csignal, const char *name)
 			 "we reaped it: %s, status %d", pp == getpid() ? "yes" : "no",
 			 strerrorname_np(report[1]) ? strerrorname_np(report[1]) : "no error",
 			 w == report[0] ? "yes" : "no", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		check(pp == getpid() && report[1] == ECHILD && w == report[0] && WIFEXITED(st) &&
+		check_why(pp == getpid() && report[1] == ECHILD && w == report[0] && WIFEXITED(st) &&
 		      WEXITSTATUS(st) == 7, name, what);
 	}
 	close(rp[0]);
@@ -509,7 +502,7 @@ static void clone_parents(void)
 	clone_parent_with(0, "clone_parent_without_csignal_still_waitable");
 	errno = 0;
 	long r = syscall(SYS_clone, CLONE_PARENT | CLONE_THREAD | SIGCHLD, 0, 0, 0, 0);
-	check(r == -1 && errno == EINVAL, "clone_parent_thread_without_sighand_is_einval",
+	check_why(r == -1 && errno == EINVAL, "clone_parent_thread_without_sighand_is_einval",
 	      strerrorname_np(errno) ? strerrorname_np(errno) : "no error");
 }
 
@@ -587,7 +580,7 @@ static void group_stops(void)
 		 w == c && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP ? "yes" : "no",
 		 before == after ? "stood still" : "ran on", stopped, all,
 		 w2 == c && WIFCONTINUED(st2) ? "yes" : "no", goes_on ? "yes" : "no");
-	check(w == c && WIFSTOPPED(st) && before == after && stopped == all && all == 2 &&
+	check_why(w == c && WIFSTOPPED(st) && before == after && stopped == all && all == 2 &&
 	      w2 == c && WIFCONTINUED(st2) && goes_on, "sigstop_stops_every_thread", what);
 	munmap((void *)count, 4096);
 }
@@ -635,7 +628,7 @@ static void wnothread(void)
 	char what[160];
 	int p[2];
 	if (pipe(p) < 0)
-		return check(0, "wnothread_skips_another_threads_child", "no pipe");
+		return check_why(0, "wnothread_skips_another_threads_child", "no pipe");
 	pid_t own = fork();
 	if (own == 0) {
 		char c;
@@ -647,13 +640,13 @@ static void wnothread(void)
 	pthread_t t;
 	pthread_create(&t, NULL, forking_thread, NULL);
 	pthread_join(t, NULL);
-	check(thread_wait_errno == 0 && thread_wait_status == 5,
+	check_why(thread_wait_errno == 0 && thread_wait_status == 5,
 	      "wnothread_reaps_the_threads_own_child",
 	      thread_wait_errno ? strerrorname_np(thread_wait_errno) : "reaped, status 5");
 	/* the thread's next child, left for the main thread to see or not */
 	pid_t other = -1;
 	if (pipe(forked) < 0 || pipe(release) < 0)
-		return check(0, "wnothread_skips_another_threads_child", "no pipe");
+		return check_why(0, "wnothread_skips_another_threads_child", "no pipe");
 	pthread_create(&t, NULL, forking_only, NULL);
 	read(forked[0], &other, sizeof(other));
 	struct timespec tick = { 0, 1000000 };
@@ -672,7 +665,7 @@ static void wnothread(void)
 	snprintf(what, sizeof(what), "with __WNOTHREAD: %s; without: %s, status %d",
 		 w < 0 ? (strerrorname_np(e) ? strerrorname_np(e) : "?") : w == other ? "reaped" : "0",
 		 w2 == other ? "reaped" : "not found", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	check(w < 0 && e == ECHILD && w2 == other && WIFEXITED(st) && WEXITSTATUS(st) == 4,
+	check_why(w < 0 && e == ECHILD && w2 == other && WIFEXITED(st) && WEXITSTATUS(st) == 4,
 	      "wnothread_skips_another_threads_child", what);
 	write(p[1], "x", 1);
 	waitpid(own, NULL, 0);
