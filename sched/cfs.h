@@ -50,8 +50,6 @@ void eevdf_tree_erase(struct runqueue *rq, struct sched_task *t);	/* if in it */
 /* eevdf.md §3: the eligible task with the earliest deadline, the first
  * in queue order of equal ones; NULL if none is eligible. */
 struct sched_task *eevdf_tree_pick(const struct runqueue *rq, struct fair_avg avg);
-bool eevdf_tree_ok(const struct runqueue *rq);	/* tree = list less curr (tests) */
-bool eevdf_avg_ok(const struct runqueue *rq);	/* avg_sum = its sum (tests) */
 /* eevdf.md §3: a new slice when the running task reaches its deadline. */
 void eevdf_update_deadline(struct runqueue *rq, struct sched_task *c);
 /* eevdf.md §1: p's lag, V - vruntime, while queued (its rq locked); the

@@ -43,20 +43,6 @@ static struct fair_avg queue_avg(const struct runqueue *rq, const struct sched_t
 	return a;
 }
 
-/* The sums as the list gives them, for the unit tests. */
-bool eevdf_avg_ok(const struct runqueue *rq)
-{
-	const struct sched_list *q = &rq->queue[FAIR_PRIO];
-	struct fair_avg a = { 0, 0 };
-
-	for (const struct sched_list *n = q->next; n != q; n = n->next) {
-		const struct sched_task *t = list_task((struct sched_list *)n);
-		a.sum += avg_term(rq, t, cfs_weight(t));
-		a.load += cfs_weight(t);
-	}
-	return a.sum == rq->fair.avg_sum && a.load == rq->fair.load;
-}
-
 /* §1: V, Linux's avg_vruntime: the weighted average, rounded down. */
 static uint64_t avg_vruntime(const struct runqueue *rq, struct fair_avg a)
 {

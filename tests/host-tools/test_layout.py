@@ -18,7 +18,9 @@ rooms"):
 - a file includes another folder's header only if its folder's face lists
   that folder under "May call", and every folder listed exists;
 - sched/ includes only itself and the base (lib/), and lib/ only itself:
-  they build unchanged in the host tests and the simulator.
+  they build unchanged in the host tests and the simulator;
+- each lineage class's own files (docs/lineage.md) hold at most 600
+  lines, the size its design allows.
 
 One line per check, then "N passed, N failed".
 """
@@ -30,6 +32,15 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ROOMS = ("kernel", "drivers", "sched", "lib")
 ENTRY_POINTS = {"main.c", "syscall.c"}
 MAX_LINES = 800
+# Lineage mode's classes, each in the files of its own; the cfs header
+# is cfs's, though eevdf (a flag on cfs) reads it too.
+CLASS_FILES = {
+    "o1": ("sched/policy_o1.c", "sched/o1.h"),
+    "sd": ("sched/policy_sd.c", "sched/sd.h"),
+    "cfs": ("sched/policy_cfs.c", "sched/cfs.h"),
+    "eevdf": ("sched/policy_eevdf.c", "sched/eevdf_tree.c"),
+}
+MAX_CLASS_LINES = 600
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # Comments state invariants; history ("issue 29", what it measured)
 # belongs in git's messages and docs/bench.md.
@@ -111,11 +122,17 @@ def check(repo):
             if here in face and there not in face[here][1]:
                 forbidden.append(f"{rel}: {inc} ({there} is not in "
                                  f"{face[here][0]}'s May call)")
+    big_classes = []
+    for name, parts in CLASS_FILES.items():
+        lines = sum(files[p].count("\n") for p in parts if p in files)
+        if lines > MAX_CLASS_LINES:
+            big_classes.append(f"{name} ({lines} lines in {', '.join(parts)})")
     history = [f"{rel}:{text[:m.start()].count(chr(10)) + 1}"
                for rel, text in sorted(files.items())
                for m in ISSUE.finditer(text)]
     return [
         (f"no_kernel_file_over_{MAX_LINES}_lines", long_files),
+        (f"each_lineage_class_in_at_most_{MAX_CLASS_LINES}_lines", big_classes),
         ("no_issue_numbers_in_code_comments", history),
         ("every_include_names_a_file", broken),
         ("kernel_has_no_loose_c_files_but_its_entry_points", loose),
@@ -174,6 +191,8 @@ def fake_house(root):
         '#include "../kernel/mm/mm.h"\n')
     put("sched/big.c", "\n" * (MAX_LINES + 1))
     put("lib/old.c", "/* faster since issue 12 */\n")
+    put("sched/policy_sd.c", "\n" * 590)
+    put("sched/sd.h", "\n" * 11)
 
 
 def selftest():
@@ -186,6 +205,7 @@ def selftest():
         f"no_kernel_file_over_{MAX_LINES}_lines": "sched/big.c",
         "every_include_names_a_file": "gone.h",
         "no_issue_numbers_in_code_comments": "lib/old.c:1",
+        f"each_lineage_class_in_at_most_{MAX_CLASS_LINES}_lines": "sd (601 lines",
         "kernel_has_no_loose_c_files_but_its_entry_points": "kernel/loose.c",
         "every_folder_has_one_face_header": "kernel/time",
         "every_may_call_names_a_folder": "kernel/nowhere",
