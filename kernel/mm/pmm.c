@@ -44,10 +44,13 @@ static struct spinlock lock = SPINLOCK_INIT("pmm");
 static uint32_t used[MAX_FRAMES / 32];
 static bool bitmap_ready;
 static uint32_t nfree, ntotal, hint;
-/* 16 bits: a shared mapping's page is in every process that has it (up to
- * threads-max, 5,397 at most, so 8 bits would overflow). Changed atomically: two processes that
- * share a page may drop it at once on two CPUs. */
-static uint16_t frame_refs[MAX_FRAMES];
+/* 32 bits: a page is in every mapping of it, bounded only by the
+ * processes (threads-max, 5,397 at most) times their regions
+ * (MM_MAX_AREAS, kernel/mm/mm.h): a file's or a shared memory segment's
+ * page mapped 4,096 times in each of 16 processes is past 16 bits.
+ * Changed atomically: two processes that share a page may drop it at
+ * once on two CPUs. */
+static uint32_t frame_refs[MAX_FRAMES];
 
 #define PCP_HIGH	32	/* a CPU keeps at most this many free frames */
 #define PCP_BATCH	16	/* moved between a cache and the bitmap at once */
@@ -333,7 +336,7 @@ void pmm_free(uint32_t pa)
 void pmm_ref(uint32_t pa)
 {
 	uint32_t f = pa / PAGE_SIZE;
-	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0 && frame_refs[f] < 0xFFFF);
+	KASSERT(f < MAX_FRAMES && frame_refs[f] > 0 && frame_refs[f] < 0xFFFFFFFFu);
 	__atomic_add_fetch(&frame_refs[f], 1, __ATOMIC_RELAXED);
 }
 

@@ -6,7 +6,8 @@
  * when first touched, shmat and shmdt, shm_nattch through fork, exec,
  * exit and a split by munmap, SHM_RDONLY, SHM_RND, SHM_REMAP, IPC_RMID
  * while attached (SHM_DEST), IPC_INFO and SHM_INFO, /proc/PID/maps's
- * "/SYSV<key> (deleted)", an ordinary user's
+ * "/SYSV<key> (deleted)", one page attached 4,000 times in each of 17
+ * processes (68,000 mappings of one frame), an ordinary user's
  * EACCES and EPERM, and the direct calls. Only this kernel counts its
  * free frames (call 505): that check says "kernel-specific" and Linux
  * prints SKIP there.
@@ -18,7 +19,7 @@
  */
 #include "sysvipc.h"
 
-#define NTESTS		16
+#define NTESTS		17
 
 /* ---- shared memory ------------------------------------------------------------ */
 
@@ -232,6 +233,58 @@ static void shms(const char *self)
 	shm_removed();
 }
 
+/* One page in 4,000 attaches, each touched, then 16 forks: every child's
+ * copy maps the frame 4,000 times more, 68,000 mappings in all. Each child
+ * reads the page through its last attach and says what it saw. */
+#define MANY_ATTACH	4000
+#define MANY_FORKS	16
+
+static void shm_many_mappings(void)
+{
+	static char *at[MANY_ATTACH];
+	int id = shmget(IPC_PRIVATE, 4096, 0600), made = 0, saw = 0, fd[2];
+	pid_t kids[MANY_FORKS];
+	int forked = 0;
+
+	for (; made < MANY_ATTACH; made++) {
+		at[made] = shmat(id, NULL, SHM_RDONLY * (made > 0));
+		if (at[made] == (char *)-1)
+			break;
+		saw += at[made][0];		/* a read fault maps the frame */
+	}
+	at[0][0] = 7;
+	if (pipe(fd) < 0)
+		fd[0] = fd[1] = -1;
+	for (; forked < MANY_FORKS && made == MANY_ATTACH; forked++) {
+		kids[forked] = fork();
+		if (kids[forked] < 0)
+			break;
+		if (kids[forked] == 0) {
+			char c = at[MANY_ATTACH - 1][0];
+			write(fd[1], &c, 1);
+			pause();
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < forked; i++) {
+		char c = 0;
+		saw += read(fd[0], &c, 1) == 1 && c == 7;
+	}
+	for (int i = 0; i < forked; i++) {
+		kill(kids[i], SIGKILL);
+		reap(kids[i]);
+	}
+	check(made == MANY_ATTACH && forked == MANY_FORKS && saw == MANY_FORKS,
+	      "one_page_mapped_68000_times_in_17_processes",
+	      "attached %d times, forked %d, children that read the parent's byte %d", made,
+	      forked, saw);
+	for (int i = 0; i < made; i++)
+		shmdt(at[i]);
+	close(fd[0]);
+	close(fd[1]);
+	shmctl(id, IPC_RMID, NULL);
+}
+
 static void shms_quiet(void)
 {
 	int id = shmget(IPC_PRIVATE, 5 * 4096, 0600);
@@ -322,6 +375,7 @@ int main(int argc, char **argv)
 	shms(argv[0]);
 	shm_maps();
 	direct_shm();
+	shm_many_mappings();
 	leak_check("segments_give_every_frame_back", shms_quiet);
 	if (n != NTESTS)
 		printf("# %d checks, not %d\n", n, NTESTS);
