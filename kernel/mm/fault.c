@@ -83,7 +83,7 @@ static enum fault_result fault_in(struct proc *p, struct vm_area *a, uint32_t va
 				  bool write)
 {
 	uint32_t pa;
-	if (tmpfs_of(a->file))		/* the file's own page (kernel/mm/filemap.c) */
+	if (tmpfs_of(a->file) || filemap_cached(a, write))	/* the file's own page */
 		return filemap_fault(p, a, va, pte, write);
 	enum fault_result r = fill_page(a, va, &pa);
 	if (r == FAULT_OK)

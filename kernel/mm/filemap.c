@@ -1,5 +1,16 @@
 /*
- * filemap.c - mappings of tmpfs files, as Linux maps a file's page cache.
+ * filemap.c - mappings of files' own pages, as Linux maps a file's page
+ * cache: tmpfs files', and the initrd's.
+ *
+ * An initrd file is read-only and never changes, so its page cache is a
+ * frame per page read, made at the first fault on it and kept while the
+ * system runs; every private mapping maps that one frame read-only (a
+ * write copies it, as the cache's own reference says it is not the
+ * process's alone), so a hundred shells hold one copy of the shell's code.
+ * Only a private mapping's read fault maps it: a write fault copies the
+ * file's bytes into a frame of the process's own, as before, and a shared
+ * mapping of an initrd file has frames of its own (the file cannot be
+ * written).
  *
  * A tmpfs file's pages are frames of their own (kernel/fs/tmpfs_data.c),
  * and a mapping maps those very frames, each with one more reference
@@ -25,6 +36,19 @@
 #include "kernel/arch/smp.h"
 #include "kernel/fs/tmpfs.h"
 #include "kernel/task/proc.h"
+#include "kernel/fs/initrd.h"
+#include "kmalloc.h"
+
+/* By a file's index (initrd_ino - 1): the frames of its n pages, 0 for a
+ * page not read yet. Grows to the highest index faulted. */
+struct file_cache {
+	uint32_t *frames;
+	uint32_t n;
+};
+static struct spinlock cache_lock = SPINLOCK_INIT("initrd page cache");
+static struct file_cache *cache;
+static uint32_t cache_len;
+static uint32_t cache_frames;		/* /proc/meminfo's Cached */
 
 /* The file's page number at va of a; past 4 GiB (mremap grew it): none. */
 static bool file_page(const struct vm_area *a, uint32_t va, uint32_t *pg)
@@ -50,13 +74,113 @@ static enum fault_result map_copy(struct proc *p, const struct vm_area *a, uint3
 	return FAULT_OK;
 }
 
+/* The file whose bytes f holds: a hard link's, or f. */
+static const struct initrd_file *data_of(const struct initrd_file *f)
+{
+	return f->hardlink ? f->hardlink : f;
+}
+
+bool filemap_cached(const struct vm_area *a, bool write)
+{
+	const struct initrd_file *f = a->file;
+	return f && !write && !a->ops && !(a->flags & VMA_SHARED) && f->owner == NODE_INITRD &&
+	       !f->is_dir && !f->procfs && !f->rdev && data_of(f)->data;
+}
+
+/* f's slot of the cache, made (and the cache grown) if need be; NULL when
+ * memory runs out. cache_lock held. */
+static uint32_t *cache_pages(const struct initrd_file *f)
+{
+	uint32_t i = initrd_ino(f) - 1;
+	if (i >= cache_len) {
+		uint32_t len = i + 64;
+		struct file_cache *grown = kzalloc(len * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		if (cache)
+			memcpy(grown, cache, cache_len * sizeof(*grown));
+		kfree(cache);
+		cache = grown;
+		cache_len = len;
+	}
+	if (!cache[i].frames) {
+		cache[i].n = PAGE_ROUND_UP(f->size) / PAGE_SIZE;
+		cache[i].frames = kzalloc(cache[i].n * sizeof(uint32_t));
+	}
+	return cache[i].frames;
+}
+
+/* Page pg of the initrd file f, read once into its frame; *pa with one
+ * more reference. 0, -EFAULT past the end of the file, -ENOMEM. */
+static int initrd_page(const struct initrd_file *f, uint32_t pg, uint32_t *pa)
+{
+	f = data_of(f);
+	if (pg >= PAGE_ROUND_UP(f->size) / PAGE_SIZE)
+		return -EFAULT;
+	spin_lock(&cache_lock);
+	uint32_t *pages = cache_pages(f);
+	if (pages && !pages[pg] && (pages[pg] = pmm_alloc_user()) != 0) {
+		uint32_t off = pg * PAGE_SIZE, n = f->size - off < PAGE_SIZE ? f->size - off : PAGE_SIZE;
+		memset(P2V(pages[pg]), 0, PAGE_SIZE);
+		memcpy(P2V(pages[pg]), f->data + off, n);
+		cache_frames++;
+	}
+	*pa = pages ? pages[pg] : 0;
+	if (*pa)
+		pmm_ref(*pa);
+	spin_unlock(&cache_lock);
+	return *pa ? 0 : -ENOMEM;
+}
+
+/* The frames of pages that only the cache holds given back; true when
+ * none of the file's is left. cache_lock held: no fault can take one. */
+static bool drop_pages(uint32_t *pages, uint32_t n)
+{
+	bool empty = true;
+	for (uint32_t pg = 0; pg < n; pg++) {
+		if (pages[pg] && pmm_refs(pages[pg]) == 1) {
+			pmm_unref(pages[pg]);
+			pages[pg] = 0;
+			cache_frames--;
+		}
+		empty &= !pages[pg];
+	}
+	return empty;
+}
+
+void filemap_drop_cache(void)
+{
+	bool empty = true;
+	spin_lock(&cache_lock);
+	for (uint32_t i = 0; i < cache_len; i++) {
+		struct file_cache *c = &cache[i];
+		if (c->frames && drop_pages(c->frames, c->n)) {
+			kfree(c->frames);
+			c->frames = NULL;
+		}
+		empty &= !c->frames;
+	}
+	if (empty) {
+		kfree(cache);
+		cache = NULL;
+		cache_len = 0;
+	}
+	spin_unlock(&cache_lock);
+}
+
+uint32_t filemap_cached_frames(void)
+{
+	return __atomic_load_n(&cache_frames, __ATOMIC_RELAXED);
+}
+
 enum fault_result filemap_fault(struct proc *p, const struct vm_area *a, uint32_t va,
 				pte_t *pte, bool write)
 {
 	uint32_t pg, pa;
 	if (!file_page(a, va, &pg))
 		return FAULT_SIGBUS;
-	int err = tmpfs_fault_page(tmpfs_of(a->file), pg, &pa);
+	int err = tmpfs_of(a->file) ? tmpfs_fault_page(tmpfs_of(a->file), pg, &pa)
+				    : initrd_page(a->file, pg, &pa);
 	if (err)
 		return err == -ENOMEM ? FAULT_OOM : FAULT_SIGBUS;
 	bool shared = a->flags & VMA_SHARED;
@@ -66,7 +190,11 @@ enum fault_result filemap_fault(struct proc *p, const struct vm_area *a, uint32_
 			pmm_unref(pa);
 		return r;
 	}
-	vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, shared) | PTE_FILE);
+	/* An initrd page is never truncated away: fork copies its entry as any
+	 * private read-only page's (a write copies it, since the cache holds
+	 * it too), and the child need not fault it in again. */
+	uint32_t file = tmpfs_of(a->file) ? PTE_FILE : 0;
+	vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, shared) | file);
 	return FAULT_OK;
 }
 

@@ -15,9 +15,18 @@ struct initrd_file;
 struct proc;
 struct vm_area;
 
-/* A fault at the page va of region a, a mapping of a tmpfs file, whose
- * entry pte is not present: the file's page mapped (a private mapping's
- * read-only, or for a write a copy of it). Under p's mm lock. */
+/* Does a fault (write or not) on region a, a private mapping of an
+ * initrd file, map the file's cached page (filemap_fault)? */
+bool filemap_cached(const struct vm_area *a, bool write);
+/* The frames of the initrd's page cache (/proc/meminfo's Cached). */
+uint32_t filemap_cached_frames(void);
+/* The initrd's cached pages that no mapping holds, given back, and the
+ * cache's tables with them (free_frames, as Linux's drop_caches). */
+void filemap_drop_cache(void);
+/* A fault at the page va of region a, a mapping of a tmpfs file (or one
+ * filemap_cached says), whose entry pte is not present: the file's page
+ * mapped (a private mapping's read-only, or for a write a copy of it).
+ * Under p's mm lock. */
 enum fault_result filemap_fault(struct proc *p, const struct vm_area *a, uint32_t va,
 				pte_t *pte, bool write);
 /* A write to a private mapping's page of the file (PTE_FILE, read-only):

@@ -1,9 +1,12 @@
 /*
  * kmalloc.c - a size-class heap on top of the frame allocator.
  *
- * Small requests are served from power-of-two classes (32 bytes .. 2 KiB,
- * header included): each class keeps a free list, refilled by cutting a
- * fresh frame into blocks. Larger requests get whole adjacent frames.
+ * Small requests are served from size classes (32 bytes .. 2 KiB, header
+ * included): the powers of two, and a fifth and a third of a frame (816
+ * and 1,360 bytes: a task's struct proc and its thread group, which a
+ * power of two would round up by half). Each class keeps a free list,
+ * refilled by cutting a fresh frame into blocks. Larger requests get
+ * whole adjacent frames.
  * Every block starts with a 16-byte header saying which it is, so kfree
  * needs no size, and a magic number that catches bad and double frees.
  *
@@ -30,9 +33,9 @@
 
 #define MAGIC_USED 0x6B6D616Cu	/* "kmal" */
 #define MAGIC_FREE 0x66726565u	/* "free" */
-#define MIN_SHIFT 5		/* 32 bytes */
-#define MAX_SHIFT 11		/* 2 KiB */
-#define NCLASSES (MAX_SHIFT - MIN_SHIFT + 1)
+/* Each a multiple of 16 (the header's alignment), smallest first. */
+static const uint16_t class_size[] = { 32, 64, 128, 256, 512, 816, 1024, 1360, 2048 };
+#define NCLASSES ((int)(sizeof(class_size) / sizeof(class_size[0])))
 #define LARGE_CLASS 0xFF
 
 /* Aligned to 16 so that the block after it is too (16 bytes on i386). */
@@ -61,7 +64,7 @@ static struct kcache kcaches[MAX_CPUS] = {
 static int class_of(size_t total)
 {
 	for (int c = 0; c < NCLASSES; c++)
-		if (total <= (1u << (c + MIN_SHIFT)))
+		if (total <= class_size[c])
 			return c;
 	return -1;
 }
@@ -71,7 +74,7 @@ static bool refill(int c)
 	uint32_t pa = pmm_alloc();
 	if (!pa)
 		return false;
-	uint32_t size = 1u << (c + MIN_SHIFT);
+	uint32_t size = class_size[c];
 	char *page = P2V(pa);
 	for (uint32_t off = 0; off + size <= PAGE_SIZE; off += size) {
 		struct header *h = (struct header *)(page + off);
@@ -223,7 +226,7 @@ static uint32_t page_of(const struct header *h)
  * from its start). Heap lock held. */
 static struct header *release_whole_pages(struct header *sorted, int c)
 {
-	uint32_t per_page = PAGE_SIZE >> (c + MIN_SHIFT);
+	uint32_t per_page = PAGE_SIZE / class_size[c];
 	struct header head = { .next = sorted }, *kept = &head;
 	while (kept->next) {
 		struct header *first = kept->next, *h = first;
@@ -274,7 +277,7 @@ size_t kmalloc_block_size(size_t size)
 {
 	size_t total = size + sizeof(struct header);
 	int c = class_of(total);
-	return c < 0 ? PAGE_ROUND_UP(total) : (size_t)1 << (c + MIN_SHIFT);
+	return c < 0 ? PAGE_ROUND_UP(total) : (size_t)class_size[c];
 }
 
 void *kmalloc(size_t size)
@@ -322,7 +325,7 @@ void kfree(void *p)
 #ifdef POISON_FREE
 	/* A use after free now reads 0x6b bytes, not stale data that works. */
 	if (h->class != LARGE_CLASS)
-		memset(p, POISON_BYTE, (1u << (h->class + MIN_SHIFT)) - sizeof(*h));
+		memset(p, POISON_BYTE, class_size[h->class] - sizeof(*h));
 #endif
 	if (h->class == LARGE_CLASS) {
 		pmm_free_contig(V2P(h), h->npages);

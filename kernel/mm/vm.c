@@ -12,6 +12,7 @@
 #include "lib/objcache.h"
 #include "kernel/debug/panic.h"
 #include "pmm.h"
+#include "kmalloc.h"
 #include "lib/string.h"
 #include "kernel/arch/x86.h"
 
@@ -62,43 +63,84 @@ void vm_drop_identity_map(void)
  * Where a user address space has pages. A program's pages sit in a few
  * dozen of the 1,024 entries of each of its two or three page tables (its
  * image and heap low, its stack just below the kernel), and looking at all
- * of them was half of a fork (make profile: 33,000 of its 70,000
- * instructions, docs/bench.md). So the frame after each page directory
- * holds a map of its user part: which directory entries have a page table
- * (a bitmap, like the run queue's), and in each table the span of entries
- * that may be present. fork and exit walk only those. Every entry outside
- * a span is 0; a span only grows (vm_free_range leaves it as it is).
+ * of them was half of a fork (make profile, docs/bench.md). So each
+ * directory has a map of its user part: which directory entries have a
+ * page table (a bitmap, like the run queue's), and for the first
+ * MAP_SPANS tables made, the span of entries that may be present. fork
+ * and exit walk only those (a later table, whole). Every entry outside a
+ * span is 0; a span only grows (vm_free_range leaves it as it is).
  * stale says that a present entry was cleared, moved to another frame or
  * lost a permission since the other CPUs last forgot their translations
  * of this space (vm_take_stale): a call that only added pages need not
  * interrupt them.
+ *
+ * The map is a small object of its own, found from the directory: its
+ * last entry maps nothing (the top 4 MiB is no kernel range, see
+ * kstack.h) and holds the map's address, with the present bit clear, so
+ * the MMU never reads it.
  */
 #define USER_PDES KERNEL_PDE_FIRST		/* 768 directory entries */
+#define MAP_PDE   1023				/* the entry that holds the map */
+#define MAP_SPANS 16
+struct table_span {
+	uint16_t pdx, first, end;		/* pgdir[pdx]'s entries [first, end) */
+};
 struct uspace_map {
 	uint32_t tables[USER_PDES / 32];	/* bit i: pgdir[i] has a table */
-	struct { uint16_t first, end; } span[USER_PDES];	/* [first, end) */
+	struct table_span span[MAP_SPANS];	/* of the first tables made */
+	uint8_t nspans;
 	bool stale;
 };
-_Static_assert(sizeof(struct uspace_map) <= PAGE_SIZE, "the map fits its frame");
+_Static_assert(KSTACK_RANGE_END == (uint32_t)MAP_PDE << 22, "the map's entry maps nothing");
 
 static struct uspace_map *map_of(pde_t *pgdir)
 {
-	return (struct uspace_map *)((char *)pgdir + PAGE_SIZE);
+	return (struct uspace_map *)pgdir[MAP_PDE];
+}
+
+/* The span of table pdx, or NULL: a table past the first MAP_SPANS. */
+static struct table_span *span_of(struct uspace_map *m, uint32_t pdx)
+{
+	for (int i = 0; i < m->nspans; i++)
+		if (m->span[i].pdx == pdx)
+			return &m->span[i];
+	return NULL;
+}
+
+/* [*first, *end): the entries of table pdx that may be present. */
+static void table_range(pde_t *pgdir, uint32_t pdx, uint32_t *first, uint32_t *end)
+{
+	const struct table_span *s = span_of(map_of(pgdir), pdx);
+
+	*first = s ? s->first : 0;
+	*end = s ? s->end : 1024;
+}
+
+/* A new table at pdx: the map notes it, and its (empty) span if room. */
+static void map_new_table(pde_t *pgdir, uint32_t pdx)
+{
+	struct uspace_map *m = map_of(pgdir);
+
+	m->tables[pdx / 32] |= 1u << (pdx % 32);
+	if (m->nspans < MAP_SPANS)
+		m->span[m->nspans++] = (struct table_span){ .pdx = (uint16_t)pdx };
 }
 
 /* A present entry at va's place: its table's span takes it in. */
 static void map_note(pde_t *pgdir, uint32_t va)
 {
-	struct uspace_map *m = map_of(pgdir);
-	uint32_t pdx = PDX(va), ptx = PTX(va);
+	struct table_span *s = span_of(map_of(pgdir), PDX(va));
+	uint32_t ptx = PTX(va);
 
-	if (m->span[pdx].first == m->span[pdx].end) {
-		m->span[pdx].first = ptx;
-		m->span[pdx].end = ptx + 1;
-	} else if (ptx < m->span[pdx].first) {
-		m->span[pdx].first = ptx;
-	} else if (ptx >= m->span[pdx].end) {
-		m->span[pdx].end = ptx + 1;
+	if (!s)
+		return;				/* walked whole */
+	if (s->first == s->end) {
+		s->first = (uint16_t)ptx;
+		s->end = (uint16_t)(ptx + 1);
+	} else if (ptx < s->first) {
+		s->first = (uint16_t)ptx;
+	} else if (ptx >= s->end) {
+		s->end = (uint16_t)(ptx + 1);
 	}
 }
 
@@ -120,16 +162,21 @@ static uint32_t next_table(pde_t *pgdir, uint32_t i)
 	for (uint32_t i = next_table(pgdir, 0); i < USER_PDES; i = next_table(pgdir, i + 1))
 
 /*
- * Each CPU keeps its last freed directories (the directory and its map,
- * two adjacent frames: lib/objcache.h), their user half already empty
- * and their kernel half what every directory has, and hands them out
- * first: Linux's pgd quicklists of the 2.6 days. Two adjacent frames come from the
- * bitmap under its global lock, so without this every fork and every exit
- * would take that lock.
+ * Each CPU keeps its last freed directories (each with its map: the
+ * directory's user half already empty, the map zero, the kernel half
+ * what every directory has: lib/objcache.h), and hands them out first:
+ * Linux's pgd quicklists of the 2.6 days, so that a fork and an exit
+ * need not take the frame bitmap's global lock for the directory.
  */
 static struct objcache pgd_caches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("pgd cache")
 };
+
+static void pgdir_free(pde_t *pd)
+{
+	kfree(map_of(pd));
+	pmm_free(V2P(pd));
+}
 
 void vm_drain_pgd_caches(void)
 {
@@ -137,28 +184,41 @@ void vm_drain_pgd_caches(void)
 		void *pgdirs[OBJCACHE_MAX];
 		int n = objcache_empty(&pgd_caches[cpu], pgdirs);
 		for (int i = 0; i < n; i++)
-			pmm_free_contig(V2P(pgdirs[i]), 2);
+			pgdir_free(pgdirs[i]);
 	}
 }
 
-/* The directory, then its map (struct uspace_map) in the next frame. */
+/* A directory with an empty user half, and its map. */
+static pde_t *pgdir_alloc(void)
+{
+	uint32_t pa = pmm_alloc();
+	struct uspace_map *m = pa ? kzalloc(sizeof(*m)) : NULL;
+
+	if (!m) {
+		if (pa)
+			pmm_free(pa);
+		return NULL;
+	}
+	pde_t *pd = P2V(pa);
+	memset(pd, 0, PAGE_SIZE);
+	kernel_half_frozen = true;
+	for (uint32_t i = KERNEL_PDE_FIRST; i < 1024; i++)
+		pd[i] = kernel_pgdir[i];
+	KASSERT(!(pd[MAP_PDE] & PTE_P));
+	pd[MAP_PDE] = (uint32_t)m;
+	return pd;
+}
+
 pde_t *vm_new_pgdir(void)
 {
 	pde_t *cached = objcache_take(&pgd_caches[this_cpu()]);
 	if (cached)
 		return cached;
-	uint32_t pa = pmm_alloc_contig(2);
-	if (!pa) {
+	pde_t *pd = pgdir_alloc();
+	if (!pd) {
 		vm_drain_pgd_caches();
-		pa = pmm_alloc_contig(2);
+		pd = pgdir_alloc();
 	}
-	if (!pa)
-		return NULL;
-	pde_t *pd = P2V(pa);
-	memset(pd, 0, 2 * PAGE_SIZE);
-	kernel_half_frozen = true;
-	for (uint32_t i = KERNEL_PDE_FIRST; i < 1024; i++)
-		pd[i] = kernel_pgdir[i];
 	return pd;
 }
 
@@ -175,7 +235,7 @@ pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create)
 		memset(P2V(pa), 0, PAGE_SIZE);
 		/* The directory entry allows everything; each PTE decides. */
 		*pde = pa | PTE_P | PTE_W | PTE_U;
-		map_of(pgdir)->tables[PDX(va) / 32] |= 1u << (PDX(va) % 32);
+		map_new_table(pgdir, PDX(va));
 	}
 	pte_t *table = P2V(PTE_ADDR(*pde));
 	return &table[PTX(va)];
@@ -231,7 +291,9 @@ void vm_free_user(pde_t *pgdir)
 
 	for_each_table(pgdir, i) {
 		pte_t *table = P2V(PTE_ADDR(pgdir[i]));
-		for (uint32_t j = m->span[i].first; j < m->span[i].end; j++)
+		uint32_t first, end;
+		table_range(pgdir, i, &first, &end);
+		for (uint32_t j = first; j < end; j++)
 			if (table[j] & PTE_P)
 				pmm_unref_batch(&b, PTE_ADDR(table[j]));
 		pmm_free(PTE_ADDR(pgdir[i]));
@@ -245,7 +307,7 @@ void vm_free_pgdir(pde_t *pgdir)
 {
 	vm_free_user(pgdir);		/* the user half empty, the map zero */
 	if (!objcache_keep(&pgd_caches[this_cpu()], pgdir))
-		pmm_free_contig(V2P(pgdir), 2);
+		pgdir_free(pgdir);
 }
 
 void vm_switch(pde_t *pgdir)
@@ -271,7 +333,9 @@ pde_t *vm_copy_user(pde_t *src)
 		return NULL;
 	for_each_table(src, i) {
 		pte_t *table = P2V(PTE_ADDR(src[i]));
-		for (uint32_t j = map_of(src)->span[i].first; j < map_of(src)->span[i].end; j++) {
+		uint32_t first, end;
+		table_range(src, i, &first, &end);
+		for (uint32_t j = first; j < end; j++) {
 			if (!(table[j] & PTE_P) || (table[j] & PTE_FILE))
 				continue;
 			if (!(table[j] & PTE_SHARED) && (table[j] & PTE_W)) {

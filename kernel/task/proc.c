@@ -27,6 +27,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/debug/panic.h"
 #include "pid.h"
 #include "kernel/mm/pmm.h"
@@ -553,6 +554,7 @@ int sys_free_frames(void)
 	rcu_barrier();
 	kstack_drain_caches();
 	vm_drain_pgd_caches();
+	filemap_drop_cache();
 	kmalloc_shrink();
 	return (int)pmm_free_count();
 }

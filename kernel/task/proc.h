@@ -267,8 +267,9 @@ void proc_forget_locked(struct proc *p);
 /* 505: free_frames() - the frame allocator's free count, for leak tests,
  * once the exited threads that wait for the next fork are freed (joined
  * ones still on their way out waited for, briefly), the CPUs' cached
- * kernel stacks given back, the /proc nodes no one holds freed and the
- * heap's wholly free pages given back (Linux's drop_caches). */
+ * kernel stacks given back, the /proc nodes no one holds freed, the
+ * initrd's cached pages no one maps dropped and the heap's wholly free
+ * pages given back (Linux's drop_caches). */
 int sys_free_frames(void);
 
 /* The process running on this CPU. */

@@ -172,12 +172,12 @@ CASES = [
     # Each bad line: the reason, the usage, status 2; then -h: usage, 0.
     # init exits 1 (a program failed): QEMU's exit code (1 << 1) | 1.
     Case("schedbench_errors_1x1x1", qemu_args=ICOUNT, timeout=60, tags=("bench",),
-         append="tests=none run=schedbench:bogus,schedbench:latency:abc,schedbench:mem:65,"
+         append="tests=none run=schedbench:bogus,schedbench:latency:abc,schedbench:mem:513,"
                 "schedbench:boot:3,schedbench,schedbench:-h,schedbench:pipe2 then=exit",
          exit_code=3,
          expect_order=[r"^schedbench: unknown subcommand 'bogus'$", USAGE, EXIT2,
                        r"^schedbench: latency: bad number 'abc' \(1\.\.50000\)$", USAGE, EXIT2,
-                       r"^schedbench: mem: bad number '65' \(1\.\.64\)$", USAGE, EXIT2,
+                       r"^schedbench: mem: bad number '513' \(1\.\.512\)$", USAGE, EXIT2,
                        r"^schedbench: boot: too many arguments$", USAGE, EXIT2,
                        USAGE, EXIT2,
                        USAGE, rf"^init: {SB} exited with status 0$",

@@ -106,7 +106,7 @@ printf 'reps %s\nlat_count %s\nperiodic_s %s\nfair_ms %s\ningo_ms %s\npipe2_runs
 sb=schedbench
 icount0="-icount shift=0,sleep=off"
 icount2="-icount shift=2,sleep=off"
-runs0="$sb:boot,$sb:mem:64,$sb:picknext"
+runs0="$sb:boot,$sb:mem:512,$sb:picknext"
 runs2="$sb:latency:$SB_LAT,$sb:periodic:$SB_PERIODIC,$sb:fair:$SB_FAIR,$sb:ingo:$SB_INGO"
 runs_pipe2=$sb:pipe2
 for _ in $(seq 2 "$SB_PIPE2_RUNS"); do runs_pipe2="$runs_pipe2,$sb:pipe2"; done

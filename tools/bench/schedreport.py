@@ -249,7 +249,8 @@ def boot_table(dat):
     row("memory per process (KiB)", o.num("mem_per_process"), l.num("mem_per_process"),
         f"free memory before and while {kids or '?'} forked children of schedbench "
         "sleep in read(), divided by their number: both share pages copy-on-write "
-        "at fork (before issue 25 ours copied every user page: 84 KiB)")
+        "at fork; enough children that Linux's per-CPU free lists, which MemFree "
+        "does not count, are a small part (docs/bench.md, Memory)")
     return "\n".join(rows)
 
 

@@ -9,6 +9,11 @@
  * address space says pages are (kernel/mm/vm.c), and that map must follow a
  * stack growing down as well as a heap growing up.
  *
+ * The sixth maps one program file of the initrd in 8 processes: its
+ * pages are read into the kernel's page cache once and every mapping
+ * maps those frames (kernel/mm/filemap.c), a write copies the page, and
+ * free_frames drops the cache no one maps.
+ *
  * A few warm-up cycles run first: the kernel heap keeps the pages it has
  * cut into small blocks for later use, which is not a leak; after warm-up
  * a steady state must hold exactly.
@@ -16,6 +21,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,10 +150,89 @@ static void exec_memory_checks(void)
 		r == 0 ? "a few frames" : r == 1 ? "it cost more than 256 frames" : "did not run", arg);
 }
 
+/* /proc/meminfo's Cached, in kB; -1 if unreadable. */
+static long cached_kb(void)
+{
+	char buf[2048];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	long n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *p = strstr(buf, "Cached:");
+	return p ? atoi(p + 7) : -1;
+}
+
+#define MAPPERS 8
+#define MAPPED_FILE "/bin/signals"	/* a program this boot does not run */
+
+/* A child: the whole file mapped private and read, page 0's first byte
+ * written (its own copy); then it says so on fd and waits to be killed. */
+static void map_and_wait(int fd, long size)
+{
+	int file = open(MAPPED_FILE, O_RDONLY);
+	volatile char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file, 0);
+	char sum = 0;
+	if (p == MAP_FAILED)
+		_exit(1);
+	for (long off = 0; off < size; off += 4096)
+		sum += p[off];
+	p[0] = 'X';
+	char ok = p[0] == 'X' ? 'y' : 'n';
+	write(fd, &ok, 1);
+	(void)sum;
+	for (;;)
+		pause();
+}
+
+static void page_cache_checks(void)
+{
+	struct stat st;
+	int fds[2], ready = 0;
+	pid_t kids[MAPPERS];
+	char first = 0;
+
+	if (stat(MAPPED_FILE, &st) < 0 || pipe(fds) < 0) {
+		ktap_ok(0, "initrd_pages_read_once_and_shared_by_every_mapping", "no %s", MAPPED_FILE);
+		return;
+	}
+	long pages = (st.st_size + 4095) / 4096, c0 = cached_kb();
+	int before = free_frames();
+	for (int i = 0; i < MAPPERS; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0)
+			map_and_wait(fds[1], st.st_size);
+	}
+	for (int i = 0; i < MAPPERS; i++) {
+		char c = 0;
+		ready += read(fds[0], &c, 1) == 1 && c == 'y';
+	}
+	long c1 = cached_kb(), each = (before - free_frames() - (c1 - c0) / 4) / MAPPERS;
+	int file = open(MAPPED_FILE, O_RDONLY);
+	read(file, &first, 1);
+	close(file);
+	for (int i = 0; i < MAPPERS; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	close(fds[0]);
+	close(fds[1]);
+	free_frames();
+	long c2 = cached_kb();
+	ktap_ok(ready == MAPPERS && c1 - c0 > 0 && c1 - c0 <= pages * 4 && each < pages / 2 &&
+		first == 0x7f && c2 <= c0, "initrd_pages_read_once_and_shared_by_every_mapping",
+		"%d processes mapped %s (%ld pages) and wrote their own page 0: %d; Cached "
+		"%ld kB before, %ld while mapped, %ld after; frames each besides the cache %ld "
+		"(want under %ld); the file's first byte still 0x%02x", MAPPERS, MAPPED_FILE, pages,
+		ready, c0, c1, c2, each, pages / 2, (unsigned char)first);
+}
+
 int main(int argc, char **argv)
 {
 	test_require_our_kernel(argc, argv, 0);
-	ktap_plan(5);
+	ktap_plan(6);
 
 	fork_cycles(10, 0);
 	int before = free_frames();
@@ -169,5 +258,6 @@ int main(int argc, char **argv)
 		"free frames before %d, after %d, %d-page stack and heap seen by the child: %s",
 		before, after, GROWN_PAGES, ok ? "yes" : "NO");
 	exec_memory_checks();
+	page_cache_checks();
 	return ktap_done();
 }

@@ -21,6 +21,7 @@
 #include "kernel/fs/initrd.h"
 #include "kernel/fs/tmpfs.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/task/proc.h"
 #include "kernel/sys/sysinfo.h"
 #include "kernel/time/systime.h"		/* USER_HZ */
@@ -173,7 +174,8 @@ static void mem_line(struct pbuf *b, const char *name, uint32_t pages)
 	pb_printf(b, "%-16s%8u kB\n", name, pages * (PAGE_SIZE / 1024));
 }
 
-/* The lines procps and busybox read; no swap, no page cache here. */
+/* The lines procps and busybox read; no swap. Cached: the initrd's page
+ * cache (kernel/mm/filemap.c), never given back while the system runs. */
 static void text_meminfo(struct pbuf *b)
 {
 	uint32_t total = pmm_total_count(), free = pmm_free_count();
@@ -181,7 +183,7 @@ static void text_meminfo(struct pbuf *b)
 	mem_line(b, "MemFree:", free);
 	mem_line(b, "MemAvailable:", free);
 	mem_line(b, "Buffers:", 0);
-	mem_line(b, "Cached:", 0);
+	mem_line(b, "Cached:", filemap_cached_frames());
 	mem_line(b, "SwapCached:", 0);
 	mem_line(b, "Active:", total - free);
 	mem_line(b, "Inactive:", 0);
