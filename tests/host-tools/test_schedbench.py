@@ -56,7 +56,7 @@ def bad_command_lines_say_why_on_stderr_with_status_2():
              (("latency", "abc"), "schedbench: latency: bad number 'abc' (1..50000)"),
              (("latency", "0"), "schedbench: latency: bad number '0' (1..50000)"),
              (("latency", "12x"), "schedbench: latency: bad number '12x' (1..50000)"),
-             (("mem", "65"), "schedbench: mem: bad number '65' (1..64)"),
+             (("mem", "513"), "schedbench: mem: bad number '513' (1..512)"),
              (("picknext", "4001"), "schedbench: picknext: bad number '4001' (1..4000)"),
              (("boot", "3"), "schedbench: boot: too many arguments"),
              (("fair", "500", "6"), "schedbench: fair: too many arguments"),
