@@ -12,6 +12,7 @@ exit status 2. One line per test, then "N passed, N failed".
 """
 import atexit
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -100,7 +101,7 @@ def pipe_reader_waits_for_its_writer():
     after a timed sleep of at least a tick each, so both end within 5 ms
     of when they ended on the kernel, having run their work within 2 ticks."""
     r = sim("--replay", PIPE, "--check")
-    rows = [l.split() for l in r.stdout.splitlines() if l.startswith("pipetest ")]
+    rows = [l.split() for l in r.stdout.splitlines() if re.match(r"pipetest\s+\d+ normal ", l)]
     assert len(rows) == 2, r.stdout
     for row in rows:
         rec, rep = float(row[3]), float(row[4])
@@ -161,10 +162,172 @@ def replayed_trace_reads_in_the_viewer_with_the_recorded_pids():
                 ran[cur[c]] = ran.get(cur[c], 0) + e["t"] - since[c]
             cur[c], since[c] = e["pid"], e["t"]
     report = {int(l.split()[1]): float(l.split()[4]) for l in r.stdout.splitlines()
-              if re.match(r"sched_interacti\s+\d+ ", l)}
+              if re.match(r"sched_interacti\s+\d+ normal ", l)}
     assert sorted(report) == [3, 4, 5, 6], report
     for pid, ms in report.items():
         assert abs(ran.get(pid, 0) / 1e6 - ms) <= 1.0, f"pid {pid}: trace {ran.get(pid, 0) / 1e6} ms, report {ms}"
+
+
+def report_rows(stdout):
+    """{pid: (cpu ms recorded, cpu ms replayed)} of a replay's report."""
+    rows = {}
+    for line in stdout.splitlines():
+        w = line.split()
+        if len(w) > 5 and w[1].isdigit() and re.match(r"-?\d+\.\d+$", w[3]):
+            rows[int(w[1])] = (float(w[3]), float(w[4]))
+    return rows
+
+
+def compared(rec, *args):
+    """Replay rec with args; (the report, the page's data, the JSON) of
+    traceview --compare of the recording and the replay's --trace-out."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import traceview
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        r = sim("--replay", rec, *args, "--trace-out", out)
+        assert r.returncode == 0 and not r.stdout.startswith("trace:"), r.stdout[:200] + r.stderr
+        html, js = os.path.join(d, "both.html"), os.path.join(d, "both.json")
+        v = subprocess.run([sys.executable, os.path.join(REPO, "tools", "traceview.py"), "--compare",
+                            rec, out, "-o", html, "--json", js], capture_output=True, text=True)
+        assert v.returncode == 0 and not v.stderr, v.stdout + v.stderr
+        with open(html) as f:
+            data = json.loads(re.search(r"^const DATA = (.*);$", f.read(), re.M)[1])
+        with open(js) as f:
+            perfetto = json.load(f)
+    return r.stdout, data, perfetto
+
+
+@test
+def compare_page_draws_both_runs_in_one_view():
+    """traceview --compare: one block, the recording's CPU lanes and task
+    rows above the replay's, each labelled, on one time axis; each pid's
+    running time in each group is the report's cpu ms (within a tick's
+    rounding of the trace's µs: 0.05 ms)."""
+    report, data, _ = compared(INTERACTIVE, "--set", "rr_interval=50")
+    assert len(data) == 1, f"{len(data)} blocks: the runs are not in one view"
+    d = data[0]
+    assert [g["label"] for g in d["groups"]] == ["recorded", "replayed"], d["groups"]
+    assert d["cpuLabels"] == ["recorded cpu0", "recorded cpu1", "replayed cpu0", "replayed cpu1"], d["cpuLabels"]
+    groups = [t["group"] for t in d["tasks"]]
+    assert groups == sorted(groups, key=["recorded", "replayed"].index), "recorded rows are not all above"
+    ran = {}
+    for cpu, a, b, task, *_ in d["stints"]:
+        if task >= 0 and d["tasks"][task]["pid"] > 0:
+            key = (d["tasks"][task]["group"], d["tasks"][task]["pid"])
+            assert (cpu < 2) == (key[0] == "recorded"), f"{key} drawn on {d['cpuLabels'][cpu]}"
+            ran[key] = ran.get(key, 0) + b - a
+    for pid, (rec, rep) in report_rows(report).items():
+        for group, ms in (("recorded", rec), ("replayed", rep)):
+            got = ran.get((group, pid), 0) / 1e6
+            assert abs(got - ms) <= 0.05, f"{group} pid {pid}: page {got:.3f} ms, report {ms} ms"
+
+
+@test
+def compare_json_has_recorded_and_replayed_processes():
+    """--compare --json: Chrome trace-event JSON of two processes, named
+    recorded and replayed, a thread per CPU in each; the slices of a pid
+    in each process add up to the report's cpu ms, and every task has a
+    stair (prio) counter in both."""
+    report, _, j = compared(PIPE, "--set", "rr_interval=5")
+    names = {e["pid"]: e["args"]["name"] for e in j["traceEvents"] if e["name"] == "process_name"}
+    assert names == {1: "recorded", 2: "replayed"}, names
+    ran, counters = {}, set()
+    for e in j["traceEvents"]:
+        assert isinstance(e.get("ph"), str) and "pid" in e and (e["ph"] == "M" or isinstance(e["ts"], (int, float))), e
+        if e["ph"] == "X":
+            assert e["dur"] > 0 and e["tid"] // 1000 == e["pid"], e
+            key = (names[e["pid"]], e["args"]["pid"])
+            ran[key] = ran.get(key, 0) + e["dur"] / 1000
+        elif e["ph"] == "C":
+            counters.add((names[e["pid"]], e["name"]))
+    rows = report_rows(report)
+    assert sorted(rows) == [2, 3, 4], rows
+    for pid, (rec, rep) in rows.items():
+        assert abs(ran.get(("recorded", pid), 0) - rec) <= 0.05, (pid, ran.get(("recorded", pid)), rec)
+        assert abs(ran.get(("replayed", pid), 0) - rep) <= 0.05, (pid, ran.get(("replayed", pid)), rep)
+    for group in ("recorded", "replayed"):
+        assert {n.split("(")[-1] for g, n in counters if g == group} >= {"2)", "3)", "4)"}, counters
+
+
+@test
+def make_replay_writes_the_side_by_side_page():
+    """make replay writes build/trace/NAME.replay.{log,html,json} whatever
+    the verdict, and fails when the round trip does not hold."""
+    out = os.path.join(REPO, "build", "trace", "kernel-replay-pipetest.replay")
+    for ext in (".log", ".html", ".json"):
+        if os.path.exists(out + ext):
+            os.unlink(out + ext)
+    r = subprocess.run(["make", "--no-print-directory", "-C", REPO, "replay", f"TRACE={PIPE}", "CHECK=1",
+                        "SET=policy:3=batch nice:4=+19"], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "does NOT hold" in r.stdout, f"exit {r.returncode}\n{r.stdout[-600:]}{r.stderr}"
+    assert f"wrote {os.path.relpath(out, REPO)}.html: recorded, replayed one above the other" in r.stdout, r.stdout[-400:]
+    for ext in (".log", ".html", ".json"):
+        assert os.path.getsize(out + ext) > 1000, out + ext
+
+
+def stair_tenths(points, span):
+    """The report's rule, in Python: points [(ns, prio, runnable)] of one
+    task; per tenth of span, the mean prio while runnable, or None."""
+    sums, times = [0.0] * 10, [0.0] * 10
+    for k, (a, prio, runnable) in enumerate(points):
+        b = points[k + 1][0] if k + 1 < len(points) else span
+        for i in range(10):
+            o = min(b, span * (i + 1) / 10) - max(a, span * i / 10)
+            if runnable and o > 0:
+                sums[i] += o * prio
+                times[i] += o
+    return [round(sums[i] / times[i]) if times[i] else None for i in range(10)]
+
+
+def stair_points(path):
+    """{pid: [(ns from the first event, prio, runnable)]} from a trace's
+    events: woken or forked, runnable; a sleep event, not; the stair is
+    the prio= of each event of that pid. And the span, first to last event."""
+    ev = [l.split() for l in lines_of(path) if re.match(r"trace: \d+ cpu\d+ ", l)]
+    t0, t1 = int(ev[0][1]), int(ev[-1][1])
+    pts = {}
+    for w in ev:
+        pid, prio = int(w[5]), next((int(x[5:]) for x in w if x.startswith("prio=")), None)
+        if pid <= 0 or prio is None:
+            continue
+        p = pts.setdefault(pid, [])
+        runnable = {"fork": True, "wakeup": True, "sleep": False}.get(w[3], p[-1][2] if p else True)
+        p.append((int(w[1]) - t0, prio, runnable))
+    return pts, t1 - t0
+
+
+@test
+def stairs_over_time_are_the_traces():
+    """The report's stairs: per task, a line recorded and a line replayed,
+    the mean stair while runnable in each tenth of the run; each value is
+    what the recording's events, and the replay's (--trace-out), say
+    (within 1 of rounding); the interactive task (pid 4) stays on 120,
+    the hogs stand lower on average after the first tenth."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        r = sim("--replay", INTERACTIVE, "--trace-out", out)
+        rep_pts, rep_span = stair_points(out)
+    rec_pts, rec_span = stair_points(INTERACTIVE)
+    lines = r.stdout.split("\nstairs ")[1].splitlines()
+    assert "10%" in lines[0] and "100%" in lines[0], lines[0]
+    rows, pid = {}, None
+    for line in lines[1:]:
+        w = line.split()
+        if len(w) == 13 and w[2] == "rec":
+            pid = int(w[1])
+        if len(w) >= 11 and w[-11] in ("rec", "rep"):
+            rows[(pid, w[-11])] = [None if x == "-" else int(x) for x in w[-10:]]
+    assert sorted({p for p, _ in rows}) == [2, 3, 4, 5, 6], rows
+    end_rep = max(float(l.split()[9]) for l in r.stdout.splitlines() if re.match(r"\S+\s+\d+ normal ", l))
+    for (pid, which), got in rows.items():
+        pts, span = (rec_pts, rec_span) if which == "rec" else (rep_pts, round(end_rep * 1e9))
+        want = stair_tenths(pts[pid], span)
+        assert [g is None for g in got] == [w is None for w in want], (pid, which, got, want)
+        assert all(g is None or abs(g - w) <= 1 for g, w in zip(got, want)), (pid, which, got, want)
+    for which in ("rec", "rep"):
+        assert set(rows[(4, which)]) == {120}, f"the interactive task left the top stair: {rows[(4, which)]}"
+        assert min(rows[(5, which)][1:]) > 125, f"a hog on the top stairs: {rows[(5, which)]}"
 
 
 @test

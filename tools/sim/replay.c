@@ -18,6 +18,8 @@
 #include "../../tests/unit/fake_machine.h"
 #include "../../sched/runqueue.h"
 #include "../../sched/policy.h"
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@ struct rstate {
 	uint64_t *lat;
 	int nlat, lat_cap;
 	uint64_t end_ns;		/* when it exited or stopped */
+	struct stair_log stairs;	/* its stair and state, from its events */
 };
 
 static struct rtrace *tr;
@@ -88,24 +91,24 @@ static void keep(const struct fake_trace_rec *r, const struct rstate *s)
 	out[nout++] = (struct out_rec){ *r, se ? se->prio : 0, se ? se->burst : 0, se ? se->slice : 0 };
 }
 
-static void print_trace(void)
+static void print_trace(FILE *f)
 {
-	printf("trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
+	fprintf(f, "trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
 	for (size_t i = 0; i < nout; i++) {
 		const struct fake_trace_rec *e = &out[i].r;
 		const struct rstate *s = e->pid > 0 && e->pid <= FAKE_MAX_PROCS ? by_sim_pid[e->pid] : NULL;
 		const struct rtask *t = s ? &tr->tasks[s - rs] : NULL;
-		printf("trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
+		fprintf(f, "trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
 		       (unsigned long long)e->ns, e->cpu, sched_trace_names[e->event][0],
 		       t ? t->pid : 0, sched_trace_policy_name(e->policy), sched_trace_names[e->event][1],
 		       e->arg, t && t->comm[0] ? t->comm : e->policy == FAKE_POLICY_IDLE ? "idle" : "-",
 		       out[i].prio, out[i].burst, out[i].slice);
 	}
-	printf("trace: end\n");
+	fprintf(f, "trace: end\n");
 	free(out);
 }
 
-/* The replay's wake latencies, from the scheduler's own events. */
+/* The replay's wake latencies and stairs, from the scheduler's own events. */
 static void on_event(const struct fake_trace_rec *r)
 {
 	struct rstate *s = r->pid > 0 && r->pid <= FAKE_MAX_PROCS ? by_sim_pid[r->pid] : NULL;
@@ -114,6 +117,8 @@ static void on_event(const struct fake_trace_rec *r)
 		keep(r, s);
 	if (!s)
 		return;
+	if (s->p)
+		stair_note(&s->stairs, r->ns, s->p->sched.prio, stair_runnable_after(&s->stairs, r->event));
 	if (r->event == TRACE_WAKEUP)
 		s->woken_ns = r->ns ? r->ns : 1;
 	else if (r->event == TRACE_SWITCH && s->woken_ns) {
@@ -376,6 +381,63 @@ static bool lat_ok(double rec, double rep, double tick_ms)
 	return d <= LAT_TOL_TICKS * tick_ms || d <= LAT_TOL * rec;
 }
 
+#define TENTHS 10
+
+/* The stair a task stood on while runnable, over each tenth of a run of
+ * span ns: the mean of its prio weighted by time; -1 where it was not
+ * runnable in that tenth. */
+static void stair_tenths(const struct stair_log *l, uint64_t span, int out[TENTHS])
+{
+	double sum[TENTHS] = { 0 }, time[TENTHS] = { 0 };
+
+	for (int k = 0; k < l->n; k++) {
+		const struct stair_pt *p = &l->v[k];
+		double a = (double)p->ns, b = (double)(k + 1 < l->n ? l->v[k + 1].ns : span);
+		for (int i = 0; p->runnable && i < TENTHS; i++) {
+			double o = fmin(b, (double)span * (i + 1) / TENTHS) - fmax(a, (double)span * i / TENTHS);
+			if (o > 0) {
+				sum[i] += o * p->prio;
+				time[i] += o;
+			}
+		}
+	}
+	for (int i = 0; i < TENTHS; i++)
+		out[i] = time[i] > 0 ? (int)lround(sum[i] / time[i]) : -1;
+}
+
+static void print_tenths_row(const struct stair_log *l, uint64_t span)
+{
+	int v[TENTHS];
+
+	stair_tenths(l, span, v);
+	for (int i = 0; i < TENTHS; i++)
+		if (v[i] < 0)
+			printf(" %4s", "-");
+		else
+			printf(" %4d", v[i]);
+	printf("\n");
+}
+
+/* Per task, its stair over each tenth of the run, recorded above replayed. */
+static void report_stairs(uint64_t end_ns)
+{
+	printf("\n%-15s %5s %-3s", "stairs", "pid", "run");
+	for (int i = 1; i <= TENTHS; i++)
+		printf(" %3d%%", 100 * i / TENTHS);
+	printf("\n");
+	for (int i = 0; i < tr->ntasks; i++) {
+		const struct rtask *t = &tr->tasks[i];
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", t->pid);
+		printf("%-15s %5s rec", t->comm[0] ? t->comm : "-", pid);
+		print_tenths_row(&t->stairs, tr->t1 - tr->t0);
+		printf("%-15s %5s rep", "", "");
+		print_tenths_row(&rs[i].stairs, end_ns);
+	}
+	printf("(stairs: the prio each task stood on while runnable, averaged over each tenth of the run, "
+	       "recorded and replayed; -: not runnable in that tenth)\n");
+}
+
 static int report(bool check, uint64_t end_ns, bool timed_out)
 {
 	double tick_ms = (double)fake_tick_ns() / 1e6;
@@ -422,6 +484,7 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	       "%.3f s replayed; end: its exit, or the trace's end, in s from the start; wakes and wake-up latency "
 	       "p50/p99 in ms, wake-up to running)\n",
 	       span_rec / 1e3, span_rep / 1e3);
+	report_stairs(end_ns);
 	if (timed_out)
 		printf("replay: stopped after %.3f s, 4 times the recording and 10 s more: "
 		       "a task waits for a wake-up that never comes\n", span_rep / 1e3);
@@ -452,7 +515,12 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 {
 	uint64_t limit;
 	bool timed_out = false;
+	FILE *out_file = NULL;
 
+	if (o->trace_out && !(out_file = fopen(o->trace_out, "w"))) {
+		fprintf(stderr, "staircase-sim: %s: %s\n", o->trace_out, strerror(errno));
+		return 2;
+	}
 	tr = trace;
 	opts = o;
 	rs = calloc((size_t)tr->ntasks + 1, sizeof(*rs));
@@ -474,7 +542,11 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 		}
 		step();
 	}
-	if (o->trace)
-		print_trace();
+	if (out_file) {
+		print_trace(out_file);
+		fclose(out_file);
+	} else if (o->trace) {
+		print_trace(stdout);
+	}
 	return report(o->check, fake_now_ns, timed_out);
 }

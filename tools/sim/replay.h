@@ -37,6 +37,26 @@ struct atom {
 	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded */
 };
 
+/* A change of a task's stair (prio), or of whether it is runnable
+ * (woken or forked: yes; a sleep event: no), at ns from the run's start. */
+struct stair_pt {
+	uint64_t ns;
+	int16_t prio;
+	bool runnable;
+};
+
+struct stair_log {
+	struct stair_pt *v;
+	int n, cap;
+};
+
+/* Note a task's stair and state at ns (a point only where one changes). */
+void stair_note(struct stair_log *l, uint64_t ns, int prio, bool runnable);
+
+/* Runnable after an event (TRACE_*): woken or forked, yes; a sleep, no;
+ * any other, as it was (runnable if nothing was noted yet). */
+bool stair_runnable_after(const struct stair_log *l, int event);
+
 /* One process of the trace (a pid used again is a new task). */
 struct rtask {
 	int pid;			/* as recorded */
@@ -53,6 +73,7 @@ struct rtask {
 	uint64_t end_ns;		/* its exit, or the trace's end, from the first event */
 	uint64_t *lat;			/* wake-up latencies, ns */
 	int nlat, lat_cap;
+	struct stair_log stairs;	/* from its events' prio= and state */
 	/* the reader's state */
 	int state;			/* RS_* (replay_read.c) */
 	int cpu;			/* running: on which CPU */
@@ -92,6 +113,7 @@ struct replay_opts {
 	bool check;			/* --check: the round trip must hold */
 	int cpus;			/* --cpus N: replay on N CPUs; 0: the trace's */
 	bool trace;			/* --trace: print the replay's events first */
+	const char *trace_out;		/* --trace-out FILE: print them there instead */
 	struct replay_override over[REPLAY_MAX_OVERRIDES];
 	int nover;
 };

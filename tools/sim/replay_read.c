@@ -207,6 +207,29 @@ static bool read_block(struct reader *r, FILE *f, struct rec **out, long *n)
 
 /* ---- the walk ---- */
 
+void stair_note(struct stair_log *l, uint64_t ns, int prio, bool runnable)
+{
+	struct stair_pt *last = l->n ? &l->v[l->n - 1] : NULL;
+
+	if (last && last->prio == prio && last->runnable == runnable)
+		return;
+	if (last && last->ns == ns) {
+		*last = (struct stair_pt){ ns, (int16_t)prio, runnable };
+		return;
+	}
+	l->v = grow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct stair_pt){ ns, (int16_t)prio, runnable };
+}
+
+bool stair_runnable_after(const struct stair_log *l, int event)
+{
+	if (event == TRACE_FORK || event == TRACE_WAKEUP)
+		return true;
+	if (event == TRACE_SLEEP)
+		return false;
+	return l->n ? l->v[l->n - 1].runnable : true;
+}
+
 static struct rtask *task_of(struct rtrace *tr, int pid)
 {
 	for (int i = tr->ntasks - 1; i >= 0; i--)
@@ -422,6 +445,8 @@ static bool walk(struct reader *r, const struct rec *e)
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
 	if (t)
 		note_task(t, e);
+	if (t && e->prio >= 0)
+		stair_note(&t->stairs, e->ns - r->tr->t0, e->prio, stair_runnable_after(&t->stairs, e->event));
 	return true;
 }
 
