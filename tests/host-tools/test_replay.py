@@ -5,7 +5,7 @@ kernel trace") on traces recorded on the kernel (tests/host-tools/data/).
     python3 tests/host-tools/test_replay.py
 
 The round trip must hold on each recorded trace; a what-if must be able to
-break it; and each kind of broken trace (truncated, one event dropped, two
+break it; docs/tour.md's what-if section (§11) is typed here; and each kind of broken trace (truncated, one event dropped, two
 switch-ins on one CPU, lost events, reordered, an older kernel's) must give
 exactly one line naming the first bad record by line and byte offset, and
 exit status 2. One line per test, then "N passed, N failed".
@@ -328,6 +328,44 @@ def stairs_over_time_are_the_traces():
     for which in ("rec", "rep"):
         assert set(rows[(4, which)]) == {120}, f"the interactive task left the top stair: {rows[(4, which)]}"
         assert min(rows[(5, which)][1:]) > 125, f"a hog on the top stairs: {rows[(5, which)]}"
+
+
+def p99_of(out, pid):
+    """(p50, p99) replayed of pid in a replay's report."""
+    row = next(l.split() for l in out.splitlines() if re.match(rf"\S+\s+{pid} normal ", l))
+    return float(row[13]), float(row[15])
+
+
+@test
+def tour_what_if_section_typed():
+    """docs/tour.md §11, typed on the host as tests/cases/tour.py types the
+    rest at the kernel's shell: each "$ " line of its ```console host
+    block is run in the repository, and each line shown under it must
+    match a line of the real output, in order (numbers are wildcards);
+    then the fact the section teaches, with the real numbers: the
+    interactive task's (pid 4) p99 wake-up latency is longer at
+    rr_interval 50 than at 5 (by a tick at least), its p50 unchanged."""
+    sys.path[:0] = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "cases")]
+    import tour
+    steps = tour.tour_steps(info="console host")
+    assert [c.split()[:2] for c, *_ in steps] == [["make", "replay"]] * 2, steps
+    log = ""
+    for cmd, *_ in steps:
+        r = subprocess.run(["bash", "-c", cmd], cwd=REPO, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"{cmd}: exit {r.returncode}\n{r.stderr}"
+        log += f"$ {cmd}\n{r.stdout}{r.stderr}"
+    outs = tour.outputs(log, steps)
+
+    def facts(_steps, outs):
+        (p50_5, p99_5), (p50_50, p99_50) = p99_of(outs[0], 4), p99_of(outs[1], 4)
+        problems = []
+        if not p99_50 >= p99_5 + 1:
+            problems.append(f"p99 at rr_interval 50 is {p99_50} ms, at 5 {p99_5} ms: want it longer")
+        if abs(p50_50 - p50_5) > 1:
+            problems.append(f"p50 moved: {p50_5} ms at 5, {p50_50} ms at 50")
+        return problems
+    ok, why = tour.check_tour(log, "console host", facts)
+    assert ok, why
 
 
 @test
