@@ -28,13 +28,29 @@ SIM = os.path.join(REPO, "build", "sim", "staircase-sim")
 DATA = os.path.join(HERE, "data")
 # make trace PROG=/bin/pipetest: a writer and a reader woken by it (pipe)
 PIPE = os.path.join(DATA, "kernel-replay-pipetest.log")
+
+
+def unpacked(name):
+    """A gzipped trace of DATA, unpacked to a file removed at exit."""
+    with gzip.open(os.path.join(DATA, name), "rt") as f, \
+            tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as out:
+        out.write(f.read())
+    atexit.register(os.unlink, out.name)
+    return out.name
+
+
 # make trace PROG=/bin/sched_interactive SMP=2: a task that runs 1 ms and
 # sleeps 9 ms beside two hogs, all pinned to cpu0 of two (gzip: 340 KB)
-with gzip.open(os.path.join(DATA, "kernel-replay-interactive-2cpu.log.gz"), "rt") as _f, \
-        tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as _out:
-    _out.write(_f.read())
-INTERACTIVE = _out.name
-atexit.register(os.unlink, INTERACTIVE)
+INTERACTIVE = unpacked("kernel-replay-interactive-2cpu.log.gz")
+# make trace PROG=/bin/NAME, one CPU: 94 tasks, most running well under a
+# tick, and init asleep from 0.92 s to the end (signals); a BATCH task
+# that runs 0.2 ms in all (sched_batch); 50 tasks of about 0.3 ms each
+# (forktree)
+SIGNALS = unpacked("kernel-replay-signals.log.gz")
+BATCH = unpacked("kernel-replay-sched_batch.log.gz")
+FORKTREE = unpacked("kernel-replay-forktree.log.gz")
+# the same on one CPU (docs/tour.md §11 replays it; make replay unpacks it)
+INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
 
 TESTS = []
@@ -86,9 +102,15 @@ def events(lines, pred):
     return [i for i, l in enumerate(lines) if re.match(r"trace: \d+ cpu", l) and pred(l)]
 
 
+def rows_of(stdout):
+    """{pid: the report's row, split} (the last row of a pid used again)."""
+    return {int(l.split()[1]): l.split() for l in stdout.splitlines()
+            if re.match(r"\S+\s+\d+ [a-z>]+\s+\d+\.\d+ ", l)}
+
+
 @test
 def round_trip_holds_on_recorded_traces():
-    for path in (PIPE, INTERACTIVE):
+    for path in (PIPE, INTERACTIVE, SIGNALS, BATCH, FORKTREE):
         r = sim("--replay", path, "--check")
         assert r.returncode == 0 and "the round trip holds" in r.stdout, \
             f"{os.path.basename(path)}: exit {r.returncode}\n{r.stdout}{r.stderr}"
@@ -108,6 +130,64 @@ def pipe_reader_waits_for_its_writer():
         assert abs(rec - rep) <= 2.0, f"cpu ms {rec} recorded, {rep} replayed"
         end_rec, end_rep = float(row[8]), float(row[9])
         assert abs(end_rec - end_rep) <= 0.005, f"pid {row[1]} ends at {end_rep} s, recorded {end_rec} s"
+
+
+@test
+def a_run_shorter_than_a_tick_costs_its_length():
+    """Time runs to the ns inside a tick: a task that runs 0.3 ms and exits
+    lets the next one run in the same tick. forktree's 50 tasks of about
+    0.3 ms each end within 1 ms of when they ended on the kernel (charged
+    a tick each, the tree took 3 times longer), and every task's replayed
+    CPU time is its recorded time to the µs."""
+    r = sim("--replay", FORKTREE)
+    rows = rows_of(r.stdout)
+    kids = [row for pid, row in rows.items() if row[0] == "forktree"]
+    assert len(kids) >= 50, len(kids)
+    last_rec, last_rep = max(float(row[8]) for row in kids), max(float(row[9]) for row in kids)
+    assert abs(last_rec - last_rep) <= 0.001, f"the tree ends at {last_rep} s, recorded {last_rec} s"
+    for pid, row in rows.items():
+        assert abs(float(row[3]) - float(row[4])) <= 0.001, f"pid {pid}: cpu ms {row[3]} recorded, {row[4]} replayed"
+
+
+@test
+def a_forked_task_starts_on_its_parents_stair():
+    """A task whose fork is in the trace is forked in the replay as the
+    kernel forks (sched_fork, docs/staircase.md §6.6): one stair below its
+    parent's stair at that moment. forktree forks a tree of 50; in the
+    replay each child's fork event is on its parent's (the recording's
+    cur=) latest stair plus one; and the interactive trace's second hog,
+    started a stair lower as on the kernel, ends with the first (3.0 s)."""
+    parent = {}
+    for line in lines_of(FORKTREE):
+        m = re.match(r"trace: \d+ cpu\d+ fork pid (\d+) .* cur=(\d+) ", line)
+        if m:
+            parent[int(m[1])] = int(m[2])
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        sim("--replay", FORKTREE, "--trace-out", out)
+        prio, checked = {}, 0
+        for line in lines_of(out):
+            m = re.match(r"trace: \d+ cpu\d+ (\w+) pid (\d+) .* prio=(\d+) ", line)
+            if not m:
+                continue
+            ev, pid, p = m[1], int(m[2]), int(m[3])
+            if ev == "fork" and 100 <= prio.get(parent.get(pid), 0) < 139:
+                assert p == prio[parent[pid]] + 1, f"pid {pid} forked on {p}, its parent on {prio[parent[pid]]}"
+                checked += 1
+            prio[pid] = p
+    assert checked >= 50, f"{checked} forks checked"
+    rows = rows_of(sim("--replay", unpacked("kernel-replay-interactive-1cpu.log.gz")).stdout)
+    assert abs(float(rows[6][8]) - float(rows[6][9])) <= 0.020, rows[6]
+
+
+@test
+def a_task_asleep_at_the_end_sleeps_to_the_end():
+    """signals' init (pid 1) is asleep from 0.92 s to the end of the trace
+    (1.325 s): replayed, it sleeps to the end too, and ends with the
+    trace, not when it went to sleep."""
+    rows = rows_of(sim("--replay", SIGNALS).stdout)
+    end_rec, end_rep = float(rows[1][8]), float(rows[1][9])
+    assert abs(end_rec - end_rep) <= 0.005, f"init ends at {end_rep} s, recorded {end_rec} s"
 
 
 @test
@@ -254,12 +334,12 @@ def compare_json_has_recorded_and_replayed_processes():
 def make_replay_writes_the_side_by_side_page():
     """make replay writes build/trace/NAME.replay.{log,html,json} whatever
     the verdict, and fails when the round trip does not hold."""
-    out = os.path.join(REPO, "build", "trace", "kernel-replay-pipetest.replay")
+    out = os.path.join(REPO, "build", "trace", "kernel-replay-interactive-1cpu.replay")
     for ext in (".log", ".html", ".json"):
         if os.path.exists(out + ext):
             os.unlink(out + ext)
-    r = subprocess.run(["make", "--no-print-directory", "-C", REPO, "replay", f"TRACE={PIPE}", "CHECK=1",
-                        "SET=policy:3=batch nice:4=+19"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(["make", "--no-print-directory", "-C", REPO, "replay", f"TRACE={INTERACTIVE_1CPU}",
+                        "CHECK=1", "SET=policy:4=batch"], capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "does NOT hold" in r.stdout, f"exit {r.returncode}\n{r.stdout[-600:]}{r.stderr}"
     assert f"wrote {os.path.relpath(out, REPO)}.html: recorded, replayed one above the other" in r.stdout, r.stdout[-400:]
     for ext in (".log", ".html", ".json"):

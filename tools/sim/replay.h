@@ -8,12 +8,13 @@
  * them (replay_read.c):
  *
  *   RUN   n ns of CPU work (consumed only while it runs in the replay)
- *   SLEEP n ns, then wake (a timer's, or an interrupt's, wake-up)
+ *   SLEEP n ns, then wake (a timer's, or an interrupt's, wake-up; or
+ *         asleep at the trace's end, until that end)
  *   WAIT  until task dep has done its atom dep_atom (a WAKE of this task):
  *         a pipe's reader wakes when its writer writes, not at the time
  *         recorded, as perf sched replay does
  *   WAKE  wake task dep (whose WAIT names this atom)
- *   FORK  start task dep (fork order kept)
+ *   FORK  fork task dep (as the kernel forks: sched_fork)
  *   EXIT  the end: a switch-out as X (dead)
  *   END   the trace ended while it lived: it stops here
  *
@@ -64,6 +65,7 @@ struct rtask {
 	char comm[16];
 	int policy;			/* SCHED_*: the first it was seen with */
 	int prio_min;			/* best stair seen (NORMAL...: 120 + nice) */
+	bool reniced;			/* set its nice or policy in the trace */
 	int rt_prio;			/* FIFO, RR: 99 - prio */
 	bool forked;			/* its fork is in the trace; else there at the start */
 	struct atom *atoms;

@@ -289,6 +289,7 @@ static void note_task(struct rtask *t, const struct rec *e)
 		t->policy = e->policy;	/* the policy and nice it set last */
 		t->prio_min = 140;	/* its best stair from here on */
 	}
+	t->reniced |= e->event == TRACE_NICE;
 	if (e->prio >= 0 && e->prio < t->prio_min)
 		t->prio_min = e->prio;
 	if (e->comm[0])
@@ -499,8 +500,11 @@ bool replay_read(FILE *f, const char *file, bool lenient, struct rtrace *tr, FIL
 		struct rtask *t = &tr->tasks[i];
 		if (t->state == RS_DEAD)
 			continue;
+		uint64_t since = t->since;
 		account(t, tr->t1);
 		flush(t);
+		if (t->state == RS_ASLEEP && tr->t1 > since)
+			add_atom(t, A_SLEEP, -1, -1, tr->t1 - since);	/* to the trace's end */
 		add_atom(t, A_END, -1, -1, 0);
 		t->end_ns = tr->t1 - tr->t0;
 	}
