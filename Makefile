@@ -10,7 +10,8 @@
 #   make trace      record the stairs example in virtual time: build/trace/stairs.{log,ftrace,json,html}
 #   make trace PROG=/bin/sched_rr   record one program: build/trace/sched_rr.* (docs/trace.md)
 #   make replay TRACE=build/trace/stairs.log [CHECK=1] [SET="rr_interval=50 nice:PID=+5 policy:PID=batch"] [SCHED=cfs]
-#                   replay a recorded trace in the simulator, what-if (docs/simulator.md)
+#                   replay a recorded trace in the simulator, what-if (docs/simulator.md);
+#                   both runs one above the other: build/trace/stairs.replay.html
 #   make mutate     mutation check of sched/ against the host unit tests (not in make test)
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench-field  Debian's cyclictest, hackbench, stress-ng on both kernels (docs/bench.md)
@@ -432,11 +433,22 @@ sim:
 # "Replaying a kernel trace"): CHECK=1 the round trip (exit status 1 when it
 # does not hold); SET's words NAME=VALUE set a tunable, nice:PID=DELTA and
 # policy:PID=POLICY change the recorded pid's; SCHED=cfs another scheduler.
+# The replay's events go to build/trace/NAME.replay.log, and the recording
+# and the replay one above the other to NAME.replay.html (the viewer) and
+# NAME.replay.json (Perfetto: two processes, recorded and replayed).
 REPLAY_ARGS = $(if $(CHECK),--check) $(if $(SCHED),--sched $(SCHED)) \
 	$(foreach w,$(SET),$(if $(filter nice:%,$(w)),--nice $(w:nice:%=%),$(if $(filter policy:%,$(w)),--policy $(w:policy:%=%),--set $(w))))
+# A TRACE ending in .gz is unpacked to build/trace/NAME.log first.
+REPLAY_NAME = $(patsubst %.log,%,$(patsubst %.gz,%,$(notdir $(TRACE))))
+REPLAY_IN = $(if $(filter %.gz,$(TRACE)),$(BUILD)/trace/$(REPLAY_NAME).log,$(TRACE))
+REPLAY_OUT = $(BUILD)/trace/$(REPLAY_NAME).replay
 replay: sim
 	@test -n "$(TRACE)" || { echo "make replay: TRACE=FILE, a log make trace wrote (build/trace/*.log)"; exit 2; }
-	build/sim/staircase-sim --replay $(TRACE) $(REPLAY_ARGS)
+	@mkdir -p $(BUILD)/trace
+	@$(if $(filter %.gz,$(TRACE)),gzip -dc $(TRACE) > $(REPLAY_IN))
+	@build/sim/staircase-sim --replay $(REPLAY_IN) $(REPLAY_ARGS) --trace-out $(REPLAY_OUT).log; \
+	status=$$?; [ $$status -ge 2 ] || $(PYTHON) tools/traceview.py --compare $(REPLAY_IN) $(REPLAY_OUT).log \
+		-o $(REPLAY_OUT).html --json $(REPLAY_OUT).json || status=2; exit $$status
 
 # Labs (tools/lab, docs/labs.md): make lab writes a student tree with one
 # lab's code cut out; make grade runs that lab's unit tests, simulator

@@ -14,6 +14,8 @@ Usage:
     tools/traceview.py LOG --ftrace t.ftrace   # Linux ftrace text (Perfetto, chrome://tracing)
     tools/traceview.py LOG --json t.json       # Chrome trace-event JSON with that text inside
     tools/traceview.py --text LOG              # per-CPU table per task
+    tools/traceview.py --compare REC REP -o both.html [--json both.json]
+                                               # two runs one above the other (a replay)
 
 The viewer: one lane per CPU (a bar per running stint, in the task's own
 colour, the policy as a pattern, a run-queue depth strip beneath, wake-up
@@ -599,8 +601,105 @@ def page_data(a):
                           for x, y in spans])
 
 
+def compare_data(parts):
+    """Runs drawn in one view, one above the other, on one time axis (each
+    from its own first event): parts is [(label, page_data)], the first
+    one's CPU lanes and task rows on top. A task keeps its colour across
+    the runs (by pid and generation), and every lane, row and note says
+    which run it is."""
+    out = dict(t1=max(d["t1"] for _, d in parts), ncpus=0, line=parts[0][1]["line"],
+               events=sum(d["events"] for _, d in parts), lost=sum(d["lost"] for _, d in parts),
+               stream=any(d["stream"] for _, d in parts),
+               axis=[min(d["axis"][0] for _, d in parts), max(d["axis"][1] for _, d in parts)],
+               recorder=[], notes=[], tasks=[], stints=[], marks=[], prio=[], segs=[], depth=[],
+               lat=[], lostMarks=[], throttle=[], cpuLabels=[], groups=[])
+    colour_of = {}
+    for label, d in parts:
+        co, to = out["ncpus"], len(out["tasks"])
+        task = lambda i: i + to if i >= 0 else i  # noqa: E731
+        out["groups"].append(dict(label=label, cpus=[co, d["ncpus"]], tasks=[to, len(d["tasks"])],
+                                  events=d["events"], t1=d["t1"]))
+        out["cpuLabels"] += [f"{label} cpu{c}" for c in range(d["ncpus"])]
+        out["notes"] += [f"{label}: {n}" for n in d["notes"]]
+        out["recorder"] += [task(i) for i in d["recorder"]]
+        for t in d["tasks"]:
+            col = colour_of.setdefault(t["key"], len(colour_of))
+            out["tasks"].append(dict(t, group=label, col=col))
+        out["stints"] += [[c + co, a, b, task(i)] + rest for c, a, b, i, *rest in d["stints"]]
+        out["marks"] += [[t, c + co, ev, task(i)] + rest for t, c, ev, i, *rest in d["marks"]]
+        out["prio"] += d["prio"]
+        out["segs"] += [[[a, b, st, c + co] for a, b, st, c in segs] for segs in d["segs"]]
+        out["depth"] += d["depth"]
+        out["lat"] += [[c + co, w, r, task(i)] for c, w, r, i in d["lat"]]
+        out["lostMarks"] += [[t, c + co, n] for t, c, n in d["lostMarks"]]
+        out["throttle"] += [[c + co, a, b] for c, a, b in d["throttle"]]
+        out["ncpus"] += d["ncpus"]
+    out["marks"].sort(key=lambda m: m[0])
+    return out
+
+
+def compare_json(parts, title):
+    """Chrome trace-event JSON of runs side by side on one timeline: each
+    run (parts: [(label, analyse())]) is a process named by its label, with
+    a thread per CPU holding a slice per stint of running (named by the
+    task) and a counter per task of its stair (prio). Perfetto and
+    chrome://tracing draw each process as a group of tracks."""
+    events = []
+    for g, (label, a) in enumerate(parts):
+        pid = g + 1
+        events.append(dict(name="process_name", ph="M", pid=pid, tid=0, args=dict(name=label)))
+        events.append(dict(name="process_sort_index", ph="M", pid=pid, tid=0, args=dict(sort_index=g)))
+        for c in range(a["ncpus"]):
+            tid = pid * 1000 + c
+            events.append(dict(name="thread_name", ph="M", pid=pid, tid=tid, args=dict(name=f"cpu{c}")))
+            events.append(dict(name="thread_sort_index", ph="M", pid=pid, tid=tid, args=dict(sort_index=c)))
+        for s in a["stints"]:
+            if s["pid"] <= 0 or s["end"] <= s["start"]:
+                continue
+            tk = a["tasks"][s["key"]]
+            events.append(dict(name=f"{tk.name} ({tk.pid})", cat=label, ph="X", ts=s["start"] / 1000,
+                               dur=(s["end"] - s["start"]) / 1000, pid=pid, tid=pid * 1000 + s["cpu"],
+                               args=dict(pid=tk.pid, policy=s["policy"], prio=s["prio"])))
+        for tk in sorted(a["tasks"].values(), key=lambda tk: (tk.pid, tk.gen)):
+            for t, prio, *_ in tk.prio:
+                events.append(dict(name=f"prio {tk.name} ({tk.key})", cat=label, ph="C", ts=t / 1000,
+                                   pid=pid, args=dict(prio=prio)))
+    return dict(traceEvents=events, displayTimeUnit="ns",
+                metadata={"source": "tools/traceview.py --compare", "trace": title,
+                          "runs": [label for label, _ in parts]})
+
+
+def write_compare(files, labels, output, json_out, warn):
+    """The first block of each file, one above the other: the page, and
+    the JSON if asked. False if a file has no trace."""
+    parts = []
+    for path, label in zip(files, labels):
+        with open(path, errors="replace") as f:
+            blocks = parse(f.read().splitlines(), path, warn)
+        if not blocks:
+            warn(f"{path}: no trace found (no 'trace: begin' line)")
+            return False
+        parts.append((label, analyse(blocks[0])))
+    title = " vs ".join(f"{label} {path}" for path, label in zip(files, labels))
+    if output:
+        data = compare_data([(label, page_data(a)) for label, a in parts])
+        with open(output, "w") as out:
+            write_page(out, title, [data])
+        print(f"traceview: wrote {output}: {', '.join(labels)} one above the other, "
+              f"{data['events']} events")
+    if json_out:
+        with open(json_out, "w") as out:
+            json.dump(compare_json(parts, title), out, separators=(",", ":"))
+            out.write("\n")
+        print(f"traceview: wrote {json_out}: {', '.join(labels)} as two processes, Chrome trace-event JSON")
+    return True
+
+
 def write_html(blocks, name, out):
-    data = [page_data(analyse(b)) for b in blocks]
+    write_page(out, name, [page_data(analyse(b)) for b in blocks])
+
+
+def write_page(out, name, data):
     out.write(PAGE.replace("@TITLE@", html.escape(name))
                   .replace("@EVENTS@", json.dumps(EVENTS))
                   .replace("@POLICIES@", json.dumps(POLICIES))
@@ -700,7 +799,12 @@ const q = new URLSearchParams(location.search);
 let bi = Math.min(Math.max(+(q.get("block") || 1), 1), DATA.length) - 1;
 let from = 0, to = 0, sel = null, byCpu = [];
 
-const colour = i => i < 0 ? "#bbb" : `hsl(${(i * 137.508) % 360},62%,${i % 2 ? 40 : 52}%)`;
+// A task's colour; in a comparison (DATA[..].groups) a task keeps its
+// colour in every run (tasks[i].col).
+const hue = k => k < 0 ? "#bbb" : `hsl(${(k * 137.508) % 360},62%,${k % 2 ? 40 : 52}%)`;
+const colour = i => { const t = i >= 0 && DATA[bi].tasks[i]; return hue(t && t.col !== undefined ? t.col : i); };
+const cpuName = (d, c) => d.cpuLabels ? d.cpuLabels[c] : "cpu" + c;
+const groupOf = (d, c) => d.groups ? d.groups.findIndex(g => c >= g.cpus[0] && c < g.cpus[0] + g.cpus[1]) : -1;
 const fill = p => `url(#pat-${POLICIES[p]})`;
 const ms = ns => (ns / 1e6).toFixed(3);
 const us = ns => (ns / 1e3).toFixed(1);
@@ -717,7 +821,8 @@ function tOf(px) { return from + (px - LEFT) / width() * (to - from); }
 // First index i in the sorted array a with key(a[i]) > v.
 function upper(a, v, key) { let lo = 0, hi = a.length;
   while (lo < hi) { const m = (lo + hi) >> 1; if (key(a[m]) > v) hi = m; else lo = m + 1; } return lo; }
-function taskName(d, i) { return i < 0 ? "idle" : `${d.tasks[i].name} (${d.tasks[i].pid})`; }
+function taskName(d, i) {
+  return i < 0 ? "idle" : (d.tasks[i].group ? d.tasks[i].group + ": " : "") + `${d.tasks[i].name} (${d.tasks[i].pid})`; }
 function taskShown(d, i) {
   return i >= 0 && !hidden.task.has(i) && d.tasks[i].pol.some(p => !hidden.pol.has(p)); }
 function prioAt(pts, t) { const i = upper(pts, t, p => p[0]) - 1; return pts[Math.max(i, 0)]; }
@@ -734,7 +839,7 @@ function axis(svg, y0, y1) {
 
 function markTip(d, m) {
   const [t, c, ev, task, arg, line, prio, burst, slice] = m, name = EVENTS[ev];
-  let s = `${ms(t)} ms  cpu${c}  ${name}\n${taskName(d, task)}  ${POLICIES[m[9]]}`;
+  let s = `${ms(t)} ms  ${cpuName(d, c)}  ${name}\n${taskName(d, task)}  ${POLICIES[m[9]]}`;
   if (prio !== null && prio !== undefined) s += `  prio ${prio}`;
   if (burst !== null && burst !== undefined) s += `  burst ${burst}  slice ${slice}`;
   const argname = {sleep: "state", preempt: "delayed", migrate: "from cpu", iso_throttle: "on"}[name];
@@ -801,8 +906,10 @@ function drawTimeline(d) {
   for (const c of cpus) for (const [, n] of d.depth[c]) maxDepth = Math.max(maxDepth, n);
   cpus.forEach((c, r) => {
     const y = TOP + r * H, list = byCpu[c];
-    el(svg, "rect", {class: "lane", x: LEFT, y: y, width: width(), height: LANE}, `cpu${c}`);
-    el(svg, "text", {x: 4, y: y + 20}).textContent = "cpu" + c;
+    el(svg, "rect", {class: "lane", x: LEFT, y: y, width: width(), height: LANE}, cpuName(d, c));
+    el(svg, "text", {x: 4, y: y + 20}).textContent = cpuName(d, c);
+    if (r > 0 && groupOf(d, c) !== groupOf(d, cpus[r - 1]))
+      el(svg, "line", {class: "groupline", x1: 0, x2: LEFT + width(), y1: y - 6, y2: y - 6, stroke: "#333", "stroke-width": 1.5});
     for (const [tc, a, b] of d.throttle)
       if (tc === c && b > from && a < to)
         el(svg, "rect", {x: xOf(Math.max(a, from)), y: y - 3, width: Math.max(xOf(Math.min(b, to)) - xOf(Math.max(a, from)), 1),
@@ -820,7 +927,7 @@ function drawTimeline(d) {
         const [, s0, s1, task, pol, prio] = list[i];
         if (task < 0 || !taskShown(d, task) || hidden.pol.has(pol)) continue;
         const x0 = xOf(Math.max(s0, from)), x1 = xOf(Math.min(s1, to)), w = Math.max(x1 - x0, 0.5);
-        const tip = `${taskName(d, task)}  ${POLICIES[pol]}, prio ${prio} when picked, on cpu${c}\n` +
+        const tip = `${taskName(d, task)}  ${POLICIES[pol]}, prio ${prio} when picked, on ${cpuName(d, c)}\n` +
                     `${ms(s0)} - ${ms(s1)} ms: ran ${ms(s1 - s0)} ms`;
         el(svg, "rect", {class: "bar", x: x0, y: y, width: w, height: LANE, fill: colour(task), stroke: "#fff", "stroke-width": 0.5}, tip);
         if (pol > 0) el(svg, "rect", {x: x0, y: y, width: w, height: LANE, fill: fill(pol), "pointer-events": "none"});
@@ -881,7 +988,9 @@ function drawRows(d) {
     bg.dataset.task = i;
     el(svg, "rect", {x: 4, y: y + 8, width: 12, height: 12, fill: c});
     el(svg, "text", {x: 20, y: y + 18}).textContent = `${task.name} (${task.key})`;
-    el(svg, "text", {class: "small", x: 20, y: y + 32, fill: "#555"}).textContent =
+    if (r > 0 && task.group !== d.tasks[list[r - 1]].group)
+      el(svg, "line", {class: "groupline", x1: 0, x2: LEFT + width(), y1: y, y2: y, stroke: "#333", "stroke-width": 1.5});
+    el(svg, "text", {class: "small", x: 20, y: y + 32, fill: "#555"}).textContent = (task.group ? task.group + "; " : "") +
       task.pol.map(p => POLICIES[p]).join(" > ") + (task.names.length > 1 ? "  was " + task.names.slice(0, -1).join(", ") : "");
     if (!pts.length) return;
     // One stair axis for every row (d.axis), so rows compare; the
@@ -953,9 +1062,9 @@ function drawSelection(svg, y, h) {
 function rowTip(d, i, t) {
   const task = d.tasks[i], p = prioAt(d.prio[i], t), segs = d.segs[i];
   const s = segs[Math.max(upper(segs, t, x => x[0]) - 1, 0)];
-  const where = s && s[0] <= t && t < s[1] ? (s[2] === 0 ? `running on cpu${s[3]}` : `waiting on cpu${s[3]}'s queue`)
+  const where = s && s[0] <= t && t < s[1] ? (s[2] === 0 ? `running on ${cpuName(d, s[3])}` : `waiting on ${cpuName(d, s[3])}'s queue`)
                                            : "asleep (or not there)";
-  let out = `${ms(t)} ms  ${task.name} (pid ${task.pid})\n${where}`;
+  let out = `${ms(t)} ms  ${taskName(d, i)}\n${where}`;
   if (p) {
     out += `\nprio ${p[1]}` + (p[3] !== null && p[3] !== undefined ? `  burst ${p[3]}  slice ${p[4]}` : "");
     out += `\nsince ${ms(p[0])} ms: ${REASONS[EVENTS[p[2]]] || EVENTS[p[2]]}` + (p[5] ? ` (log line ${p[5]})` : "");
@@ -965,7 +1074,7 @@ function rowTip(d, i, t) {
 
 function depthTip(d, c, t) {
   const pts = d.depth[c], p = pts[Math.max(upper(pts, t, x => x[0]) - 1, 0)];
-  return `${ms(t)} ms  cpu${c}: ${p[1]} task(s) running or waiting`;
+  return `${ms(t)} ms  ${cpuName(d, c)}: ${p[1]} task(s) running or waiting`;
 }
 
 function stats(d) {
@@ -998,7 +1107,7 @@ function stats(d) {
           `<td>${r.wakes ? us(r.lat / r.wakes) : "-"}</td><td>${r.wakes ? us(r.max) : "-"}</td>`) +
          `<td>${r.drops}</td><td>${r.ends}</td><td>${r.moves}</td></tr>`;
   }
-  h += "</table><p>" + busy.map((x, c) => `cpu${c} busy ${(100 * x / span).toFixed(1)}%`).join(", ") + "</p>";
+  h += "</table><p>" + busy.map((x, c) => `${cpuName(d, c)} busy ${(100 * x / span).toFixed(1)}%`).join(", ") + "</p>";
   document.getElementById("stats").innerHTML = h;
 }
 
@@ -1008,7 +1117,9 @@ function draw() {
   document.getElementById("from").value = ms(from);
   document.getElementById("to").value = ms(to);
   document.getElementById("zsel").disabled = document.getElementById("csel").disabled = !sel;
-  document.getElementById("info").textContent =
+  document.getElementById("info").textContent = d.groups ?
+    d.groups.map((g, k) => `${k ? "below" : "above"}, ${g.label}: ${g.events} events, ${g.cpus[1]} CPUs, ` +
+                           `${g.tasks[1]} tasks, ${ms(g.t1)} ms`).join("; ") + " (one time axis, each from its first event)" :
     `block ${bi + 1} of ${DATA.length} (log line ${d.line})${d.stream ? ", streamed" : ""}: ${d.events} events` +
     (d.lost ? `, ${d.lost} lost` : "") + `, ${d.ncpus} CPUs, ${d.tasks.length} tasks, ${ms(d.t1)} ms`;
   drawTimeline(d);
@@ -1020,6 +1131,7 @@ function draw() {
   r.dataset.stairs = document.querySelectorAll("#rows .stair").length;
   r.dataset.bars = document.querySelectorAll("#timeline .bar, #timeline .agg").length;
   r.dataset.statrows = document.querySelectorAll("#stats tr").length - 1;
+  r.dataset.grouplines = document.querySelectorAll(".groupline").length;
   r.textContent = "rendered";
 }
 
@@ -1046,7 +1158,7 @@ function setup() {
   const ft = document.getElementById("ftasks"), fp = document.getElementById("fpol");
   const fc = document.getElementById("fcpu"), fm = document.getElementById("fmarks");
   ft.innerHTML = fp.innerHTML = fc.innerHTML = fm.innerHTML = "";
-  d.tasks.forEach((t, i) => check(ft, `${t.name} (${t.key})`, !hidden.task.has(i),
+  d.tasks.forEach((t, i) => check(ft, (t.group ? t.group + ": " : "") + `${t.name} (${t.key})`, !hidden.task.has(i),
     on => on ? hidden.task.delete(i) : hidden.task.add(i),
     `<svg class="sw"><rect width="14" height="12" fill="${colour(i)}"/></svg>`));
   const pols = new Set();
@@ -1055,7 +1167,7 @@ function setup() {
     check(fp, POLICIES[p].toUpperCase(), !hidden.pol.has(p), on => on ? hidden.pol.delete(p) : hidden.pol.add(p),
       `<svg class="sw"><rect width="14" height="12" fill="#777"/><rect width="14" height="12" fill="${fill(p)}"/></svg>`);
   for (let c = 0; c < d.ncpus; c++)
-    check(fc, "cpu" + c, !hidden.cpu.has(c), on => on ? hidden.cpu.delete(c) : hidden.cpu.add(c));
+    check(fc, cpuName(d, c), !hidden.cpu.has(c), on => on ? hidden.cpu.delete(c) : hidden.cpu.add(c));
   for (const ev in MARKS)
     check(fm, MARKS[ev][0], shown.has(ev), on => on ? shown.add(ev) : shown.delete(ev),
       `<span style="color:${MARKS[ev][1]}">&#9632;</span>`);
@@ -1121,6 +1233,27 @@ draw();
 """
 
 
+def compare_main(args, warn):
+    """--compare RECORDED REPLAYED: the page (and --json), or --text of each."""
+    labels = ("recorded", "replayed")
+    if args.ftrace or args.log != "-":
+        warn("--compare takes its two logs, and no --ftrace (Linux's text has one run's CPUs)")
+        return 1
+    try:
+        if args.text:
+            for path, label in zip(args.compare, labels):
+                with open(path, errors="replace") as f:
+                    blocks = parse(f.read().splitlines(), path, warn)
+                print(f"{label}: {path}")
+                print_text(blocks[:1], sys.stdout)
+            return 0
+        output = args.output or (None if args.json else "compare.html")
+        return 0 if write_compare(args.compare, labels, output, args.json, warn) else 1
+    except OSError as e:
+        warn(f"{e.filename or 'output'}: {e.strerror}")
+        return 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Draw the scheduler traces in a log, or export them.")
     ap.add_argument("log", nargs="?", default="-", help="the serial log (default: stdin)")
@@ -1129,10 +1262,16 @@ def main(argv=None):
     ap.add_argument("--json", metavar="OUT", help="write Chrome trace-event JSON (Perfetto, chrome://tracing)")
     ap.add_argument("--block", type=int, default=1, help="the block to export (default 1)")
     ap.add_argument("--text", action="store_true", help="print a per-CPU summary table instead")
+    ap.add_argument("--compare", nargs=2, metavar=("RECORDED", "REPLAYED"),
+                    help="draw two logs' first blocks one above the other in one view "
+                         "(-o, default compare.html; --json: the two as two processes)")
     args = ap.parse_args(argv)
 
     def warn(msg):
         print(f"traceview: {msg}", file=sys.stderr)
+
+    if args.compare:
+        return compare_main(args, warn)
 
     try:
         if args.log == "-":

@@ -8,7 +8,9 @@ Draws pages with tools/traceview.py - a real kernel trace
 4 CPUs - loads each in headless Chromium, and wants: no JavaScript error
 (the page writes every error into itself, and Chromium's console log is
 read too), and the drawn elements: a lane per CPU, a row per task, stair
-lines, bars. A page broken on purpose must be reported as broken. It takes
+lines, bars; and a recording beside its replay (traceview --compare) as
+one view, both runs' lanes and rows, a line between the runs. A page
+broken on purpose must be reported as broken. It takes
 a screenshot of the kernel and the simulator page (build/test-logs/browser/;
 with --update-docs also docs/trace-kernel.png and docs/trace-sim.png).
 
@@ -36,6 +38,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--enable-logging=stderr", "--v=0", "--window-size=1400,1000"]
 RENDERED = re.compile(r'<div id="rendered"[^>]*?data-lanes="(\d+)" data-rows="(\d+)" '
                       r'data-stairs="(\d+)" data-bars="(\d+)" data-statrows="(\d+)"[^>]*>rendered</div>')
+GROUPLINES = re.compile(r'<div id="rendered"[^>]*? data-grouplines="(\d+)"')
 SELECTION = re.compile(r'<small id="range">of the selection: ([0-9.]+) - ([0-9.]+) ms')
 JS_ERROR = re.compile(r'class="jserror">([^<]*)<')
 CONSOLE_ERROR = re.compile(r"Uncaught [^\n]*|CONSOLE\([^)]*\)[^\n]*(?:Error|error)[^\n]*")
@@ -86,6 +89,8 @@ def judge(exe, path, query=""):
         problems.append("the page did not finish drawing (no rendered marker)")
         return problems, None
     n = dict(zip(("lanes", "rows", "stairs", "bars", "statrows"), map(int, m.groups())))
+    lines = GROUPLINES.search(dom)
+    n["grouplines"] = int(lines[1]) if lines else None
     sel = SELECTION.search(dom)
     n["selection"] = f"{sel[1]}-{sel[2]} ms" if sel else None
     return problems, n
@@ -131,6 +136,27 @@ def main():
                 problems.append(f"the statistics are not of the selection: {n['selection']}")
         counts = ", ".join(f"{k} {v}" for k, v in (n or {}).items())
         result(not problems, f"{name}{query}: draws with no JavaScript error", "; ".join(problems) or counts)
+
+    # A replay beside its recording (traceview --compare): one view, the
+    # recording's lanes and rows above the replay's, a line between them.
+    rec = os.path.join(HERE, "data", "kernel-replay-pipetest.log")
+    rep = os.path.join(OUT, "replay-pipetest.log")
+    with open(rep, "w") as f:
+        f.write(sim("--replay", rec, "--set", "rr_interval=50", "--trace"))
+    both = os.path.join(OUT, "compare.html")
+    traceview.write_compare([rec, rep], ("recorded", "replayed"), both, None, lambda w: None)
+    problems, n = judge(exe, both)
+    if n:
+        parts = [traceview.analyse(traceview.parse(open(f).read().splitlines(), f, lambda w: None)[0])
+                 for f in (rec, rep)]
+        if n["lanes"] != sum(a["ncpus"] for a in parts):
+            problems.append(f"{n['lanes']} lanes for {[a['ncpus'] for a in parts]} CPUs")
+        if n["rows"] != sum(len(a["tasks"]) for a in parts):
+            problems.append(f"{n['rows']} rows for {[len(a['tasks']) for a in parts]} tasks")
+        if n["grouplines"] != 2:
+            problems.append("no line between the recorded and the replayed lanes and rows")
+    result(not problems, "compare.html: recorded above replayed in one view", "; ".join(problems) or
+           ", ".join(f"{k} {v}" for k, v in (n or {}).items()))
 
     # The checker itself: a page with an error must not pass.
     with open(paths["kernel"]) as f:

@@ -5,13 +5,14 @@ kernel trace") on traces recorded on the kernel (tests/host-tools/data/).
     python3 tests/host-tools/test_replay.py
 
 The round trip must hold on each recorded trace; a what-if must be able to
-break it; and each kind of broken trace (truncated, one event dropped, two
+break it; docs/tour.md's what-if section (§11) is typed here; and each kind of broken trace (truncated, one event dropped, two
 switch-ins on one CPU, lost events, reordered, an older kernel's) must give
 exactly one line naming the first bad record by line and byte offset, and
 exit status 2. One line per test, then "N passed, N failed".
 """
 import atexit
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -27,13 +28,29 @@ SIM = os.path.join(REPO, "build", "sim", "staircase-sim")
 DATA = os.path.join(HERE, "data")
 # make trace PROG=/bin/pipetest: a writer and a reader woken by it (pipe)
 PIPE = os.path.join(DATA, "kernel-replay-pipetest.log")
+
+
+def unpacked(name):
+    """A gzipped trace of DATA, unpacked to a file removed at exit."""
+    with gzip.open(os.path.join(DATA, name), "rt") as f, \
+            tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as out:
+        out.write(f.read())
+    atexit.register(os.unlink, out.name)
+    return out.name
+
+
 # make trace PROG=/bin/sched_interactive SMP=2: a task that runs 1 ms and
 # sleeps 9 ms beside two hogs, all pinned to cpu0 of two (gzip: 340 KB)
-with gzip.open(os.path.join(DATA, "kernel-replay-interactive-2cpu.log.gz"), "rt") as _f, \
-        tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as _out:
-    _out.write(_f.read())
-INTERACTIVE = _out.name
-atexit.register(os.unlink, INTERACTIVE)
+INTERACTIVE = unpacked("kernel-replay-interactive-2cpu.log.gz")
+# make trace PROG=/bin/NAME, one CPU: 94 tasks, most running well under a
+# tick, and init asleep from 0.92 s to the end (signals); a BATCH task
+# that runs 0.2 ms in all (sched_batch); 50 tasks of about 0.3 ms each
+# (forktree)
+SIGNALS = unpacked("kernel-replay-signals.log.gz")
+BATCH = unpacked("kernel-replay-sched_batch.log.gz")
+FORKTREE = unpacked("kernel-replay-forktree.log.gz")
+# the same on one CPU (docs/tour.md §11 replays it; make replay unpacks it)
+INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
 
 TESTS = []
@@ -85,9 +102,15 @@ def events(lines, pred):
     return [i for i, l in enumerate(lines) if re.match(r"trace: \d+ cpu", l) and pred(l)]
 
 
+def rows_of(stdout):
+    """{pid: the report's row, split} (the last row of a pid used again)."""
+    return {int(l.split()[1]): l.split() for l in stdout.splitlines()
+            if re.match(r"\S+\s+\d+ [a-z>]+\s+\d+\.\d+ ", l)}
+
+
 @test
 def round_trip_holds_on_recorded_traces():
-    for path in (PIPE, INTERACTIVE):
+    for path in (PIPE, INTERACTIVE, SIGNALS, BATCH, FORKTREE):
         r = sim("--replay", path, "--check")
         assert r.returncode == 0 and "the round trip holds" in r.stdout, \
             f"{os.path.basename(path)}: exit {r.returncode}\n{r.stdout}{r.stderr}"
@@ -100,13 +123,71 @@ def pipe_reader_waits_for_its_writer():
     after a timed sleep of at least a tick each, so both end within 5 ms
     of when they ended on the kernel, having run their work within 2 ticks."""
     r = sim("--replay", PIPE, "--check")
-    rows = [l.split() for l in r.stdout.splitlines() if l.startswith("pipetest ")]
+    rows = [l.split() for l in r.stdout.splitlines() if re.match(r"pipetest\s+\d+ normal ", l)]
     assert len(rows) == 2, r.stdout
     for row in rows:
         rec, rep = float(row[3]), float(row[4])
         assert abs(rec - rep) <= 2.0, f"cpu ms {rec} recorded, {rep} replayed"
         end_rec, end_rep = float(row[8]), float(row[9])
         assert abs(end_rec - end_rep) <= 0.005, f"pid {row[1]} ends at {end_rep} s, recorded {end_rec} s"
+
+
+@test
+def a_run_shorter_than_a_tick_costs_its_length():
+    """Time runs to the ns inside a tick: a task that runs 0.3 ms and exits
+    lets the next one run in the same tick. forktree's 50 tasks of about
+    0.3 ms each end within 1 ms of when they ended on the kernel (charged
+    a tick each, the tree took 3 times longer), and every task's replayed
+    CPU time is its recorded time to the µs."""
+    r = sim("--replay", FORKTREE)
+    rows = rows_of(r.stdout)
+    kids = [row for pid, row in rows.items() if row[0] == "forktree"]
+    assert len(kids) >= 50, len(kids)
+    last_rec, last_rep = max(float(row[8]) for row in kids), max(float(row[9]) for row in kids)
+    assert abs(last_rec - last_rep) <= 0.001, f"the tree ends at {last_rep} s, recorded {last_rec} s"
+    for pid, row in rows.items():
+        assert abs(float(row[3]) - float(row[4])) <= 0.001, f"pid {pid}: cpu ms {row[3]} recorded, {row[4]} replayed"
+
+
+@test
+def a_forked_task_starts_on_its_parents_stair():
+    """A task whose fork is in the trace is forked in the replay as the
+    kernel forks (sched_fork, docs/staircase.md §6.6): one stair below its
+    parent's stair at that moment. forktree forks a tree of 50; in the
+    replay each child's fork event is on its parent's (the recording's
+    cur=) latest stair plus one; and the interactive trace's second hog,
+    started a stair lower as on the kernel, ends with the first (3.0 s)."""
+    parent = {}
+    for line in lines_of(FORKTREE):
+        m = re.match(r"trace: \d+ cpu\d+ fork pid (\d+) .* cur=(\d+) ", line)
+        if m:
+            parent[int(m[1])] = int(m[2])
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        sim("--replay", FORKTREE, "--trace-out", out)
+        prio, checked = {}, 0
+        for line in lines_of(out):
+            m = re.match(r"trace: \d+ cpu\d+ (\w+) pid (\d+) .* prio=(\d+) ", line)
+            if not m:
+                continue
+            ev, pid, p = m[1], int(m[2]), int(m[3])
+            if ev == "fork" and 100 <= prio.get(parent.get(pid), 0) < 139:
+                assert p == prio[parent[pid]] + 1, f"pid {pid} forked on {p}, its parent on {prio[parent[pid]]}"
+                checked += 1
+            prio[pid] = p
+    assert checked >= 50, f"{checked} forks checked"
+    rows = rows_of(sim("--replay", unpacked("kernel-replay-interactive-1cpu.log.gz")).stdout)
+    assert abs(float(rows[6][8]) - float(rows[6][9])) <= 0.020, rows[6]
+
+
+@test
+def a_task_asleep_at_the_end_sleeps_to_the_end():
+    """signals' init (pid 1) is asleep from 0.92 s to the end of the trace
+    (1.325 s): replayed, it sleeps to the end too, and ends with the
+    trace, not when it went to sleep."""
+    rows = rows_of(sim("--replay", SIGNALS).stdout)
+    end_rec, end_rep = float(rows[1][8]), float(rows[1][9])
+    assert abs(end_rec - end_rep) <= 0.005, f"init ends at {end_rep} s, recorded {end_rec} s"
 
 
 @test
@@ -161,10 +242,210 @@ def replayed_trace_reads_in_the_viewer_with_the_recorded_pids():
                 ran[cur[c]] = ran.get(cur[c], 0) + e["t"] - since[c]
             cur[c], since[c] = e["pid"], e["t"]
     report = {int(l.split()[1]): float(l.split()[4]) for l in r.stdout.splitlines()
-              if re.match(r"sched_interacti\s+\d+ ", l)}
+              if re.match(r"sched_interacti\s+\d+ normal ", l)}
     assert sorted(report) == [3, 4, 5, 6], report
     for pid, ms in report.items():
         assert abs(ran.get(pid, 0) / 1e6 - ms) <= 1.0, f"pid {pid}: trace {ran.get(pid, 0) / 1e6} ms, report {ms}"
+
+
+def report_rows(stdout):
+    """{pid: (cpu ms recorded, cpu ms replayed)} of a replay's report."""
+    rows = {}
+    for line in stdout.splitlines():
+        w = line.split()
+        if len(w) > 5 and w[1].isdigit() and re.match(r"-?\d+\.\d+$", w[3]):
+            rows[int(w[1])] = (float(w[3]), float(w[4]))
+    return rows
+
+
+def compared(rec, *args):
+    """Replay rec with args; (the report, the page's data, the JSON) of
+    traceview --compare of the recording and the replay's --trace-out."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import traceview
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        r = sim("--replay", rec, *args, "--trace-out", out)
+        assert r.returncode == 0 and not r.stdout.startswith("trace:"), r.stdout[:200] + r.stderr
+        html, js = os.path.join(d, "both.html"), os.path.join(d, "both.json")
+        v = subprocess.run([sys.executable, os.path.join(REPO, "tools", "traceview.py"), "--compare",
+                            rec, out, "-o", html, "--json", js], capture_output=True, text=True)
+        assert v.returncode == 0 and not v.stderr, v.stdout + v.stderr
+        with open(html) as f:
+            data = json.loads(re.search(r"^const DATA = (.*);$", f.read(), re.M)[1])
+        with open(js) as f:
+            perfetto = json.load(f)
+    return r.stdout, data, perfetto
+
+
+@test
+def compare_page_draws_both_runs_in_one_view():
+    """traceview --compare: one block, the recording's CPU lanes and task
+    rows above the replay's, each labelled, on one time axis; each pid's
+    running time in each group is the report's cpu ms (within a tick's
+    rounding of the trace's µs: 0.05 ms)."""
+    report, data, _ = compared(INTERACTIVE, "--set", "rr_interval=50")
+    assert len(data) == 1, f"{len(data)} blocks: the runs are not in one view"
+    d = data[0]
+    assert [g["label"] for g in d["groups"]] == ["recorded", "replayed"], d["groups"]
+    assert d["cpuLabels"] == ["recorded cpu0", "recorded cpu1", "replayed cpu0", "replayed cpu1"], d["cpuLabels"]
+    groups = [t["group"] for t in d["tasks"]]
+    assert groups == sorted(groups, key=["recorded", "replayed"].index), "recorded rows are not all above"
+    ran = {}
+    for cpu, a, b, task, *_ in d["stints"]:
+        if task >= 0 and d["tasks"][task]["pid"] > 0:
+            key = (d["tasks"][task]["group"], d["tasks"][task]["pid"])
+            assert (cpu < 2) == (key[0] == "recorded"), f"{key} drawn on {d['cpuLabels'][cpu]}"
+            ran[key] = ran.get(key, 0) + b - a
+    for pid, (rec, rep) in report_rows(report).items():
+        for group, ms in (("recorded", rec), ("replayed", rep)):
+            got = ran.get((group, pid), 0) / 1e6
+            assert abs(got - ms) <= 0.05, f"{group} pid {pid}: page {got:.3f} ms, report {ms} ms"
+
+
+@test
+def compare_json_has_recorded_and_replayed_processes():
+    """--compare --json: Chrome trace-event JSON of two processes, named
+    recorded and replayed, a thread per CPU in each; the slices of a pid
+    in each process add up to the report's cpu ms, and every task has a
+    stair (prio) counter in both."""
+    report, _, j = compared(PIPE, "--set", "rr_interval=5")
+    names = {e["pid"]: e["args"]["name"] for e in j["traceEvents"] if e["name"] == "process_name"}
+    assert names == {1: "recorded", 2: "replayed"}, names
+    ran, counters = {}, set()
+    for e in j["traceEvents"]:
+        assert isinstance(e.get("ph"), str) and "pid" in e and (e["ph"] == "M" or isinstance(e["ts"], (int, float))), e
+        if e["ph"] == "X":
+            assert e["dur"] > 0 and e["tid"] // 1000 == e["pid"], e
+            key = (names[e["pid"]], e["args"]["pid"])
+            ran[key] = ran.get(key, 0) + e["dur"] / 1000
+        elif e["ph"] == "C":
+            counters.add((names[e["pid"]], e["name"]))
+    rows = report_rows(report)
+    assert sorted(rows) == [2, 3, 4], rows
+    for pid, (rec, rep) in rows.items():
+        assert abs(ran.get(("recorded", pid), 0) - rec) <= 0.05, (pid, ran.get(("recorded", pid)), rec)
+        assert abs(ran.get(("replayed", pid), 0) - rep) <= 0.05, (pid, ran.get(("replayed", pid)), rep)
+    for group in ("recorded", "replayed"):
+        assert {n.split("(")[-1] for g, n in counters if g == group} >= {"2)", "3)", "4)"}, counters
+
+
+@test
+def make_replay_writes_the_side_by_side_page():
+    """make replay writes build/trace/NAME.replay.{log,html,json} whatever
+    the verdict, and fails when the round trip does not hold."""
+    out = os.path.join(REPO, "build", "trace", "kernel-replay-interactive-1cpu.replay")
+    for ext in (".log", ".html", ".json"):
+        if os.path.exists(out + ext):
+            os.unlink(out + ext)
+    r = subprocess.run(["make", "--no-print-directory", "-C", REPO, "replay", f"TRACE={INTERACTIVE_1CPU}",
+                        "CHECK=1", "SET=policy:4=batch"], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "does NOT hold" in r.stdout, f"exit {r.returncode}\n{r.stdout[-600:]}{r.stderr}"
+    assert f"wrote {os.path.relpath(out, REPO)}.html: recorded, replayed one above the other" in r.stdout, r.stdout[-400:]
+    for ext in (".log", ".html", ".json"):
+        assert os.path.getsize(out + ext) > 1000, out + ext
+
+
+def stair_tenths(points, span):
+    """The report's rule, in Python: points [(ns, prio, runnable)] of one
+    task; per tenth of span, the mean prio while runnable, or None."""
+    sums, times = [0.0] * 10, [0.0] * 10
+    for k, (a, prio, runnable) in enumerate(points):
+        b = points[k + 1][0] if k + 1 < len(points) else span
+        for i in range(10):
+            o = min(b, span * (i + 1) / 10) - max(a, span * i / 10)
+            if runnable and o > 0:
+                sums[i] += o * prio
+                times[i] += o
+    return [round(sums[i] / times[i]) if times[i] else None for i in range(10)]
+
+
+def stair_points(path):
+    """{pid: [(ns from the first event, prio, runnable)]} from a trace's
+    events: woken or forked, runnable; a sleep event, not; the stair is
+    the prio= of each event of that pid. And the span, first to last event."""
+    ev = [l.split() for l in lines_of(path) if re.match(r"trace: \d+ cpu\d+ ", l)]
+    t0, t1 = int(ev[0][1]), int(ev[-1][1])
+    pts = {}
+    for w in ev:
+        pid, prio = int(w[5]), next((int(x[5:]) for x in w if x.startswith("prio=")), None)
+        if pid <= 0 or prio is None:
+            continue
+        p = pts.setdefault(pid, [])
+        runnable = {"fork": True, "wakeup": True, "sleep": False}.get(w[3], p[-1][2] if p else True)
+        p.append((int(w[1]) - t0, prio, runnable))
+    return pts, t1 - t0
+
+
+@test
+def stairs_over_time_are_the_traces():
+    """The report's stairs: per task, a line recorded and a line replayed,
+    the mean stair while runnable in each tenth of the run; each value is
+    what the recording's events, and the replay's (--trace-out), say
+    (within 1 of rounding); the interactive task (pid 4) stays on 120,
+    the hogs stand lower on average after the first tenth."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rep.log")
+        r = sim("--replay", INTERACTIVE, "--trace-out", out)
+        rep_pts, rep_span = stair_points(out)
+    rec_pts, rec_span = stair_points(INTERACTIVE)
+    lines = r.stdout.split("\nstairs ")[1].splitlines()
+    assert "10%" in lines[0] and "100%" in lines[0], lines[0]
+    rows, pid = {}, None
+    for line in lines[1:]:
+        w = line.split()
+        if len(w) == 13 and w[2] == "rec":
+            pid = int(w[1])
+        if len(w) >= 11 and w[-11] in ("rec", "rep"):
+            rows[(pid, w[-11])] = [None if x == "-" else int(x) for x in w[-10:]]
+    assert sorted({p for p, _ in rows}) == [2, 3, 4, 5, 6], rows
+    end_rep = max(float(l.split()[9]) for l in r.stdout.splitlines() if re.match(r"\S+\s+\d+ normal ", l))
+    for (pid, which), got in rows.items():
+        pts, span = (rec_pts, rec_span) if which == "rec" else (rep_pts, round(end_rep * 1e9))
+        want = stair_tenths(pts[pid], span)
+        assert [g is None for g in got] == [w is None for w in want], (pid, which, got, want)
+        assert all(g is None or abs(g - w) <= 1 for g, w in zip(got, want)), (pid, which, got, want)
+    for which in ("rec", "rep"):
+        assert set(rows[(4, which)]) == {120}, f"the interactive task left the top stair: {rows[(4, which)]}"
+        assert min(rows[(5, which)][1:]) > 125, f"a hog on the top stairs: {rows[(5, which)]}"
+
+
+def p99_of(out, pid):
+    """(p50, p99) replayed of pid in a replay's report."""
+    row = next(l.split() for l in out.splitlines() if re.match(rf"\S+\s+{pid} normal ", l))
+    return float(row[13]), float(row[15])
+
+
+@test
+def tour_what_if_section_typed():
+    """docs/tour.md §11, typed on the host as tests/cases/tour.py types the
+    rest at the kernel's shell: each "$ " line of its ```console host
+    block is run in the repository, and each line shown under it must
+    match a line of the real output, in order (numbers are wildcards);
+    then the fact the section teaches, with the real numbers: the
+    interactive task's (pid 4) p99 wake-up latency is longer at
+    rr_interval 50 than at 5 (by a tick at least), its p50 unchanged."""
+    sys.path[:0] = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "cases")]
+    import tour
+    steps = tour.tour_steps(info="console host")
+    assert [c.split()[:2] for c, *_ in steps] == [["make", "replay"]] * 2, steps
+    log = ""
+    for cmd, *_ in steps:
+        r = subprocess.run(["bash", "-c", cmd], cwd=REPO, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"{cmd}: exit {r.returncode}\n{r.stderr}"
+        log += f"$ {cmd}\n{r.stdout}{r.stderr}"
+    outs = tour.outputs(log, steps)
+
+    def facts(_steps, outs):
+        (p50_5, p99_5), (p50_50, p99_50) = p99_of(outs[0], 4), p99_of(outs[1], 4)
+        problems = []
+        if not p99_50 >= p99_5 + 1:
+            problems.append(f"p99 at rr_interval 50 is {p99_50} ms, at 5 {p99_5} ms: want it longer")
+        if abs(p50_50 - p50_5) > 1:
+            problems.append(f"p50 moved: {p50_5} ms at 5, {p50_50} ms at 50")
+        return problems
+    ok, why = tour.check_tour(log, "console host", facts)
+    assert ok, why
 
 
 @test

@@ -460,6 +460,7 @@ static void usage(FILE *f)
 		"  --nice PID=DELTA     with --replay: the recorded pid's nice plus DELTA\n"
 		"  --policy PID=POLICY  with --replay: the recorded pid under another policy\n"
 		"  --cpus N             with --replay: on N CPUs, not the trace's\n"
+		"  --trace-out FILE     with --replay: the replay's events into FILE, not first\n"
 		"  --sched NAME         the scheduler of lineage mode (docs/lineage.md): %s\n"
 		"  --picknext N,N,...   no workload: host time per yield with N runnable\n"
 		"                       hogs on one CPU, for each N (1 to %d; docs/simulator.md)\n"
@@ -509,6 +510,10 @@ int main(int argc, char **argv)
 			lenient = true;
 		} else if (!strcmp(a, "--trace")) {
 			tracing = true;
+		} else if (!strcmp(a, "--trace-out") && v) {
+			tracing = true;
+			ropts.trace_out = v;
+			i++;
 		} else if (!strcmp(a, "--seed") && v) {
 			char *end;
 			errno = 0;
@@ -560,10 +565,10 @@ int main(int argc, char **argv)
 	ropts.trace = tracing;
 	if (replay)
 		return replay_main(replay, lenient, &ropts, cli_tunables, ncli);
-	if (!file || ropts.check || lenient || ropts.nover || ropts.cpus) {
+	if (!file || ropts.check || lenient || ropts.nover || ropts.cpus || ropts.trace_out) {
 		if (file)
-			fprintf(stderr, "staircase-sim: --check, --lenient, --nice, --policy and --cpus "
-				"go with --replay\n");
+			fprintf(stderr, "staircase-sim: --check, --lenient, --nice, --policy, --cpus and "
+				"--trace-out go with --replay\n");
 		usage(stderr);
 		return 1;
 	}

@@ -4,20 +4,25 @@
  *
  * The driver plays the kernel's part one tick at a time, as tests/unit/sim.c
  * does for a workload, but each task follows its own list of atoms:
- * a RUN is CPU work, consumed only in the ticks the task runs (a task
- * charged a tick for less work carries the rest into its next RUN, so over
- * a run its ticks stay within one of its work); a SLEEP lasts its recorded
- * time in whole ticks (at least one); a WAIT ends when its waker has done
- * the WAKE it names, perf sched replay's rule, so a reader wakes when the
- * writer writes, whatever the time. Only a running task does atoms.
+ * a RUN is CPU work, consumed only while the task runs, to the ns: a RUN
+ * that ends inside a tick lets the task do its next atoms there, and the
+ * CPU's next task runs the rest of that tick; the timer tick (sched_tick)
+ * is charged to whoever runs when it comes, as on the kernel. A SLEEP
+ * ends at the tick nearest its recorded end (one tick at least: timers
+ * fire on ticks); a WAIT ends when its waker has done the WAKE it names,
+ * perf sched replay's rule, so a reader wakes when the writer writes,
+ * whatever the time. Only a running task does atoms.
  *
- * Invariant of the step: after it, every CPU's current task stands on a
- * RUN with work left (or the CPU idles).
+ * Invariant between steps of the clock: every CPU's current task stands
+ * on a RUN with work left (or the CPU idles), and no CPU has a
+ * reschedule pending.
  */
 #include "replay.h"
 #include "../../tests/unit/fake_machine.h"
 #include "../../sched/runqueue.h"
 #include "../../sched/policy.h"
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,14 +31,14 @@ struct rstate {
 	int next;			/* the atom it stands on */
 	bool entered;			/* its RUN's work is set up */
 	int64_t left;			/* ns of work left of that RUN */
-	uint64_t carry;			/* ns charged beyond its work: off the next RUN */
 	bool asleep, blocked, finished;
 	uint64_t wake_at;		/* asleep: the tick */
-	uint64_t ran;			/* ticks run */
+	uint64_t ran_ns;		/* time run */
 	uint64_t woken_ns;		/* woken, not yet switched in; 0 none */
 	uint64_t *lat;
 	int nlat, lat_cap;
 	uint64_t end_ns;		/* when it exited or stopped */
+	struct stair_log stairs;	/* its stair and state, from its events */
 };
 
 static struct rtrace *tr;
@@ -88,24 +93,24 @@ static void keep(const struct fake_trace_rec *r, const struct rstate *s)
 	out[nout++] = (struct out_rec){ *r, se ? se->prio : 0, se ? se->burst : 0, se ? se->slice : 0 };
 }
 
-static void print_trace(void)
+static void print_trace(FILE *f)
 {
-	printf("trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
+	fprintf(f, "trace: begin %zu events, %zu lost, %d cpus\n", nout, out_lost, fake_ncpus);
 	for (size_t i = 0; i < nout; i++) {
 		const struct fake_trace_rec *e = &out[i].r;
 		const struct rstate *s = e->pid > 0 && e->pid <= FAKE_MAX_PROCS ? by_sim_pid[e->pid] : NULL;
 		const struct rtask *t = s ? &tr->tasks[s - rs] : NULL;
-		printf("trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
+		fprintf(f, "trace: %llu cpu%d %s pid %d %s %s %d comm=%s prio=%d burst=%d slice=%d\n",
 		       (unsigned long long)e->ns, e->cpu, sched_trace_names[e->event][0],
 		       t ? t->pid : 0, sched_trace_policy_name(e->policy), sched_trace_names[e->event][1],
 		       e->arg, t && t->comm[0] ? t->comm : e->policy == FAKE_POLICY_IDLE ? "idle" : "-",
 		       out[i].prio, out[i].burst, out[i].slice);
 	}
-	printf("trace: end\n");
+	fprintf(f, "trace: end\n");
 	free(out);
 }
 
-/* The replay's wake latencies, from the scheduler's own events. */
+/* The replay's wake latencies and stairs, from the scheduler's own events. */
 static void on_event(const struct fake_trace_rec *r)
 {
 	struct rstate *s = r->pid > 0 && r->pid <= FAKE_MAX_PROCS ? by_sim_pid[r->pid] : NULL;
@@ -114,6 +119,8 @@ static void on_event(const struct fake_trace_rec *r)
 		keep(r, s);
 	if (!s)
 		return;
+	if (s->p)
+		stair_note(&s->stairs, r->ns, s->p->sched.prio, stair_runnable_after(&s->stairs, r->event));
 	if (r->event == TRACE_WAKEUP)
 		s->woken_ns = r->ns ? r->ns : 1;
 	else if (r->event == TRACE_SWITCH && s->woken_ns) {
@@ -147,12 +154,14 @@ static uint32_t pinned_to(const struct rtask *t)
 	return t->ran_on;
 }
 
-/* Its nice: from its best stair (120 + nice) for NORMAL and BATCH, plus
- * --nice's delta. */
-static int nice_for(const struct rtask *t, int policy)
+/* Its nice, plus --nice's delta: inherited where it was forked in the
+ * trace and set none of its own there (no nice event); else, for NORMAL
+ * and BATCH, from its best stair since it last set one (120 + nice). */
+static int nice_for(const struct rtask *t, int policy, const struct sched_task *forked)
 {
 	bool staired = policy == SCHED_NORMAL || policy == SCHED_BATCH;
-	int nice = staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
+	int nice = forked && !t->reniced ? sched_task_nice(forked) :
+		   staired && t->prio_min >= 100 && t->prio_min < 140 ? t->prio_min - 120 : 0;
 
 	for (int k = 0; k < opts->nover; k++)
 		if (opts->over[k].pid == t->pid && !opts->over[k].is_policy)
@@ -160,27 +169,37 @@ static int nice_for(const struct rtask *t, int policy)
 	return nice < -20 ? -20 : nice > 19 ? 19 : nice;
 }
 
-/* As a process that sets its policy and nice before it runs (main.c),
- * on cpu (its parent's) unless it is pinned elsewhere. FIFO and RR get
- * their recorded priority, 99 - prio (1 for a task --policy made one). */
-static void start(int i, int cpu)
+/* A task of the trace starts: forked by parent (its fork in the trace),
+ * as the kernel forks (sched_fork: the parent's stair and slice), or,
+ * there from the start, as a process that sets its policy and nice before
+ * it runs (main.c); on cpu (its parent's) unless it is pinned elsewhere.
+ * Its policy and nice are then set where they differ from what it has:
+ * FIFO and RR get their recorded priority, 99 - prio (1 for a task
+ * --policy made one). */
+static void start(int i, int cpu, const struct rstate *parent)
 {
 	const struct rtask *t = &tr->tasks[i];
 	uint32_t pin = pinned_to(t);
 	int policy = policy_for(t, opts);
 	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
 	struct fake_proc *p;
+	int nice;
 
 	if (pin && !(pin & (1u << cpu)))
 		cpu = __builtin_ctz(pin);
 	p = fake_new_task(cpu, 1000, 1000);
+	fake_cpu = cpu;
+	if (parent)
+		sched_fork(&parent->p->sched, &p->sched);
+	nice = rt ? 0 : nice_for(t, policy, parent ? &p->sched : NULL);
 	if (pin)
 		sched_set_cpus_allowed(&p->sched, pin);
-	sched_set_user_nice(&p->sched, rt ? 0 : nice_for(t, policy));
-	sched_set_policy(&p->sched, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
+	if (!parent || sched_task_nice(&p->sched) != nice)
+		sched_set_user_nice(&p->sched, nice);
+	if (!parent || p->sched.policy != policy || rt)
+		sched_set_policy(&p->sched, policy, !rt ? 0 : t->prio_min < 99 ? 99 - t->prio_min : 1);
 	rs[i].p = p;
 	by_sim_pid[p->pid] = &rs[i];
-	fake_cpu = cpu;
 	sched_wake_new(&p->sched);
 	fake_cpu = 0;
 }
@@ -223,13 +242,11 @@ static void advance(struct rstate *s, int cpu)
 		switch (a->kind) {
 		case A_RUN:
 			if (!s->entered) {
-				s->left = (int64_t)a->ns - (int64_t)s->carry;
-				s->carry = 0;
+				s->left = (int64_t)a->ns;
 				s->entered = true;
 			}
 			if (s->left > 0)
 				return;
-			s->carry = (uint64_t)-s->left;
 			complete(s);
 			break;
 		case A_WAKE:
@@ -238,12 +255,12 @@ static void advance(struct rstate *s, int cpu)
 			break;
 		case A_FORK:
 			complete(s);
-			start(a->dep, cpu);
+			start(a->dep, cpu, s);
 			break;
 		case A_SLEEP: {
-			uint64_t ticks = (a->ns + fake_tick_ns() / 2) / fake_tick_ns();
+			uint64_t at = (fake_now_ns + a->ns + fake_tick_ns() / 2) / fake_tick_ns();
 			s->asleep = true;
-			s->wake_at = now_tick + (ticks ? ticks : 1);
+			s->wake_at = at > now_tick ? at : now_tick + 1;
 			fake_sleep(cpu, TASK_INTERRUPTIBLE);
 			return;
 		}
@@ -274,24 +291,56 @@ static void settle(int cpu)
 		advance(s, cpu);
 }
 
+/* Reschedule where asked (a wake-up's preemption acts at once, as the
+ * kernel's IPI does), and let each CPU's task do its atoms, until every
+ * CPU's task has work and no request is left. */
+static void settle_all(void)
+{
+	bool again = true;
+
+	while (again) {
+		fake_resched_pending();
+		for (int cpu = 0; cpu < fake_ncpus; cpu++)
+			settle(cpu);
+		again = false;
+		for (int cpu = 0; cpu < fake_ncpus; cpu++)
+			again |= fake_need_resched[cpu];
+	}
+}
+
+/* The CPUs run to the next tick: all at once, each task's work going
+ * down, stopping inside the tick where a RUN ends so that its task does
+ * what comes next (sleeps, wakes another, exits) at that ns. */
+static void run_to_tick(void)
+{
+	uint64_t end = (now_tick + 1) * fake_tick_ns();
+
+	for (;;) {
+		uint64_t dt;
+		settle_all();
+		dt = end - fake_now_ns;
+		for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+			struct rstate *s = of(fake_curr(cpu));
+			if (s && (uint64_t)s->left < dt)
+				dt = (uint64_t)s->left;
+		}
+		for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+			struct rstate *s = of(fake_curr(cpu));
+			if (s) {
+				s->left -= (int64_t)dt;
+				s->ran_ns += dt;
+			}
+		}
+		fake_now_ns += dt;
+		if (fake_now_ns == end)
+			return;
+	}
+}
+
 static void step(void)
 {
-	uint64_t tick = fake_tick_ns();
-
-	/* Requests made between steps, and what the tasks switched in then
-	 * do before any tick is charged (a woken reader that only reads) */
-	fake_resched_pending();
-	for (int cpu = 0; cpu < fake_ncpus; cpu++)
-		settle(cpu);
+	run_to_tick();
 	now_tick++;
-	fake_now_ns += tick;
-	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
-		struct rstate *s = of(fake_curr(cpu));
-		if (s) {
-			s->ran++;
-			s->left -= (int64_t)tick;
-		}
-	}
 	for (int cpu = 0; cpu < fake_ncpus; cpu++)
 		fake_tick(cpu, true);
 	for (int i = 0; i < tr->ntasks; i++) {
@@ -304,11 +353,7 @@ static void step(void)
 			fake_cpu = 0;
 		}
 	}
-	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
-		if (fake_need_resched[cpu])
-			fake_schedule(cpu);
-		settle(cpu);
-	}
+	settle_all();
 }
 
 static bool all_done(void)
@@ -376,6 +421,63 @@ static bool lat_ok(double rec, double rep, double tick_ms)
 	return d <= LAT_TOL_TICKS * tick_ms || d <= LAT_TOL * rec;
 }
 
+#define TENTHS 10
+
+/* The stair a task stood on while runnable, over each tenth of a run of
+ * span ns: the mean of its prio weighted by time; -1 where it was not
+ * runnable in that tenth. */
+static void stair_tenths(const struct stair_log *l, uint64_t span, int out[TENTHS])
+{
+	double sum[TENTHS] = { 0 }, time[TENTHS] = { 0 };
+
+	for (int k = 0; k < l->n; k++) {
+		const struct stair_pt *p = &l->v[k];
+		double a = (double)p->ns, b = (double)(k + 1 < l->n ? l->v[k + 1].ns : span);
+		for (int i = 0; p->runnable && i < TENTHS; i++) {
+			double o = fmin(b, (double)span * (i + 1) / TENTHS) - fmax(a, (double)span * i / TENTHS);
+			if (o > 0) {
+				sum[i] += o * p->prio;
+				time[i] += o;
+			}
+		}
+	}
+	for (int i = 0; i < TENTHS; i++)
+		out[i] = time[i] > 0 ? (int)lround(sum[i] / time[i]) : -1;
+}
+
+static void print_tenths_row(const struct stair_log *l, uint64_t span)
+{
+	int v[TENTHS];
+
+	stair_tenths(l, span, v);
+	for (int i = 0; i < TENTHS; i++)
+		if (v[i] < 0)
+			printf(" %4s", "-");
+		else
+			printf(" %4d", v[i]);
+	printf("\n");
+}
+
+/* Per task, its stair over each tenth of the run, recorded above replayed. */
+static void report_stairs(uint64_t end_ns)
+{
+	printf("\n%-15s %5s %-3s", "stairs", "pid", "run");
+	for (int i = 1; i <= TENTHS; i++)
+		printf(" %3d%%", 100 * i / TENTHS);
+	printf("\n");
+	for (int i = 0; i < tr->ntasks; i++) {
+		const struct rtask *t = &tr->tasks[i];
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", t->pid);
+		printf("%-15s %5s rec", t->comm[0] ? t->comm : "-", pid);
+		print_tenths_row(&t->stairs, tr->t1 - tr->t0);
+		printf("%-15s %5s rep", "", "");
+		print_tenths_row(&rs[i].stairs, end_ns);
+	}
+	printf("(stairs: the prio each task stood on while runnable, averaged over each tenth of the run, "
+	       "recorded and replayed; -: not runnable in that tenth)\n");
+}
+
 static int report(bool check, uint64_t end_ns, bool timed_out)
 {
 	double tick_ms = (double)fake_tick_ns() / 1e6;
@@ -388,7 +490,7 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	for (int i = 0; i < tr->ntasks; i++) {
 		struct rtask *t = &tr->tasks[i];
 		struct rstate *s = &rs[i];
-		double rec = (double)t->cpu_ns / 1e6, rep = (double)s->ran * tick_ms;
+		double rec = (double)t->cpu_ns / 1e6, rep = (double)s->ran_ns / 1e6;
 		double diff = rec > 0 ? 100.0 * (rep - rec) / rec : 0.0;
 		double p50r = pct(t->lat, t->nlat, 50), p99r = pct(t->lat, t->nlat, 99);
 		double p50s = pct(s->lat, s->nlat, 50), p99s = pct(s->lat, s->nlat, 99);
@@ -422,6 +524,7 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 	       "%.3f s replayed; end: its exit, or the trace's end, in s from the start; wakes and wake-up latency "
 	       "p50/p99 in ms, wake-up to running)\n",
 	       span_rec / 1e3, span_rep / 1e3);
+	report_stairs(end_ns);
 	if (timed_out)
 		printf("replay: stopped after %.3f s, 4 times the recording and 10 s more: "
 		       "a task waits for a wake-up that never comes\n", span_rep / 1e3);
@@ -452,7 +555,12 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 {
 	uint64_t limit;
 	bool timed_out = false;
+	FILE *out_file = NULL;
 
+	if (o->trace_out && !(out_file = fopen(o->trace_out, "w"))) {
+		fprintf(stderr, "staircase-sim: %s: %s\n", o->trace_out, strerror(errno));
+		return 2;
+	}
 	tr = trace;
 	opts = o;
 	rs = calloc((size_t)tr->ntasks + 1, sizeof(*rs));
@@ -461,11 +569,10 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 	fake_trace_hook = on_event;
 	for (int i = 0; i < tr->ntasks; i++)
 		if (!tr->tasks[i].forked)
-			start(i, tr->tasks[i].home_cpu % fake_ncpus);
-	for (int cpu = 0; cpu < fake_ncpus; cpu++) {
+			start(i, tr->tasks[i].home_cpu % fake_ncpus, NULL);
+	for (int cpu = 0; cpu < fake_ncpus; cpu++)
 		fake_schedule(cpu);
-		settle(cpu);
-	}
+	settle_all();
 	limit = (4 * (tr->t1 - tr->t0) + 10000000000ull) / fake_tick_ns();
 	while (!all_done()) {
 		if (now_tick >= limit) {
@@ -474,7 +581,11 @@ int replay_run(struct rtrace *trace, const struct replay_opts *o)
 		}
 		step();
 	}
-	if (o->trace)
-		print_trace();
+	if (out_file) {
+		print_trace(out_file);
+		fclose(out_file);
+	} else if (o->trace) {
+		print_trace(stdout);
+	}
 	return report(o->check, fake_now_ns, timed_out);
 }

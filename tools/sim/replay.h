@@ -8,12 +8,13 @@
  * them (replay_read.c):
  *
  *   RUN   n ns of CPU work (consumed only while it runs in the replay)
- *   SLEEP n ns, then wake (a timer's, or an interrupt's, wake-up)
+ *   SLEEP n ns, then wake (a timer's, or an interrupt's, wake-up; or
+ *         asleep at the trace's end, until that end)
  *   WAIT  until task dep has done its atom dep_atom (a WAKE of this task):
  *         a pipe's reader wakes when its writer writes, not at the time
  *         recorded, as perf sched replay does
  *   WAKE  wake task dep (whose WAIT names this atom)
- *   FORK  start task dep (fork order kept)
+ *   FORK  fork task dep (as the kernel forks: sched_fork)
  *   EXIT  the end: a switch-out as X (dead)
  *   END   the trace ended while it lived: it stops here
  *
@@ -37,6 +38,26 @@ struct atom {
 	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded */
 };
 
+/* A change of a task's stair (prio), or of whether it is runnable
+ * (woken or forked: yes; a sleep event: no), at ns from the run's start. */
+struct stair_pt {
+	uint64_t ns;
+	int16_t prio;
+	bool runnable;
+};
+
+struct stair_log {
+	struct stair_pt *v;
+	int n, cap;
+};
+
+/* Note a task's stair and state at ns (a point only where one changes). */
+void stair_note(struct stair_log *l, uint64_t ns, int prio, bool runnable);
+
+/* Runnable after an event (TRACE_*): woken or forked, yes; a sleep, no;
+ * any other, as it was (runnable if nothing was noted yet). */
+bool stair_runnable_after(const struct stair_log *l, int event);
+
 /* One process of the trace (a pid used again is a new task). */
 struct rtask {
 	int pid;			/* as recorded */
@@ -44,6 +65,7 @@ struct rtask {
 	char comm[16];
 	int policy;			/* SCHED_*: the first it was seen with */
 	int prio_min;			/* best stair seen (NORMAL...: 120 + nice) */
+	bool reniced;			/* set its nice or policy in the trace */
 	int rt_prio;			/* FIFO, RR: 99 - prio */
 	bool forked;			/* its fork is in the trace; else there at the start */
 	struct atom *atoms;
@@ -53,6 +75,7 @@ struct rtask {
 	uint64_t end_ns;		/* its exit, or the trace's end, from the first event */
 	uint64_t *lat;			/* wake-up latencies, ns */
 	int nlat, lat_cap;
+	struct stair_log stairs;	/* from its events' prio= and state */
 	/* the reader's state */
 	int state;			/* RS_* (replay_read.c) */
 	int cpu;			/* running: on which CPU */
@@ -92,6 +115,7 @@ struct replay_opts {
 	bool check;			/* --check: the round trip must hold */
 	int cpus;			/* --cpus N: replay on N CPUs; 0: the trace's */
 	bool trace;			/* --trace: print the replay's events first */
+	const char *trace_out;		/* --trace-out FILE: print them there instead */
 	struct replay_override over[REPLAY_MAX_OVERRIDES];
 	int nover;
 };

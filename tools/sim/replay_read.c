@@ -207,6 +207,29 @@ static bool read_block(struct reader *r, FILE *f, struct rec **out, long *n)
 
 /* ---- the walk ---- */
 
+void stair_note(struct stair_log *l, uint64_t ns, int prio, bool runnable)
+{
+	struct stair_pt *last = l->n ? &l->v[l->n - 1] : NULL;
+
+	if (last && last->prio == prio && last->runnable == runnable)
+		return;
+	if (last && last->ns == ns) {
+		*last = (struct stair_pt){ ns, (int16_t)prio, runnable };
+		return;
+	}
+	l->v = grow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct stair_pt){ ns, (int16_t)prio, runnable };
+}
+
+bool stair_runnable_after(const struct stair_log *l, int event)
+{
+	if (event == TRACE_FORK || event == TRACE_WAKEUP)
+		return true;
+	if (event == TRACE_SLEEP)
+		return false;
+	return l->n ? l->v[l->n - 1].runnable : true;
+}
+
 static struct rtask *task_of(struct rtrace *tr, int pid)
 {
 	for (int i = tr->ntasks - 1; i >= 0; i--)
@@ -266,6 +289,7 @@ static void note_task(struct rtask *t, const struct rec *e)
 		t->policy = e->policy;	/* the policy and nice it set last */
 		t->prio_min = 140;	/* its best stair from here on */
 	}
+	t->reniced |= e->event == TRACE_NICE;
 	if (e->prio >= 0 && e->prio < t->prio_min)
 		t->prio_min = e->prio;
 	if (e->comm[0])
@@ -422,6 +446,8 @@ static bool walk(struct reader *r, const struct rec *e)
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
 	if (t)
 		note_task(t, e);
+	if (t && e->prio >= 0)
+		stair_note(&t->stairs, e->ns - r->tr->t0, e->prio, stair_runnable_after(&t->stairs, e->event));
 	return true;
 }
 
@@ -474,8 +500,11 @@ bool replay_read(FILE *f, const char *file, bool lenient, struct rtrace *tr, FIL
 		struct rtask *t = &tr->tasks[i];
 		if (t->state == RS_DEAD)
 			continue;
+		uint64_t since = t->since;
 		account(t, tr->t1);
 		flush(t);
+		if (t->state == RS_ASLEEP && tr->t1 > since)
+			add_atom(t, A_SLEEP, -1, -1, tr->t1 - since);	/* to the trace's end */
 		add_atom(t, A_END, -1, -1, 0);
 		t->end_ns = tr->t1 - tr->t0;
 	}
