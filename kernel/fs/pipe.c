@@ -27,6 +27,8 @@
 #include "lib/errno.h"
 #include "file.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vm.h"
 #include "kernel/task/proc.h"
 #include "kernel/mm/uaccess.h"
 #include "lib/string.h"
@@ -36,6 +38,7 @@
 #include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
 #define PIPE_PAGE	4096u
+_Static_assert(PIPE_PAGE == PAGE_SIZE, "a ring page is a frame");
 #define PIPE_DEF_SIZE	(16 * PIPE_PAGE)	/* Linux's default */
 #define PIPE_MAX_SIZE	(256 * PIPE_PAGE)	/* /proc/sys/fs/pipe-max-size: 1 MiB */
 #define CHUNK 256
@@ -70,10 +73,19 @@ struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq)
 	return p;
 }
 
+/* A ring page is a frame of its own (a heap block of 4 KiB would take
+ * two, with its header). */
+static char *page_alloc(void)
+{
+	uint32_t pa = pmm_alloc();
+	return pa ? P2V(pa) : NULL;
+}
+
 static void free_pages_from(struct pipe *p, uint32_t first)
 {
 	for (uint32_t i = first; i < PIPE_MAX_SIZE / PIPE_PAGE; i++) {
-		kfree(p->page[i]);
+		if (p->page[i])
+			pmm_free(V2P(p->page[i]));
 		p->page[i] = NULL;
 	}
 }
@@ -224,13 +236,13 @@ static void ring_get(struct pipe *p, char *to, uint32_t n)
 }
 
 /* The pages the next n bytes go to, made now: false when memory ran out.
- * The lock held (kmalloc takes only its own). */
+ * The lock held (the frame allocator takes only its own). */
 static bool ring_room(struct pipe *p, uint32_t n)
 {
 	for (uint32_t done = 0; done < n;) {
 		uint32_t at = (p->nwrite + done) & (p->size - 1);
 		char **pg = &p->page[at / PIPE_PAGE];
-		if (!*pg && !(*pg = kmalloc(PIPE_PAGE)))
+		if (!*pg && !(*pg = page_alloc()))
 			return false;
 		done += PIPE_PAGE - at % PIPE_PAGE;
 	}

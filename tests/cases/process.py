@@ -65,7 +65,8 @@ CASES = [
               r"^ok 4 - exec_of_a_bss_larger_than_memory_is_enomem",
               r"^ok 5 - exec_maps_bss_on_demand",
               # an initrd file's pages: one frame each for every mapping
-              r"^ok 6 - initrd_pages_read_once_and_shared_by_every_mapping"]),
+              r"^ok 6 - initrd_pages_read_once_and_shared_by_every_mapping",
+              r"^ok 7 - a_full_pipe_takes_a_frame_a_page"]),
     # Threads fork children whose own thread execs (de_thread), the
     # child's leader joined, exited or racing exit_group: every child ends
     # with the exec'd program's status, and the free frames are back

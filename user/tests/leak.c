@@ -12,7 +12,8 @@
  * The sixth maps one program file of the initrd in 8 processes: its
  * pages are read into the kernel's page cache once and every mapping
  * maps those frames (kernel/mm/filemap.c), a write copies the page, and
- * free_frames drops the cache no one maps.
+ * free_frames drops the cache no one maps. The seventh fills a pipe: a
+ * frame per page of it.
  *
  * A few warm-up cycles run first: the kernel heap keeps the pages it has
  * cut into small blocks for later use, which is not a leak; after warm-up
@@ -229,10 +230,34 @@ static void page_cache_checks(void)
 		ready, c0, c1, c2, each, pages / 2, (unsigned char)first);
 }
 
+/* A full pipe (64 KiB, Linux's default size) holds 16 pages: a frame
+ * each, besides the few heap blocks of the pipe and its two files. */
+static void pipe_pages_check(void)
+{
+	static char buf[65536];
+	int fds[2];
+
+	memset(buf, 'p', sizeof(buf));		/* its pages are ours before we count */
+	int before = free_frames();
+	if (pipe(fds) < 0) {
+		ktap_ok(0, "a_full_pipe_takes_a_frame_a_page", "pipe: %d", errno);
+		return;
+	}
+	long n = write(fds[1], buf, sizeof(buf));
+	int used = before - free_frames();
+	close(fds[0]);
+	close(fds[1]);
+	int after = free_frames();
+	ktap_ok(n == (long)sizeof(buf) && used >= 16 && used <= 19 && after == before,
+		"a_full_pipe_takes_a_frame_a_page",
+		"wrote %ld bytes; frames taken %d (want 16 pages and at most 3 for the heap), "
+		"given back %s", n, used, after == before ? "all" : "NOT all");
+}
+
 int main(int argc, char **argv)
 {
 	test_require_our_kernel(argc, argv, 0);
-	ktap_plan(6);
+	ktap_plan(7);
 
 	fork_cycles(10, 0);
 	int before = free_frames();
@@ -259,5 +284,6 @@ int main(int argc, char **argv)
 		before, after, GROWN_PAGES, ok ? "yes" : "NO");
 	exec_memory_checks();
 	page_cache_checks();
+	pipe_pages_check();
 	return ktap_done();
 }
