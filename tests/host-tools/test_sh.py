@@ -353,6 +353,13 @@ def signals_and_statuses_of_foreground_jobs(t):
     t.line("sh -c 'kill $$'; echo $?", r"^Terminated\n143\n")
     t.line("sh -c 'exit 3'", r"^sh: sh: exit status 3\n")
     t.line("nosuchprogram", r"^sh: nosuchprogram: not found, exit status 127\n")
+    # a status that is tested is an answer, not an error: no line for it
+    start = len(t.buf)
+    t.line("if sh -c 'exit 3'; then echo yes; else echo no; fi", r"^no\n")
+    t.line("until sh -c 'exit 1'; do break; done; echo after", r"^after\n")
+    t.line("sh -c 'exit 1' || echo other", r"^other\n")
+    t.line("! sh -c 'exit 2'; echo $?", r"^0\n")
+    assert "exit status" not in t.buf[start:], t.buf[start:]
 
 
 @terminal_test

@@ -1423,9 +1423,15 @@ static void wait_job(struct job *j)
 	}
 }
 
+/* Depth of commands whose status is being tested: an if, while or until
+ * condition, the left of && or ||, what ! negates. Their failure is an
+ * answer, not an error (the commands set -e passes over, in POSIX). */
+static int testing;
+
 /* What bash says when a foreground job ends badly: the signal that killed
  * it ("Killed", "Terminated"; only a newline after Ctrl-C), or our own
- * "exit status N" line.  127 and 126 were already explained by the child. */
+ * "exit status N" line, unless the status was being tested.  127 and 126
+ * were already explained by the child. */
 static void report_foreground(const struct job *j)
 {
 	int st = j->proc[j->nprocs - 1].status;
@@ -1438,7 +1444,7 @@ static void report_foreground(const struct job *j)
 		else if (sig != SIGPIPE)
 			fprintf(stderr, "%s%s\n", strsignal(sig),
 				WCOREDUMP(st) ? " (core dumped)" : "");
-	} else if (interactive && !j->last_builtin && WEXITSTATUS(st) &&
+	} else if (interactive && !testing && !j->last_builtin && WEXITSTATUS(st) &&
 		   WEXITSTATUS(st) != 126 && WEXITSTATUS(st) != 127) {
 		err("%s: exit status %d", j->last, WEXITSTATUS(st));
 	}
@@ -1786,6 +1792,17 @@ static int exec_for(const struct node *n)
  * condition, b the body; $? of a loop is its last body's, 0 if none ran.
  * A foreground job ended by Ctrl-C stops the rest, loops included.
  */
+static int exec_node(const struct node *n);
+
+/* n, whose status decides what runs next. */
+static int exec_test(const struct node *n)
+{
+	testing++;
+	int status = exec_node(n);
+	testing--;
+	return status;
+}
+
 static int exec_node(const struct node *n)
 {
 	int status = 0;
@@ -1796,11 +1813,11 @@ static int exec_node(const struct node *n)
 	case N_PIPE:
 		return last_status = run_pipeline(&pipes[n->pipe], cur_line, false);
 	case N_NOT:
-		exec_node(n->a);
+		exec_test(n->a);
 		return last_status = !last_status;
 	case N_AND:
 	case N_OR:
-		exec_node(n->a);
+		exec_test(n->a);
 		if (!interrupted && (last_status == 0) == (n->type == N_AND))
 			exec_node(n->b);
 		return last_status;
@@ -1812,7 +1829,7 @@ static int exec_node(const struct node *n)
 			return last_status = run_pipeline(&pipes[n->a->pipe], cur_line, true);
 		return last_status = run_subshell(n->a);
 	case N_IF:
-		exec_node(n->a);
+		exec_test(n->a);
 		if (interrupted)
 			return last_status;
 		if (last_status == 0)
@@ -1822,7 +1839,7 @@ static int exec_node(const struct node *n)
 	case N_UNTIL:
 		loop_depth++;
 		for (;;) {
-			exec_node(n->a);
+			exec_test(n->a);
 			if (interrupted || (last_status == 0) != (n->type == N_WHILE))
 				break;
 			status = exec_node(n->b);
