@@ -115,6 +115,9 @@ FILES = [  # (line, its output lines as regexes)
     ("ls /bin | grep -c '^ls$'", ["1"]),
     ("ls -l /etc/passwd", [r"-rw-r--r-- 1 root root \d+ \w{3} [ \d]\d  ?[\d:]{4,5} /etc/passwd"]),
     ("ls -ld /bin", [r"drwxr-xr-x \d+ root root 0 \w{3} [ \d]\d  ?[\d:]{4,5} /bin"]),
+    # a symbolic link as GNU's -l shows one: type l, and where it points
+    ("ls -l /proc/mounts",
+     [r"lrwxrwxrwx 1 root root 11 \w{3} [ \d]\d  ?[\d:]{4,5} /proc/mounts -> self/mounts"]),
     ("cd /bin; pwd; ls -1 sh cat", ["/bin", "cat", "sh"]),
     ("cd ../etc; pwd; cat group | head -n 1", ["/etc", "root:x:0:"]),
     ("cd; pwd", ["/"]),

@@ -49,7 +49,8 @@ static int by_name(const void *a, const void *b)
 static void mode_string(unsigned mode, char *s)
 {
 	const char *rwx = "rwxrwxrwx";
-	s[0] = S_ISDIR(mode) ? 'd' : S_ISCHR(mode) ? 'c' : S_ISFIFO(mode) ? 'p' : '-';
+	s[0] = S_ISDIR(mode) ? 'd' : S_ISCHR(mode) ? 'c' : S_ISFIFO(mode) ? 'p' :
+	       S_ISLNK(mode) ? 'l' : S_ISSOCK(mode) ? 's' : '-';
 	for (int i = 0; i < 9; i++)
 		s[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
 	s[10] = 0;
@@ -136,8 +137,28 @@ static void columns(const struct entry *e, char *owner, char *group, char *size,
 		snprintf(size, len, "%lld", e->st.st_size);
 }
 
+/* The directory being listed ("" for the command line's operands): a
+ * symbolic link's name is read from there. */
+static const char *listing = "";
+
+/* " -> TARGET" for a symbolic link, as GNU's -l; "" else. */
+static void link_target(const struct entry *e, char *buf, size_t len)
+{
+	char path[512], target[256];
+	buf[0] = 0;
+	if (!S_ISLNK(e->st.st_mode))
+		return;
+	snprintf(path, sizeof(path), "%s%s%s", listing, *listing ? "/" : "", e->name);
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n >= 0) {
+		target[n] = 0;
+		snprintf(buf, len, " -> %s", target);
+	}
+}
+
 static void print_long(struct entry *e, int n, bool total)
 {
+	char arrow[270];
 	char owner[32], group[32], size[32], mode[12], date[32];
 	int wl = 1, wo = 1, wg = 1, ws = 1;
 	unsigned long long blocks = 0;
@@ -161,8 +182,9 @@ static void print_long(struct entry *e, int n, bool total)
 		mode_string(e[i].st.st_mode, mode);
 		columns(&e[i], owner, group, size, sizeof(owner));
 		date_string(e[i].st.st_mtime, date, sizeof(date));
-		printf("%s %*u %-*s %-*s %*s %s %s\n", mode, wl, e[i].st.st_nlink, wo, owner,
-		       wg, group, ws, size, date, e[i].name);
+		link_target(&e[i], arrow, sizeof(arrow));
+		printf("%s %*u %-*s %-*s %*s %s %s%s\n", mode, wl, e[i].st.st_nlink, wo, owner,
+		       wg, group, ws, size, date, e[i].name, arrow);
 	}
 }
 
@@ -257,7 +279,16 @@ static void list_dir(const char *path)
 		n++;
 	}
 	closedir(d);
+	listing = path;
 	print_entries(entries, n, true);
+	listing = "";
+}
+
+/* An operand's stat: with -l or -d a symbolic link named here is listed
+ * itself, else what it names (GNU's default, without -H or -L). */
+static int operand_stat(const char *path, struct stat *st)
+{
+	return long_format || dir_itself ? lstat(path, st) : stat(path, st);
 }
 
 static int usage(void)
@@ -308,7 +339,7 @@ int main(int argc, char **argv)
 	/* Files (and -d's directories) first, in one listing; then each directory. */
 	for (int i = 0; i < nops && nfiles < 64; i++) {
 		struct stat st;
-		if (stat(ops[i], &st) < 0) {
+		if (operand_stat(ops[i], &st) < 0) {
 			cannot("access", ops[i]);
 			continue;
 		}
@@ -324,7 +355,7 @@ int main(int argc, char **argv)
 	int shown = nfiles;
 	for (int i = 0; i < nops && ndirs; i++) {
 		struct stat st;
-		if (stat(ops[i], &st) < 0 || !S_ISDIR(st.st_mode))
+		if (operand_stat(ops[i], &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		if (headers)
 			printf("%s%s:\n", shown++ ? "\n" : "", ops[i]);

@@ -1,5 +1,5 @@
 /*
- * dir.c - files and directories: stat, chdir, getcwd, sysinfo, and
+ * dir.c - files and directories: stat, readlink, chdir, getcwd, sysinfo, and
  * opendir/readdir, which read a directory's entries in batches with
  * getdents64 as glibc does.
  */
@@ -19,6 +19,7 @@ int stat(const char *path, struct stat *st) { RET(syscall2(__NR_stat64, (long)pa
 int lstat(const char *path, struct stat *st) { RET(syscall2(__NR_lstat64, (long)path, (long)st)); }
 int fstat(int fd, struct stat *st) { RET(syscall2(__NR_fstat64, fd, (long)st)); }
 int chdir(const char *path) { RET(syscall1(__NR_chdir, (long)path)); }
+ssize_t readlink(const char *path, char *buf, size_t n) { RET(syscall3(__NR_readlink, (long)path, (long)buf, n)); }
 int sysinfo(struct sysinfo *info) { RET(syscall1(__NR_sysinfo, (long)info)); }
 int getdents64(int fd, void *buf, size_t n) { RET(syscall3(__NR_getdents64, fd, (long)buf, n)); }
 

@@ -21,6 +21,7 @@ int pipe(int fds[2]);
 int dup2(int oldfd, int newfd);
 int chdir(const char *path);
 char *getcwd(char *buf, size_t size);	/* buf, or NULL and errno (ERANGE) */
+ssize_t readlink(const char *path, char *buf, size_t n);	/* no NUL added */
 
 pid_t getpid(void);
 pid_t getppid(void);
