@@ -282,8 +282,10 @@ static inline struct proc *current(void)
  * Inline, since every return to user mode asks (kernel/task/signal.c). */
 static inline bool signal_pending(const struct proc *p)
 {
-	sigset64_t pending = p->sig_pending | p->group->sig_shared;	/* usually 0 */
-	return (pending && (pending & ~p->sig_blocked) != 0) || p->stop_requested;
+	const volatile sigset64_t *shared = &p->group->sig_shared;
+	if (!(p->sig_pending | *shared))		/* usually */
+		return p->stop_requested;
+	return ((p->sig_pending | *shared) & ~p->sig_blocked) != 0 || p->stop_requested;
 }
 
 /* A signal to act on, or an interrupted call to finish (kernel/task/signal.c). */

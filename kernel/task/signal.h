@@ -35,9 +35,9 @@
  * that a signal interrupted: eax holds one of the codes above. */
 static inline bool syscall_interrupted(const struct trapframe *tf, int syscall_nr)
 {
-	int r = -(int)tf->eax;
-	return tf->trapno == T_SYSCALL && syscall_nr >= 0 &&
-	       r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK;
+	int r = -(int)tf->eax;		/* the result first: almost never a restart */
+	return r >= ERESTARTSYS && r <= ERESTART_RESTARTBLOCK &&
+	       tf->trapno == T_SYSCALL && syscall_nr >= 0;
 }
 
 typedef uint64_t sigset64_t;
