@@ -291,6 +291,18 @@ def same_file(a, b):
         return False
 
 
+def has_lab_markers(root):
+    """Does sched/ still carry the labs' markers? The solution tree does;
+    the trees make lab writes of it do not (a student's keeps .lab)."""
+    d = os.path.join(root, "sched")
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if f.endswith((".c", ".h")):
+            with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                if "/* LAB " in fh.read():
+                    return True
+    return False
+
+
 def seed_objects(seed):
     """Start this tree's host builds from the objects of the tree at seed
     (selftest.py grades twelve trees that differ from one another in a
@@ -378,6 +390,10 @@ def main():
         qemu(g, lab, have_kernel, boot_only=True)
         return score_line(g)
     if args.seed:
+        if kind is None and has_lab_markers(ROOT):
+            sys.exit("grade.py: --seed redates the sources that match the seed tree; this "
+                     "tree still has its /* LAB markers (the project's own, not a lab's "
+                     "tree): refused")
         seed_objects(os.path.abspath(args.seed))
     have_unit = build(g, "host unit tests (tests/unit, ASan and UBSan)",
                       ["make", "-s", "--no-print-directory", "-j2", "-C", "tests/unit",

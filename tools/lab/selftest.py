@@ -14,7 +14,8 @@ so the list is complete). In a tree as the labs write it with every
 solution (this one less its LAB markers), `make grade LAB=NAME QUICK=1`
 must give full marks, with the same maximum. Every student tree (--boot: all by
 default, one lab, or none) also builds its kernel and boots to the shell
-in QEMU, in virtual time. `make lab` must refuse an unknown lab and list the labs.
+in QEMU, in virtual time. `make lab` must refuse an unknown lab and list the labs,
+and grade.py --seed must refuse this tree (it would redate its sources).
 
 One line per check, then "N passed, N failed"; exit status 1 if any
 failed. In a lab's own tree (.lab, .lab-solution) there is nothing to
@@ -185,6 +186,12 @@ def main():
         check(rc == 2 and all(n in out for n in labs.NAMES) and not os.path.exists(
               os.path.join(tmp, "x")), "make lab refuses an unknown lab and lists the labs",
               f"exit status {rc}: {out.strip()[:200]!r}")
+        # --seed redates the sources that match the seed: never this tree's
+        rc, out, _ = run([sys.executable, os.path.join(HERE, "grade.py"), "--lab",
+                          labs.NAMES[0], "--quick", "--seed", tmp], ROOT)
+        check(rc not in (0, None) and "refused" in out,
+              "grade.py --seed refuses the project's own tree (its LAB markers)",
+              f"exit status {rc}: {out.strip()[-200:]!r}")
         # The objects every tree's host builds start from (grade.py --seed):
         # those of a tree as the labs write them (no LAB markers, every
         # lab's solution), from which each student tree differs in its
