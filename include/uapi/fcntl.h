@@ -42,6 +42,10 @@
 #define F_GETPIPE_SZ	1032
 #define FD_CLOEXEC	1
 
+/* close_range's flags (linux/close_range.h) */
+#define CLOSE_RANGE_UNSHARE	(1u << 1)
+#define CLOSE_RANGE_CLOEXEC	(1u << 2)
+
 /* POSIX record locks (fcntl 5-7 with struct flock, 12-14 with flock64) */
 #define F_GETLK		5
 #define F_SETLK		6

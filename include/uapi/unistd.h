@@ -239,6 +239,7 @@
 #define __NR_futex_time64            422
 #define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                  435
+#define __NR_close_range             436
 #define __NR_faccessat2              439
 
 /* The project's own (docs/abi.md §4). */

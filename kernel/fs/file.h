@@ -111,6 +111,7 @@ int fd_install_pair(int *ufds, struct file *a, struct file *b, bool cloexec, int
 int sys_readv(int fd, const void *uiov, int iovcnt);
 int sys_writev(int fd, const void *uiov, int iovcnt);
 int sys_fcntl64(int fd, int cmd, uint32_t arg);
+int sys_close_range(uint32_t first, uint32_t last, uint32_t flags);	/* closerange.c */
 int sys_dup(int fd);
 int sys_lseek(int fd, int32_t off, int whence);
 int sys_llseek(int fd, uint32_t off_high, uint32_t off_low, int64_t *uresult, int whence);

@@ -5,8 +5,9 @@ debian_procps_util_linux, two CPUs, 256M (the packages and their 26
 libraries are a 26 MB module beside the initrd): busybox sh runs
 tests/debian/procps.sh (chrt -p, chrt -f/-r/-b/-o, taskset -c/-p/-cp,
 ps -eLo pid,tid,cls,rtprio,ni,pri,psr,comm, ps -ef, top -b -n 1,
-sysctl -a, free, uptime, pgrep, then ipcs and ipcrm over the System V
-objects /bin/sysvipc --make leaves), and tests/debian/shapes.py compares
+sysctl -a, free, uptime, pgrep, Debian's dash running a script with
+external commands, pipes, $(...) and a subshell, then ipcs and ipcrm over
+the System V objects /bin/sysvipc --make leaves), and tests/debian/shapes.py compares
 the transcript with Linux 6.1's, tests/debian/procps.linux.out (recorded
 in the same QEMU by tests/debian/record-linux.sh): chrt/taskset/pgrep/ipcs
 line by line with pids masked, sysctl -a as "key = value" lines, the rest
@@ -19,8 +20,11 @@ debian_python_ipc, the same machine: Debian's python3.11 (with its
 standard library, a 46 MB module) runs tests/debian/pyipc.py: selectors'
 DefaultSelector (epoll) on a socket pair, an edge-triggered select.epoll
 on a pipe, select.select, a server and a forked client over a path and an
-abstract AF_UNIX socket, datagrams, the connect/bind errors, and asyncio
-(a unix server and client, sock_sendall/sock_recv, sleep); every
+abstract AF_UNIX socket, datagrams, the connect/bind errors, asyncio
+(a unix server and client, sock_sendall/sock_recv, sleep), subprocess's
+communicate() of 100,000 bytes through cat (close_range in the child),
+and multiprocessing's Queue and Lock (a pipe, a feeder thread, POSIX
+semaphores in /dev/shm) with a forked worker; every
 line must be Linux 6.1's, tests/debian/pyipc.linux.out (recorded by
 tests/debian/record-linux.sh python).
 
@@ -56,7 +60,7 @@ BUSYBOX = "build/busybox/busybox"
 TOLERATED = "102|254"
 
 
-def prepare(module=MODULE, script=SCRIPT, debs="procps util-linux", bin_=BUSYBOX):
+def prepare(module=MODULE, script=SCRIPT, debs="procps util-linux dash", bin_=BUSYBOX):
     """Build the module if the script or the packages are newer; None, or
     why the case cannot run."""
     mod = os.path.join(REPO, module)
@@ -127,7 +131,7 @@ def prepare_files():
 
 
 # What the three modules unpack, for tools/prefetch.sh's one download.
-ALL_DEBS = " ".join(["procps util-linux", PY_DEBS, FILES_DEBS])
+ALL_DEBS = " ".join(["procps util-linux dash", PY_DEBS, FILES_DEBS])
 
 
 def check_files(log):

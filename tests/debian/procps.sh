@@ -6,10 +6,12 @@
 # which sections are compared line by line (pids masked) and which by
 # format only (headers, columns, field shapes). Debian's programs are
 # named by path: /bin has this kernel's own ps, chrt, sysctl... At the
-# end ipcs shows the System V objects /bin/sysvipc --make leaves (one of
-# each kind: the same ids, sizes and counts on both kernels), and ipcrm
-# takes them away.
+# end dash runs a script, ipcs shows the System V objects /bin/sysvipc
+# --make leaves (one of each kind: the same ids, sizes and counts on both
+# kernels), and ipcrm takes them away.
 U=/usr/bin
+DASH=/bin/dash
+[ -x $DASH ] || DASH=$U/dash
 run() {
 	echo "=== $1"
 	eval "$1" 2>&1
@@ -37,6 +39,18 @@ run "$U/uptime -s"
 run "$U/pgrep init"
 run "$U/pgrep -l busybox"
 run "$U/pgrep -x no-such-process"
+# Debian's dash (its /bin/sh) runs a script: external commands, pipes,
+# $(...), a subshell, an exit status.
+cat >/tmp/dash-script <<'EOF'
+words=$(echo one two three | /bin/wc -w)
+echo "words: $words"
+echo "lines: $(printf 'a\nb\nc\n' | /bin/grep -c .)"
+/bin/ls /bin | /bin/grep -c '^cat$'
+for i in 1 2 3; do echo "n=$i"; done | /bin/cat
+/bin/sh -c 'exit 3'; echo "status $?"
+(cd /proc && echo "in $(pwd)")
+EOF
+run "$DASH /tmp/dash-script"
 /bin/sysvipc --make
 run "$U/ipcs"
 run "$U/ipcs -l"

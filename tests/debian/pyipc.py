@@ -1,14 +1,18 @@
 # pyipc.py - Debian's python3.11 (i386, unchanged) using epoll and AF_UNIX
-# sockets as programs do (selectors, select.epoll, socket, asyncio), run on this kernel and on Linux 6.1 in the same
+# sockets as programs do (selectors, select.epoll, socket, asyncio), a
+# child's pipes (subprocess's communicate) and multiprocessing's Queue
+# (a pipe, a feeder thread and POSIX semaphores in /dev/shm), run on this kernel and on Linux 6.1 in the same
 # QEMU (tests/cases/debian.py, debian_python_ipc; tests/debian/
 # record-linux.sh python records Linux's transcript, pyipc.linux.out).
 # Every line printed must be Linux's: no pids, times only as bounds.
 import asyncio
 import errno
+import multiprocessing
 import os
 import select
 import selectors
 import socket
+import subprocess
 import sys
 import time
 
@@ -151,8 +155,37 @@ async def asyncio_checks():
     os.unlink(path)
 
 
+def subprocess_checks():
+    """100,000 bytes through cat and back: more than a pipe holds, so
+    communicate must poll both pipes and write as room comes."""
+    p = subprocess.Popen(["/bin/cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    data, _ = p.communicate(b"x" * 100000, timeout=20)
+    out("communicate", len(data), data == b"x" * 100000, p.returncode)
+
+
+def square_into(q, n):
+    q.put([i * i for i in range(n)])
+    q.put("done")
+
+
+def multiprocessing_checks():
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=square_into, args=(q, 5000))
+    p.start()
+    got = q.get(timeout=20)
+    out("multiprocessing queue", len(got), got[:4], got[-1], q.get(timeout=20))
+    p.join(20)
+    out("multiprocessing exitcode", p.exitcode)
+    lock = ctx.Lock()
+    out("multiprocessing lock", lock.acquire(timeout=1), lock.acquire(timeout=0.1))
+    lock.release()
+
+
 selector_checks()
 epoll_checks()
 socket_checks()
 asyncio.run(asyncio_checks())
+subprocess_checks()
+multiprocessing_checks()
 out("=== end")

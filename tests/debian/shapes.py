@@ -24,7 +24,7 @@ import re
 import sys
 
 EXACT = ("chrt ", "taskset ", "pgrep init", "pgrep -x", "sysctl kernel.pid_max",
-         "busybox true", "ipcs", "ipcrm", "/tmp/files", "sqlite3", "stat -f")
+         "busybox true", "ipcs", "ipcrm", "/tmp/files", "sqlite3", "stat -f", "dash ")
 KEYS = ("sysctl -a",)
 
 

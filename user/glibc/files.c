@@ -94,6 +94,23 @@ static int exec_probe(int fd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* close_range (436, Linux 5.9; Python's subprocess calls it in the child):
+ * closes, or marks close-on-exec, every open descriptor of a range; a
+ * range past the table is fine, a backward one and unknown flags EINVAL. */
+static void close_range_checks(void)
+{
+	int a = open("/bin/files", O_RDONLY), b = dup(a), c = dup(a);
+	check(syscall(436, b, ~0u, 4) == 0 && fcntl(a, F_GETFD) == 0 &&
+	      fcntl(b, F_GETFD) == FD_CLOEXEC && fcntl(c, F_GETFD) == FD_CLOEXEC,
+	      "close_range_cloexec_marks_the_range");
+	check(syscall(436, b, ~0u, 0) == 0 && fcntl(a, F_GETFD) == 0 &&
+	      raw(fcntl(b, F_GETFD)) == -EBADF && raw(fcntl(c, F_GETFD)) == -EBADF,
+	      "close_range_closes_to_the_end_of_the_table");
+	check(raw(syscall(436, 9, 8, 0)) == -EINVAL && raw(syscall(436, 0, 1, 1)) == -EINVAL &&
+	      fcntl(a, F_GETFD) == 0, "close_range_backward_or_unknown_flag_einval");
+	close(a);
+}
+
 static void cloexec_checks(void)
 {
 	int kept = open("/bin/files", O_RDONLY);
@@ -111,6 +128,7 @@ static void cloexec_checks(void)
 	check(raw(pipe2(p, 0x10)) == -EINVAL, "pipe2_unknown_flag_einval");
 	close(kept);
 	close(gone);
+	close_range_checks();
 }
 
 static void seek_checks(void)
@@ -238,7 +256,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "probe") == 0)
 		return fcntl(atoi(argv[2]), F_GETFD) >= 0;
-	printf("KTAP version 1\n1..65\n");
+	printf("KTAP version 1\n1..68\n");
 	open_checks();
 	fcntl_checks();
 	cloexec_checks();
