@@ -8,7 +8,7 @@
 #   make gdb        QEMU stopped, waiting for gdb (see README)
 #   make sim        the host simulator build/sim/staircase-sim (docs/simulator.md)
 #   make trace      record the stairs example in virtual time: build/trace/stairs.{log,ftrace,json,html}
-#   make trace PROG=/bin/sched_rr   record one program: build/trace/sched_rr.* (docs/trace.md)
+#   make trace PROG=/bin/sched_rr [LIVE=1]   record one program: build/trace/sched_rr.* (docs/trace.md)
 #   make replay TRACE=build/trace/stairs.log [CHECK=1] [SET="rr_interval=50 nice:PID=+5 policy:PID=batch"] [SCHED=cfs]
 #                   replay a recorded trace in the simulator, what-if (docs/simulator.md);
 #                   both runs one above the other: build/trace/stairs.replay.html
@@ -279,8 +279,9 @@ gdb: deps-run
 # on one CPU; with SMP=2 or more in real time: QEMU 7.2's icount runs the
 # vCPUs round-robin and can hold one at an APIC timer write for as long as
 # the other is busy (docs/trace.md, "Two CPUs"),
-# record PROG with `trace run` streaming to COM2, then write the raw log and
-# its exports beside it (docs/trace.md). Arguments go after colons, as in
+# record PROG with `trace run -m` (the events kept in memory, sent to COM2
+# after PROG has exited; LIVE=1: streamed while it runs), then write the
+# raw log and its exports beside it (docs/trace.md). Arguments go after colons, as in
 # run=: PROG=/bin/spin:2. The console scrolls by as usual.
 # Without PROG, a named example (EXAMPLE=stairs, the default): a hog, a
 # nice 10 hog and a sleeper on one CPU, the first trace to look at: the
@@ -302,7 +303,7 @@ trace: deps-run
 		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -accel tcg $(TRACE_CLOCK) \
 		-m $(MEM) -smp $(SMP) $(if $(CPU_MODEL),-cpu $(CPU_MODEL)) \
 		-kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.tar \
-		-append "tests=none $(APPEND) run=/bin/trace:run:$(TRACE_PROG) then=poweroff"; $(QEMU_STATUS)
+		-append "tests=none $(APPEND) run=/bin/trace:run:$(if $(LIVE),,-m:)$(TRACE_PROG) then=poweroff"; $(QEMU_STATUS)
 	@$(PYTHON) tools/traceview.py $(TRACE_OUT).log -o $(TRACE_OUT).html \
 		--ftrace $(TRACE_OUT).ftrace --json $(TRACE_OUT).json
 

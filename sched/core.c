@@ -752,6 +752,8 @@ int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask)
 	rq = task_rq_lock(t);
 	if (t->on_rq)		/* its queue's count of pinned tasks follows */
 		rq->nr_pinned -= task_pinned(t);
+	if (t->cpus_allowed != mask)
+		sched_trace(rq->cpu, TRACE_AFFINITY, t, (int)mask);
 	t->cpus_allowed = mask;
 	if (t->on_rq)
 		rq->nr_pinned += task_pinned(t);

@@ -92,6 +92,7 @@ enum sched_trace_event {
 	TRACE_NICE,		/* t changed nice or policy; arg = new prio */
 	TRACE_ISO_THROTTLE,	/* cpu entered (arg 1) or left (arg 0) ISO throttling */
 	TRACE_SMT_IDLE,		/* cpu runs idle instead of t (dependent sleeper) */
+	TRACE_AFFINITY,		/* t's allowed CPUs changed; arg = the new mask */
 	TRACE_NR_EVENTS
 };
 /* Bit e set: the machine records event e; 0 = tracing off. The machine

@@ -33,13 +33,13 @@ import re
 import sys
 
 EVENTS = ("switch", "wakeup", "sleep", "stair_drop", "slice_end", "preempt",
-          "yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle")
+          "yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle", "affinity")
 POLICIES = ("normal", "fifo", "rr", "batch", "iso", "idle", "-")
 # Events after which a task's prio may have changed, and why (the viewer's labels).
 REASONS = {"stair_drop": "stair drop", "slice_end": "slice end", "nice": "nice/policy",
            "yield": "yield", "wakeup": "wake-up", "fork": "fork", "switch": "picked",
            "migrate": "moved", "smt_idle": "SMT hold-off", "preempt": "preempt",
-           "sleep": "sleep", "iso_throttle": "ISO throttle"}
+           "sleep": "sleep", "iso_throttle": "ISO throttle", "affinity": "affinity"}
 
 BEGIN = re.compile(r"^trace: begin (?:(\d+) events(?:, (\d+) lost)?(?:, (\d+) cpus)?"
                    r"|stream, (\d+) cpus)")
@@ -788,12 +788,13 @@ const MARKS = {
   wakeup: ["wake-up", "#2a2"], sleep: ["sleep", "#888"], stair_drop: ["stair drop", "#000"],
   slice_end: ["slice end", "#a0a"], preempt: ["preempt", "#e15759"], yield: ["yield", "#07a"],
   fork: ["fork", "#2a2"], migrate: ["migrate", "#70c"], nice: ["nice/policy", "#07a"],
-  iso_throttle: ["ISO throttle", "#f80"], smt_idle: ["SMT idle", "#d00"]};
+  iso_throttle: ["ISO throttle", "#f80"], smt_idle: ["SMT idle", "#d00"],
+  affinity: ["affinity", "#70c"]};
 const ABBR = {stair_drop: "drop", slice_end: "slice", nice: "nice", yield: "yield", wakeup: "wake",
   fork: "fork", switch: "pick", migrate: "move", iso_throttle: "ISO", smt_idle: "smt",
-  preempt: "pre", sleep: "sleep"};
+  preempt: "pre", sleep: "sleep", affinity: "cpus"};
 const shown = new Set(["wakeup", "stair_drop", "slice_end", "migrate", "smt_idle", "preempt",
-                       "iso_throttle", "fork", "yield", "nice"]);
+                       "iso_throttle", "fork", "yield", "nice", "affinity"]);
 const hidden = {task: new Set(), pol: new Set(), cpu: new Set()};
 const q = new URLSearchParams(location.search);
 let bi = Math.min(Math.max(+(q.get("block") || 1), 1), DATA.length) - 1;
@@ -842,7 +843,8 @@ function markTip(d, m) {
   let s = `${ms(t)} ms  ${cpuName(d, c)}  ${name}\n${taskName(d, task)}  ${POLICIES[m[9]]}`;
   if (prio !== null && prio !== undefined) s += `  prio ${prio}`;
   if (burst !== null && burst !== undefined) s += `  burst ${burst}  slice ${slice}`;
-  const argname = {sleep: "state", preempt: "delayed", migrate: "from cpu", iso_throttle: "on"}[name];
+  const argname = {sleep: "state", preempt: "delayed", migrate: "from cpu", iso_throttle: "on",
+                   affinity: "cpus (mask)"}[name];
   if (argname) s += `\n${argname} ${arg}`;
   return s + `\nlog line ${line}`;
 }
@@ -859,7 +861,7 @@ function mark(g, d, m, y) {
     smt_idle: () => el(g, "path", {d: `M${x-4},${y+12}l8,8m0,-8l-8,8`, stroke: c, "stroke-width": 2}, tip),
   }[name];
   if (at) return at();
-  const letter = {yield: "y", fork: "+", nice: "n", iso_throttle: m[4] ? "T" : "t"}[name];
+  const letter = {yield: "y", fork: "+", nice: "n", iso_throttle: m[4] ? "T" : "t", affinity: "a"}[name];
   el(g, "text", {x: x - 3, y: y + 9, fill: c, "font-weight": "bold"}, tip).textContent = letter;
 }
 

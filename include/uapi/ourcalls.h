@@ -83,7 +83,9 @@ enum sched_tunable_id {
 #define TRACE_CLEAR	2
 #define TRACE_DUMP	3	/* print the buffer on the console */
 #define TRACE_STREAM	4	/* arg: event mask, 0 = all; clear, record, stream to COM2 */
-#define TRACE_DRAIN	5	/* send what was recorded since the last drain to COM2 */
+#define TRACE_DRAIN	5	/* arg: most lines, 0 = all; send what was recorded since the last drain to COM2 */
+#define TRACE_RECORD	6	/* arg: event mask, 0 = all; as STREAM, into rings as large as memory
+				 * allows; the first DRAIN ends the recording; returns records per CPU */
 
 /* 506, sched_topology(cpu, struct *): where a CPU sits. CPUs with the same
  * package and core are hyperthread siblings; siblings is that set. */

@@ -20,6 +20,12 @@
  * release), and a writer that finds its ring full drops the new record
  * and counts it, rather than overwrite one the drain may be reading. The
  * lines go to COM2 (drivers/serial.c), which only this file writes.
+ * A recording to memory (op RECORD) is a stream whose rings take what
+ * memory can spare and whose first DRAIN ends the recording: the lines
+ * are sent after the workload, so the recorder's COM2 writes are not in
+ * the trace. Its rings are freed at STOP.
+ * A DRAIN sends at most the lines its caller asks for: each system call
+ * is short, and the kernel can preempt the recorder between them.
  *
  * Each record says what standard tools want (docs/trace.md): besides the
  * event and its task (pid, name, policy, prio, burst, slice), the CPU that
@@ -31,6 +37,8 @@
  * For a wakeup that task is the waker: the record adds its generation
  * (start time; pids are reused) and the reason its code gave with
  * TRACE_WAKE, what a replay needs to wake the sleeper when the waker acts.
+ * A fork's record adds the child's allowed CPUs (each later change is an
+ * affinity event), so a replay knows every forked task's mask.
  *
  * The dump format, one line per event (docs/trace.md):
  *   trace: begin <n> events, <lost> lost, <cpus> cpus
@@ -55,6 +63,8 @@
 #include "lib/string.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/x86.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vm.h"
 
 #define COMM_LEN PROC_NAME_MAX		/* 15 characters and a NUL, as Linux's */
 
@@ -78,9 +88,11 @@ struct trace_event {
 	uint8_t prio, cur_prio;		/* 0..141 */
 	uint8_t cur_state;		/* ST_* */
 	char comm[COMM_LEN], cur_comm[COMM_LEN];
-	/* wakeup only: the waker (cur) as pid and generation, and why */
-	uint32_t cur_gen;		/* cur's start_ns / 1000: pid + gen name one process */
-	uint8_t reason;			/* WAKE_* */
+	union {
+		uint32_t cur_gen;	/* wakeup: the waker's start_ns / 1000 (pid + gen: one process) */
+		uint32_t cpus;		/* fork: the child's allowed CPUs */
+	};
+	uint8_t reason;			/* wakeup: why, WAKE_* */
 	uint8_t pad[3];
 };
 _Static_assert(sizeof(struct trace_event) == 72, "a trace record is 72 bytes");
@@ -89,8 +101,9 @@ _Static_assert(sizeof(struct trace_event) == 72, "a trace record is 72 bytes");
 #define POLICY_NONE (-1)
 
 struct trace_buf {
-	struct trace_event *ev;		/* TRACE_BUF_EVENTS of them, a ring */
-	uint32_t head;			/* events ever written; next slot head % N */
+	struct trace_event *ev;		/* size of them, a ring; NULL until the first start */
+	uint32_t size;			/* a power of two */
+	uint32_t head;			/* events ever written; next slot head % size */
 	uint32_t tail;			/* streaming: the first not yet drained */
 	uint32_t dropped;		/* streaming: records a full ring refused */
 	uint32_t dropped_told;		/* ... of which the stream has said so */
@@ -103,6 +116,7 @@ static struct trace_buf bufs[MAX_CPUS];
 static uint8_t wake_reasons[MAX_CPUS];	/* per executing CPU: TRACE_WAKE's */
 static struct mutex ctl_lock;		/* one control op at a time */
 static bool streaming;			/* changed only while quiesced */
+static bool to_memory;			/* the stream is a recording to memory (RECORD) */
 static uint32_t stream_events;		/* lines a stream has sent */
 
 static void copy_comm(char *dst, const struct proc *p)
@@ -151,6 +165,8 @@ static void fill(struct trace_buf *b, struct trace_event *e, int cpu, int event,
 	e->cur_state = ST_RUNNING;
 	e->cur_gen = cur ? (uint32_t)(cur->start_ns / 1000) : 0;
 	e->reason = wake_reasons[cpu_id()];
+	if (event == TRACE_FORK)
+		e->cpus = t ? t->cpus_allowed : 0;
 	if (event == TRACE_SWITCH) {
 		if (cur)
 			e->cur_state = state_of(b, &cur->sched);
@@ -171,10 +187,10 @@ void sched_trace_record(int cpu, int event, struct sched_task *t, int arg)
 	__atomic_store_n(&b->writing, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&sched_trace_mask, __ATOMIC_SEQ_CST) & (1u << event)) {
 		uint32_t head = b->head;
-		if (streaming && head - __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE) >= TRACE_BUF_EVENTS) {
+		if (streaming && head - __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE) >= b->size) {
 			__atomic_store_n(&b->dropped, b->dropped + 1, __ATOMIC_RELAXED);
 		} else {
-			fill(b, &b->ev[head % TRACE_BUF_EVENTS], cpu, event, t, arg);
+			fill(b, &b->ev[head % b->size], cpu, event, t, arg);
 			__atomic_store_n(&b->head, head + 1, __ATOMIC_RELEASE);
 		}
 	}
@@ -210,20 +226,61 @@ static void reset_bufs(void)
 	}
 }
 
-/* The buffers are allocated at the first start, so a kernel that never
- * traces spends no memory on them (4096 x 72 bytes = 288 KiB per CPU). */
-static int trace_start(uint32_t mask)
+/* Give every CPU a ring of events records (tracing must be off: quiesced
+ * or never started). Rings are allocated at the first start, so a kernel
+ * that never traces spends no memory on them (4096 x 72 bytes = 288 KiB
+ * per CPU); a recording to memory's larger ones are freed at its stop. */
+static int alloc_rings(uint32_t events)
 {
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct trace_buf *b = &bufs[cpu];
+		if (b->ev && b->size == events)
+			continue;
+		kfree(b->ev);
+		b->ev = kmalloc(events * sizeof(struct trace_event));
+		b->size = b->ev ? events : 0;
+		if (!b->ev)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_rings(void)
+{
+	reset_bufs();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		kfree(bufs[cpu].ev);
+		bufs[cpu].ev = NULL;
+		bufs[cpu].size = 0;
+	}
+}
+
+/* A recording to memory's ring, per CPU: half the free memory shared
+ * among the CPUs, a power of two of records from TRACE_BUF_EVENTS to
+ * TRACE_MEM_MAX_EVENTS. */
+static uint32_t memory_ring_events(void)
+{
+	uint64_t bytes = (uint64_t)pmm_free_count() * PAGE_SIZE / 2 / (uint32_t)ncpus;
+	uint32_t events = TRACE_BUF_EVENTS;
+
+	while (events < TRACE_MEM_MAX_EVENTS && 2 * (uint64_t)events * sizeof(struct trace_event) <= bytes)
+		events *= 2;
+	return events;
+}
+
+static int trace_start(uint32_t mask, uint32_t events)
+{
+	int ret;
+
 	if (mask == 0)
 		mask = TRACE_ALL_EVENTS;
 	if (mask & ~TRACE_ALL_EVENTS)
 		return -EINVAL;
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		if (bufs[cpu].ev)
-			continue;
-		bufs[cpu].ev = kmalloc(TRACE_BUF_EVENTS * sizeof(struct trace_event));
-		if (!bufs[cpu].ev)
-			return -ENOMEM;
+	if (!bufs[0].ev || bufs[0].size != events) {
+		trace_quiesce();	/* a ring about to be replaced is not written */
+		reset_bufs();
+		if ((ret = alloc_rings(events)) < 0)
+			return ret;
 	}
 	__atomic_store_n(&sched_trace_mask, mask, __ATOMIC_SEQ_CST);
 	return 0;
@@ -241,7 +298,7 @@ static void trace_clear(void)
 static uint32_t ring_start(int cpu)
 {
 	uint32_t head = bufs[cpu].head;
-	return head > TRACE_BUF_EVENTS ? head - TRACE_BUF_EVENTS : 0;
+	return head > bufs[cpu].size ? head - bufs[cpu].size : 0;
 }
 
 /* A name as one word: no spaces, no '=' (the tools split on both). */
@@ -275,6 +332,8 @@ static int format_event(char *buf, int size, const struct trace_event *e)
 	if (e->event == TRACE_WAKEUP && n < size)
 		n += ksnprintf(buf + n, (size_t)(size - n), " reason=%s cur_gen=%u",
 			       reason_names[e->reason], e->cur_gen);
+	if (e->event == TRACE_FORK && n < size)
+		n += ksnprintf(buf + n, (size_t)(size - n), " cpus=%d", (int)e->cpus);
 	return n < size ? n : size - 1;
 }
 
@@ -308,7 +367,7 @@ static int trace_dump(void)
 			const struct trace_event *c;
 			if (next[cpu] == bufs[cpu].head)
 				continue;
-			c = &bufs[cpu].ev[next[cpu] % TRACE_BUF_EVENTS];
+			c = &bufs[cpu].ev[next[cpu] % bufs[cpu].size];
 			if (!e || c->ns < e->ns)
 				e = c, from = cpu;
 		}
@@ -338,37 +397,51 @@ static void com2_line(const char *fmt, ...)
 	serial2_write(line, n);
 }
 
-/*
- * Send what the writers have published since the last drain, merged in
- * time order, and tell the stream about records a full ring dropped.
- * Tracing goes on meanwhile: a record a CPU publishes after we looked at
- * its head goes out with the next drain (so two drains may overlap a
- * little in time; the viewer sorts). Returns the number of lines sent.
- */
-static int trace_drain(void)
+/* Tell the stream about records a full ring dropped since it last said. */
+static void tell_dropped(void)
 {
-	uint32_t next[MAX_CPUS], head[MAX_CPUS], sent = 0;
-	char line[320];
-
-	if (!streaming)
-		return -EINVAL;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		uint32_t dropped = __atomic_load_n(&bufs[cpu].dropped, __ATOMIC_RELAXED);
 		if (dropped != bufs[cpu].dropped_told) {
 			com2_line("trace: lost cpu%d %u events", cpu, dropped - bufs[cpu].dropped_told);
 			bufs[cpu].dropped_told = dropped;
 		}
+	}
+}
+
+/*
+ * Send up to max lines (0: no limit) of what the writers have published
+ * since the last drain, merged in time order. A live stream says first
+ * where a full ring dropped records; tracing goes on meanwhile: a record
+ * a CPU publishes after we looked at its head goes out with the next
+ * drain (so two drains may overlap a little in time; the viewer sorts).
+ * A recording to memory ends at its first drain, and says what it
+ * dropped at its stop, after every line: a full ring drops the newest.
+ * Returns the number of lines sent.
+ */
+static int trace_drain(uint32_t max)
+{
+	uint32_t next[MAX_CPUS], head[MAX_CPUS], sent = 0;
+	char line[320];
+
+	if (!streaming)
+		return -EINVAL;
+	if (to_memory)
+		trace_quiesce();
+	else
+		tell_dropped();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
 		next[cpu] = bufs[cpu].tail;
 		head[cpu] = __atomic_load_n(&bufs[cpu].head, __ATOMIC_ACQUIRE);
 	}
-	for (;;) {
+	while (max == 0 || sent < max) {
 		const struct trace_event *e = NULL;
 		int from = -1, n;
 		for (int cpu = 0; cpu < ncpus; cpu++) {
 			const struct trace_event *c;
 			if (next[cpu] == head[cpu])
 				continue;
-			c = &bufs[cpu].ev[next[cpu] % TRACE_BUF_EVENTS];
+			c = &bufs[cpu].ev[next[cpu] % bufs[cpu].size];
 			if (!e || c->ns < e->ns)
 				e = c, from = cpu;
 		}
@@ -386,8 +459,12 @@ static int trace_drain(void)
 	return (int)sent;
 }
 
-static int trace_stream(uint32_t mask)
+/* STREAM (memory false): rings of TRACE_BUF_EVENTS, drained as the
+ * workload runs; RECORD (memory true): rings as large as memory allows,
+ * drained after it. Returns 0, or RECORD's records per CPU. */
+static int trace_stream(uint32_t mask, bool memory)
 {
+	uint32_t events = memory ? memory_ring_events() : TRACE_BUF_EVENTS;
 	int ret;
 
 	if (!serial2_present())
@@ -397,14 +474,16 @@ static int trace_stream(uint32_t mask)
 	trace_quiesce();
 	reset_bufs();
 	streaming = true;
+	to_memory = memory;
 	stream_events = 0;
 	com2_line("trace: begin stream, %d cpus", ncpus);
-	ret = trace_start(mask);
+	ret = trace_start(mask, events);
 	if (ret < 0) {
-		streaming = false;
+		streaming = to_memory = false;
+		free_rings();		/* what a failed large allocation left */
 		com2_line("trace: end, 0 events, 0 lost");
 	}
-	return ret;
+	return ret < 0 ? ret : memory ? (int)events : 0;
 }
 
 /* Stop recording; a stream sends the rest and its end line, and returns
@@ -416,11 +495,15 @@ static int trace_stop(void)
 	trace_quiesce();
 	if (!streaming)
 		return 0;
-	trace_drain();
+	trace_drain(0);
+	tell_dropped();
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		lost += bufs[cpu].dropped;
 	com2_line("trace: end, %u events, %u lost", stream_events, lost);
 	streaming = false;
+	if (to_memory)
+		free_rings();
+	to_memory = false;
 	return (int)stream_events;
 }
 
@@ -436,11 +519,12 @@ int sys_trace(int op, int arg)
 	mutex_lock(&ctl_lock);
 	switch (op) {
 	case TRACE_STOP:	ret = trace_stop(); break;
-	case TRACE_START:	ret = streaming ? -EBUSY : trace_start((uint32_t)arg); break;
+	case TRACE_START:	ret = streaming ? -EBUSY : trace_start((uint32_t)arg, TRACE_BUF_EVENTS); break;
 	case TRACE_CLEAR:	trace_clear(); break;
 	case TRACE_DUMP:	ret = streaming ? -EBUSY : trace_dump(); break;
-	case TRACE_STREAM:	ret = streaming ? -EBUSY : trace_stream((uint32_t)arg); break;
-	case TRACE_DRAIN:	ret = trace_drain(); break;
+	case TRACE_STREAM:	ret = streaming ? -EBUSY : trace_stream((uint32_t)arg, false); break;
+	case TRACE_RECORD:	ret = streaming ? -EBUSY : trace_stream((uint32_t)arg, true); break;
+	case TRACE_DRAIN:	ret = trace_drain((uint32_t)arg); break;
 	default:		ret = -EINVAL;
 	}
 	mutex_unlock(&ctl_lock);
@@ -454,7 +538,7 @@ void trace_init(void)
 		printk("trace: COM2 found: trace run streams there\n");
 	if (bootparam_int("trace", 0, 0, 1) == 0)
 		return;
-	if (trace_start(TRACE_ALL_EVENTS) < 0)
+	if (trace_start(TRACE_ALL_EVENTS, TRACE_BUF_EVENTS) < 0)
 		pr_warn("trace: no memory for the buffers; not tracing\n");
 	else
 		printk("trace: recording every event from boot, %u per CPU\n", TRACE_BUF_EVENTS);

@@ -10,7 +10,8 @@
  * tools/traceview.py to draw. A stream sends them to the second serial
  * port (COM2) instead, while the recording goes on: `trace run` drains the
  * buffers every 100 ms, so a run of any length fits and the console stays
- * free.
+ * free. A recording to memory (RECORD) keeps every event in large rings
+ * and sends them after the workload, when the recorder drains.
  */
 #ifndef KERNEL_TRACE_H
 #define KERNEL_TRACE_H
@@ -20,6 +21,7 @@
 #include "sched/machine.h"
 
 #define TRACE_BUF_EVENTS 4096		/* per CPU; the oldest are overwritten */
+#define TRACE_MEM_MAX_EVENTS (1u << 20)	/* per CPU, at most, recording to memory */
 #define TRACE_ALL_EVENTS ((1u << TRACE_NR_EVENTS) - 1)
 
 /* Boot: the parameter trace=1 starts recording every event at once. */
@@ -46,7 +48,8 @@ int trace_wake_reason(int reason);
 		trace_wake_reason(old_reason_);			\
 	} while (0)
 
-/* 504: sys_trace(op, arg); START's and STREAM's arg is an event mask, 0 = all. */
+/* 504: sys_trace(op, arg); START's, STREAM's and RECORD's arg is an event
+ * mask, 0 = all; DRAIN's the most lines to send, 0 = all. */
 int sys_trace(int op, int arg);
 
 #endif

@@ -239,6 +239,28 @@ def dump_lost_check(name):
     return check
 
 
+def memory_check(name):
+    """trace run -m keeps the events in memory and sends them after the
+    program: /bin/threads, whose live stream loses about 10,000 of its
+    21,000 events, loses none (docs/trace.md, "Recording to memory"), and
+    every fork says the child's allowed CPUs (cpus=, for a replay)."""
+    def check(log):
+        path = os.path.join(LOGS, name + ".com2.log")
+        warnings = []
+        with open(path, errors="replace") as f:
+            blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
+        if len(blocks) != 1 or not blocks[0].stream:
+            return False, f"want one streamed block on COM2, found {len(blocks)}"
+        ev = blocks[0].events
+        if warnings or blocks[0].lost:
+            return False, "; ".join(warnings[:3]) or f"{blocks[0].lost} events lost, of {len(ev) + blocks[0].lost}"
+        forks = [e for e in ev if e["ev"] == "fork"]
+        if len(ev) < 15000 or not forks or any("cpus" not in e for e in forks):
+            return False, f"{len(ev)} events (want 15,000 or more), {len(forks)} forks, some without cpus="
+        return True, f"{len(ev)} events, none lost, {len(forks)} forks with cpus="
+    return check
+
+
 CASES = [
     Case("trace_rr_1x2x1", smp="2,sockets=1,cores=2,threads=1",
          append="tests=none run=/bin/trace:run:/bin/sched_rr then=exit",
@@ -254,6 +276,13 @@ CASES = [
                  r"^trace run: \d+ events streamed to COM2$"],
          forbid=[r"^not ok "], check=crosscheck("trace_crosscheck_1x1x1"),
          qemu_args=ICOUNT + ["-serial", "file:build/test-logs/trace_crosscheck_1x1x1.com2.log"],
+         timeout=120, tags=("trace",)),
+    Case("trace_memory_1x1x1", smp="1,sockets=1,cores=1,threads=1",
+         append="tests=none run=/bin/trace:run:-m:/bin/threads then=exit",
+         expect=[r"^init exited: status 0\b",
+                 r"^trace run: \d+ events recorded in memory, then sent to COM2$"],
+         forbid=[r"^not ok ", r"^watchdog: "], check=memory_check("trace_memory_1x1x1"),
+         qemu_args=ICOUNT + ["-serial", "file:build/test-logs/trace_memory_1x1x1.com2.log"],
          timeout=120, tags=("trace",)),
     # 30 s of QEMU for one line of the dump: make test-all only
     Case("trace_dump_lost_1x1x1", smp="1,sockets=1,cores=1,threads=1",

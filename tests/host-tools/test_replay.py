@@ -49,6 +49,12 @@ INTERACTIVE = unpacked("kernel-replay-interactive-2cpu.log.gz")
 SIGNALS = unpacked("kernel-replay-signals.log.gz")
 BATCH = unpacked("kernel-replay-sched_batch.log.gz")
 FORKTREE = unpacked("kernel-replay-forktree.log.gz")
+# make trace PROG=/bin/sched_rr SMP=2: two RR hogs that pin themselves to
+# cpu0 (affinity events), one of them forked on cpu1 and run there first
+RR2 = unpacked("kernel-replay-rr-2cpu.log.gz")
+# make trace PROG=/bin/sched_yield (recorded to memory: nothing lost), cut
+# after its first part: a NORMAL hog and a NORMAL task that yields (3 times)
+YIELD = os.path.join(DATA, "kernel-replay-yield-normal.log")
 # the same on one CPU (docs/tour.md §11 replays it; make replay unpacks it)
 INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
@@ -110,7 +116,7 @@ def rows_of(stdout):
 
 @test
 def round_trip_holds_on_recorded_traces():
-    for path in (PIPE, INTERACTIVE, SIGNALS, BATCH, FORKTREE):
+    for path in (PIPE, INTERACTIVE, SIGNALS, BATCH, FORKTREE, RR2, YIELD):
         r = sim("--replay", path, "--check")
         assert r.returncode == 0 and "the round trip holds" in r.stdout, \
             f"{os.path.basename(path)}: exit {r.returncode}\n{r.stdout}{r.stderr}"
@@ -188,6 +194,46 @@ def a_task_asleep_at_the_end_sleeps_to_the_end():
     rows = rows_of(sim("--replay", SIGNALS).stdout)
     end_rec, end_rep = float(rows[1][8]), float(rows[1][9])
     assert abs(end_rec - end_rep) <= 0.005, f"init ends at {end_rep} s, recorded {end_rec} s"
+
+
+@test
+def an_affinity_event_pins_a_task_from_that_point():
+    """sched_rr's second hog (pid 5) is forked on cpu1 and runs there once
+    before it pins itself to cpu0: its fork says cpus=3 and an affinity
+    event cpus 1 follows. Replayed, it pins itself at that point of its
+    list and never runs on cpu1 after it, and the pair shares cpu0 (the
+    round trip holds). The same trace without the events (a trace of an
+    older kernel, still read) infers pinning from where pid 5 ran, both
+    CPUs, and the round trip fails."""
+    rec = lines_of(RR2)
+    assert any(re.search(r" fork pid 5 .* cpus=3$", l) for l in rec), "no cpus= on pid 5's fork"
+    assert any(" affinity pid 5 rr cpus 1 " in l or " affinity pid 5 normal cpus 1 " in l for l in rec)
+    assert any(re.match(r"trace: \d+ cpu1 switch pid 5 ", l) for l in rec), "pid 5 never ran on cpu1"
+    r = sim("--replay", RR2, "--check", "--trace")
+    assert r.returncode == 0 and "the round trip holds" in r.stdout, r.stdout[-3000:]
+    pinned = False
+    for l in r.stdout.splitlines():
+        pinned |= bool(re.match(r"trace: \d+ cpu\d affinity pid 5 \w+ cpus 1 ", l))
+        assert not (pinned and re.match(r"trace: \d+ cpu1 switch pid 5 ", l)), l
+    assert pinned, "the replay never pinned pid 5"
+    old = [re.sub(r" cpus=\d+$", "", l.rstrip("\n")) + "\n" for l in rec if " affinity pid " not in l]
+    r, _, text = replay_broken(old, "--check")
+    assert r.returncode == 1 and "does NOT hold" in r.stdout, (r.returncode, text)
+
+
+@test
+def a_yield_is_replayed_as_a_yield():
+    """The NORMAL task that yields (pid 5) runs 0.2 ms in 0.5 s beside a
+    hog: each yield drops it to the bottom (docs/staircase.md §6.5). The
+    replay yields where it did (3 yield events, as recorded) and it ends
+    with the hog, at 0.501 s; replayed as work, it would end at 0.02 s."""
+    r = sim("--replay", YIELD, "--check", "--trace")
+    assert r.returncode == 0 and "the round trip holds" in r.stdout, r.stdout[-3000:]
+    rec = sum(" yield pid 5 " in l for l in lines_of(YIELD))
+    rep = sum(" yield pid 5 " in l for l in r.stdout.splitlines())
+    assert rec == 3 and rep == rec, f"{rec} yields recorded, {rep} replayed"
+    row = rows_of(r.stdout)[5]
+    assert abs(float(row[9]) - 0.501) <= 0.005, row
 
 
 @test

@@ -13,6 +13,9 @@
  * perf sched replay's rule, so a reader wakes when the writer writes,
  * whatever the time. Only a running task does atoms.
  *
+ * A YIELD is the kernel's sched_yield: the task's CPU reschedules before
+ * it does another atom. A CPUS sets its allowed CPUs, as sched_setaffinity.
+ *
  * Invariant between steps of the clock: every CPU's current task stands
  * on a RUN with work left (or the CPU idles), and no CPU has a
  * reschedule pending.
@@ -43,6 +46,8 @@ struct rstate {
 
 static struct rtrace *tr;
 static const struct replay_opts *opts;
+/* cpu's task yielded: its CPU reschedules before it does another atom. */
+static bool yielded[64];
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
 
@@ -140,14 +145,31 @@ static int policy_for(const struct rtask *t, const struct replay_opts *o)
 	return policy;
 }
 
-/* The CPUs the trace says the task may use: the trace has no affinity,
- * so a task seen on one CPU only of several is taken as pinned there
- * (sched_interactive and sched_rr pin theirs); 0: any. Not pinned where
- * the recording had one CPU, or --cpus took its CPU away. */
+static uint32_t all_cpus(void)
+{
+	return fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1;
+}
+
+/* A recorded mask on the replay's CPUs: all of them where it names none
+ * of them (--cpus took them away). */
+static uint32_t on_replay_cpus(uint32_t mask)
+{
+	return mask & all_cpus() ? mask & all_cpus() : all_cpus();
+}
+
+/* The CPUs a task may use when it starts; 0: any. Known for a task forked
+ * in a trace whose forks say cpus= (and its affinity events change it
+ * later, as CPUS atoms). Otherwise, a task seen on one CPU only of
+ * several, before any affinity event of its own, is taken as pinned
+ * there (a trace of an older kernel, or a task there from the start).
+ * Not pinned where the recording had one CPU, or --cpus took its CPU
+ * away. */
 static uint32_t pinned_to(const struct rtask *t)
 {
-	uint32_t all = fake_ncpus >= 32 ? ~0u : (1u << fake_ncpus) - 1;
+	uint32_t all = all_cpus();
 
+	if (t->fork_cpus)
+		return on_replay_cpus(t->fork_cpus);
 	if (tr->ncpus == 1 || fake_ncpus == 1 || !t->ran_on || (t->ran_on & ~all) ||
 	    (t->ran_on & (t->ran_on - 1)))
 		return 0;
@@ -192,7 +214,7 @@ static void start(int i, int cpu, const struct rstate *parent)
 	if (parent)
 		sched_fork(&parent->p->sched, &p->sched);
 	nice = rt ? 0 : nice_for(t, policy, parent ? &p->sched : NULL);
-	if (pin)
+	if (pin && pin != p->sched.cpus_allowed)
 		sched_set_cpus_allowed(&p->sched, pin);
 	if (!parent || sched_task_nice(&p->sched) != nice)
 		sched_set_user_nice(&p->sched, nice);
@@ -257,6 +279,19 @@ static void advance(struct rstate *s, int cpu)
 			complete(s);
 			start(a->dep, cpu, s);
 			break;
+		case A_YIELD:
+			complete(s);
+			fake_cpu = cpu;
+			sched_do_yield();
+			fake_cpu = 0;
+			yielded[cpu] = true;
+			return;
+		case A_CPUS:
+			complete(s);
+			fake_cpu = cpu;
+			sched_set_cpus_allowed(&s->p->sched, on_replay_cpus((uint32_t)a->ns));
+			fake_cpu = 0;
+			break;
 		case A_SLEEP: {
 			uint64_t at = (fake_now_ns + a->ns + fake_tick_ns() / 2) / fake_tick_ns();
 			s->asleep = true;
@@ -281,13 +316,14 @@ static void advance(struct rstate *s, int cpu)
 	}
 }
 
-/* Until cpu's current task has work, or the CPU idles. */
+/* Until cpu's current task has work, or the CPU idles, or its task
+ * yielded (the reschedule comes before its next atom). */
 static void settle(int cpu)
 {
 	struct rstate *s;
 
-	while ((s = of(fake_curr(cpu))) && !(s->entered && s->left > 0 &&
-					     tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN))
+	while (!yielded[cpu] && (s = of(fake_curr(cpu))) &&
+	       !(s->entered && s->left > 0 && tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN))
 		advance(s, cpu);
 }
 
@@ -300,6 +336,7 @@ static void settle_all(void)
 
 	while (again) {
 		fake_resched_pending();
+		memset(yielded, 0, sizeof(yielded));
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
 			settle(cpu);
 		again = false;

@@ -15,6 +15,8 @@
  *         recorded, as perf sched replay does
  *   WAKE  wake task dep (whose WAIT names this atom)
  *   FORK  fork task dep (as the kernel forks: sched_fork)
+ *   YIELD sched_yield: the CPU is rescheduled before its next atom
+ *   CPUS  its allowed CPUs become the mask in ns (sched_setaffinity)
  *   EXIT  the end: a switch-out as X (dead)
  *   END   the trace ended while it lived: it stops here
  *
@@ -29,13 +31,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_EXIT, A_END };
+enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_YIELD, A_CPUS, A_EXIT, A_END };
 
 struct atom {
 	uint8_t kind;			/* enum atom_kind */
 	int dep;			/* WAIT, WAKE, FORK: a task's index */
 	int dep_atom;			/* WAIT: the index of dep's WAKE atom */
-	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded */
+	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded; CPUS: the mask */
 };
 
 /* A change of a task's stair (prio), or of whether it is runnable
@@ -68,6 +70,7 @@ struct rtask {
 	bool reniced;			/* set its nice or policy in the trace */
 	int rt_prio;			/* FIFO, RR: 99 - prio */
 	bool forked;			/* its fork is in the trace; else there at the start */
+	uint32_t fork_cpus;		/* its allowed CPUs at its fork (cpus=); 0: unknown */
 	struct atom *atoms;
 	int natoms, cap;
 	/* what was recorded */
@@ -80,7 +83,9 @@ struct rtask {
 	int state;			/* RS_* (replay_read.c) */
 	int cpu;			/* running: on which CPU */
 	int home_cpu;			/* where it was first seen: the replay starts it there */
-	uint32_t ran_on;		/* bit n: it ran on CPU n (one bit: pinned there) */
+	uint32_t ran_on;		/* bit n: it ran on CPU n before any affinity event of
+					 * its own (one bit: taken as pinned there) */
+	bool set_cpus;			/* an affinity event of its own was seen */
 	uint64_t since;			/* running since; sleeping since */
 	uint64_t pending;		/* run not yet closed into a RUN atom */
 	uint64_t woken_at;		/* woken, not yet switched in; 0 none */

@@ -28,7 +28,7 @@ struct rec {
 	long line, offset;
 	int cpu, on, event, pid, policy, arg;
 	int cur, prio;
-	uint32_t gen;
+	uint32_t gen, cpus;
 	char state[4], reason[8], comm[16];
 	bool has_reason;
 };
@@ -104,6 +104,8 @@ static void fields(char *s, struct rec *e)
 			e->prio = atoi(eq);
 		else if (!strcmp(tok, "on"))
 			e->on = atoi(eq);
+		else if (!strcmp(tok, "cpus"))
+			e->cpus = (uint32_t)strtol(eq, NULL, 10);
 		else if (!strcmp(tok, "cur_gen"))
 			e->gen = (uint32_t)strtoul(eq, NULL, 10);
 		else if (!strcmp(tok, "cur_state"))
@@ -312,6 +314,7 @@ static bool on_fork(struct reader *r, const struct rec *e)
 	child = new_task(tr, e->pid, RS_QUEUED, e->cpu, e->ns);	/* may move tr->tasks */
 	parent = pi >= 0 ? &tr->tasks[pi] : NULL;
 	child->forked = parent != NULL;
+	child->fork_cpus = e->cpus;
 	if (parent) {			/* child's index is ntasks - 1 */
 		account(parent, e->ns);
 		flush(parent);
@@ -380,7 +383,8 @@ static bool on_switch(struct reader *r, const struct rec *e)
 		n->woken_at = 0;
 	}
 	n->state = RS_RUNNING;
-	n->ran_on |= 1u << e->cpu;
+	if (!n->set_cpus)
+		n->ran_on |= 1u << e->cpu;
 	n->cpu = e->cpu;
 	n->since = e->ns;
 	return true;
@@ -433,6 +437,27 @@ static bool on_wakeup(struct reader *r, const struct rec *e)
 	return true;
 }
 
+/* A yield, or an affinity change (the kernel records the mask only when
+ * it changes): an atom in the task's list at this point, its run so far
+ * closed before it. A task that is not running (another task changed
+ * its mask) does it when it next runs. */
+static void on_act(struct reader *r, const struct rec *e)
+{
+	struct rtask *t = task(r->tr, e->pid, RS_RUNNING, e->cpu);
+
+	if (t->state == RS_DEAD)
+		return;
+	if (t->state == RS_RUNNING)
+		account(t, e->ns);	/* (an asleep task's since is its sleep's start) */
+	flush(t);
+	if (e->event == TRACE_YIELD) {
+		add_atom(t, A_YIELD, -1, -1, 0);
+	} else {
+		add_atom(t, A_CPUS, -1, -1, (uint32_t)e->arg);
+		t->set_cpus = true;
+	}
+}
+
 static bool walk(struct reader *r, const struct rec *e)
 {
 	struct rtask *t;
@@ -441,6 +466,8 @@ static bool walk(struct reader *r, const struct rec *e)
 	case TRACE_FORK:	if (!on_fork(r, e)) return false; break;
 	case TRACE_SWITCH:	if (!on_switch(r, e)) return false; break;
 	case TRACE_WAKEUP:	if (!on_wakeup(r, e)) return false; break;
+	case TRACE_YIELD:
+	case TRACE_AFFINITY:	if (e->pid > 0) on_act(r, e); break;
 	default:		break;
 	}
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;

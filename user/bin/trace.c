@@ -6,16 +6,20 @@
  *   trace stop             stop recording
  *   trace clear            forget what was recorded
  *   trace dump             print it on the console (stops recording)
- *   trace run [-c] PROG [ARGS] [+ PROG [ARGS]]...
+ *   trace run [-c|-m] PROG [ARGS] [+ PROG [ARGS]]...
  *                          record every event while the programs run
  *                          (together), and wait for them all
  *
  * `trace run` streams the events to the second serial port (COM2) when
- * the machine has one (`make run TRACE=file`, `make trace PROG=...`):
- * it drains the kernel's buffers there every 100 ms, so a run of any
- * length fits and the console stays free. Without COM2, or with -c, it
- * records into the buffers and dumps them on the console at the end, one
- * "trace: ..." line per event. Draw either with tools/traceview.py.
+ * the machine has one (`make run TRACE=file`): it drains the kernel's
+ * buffers there every 100 ms, so a run of any length fits and the console
+ * stays free. With -m (`make trace PROG=...`) the kernel keeps the events
+ * in memory, in rings as large as it can spare, and they go to COM2 after
+ * the programs have exited: nothing runs for the recorder meanwhile, and
+ * a fast workload loses nothing until the rings are full. Without COM2,
+ * or with -c, it records into the buffers and dumps them on the console
+ * at the end, one "trace: ..." line per event. Draw any of them with
+ * tools/traceview.py.
  * System call 504, which only root may make.
  */
 #include <errno.h>
@@ -28,11 +32,16 @@
 
 #include "kernel_calls.h"
 
+/* The kernel's ring per CPU while streaming live (kernel/debug/trace.h):
+ * a drain sends at most this much, so that one drain ends. */
+#define TRACE_RING_EVENTS 4096
+
 /* In the order of enum sched_trace_event (sched/machine.h): bit i of a
  * mask is event_names[i]. */
 static const char *const event_names[] = {
 	"switch", "wakeup", "sleep", "stair_drop", "slice_end", "preempt",
 	"yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle",
+	"affinity",
 };
 #define NR_EVENTS (int)(sizeof(event_names) / sizeof(event_names[0]))
 
@@ -41,8 +50,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: trace start [EVENTS]   EVENTS: a mask like 0x3, or names like switch,wakeup\n"
 		"       trace stop | clear | dump\n"
-		"       trace run [-c] PROGRAM [ARGS...] [+ PROGRAM [ARGS...]]...\n"
-		"         (-c: dump on the console even when COM2 is there)\n"
+		"       trace run [-c|-m] PROGRAM [ARGS...] [+ PROGRAM [ARGS...]]...\n"
+		"         (-c: dump on the console even when COM2 is there;\n"
+		"          -m: keep the events in memory, send them to COM2 at the end)\n"
 		"events:");
 	for (int i = 0; i < NR_EVENTS; i++)
 		fprintf(stderr, " %s", event_names[i]);
@@ -84,7 +94,7 @@ static int ctl(int op, int arg)
 
 	fflush(stdout);		/* our lines before the kernel's */
 	ret = trace_ctl(op, arg);
-	if (ret < 0 && op == TRACE_STREAM && errno == ENODEV)
+	if (ret < 0 && (op == TRACE_STREAM || op == TRACE_RECORD) && errno == ENODEV)
 		return ret;	/* no COM2: the caller dumps on the console */
 	if (ret < 0) {
 		fprintf(stderr, "trace: %s%s\n", strerror(errno),
@@ -130,18 +140,34 @@ static int shell_status(int status)
 }
 
 #define MAX_PROGS 8
+/* Lines a drain sends in one system call: the kernel does not preempt a
+ * system call, so a woken task waits for one chunk at most. */
+#define DRAIN_CHUNK 32
+
+/* Send what the kernel holds, a chunk at a time; at most limit lines
+ * (0: all). */
+static void drain(int limit)
+{
+	int sent = 0, n;
+
+	do {
+		n = ctl(TRACE_DRAIN, DRAIN_CHUNK);
+		sent += n;
+	} while (n == DRAIN_CHUNK && (limit == 0 || sent < limit));
+}
 
 /*
- * trace run: the programs are the words of argv split at "+". Streaming,
- * we wake every 100 ms to drain the buffers to COM2 while they run;
- * otherwise we just wait. Returns the first non-zero status, else 0.
+ * trace run: the programs are the words of argv split at "+". Streaming
+ * live, we wake every 100 ms to drain the buffers to COM2 while they run;
+ * recording to memory (-m) or dumping (-c), we just wait, and send or dump
+ * at the end. Returns the first non-zero status, else 0.
  */
-static int run(int argc, char **argv, const char *self, bool console)
+static int run(int argc, char **argv, const char *self, char mode)
 {
 	char **prog[MAX_PROGS];
 	pid_t pids[MAX_PROGS];
-	int status[MAX_PROGS], nprogs = 0, left, ret = 0, events = 0;
-	bool stream = false;
+	int status[MAX_PROGS], nprogs = 0, left, ret = 0, events = 0, ring = 0;
+	bool stream = false, live;
 
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "+") == 0) {
@@ -158,8 +184,11 @@ static int run(int argc, char **argv, const char *self, bool console)
 	}
 	if (nprogs == 0)
 		usage();
-	if (!console)
-		stream = ctl(TRACE_STREAM, 0) >= 0;
+	if (mode != 'c') {
+		ring = ctl(mode == 'm' ? TRACE_RECORD : TRACE_STREAM, 0);
+		stream = ring >= 0;
+	}
+	live = stream && mode != 'm';
 	if (!stream) {
 		ctl(TRACE_CLEAR, 0);
 		ctl(TRACE_START, 0);
@@ -173,7 +202,7 @@ static int run(int argc, char **argv, const char *self, bool console)
 		left += pids[i] > 0;
 	while (left > 0) {
 		int st;
-		pid_t pid = waitpid(-1, &st, stream ? WNOHANG : 0);
+		pid_t pid = waitpid(-1, &st, live ? WNOHANG : 0);
 		if (pid < 0) {
 			fprintf(stderr, "trace: waitpid: %s\n", strerror(errno));
 			break;
@@ -183,12 +212,14 @@ static int run(int argc, char **argv, const char *self, bool console)
 				status[i] = st;
 				left--;
 			}
-		if (stream && pid == 0) {
-			ctl(TRACE_DRAIN, 0);
+		if (live && pid == 0) {
+			drain(TRACE_RING_EVENTS);
 			usleep(100000);
 		}
 	}
 	if (stream) {
+		if (!live)
+			drain(0);	/* the recording ends at the first drain */
 		events = ctl(TRACE_STOP, 0);
 	} else {
 		ctl(TRACE_STOP, 0);
@@ -201,7 +232,10 @@ static int run(int argc, char **argv, const char *self, bool console)
 			ret = s;
 	}
 	if (stream)
-		printf("trace run: %d events streamed to COM2\n", events);
+		printf("trace run: %d events %s COM2\n", events,
+		       live ? "streamed to" : "recorded in memory, then sent to");
+	if (stream && !live)
+		printf("trace run: the memory held %d events a CPU\n", ring);
 	return ret;
 }
 
@@ -221,10 +255,11 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "dump") == 0 && argc == 2) {
 		ctl(TRACE_DUMP, 0);
 	} else if (strcmp(cmd, "run") == 0 && argc >= 3) {
-		bool console = strcmp(argv[2], "-c") == 0;
-		if (argc < 3 + console)
+		char mode = !strcmp(argv[2], "-c") ? 'c' : !strcmp(argv[2], "-m") ? 'm' : 0;
+		int skip = mode != 0;
+		if (argc < 3 + skip)
 			usage();
-		return run(argc - 2 - console, argv + 2 + console, argv[0], console);
+		return run(argc - 2 - skip, argv + 2 + skip, argv[0], mode);
 	} else {
 		usage();
 	}
