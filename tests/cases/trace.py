@@ -173,12 +173,18 @@ def replay_fields(block):
     return problems
 
 
+def com2_blocks(name):
+    """The blocks the case's COM2 log holds, and the reader's warnings."""
+    path = os.path.join(LOGS, name + ".com2.log")
+    warnings = []
+    with open(path, errors="replace") as f:
+        blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
+    return blocks, warnings
+
+
 def crosscheck(name):
     def check(log):
-        path = os.path.join(LOGS, name + ".com2.log")
-        warnings = []
-        with open(path, errors="replace") as f:
-            blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
+        blocks, warnings = com2_blocks(name)
         if len(blocks) != 1 or not blocks[0].stream:
             return False, f"want one streamed block on COM2, found {len(blocks)}"
         if warnings or blocks[0].lost:
@@ -245,10 +251,7 @@ def memory_check(name):
     21,000 events, loses none (docs/trace.md, "Recording to memory"), and
     every fork says the child's allowed CPUs (cpus=, for a replay)."""
     def check(log):
-        path = os.path.join(LOGS, name + ".com2.log")
-        warnings = []
-        with open(path, errors="replace") as f:
-            blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
+        blocks, warnings = com2_blocks(name)
         if len(blocks) != 1 or not blocks[0].stream:
             return False, f"want one streamed block on COM2, found {len(blocks)}"
         ev = blocks[0].events
