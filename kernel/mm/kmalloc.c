@@ -2,9 +2,10 @@
  * kmalloc.c - a size-class heap on top of the frame allocator.
  *
  * Small requests are served from size classes (32 bytes .. 2 KiB, header
- * included): the powers of two, and a fifth and a third of a frame (816
- * and 1,360 bytes: a task's struct proc and its thread group, which a
- * power of two would round up by half). Each class keeps a free list,
+ * included): the powers of two, and a twelfth, a fifth and a third of a
+ * frame (336, 816 and 1,360 bytes: a process's thread group, and a task's
+ * struct proc and a process's handlers, which a power of two would round
+ * up by half). Each class keeps a free list,
  * refilled by cutting a fresh frame into blocks. Larger requests get
  * whole adjacent frames.
  * Every block starts with a 16-byte header saying which it is, so kfree
@@ -34,7 +35,7 @@
 #define MAGIC_USED 0x6B6D616Cu	/* "kmal" */
 #define MAGIC_FREE 0x66726565u	/* "free" */
 /* Each a multiple of 16 (the header's alignment), smallest first. */
-static const uint16_t class_size[] = { 32, 64, 128, 256, 512, 816, 1024, 1360, 2048 };
+static const uint16_t class_size[] = { 32, 64, 128, 256, 336, 512, 816, 1024, 1360, 2048 };
 #define NCLASSES ((int)(sizeof(class_size) / sizeof(class_size[0])))
 #define LARGE_CLASS 0xFF
 

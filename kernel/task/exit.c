@@ -87,7 +87,7 @@ void proc_take_family(struct proc *p, struct proc *leader)
  */
 static bool tell_parent(struct proc *p, struct proc *parent, int status)
 {
-	const struct sigaction *a = &parent->group->sigact[SIGCHLD - 1];
+	const struct sigaction *a = &parent->group->sighand->action[SIGCHLD - 1];
 	bool ignored = sa_addr(a) == SIG_IGN;
 	bool autoreap = ignored || (a->sa_flags & SA_NOCLDWAIT);
 	if (!ignored)

@@ -244,11 +244,15 @@ void cpu_idle(void)
 static struct thread_group *group_new(struct proc *leader)
 {
 	struct thread_group *g = kzalloc(sizeof(*g));
-	if (g) {
-		g->refs = 1;
-		g->leader = leader;
-		g->nr_threads = 1;
+	struct sighand *h = g ? kzalloc(sizeof(*h)) : NULL;
+	if (!h) {
+		kfree(g);
+		return NULL;
 	}
+	g->sighand = h;
+	g->refs = 1;
+	g->leader = leader;
+	g->nr_threads = 1;
 	return g;
 }
 
@@ -264,6 +268,7 @@ static void group_put(struct thread_group *g)
 {
 	if (g && __atomic_sub_fetch(&g->refs, 1, __ATOMIC_ACQ_REL) == 0) {
 		kfree(g->shared_info);
+		kfree(g->sighand);
 		kfree(g);
 	}
 }

@@ -11,9 +11,10 @@
  * clone(CLONE_THREAD) form a group around its first thread, the group
  * leader, whose pid is the group's (Linux's tgid: what getpid says).
  * What the group shares is in two places. Its struct thread_group (below:
- * Linux's signal_struct and sighand_struct) holds the handlers, the
- * process's pending signals, the thread count and group exit, limits,
- * interval timers and times; every thread points at it, so exec's
+ * Linux's signal_struct) holds the process's pending signals, the thread
+ * count and group exit, limits, interval timers and times, and its
+ * handlers (struct sighand, Linux's sighand_struct, a block of its own);
+ * every thread points at it, so exec's
  * de_thread moves nothing of it. The leader's slot still holds the
  * address space (pgdir, mm), the file table, the working directory, the
  * children and the place in the family tree (Linux's mm, files and fs
@@ -89,6 +90,13 @@ struct initrd_file;
  * with the last struct proc that names it (refs), after their grace
  * period, so a /proc reader that found a task may read its group.
  */
+/* A process's signal handlers: made with its group, copied by fork, kept
+ * by its threads. Its own heap block (a third of a frame), so that the
+ * group's is a small one. */
+struct sighand {
+	struct sigaction action[NSIG];	/* Under signal_lock */
+};
+
 struct thread_group {
 	int refs;			/* struct procs naming it; changed atomically */
 	/* Under signal_lock: */
@@ -99,7 +107,7 @@ struct thread_group {
 	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
 	volatile sigset64_t sig_shared;	/* sent to the process (ShdPnd) */
 	struct ksiginfo *shared_info;	/* their siginfos: NSIG, made at the first */
-	struct sigaction sigact[NSIG];	/* the handlers: forked copied, kept by threads */
+	struct sighand *sighand;	/* its handlers; never NULL, never changes */
 	/* Under the leader's family_lock: ticks of its reaped children. */
 	uint32_t cutime, cstime;
 	/* Changed only by its own threads (the call's caller): */

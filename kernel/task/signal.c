@@ -51,7 +51,7 @@ static bool sig_valid(int sig) { return sig >= 1 && sig <= NSIG; }
 
 static struct sigaction *action_of(const struct proc *p, int sig)
 {
-	return (struct sigaction *)&p->group->sigact[sig - 1];	/* the group's */
+	return &p->group->sighand->action[sig - 1];	/* the group's */
 }
 
 /* Would delivery do nothing? init takes only what it handles. */
@@ -549,7 +549,7 @@ int sys_rt_sigsuspend(const void *umask, uint32_t size)
 
 void signal_fork(struct proc *child, const struct proc *parent)
 {
-	memcpy(child->group->sigact, parent->group->sigact, sizeof(child->group->sigact));
+	*child->group->sighand = *parent->group->sighand;
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
 	child->group->sig_shared = 0;

@@ -61,7 +61,7 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 	s->shared = g->group->sig_shared;
 	s->blocked = p->sig_blocked;
 	for (int sig = 1; sig <= NSIG; sig++) {
-		uint32_t h = sa_addr(&p->group->sigact[sig - 1]);
+		uint32_t h = sa_addr(&p->group->sighand->action[sig - 1]);
 		if (h == SIG_IGN)
 			s->ignored |= (sigset64_t)1 << (sig - 1);
 		else if (h != 0)
