@@ -57,6 +57,9 @@ RR2 = unpacked("kernel-replay-rr-2cpu.log.gz")
 YIELD = os.path.join(DATA, "kernel-replay-yield-normal.log")
 # the same on one CPU (docs/tour.md §11 replays it; make replay unpacks it)
 INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
+# make trace PROG=/bin/threads, cut around its exec from a thread: pid 94
+# execs, takes its leader's pid 93 (a pid_change event), runs on as 93
+THREADS_PID = os.path.join(DATA, "kernel-replay-threads-pid-change.log")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
 
 TESTS = []
@@ -234,6 +237,22 @@ def a_yield_is_replayed_as_a_yield():
     assert rec == 3 and rep == rec, f"{rec} yields recorded, {rep} replayed"
     row = rows_of(r.stdout)[5]
     assert abs(float(row[9]) - 0.501) <= 0.005, row
+
+
+@test
+def a_thread_that_takes_its_leaders_pid_runs_on_as_that_pid():
+    """pid_change: the thread's task goes on under the leader's pid (its
+    row says 94>93) and does all its recorded work; without the event, as
+    an older kernel recorded it, the switch-out as 93 is refused."""
+    r = sim("--replay", THREADS_PID, "--check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    row = [l.split() for l in r.stdout.splitlines() if l.split()[1:3] == ["94>93", "normal"]]
+    assert len(row) == 1 and row[0][3] == row[0][4] == "0.727" and row[0][-1] == "ok", row
+    assert rows_of(r.stdout)[93][3] == "0.095", "the leader keeps its own row"
+    old = [l for l in lines_of(THREADS_PID) if " pid_change " not in l]
+    at = events(old, lambda l: " switch " in l and " cur=93 " in l and "cur_state=X" in l)
+    assert len(at) == 2
+    one_bad_line(*replay_broken(old), at[1] + 1, "pid 93 is switched out, but pid 94 was switched in last")
 
 
 @test

@@ -482,6 +482,15 @@ static void stair_tenths(const struct stair_log *l, uint64_t span, int out[TENTH
 		out[i] = time[i] > 0 ? (int)lround(sum[i] / time[i]) : -1;
 }
 
+/* Its pid, or "tid>pid" for a thread that took its leader's pid. */
+static void pid_label(char *buf, size_t n, const struct rtask *t)
+{
+	if (t->tid)
+		snprintf(buf, n, "%d>%d", t->tid, t->pid);
+	else
+		snprintf(buf, n, "%d", t->pid);
+}
+
 static void print_tenths_row(const struct stair_log *l, uint64_t span)
 {
 	int v[TENTHS];
@@ -505,7 +514,7 @@ static void report_stairs(uint64_t end_ns)
 	for (int i = 0; i < tr->ntasks; i++) {
 		const struct rtask *t = &tr->tasks[i];
 		char pid[16];
-		snprintf(pid, sizeof(pid), "%d", t->pid);
+		pid_label(pid, sizeof(pid), t);
 		printf("%-15s %5s rec", t->comm[0] ? t->comm : "-", pid);
 		print_tenths_row(&t->stairs, tr->t1 - tr->t0);
 		printf("%-15s %5s rep", "", "");
@@ -547,12 +556,13 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 			 (t->nlat >= P99_MIN_WAKES && !lat_ok(p99r, p99s, tick_ms)))
 			why = "latency";
 		failures += check && *why;
-		char pol[32];
+		char pol[32], pid[24];
+		pid_label(pid, sizeof(pid), t);
 		int rp = s->p ? s->p->sched.policy : t->policy;
 		snprintf(pol, sizeof(pol), "%s%s%s", t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
 			 rp != t->policy ? ">" : "", rp != t->policy ? sched_trace_policy_name(rp) : "");
-		printf("%-15s %5d %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
-		       t->comm[0] ? t->comm : "-", t->pid, pol,
+		printf("%-15s %5s %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
+		       t->comm[0] ? t->comm : "-", pid, pol,
 		       rec, rep, diff, span_rec > 0 ? 100.0 * rec / span_rec : 0.0,
 		       span_rep > 0 ? 100.0 * rep / span_rep : 0.0, end_rec, end_rep, t->nlat, s->nlat, p50r, p50s, p99r, p99s,
 		       check ? (*why ? why : "ok") : "");

@@ -62,7 +62,8 @@ bool stair_runnable_after(const struct stair_log *l, int event);
 
 /* One process of the trace (a pid used again is a new task). */
 struct rtask {
-	int pid;			/* as recorded */
+	int pid;			/* as recorded (the last it had) */
+	int tid;			/* the pid it had before a pid_change; 0 none */
 	uint32_t gen;			/* the cur_gen of its wake-ups, once seen; 0 unknown */
 	char comm[16];
 	int policy;			/* SCHED_*: the first it was seen with */

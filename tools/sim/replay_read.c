@@ -458,6 +458,34 @@ static void on_act(struct reader *r, const struct rec *e)
 	}
 }
 
+/* An exec in a thread gave it its group leader's pid (pid_change: e->pid
+ * the new, e->arg the old). The task goes on under the new pid; the
+ * leader's task, which holds it, has exited. Its generation is the
+ * leader's from here on (the kernel gives it the leader's start time). */
+static bool on_pid_change(struct reader *r, const struct rec *e)
+{
+	struct rtask *t = task_of(r->tr, e->arg), *holder = task_of(r->tr, e->pid);
+
+	if (!t || t->state == RS_DEAD)
+		return bad(r, e, "pid %d takes pid %d, but pid %d is not alive", e->arg, e->pid, e->arg);
+	if (holder && holder != t && holder->state != RS_DEAD) {
+		if (!bad(r, e, "pid %d takes pid %d, which is alive: its exit is missing", e->arg, e->pid))
+			return false;
+		flush(holder);
+		add_atom(holder, A_END, -1, -1, 0);
+		holder->state = RS_DEAD;
+		holder->end_ns = e->ns - r->tr->t0;
+	}
+	if (!t->tid)
+		t->tid = t->pid;
+	t->pid = e->pid;
+	t->gen = 0;
+	for (int cpu = 0; cpu < r->tr->ncpus; cpu++)	/* switched out as the new pid */
+		if (r->last_in[cpu] == e->arg)
+			r->last_in[cpu] = e->pid;
+	return true;
+}
+
 static bool walk(struct reader *r, const struct rec *e)
 {
 	struct rtask *t;
@@ -468,6 +496,7 @@ static bool walk(struct reader *r, const struct rec *e)
 	case TRACE_WAKEUP:	if (!on_wakeup(r, e)) return false; break;
 	case TRACE_YIELD:
 	case TRACE_AFFINITY:	if (e->pid > 0) on_act(r, e); break;
+	case TRACE_PID_CHANGE:	if (!on_pid_change(r, e)) return false; break;
 	default:		break;
 	}
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
