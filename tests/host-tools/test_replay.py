@@ -60,6 +60,9 @@ INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
 # make trace PROG=/bin/threads, cut around its exec from a thread: pid 94
 # execs, takes its leader's pid 93 (a pid_change event), runs on as 93
 THREADS_PID = os.path.join(DATA, "kernel-replay-threads-pid-change.log")
+# make trace PROG=/bin/sched_yield, cut around its second part's start: the
+# parent (pid 3) wakes two FIFO yielders (7, then 6) in one pipe write
+YIELD_FIFO = os.path.join(DATA, "kernel-replay-yield-fifo-wake.log")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
 
 TESTS = []
@@ -253,6 +256,24 @@ def a_thread_that_takes_its_leaders_pid_runs_on_as_that_pid():
     at = events(old, lambda l: " switch " in l and " cur=93 " in l and "cur_state=X" in l)
     assert len(at) == 2
     one_bad_line(*replay_broken(old), at[1] + 1, "pid 93 is switched out, but pid 94 was switched in last")
+
+
+@test
+def a_wake_up_preempts_when_the_wakers_system_call_returns():
+    """The kernel is not preemptible: the first FIFO task woken preempts
+    the parent only when its write returns, after it has woken the second,
+    so the two alternate from the start, recorded and replayed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "replay.log")
+        r = sim("--replay", YIELD_FIFO, "--check", "--trace-out", out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        for path in (YIELD_FIFO, out):
+            ev = [l.split()[3:6] for l in lines_of(path) if re.match(r"trace: \d+ cpu", l)]
+            go = ev.index(["wakeup", "pid", "7"])
+            seq = [e[2] for e in ev[go:] if e[0] in ("wakeup", "switch")]
+            assert seq[:2] == ["7", "6"], f"{path}: after the first wake-up {seq[:6]}"
+            turns = [p for p in seq[2:] if p in ("6", "7")][:10]
+            assert turns == ["7", "6"] * 5, f"{path}: the FIFO tasks' turns {turns}"
 
 
 @test

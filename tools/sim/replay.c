@@ -15,10 +15,13 @@
  *
  * A YIELD is the kernel's sched_yield: the task's CPU reschedules before
  * it does another atom. A CPUS sets its allowed CPUs, as sched_setaffinity.
+ * From a HOLD to its RET (the rest of a system call that woke a task that
+ * preempts) the CPU's reschedule waits, as the kernel's need_resched waits
+ * for the way back to user mode; leaving the CPU ends a hold too.
  *
  * Invariant between steps of the clock: every CPU's current task stands
  * on a RUN with work left (or the CPU idles), and no CPU has a
- * reschedule pending.
+ * reschedule pending unless it is held.
  */
 #include "replay.h"
 #include "../../tests/unit/fake_machine.h"
@@ -48,6 +51,8 @@ static struct rtrace *tr;
 static const struct replay_opts *opts;
 /* cpu's task yielded: its CPU reschedules before it does another atom. */
 static bool yielded[64];
+/* cpu's task is in a system call whose wake-up preempts it: not yet. */
+static bool held[64];
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
 
@@ -281,11 +286,17 @@ static void advance(struct rstate *s, int cpu)
 			break;
 		case A_YIELD:
 			complete(s);
+			held[cpu] = false;
 			fake_cpu = cpu;
 			sched_do_yield();
 			fake_cpu = 0;
 			yielded[cpu] = true;
 			return;
+		case A_HOLD:
+		case A_RET:
+			complete(s);
+			held[cpu] = a->kind == A_HOLD;
+			break;
 		case A_CPUS:
 			complete(s);
 			fake_cpu = cpu;
@@ -296,6 +307,7 @@ static void advance(struct rstate *s, int cpu)
 			uint64_t at = (fake_now_ns + a->ns + fake_tick_ns() / 2) / fake_tick_ns();
 			s->asleep = true;
 			s->wake_at = at > now_tick ? at : now_tick + 1;
+			held[cpu] = false;
 			fake_sleep(cpu, TASK_INTERRUPTIBLE);
 			return;
 		}
@@ -305,11 +317,13 @@ static void advance(struct rstate *s, int cpu)
 				break;
 			}
 			s->blocked = true;
+			held[cpu] = false;
 			fake_sleep(cpu, TASK_INTERRUPTIBLE);
 			return;
 		default:		/* A_EXIT, A_END */
 			s->finished = true;
 			s->end_ns = fake_now_ns;
+			held[cpu] = false;
 			fake_sleep(cpu, a->kind == A_EXIT ? TASK_DEAD : TASK_INTERRUPTIBLE);
 			return;
 		}
@@ -327,21 +341,24 @@ static void settle(int cpu)
 		advance(s, cpu);
 }
 
-/* Reschedule where asked (a wake-up's preemption acts at once, as the
- * kernel's IPI does), and let each CPU's task do its atoms, until every
- * CPU's task has work and no request is left. */
+/* Reschedule where asked and not held (a wake-up's preemption acts at
+ * once, as the kernel's IPI does, unless the CPU's task is in the system
+ * call that woke), and let each CPU's task do its atoms, until every
+ * CPU's task has work and no request is left but held ones. */
 static void settle_all(void)
 {
 	bool again = true;
 
 	while (again) {
-		fake_resched_pending();
+		for (int cpu = 0; cpu < fake_ncpus; cpu++)
+			if (fake_need_resched[cpu] && !held[cpu])
+				fake_schedule(cpu);
 		memset(yielded, 0, sizeof(yielded));
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
 			settle(cpu);
 		again = false;
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
-			again |= fake_need_resched[cpu];
+			again |= fake_need_resched[cpu] && !held[cpu];
 	}
 }
 

@@ -247,7 +247,7 @@ static struct rtask *new_task(struct rtrace *tr, int pid, int state, int cpu, ui
 	tr->tasks = grow(tr->tasks, &tr->cap, tr->ntasks + 1, sizeof(*t));
 	t = &tr->tasks[tr->ntasks++];
 	*t = (struct rtask){ .pid = pid, .state = state, .cpu = cpu, .home_cpu = cpu,
-			     .since = since, .policy = -1, .prio_min = 140 };
+			     .since = since, .policy = -1, .prio_min = 140, .hold = -1 };
 	return t;
 }
 
@@ -325,6 +325,46 @@ static bool on_fork(struct reader *r, const struct rec *e)
 	return true;
 }
 
+/*
+ * The kernel is not preemptible: a wake-up that preempts the waker's own
+ * CPU sets need_resched, and the switch comes on the waker's way back to
+ * user mode (kernel/task/proc.c), after the rest of its system call, which
+ * may wake others. A preempt record (not delayed) of the waker's CPU just
+ * after its WAKE atom opens a HOLD there, right after the WAKE (the time
+ * between the two records is already the system call's); its switch-out
+ * ends it (a RET where it
+ * was preempted; sleeping, yielding or exiting ends it anyway).
+ */
+#define HOLD_MAX_NS 1000000
+
+static void on_preempt(struct reader *r, const struct rec *e)
+{
+	struct rtask *k = e->cur > 0 ? task_of(r->tr, e->cur) : NULL;
+	const struct atom *last = k && k->natoms ? &k->atoms[k->natoms - 1] : NULL;
+
+	if (e->arg || e->cpu != e->on || !k || k->state != RS_RUNNING || k->cpu != e->cpu ||
+	    k->hold >= 0 || !last || last->kind != A_WAKE || r->tr->tasks[last->dep].pid != e->pid)
+		return;
+	k->hold = add_atom(k, A_HOLD, -1, -1, 0);	/* its run since the WAKE comes after */
+	k->hold_since = e->ns;
+}
+
+/* p leaves its CPU: a hold ends. A preemption still pending after a tick
+ * was not this hold's (the woken task went to another CPU, and the system
+ * call returned without a switch): the HOLD is undone. */
+static void end_hold(struct rtask *p, const struct rec *e)
+{
+	if (p->hold < 0)
+		return;
+	if (e->ns - p->hold_since > HOLD_MAX_NS) {
+		p->atoms[p->hold] = (struct atom){ .kind = A_RUN, .dep = -1, .dep_atom = -1, .ns = 0 };
+	} else if (e->state[0] == 'R') {
+		flush(p);
+		add_atom(p, A_RET, -1, -1, 0);
+	}
+	p->hold = -1;
+}
+
 static bool switch_out(struct reader *r, const struct rec *e)
 {
 	int *last = &r->last_in[e->cpu];
@@ -340,6 +380,7 @@ static bool switch_out(struct reader *r, const struct rec *e)
 	if (p->state != RS_RUNNING)
 		return true;		/* told above, or the first switch of a CPU */
 	account(p, e->ns);
+	end_hold(p, e);
 	if (!strcmp(e->state, "X")) {
 		flush(p);
 		add_atom(p, A_EXIT, -1, -1, 0);
@@ -497,6 +538,7 @@ static bool walk(struct reader *r, const struct rec *e)
 	case TRACE_YIELD:
 	case TRACE_AFFINITY:	if (e->pid > 0) on_act(r, e); break;
 	case TRACE_PID_CHANGE:	if (!on_pid_change(r, e)) return false; break;
+	case TRACE_PREEMPT:	on_preempt(r, e); break;
 	default:		break;
 	}
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
