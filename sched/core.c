@@ -415,6 +415,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode)
 	KASSERT(irqs_disabled());
 	rq_lock(rq);
 	rq->lost_ticks += n;
+	sched_trace(rq->cpu, TRACE_LOST_TICKS, rq->curr, (int)n);
 	while (n--)
 		account_tick(rq, rq->curr, user_mode);
 	rq_unlock(rq);

@@ -52,6 +52,10 @@ FORKTREE = unpacked("kernel-replay-forktree.log.gz")
 # make trace PROG=/bin/sched_rr SMP=2: two RR hogs that pin themselves to
 # cpu0 (affinity events), one of them forked on cpu1 and run there first
 RR2 = unpacked("kernel-replay-rr-2cpu.log.gz")
+# make trace PROG=/bin/sched_interactive SMP=2 recorded to memory in real
+# time on a busy host: cpu0 lost 394 ticks (lost_ticks events), the two
+# hogs unevenly (229 and 155)
+STALLS = unpacked("kernel-replay-interactive-2cpu-stalls.log.gz")
 # make trace PROG=/bin/sched_yield (recorded to memory: nothing lost), cut
 # after its first part: a NORMAL hog and a NORMAL task that yields (3 times)
 YIELD = os.path.join(DATA, "kernel-replay-yield-normal.log")
@@ -274,6 +278,44 @@ def a_wake_up_preempts_when_the_wakers_system_call_returns():
             assert seq[:2] == ["7", "6"], f"{path}: after the first wake-up {seq[:6]}"
             turns = [p for p in seq[2:] if p in ("6", "7")][:10]
             assert turns == ["7", "6"] * 5, f"{path}: the FIFO tasks' turns {turns}"
+
+
+# A hog whose CPU stood still for 5 ticks (the kernel's lost_ticks, as a
+# 2-CPU recording in real time has them when the host does not run a
+# vCPU): its stint of 39 ms has 34 ticks of work, its slice goes 200 -> 166.
+STALL_TRACE = """\
+trace: begin stream, 1 cpus
+trace: 1000000 cpu0 switch pid 3 normal prio 120 comm=hog prio=120 burst=0 slice=200 on=0 cur=0 cur_comm=idle cur_prio=141 cur_policy=idle cur_state=R
+trace: 9000000 cpu0 lost_ticks pid 3 normal ticks 5 comm=hog prio=120 burst=0 slice=197 on=0 cur=3 cur_comm=hog cur_prio=120 cur_policy=normal
+trace: 16000000 cpu0 stair_drop pid 3 normal prio 121 comm=hog prio=121 burst=0 slice=190 on=0 cur=3 cur_comm=hog cur_prio=120 cur_policy=normal
+trace: 40000000 cpu0 sleep pid 3 normal state 4 comm=hog prio=121 burst=0 slice=166 on=0 cur=3 cur_comm=hog cur_prio=121 cur_policy=normal
+trace: 40002000 cpu0 switch pid 0 idle prio 141 comm=idle prio=141 burst=0 slice=200 on=0 cur=3 cur_comm=hog cur_prio=121 cur_policy=normal cur_state=X
+trace: end, 5 events, 0 lost
+"""
+
+
+@test
+def lost_ticks_are_time_the_task_held_its_cpu_without_working():
+    """The stall is taken out of the hog's work and replayed as time its
+    CPU stands still (no tick): its first quantum ends 15 ms in, as
+    recorded (10 ticks and the 5 lost), not 10, and it exits with the
+    slice the kernel left it (166), having held the CPU 39 ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log, out = os.path.join(tmp, "stall.log"), os.path.join(tmp, "replay.log")
+        with open(log, "w") as f:
+            f.write(STALL_TRACE)
+        r = sim("--replay", log, "--check", "--trace-out", out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert rows_of(r.stdout)[3][3:5] == ["39.002", "39.002"], rows_of(r.stdout)
+        ev = [l.split() for l in lines_of(out) if re.match(r"trace: \d+ cpu", l)]
+        drops = [int(e[1]) for e in ev if e[3] == "stair_drop"]
+        assert drops[:2] == [15000000, 25000000], drops[:3]
+        end = [e for e in ev if e[3] == "sleep" and e[5] == "3"]
+        assert end and "slice=166" in end[-1], end
+    r = sim("--replay", STALLS, "--check")
+    assert r.returncode == 0, r.stdout
+    r = replay_broken([l for l in lines_of(STALLS) if " lost_ticks " not in l])[0]
+    assert r.returncode == 1, "without its lost_ticks the 2-CPU trace should fail: " + r.stdout
 
 
 @test

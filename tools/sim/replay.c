@@ -53,6 +53,8 @@ static const struct replay_opts *opts;
 static bool yielded[64];
 /* cpu's task is in a system call whose wake-up preempts it: not yet. */
 static bool held[64];
+/* cpu's task stands on a STALL: the CPU stands still (no tick, no switch). */
+static bool stalled[64];
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
 
@@ -268,10 +270,12 @@ static void advance(struct rstate *s, int cpu)
 		const struct atom *a = &t->atoms[s->next];
 		switch (a->kind) {
 		case A_RUN:
+		case A_STALL:
 			if (!s->entered) {
 				s->left = (int64_t)a->ns;
 				s->entered = true;
 			}
+			stalled[cpu] = a->kind == A_STALL && s->left > 0;
 			if (s->left > 0)
 				return;
 			complete(s);
@@ -336,8 +340,9 @@ static void settle(int cpu)
 {
 	struct rstate *s;
 
-	while (!yielded[cpu] && (s = of(fake_curr(cpu))) &&
-	       !(s->entered && s->left > 0 && tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN))
+	while (!yielded[cpu] && (s = of(fake_curr(cpu))) && !(s->entered && s->left > 0 &&
+		(tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN ||
+		 tr->tasks[index_of(s)].atoms[s->next].kind == A_STALL)))
 		advance(s, cpu);
 }
 
@@ -351,14 +356,14 @@ static void settle_all(void)
 
 	while (again) {
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
-			if (fake_need_resched[cpu] && !held[cpu])
+			if (fake_need_resched[cpu] && !held[cpu] && !stalled[cpu])
 				fake_schedule(cpu);
 		memset(yielded, 0, sizeof(yielded));
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
 			settle(cpu);
 		again = false;
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
-			again |= fake_need_resched[cpu] && !held[cpu];
+			again |= fake_need_resched[cpu] && !held[cpu] && !stalled[cpu];
 	}
 }
 
@@ -396,7 +401,8 @@ static void step(void)
 	run_to_tick();
 	now_tick++;
 	for (int cpu = 0; cpu < fake_ncpus; cpu++)
-		fake_tick(cpu, true);
+		if (!stalled[cpu])
+			fake_tick(cpu, true);
 	for (int i = 0; i < tr->ntasks; i++) {
 		struct rstate *s = &rs[i];
 		if (s->p && s->asleep && s->wake_at <= now_tick) {

@@ -21,6 +21,9 @@
  *         preemptible: the switch waits until it returns to user mode (RET),
  *         or sleeps, yields or exits first
  *   RET   it returns to user mode: a held preemption acts here
+ *   STALL n ns its CPU stood still (the host did not run the vCPU; the
+ *         kernel's lost_ticks): time passes, it keeps the CPU, but it does
+ *         no work, and the CPU neither ticks nor reschedules
  *   EXIT  the end: a switch-out as X (dead)
  *   END   the trace ended while it lived: it stops here
  *
@@ -36,13 +39,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_YIELD, A_CPUS, A_HOLD, A_RET, A_EXIT, A_END };
+enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_YIELD, A_CPUS, A_HOLD, A_RET, A_STALL, A_EXIT, A_END };
 
 struct atom {
 	uint8_t kind;			/* enum atom_kind */
 	int dep;			/* WAIT, WAKE, FORK: a task's index */
 	int dep_atom;			/* WAIT: the index of dep's WAKE atom */
-	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded; CPUS: the mask */
+	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded; CPUS: the mask; STALL: its length */
 };
 
 /* A change of a task's stair (prio), or of whether it is runnable

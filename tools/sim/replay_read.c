@@ -527,6 +527,28 @@ static bool on_pid_change(struct reader *r, const struct rec *e)
 	return true;
 }
 
+/* The kernel's timer found e->arg ticks missed on e->cpu (QEMU did not
+ * run the vCPU, but the TSC went on): the task running there did no work
+ * in that time, though the trace has it running. Its run so far loses
+ * that much (as much as is left of it), which becomes a STALL. */
+#define TRACE_TICK_NS 1000000		/* the kernel's default hz, 1000 */
+
+static void on_lost_ticks(struct reader *r, const struct rec *e)
+{
+	struct rtask *t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
+	uint64_t stall = (uint64_t)e->arg * TRACE_TICK_NS;
+
+	if (!t || t->state != RS_RUNNING || t->cpu != e->cpu || e->arg <= 0)
+		return;
+	account(t, e->ns);
+	if (stall > t->pending)
+		stall = t->pending;
+	t->pending -= stall;
+	flush(t);
+	if (stall)
+		add_atom(t, A_STALL, -1, -1, stall);
+}
+
 static bool walk(struct reader *r, const struct rec *e)
 {
 	struct rtask *t;
@@ -539,6 +561,7 @@ static bool walk(struct reader *r, const struct rec *e)
 	case TRACE_AFFINITY:	if (e->pid > 0) on_act(r, e); break;
 	case TRACE_PID_CHANGE:	if (!on_pid_change(r, e)) return false; break;
 	case TRACE_PREEMPT:	on_preempt(r, e); break;
+	case TRACE_LOST_TICKS:	on_lost_ticks(r, e); break;
 	default:		break;
 	}
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
