@@ -415,6 +415,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode)
 	KASSERT(irqs_disabled());
 	rq_lock(rq);
 	rq->lost_ticks += n;
+	sched_trace(rq->cpu, TRACE_LOST_TICKS, rq->curr, (int)n);
 	while (n--)
 		account_tick(rq, rq->curr, user_mode);
 	rq_unlock(rq);
@@ -768,4 +769,13 @@ int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask)
 	}
 	task_rq_unlock(rq);
 	return 0;
+}
+
+/* Nothing in sched/ keys on a pid: the event is for the trace alone. */
+void sched_note_pid_change(struct sched_task *t, int old_pid)
+{
+	struct runqueue *rq = task_rq_lock(t);
+
+	sched_trace(rq->cpu, TRACE_PID_CHANGE, t, old_pid);
+	task_rq_unlock(rq);
 }

@@ -93,6 +93,8 @@ enum sched_trace_event {
 	TRACE_ISO_THROTTLE,	/* cpu entered (arg 1) or left (arg 0) ISO throttling */
 	TRACE_SMT_IDLE,		/* cpu runs idle instead of t (dependent sleeper) */
 	TRACE_AFFINITY,		/* t's allowed CPUs changed; arg = the new mask */
+	TRACE_PID_CHANGE,	/* t took another pid (exec in a thread: the leader's); arg = its old pid */
+	TRACE_LOST_TICKS,	/* cpu missed arg ticks (its vCPU stood still) while t ran; charged to t */
 	TRACE_NR_EVENTS
 };
 /* Bit e set: the machine records event e; 0 = tracing off. The machine

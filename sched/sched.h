@@ -235,6 +235,9 @@ int sched_task_nice(const struct sched_task *t);
 void sched_set_policy(struct sched_task *t, int policy, int rt_priority);
 int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask);	/* 0 / -EINVAL */
 void sched_do_yield(void);
+/* The kernel gave t another pid (an exec from a thread takes its group
+ * leader's); old_pid is the one it had. Only recorded: a pid_change event. */
+void sched_note_pid_change(struct sched_task *t, int old_pid);
 uint32_t sched_online_mask(void);	/* bit i set for each CPU 0..ncpus-1 */
 
 #endif

@@ -24,6 +24,8 @@ const char *const sched_trace_names[TRACE_NR_EVENTS][2] = {
 	[TRACE_ISO_THROTTLE] = { "iso_throttle", "on" },
 	[TRACE_SMT_IDLE]     = { "smt_idle", "prio" },
 	[TRACE_AFFINITY]     = { "affinity", "cpus" },
+	[TRACE_PID_CHANGE]   = { "pid_change", "from" },
+	[TRACE_LOST_TICKS]   = { "lost_ticks", "ticks" },
 };
 
 /* The table's name for a policy, lower-cased without its prefix, so a policy a

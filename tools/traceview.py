@@ -33,13 +33,15 @@ import re
 import sys
 
 EVENTS = ("switch", "wakeup", "sleep", "stair_drop", "slice_end", "preempt",
-          "yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle", "affinity")
+          "yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle", "affinity",
+          "pid_change", "lost_ticks")
 POLICIES = ("normal", "fifo", "rr", "batch", "iso", "idle", "-")
 # Events after which a task's prio may have changed, and why (the viewer's labels).
 REASONS = {"stair_drop": "stair drop", "slice_end": "slice end", "nice": "nice/policy",
            "yield": "yield", "wakeup": "wake-up", "fork": "fork", "switch": "picked",
            "migrate": "moved", "smt_idle": "SMT hold-off", "preempt": "preempt",
-           "sleep": "sleep", "iso_throttle": "ISO throttle", "affinity": "affinity"}
+           "sleep": "sleep", "iso_throttle": "ISO throttle", "affinity": "affinity",
+           "pid_change": "pid change", "lost_ticks": "lost ticks"}
 
 BEGIN = re.compile(r"^trace: begin (?:(\d+) events(?:, (\d+) lost)?(?:, (\d+) cpus)?"
                    r"|stream, (\d+) cpus)")
@@ -789,12 +791,14 @@ const MARKS = {
   slice_end: ["slice end", "#a0a"], preempt: ["preempt", "#e15759"], yield: ["yield", "#07a"],
   fork: ["fork", "#2a2"], migrate: ["migrate", "#70c"], nice: ["nice/policy", "#07a"],
   iso_throttle: ["ISO throttle", "#f80"], smt_idle: ["SMT idle", "#d00"],
-  affinity: ["affinity", "#70c"]};
+  affinity: ["affinity", "#70c"], pid_change: ["pid change", "#07a"],
+  lost_ticks: ["lost ticks", "#d00"]};
 const ABBR = {stair_drop: "drop", slice_end: "slice", nice: "nice", yield: "yield", wakeup: "wake",
   fork: "fork", switch: "pick", migrate: "move", iso_throttle: "ISO", smt_idle: "smt",
-  preempt: "pre", sleep: "sleep", affinity: "cpus"};
+  preempt: "pre", sleep: "sleep", affinity: "cpus", pid_change: "pid",
+  lost_ticks: "lost"};
 const shown = new Set(["wakeup", "stair_drop", "slice_end", "migrate", "smt_idle", "preempt",
-                       "iso_throttle", "fork", "yield", "nice", "affinity"]);
+                       "iso_throttle", "fork", "yield", "nice", "affinity", "pid_change", "lost_ticks"]);
 const hidden = {task: new Set(), pol: new Set(), cpu: new Set()};
 const q = new URLSearchParams(location.search);
 let bi = Math.min(Math.max(+(q.get("block") || 1), 1), DATA.length) - 1;
@@ -844,7 +848,7 @@ function markTip(d, m) {
   if (prio !== null && prio !== undefined) s += `  prio ${prio}`;
   if (burst !== null && burst !== undefined) s += `  burst ${burst}  slice ${slice}`;
   const argname = {sleep: "state", preempt: "delayed", migrate: "from cpu", iso_throttle: "on",
-                   affinity: "cpus (mask)"}[name];
+                   affinity: "cpus (mask)", pid_change: "old pid", lost_ticks: "ticks lost"}[name];
   if (argname) s += `\n${argname} ${arg}`;
   return s + `\nlog line ${line}`;
 }
@@ -861,7 +865,8 @@ function mark(g, d, m, y) {
     smt_idle: () => el(g, "path", {d: `M${x-4},${y+12}l8,8m0,-8l-8,8`, stroke: c, "stroke-width": 2}, tip),
   }[name];
   if (at) return at();
-  const letter = {yield: "y", fork: "+", nice: "n", iso_throttle: m[4] ? "T" : "t", affinity: "a"}[name];
+  const letter = {yield: "y", fork: "+", nice: "n", iso_throttle: m[4] ? "T" : "t", affinity: "a",
+                  pid_change: "p", lost_ticks: "L"}[name];
   el(g, "text", {x: x - 3, y: y + 9, fill: c, "font-weight": "bold"}, tip).textContent = letter;
 }
 

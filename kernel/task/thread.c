@@ -389,7 +389,10 @@ int proc_kill_other_threads(void)
 	spin_unlock(&signal_lock);
 	if (lost)
 		return -EINTR;
-	if (p != leader)
+	if (p != leader) {
+		int tid = p->pid;
 		thread_become_leader(p, leader);
+		sched_note_pid_change(&p->sched, tid);	/* a trace's replay follows it */
+	}
 	return 0;
 }

@@ -249,7 +249,9 @@ def memory_check(name):
     """trace run -m keeps the events in memory and sends them after the
     program: /bin/threads, whose live stream loses about 10,000 of its
     21,000 events, loses none (docs/trace.md, "Recording to memory"), and
-    every fork says the child's allowed CPUs (cpus=, for a replay)."""
+    every fork says the child's allowed CPUs (cpus=, for a replay). Then
+    the recording just made is replayed: its round trip must hold
+    (docs/simulator.md), through the exec from a thread (pid_change)."""
     def check(log):
         blocks, warnings = com2_blocks(name)
         if len(blocks) != 1 or not blocks[0].stream:
@@ -260,7 +262,15 @@ def memory_check(name):
         forks = [e for e in ev if e["ev"] == "fork"]
         if len(ev) < 15000 or not forks or any("cpus" not in e for e in forks):
             return False, f"{len(ev)} events (want 15,000 or more), {len(forks)} forks, some without cpus="
-        return True, f"{len(ev)} events, none lost, {len(forks)} forks with cpus="
+        changes = sum(e["ev"] == "pid_change" for e in ev)
+        r = subprocess.run([os.path.join(REPO, "build", "sim", "staircase-sim"), "--replay", path, "--check"],
+                           capture_output=True, text=True, timeout=60)
+        verdict = (r.stdout.strip().splitlines() or [""])[-1]
+        if r.returncode != 0 or not changes:
+            return False, f"replay --check: exit {r.returncode}, {verdict[:120] or r.stderr.strip()[:200]}; {changes} pid_change"
+        m = re.search(r"(\d+) of (\d+) tasks", verdict)
+        return True, (f"{len(ev)} events, none lost, {len(forks)} forks with cpus=, {changes} pid_change; "
+                      f"replayed: the round trip holds, {m[1] if m else '?'} of {m[2] if m else '?'} tasks off")
     return check
 
 

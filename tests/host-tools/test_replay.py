@@ -52,11 +52,21 @@ FORKTREE = unpacked("kernel-replay-forktree.log.gz")
 # make trace PROG=/bin/sched_rr SMP=2: two RR hogs that pin themselves to
 # cpu0 (affinity events), one of them forked on cpu1 and run there first
 RR2 = unpacked("kernel-replay-rr-2cpu.log.gz")
+# make trace PROG=/bin/sched_interactive SMP=2 recorded to memory in real
+# time on a busy host: cpu0 lost 394 ticks (lost_ticks events), the two
+# hogs unevenly (229 and 155)
+STALLS = unpacked("kernel-replay-interactive-2cpu-stalls.log.gz")
 # make trace PROG=/bin/sched_yield (recorded to memory: nothing lost), cut
 # after its first part: a NORMAL hog and a NORMAL task that yields (3 times)
 YIELD = os.path.join(DATA, "kernel-replay-yield-normal.log")
 # the same on one CPU (docs/tour.md §11 replays it; make replay unpacks it)
 INTERACTIVE_1CPU = os.path.join(DATA, "kernel-replay-interactive-1cpu.log.gz")
+# make trace PROG=/bin/threads, cut around its exec from a thread: pid 94
+# execs, takes its leader's pid 93 (a pid_change event), runs on as 93
+THREADS_PID = os.path.join(DATA, "kernel-replay-threads-pid-change.log")
+# make trace PROG=/bin/sched_yield, cut around its second part's start: the
+# parent (pid 3) wakes two FIFO yielders (7, then 6) in one pipe write
+YIELD_FIFO = os.path.join(DATA, "kernel-replay-yield-fifo-wake.log")
 BAD_LINE = re.compile(r"^(\S+):(\d+): byte (\d+): (.+)$")
 
 TESTS = []
@@ -234,6 +244,78 @@ def a_yield_is_replayed_as_a_yield():
     assert rec == 3 and rep == rec, f"{rec} yields recorded, {rep} replayed"
     row = rows_of(r.stdout)[5]
     assert abs(float(row[9]) - 0.501) <= 0.005, row
+
+
+@test
+def a_thread_that_takes_its_leaders_pid_runs_on_as_that_pid():
+    """pid_change: the thread's task goes on under the leader's pid (its
+    row says 94>93) and does all its recorded work; without the event, as
+    an older kernel recorded it, the switch-out as 93 is refused."""
+    r = sim("--replay", THREADS_PID, "--check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    row = [l.split() for l in r.stdout.splitlines() if l.split()[1:3] == ["94>93", "normal"]]
+    assert len(row) == 1 and row[0][3] == row[0][4] == "0.727" and row[0][-1] == "ok", row
+    assert rows_of(r.stdout)[93][3] == "0.095", "the leader keeps its own row"
+    old = [l for l in lines_of(THREADS_PID) if " pid_change " not in l]
+    at = events(old, lambda l: " switch " in l and " cur=93 " in l and "cur_state=X" in l)
+    assert len(at) == 2
+    one_bad_line(*replay_broken(old), at[1] + 1, "pid 93 is switched out, but pid 94 was switched in last")
+
+
+@test
+def a_wake_up_preempts_when_the_wakers_system_call_returns():
+    """The kernel is not preemptible: the first FIFO task woken preempts
+    the parent only when its write returns, after it has woken the second,
+    so the two alternate from the start, recorded and replayed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "replay.log")
+        r = sim("--replay", YIELD_FIFO, "--check", "--trace-out", out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        for path in (YIELD_FIFO, out):
+            ev = [l.split()[3:6] for l in lines_of(path) if re.match(r"trace: \d+ cpu", l)]
+            go = ev.index(["wakeup", "pid", "7"])
+            seq = [e[2] for e in ev[go:] if e[0] in ("wakeup", "switch")]
+            assert seq[:2] == ["7", "6"], f"{path}: after the first wake-up {seq[:6]}"
+            turns = [p for p in seq[2:] if p in ("6", "7")][:10]
+            assert turns == ["7", "6"] * 5, f"{path}: the FIFO tasks' turns {turns}"
+
+
+# A hog whose CPU stood still for 5 ticks (the kernel's lost_ticks, as a
+# 2-CPU recording in real time has them when the host does not run a
+# vCPU): its stint of 39 ms has 34 ticks of work, its slice goes 200 -> 166.
+STALL_TRACE = """\
+trace: begin stream, 1 cpus
+trace: 1000000 cpu0 switch pid 3 normal prio 120 comm=hog prio=120 burst=0 slice=200 on=0 cur=0 cur_comm=idle cur_prio=141 cur_policy=idle cur_state=R
+trace: 9000000 cpu0 lost_ticks pid 3 normal ticks 5 comm=hog prio=120 burst=0 slice=197 on=0 cur=3 cur_comm=hog cur_prio=120 cur_policy=normal
+trace: 16000000 cpu0 stair_drop pid 3 normal prio 121 comm=hog prio=121 burst=0 slice=190 on=0 cur=3 cur_comm=hog cur_prio=120 cur_policy=normal
+trace: 40000000 cpu0 sleep pid 3 normal state 4 comm=hog prio=121 burst=0 slice=166 on=0 cur=3 cur_comm=hog cur_prio=121 cur_policy=normal
+trace: 40002000 cpu0 switch pid 0 idle prio 141 comm=idle prio=141 burst=0 slice=200 on=0 cur=3 cur_comm=hog cur_prio=121 cur_policy=normal cur_state=X
+trace: end, 5 events, 0 lost
+"""
+
+
+@test
+def lost_ticks_are_time_the_task_held_its_cpu_without_working():
+    """The stall is taken out of the hog's work and replayed as time its
+    CPU stands still (no tick): its first quantum ends 15 ms in, as
+    recorded (10 ticks and the 5 lost), not 10, and it exits with the
+    slice the kernel left it (166), having held the CPU 39 ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log, out = os.path.join(tmp, "stall.log"), os.path.join(tmp, "replay.log")
+        with open(log, "w") as f:
+            f.write(STALL_TRACE)
+        r = sim("--replay", log, "--check", "--trace-out", out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert rows_of(r.stdout)[3][3:5] == ["39.002", "39.002"], rows_of(r.stdout)
+        ev = [l.split() for l in lines_of(out) if re.match(r"trace: \d+ cpu", l)]
+        drops = [int(e[1]) for e in ev if e[3] == "stair_drop"]
+        assert drops[:2] == [15000000, 25000000], drops[:3]
+        end = [e for e in ev if e[3] == "sleep" and e[5] == "3"]
+        assert end and "slice=166" in end[-1], end
+    r = sim("--replay", STALLS, "--check")
+    assert r.returncode == 0, r.stdout
+    r = replay_broken([l for l in lines_of(STALLS) if " lost_ticks " not in l])[0]
+    assert r.returncode == 1, "without its lost_ticks the 2-CPU trace should fail: " + r.stdout
 
 
 @test

@@ -347,6 +347,27 @@ def exports_from_the_command_line():
             assert "systemTraceEvents" in f.read()
 
 
+@test
+def a_pid_change_is_read_drawn_and_exported_as_the_staircases_own_event():
+    """A real trace's exec from a thread: pid 94 takes its leader's pid 93
+    (tests/host-tools/data/kernel-replay-threads-pid-change.log)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                        "kernel-replay-threads-pid-change.log")
+    with open(path) as f:
+        blocks, warnings = parse(f.read())
+    assert not warnings, warnings
+    ev = [e for e in blocks[0].events if e["ev"] == "pid_change"]
+    assert len(ev) == 1 and ev[0]["pid"] == 93 and ev[0]["arg"] == 94, ev
+    assert "pid_change" in traceview.EVENTS and "pid_change" in traceview.REASONS
+    page = io.StringIO()
+    traceview.write_html(blocks, "t", page)
+    assert 'pid_change: ["pid change"' in page.getvalue()
+    inst = [e for e in traceview.json_trace(blocks[0], "t")["traceEvents"] if e["name"] == "pid_change"]
+    assert len(inst) == 1 and inst[0]["ph"] == "i" and inst[0]["cat"] == "staircase", inst
+    assert inst[0]["pid"] == 93 and inst[0]["args"]["from"] == 94, inst
+    assert not any("pid_change" in l for l in traceview.ftrace_lines(blocks[0]))
+
+
 def main():
     return hostlib.run_tests(TESTS)
 

@@ -682,11 +682,18 @@ TEST(accounting_batch_is_nice_and_lost_ticks_go_to_current)
 	CHECK_EQ(cpu_rq(0)->user_ticks, 100);
 	uint32_t before = b->stats.utime;
 	int prio = b->prio, slice = b->slice;
+	int traced = fake_trace_len;
 	fake_cpu = 1;
 	fake_irq_off[1]++;		/* as from the timer interrupt */
 	sched_account_lost_ticks(5, true);
 	fake_irq_off[1]--;
 	fake_cpu = 0;
+	/* a trace says where, so that a replay takes the time out of b's run */
+	CHECK_EQ(fake_trace_len, traced + 1);
+	CHECK_EQ(fake_trace[traced].event, TRACE_LOST_TICKS);
+	CHECK_EQ(fake_trace[traced].cpu, 1);
+	CHECK_EQ(fake_trace[traced].pid, fake_pid(b));
+	CHECK_EQ(fake_trace[traced].arg, 5);
 	CHECK_EQ(cpu_rq(1)->nice_ticks, 105);
 	CHECK_EQ(b->stats.utime, before + 5);
 	CHECK_EQ(b->prio, prio);		/* statistics only */

@@ -15,10 +15,13 @@
  *
  * A YIELD is the kernel's sched_yield: the task's CPU reschedules before
  * it does another atom. A CPUS sets its allowed CPUs, as sched_setaffinity.
+ * From a HOLD to its RET (the rest of a system call that woke a task that
+ * preempts) the CPU's reschedule waits, as the kernel's need_resched waits
+ * for the way back to user mode; leaving the CPU ends a hold too.
  *
  * Invariant between steps of the clock: every CPU's current task stands
  * on a RUN with work left (or the CPU idles), and no CPU has a
- * reschedule pending.
+ * reschedule pending unless it is held.
  */
 #include "replay.h"
 #include "../../tests/unit/fake_machine.h"
@@ -48,6 +51,10 @@ static struct rtrace *tr;
 static const struct replay_opts *opts;
 /* cpu's task yielded: its CPU reschedules before it does another atom. */
 static bool yielded[64];
+/* cpu's task is in a system call whose wake-up preempts it: not yet. */
+static bool held[64];
+/* cpu's task stands on a STALL: the CPU stands still (no tick, no switch). */
+static bool stalled[64];
 static struct rstate *rs;
 static struct rstate *by_sim_pid[FAKE_MAX_PROCS + 1];
 
@@ -263,10 +270,12 @@ static void advance(struct rstate *s, int cpu)
 		const struct atom *a = &t->atoms[s->next];
 		switch (a->kind) {
 		case A_RUN:
+		case A_STALL:
 			if (!s->entered) {
 				s->left = (int64_t)a->ns;
 				s->entered = true;
 			}
+			stalled[cpu] = a->kind == A_STALL && s->left > 0;
 			if (s->left > 0)
 				return;
 			complete(s);
@@ -281,11 +290,17 @@ static void advance(struct rstate *s, int cpu)
 			break;
 		case A_YIELD:
 			complete(s);
+			held[cpu] = false;
 			fake_cpu = cpu;
 			sched_do_yield();
 			fake_cpu = 0;
 			yielded[cpu] = true;
 			return;
+		case A_HOLD:
+		case A_RET:
+			complete(s);
+			held[cpu] = a->kind == A_HOLD;
+			break;
 		case A_CPUS:
 			complete(s);
 			fake_cpu = cpu;
@@ -296,6 +311,7 @@ static void advance(struct rstate *s, int cpu)
 			uint64_t at = (fake_now_ns + a->ns + fake_tick_ns() / 2) / fake_tick_ns();
 			s->asleep = true;
 			s->wake_at = at > now_tick ? at : now_tick + 1;
+			held[cpu] = false;
 			fake_sleep(cpu, TASK_INTERRUPTIBLE);
 			return;
 		}
@@ -305,11 +321,13 @@ static void advance(struct rstate *s, int cpu)
 				break;
 			}
 			s->blocked = true;
+			held[cpu] = false;
 			fake_sleep(cpu, TASK_INTERRUPTIBLE);
 			return;
 		default:		/* A_EXIT, A_END */
 			s->finished = true;
 			s->end_ns = fake_now_ns;
+			held[cpu] = false;
 			fake_sleep(cpu, a->kind == A_EXIT ? TASK_DEAD : TASK_INTERRUPTIBLE);
 			return;
 		}
@@ -322,26 +340,30 @@ static void settle(int cpu)
 {
 	struct rstate *s;
 
-	while (!yielded[cpu] && (s = of(fake_curr(cpu))) &&
-	       !(s->entered && s->left > 0 && tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN))
+	while (!yielded[cpu] && (s = of(fake_curr(cpu))) && !(s->entered && s->left > 0 &&
+		(tr->tasks[index_of(s)].atoms[s->next].kind == A_RUN ||
+		 tr->tasks[index_of(s)].atoms[s->next].kind == A_STALL)))
 		advance(s, cpu);
 }
 
-/* Reschedule where asked (a wake-up's preemption acts at once, as the
- * kernel's IPI does), and let each CPU's task do its atoms, until every
- * CPU's task has work and no request is left. */
+/* Reschedule where asked and not held (a wake-up's preemption acts at
+ * once, as the kernel's IPI does, unless the CPU's task is in the system
+ * call that woke), and let each CPU's task do its atoms, until every
+ * CPU's task has work and no request is left but held ones. */
 static void settle_all(void)
 {
 	bool again = true;
 
 	while (again) {
-		fake_resched_pending();
+		for (int cpu = 0; cpu < fake_ncpus; cpu++)
+			if (fake_need_resched[cpu] && !held[cpu] && !stalled[cpu])
+				fake_schedule(cpu);
 		memset(yielded, 0, sizeof(yielded));
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
 			settle(cpu);
 		again = false;
 		for (int cpu = 0; cpu < fake_ncpus; cpu++)
-			again |= fake_need_resched[cpu];
+			again |= fake_need_resched[cpu] && !held[cpu] && !stalled[cpu];
 	}
 }
 
@@ -379,7 +401,8 @@ static void step(void)
 	run_to_tick();
 	now_tick++;
 	for (int cpu = 0; cpu < fake_ncpus; cpu++)
-		fake_tick(cpu, true);
+		if (!stalled[cpu])
+			fake_tick(cpu, true);
 	for (int i = 0; i < tr->ntasks; i++) {
 		struct rstate *s = &rs[i];
 		if (s->p && s->asleep && s->wake_at <= now_tick) {
@@ -482,6 +505,15 @@ static void stair_tenths(const struct stair_log *l, uint64_t span, int out[TENTH
 		out[i] = time[i] > 0 ? (int)lround(sum[i] / time[i]) : -1;
 }
 
+/* Its pid, or "tid>pid" for a thread that took its leader's pid. */
+static void pid_label(char *buf, size_t n, const struct rtask *t)
+{
+	if (t->tid)
+		snprintf(buf, n, "%d>%d", t->tid, t->pid);
+	else
+		snprintf(buf, n, "%d", t->pid);
+}
+
 static void print_tenths_row(const struct stair_log *l, uint64_t span)
 {
 	int v[TENTHS];
@@ -505,7 +537,7 @@ static void report_stairs(uint64_t end_ns)
 	for (int i = 0; i < tr->ntasks; i++) {
 		const struct rtask *t = &tr->tasks[i];
 		char pid[16];
-		snprintf(pid, sizeof(pid), "%d", t->pid);
+		pid_label(pid, sizeof(pid), t);
 		printf("%-15s %5s rec", t->comm[0] ? t->comm : "-", pid);
 		print_tenths_row(&t->stairs, tr->t1 - tr->t0);
 		printf("%-15s %5s rep", "", "");
@@ -547,12 +579,13 @@ static int report(bool check, uint64_t end_ns, bool timed_out)
 			 (t->nlat >= P99_MIN_WAKES && !lat_ok(p99r, p99s, tick_ms)))
 			why = "latency";
 		failures += check && *why;
-		char pol[32];
+		char pol[32], pid[24];
+		pid_label(pid, sizeof(pid), t);
 		int rp = s->p ? s->p->sched.policy : t->policy;
 		snprintf(pol, sizeof(pol), "%s%s%s", t->policy >= 0 ? sched_trace_policy_name(t->policy) : "-",
 			 rp != t->policy ? ">" : "", rp != t->policy ? sched_trace_policy_name(rp) : "");
-		printf("%-15s %5d %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
-		       t->comm[0] ? t->comm : "-", t->pid, pol,
+		printf("%-15s %5s %-12s %10.3f %10.3f %+6.1f%% %5.1f%% %5.1f%% %8.3f %8.3f %6d %6d %8.3f %8.3f %8.3f %8.3f %s\n",
+		       t->comm[0] ? t->comm : "-", pid, pol,
 		       rec, rep, diff, span_rec > 0 ? 100.0 * rec / span_rec : 0.0,
 		       span_rep > 0 ? 100.0 * rep / span_rep : 0.0, end_rec, end_rep, t->nlat, s->nlat, p50r, p50s, p99r, p99s,
 		       check ? (*why ? why : "ok") : "");

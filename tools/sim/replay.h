@@ -17,12 +17,20 @@
  *   FORK  fork task dep (as the kernel forks: sched_fork)
  *   YIELD sched_yield: the CPU is rescheduled before its next atom
  *   CPUS  its allowed CPUs become the mask in ns (sched_setaffinity)
+ *   HOLD  a wake-up it just did preempts its own CPU, but the kernel is not
+ *         preemptible: the switch waits until it returns to user mode (RET),
+ *         or sleeps, yields or exits first
+ *   RET   it returns to user mode: a held preemption acts here
+ *   STALL n ns its CPU stood still (the host did not run the vCPU; the
+ *         kernel's lost_ticks): time passes, it keeps the CPU, but it does
+ *         no work, and the CPU neither ticks nor reschedules
  *   EXIT  the end: a switch-out as X (dead)
  *   END   the trace ended while it lived: it stops here
  *
  * Invariants of a list that replay_read() returns: a WAIT names a WAKE
  * atom of another task whose dep is this task, and each WAKE is named by
- * exactly one WAIT; every list ends with EXIT or END.
+ * exactly one WAIT; every list ends with EXIT or END; a RET follows a HOLD
+ * before the task's next HOLD.
  */
 #ifndef SIM_REPLAY_H
 #define SIM_REPLAY_H
@@ -31,13 +39,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_YIELD, A_CPUS, A_EXIT, A_END };
+enum atom_kind { A_RUN, A_SLEEP, A_WAIT, A_WAKE, A_FORK, A_YIELD, A_CPUS, A_HOLD, A_RET, A_STALL, A_EXIT, A_END };
 
 struct atom {
 	uint8_t kind;			/* enum atom_kind */
 	int dep;			/* WAIT, WAKE, FORK: a task's index */
 	int dep_atom;			/* WAIT: the index of dep's WAKE atom */
-	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded; CPUS: the mask */
+	uint64_t ns;			/* RUN: work; SLEEP, WAIT: as recorded; CPUS: the mask; STALL: its length */
 };
 
 /* A change of a task's stair (prio), or of whether it is runnable
@@ -62,7 +70,8 @@ bool stair_runnable_after(const struct stair_log *l, int event);
 
 /* One process of the trace (a pid used again is a new task). */
 struct rtask {
-	int pid;			/* as recorded */
+	int pid;			/* as recorded (the last it had) */
+	int tid;			/* the pid it had before a pid_change; 0 none */
 	uint32_t gen;			/* the cur_gen of its wake-ups, once seen; 0 unknown */
 	char comm[16];
 	int policy;			/* SCHED_*: the first it was seen with */
@@ -89,6 +98,8 @@ struct rtask {
 	uint64_t since;			/* running since; sleeping since */
 	uint64_t pending;		/* run not yet closed into a RUN atom */
 	uint64_t woken_at;		/* woken, not yet switched in; 0 none */
+	int hold;			/* the index of its HOLD atom not yet ended; -1 none */
+	uint64_t hold_since;		/* ... recorded then */
 };
 
 struct rtrace {

@@ -247,7 +247,7 @@ static struct rtask *new_task(struct rtrace *tr, int pid, int state, int cpu, ui
 	tr->tasks = grow(tr->tasks, &tr->cap, tr->ntasks + 1, sizeof(*t));
 	t = &tr->tasks[tr->ntasks++];
 	*t = (struct rtask){ .pid = pid, .state = state, .cpu = cpu, .home_cpu = cpu,
-			     .since = since, .policy = -1, .prio_min = 140 };
+			     .since = since, .policy = -1, .prio_min = 140, .hold = -1 };
 	return t;
 }
 
@@ -325,6 +325,46 @@ static bool on_fork(struct reader *r, const struct rec *e)
 	return true;
 }
 
+/*
+ * The kernel is not preemptible: a wake-up that preempts the waker's own
+ * CPU sets need_resched, and the switch comes on the waker's way back to
+ * user mode (kernel/task/proc.c), after the rest of its system call, which
+ * may wake others. A preempt record (not delayed) of the waker's CPU just
+ * after its WAKE atom opens a HOLD there, right after the WAKE (the time
+ * between the two records is already the system call's); its switch-out
+ * ends it (a RET where it
+ * was preempted; sleeping, yielding or exiting ends it anyway).
+ */
+#define HOLD_MAX_NS 1000000
+
+static void on_preempt(struct reader *r, const struct rec *e)
+{
+	struct rtask *k = e->cur > 0 ? task_of(r->tr, e->cur) : NULL;
+	const struct atom *last = k && k->natoms ? &k->atoms[k->natoms - 1] : NULL;
+
+	if (e->arg || e->cpu != e->on || !k || k->state != RS_RUNNING || k->cpu != e->cpu ||
+	    k->hold >= 0 || !last || last->kind != A_WAKE || r->tr->tasks[last->dep].pid != e->pid)
+		return;
+	k->hold = add_atom(k, A_HOLD, -1, -1, 0);	/* its run since the WAKE comes after */
+	k->hold_since = e->ns;
+}
+
+/* p leaves its CPU: a hold ends. A preemption still pending after a tick
+ * was not this hold's (the woken task went to another CPU, and the system
+ * call returned without a switch): the HOLD is undone. */
+static void end_hold(struct rtask *p, const struct rec *e)
+{
+	if (p->hold < 0)
+		return;
+	if (e->ns - p->hold_since > HOLD_MAX_NS) {
+		p->atoms[p->hold] = (struct atom){ .kind = A_RUN, .dep = -1, .dep_atom = -1, .ns = 0 };
+	} else if (e->state[0] == 'R') {
+		flush(p);
+		add_atom(p, A_RET, -1, -1, 0);
+	}
+	p->hold = -1;
+}
+
 static bool switch_out(struct reader *r, const struct rec *e)
 {
 	int *last = &r->last_in[e->cpu];
@@ -340,6 +380,7 @@ static bool switch_out(struct reader *r, const struct rec *e)
 	if (p->state != RS_RUNNING)
 		return true;		/* told above, or the first switch of a CPU */
 	account(p, e->ns);
+	end_hold(p, e);
 	if (!strcmp(e->state, "X")) {
 		flush(p);
 		add_atom(p, A_EXIT, -1, -1, 0);
@@ -458,6 +499,56 @@ static void on_act(struct reader *r, const struct rec *e)
 	}
 }
 
+/* An exec in a thread gave it its group leader's pid (pid_change: e->pid
+ * the new, e->arg the old). The task goes on under the new pid; the
+ * leader's task, which holds it, has exited. Its generation is the
+ * leader's from here on (the kernel gives it the leader's start time). */
+static bool on_pid_change(struct reader *r, const struct rec *e)
+{
+	struct rtask *t = task_of(r->tr, e->arg), *holder = task_of(r->tr, e->pid);
+
+	if (!t || t->state == RS_DEAD)
+		return bad(r, e, "pid %d takes pid %d, but pid %d is not alive", e->arg, e->pid, e->arg);
+	if (holder && holder != t && holder->state != RS_DEAD) {
+		if (!bad(r, e, "pid %d takes pid %d, which is alive: its exit is missing", e->arg, e->pid))
+			return false;
+		flush(holder);
+		add_atom(holder, A_END, -1, -1, 0);
+		holder->state = RS_DEAD;
+		holder->end_ns = e->ns - r->tr->t0;
+	}
+	if (!t->tid)
+		t->tid = t->pid;
+	t->pid = e->pid;
+	t->gen = 0;
+	for (int cpu = 0; cpu < r->tr->ncpus; cpu++)	/* switched out as the new pid */
+		if (r->last_in[cpu] == e->arg)
+			r->last_in[cpu] = e->pid;
+	return true;
+}
+
+/* The kernel's timer found e->arg ticks missed on e->cpu (QEMU did not
+ * run the vCPU, but the TSC went on): the task running there did no work
+ * in that time, though the trace has it running. Its run so far loses
+ * that much (as much as is left of it), which becomes a STALL. */
+#define TRACE_TICK_NS 1000000		/* the kernel's default hz, 1000 */
+
+static void on_lost_ticks(struct reader *r, const struct rec *e)
+{
+	struct rtask *t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;
+	uint64_t stall = (uint64_t)e->arg * TRACE_TICK_NS;
+
+	if (!t || t->state != RS_RUNNING || t->cpu != e->cpu || e->arg <= 0)
+		return;
+	account(t, e->ns);
+	if (stall > t->pending)
+		stall = t->pending;
+	t->pending -= stall;
+	flush(t);
+	if (stall)
+		add_atom(t, A_STALL, -1, -1, stall);
+}
+
 static bool walk(struct reader *r, const struct rec *e)
 {
 	struct rtask *t;
@@ -468,6 +559,9 @@ static bool walk(struct reader *r, const struct rec *e)
 	case TRACE_WAKEUP:	if (!on_wakeup(r, e)) return false; break;
 	case TRACE_YIELD:
 	case TRACE_AFFINITY:	if (e->pid > 0) on_act(r, e); break;
+	case TRACE_PID_CHANGE:	if (!on_pid_change(r, e)) return false; break;
+	case TRACE_PREEMPT:	on_preempt(r, e); break;
+	case TRACE_LOST_TICKS:	on_lost_ticks(r, e); break;
 	default:		break;
 	}
 	t = e->pid > 0 ? task_of(r->tr, e->pid) : NULL;

@@ -41,7 +41,7 @@
 static const char *const event_names[] = {
 	"switch", "wakeup", "sleep", "stair_drop", "slice_end", "preempt",
 	"yield", "fork", "migrate", "nice", "iso_throttle", "smt_idle",
-	"affinity",
+	"affinity", "pid_change", "lost_ticks",
 };
 #define NR_EVENTS (int)(sizeof(event_names) / sizeof(event_names[0]))
 
