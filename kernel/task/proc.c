@@ -58,7 +58,10 @@ int max_threads;
  * (dead_tasks_lock). */
 static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
-static struct thread_group idle_group = { .refs = 1 };	/* no signal is ever sent to idle */
+/* No signal is ever sent to idle; init, which an idle task makes, starts
+ * with its handlers: none. */
+static struct sighand idle_handlers;
+static struct thread_group idle_group = { .refs = 1, .sighand = &idle_handlers };
 struct proc *initproc;
 
 void swtch(struct context **old, struct context *new);
@@ -240,15 +243,20 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
-/* A new group led by leader, its one thread; NULL when memory is out. */
+/* A new group led by leader, its one thread, with the handlers of the
+ * caller's process (a fork's child starts with its parent's, init with
+ * an idle task's: none); NULL when memory is out. */
 static struct thread_group *group_new(struct proc *leader)
 {
 	struct thread_group *g = kzalloc(sizeof(*g));
-	struct sighand *h = g ? kzalloc(sizeof(*h)) : NULL;
+	struct sighand *h = g ? kmalloc(sizeof(*h)) : NULL;
 	if (!h) {
 		kfree(g);
 		return NULL;
 	}
+	spin_lock(&signal_lock);		/* not torn by another thread's sigaction */
+	*h = *current()->group->sighand;
+	spin_unlock(&signal_lock);
 	g->sighand = h;
 	g->refs = 1;
 	g->leader = leader;

@@ -549,7 +549,6 @@ int sys_rt_sigsuspend(const void *umask, uint32_t size)
 
 void signal_fork(struct proc *child, const struct proc *parent)
 {
-	*child->group->sighand = *parent->group->sighand;
 	child->sig_blocked = parent->sig_blocked;
 	child->sig_pending = 0;
 	child->group->sig_shared = 0;
