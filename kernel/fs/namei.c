@@ -218,14 +218,14 @@ int sys_mkdir(const char *upath, uint32_t mode)
 
 /* unlink, unlinkat and rmdir: the name must be there (ENOENT), "." is
  * EINVAL and ".." ENOTEMPTY for rmdir, a directory EISDIR for unlink. */
-static int remove_name(int dirfd, const char *upath, bool rmdir)
+/* path (FS_PATH_MAX bytes, changed) unlinked or, with rmdir, removed. */
+static int remove_path(int dirfd, char *path, bool rmdir)
 {
-	char path[FS_PATH_MAX];
 	const struct initrd_file *d, *victim;
 	struct tmpfs_node *dir = NULL;
 	char *name;
-	int err = copy_path(upath, path);
-	if (err || (err = walk_parent(dirfd, path, &d, &name)) < 0)
+	int err = walk_parent(dirfd, path, &d, &name);
+	if (err < 0)
 		return err;
 	if (strlen(name) > FS_NAME_MAX)
 		return -ENAMETOOLONG;
@@ -240,6 +240,18 @@ static int remove_name(int dirfd, const char *upath, bool rmdir)
 	if ((err = may_change(d, &dir)) < 0)
 		return err;
 	return tmpfs_remove(dir, name, rmdir, sticky_check);
+}
+
+static int remove_name(int dirfd, const char *upath, bool rmdir)
+{
+	char path[FS_PATH_MAX];
+	int err = copy_path(upath, path);
+	return err ? err : remove_path(dirfd, path, rmdir);
+}
+
+int fs_unlink_kernel(int dirfd, char *path)
+{
+	return remove_path(dirfd, path, false);
 }
 
 int sys_unlinkat(int dirfd, const char *upath, int flags)

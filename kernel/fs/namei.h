@@ -22,6 +22,8 @@ uint32_t fs_new_gid(const struct initrd_file *dir, uint16_t dir_mode);
 /* O_CREAT of a name not there (kernel/fs/file.c): path (FS_PATH_MAX bytes,
  * changed) from dirfd; 0 and the new file, or -errno. */
 int fs_create(int dirfd, char *path, uint32_t mode, const struct initrd_file **out);
+/* unlink of a path the kernel names (a core dump's old "core"), changed. */
+int fs_unlink_kernel(int dirfd, char *path);
 
 /* AF_UNIX's bind (kernel/net/): a socket file at path (FS_PATH_MAX bytes,
  * changed), held (node_drop gives it back); 0, -EEXIST, or the path's

@@ -494,7 +494,7 @@ void proc_fault_kill(struct trapframe *tf, int sig)
 	printk("pid %d (%s): %s at eip=0x%08x addr=0x%08x (%s)\n", p->pid, p->name,
 	       signal_name(sig), tf->eip, tf->trapno == T_PGFLT ? read_cr2() : 0,
 	       trap_name(tf->trapno));
-	proc_exit_group(sig);
+	proc_exit_group(sig | (signal_dumps_core(sig) && coredump(sig, tf) ? 0x80 : 0));
 }
 
 /*

@@ -23,6 +23,7 @@ void proc_default_limits(struct proc *p)
 	p->group->rlim[RLIMIT_NPROC] = (struct rlimit){ NPROC_USER_DEFAULT, NPROC_USER_DEFAULT };
 	p->group->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
 	p->group->rlim[RLIMIT_STACK] = (struct rlimit){ USER_STACK_MAX, RLIM_INFINITY };	/* Linux's */
+	p->group->rlim[RLIMIT_CORE] = (struct rlimit){ 0, RLIM_INFINITY };	/* Linux's: no core files */
 }
 
 int sys_getrlimit(int resource, void *urlim)

@@ -10,7 +10,8 @@
  *  - delivery (signal_deliver, on the way back to user mode): the lowest
  *    unblocked pending signal first, SIGKILL before all; its action is a
  *    user handler (a frame on the user stack, below), ignore, or the
- *    default: terminate, stop (every thread of the process sleeps in
+ *    default: terminate (for some signals with a core file first:
+ *    kernel/task/coredump.c), stop (every thread of the process sleeps in
  *    TASK_STOPPED until SIGCONT: group_stop; docs/staircase.md §6.8), or
  *    nothing.
  *  - init (pid 1) receives only the signals it has a handler for.
@@ -693,7 +694,8 @@ void signal_deliver(struct trapframe *tf)
 			continue;
 		}
 		spin_unlock(&signal_lock);
-		proc_exit_group(sig);	/* the wait status is the signal */
+		/* the wait status is the signal, with 0x80 if a core was written */
+		proc_exit_group(sig | (signal_dumps_core(sig) && coredump(sig, tf) ? 0x80 : 0));
 	}
 	sigframe_restart_without_handler(p, tf);
 }

@@ -95,6 +95,10 @@ void signal_child_exited(struct proc *child, struct proc *parent, int status);
 /* fork: the child inherits actions and mask, not pending signals;
  * exec: handled signals go back to default. */
 void signal_fork(struct proc *child, const struct proc *parent);
+/* kernel/task/coredump.c: does sig's default action dump core? Write the
+ * caller's core file for sig, tf its registers: true if one was written. */
+bool signal_dumps_core(int sig);
+bool coredump(int sig, const struct trapframe *tf);
 void signal_exec(struct proc *p);
 int sys_sigaltstack(const stack_t *uss, stack_t *uoss);
 
