@@ -228,6 +228,33 @@ int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_
 	return 0;
 }
 
+int mm_lock_range(struct mm *mm, uint32_t start, uint32_t end, bool lock)
+{
+	bool all = start == 0 && end == 0;
+	if (!all && (!fully_mapped(mm, start, end) || room_to_split(mm, start, end) < 0))
+		return -ENOMEM;
+	if (!all) {
+		mm_split_at(mm, start);
+		mm_split_at(mm, end);
+	}
+	for (int i = 0; i < mm->n; i++) {
+		struct vm_area *a = &mm->area[i];
+		if (all || (a->start >= start && a->end <= end))
+			a->flags = lock ? a->flags | VMA_LOCKED : a->flags & ~VMA_LOCKED;
+	}
+	mm_merge(mm);
+	return 0;
+}
+
+uint32_t mm_locked_pages(const struct mm *mm)
+{
+	uint32_t pages = 0;
+	for (int i = 0; i < mm->n; i++)
+		if (mm->area[i].flags & VMA_LOCKED)
+			pages += (mm->area[i].end - mm->area[i].start) / PAGE_SIZE;
+	return pages;
+}
+
 /* Top-down from MMAP_BASE, as Linux's default layout: the first gap of len
  * bytes, going down past each region in the way. */
 uint32_t mm_free_range(struct mm *mm, uint32_t len)
@@ -249,8 +276,11 @@ int mm_fork(struct mm *child, const struct mm *parent)
 		return -ENOMEM;
 	memcpy(child->area, parent->area, parent->n * sizeof(parent->area[0]));
 	child->n = parent->n;
-	for (int i = 0; i < child->n; i++)
+	for (int i = 0; i < child->n; i++) {
 		area_hold(&child->area[i]);
+		child->area[i].flags &= ~VMA_LOCKED;	/* locks are not inherited */
+	}
+	mm_merge(child);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
 	child->arg_start = parent->arg_start;
@@ -274,6 +304,7 @@ void mm_release(struct mm *mm)
 void mm_reset(struct mm *mm)
 {
 	mm->n = 0;
+	mm->lock_future = false;
 	mm->brk_start = mm->brk = 0;
 	mm->arg_start = mm->arg_end = mm->env_start = mm->env_end = 0;
 }

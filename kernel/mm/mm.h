@@ -47,6 +47,7 @@
 #define VMA_HEAP	0x4	/* brk's */
 #define VMA_MAYWRITE	0x8	/* a shared file mapping whose descriptor could write */
 #define VMA_NOWRITE	0x10	/* may never be made writable (SHM_RDONLY): Linux's !VM_MAYWRITE */
+#define VMA_LOCKED	0x20	/* mlock, MAP_LOCKED: VmLck counts it (nothing is paged out) */
 
 struct initrd_file;
 struct vm_area;
@@ -86,12 +87,20 @@ struct mm {
 	 * them from there, as they are now. */
 	uint32_t arg_start, arg_end, env_start, env_end;
 	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
+	bool lock_future;			/* mlockall(MCL_FUTURE): new regions locked */
 	/* One thread at a time changes the regions or the page tables (a
 	 * fault, mmap and friends, fork's copy): the group's threads may run
 	 * on several CPUs. A spinlock: nothing under it sleeps. Linux has a
 	 * sleeping mmap_lock, taken for reading by faults. */
 	struct spinlock lock;
 };
+
+/* mlock and munlock of [start, end), whole pages: every region there
+ * (split at the ends) gets or loses VMA_LOCKED; -ENOMEM where a page of
+ * it is not mapped, nothing changed. With start == end == 0: all. */
+int mm_lock_range(struct mm *mm, uint32_t start, uint32_t end, bool lock);
+/* The pages of the locked regions (VmLck). */
+uint32_t mm_locked_pages(const struct mm *mm);
 
 /* The region holding va, or NULL. */
 struct vm_area *mm_find(struct mm *mm, uint32_t va);

@@ -172,6 +172,8 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 		a.flags |= VMA_SHARED;
 	if (flags & MAP_GROWSDOWN)
 		a.flags |= VMA_GROWSDOWN;
+	if ((flags & MAP_LOCKED) || p->mm.lock_future)
+		a.flags |= VMA_LOCKED;
 	return map_region(p, &a, flags);
 }
 
@@ -496,8 +498,9 @@ int sys_brk(uint32_t addr)
 
 /* mlockall (152) and munlockall (153): this kernel never pages anything
  * out (there is no swap), so every page a program has stays resident and
- * locking is a promise already kept. The checks are Linux's: the flags
- * (MCL_ONFAULT alone is EINVAL), and an unprivileged caller needs a
+ * locking is a promise already kept; the locked regions are marked
+ * (VMA_LOCKED), for /proc/PID/status's VmLck. The checks are Linux's: the
+ * flags (MCL_ONFAULT alone is EINVAL), and an unprivileged caller needs a
  * RLIMIT_MEMLOCK (EPERM at 0). cyclictest locks its memory first. */
 int sys_mlockall(int flags)
 {
@@ -507,12 +510,19 @@ int sys_mlockall(int flags)
 		return -EINVAL;
 	if (p->euid != 0 && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
-	return 0;
+	struct proc *g = mm_enter();
+	g->mm.lock_future = flags & MCL_FUTURE;
+	if (flags & MCL_CURRENT)
+		mm_lock_range(&g->mm, 0, 0, true);
+	return mm_leave(g, 0);
 }
 
 int sys_munlockall(void)
 {
-	return 0;
+	struct proc *g = mm_enter();
+	g->mm.lock_future = false;
+	mm_lock_range(&g->mm, 0, 0, false);
+	return mm_leave(g, 0);
 }
 
 /* Is every page of [start, end) in some region? */
@@ -527,10 +537,11 @@ static bool range_mapped(struct mm *mm, uint32_t start, uint32_t end)
 	return true;
 }
 
-/* mlock (150) and munlock (151): as mlockall, resident already. Linux's
- * checks: the range is whole pages around [addr, addr + len) and must be
- * mapped throughout (ENOMEM); an unprivileged caller needs a
- * RLIMIT_MEMLOCK (EPERM at 0). stress-ng locks its shared state. */
+/* mlock (150) and munlock (151): as mlockall, resident already, the
+ * regions marked (split at the range's ends). Linux's checks: the range
+ * is whole pages around [addr, addr + len) and must be mapped throughout
+ * (ENOMEM); an unprivileged caller needs a RLIMIT_MEMLOCK (EPERM at 0).
+ * stress-ng locks its shared state. */
 static int do_mlock(uint32_t addr, uint32_t len, bool lock)
 {
 	struct proc *g = current()->group_leader;
@@ -543,9 +554,9 @@ static int do_mlock(uint32_t addr, uint32_t len, bool lock)
 	if (start == end)
 		return 0;
 	mm_lock(&g->mm);
-	bool mapped = range_mapped(&g->mm, start, (uint32_t)end);
+	int err = mm_lock_range(&g->mm, start, (uint32_t)end, lock);
 	mm_unlock(&g->mm);
-	return mapped ? 0 : -ENOMEM;
+	return err;
 }
 
 int sys_mlock(uint32_t addr, uint32_t len)

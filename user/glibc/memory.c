@@ -140,11 +140,62 @@ static void fork_checks(void)
 	free(private);
 }
 
+/* VmLck of /proc/self/status, in kB; -1 if not found. */
+static long vmlck_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* mlock, munlock and MAP_LOCKED as VmLck counts them; a child does not
+ * inherit its parent's locks. */
+static void lock_checks(void)
+{
+	long v0 = vmlck_kb();
+	char *a = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
+	long v1 = vmlck_kb();
+	char *b = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int locked = mlock(b + 4096, 2 * 4096);
+	long v2 = vmlck_kb();
+	int fds[2];
+	long child = -2;
+	if (pipe(fds) == 0) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			long v = vmlck_kb();
+			write(fds[1], &v, sizeof(v));
+			_exit(0);
+		}
+		if (read(fds[0], &child, sizeof(child)) != sizeof(child))
+			child = -2;
+		waitpid(pid, NULL, 0);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	int unlocked = munlock(b, 4 * 4096);
+	long v3 = vmlck_kb();
+	munmap(a, 4 * 4096);
+	munmap(b, 4 * 4096);
+	long v4 = vmlck_kb();
+	check(v0 >= 0 && v1 == v0 + 16 && !locked && v2 == v1 + 8 && !unlocked && v3 == v1 &&
+	      v4 == v0, "vmlck_counts_map_locked_and_mlock");
+	check(child == 0, "vmlck_locks_are_not_inherited_by_fork");
+}
+
 int main(void)
 {
-	printf("KTAP version 1\n1..10\n");
+	printf("KTAP version 1\n1..12\n");
 	malloc_blocks();
 	protect();
 	fork_checks();
+	lock_checks();
 	return failures != 0;
 }

@@ -33,7 +33,7 @@ struct pid_snap {
 	char name[PROC_NAME_MAX];
 	char state;
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
-	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, fd_size;
+	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, lck_pages, fd_size;
 	uint64_t start_ns;
 	struct rlimit rlim[RLIM_NLIMITS];	/* the group's (the leader's) */
 	sigset64_t pending, shared, blocked, ignored, caught;
@@ -80,6 +80,7 @@ static void snap_memory(struct proc *g, struct pid_snap *s)
 		s->minflt = g->mm.minflt;
 		s->vm_pages = mm_total_pages(&g->mm);
 		s->brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE;
+		s->lck_pages = mm_locked_pages(&g->mm);
 	}
 	mm_unlock(&g->mm);
 }
@@ -165,7 +166,7 @@ static void text_status_vm(const struct pid_snap *s, struct pbuf *b)
 		return;				/* a kernel thread: none, as Linux */
 	pb_kb(b, "VmPeak", s->vm_pages);
 	pb_kb(b, "VmSize", s->vm_pages);
-	pb_kb(b, "VmLck", 0);
+	pb_kb(b, "VmLck", s->lck_pages);
 	pb_kb(b, "VmPin", 0);
 	pb_kb(b, "VmHWM", s->vm_pages);
 	pb_kb(b, "VmRSS", s->vm_pages);
