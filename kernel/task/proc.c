@@ -254,9 +254,15 @@ static struct thread_group *group_new(struct proc *leader)
 		kfree(g);
 		return NULL;
 	}
-	spin_lock(&signal_lock);		/* not torn by another thread's sigaction */
-	*h = *current()->group->sighand;
-	spin_unlock(&signal_lock);
+	/* Not torn by another thread's sigaction; a process of one thread
+	 * (the caller) has nobody to race with, and takes no global lock. */
+	struct thread_group *from = current()->group;
+	bool alone = from->nr_threads <= 1;
+	if (!alone)
+		spin_lock(&signal_lock);
+	*h = *from->sighand;
+	if (!alone)
+		spin_unlock(&signal_lock);
 	g->sighand = h;
 	g->refs = 1;
 	g->leader = leader;

@@ -173,9 +173,13 @@ def replay_fields(block):
     return problems
 
 
+def com2_path(name):
+    return os.path.join(LOGS, name + ".com2.log")
+
+
 def com2_blocks(name):
     """The blocks the case's COM2 log holds, and the reader's warnings."""
-    path = os.path.join(LOGS, name + ".com2.log")
+    path = com2_path(name)
     warnings = []
     with open(path, errors="replace") as f:
         blocks = traceview.parse(f.read().splitlines(), path, warnings.append)
@@ -263,7 +267,7 @@ def memory_check(name):
         if len(ev) < 15000 or not forks or any("cpus" not in e for e in forks):
             return False, f"{len(ev)} events (want 15,000 or more), {len(forks)} forks, some without cpus="
         changes = sum(e["ev"] == "pid_change" for e in ev)
-        r = subprocess.run([os.path.join(REPO, "build", "sim", "staircase-sim"), "--replay", path, "--check"],
+        r = subprocess.run([os.path.join(REPO, "build", "sim", "staircase-sim"), "--replay", com2_path(name), "--check"],
                            capture_output=True, text=True, timeout=60)
         verdict = (r.stdout.strip().splitlines() or [""])[-1]
         if r.returncode != 0 or not changes:
