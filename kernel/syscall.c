@@ -285,6 +285,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64),	/* sched/syscalls.c */
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
+	SYSCALL(__NR_futex_waitv, sys_futex_waitv),		/* futex.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */

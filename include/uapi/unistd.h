@@ -240,6 +240,7 @@
 #define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                  435
 #define __NR_faccessat2              439
+#define __NR_futex_waitv             449
 
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */
