@@ -28,17 +28,15 @@
 /* WAIT_BITSET/WAKE_BITSET's bitset that matches every waiter (FUTEX_WAIT). */
 #define FUTEX_BITSET_MATCH_ANY	0xffffffff
 
-/* futex_waitv (449): one waiter of its array, and its flags (Linux's
- * struct futex_waitv, FUTEX2_*); at most FUTEX_WAITV_MAX of them. */
+/* futex_waitv (449): one waiter of its array (Linux's struct
+ * futex_waitv), its size flag, and how many an array may hold. */
 struct futex_waitv {
 	unsigned long long val;		/* the value expected (its low 32 bits) */
 	unsigned long long uaddr;	/* the word's address */
-	unsigned int flags;		/* FUTEX2_SIZE_U32, FUTEX2_PRIVATE */
+	unsigned int flags;		/* FUTEX_32, optionally FUTEX_PRIVATE_FLAG */
 	unsigned int __reserved;	/* 0 */
 };
-#define FUTEX2_SIZE_U32		0x02
-#define FUTEX2_SIZE_MASK	0x03
-#define FUTEX2_PRIVATE		FUTEX_PRIVATE_FLAG
+#define FUTEX_32		2
 #define FUTEX_WAITV_MAX		128
 
 /* A robust futex word (set_robust_list): the owner's tid, and these. */

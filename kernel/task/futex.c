@@ -564,6 +564,10 @@ int sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint3
 
 /* ---- futex_waitv ---------------------------------------------------------- */
 
+/* A waitv word's flags Linux 6.1 accepts (its FUTEX2_VALID_MASK): the two
+ * size bits, of which FUTEX_32's must be set, and private. */
+#define WAITV_VALID_FLAGS	(0x3 | FUTEX_PRIVATE_FLAG)
+
 /* One word of a waitv: where, the value it must hold, and its queue. */
 struct waitv_word {
 	uint32_t addr, val;
@@ -664,11 +668,11 @@ static int waitv_parse(uint32_t uwaiters, struct waitv_word *w, int n)
 		struct futex_waitv u;
 		if (copy_from_user(&u, (void *)(uwaiters + i * sizeof(u)), sizeof(u)) < 0)
 			return -EFAULT;
-		if ((u.flags & ~(uint32_t)(FUTEX2_SIZE_MASK | FUTEX2_PRIVATE)) || u.__reserved ||
-		    !(u.flags & FUTEX2_SIZE_U32))
+		if ((u.flags & ~(uint32_t)WAITV_VALID_FLAGS) || u.__reserved ||
+		    !(u.flags & FUTEX_32))
 			return -EINVAL;
 		w[i] = (struct waitv_word){ .addr = (uint32_t)u.uaddr, .val = (uint32_t)u.val,
-					    .private = u.flags & FUTEX2_PRIVATE };
+					    .private = u.flags & FUTEX_PRIVATE_FLAG };
 		w[i].q = (struct futex_q){ .bitset = FUTEX_BITSET_MATCH_ANY, .task = current() };
 	}
 	for (int i = 0; i < n; i++) {

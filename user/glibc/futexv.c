@@ -32,10 +32,6 @@
 
 #include "ktap.h"
 
-#ifndef __NR_futex_waitv
-#define __NR_futex_waitv 449
-#endif
-#define FUTEX_32	2	/* FUTEX2_SIZE_U32 */
 
 struct waitv {
 	uint64_t val, uaddr;
