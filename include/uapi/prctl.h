@@ -12,6 +12,12 @@
 #define PR_SET_NAME	15	/* arg2: the name, up to 15 bytes are kept */
 #define PR_GET_NAME	16	/* arg2: a 16-byte buffer */
 #define PR_CAPBSET_READ	23	/* is capability arg2 in the bounding set? */
+#define PR_GET_TSC	25	/* arg2: an int to write PR_TSC_ENABLE or PR_TSC_SIGSEGV to */
+#define PR_SET_TSC	26	/* arg2: PR_TSC_ENABLE or PR_TSC_SIGSEGV (rdtsc faults) */
+#define PR_TSC_ENABLE	1
+#define PR_TSC_SIGSEGV	2
+#define PR_SET_TIMERSLACK 29	/* arg2: ns; 0 resets it to the thread's default */
+#define PR_GET_TIMERSLACK 30	/* returns the thread's timer slack, ns */
 #define CAP_LAST_CAP	40	/* Linux 6.1's last capability (CAP_CHECKPOINT_RESTORE) */
 
 #endif

@@ -60,6 +60,7 @@
 #define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX - KSTACK_SLACK)
 
 #define PROC_NAME_MAX	16
+#define TIMER_SLACK_NS	50000		/* Linux's init_task's timer slack */
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
@@ -161,6 +162,11 @@ struct proc {
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
+	/* prctl PR_SET_TIMERSLACK's value, and what 0 resets it to: the
+	 * creator's value when the task was made. Kept and reported only:
+	 * this kernel's timers take no slack. */
+	uint32_t timer_slack_ns, default_timer_slack_ns;
+	bool tsc_sigsegv;		/* prctl PR_TSC_SIGSEGV: rdtsc faults; kept by fork and exec */
 
 	/* The address space: the leader's is the group's (NULL pgdir: a
 	 * kernel thread). The regions and page tables change under the

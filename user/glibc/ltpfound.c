@@ -1,0 +1,256 @@
+/*
+ * ltpfound - what LTP's tests (make ltp, bench/results/ltp.md) found
+ * missing or different here, in KTAP, so that tests/linux-diff.sh
+ * compares this kernel's answers with Linux 6.1's:
+ *   - /proc/sys/kernel/tainted reads 0 (LTP checks it around a test);
+ *   - prctl PR_SET_TIMERSLACK / PR_GET_TIMERSLACK: 50000 ns to begin
+ *     with, a set value read back, 0 back to the thread's default, and a
+ *     child's value and default both its parent's current value;
+ *   - prctl PR_SET_TSC / PR_GET_TSC: read back, EINVAL for other modes,
+ *     EFAULT, and rdtsc under PR_TSC_SIGSEGV kills with SIGSEGV;
+ *   - mmap with MAP_SHARED_VALIDATE: a flag Linux does not know is
+ *     EOPNOTSUPP on a file, known ones map, anonymous memory is EINVAL;
+ *   - mmap of /dev/zero: private and shared zeroed memory, a shared
+ *     mapping seen by a forked child's write, and one from a read-only
+ *     descriptor that mprotect may not make writable (EACCES);
+ *   - CPU-time clocks by id (pthread_getcpuclockid, clock_getcpuclockid):
+ *     a spinning thread's, another process's, and EINVAL for another
+ *     process's thread and for an unknown clock kind.
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -pthread -O2 -o ltpfound user/glibc/ltpfound.c
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ktap.h"
+
+static const char *ename(long r)
+{
+	static char buf[32];
+	if (r >= 0) {
+		snprintf(buf, sizeof(buf), "%ld", r);
+		return buf;
+	}
+	return strerrorname_np((int)-r) ? strerrorname_np((int)-r) : "?";
+}
+
+static void tainted(void)
+{
+	char buf[32] = "";
+	int fd = open("/proc/sys/kernel/tainted", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	check_why(n == 2 && strcmp(buf, "0\n") == 0, "proc_sys_kernel_tainted_is_0",
+		  n < 0 ? "not readable" : buf[0] == '0' ? "0" : "other");
+}
+
+static void timerslack(void)
+{
+	char what[128];
+	long first = prctl(PR_GET_TIMERSLACK);
+	check_why(first == 50000, "timerslack_begins_at_50000", ename(first));
+	long set = raw(prctl(PR_SET_TIMERSLACK, 70000));
+	long got = prctl(PR_GET_TIMERSLACK);
+	snprintf(what, sizeof(what), "set %s, read %ld", ename(set), got);
+	check_why(set == 0 && got == 70000, "timerslack_set_reads_back", what);
+	int p[2];
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		long v[2];
+		v[0] = prctl(PR_GET_TIMERSLACK);
+		prctl(PR_SET_TIMERSLACK, 5);
+		prctl(PR_SET_TIMERSLACK, 0);
+		v[1] = prctl(PR_GET_TIMERSLACK);
+		write(p[1], v, sizeof(v));
+		_exit(0);
+	}
+	long v[2] = { -1, -1 };
+	read(p[0], v, sizeof(v));
+	waitpid(c, NULL, 0);
+	close(p[0]), close(p[1]);
+	snprintf(what, sizeof(what), "child's %ld, its default %ld", v[0], v[1]);
+	check_why(v[0] == 70000 && v[1] == 70000, "timerslack_child_takes_parents_current", what);
+	prctl(PR_SET_TIMERSLACK, 0);
+	got = prctl(PR_GET_TIMERSLACK);
+	check_why(got == 50000, "timerslack_0_resets_to_the_default", ename(got));
+}
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static void tsc(void)
+{
+	int mode = 0;
+	long r = raw(prctl(PR_GET_TSC, &mode));
+	check_why(r == 0 && mode == PR_TSC_ENABLE, "tsc_enabled_to_begin_with", ename(r ? r : mode));
+	check_why(raw(prctl(PR_SET_TSC, 3)) == -EINVAL, "tsc_mode_3_is_einval",
+		  ename(raw(prctl(PR_SET_TSC, 3))));
+	check_why(raw(prctl(PR_SET_TSC, 0)) == -EINVAL, "tsc_mode_0_is_einval",
+		  ename(raw(prctl(PR_SET_TSC, 0))));
+	r = raw(prctl(PR_GET_TSC, (int *)8));
+	check_why(r == -EFAULT, "get_tsc_unmapped_is_efault", ename(r));
+	pid_t c = fork();
+	if (c == 0) {
+		int m = 0;
+		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV) != 0 || prctl(PR_GET_TSC, &m) != 0 ||
+		    m != PR_TSC_SIGSEGV)
+			_exit(2);
+		rdtsc();
+		_exit(0);
+	}
+	int st;
+	waitpid(c, &st, 0);
+	char what[128];
+	snprintf(what, sizeof(what), "%s %d", WIFSIGNALED(st) ? "signal" : "exit",
+		 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	check_why(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "rdtsc_under_tsc_sigsegv_faults",
+		  what);
+	uint64_t a = rdtsc(), b = rdtsc();	/* and the parent's still runs */
+	check(b > a, "rdtsc_still_runs_in_the_parent");
+}
+
+static void shared_validate(void)
+{
+	char path[] = "/tmp/ltpfoundXXXXXX";
+	int fd = mkstemp(path);
+	unlink(path);
+	ftruncate(fd, 4096);
+	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | (1 << 10), fd, 0);
+	long r = m == MAP_FAILED ? -errno : 0;
+	check_why(r == -EOPNOTSUPP, "shared_validate_unknown_flag_is_eopnotsupp", ename(r));
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_POPULATE, fd, 0);
+	r = m == MAP_FAILED ? -errno : 0;
+	check_why(r == 0, "shared_validate_known_flags_map", ename(r));
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_ANONYMOUS, -1, 0);
+	r = m == MAP_FAILED ? -errno : 0;
+	check_why(r == -EINVAL, "shared_validate_anonymous_is_einval", ename(r));
+	close(fd);
+}
+
+static void dev_zero(void)
+{
+	int rw = open("/dev/zero", O_RDWR), ro = open("/dev/zero", O_RDONLY);
+	char *priv = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE, ro, 0);
+	int ok = priv != MAP_FAILED && priv[0] == 0 && priv[8191] == 0;
+	if (ok)
+		priv[100] = 7;
+	check_why(ok && priv[100] == 7, "dev_zero_private_is_writable_zeros",
+		  priv == MAP_FAILED ? ename(-errno) : "mapped");
+	volatile char *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
+	long r = sh == MAP_FAILED ? -errno : 0;
+	if (r == 0) {
+		pid_t c = fork();
+		if (c == 0) {
+			sh[5] = 42;
+			_exit(0);
+		}
+		waitpid(c, NULL, 0);
+	}
+	check_why(r == 0 && sh[5] == 42, "dev_zero_shared_sees_the_childs_write",
+		  r ? ename(r) : sh[5] == 42 ? "42" : "not seen");
+	void *rd = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ro, 0);
+	r = rd == MAP_FAILED ? -errno : 0;
+	long w = rd == MAP_FAILED ? 0 : raw(mprotect(rd, 4096, PROT_READ | PROT_WRITE));
+	char what[128];
+	snprintf(what, sizeof(what), "mmap %s, mprotect write %s", ename(r), ename(w));
+	check_why(r == 0 && w == -EACCES, "dev_zero_shared_readonly_may_not_become_writable", what);
+	r = (long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0);
+	check_why(r == -1 && errno == EACCES, "dev_zero_shared_write_from_readonly_is_eacces",
+		  r == -1 ? ename(-errno) : "mapped");
+	r = (long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, open("/dev/null", O_RDONLY), 0);
+	check_why(r == -1 && errno == ENODEV, "dev_null_does_not_map",
+		  r == -1 ? ename(-errno) : "mapped");
+	close(rw);
+	close(ro);
+}
+
+static volatile int spin_stop;
+static pid_t spinner_tid;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&spinner_tid, gettid(), __ATOMIC_RELEASE);
+	while (!spin_stop)
+		;
+	return NULL;
+}
+
+/* Linux's clock id of thread or process pid's CPU time of kind which. */
+static clockid_t cpu_clock(pid_t pid, int thread, int which)
+{
+	return (clockid_t)((~(unsigned)pid << 3) | (thread ? 4 : 0) | (unsigned)which);
+}
+
+static void cpu_clocks(void)
+{
+	pthread_t t;
+	clockid_t id;
+	struct timespec ts = { 0, 0 };
+
+	pthread_create(&t, NULL, spinner, NULL);
+	while (!__atomic_load_n(&spinner_tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	struct timespec nap = { 0, 300 * 1000000L };
+	nanosleep(&nap, NULL);
+	int e = pthread_getcpuclockid(t, &id);
+	long r = e ? -e : raw(clock_gettime(id, &ts));
+	check_why(r == 0 && (ts.tv_sec > 0 || ts.tv_nsec > 0), "thread_cpu_clock_of_a_spinner_runs",
+		  ename(r));
+	r = raw(clock_gettime(cpu_clock(spinner_tid, 1, 1), &ts));
+	check_why(r == 0, "thread_virt_clock_reads", ename(r));
+	r = raw(clock_gettime(cpu_clock(spinner_tid, 1, 3), &ts));
+	check_why(r == -EINVAL, "cpu_clock_kind_3_is_einval", ename(r));
+	spin_stop = 1;
+	pthread_join(t, NULL);
+
+	pid_t c = fork();
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	e = clock_getcpuclockid(c, &id);
+	r = e ? -e : raw(clock_gettime(id, &ts));
+	check_why(r == 0, "another_process_cpu_clock_reads", ename(r));
+	r = raw(clock_gettime(cpu_clock(c, 1, 2), &ts));
+	check_why(r == -EINVAL, "another_process_thread_clock_is_einval", ename(r));
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	r = raw(clock_gettime(cpu_clock(c, 0, 2), &ts));
+	check_why(r == -EINVAL, "a_reaped_process_clock_is_einval", ename(r));
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	printf("KTAP version 1\n1..25\n");
+	tainted();
+	timerslack();
+	tsc();
+	shared_validate();
+	dev_zero();
+	cpu_clocks();
+	return failures != 0;
+}
