@@ -20,4 +20,17 @@
 #define PR_GET_TIMERSLACK 30	/* returns the thread's timer slack, ns */
 #define CAP_LAST_CAP	40	/* Linux 6.1's last capability (CAP_CHECKPOINT_RESTORE) */
 
+/* capget (184): the header's versions (how many 32-bit words each set
+ * takes: 1, then 2), and one word of each set. */
+#define _LINUX_CAPABILITY_VERSION_1	0x19980330
+#define _LINUX_CAPABILITY_VERSION_2	0x20071026
+#define _LINUX_CAPABILITY_VERSION_3	0x20080522
+struct __user_cap_header_struct {
+	unsigned int version;
+	int pid;
+};
+struct __user_cap_data_struct {
+	unsigned int effective, permitted, inheritable;
+};
+
 #endif

@@ -115,6 +115,7 @@
 #define __NR_pread64                 180
 #define __NR_pwrite64                181
 #define __NR_getcwd                  183
+#define __NR_capget                  184
 #define __NR_sigaltstack             186
 #define __NR_vfork                   190
 #define __NR_ugetrlimit              191

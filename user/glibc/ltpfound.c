@@ -15,7 +15,11 @@
  *     descriptor that mprotect may not make writable (EACCES);
  *   - CPU-time clocks by id (pthread_getcpuclockid, clock_getcpuclockid):
  *     a spinning thread's, another process's, and EINVAL for another
- *     process's thread and for an unknown clock kind.
+ *     process's thread and for an unknown clock kind;
+ *   - capget: root's full sets in version 3's two words and version 1's
+ *     one, an unknown version (EINVAL, and the kernel's written back; 0
+ *     with no data pointer), a negative pid, a reaped one, and the sets
+ *     after setresuid drops root (effective only, then everything).
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o ltpfound user/glibc/ltpfound.c
@@ -29,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -242,15 +247,87 @@ static void cpu_clocks(void)
 	check_why(r == -EINVAL, "a_reaped_process_clock_is_einval", ename(r));
 }
 
+static long capget_(struct __user_cap_header_struct *h, struct __user_cap_data_struct *d)
+{
+	return raw(syscall(SYS_capget, h, d));
+}
+
+/* The sets a child has after setresuid(r, e, s), as "eff/perm" of word 0. */
+static void sets_after(int r, int e, int s, char *out, size_t len)
+{
+	int p[2];
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
+		uint32_t v[2] = { 7, 7 };
+		if (setresuid(r, e, s) == 0 && capget_(&h, d) == 0)
+			v[0] = d[0].effective, v[1] = d[0].permitted;
+		write(p[1], v, sizeof(v));
+		_exit(0);
+	}
+	uint32_t v[2] = { 9, 9 };
+	read(p[0], v, sizeof(v));
+	waitpid(c, NULL, 0);
+	close(p[0]), close(p[1]);
+	snprintf(out, len, "%#x/%#x", v[0], v[1]);
+}
+
+static void capabilities(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	char what[128];
+	memset(d, 0x55, sizeof(d));
+	long r = capget_(&h, d);
+	snprintf(what, sizeof(what), "%s: %#x %#x / %#x %#x / %#x %#x", ename(r), d[0].effective,
+		 d[1].effective, d[0].permitted, d[1].permitted, d[0].inheritable, d[1].inheritable);
+	check_why(r == 0 && d[0].effective == ~0u && d[1].effective == 0x1ff &&
+		  d[0].permitted == ~0u && d[1].permitted == 0x1ff && !d[0].inheritable &&
+		  !d[1].inheritable, "capget_v3_root_has_every_capability", what);
+	h.version = _LINUX_CAPABILITY_VERSION_1;
+	memset(d, 0x55, sizeof(d));
+	r = capget_(&h, d);
+	snprintf(what, sizeof(what), "%s, second word %#x", ename(r), d[1].effective);
+	check_why(r == 0 && d[0].effective == ~0u && d[1].effective == 0x55555555,
+		  "capget_v1_writes_one_word", what);
+	h.version = 0x12345678;
+	r = capget_(&h, d);
+	snprintf(what, sizeof(what), "%s, version now %#x", ename(r), h.version);
+	check_why(r == -EINVAL && h.version == _LINUX_CAPABILITY_VERSION_3,
+		  "capget_unknown_version_is_einval_and_says_v3", what);
+	h.version = 0x12345678;
+	r = capget_(&h, NULL);
+	check_why(r == 0, "capget_unknown_version_without_data_is_0", ename(r));
+	h = (struct __user_cap_header_struct){ _LINUX_CAPABILITY_VERSION_3, -1 };
+	r = capget_(&h, d);
+	check_why(r == -EINVAL, "capget_negative_pid_is_einval", ename(r));
+	pid_t c = fork();
+	if (c == 0)
+		_exit(0);
+	waitpid(c, NULL, 0);
+	h.pid = c;
+	r = capget_(&h, d);
+	check_why(r == -ESRCH, "capget_reaped_pid_is_esrch", ename(r));
+	r = capget_((void *)8, d);
+	check_why(r == -EFAULT, "capget_unmapped_header_is_efault", ename(r));
+	sets_after(1000, 1000, 0, what, sizeof(what));
+	check_why(strcmp(what, "0/0xffffffff") == 0, "capget_euid_1000_saved_0_keeps_permitted", what);
+	sets_after(1000, 1000, 1000, what, sizeof(what));
+	check_why(strcmp(what, "0/0") == 0, "capget_every_uid_1000_has_none", what);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..25\n");
+	printf("KTAP version 1\n1..34\n");
 	tainted();
 	timerslack();
 	tsc();
 	shared_validate();
 	dev_zero();
 	cpu_clocks();
+	capabilities();
 	return failures != 0;
 }
