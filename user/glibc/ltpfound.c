@@ -19,7 +19,11 @@
  *   - capget: root's full sets in version 3's two words and version 1's
  *     one, an unknown version (EINVAL, and the kernel's written back; 0
  *     with no data pointer), a negative pid, a reaped one, and the sets
- *     after setresuid drops root (effective only, then everything).
+ *     after setresuid drops root (effective only, then everything);
+ *   - getpriority/setpriority on a process group and on a user: every
+ *     process of it changed, the highest priority (lowest nice) read,
+ *     ESRCH for a group or user with no process, EPERM (the others
+ *     changed all the same) when one of them is another user's.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o ltpfound user/glibc/ltpfound.c
@@ -36,6 +40,7 @@
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -318,10 +323,79 @@ static void capabilities(void)
 	check_why(strcmp(what, "0/0") == 0, "capget_every_uid_1000_has_none", what);
 }
 
+/* A child in process group pgid (0: a new one of its own) as user uid,
+ * once it is both, waiting until the pipe hold is closed. */
+static pid_t member(int pgid, int uid, const int hold[2])
+{
+	int ready[2];
+	char b = 0;
+	pipe(ready);
+	pid_t c = fork();
+	if (c == 0) {
+		close(hold[1]);
+		setpgid(0, pgid);
+		if (uid && setresuid(uid, uid, uid) != 0)
+			_exit(1);
+		write(ready[1], &b, 1);
+		read(hold[0], &b, 1);
+		_exit(0);
+	}
+	setpgid(c, pgid ? pgid : c);	/* either may run first */
+	read(ready[0], &b, 1);
+	close(ready[0]);
+	close(ready[1]);
+	return c;
+}
+
+static void priorities(void)
+{
+	int hold[2];
+	char what[128];
+
+	pipe(hold);
+	pid_t a = member(0, 0, hold), b = member(a, 0, hold);
+	long r = raw(setpriority(PRIO_PGRP, a, 7));
+	int na = getpriority(PRIO_PROCESS, a), nb = getpriority(PRIO_PROCESS, b);
+	snprintf(what, sizeof(what), "%s, nice %d and %d", ename(r), na, nb);
+	check_why(r == 0 && na == 7 && nb == 7, "setpriority_pgrp_changes_every_member", what);
+	setpriority(PRIO_PROCESS, b, 3);
+	errno = 0;
+	int g = getpriority(PRIO_PGRP, a);
+	snprintf(what, sizeof(what), "%d %s", g, ename(-errno));
+	check_why(g == 3 && errno == 0, "getpriority_pgrp_is_the_lowest_nice", what);
+	pid_t u1 = member(0, 1234, hold), u2 = member(0, 1234, hold);
+	r = raw(setpriority(PRIO_USER, 1234, 11));
+	na = getpriority(PRIO_PROCESS, u1), nb = getpriority(PRIO_PROCESS, u2);
+	snprintf(what, sizeof(what), "%s, nice %d and %d", ename(r), na, nb);
+	check_why(r == 0 && na == 11 && nb == 11, "setpriority_user_changes_every_process", what);
+	errno = 0;
+	g = getpriority(PRIO_USER, 4321);
+	check_why(g == -1 && errno == ESRCH, "getpriority_user_without_processes_is_esrch",
+		  ename(-errno));
+	r = raw(setpriority(PRIO_PGRP, 32767, 0));
+	check_why(r == -ESRCH, "setpriority_empty_pgrp_is_esrch", ename(r));
+	/* a user's setpriority over a group with root's a and b in it */
+	pid_t c = member(a, 1234, hold);
+	pid_t t = fork();
+	if (t == 0) {
+		setresuid(1234, 1234, 1234);
+		long e = raw(setpriority(PRIO_PGRP, a, 15));
+		_exit(e == -EPERM && getpriority(PRIO_PROCESS, c) == 15 ? 0 : 1);
+	}
+	int st;
+	waitpid(t, &st, 0);
+	check_why(WIFEXITED(st) && WEXITSTATUS(st) == 0, "setpriority_pgrp_eperm_changes_the_rest",
+		  WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "EPERM, own changed" : "other");
+	close(hold[0]);
+	close(hold[1]);
+	while (wait(NULL) > 0)
+		;
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..34\n");
+	printf("KTAP version 1\n1..40\n");
 	tainted();
 	timerslack();
 	tsc();
@@ -329,5 +403,6 @@ int main(void)
 	dev_zero();
 	cpu_clocks();
 	capabilities();
+	priorities();
 	return failures != 0;
 }
