@@ -18,6 +18,8 @@
 #define PR_TSC_SIGSEGV	2
 #define PR_SET_TIMERSLACK 29	/* arg2: ns; 0 resets it to the thread's default */
 #define PR_GET_TIMERSLACK 30	/* returns the thread's timer slack, ns */
+#define PR_SET_CHILD_SUBREAPER 36	/* arg2: nonzero makes the process a subreaper */
+#define PR_GET_CHILD_SUBREAPER 37	/* arg2: an int to write 0 or 1 to */
 #define CAP_LAST_CAP	40	/* Linux 6.1's last capability (CAP_CHECKPOINT_RESTORE) */
 
 /* capget (184): the header's versions (how many 32-bit words each set

@@ -96,6 +96,13 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 		int v = current()->tsc_sigsegv ? PR_TSC_SIGSEGV : PR_TSC_ENABLE;
 		return copy_to_user((int *)arg2, &v, sizeof(v)) < 0 ? -EFAULT : 0;
 	}
+	case PR_SET_CHILD_SUBREAPER:
+		__atomic_store_n(&p->child_subreaper, arg2 != 0, __ATOMIC_RELAXED);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER: {
+		int v = p->child_subreaper;
+		return copy_to_user((int *)arg2, &v, sizeof(v)) < 0 ? -EFAULT : 0;
+	}
 	case PR_SET_TIMERSLACK:		/* 0: back to the value the thread began with */
 		current()->timer_slack_ns = arg2 ? arg2 : current()->default_timer_slack_ns;
 		return 0;

@@ -151,7 +151,8 @@ struct proc {
 	 * its exit status and its passage to a reapable zombie. A child is
 	 * on its parent's list from fork_start until it is reaped. Fork,
 	 * exit and wait4 take no global lock. Lock order: a process's family
-	 * lock, then init's, then signal_lock.
+	 * lock, then an ancestor's (its subreaper's), then init's, then
+	 * signal_lock.
 	 */
 	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
@@ -162,6 +163,11 @@ struct proc {
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
+	/* The leader's: prctl PR_SET_CHILD_SUBREAPER (not inherited by fork,
+	 * kept by exec): orphaned descendants come here, not to init. Once
+	 * its own children have been handed on (its end), adoption_closed,
+	 * under its family lock: none may come any more. */
+	bool child_subreaper, adoption_closed;
 	/* prctl PR_SET_TIMERSLACK's value, and what 0 resets it to: the
 	 * creator's value when the task was made. Kept and reported only:
 	 * this kernel's timers take no slack. */

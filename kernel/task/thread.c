@@ -348,6 +348,7 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	p->exe = leader->exe;			/* and its hold */
 	leader->exe = NULL;
 	p->group_leader = p;
+	p->child_subreaper = leader->child_subreaper;	/* the process's, kept by exec */
 	p->group->nr_threads = 1;
 	p->group->exiting = false;
 	leader->fdt = NULL;

@@ -23,7 +23,11 @@
  *   - getpriority/setpriority on a process group and on a user: every
  *     process of it changed, the highest priority (lowest nice) read,
  *     ESRCH for a group or user with no process, EPERM (the others
- *     changed all the same) when one of them is another user's.
+ *     changed all the same) when one of them is another user's;
+ *   - prctl PR_SET_CHILD_SUBREAPER / PR_GET_CHILD_SUBREAPER: a fork does
+ *     not inherit it; a grandchild orphaned while running, and one
+ *     orphaned as a zombie, come to the subreaper (getppid, wait);
+ *     without it they go to init.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o ltpfound user/glibc/ltpfound.c
@@ -33,6 +37,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,10 +397,110 @@ static void priorities(void)
 		;
 }
 
+/* A child that forks a grandchild and exits, the grandchild's pid
+ * returned. Running: the grandchild reports its new parent on the pipe
+ * once the child is gone, then exits 3. zombie: the grandchild exits 3 first,
+ * and the child exits 50 ms after (the grandchild then a zombie, if the
+ * machine is not starved: either way it must come to the reaper). */
+static pid_t orphan(int report, bool zombie)
+{
+	int go[2], got[2];
+	pipe(go);
+	pipe(got);
+	pid_t c = fork();
+	if (c == 0) {
+		pid_t g = fork();
+		char b;
+		if (g == 0) {
+			close(go[0]);
+			close(got[1]);
+			if (!zombie) {
+				int first = getppid(), pp;
+				close(go[1]);
+				read(got[0], &b, 1);	/* EOF: the child is exiting */
+				for (int i = 0; i < 5000 && (pp = getppid()) == first; i++)
+					usleep(1000);	/* until its exit has handed us on */
+				write(report, &pp, sizeof(pp));
+			}
+			_exit(3);
+		}
+		write(got[1], &g, sizeof(g));
+		if (zombie) {
+			struct timespec t = { 0, 50 * 1000000L };
+			close(go[1]);
+			read(go[0], &b, 1);		/* EOF: the grandchild has exited */
+			nanosleep(&t, NULL);
+		}
+		_exit(0);
+	}
+	pid_t g = 0;
+	read(got[0], &g, sizeof(g));
+	close(got[1]);
+	close(got[0]);
+	close(go[0]);
+	close(go[1]);
+	waitpid(c, NULL, 0);
+	return g;
+}
+
+static void subreapers(void)
+{
+	int v = 9, p[2];
+	long r = raw(prctl(PR_GET_CHILD_SUBREAPER, &v));
+	check_why(r == 0 && v == 0, "subreaper_off_to_begin_with", ename(r ? r : v));
+	r = raw(prctl(PR_GET_CHILD_SUBREAPER, (int *)8));
+	check_why(r == -EFAULT, "get_subreaper_unmapped_is_efault", ename(r));
+	pid_t s = fork();
+	if (s == 0) {			/* the subreaper, in a child of its own */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		pipe(p);
+		pid_t c = fork();
+		if (c == 0) {
+			int w = 9;
+			prctl(PR_GET_CHILD_SUBREAPER, &w);
+			_exit(w);
+		}
+		int st, bits = 0;
+		waitpid(c, &st, 0);
+		bits |= WEXITSTATUS(st) == 0;			/* not inherited */
+		pid_t g = orphan(p[1], false);
+		int pp = 0;
+		read(p[0], &pp, sizeof(pp));
+		bits |= (pp == getpid()) << 1;			/* adopted while running */
+		bits |= (waitpid(g, &st, 0) == g && WEXITSTATUS(st) == 3) << 2;
+		g = orphan(p[1], true);
+		bits |= (waitpid(g, &st, 0) == g && WEXITSTATUS(st) == 3) << 3;	/* a zombie */
+		_exit(bits);
+	}
+	int st;
+	waitpid(s, &st, 0);
+	int bits = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+	check_why(bits & 1, "subreaper_is_not_inherited_by_fork", bits & 1 ? "0" : "1");
+	check_why(bits & 2, "orphan_running_comes_to_the_subreaper", bits & 2 ? "getppid: it" : "other");
+	check_why(bits & 4, "subreaper_waits_for_the_orphan", bits & 4 ? "reaped, status 3" : "not");
+	check_why(bits & 8, "orphaned_zombie_comes_to_the_subreaper", bits & 8 ? "reaped, status 3" : "not");
+	/* without: to init */
+	pipe(p);
+	s = fork();
+	if (s == 0) {
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		orphan(p[1], false);
+		int pp = 0;
+		read(p[0], &pp, sizeof(pp));
+		_exit(pp == 1 ? 0 : 1);
+	}
+	waitpid(s, &st, 0);
+	check_why(WIFEXITED(st) && WEXITSTATUS(st) == 0, "subreaper_off_again_orphans_go_to_init",
+		  WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "getppid: 1" : "other");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..40\n");
+	printf("KTAP version 1\n1..47\n");
 	tainted();
 	timerslack();
 	tsc();
@@ -404,5 +509,6 @@ int main(void)
 	cpu_clocks();
 	capabilities();
 	priorities();
+	subreapers();
 	return failures != 0;
 }
