@@ -5,8 +5,8 @@
 
 OUT_DIR holds ours.results and linux.results (a line per test: SUITE NAME
 RESULT DETAIL), tests.list and seconds. The reason for each difference
-comes from tools/ltp/reasons.txt ("NAME: reason" lines; '#' comments); a
-difference with none is marked "(not yet explained)". The expected
+comes from tools/ltp/reasons.txt ("NAME [NAME...]: reason" lines; '#'
+comments); a difference with none is marked "(not yet explained)". The expected
 differences (EXPECTED below) are the ones the done-when allows: the ISO
 rule and the policies 5 and 6 this kernel refuses.
 """
@@ -39,8 +39,9 @@ def reasons(path):
         with open(path) as f:
             for line in f:
                 if line.strip() and not line.startswith("#") and ":" in line:
-                    name, why = line.split(":", 1)
-                    out[name.strip()] = why.strip()
+                    names, why = line.split(":", 1)
+                    for name in names.split():
+                        out[name] = why.strip()
     return out
 
 
