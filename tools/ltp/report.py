@@ -53,6 +53,11 @@ def summary(tests, res, suite):
     return counts
 
 
+def cell(text):
+    """Text for a table cell: a '|' in it would end the cell."""
+    return text.replace("|", "\\|")
+
+
 def ms(detail):
     for w in detail.split():
         if w.startswith("ms="):
@@ -72,14 +77,20 @@ def main():
             tests.append((w[0], w[1]))
     version = open("build/ltp/version").read().strip()
     seconds = open(os.path.join(out_dir, "seconds")).read().strip()
+    try:
+        linux_version = open("build/linux/version").read().strip()
+    except OSError:
+        linux_version = "6.1"
     lines = ["# LTP: our kernel beside Linux 6.1", "",
              "Written by `make ltp` (tools/ltp/; docs/testing.md, \"make ltp\"): "
              "LTP %s, static i386 glibc binaries, run by tools/ltp/ltprun.c "
              "as root in QEMU TCG (-smp 2 -m 512M) on our kernel and on "
-             "Debian's Linux 6.1 (linux-image-686); the whole run took %s s. "
+             "Debian's Linux %s (linux-image-686), one kernel after the other; "
+             "the whole run took %s s. "
              "Result classes: LTP's TPASS/TFAIL/TBROK/TWARN/TCONF exit bits; "
              "Open POSIX's UNRESOLVED counts as brok, UNSUPPORTED and "
-             "UNTESTED as conf; other = killed by a signal or lost." % (version, seconds),
+             "UNTESTED as conf; other = killed by a signal or lost." % (version, linux_version,
+                                                                       seconds),
              "", "## Summary", "",
              "| suite | kernel | " + " | ".join(COLUMNS) + " | total |",
              "|---|---|" + "---|" * (len(COLUMNS) + 1)]
@@ -104,7 +115,7 @@ def main():
     for s, n in diff:
         lines.append("| %s | %s | %s | %s | %s |" % (
             s, n, linux.get((s, n), ("LOST",))[0], ours.get((s, n), ("LOST",))[0],
-            why.get(n, "(not yet explained)")))
+            cell(why.get(n, "(not yet explained)"))))
     lines += ["", "## Every test", "",
               "Seconds are wall-clock in the guest, under TCG.", "",
               "| suite | test | Linux 6.1 | s | ours | s | note |",
@@ -114,7 +125,7 @@ def main():
         orr, od = ours.get((s, n), ("LOST", ""))
         note = why.get(n, "") if (lr != orr or lr != "PASS") else ""
         lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            s, n, lr, ms(ld), orr, ms(od), note))
+            s, n, lr, ms(ld), orr, ms(od), cell(note)))
     with open(md, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("ltp: %s written: %d tests, %d differ, %d pass on Linux only "
