@@ -404,21 +404,21 @@ static void priorities(void)
  * machine is not starved: either way it must come to the reaper). */
 static pid_t orphan(int report, bool zombie)
 {
-	int go[2], got[2];
+	int go[2], got[2];	/* go: EOF when the child (running) or grandchild (zombie) ends */
 	pipe(go);
 	pipe(got);
 	pid_t c = fork();
 	if (c == 0) {
-		pid_t g = fork();
+		pid_t mid = getpid(), g = fork();
 		char b;
 		if (g == 0) {
-			close(go[0]);
+			close(got[0]);
 			close(got[1]);
 			if (!zombie) {
-				int first = getppid(), pp;
+				int pp;
 				close(go[1]);
-				read(got[0], &b, 1);	/* EOF: the child is exiting */
-				for (int i = 0; i < 5000 && (pp = getppid()) == first; i++)
+				read(go[0], &b, 1);	/* EOF: the child is exiting */
+				for (int i = 0; i < 5000 && (pp = getppid()) == mid; i++)
 					usleep(1000);	/* until its exit has handed us on */
 				write(report, &pp, sizeof(pp));
 			}
@@ -434,11 +434,11 @@ static pid_t orphan(int report, bool zombie)
 		_exit(0);
 	}
 	pid_t g = 0;
-	read(got[0], &g, sizeof(g));
+	close(go[1]);
 	close(got[1]);
+	read(got[0], &g, sizeof(g));
 	close(got[0]);
 	close(go[0]);
-	close(go[1]);
 	waitpid(c, NULL, 0);
 	return g;
 }
@@ -450,8 +450,11 @@ static void subreapers(void)
 	check_why(r == 0 && v == 0, "subreaper_off_to_begin_with", ename(r ? r : v));
 	r = raw(prctl(PR_GET_CHILD_SUBREAPER, (int *)8));
 	check_why(r == -EFAULT, "get_subreaper_unmapped_is_efault", ename(r));
+	int q[2];
+	pipe(q);
 	pid_t s = fork();
 	if (s == 0) {			/* the subreaper, in a child of its own */
+		int res[4] = { -1, -1, -1, -1 }, st;
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		pipe(p);
 		pid_t c = fork();
@@ -460,25 +463,30 @@ static void subreapers(void)
 			prctl(PR_GET_CHILD_SUBREAPER, &w);
 			_exit(w);
 		}
-		int st, bits = 0;
 		waitpid(c, &st, 0);
-		bits |= WEXITSTATUS(st) == 0;			/* not inherited */
+		res[0] = WEXITSTATUS(st);			/* not inherited: 0 */
 		pid_t g = orphan(p[1], false);
 		int pp = 0;
 		read(p[0], &pp, sizeof(pp));
-		bits |= (pp == getpid()) << 1;			/* adopted while running */
-		bits |= (waitpid(g, &st, 0) == g && WEXITSTATUS(st) == 3) << 2;
+		res[1] = pp == getpid();			/* adopted while running */
+		res[2] = waitpid(g, &st, 0) == g ? st : -errno;
 		g = orphan(p[1], true);
-		bits |= (waitpid(g, &st, 0) == g && WEXITSTATUS(st) == 3) << 3;	/* a zombie */
-		_exit(bits);
+		res[3] = waitpid(g, &st, 0) == g ? st : -errno;	/* a zombie */
+		write(q[1], res, sizeof(res));
+		_exit(0);
 	}
-	int st;
-	waitpid(s, &st, 0);
-	int bits = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
-	check_why(bits & 1, "subreaper_is_not_inherited_by_fork", bits & 1 ? "0" : "1");
-	check_why(bits & 2, "orphan_running_comes_to_the_subreaper", bits & 2 ? "getppid: it" : "other");
-	check_why(bits & 4, "subreaper_waits_for_the_orphan", bits & 4 ? "reaped, status 3" : "not");
-	check_why(bits & 8, "orphaned_zombie_comes_to_the_subreaper", bits & 8 ? "reaped, status 3" : "not");
+	int res[4] = { -2, -2, -2, -2 };
+	read(q[0], res, sizeof(res));
+	waitpid(s, NULL, 0);
+	close(q[0]);
+	close(q[1]);
+	char what[64];
+	check_why(res[0] == 0, "subreaper_is_not_inherited_by_fork", res[0] == 0 ? "0" : "1");
+	check_why(res[1] == 1, "orphan_running_comes_to_the_subreaper", res[1] == 1 ? "getppid: it" : "other");
+	snprintf(what, sizeof(what), "wait status %#x", res[2]);
+	check_why(res[2] == 0x300, "subreaper_waits_for_the_orphan", what);
+	snprintf(what, sizeof(what), "wait status %#x", res[3]);
+	check_why(res[3] == 0x300, "orphaned_zombie_comes_to_the_subreaper", what);
 	/* without: to init */
 	pipe(p);
 	s = fork();
@@ -490,6 +498,7 @@ static void subreapers(void)
 		read(p[0], &pp, sizeof(pp));
 		_exit(pp == 1 ? 0 : 1);
 	}
+	int st;
 	waitpid(s, &st, 0);
 	check_why(WIFEXITED(st) && WEXITSTATUS(st) == 0, "subreaper_off_again_orphans_go_to_init",
 		  WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "getppid: 1" : "other");
