@@ -242,6 +242,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* namei.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
 	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
+	SYSCALL(__NR_unshare, sys_unshare),			/* thread.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */

@@ -189,6 +189,7 @@
 #define __NR_fchmodat                306
 #define __NR_faccessat               307
 #define __NR_pselect6                308
+#define __NR_unshare                 310
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318

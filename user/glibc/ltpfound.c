@@ -27,7 +27,11 @@
  *   - prctl PR_SET_CHILD_SUBREAPER / PR_GET_CHILD_SUBREAPER: a fork does
  *     not inherit it; a grandchild orphaned while running, and one
  *     orphaned as a zombie, come to the subreaper (getppid, wait);
- *     without it they go to init.
+ *     without it they go to init;
+ *   - unshare: 0 for what a process of one thread shares with nobody,
+ *     EINVAL for an unknown flag and for CLONE_THREAD/CLONE_VM in a
+ *     process of two threads, EPERM for a user's namespace (root's is
+ *     EINVAL here, where namespaces are not built: kernel-specific).
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -pthread -O2 -o ltpfound user/glibc/ltpfound.c
@@ -47,6 +51,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -506,10 +511,61 @@ static void subreapers(void)
 	close(p[1]);
 }
 
+static void *idle_thread(void *arg)
+{
+	char b;
+	read(*(int *)arg, &b, 1);
+	return NULL;
+}
+
+static void unshares(void)
+{
+	char what[96];
+	long r = raw(syscall(SYS_unshare, 0));
+	check_why(r == 0, "unshare_nothing_is_0", ename(r));
+	r = raw(syscall(SYS_unshare, CLONE_FILES | CLONE_FS | CLONE_SYSVSEM));
+	check_why(r == 0, "unshare_files_fs_sysvsem_alone_is_0", ename(r));
+	r = raw(syscall(SYS_unshare, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD));
+	check_why(r == 0, "unshare_vm_alone_is_0", ename(r));
+	r = raw(syscall(SYS_unshare, 0x1));
+	check_why(r == -EINVAL, "unshare_unknown_flag_is_einval", ename(r));
+	int p[2];
+	pthread_t t;
+	pipe(p);
+	pthread_create(&t, NULL, idle_thread, &p[0]);
+	long rt = raw(syscall(SYS_unshare, CLONE_THREAD));
+	long rv = raw(syscall(SYS_unshare, CLONE_VM));
+	write(p[1], "x", 1);
+	pthread_join(t, NULL);
+	close(p[0]);
+	close(p[1]);
+	snprintf(what, sizeof(what), "CLONE_THREAD %s, CLONE_VM %s", ename(rt), ename(rv));
+	check_why(rt == -EINVAL && rv == -EINVAL, "unshare_thread_or_vm_with_two_threads_is_einval",
+		  what);
+	pid_t c = fork();
+	if (c == 0) {
+		setresuid(1000, 1000, 1000);
+		_exit(raw(syscall(SYS_unshare, CLONE_NEWUTS)) == -EPERM &&
+		      raw(syscall(SYS_unshare, CLONE_NEWNS)) == -EPERM ? 0 : 1);
+	}
+	int st;
+	waitpid(c, &st, 0);
+	check_why(WIFEXITED(st) && WEXITSTATUS(st) == 0, "unshare_a_users_namespace_is_eperm",
+		  WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "EPERM" : "other");
+	c = fork();
+	if (c == 0)
+		_exit(raw(syscall(SYS_unshare, CLONE_NEWUTS)) == -EINVAL ? 0 : 1);
+	waitpid(c, &st, 0);
+	struct utsname u;
+	uname(&u);
+	check_ours(strstr(u.release, "staircase") != NULL, WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		   "unshare_roots_namespace_is_einval_none_built");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..47\n");
+	printf("KTAP version 1\n1..54\n");
 	tainted();
 	timerslack();
 	tsc();
@@ -519,5 +575,6 @@ int main(void)
 	capabilities();
 	priorities();
 	subreapers();
+	unshares();
 	return failures != 0;
 }
