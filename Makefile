@@ -16,6 +16,8 @@
 #   make stress     random stress on 8 and 4 CPUs for STRESS_S s (60) and 1M-call fuzzers (not in make test)
 #   make bench-field  Debian's cyclictest, hackbench, stress-ng on both kernels (docs/bench.md)
 #   make bench      path lengths and scheduling quality beside Linux 6.1 in the same QEMU: bench/results/latest.md (docs/bench.md; not in make test)
+#   make ltp        LTP's scheduling/process syscalls tests and Open POSIX sched interfaces on both kernels: bench/results/ltp.md
+#                   (LTP_SRC=dir: a tree of the pinned release, default build/ltp-src; docs/testing.md; about 15 minutes, not in make test)
 #   make lineage    every scheduler of lineage mode and Linux 6.1 on the same workloads: bench/results/lineage.md (docs/lineage.md §5; about 5 minutes, not in make test)
 #   make profile PROG=/bin/pathlen ARGS="yield 100"   instructions by kernel function (docs/bench.md)
 #   make profile ... ANNOTATE="sched_schedule"         and each instruction of these functions, counted
@@ -391,6 +393,16 @@ bench:
 	@$(if $(filter 1,$(SCALE)),SCALE_CPUS=$(or $(SCALE_CPUS),8) tools/bench/scale.sh)
 	@tools/bench/field.sh || echo "bench: the field's benchmarks were not run (above: why)"
 	@tools/bench/lineage.sh || echo "bench: the lineage table was not written (above: why)"
+
+# LTP beside Linux 6.1 (tools/ltp/run.sh): LTP's syscalls tests of the
+# scheduling, process and memory directories and Open POSIX's sched
+# interfaces, built static i386 from LTP_SRC (tools/ltp/build.sh), run on
+# both kernels in the same QEMU: bench/results/ltp.md. Not part of make
+# test (it needs the LTP tree; docs/testing.md, "make ltp").
+.PHONY: ltp
+ltp: build
+	@tools/ensure-deps.sh cc nasm qemu python cpio glibc
+	@tools/ltp/run.sh $(TESTS)
 
 # Lineage mode's table (tools/bench/lineage.sh): staircase, o1, sd, cfs
 # (also with Linux 6.1's tunables), eevdf and Linux 6.1 on /bin/lineage's

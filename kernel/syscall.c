@@ -198,6 +198,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
 	SYSCALL(__NR_sigaltstack, sys_sigaltstack),		/* signal.c */
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
+	SYSCALL(__NR_capget, sys_capget),			/* cred.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
 	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */
@@ -241,6 +242,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_unlinkat, sys_unlinkat),			/* namei.c */
 	SYSCALL(__NR_readlinkat, sys_readlinkat),		/* stat.c */
 	SYSCALL(__NR_faccessat, sys_faccessat),			/* stat.c */
+	SYSCALL(__NR_unshare, sys_unshare),			/* thread.c */
 	SYSCALL(__NR_set_robust_list, sys_set_robust_list),	/* thread.c */
 	SYSCALL(__NR_get_robust_list, sys_get_robust_list),	/* thread.c */
 	SYSCALL(__NR_getcpu, sys_getcpu),			/* cpu.c */
@@ -286,6 +288,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clone3, sys_clone3),			/* thread.c (ENOSYS, as before Linux 5.3) */
 	SYSCALL(__NR_close_range, sys_close_range),		/* closerange.c */
 	SYSCALL(__NR_faccessat2, sys_faccessat2),		/* stat.c */
+	SYSCALL(__NR_futex_waitv, sys_futex_waitv),		/* futex.c */
 	/* Only here (docs/abi.md §4: 500 and up). */
 	SYSCALL(__NR_sched_task_stats, sys_sched_task_stats),	/* sched/syscalls.c */
 	SYSCALL(__NR_sched_cpu_stats, sys_sched_cpu_stats),	/* sched/syscalls.c */

@@ -65,6 +65,11 @@ struct sched_task *sched_find_task(int pid);
 /* Drop the reference sched_find_task() took: until then the task's slot
  * is not handed to a new process (its pid cannot be reused under us). */
 void sched_put_task(struct sched_task *t);
+/* getpriority/setpriority's PRIO_PGRP and PRIO_USER: the first live task
+ * (any thread) at or after *pid in process group who (PRIO_PGRP) or of
+ * real uid who (PRIO_USER), who 0 meaning the caller's; with a reference
+ * as sched_find_task's and its pid in *pid, or NULL after the last. */
+struct sched_task *sched_next_task_of(int which, int who, int *pid);
 int sched_task_pid(struct sched_task *t);
 int sched_task_uid(struct sched_task *t);
 int sched_task_euid(struct sched_task *t);

@@ -10,9 +10,11 @@
  *   not allowed                                  -> EPERM
  * The actual changes are made by core.c (sched_set_policy and friends).
  *
- * getpriority/setpriority: PRIO_PROCESS works fully. PRIO_PGRP and
- * PRIO_USER are reduced to the caller: who = 0 (and, for PRIO_USER, the
- * caller's own uid) means the calling task; anything else is -ESRCH.
+ * getpriority/setpriority: PRIO_PROCESS is one thread; PRIO_PGRP and
+ * PRIO_USER every thread of the process group or real uid (who 0: the
+ * caller's), as Linux: getpriority the highest (20 - nice) among them,
+ * setpriority each of them, its error the last one's refusal; -ESRCH
+ * if none is found.
  */
 #include "syscalls.h"
 #include "sched.h"
@@ -362,33 +364,8 @@ int sys_nice(int increment)
 	return 0;
 }
 
-/* The pid whose task prio_target() means: who for PRIO_PROCESS, else the
- * caller (0) or nobody (-1). */
-static int prio_target_pid(int which, int who)
-{
-	if (which == PRIO_PROCESS)
-		return who;
-	if (who == 0 || (which == PRIO_USER && who == sched_task_uid(sched_current())))
-		return 0;
-	return -1;
-}
-
-int sys_getpriority(int which, int who)
-{
-	struct sched_task *p;
-	int pid, nice;
-
-	if (which < PRIO_PROCESS || which > PRIO_USER)
-		return -EINVAL;
-	pid = prio_target_pid(which, who);
-	p = get_task(pid);
-	if (!p)
-		return -ESRCH;
-	nice = sched_task_nice(p);
-	put_task(pid, p);
-	return 20 - nice;
-}
-
+/* Linux's set_one_prio: EPERM for another user's task, EACCES for a
+ * lower nice without privilege. */
 static int setpriority_task(struct sched_task *me, struct sched_task *p, int niceval)
 {
 	int uid = sched_task_uid(p);
@@ -401,21 +378,57 @@ static int setpriority_task(struct sched_task *me, struct sched_task *p, int nic
 	return 0;
 }
 
-int sys_setpriority(int which, int who, int niceval)
-{
-	struct sched_task *p;
-	int pid, err;
+#define PRIO_GET	(-100)	/* prio_each's niceval for getpriority */
 
+/* One task's part in getpriority (niceval PRIO_GET: 20 - its nice, the
+ * highest kept in *acc) or setpriority (*acc: Linux's error so far,
+ * -ESRCH until a task is found; a refusal replaces it). */
+static void prio_apply(struct sched_task *p, int niceval, int *acc)
+{
+	if (niceval == PRIO_GET) {
+		int v = 20 - sched_task_nice(p);
+		if (v > *acc)
+			*acc = v;
+		return;
+	}
+	int err = setpriority_task(sched_current(), p, niceval);
+	if (err || *acc == -ESRCH)
+		*acc = err;
+}
+
+/* Every task which and who name, through prio_apply; its result. */
+static int prio_each(int which, int who, int niceval)
+{
+	int acc = -ESRCH;
+
+	if (which == PRIO_PROCESS) {
+		struct sched_task *p = get_task(who);
+		if (p) {
+			prio_apply(p, niceval, &acc);
+			put_task(who, p);
+		}
+		return acc;
+	}
+	struct sched_task *p;
+	for (int pid = 1; (p = sched_next_task_of(which, who, &pid)) != NULL; pid++) {
+		prio_apply(p, niceval, &acc);
+		sched_put_task(p);
+	}
+	return acc;
+}
+
+int sys_getpriority(int which, int who)
+{
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
-	niceval = clamp(niceval, -20, 19);
-	pid = prio_target_pid(which, who);
-	p = get_task(pid);
-	if (!p)
-		return -ESRCH;
-	err = setpriority_task(sched_current(), p, niceval);
-	put_task(pid, p);
-	return err;
+	return prio_each(which, who, PRIO_GET);
+}
+
+int sys_setpriority(int which, int who, int niceval)
+{
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	return prio_each(which, who, clamp(niceval, -20, 19));
 }
 
 int sys_sched_setaffinity(int pid, uint32_t len, const void *umask)

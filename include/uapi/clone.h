@@ -1,6 +1,7 @@
 /*
- * uapi/clone.h - clone (120) flags, Linux's values (linux/sched.h),
- * defined here once for the kernel (kernel/task/thread.c) and tests.
+ * uapi/clone.h - clone (120) and unshare (310) flags, Linux's values
+ * (linux/sched.h), defined here once for the kernel (kernel/task/thread.c)
+ * and tests.
  */
 #ifndef UAPI_CLONE_H
 #define UAPI_CLONE_H
@@ -23,6 +24,12 @@
 #define CLONE_DETACHED		0x00400000
 #define CLONE_UNTRACED		0x00800000
 #define CLONE_CHILD_SETTID	0x01000000
+#define CLONE_NEWCGROUP		0x02000000
+#define CLONE_NEWUTS		0x04000000
+#define CLONE_NEWIPC		0x08000000
 #define CLONE_NEWUSER		0x10000000
+#define CLONE_NEWPID		0x20000000
+#define CLONE_NEWNET		0x40000000
+#define CLONE_NEWTIME		0x00000080	/* unshare only (clone's CSIGNAL bits) */
 
 #endif

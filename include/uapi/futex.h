@@ -28,6 +28,17 @@
 /* WAIT_BITSET/WAKE_BITSET's bitset that matches every waiter (FUTEX_WAIT). */
 #define FUTEX_BITSET_MATCH_ANY	0xffffffff
 
+/* futex_waitv (449): one waiter of its array (Linux's struct
+ * futex_waitv), its size flag, and how many an array may hold. */
+struct futex_waitv {
+	unsigned long long val;		/* the value expected (its low 32 bits) */
+	unsigned long long uaddr;	/* the word's address */
+	unsigned int flags;		/* FUTEX_32, optionally FUTEX_PRIVATE_FLAG */
+	unsigned int __reserved;	/* 0 */
+};
+#define FUTEX_32		2
+#define FUTEX_WAITV_MAX		128
+
 /* A robust futex word (set_robust_list): the owner's tid, and these. */
 #define FUTEX_WAITERS		0x80000000
 #define FUTEX_OWNER_DIED	0x40000000

@@ -34,6 +34,7 @@
 #define MAP_STACK		0x20000
 #define MAP_HUGETLB		0x40000
 #define MAP_FIXED_NOREPLACE	0x100000
+#define MAP_UNINITIALIZED	0x4000000	/* known to MAP_SHARED_VALIDATE; means nothing */
 #define MAP_FAILED		((void *)-1)
 
 #define MREMAP_MAYMOVE		1

@@ -115,6 +115,7 @@
 #define __NR_pread64                 180
 #define __NR_pwrite64                181
 #define __NR_getcwd                  183
+#define __NR_capget                  184
 #define __NR_sigaltstack             186
 #define __NR_vfork                   190
 #define __NR_ugetrlimit              191
@@ -188,6 +189,7 @@
 #define __NR_fchmodat                306
 #define __NR_faccessat               307
 #define __NR_pselect6                308
+#define __NR_unshare                 310
 #define __NR_set_robust_list         311
 #define __NR_get_robust_list         312
 #define __NR_getcpu                  318
@@ -241,6 +243,7 @@
 #define __NR_clone3                  435
 #define __NR_close_range             436
 #define __NR_faccessat2              439
+#define __NR_futex_waitv             449
 
 /* The project's own (docs/abi.md §4). */
 #define __NR_sched_task_stats        500	/* (pid, struct sched_task_info *): sched/syscalls.c */

@@ -1,5 +1,6 @@
 /*
- * cpu.c - per-CPU set-up, interrupt-disable nesting, and getcpu(2).
+ * cpu.c - per-CPU set-up, interrupt-disable nesting, user-mode rdtsc, and
+ * getcpu(2).
  */
 #include "cpu.h"
 #include "lib/errno.h"
@@ -16,6 +17,16 @@ void cpu_setup(struct cpu *c)
 	c->self = c;
 	gdt_load(c);
 	fpu_cpu_init();
+}
+
+#define CR4_TSD	0x4u	/* time stamp disable: rdtsc only in ring 0 */
+
+void cpu_tsc_user(struct cpu *c, bool faults)
+{
+	if (c->tsc_user_faults == faults)
+		return;
+	c->tsc_user_faults = faults;
+	write_cr4(faults ? read_cr4() | CR4_TSD : read_cr4() & ~CR4_TSD);
 }
 
 /* pop_cli() (cpu.h) found interrupts on, or more pops than pushes. */

@@ -37,6 +37,7 @@ struct cpu {
 				 * stall (kernel/debug/watchdog.c): the raw
 				 * counter, cheaper than clock_ns() on every switch */
 	bool watchdog_warned;		/* this stall was reported */
+	bool tsc_user_faults;		/* CR4.TSD set: rdtsc from user mode is a #GP */
 	volatile bool online;
 
 	uint64_t gdt[GDT_ENTRIES];
@@ -47,6 +48,10 @@ struct cpu {
 
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus;			/* CPUs online */
+
+/* Context switch: let the next task's rdtsc run in user mode, or make it
+ * fault (prctl PR_SET_TSC, PR_TSC_SIGSEGV); CR4 written only on a change. */
+void cpu_tsc_user(struct cpu *c, bool faults);
 
 static inline struct cpu *mycpu(void)
 {

@@ -136,3 +136,8 @@ bool dev_seekable(const struct file *f)
 {
 	return !is_console(f->node->rdev);
 }
+
+bool dev_is_zero(const struct file *f)
+{
+	return f->type == FT_DEV && f->node->rdev == DEV_ZERO;
+}

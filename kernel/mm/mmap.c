@@ -25,6 +25,7 @@
  */
 #include "lib/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/dev.h"		/* dev_is_zero */
 #include <uapi/fcntl.h>		/* O_ACCMODE */
 #include "mm.h"
 #include "mmap.h"
@@ -66,12 +67,24 @@ static int populate_shared(struct proc *p, const struct vm_area *a, uint32_t sta
 	return 0;
 }
 
+/* Linux's LEGACY_MAP_MASK: the flags MAP_SHARED_VALIDATE accepts (no file
+ * here adds any of its own, as DAX's MAP_SYNC would). */
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | \
+			 MAP_DENYWRITE | MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | \
+			 MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | \
+			 MAP_STACK | MAP_HUGETLB)
+#define MAP_AS_ANONYMOUS 1	/* type_ok: /dev/zero, mapped as anonymous memory */
+
 /* May this mapping's type go with its file and protection? (do_mmap's
- * switch on MAP_TYPE, in its order.) A shared mapping may write (now or
- * after mprotect: VMA_MAYWRITE) only a file open for writing; any
+ * switch on MAP_TYPE, in its order.) Anonymous memory is SHARED or
+ * PRIVATE; a file's mapping may also be SHARED_VALIDATE, then with no
+ * flag Linux does not know (EOPNOTSUPP). A shared mapping may write (now
+ * or after mprotect: VMA_MAYWRITE) only a file open for writing; any
  * mapping needs a file open for reading. Only the tree's files map
- * (tmpfs's, and the initrd's, which are never open for writing): pipes,
- * devices, /proc and directories are ENODEV. */
+ * (tmpfs's, and the initrd's, which are never open for writing) and
+ * /dev/zero (MAP_AS_ANONYMOUS: zeroed memory of the mapping's own,
+ * VMA_NOWRITE when shared from a descriptor not open for writing):
+ * pipes, other devices, /proc and directories are ENODEV. */
 static int type_ok(const struct file *f, uint32_t prot, uint32_t flags, uint8_t *vma_flags)
 {
 	uint32_t type = flags & MAP_TYPE;
@@ -79,7 +92,9 @@ static int type_ok(const struct file *f, uint32_t prot, uint32_t flags, uint8_t 
 	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
 		return -EINVAL;
 	if (!f)
-		return 0;
+		return type == MAP_SHARED_VALIDATE ? -EINVAL : 0;
+	if (type == MAP_SHARED_VALIDATE && (flags & ~(uint32_t)LEGACY_MAP_MASK))
+		return -EOPNOTSUPP;
 	uint32_t acc = f->flags & O_ACCMODE;
 	bool writer = acc == O_WRONLY || acc == O_RDWR;
 	if (type != MAP_PRIVATE && (prot & PROT_WRITE) && !writer)
@@ -88,9 +103,14 @@ static int type_ok(const struct file *f, uint32_t prot, uint32_t flags, uint8_t 
 		*vma_flags |= VMA_MAYWRITE;
 	if (acc == O_WRONLY)
 		return -EACCES;
-	if (f->type != FT_INITRD || f->node->is_dir)
+	bool zero = dev_is_zero(f);
+	if (!zero && (f->type != FT_INITRD || f->node->is_dir))
 		return -ENODEV;
-	return flags & MAP_GROWSDOWN ? -EINVAL : 0;
+	if (flags & MAP_GROWSDOWN)
+		return -EINVAL;
+	if (zero && type != MAP_PRIVATE && !writer)
+		*vma_flags |= VMA_NOWRITE;
+	return zero ? MAP_AS_ANONYMOUS : 0;
 }
 
 /* Where the mapping goes: addr itself (MAP_FIXED), the hint if free, or
@@ -164,6 +184,10 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 	int err = type_ok(f, prot, flags, &a.flags);
 	if (err < 0)
 		return err;
+	if (err == MAP_AS_ANONYMOUS) {
+		f = NULL;
+		a.flags &= (uint8_t)~VMA_MAYWRITE;	/* a file's flag */
+	}
 	a.file = f ? f->node : NULL;
 	a.start = (uint32_t)at;
 	a.end = (uint32_t)at + len;

@@ -14,5 +14,7 @@ int sys_getuid(void);
 int sys_geteuid(void);
 int sys_getgid(void);
 int sys_getegid(void);
+/* 184: capget(header, data): the capability sets the ids imply (cred.c). */
+int sys_capget(void *uheader, void *udata);
 
 #endif

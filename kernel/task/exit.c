@@ -103,22 +103,56 @@ static bool tell_parent(struct proc *p, struct proc *parent, int status)
 	return true;
 }
 
-/* The children of a process that ends go to init (Linux's
- * forget_original_parent), each with its PR_SET_PDEATHSIG signal. Returns
- * whether init has a zombie among them to reap. */
+/* The nearest ancestor of leader that is a subreaper still taking
+ * children, else init (Linux's find_new_reaper). The walk takes no lock:
+ * no task here is freed before this CPU sleeps (kernel/sync/rcu.c), and
+ * the caller checks adoption_closed again under the reaper's lock. */
+static struct proc *new_reaper(struct proc *leader)
+{
+	for (struct proc *r = __atomic_load_n(&leader->parent, __ATOMIC_ACQUIRE);
+	     r && r != initproc; r = __atomic_load_n(&r->parent, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&r->child_subreaper, __ATOMIC_RELAXED) &&
+		    !__atomic_load_n(&r->adoption_closed, __ATOMIC_ACQUIRE))
+			return r;
+	return initproc;
+}
+
+/* leader's and the reaper's family locks, the reaper one that still
+ * takes children (init always does). */
+static struct proc *lock_reaper(struct proc *leader)
+{
+	for (;;) {
+		struct proc *r = new_reaper(leader);
+		family_lock(r);
+		if (!r->adoption_closed)
+			return r;
+		spin_unlock(&r->family_lock);	/* it ended meanwhile: the next one */
+	}
+}
+
+/* The children of a process that ends go to its subreaper or init
+ * (Linux's forget_original_parent), each with its PR_SET_PDEATHSIG
+ * signal; a zombie among them is reported to a subreaper as if it had
+ * just exited. Returns whether init has a zombie among them to reap. */
 static bool reparent_children(struct proc *leader)
 {
-	if (!__atomic_load_n(&leader->children, __ATOMIC_ACQUIRE))
-		return false;	/* no thread is left to fork one */
-	bool wake_init = false;
+	bool zombie = false;
 	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
 	struct proc *c;
 	family_lock(leader);
-	family_lock(initproc);
+	leader->adoption_closed = true;		/* no subreaper's walk stops here now */
+	if (!leader->children) {		/* no thread is left to fork one */
+		spin_unlock(&leader->family_lock);
+		return false;
+	}
+	struct proc *reaper = lock_reaper(leader);
 	while ((c = leader->children) != NULL) {
-		proc_set_parent_locked(c, initproc);
-		if (c->pstate == P_ZOMBIE)
-			wake_init = true;
+		proc_set_parent_locked(c, reaper);
+		if (c->pstate == P_ZOMBIE) {
+			zombie = true;
+			if (reaper != initproc)
+				signal_child_exited(c, reaper, c->exit_status);
+		}
 		/* Linux sends it when the forking thread exits; here,
 		 * where children are the process's, when it ends. */
 		if (c->pdeath_signal) {
@@ -127,9 +161,9 @@ static bool reparent_children(struct proc *leader)
 			spin_unlock(&signal_lock);
 		}
 	}
-	spin_unlock(&initproc->family_lock);
+	spin_unlock(&reaper->family_lock);
 	spin_unlock(&leader->family_lock);
-	return wake_init;
+	return zombie && reaper == initproc;
 }
 
 /* The group's last thread is gone: give back what the threads shared

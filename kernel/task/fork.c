@@ -21,6 +21,8 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	child->sgid = me->sgid;
 	pid_set_groups(child, me->group_leader->pgid, me->group_leader->sid);
 	memcpy(child->name, me->name, sizeof(child->name));
+	child->timer_slack_ns = child->default_timer_slack_ns = me->timer_slack_ns;
+	child->tsc_sigsegv = me->tsc_sigsegv;
 }
 
 /* A copy of the caller, not yet runnable: fork and clone (kernel/task/thread.c)

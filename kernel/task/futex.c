@@ -1,7 +1,7 @@
 /*
- * futex.c - futex (240) and futex_time64 (422): a thread sleeps on a word
- * of user memory while it holds the value it expects, until another
- * thread wakes that word. glibc builds its mutexes, condition variables,
+ * futex.c - futex (240), futex_time64 (422) and futex_waitv (449): a
+ * thread sleeps on a word (or, waitv, several words) of user memory while
+ * each holds the value it expects, until another thread wakes one. glibc builds its mutexes, condition variables,
  * pthread_join and semaphores on these (man 2 futex, Linux 6.1's
  * kernel/futex/).
  *
@@ -23,6 +23,7 @@
 #include <uapi/futex.h>
 #include "lib/errno.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/debug/printk.h"
 #include "proc.h"
 #include "signal.h"
@@ -559,4 +560,160 @@ int sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint3
 		     uint32_t val3)
 {
 	return do_futex(uaddr, op, val, utime, uaddr2, val3, true);
+}
+
+/* ---- futex_waitv ---------------------------------------------------------- */
+
+/* A waitv word's flags Linux 6.1 accepts (its FUTEX2_VALID_MASK): the two
+ * size bits, of which FUTEX_32's must be set, and private. */
+#define WAITV_VALID_FLAGS	(0x3 | FUTEX_PRIVATE_FLAG)
+
+/* One word of a waitv: where, the value it must hold, and its queue. */
+struct waitv_word {
+	uint32_t addr, val;
+	bool private;
+	struct futex_q q;
+};
+
+/* The woken one of a waitv's queues (the last, as Linux's
+ * futex_unqueue_multiple), or -1; every other queue is unqueued. Called
+ * with futex_lock held; n: how many were queued. */
+static int unqueue_all(struct waitv_word *w, int n)
+{
+	int woken = -1;
+	for (int i = 0; i < n; i++) {
+		if (w[i].q.woken)
+			woken = i;
+		else
+			unqueue(&w[i].q);
+	}
+	return woken;
+}
+
+/* Queue every word that still holds its value, under one futex_lock
+ * hold (so no wake falls in between), and leave the task INTERRUPTIBLE:
+ * 0; or -EAGAIN when a word differs, -EFAULT when one is not mapped,
+ * nothing queued. */
+static int waitv_queue(struct waitv_word *w, int n)
+{
+	for (;;) {
+		for (int i = 0; i < n; i++)
+			if (!user_range_ok((void *)w[i].addr, 4, false))
+				return -EFAULT;
+		spin_lock(&futex_lock);
+		int i, err = 0;
+		uint32_t cur;
+		for (i = 0; i < n && !err; i++) {
+			err = read_word(w[i].addr, &cur);
+			if (!err && cur != w[i].val)
+				err = -EAGAIN;
+			if (!err) {
+				w[i].q.woken = false;
+				enqueue(&w[i].q);
+			}
+		}
+		if (!err) {
+			sched_set_current_state(TASK_INTERRUPTIBLE);
+			spin_unlock(&futex_lock);
+			return 0;
+		}
+		unqueue_all(w, i - 1);		/* the i-th failed: not queued */
+		spin_unlock(&futex_lock);
+		if (err == -EAGAIN)
+			return err;		/* else taken away meanwhile: again */
+	}
+}
+
+static bool any_woken(const struct waitv_word *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w[i].q.woken)
+			return true;
+	return false;
+}
+
+/* Linux's futex_wait_multiple: the index of a woken word, or why not. */
+static int waitv_sleep(struct waitv_word *w, int n, uint64_t deadline)
+{
+	for (;;) {
+		int err = waitv_queue(w, n);
+		if (err)
+			return err;
+		if (deadline)
+			sleep_timer_start(deadline);
+		if (!any_woken(w, n) && !signal_pending(current()) &&
+		    (!deadline || clock_ns() < deadline))
+			schedule();
+		if (deadline)
+			sleep_timer_cancel();
+		sched_set_current_state(TASK_RUNNING);
+		spin_lock(&futex_lock);
+		int woken = unqueue_all(w, n);
+		spin_unlock(&futex_lock);
+		if (woken >= 0)
+			return woken;
+		if (deadline && clock_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (signal_pending(current()))
+			return -ERESTARTSYS;
+		/* spurious (an earlier sleep's timer): wait again */
+	}
+}
+
+/* The words from user memory (Linux's futex_parse_waitv), then their keys
+ * (futex_wait_multiple_setup's first loop): 0, -EFAULT or -EINVAL. */
+static int waitv_parse(uint32_t uwaiters, struct waitv_word *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct futex_waitv u;
+		if (copy_from_user(&u, (void *)(uwaiters + i * sizeof(u)), sizeof(u)) < 0)
+			return -EFAULT;
+		if ((u.flags & ~(uint32_t)WAITV_VALID_FLAGS) || u.__reserved ||
+		    !(u.flags & FUTEX_32))
+			return -EINVAL;
+		w[i] = (struct waitv_word){ .addr = (uint32_t)u.uaddr, .val = (uint32_t)u.val,
+					    .private = u.flags & FUTEX_PRIVATE_FLAG };
+		w[i].q = (struct futex_q){ .bitset = FUTEX_BITSET_MATCH_ANY, .task = current() };
+	}
+	for (int i = 0; i < n; i++) {
+		int err = get_key(w[i].addr, w[i].private, &w[i].q.key);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The absolute deadline on clock_ns()'s scale from a 64-bit timespec of
+ * clockid's clock (MONOTONIC or REALTIME only). */
+static int waitv_deadline(uint32_t utimeout, int clockid, uint64_t *deadline)
+{
+	if (clockid != CLOCK_MONOTONIC && clockid != CLOCK_REALTIME)
+		return -EINVAL;
+	return deadline_of(FUTEX_WAIT_BITSET, utimeout, true, clockid == CLOCK_REALTIME,
+			   deadline);
+}
+
+/* Linux 6.1's sys_futex_waitv, in its order of checks. */
+int sys_futex_waitv(uint32_t uwaiters, uint32_t n, uint32_t flags, uint32_t utimeout,
+		    int clockid)
+{
+	uint64_t deadline = 0;
+
+	if (flags)
+		return -EINVAL;
+	if (!n || n > FUTEX_WAITV_MAX || !uwaiters)
+		return -EINVAL;
+	if (utimeout) {
+		int err = waitv_deadline(utimeout, clockid, &deadline);
+		if (err)
+			return err;
+	}
+	struct waitv_word *w = kmalloc(n * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	int ret = waitv_parse(uwaiters, w, (int)n);
+	if (!ret)
+		ret = waitv_sleep(w, (int)n, deadline);
+	kfree(w);
+	return ret;
 }

@@ -13,6 +13,11 @@ int sys_futex(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uad
 	      uint32_t val3);
 int sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2,
 		     uint32_t val3);
+/* 449: futex_waitv(waiters, n, flags, timeout, clockid): sleep on up to
+ * 128 words at once until one is woken (its index), each word holding
+ * its expected value; timeout absolute, a 64-bit timespec. */
+int sys_futex_waitv(uint32_t uwaiters, uint32_t n, uint32_t flags, uint32_t utimeout,
+		    int clockid);
 /* Wake up to n waiters on the caller's word at uaddr (thread exit's
  * CLONE_CHILD_CLEARTID); how many woke. */
 int futex_wake_address(uint32_t uaddr, int n);

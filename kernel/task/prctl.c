@@ -12,6 +12,7 @@
 #include "lib/errno.h"
 #include "kernel/debug/printk.h"
 #include "proc.h"
+#include "kernel/arch/cpu.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
@@ -83,6 +84,30 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 		return 0;
 	case PR_GET_PDEATHSIG:
 		return copy_to_user((int *)arg2, &current()->pdeath_signal, sizeof(int)) < 0 ? -EFAULT : 0;
+	case PR_SET_TSC:
+		if (arg2 != PR_TSC_ENABLE && arg2 != PR_TSC_SIGSEGV)
+			return -EINVAL;
+		push_cli();			/* this CPU's CR4, not another's */
+		current()->tsc_sigsegv = arg2 == PR_TSC_SIGSEGV;
+		cpu_tsc_user(mycpu(), current()->tsc_sigsegv);
+		pop_cli();
+		return 0;
+	case PR_GET_TSC: {
+		int v = current()->tsc_sigsegv ? PR_TSC_SIGSEGV : PR_TSC_ENABLE;
+		return copy_to_user((int *)arg2, &v, sizeof(v)) < 0 ? -EFAULT : 0;
+	}
+	case PR_SET_CHILD_SUBREAPER:
+		__atomic_store_n(&p->child_subreaper, arg2 != 0, __ATOMIC_RELAXED);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER: {
+		int v = p->child_subreaper;
+		return copy_to_user((int *)arg2, &v, sizeof(v)) < 0 ? -EFAULT : 0;
+	}
+	case PR_SET_TIMERSLACK:		/* 0: back to the value the thread began with */
+		current()->timer_slack_ns = arg2 ? arg2 : current()->default_timer_slack_ns;
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (int)current()->timer_slack_ns;
 	case PR_GET_DUMPABLE:
 		return p->group->dumpable;
 	case PR_SET_DUMPABLE:

@@ -153,6 +153,7 @@ void schedule(void)
 		c->prev = prev;
 		switch_space(c, next);
 		tls_load(c, &next->tls);
+		cpu_tsc_user(c, next->tsc_sigsegv);
 		fpu_save(&prev->fpu);
 		fpu_restore(&next->fpu);
 		bool intena = c->intena;
@@ -521,6 +522,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *grou
 	}
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
+	p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_NS;
 	spin_init(&p->mm.lock, "mm");
 	spin_init(&p->fd_lock, "fd table");
 	spin_init(&p->family_lock, "family");

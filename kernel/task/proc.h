@@ -61,6 +61,7 @@
 #define THREADS_MAX_LIMIT	((int)KSTACK_SLOTS_MAX - KSTACK_SLACK)
 
 #define PROC_NAME_MAX	16
+#define TIMER_SLACK_NS	50000		/* Linux's init_task's timer slack */
 
 /* User address-space layout (below KERNEL_OFFSET). */
 #define USER_STACK_TOP	0xBFFFF000u	/* one unmapped page below the kernel */
@@ -158,7 +159,8 @@ struct proc {
 	 * its exit status and its passage to a reapable zombie. A child is
 	 * on its parent's list from fork_start until it is reaped. Fork,
 	 * exit and wait4 take no global lock. Lock order: a process's family
-	 * lock, then init's, then signal_lock.
+	 * lock, then an ancestor's (its subreaper's), then init's, then
+	 * signal_lock.
 	 */
 	struct spinlock family_lock;
 	struct proc *parent;		/* the leader's; NULL in other threads */
@@ -169,6 +171,16 @@ struct proc {
 	int exit_status;		/* wait4 status (docs/abi.md §7) */
 	struct waitq child_exit;	/* the parent sleeps here in wait4 */
 	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when the parent process ends; 0 by fork */
+	/* The leader's: prctl PR_SET_CHILD_SUBREAPER (not inherited by fork,
+	 * kept by exec): orphaned descendants come here, not to init. Once
+	 * its own children have been handed on (its end), adoption_closed,
+	 * under its family lock: none may come any more. */
+	bool child_subreaper, adoption_closed;
+	/* prctl PR_SET_TIMERSLACK's value, and what 0 resets it to: the
+	 * creator's value when the task was made. Kept and reported only:
+	 * this kernel's timers take no slack. */
+	uint32_t timer_slack_ns, default_timer_slack_ns;
+	bool tsc_sigsegv;		/* prctl PR_TSC_SIGSEGV: rdtsc faults; kept by fork and exec */
 
 	/* The address space: the leader's is the group's (NULL pgdir: a
 	 * kernel thread). The regions and page tables change under the

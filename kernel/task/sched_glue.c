@@ -22,6 +22,8 @@
 #include "kernel/debug/panic.h"
 #include "kernel/debug/printk.h"
 #include "proc.h"
+#include "pid.h"
+#include <uapi/resource.h>	/* PRIO_PGRP */
 #include "sched_glue.h"
 #include "kernel/time/sleep.h"
 #include "kernel/arch/smp.h"
@@ -76,6 +78,27 @@ void sched_glue_init(int hz, const struct sched_topology *topo)
 	sched_init(ncpus, topo);
 	printk("sched: %s: %s\n", sched_class_name(), sched_class_title());
 	trace_init();
+}
+
+/* A walk of the tasks under signal_lock (which guards pgid), then a
+ * reference taken outside it; a task gone meanwhile is skipped. */
+struct sched_task *sched_next_task_of(int which, int who, int *pid)
+{
+	struct proc *me = current(), *t;
+
+	if (!who)
+		who = which == PRIO_PGRP ? me->pgid : me->uid;
+	for (;; (*pid)++) {
+		spin_lock(&signal_lock);
+		while ((t = pid_task_from(pid)) != NULL &&
+		       (t->pstate != P_LIVE || (which == PRIO_PGRP ? t->pgid : t->uid) != who))
+			(*pid)++;
+		spin_unlock(&signal_lock);
+		if (!t)
+			return NULL;
+		if ((t = proc_get(*pid)) != NULL)
+			return &t->sched;
+	}
 }
 
 /* 502: sched_tunable(id, op, value): GET reads, SET sets (root only),

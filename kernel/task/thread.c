@@ -303,6 +303,53 @@ int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls
 	return clone_process(flags, newsp, uptid, utls, uctid);
 }
 
+/* What unshare knows (Linux's check_unshare_flags), and the namespaces
+ * among them, none of which is built here. */
+#define UNSHARE_FLAGS (CLONE_THREAD | CLONE_FS | CLONE_NEWNS | CLONE_SIGHAND | CLONE_VM | \
+		       CLONE_FILES | CLONE_SYSVSEM | CLONE_NEWUTS | CLONE_NEWIPC | \
+		       CLONE_NEWNET | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWCGROUP | \
+		       CLONE_NEWTIME)
+#define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \
+			    CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+/* Linux 6.1's ksys_unshare, in its order. A process of one thread shares
+ * its memory, handlers, files, fs information and semaphore undo list
+ * with nobody here (a thread group shares them all, and only a group),
+ * so there is nothing to unshare and the answer is 0, as Linux's; a
+ * thread of a group asking to unshare its files or fs information would
+ * need a table of its own, which is not built (EINVAL, said once). A
+ * namespace needs root (EPERM), then is EINVAL, as on a kernel built
+ * without namespaces; a user namespace, asked for, is EINVAL first. */
+int sys_unshare(uint32_t flags)
+{
+	static bool said;
+	struct proc *me = current();
+	bool alone = me->group_leader->group->nr_threads == 1;
+
+	if (flags & CLONE_NEWUSER)
+		flags |= CLONE_THREAD | CLONE_FS;
+	if (flags & CLONE_VM)
+		flags |= CLONE_SIGHAND;
+	if (flags & CLONE_SIGHAND)
+		flags |= CLONE_THREAD;
+	if (flags & CLONE_NEWNS)
+		flags |= CLONE_FS;
+	if ((flags & ~(uint32_t)UNSHARE_FLAGS) ||
+	    ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) && !alone))
+		return -EINVAL;
+	if ((flags & (CLONE_FS | CLONE_FILES)) && !alone) {
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			printk("unshare: flags 0x%x: a thread's own files or fs information "
+			       "are not built; -EINVAL\n", flags);
+		return -EINVAL;
+	}
+	if (flags & CLONE_NEWUSER)
+		return -EINVAL;		/* Linux makes the user namespace first */
+	if (flags & UNSHARE_NAMESPACES)
+		return me->euid != 0 ? -EPERM : -EINVAL;
+	return 0;
+}
+
 /* 435 clone3: ENOSYS, as Linux before 5.3; glibc then uses clone. */
 int sys_clone3(void *uargs, uint32_t size)
 {
@@ -348,6 +395,7 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	p->exe = leader->exe;			/* and its hold */
 	leader->exe = NULL;
 	p->group_leader = p;
+	p->child_subreaper = leader->child_subreaper;	/* the process's, kept by exec */
 	p->group->nr_threads = 1;
 	p->group->exiting = false;
 	leader->fdt = NULL;

@@ -21,6 +21,9 @@ int sys_set_tid_address(int *utidptr);
 int sys_set_robust_list(void *uhead, uint32_t len);
 int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr);
 int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig);
+/* 310: unshare(flags): what a process may unshare when it shares nothing
+ * (0); namespaces are not built (EPERM for a user, else EINVAL). */
+int sys_unshare(uint32_t flags);
 
 /* Make the caller the only thread of its group, and its leader
  * (execve; Linux's de_thread): the others are killed and gone when it

@@ -64,6 +64,25 @@ struct sched_task *sched_find_task(int pid)
 	return NULL;
 }
 
+/* The kernel's walk for PRIO_PGRP (1) and PRIO_USER (2), by pid. */
+struct sched_task *sched_next_task_of(int which, int who, int *pid)
+{
+	struct fake_proc *me = fake_of(sched_current()), *best = NULL;
+	if (!who)
+		who = which == 1 ? me->pgid : me->uid;
+	for (int i = 0; i < FAKE_MAX_PROCS; i++) {
+		struct fake_proc *p = &fake_procs[i];
+		if (p->used && p->pid >= *pid && (which == 1 ? p->pgid : p->uid) == who &&
+		    (!best || p->pid < best->pid))
+			best = p;
+	}
+	if (!best)
+		return NULL;
+	*pid = best->pid;
+	fake_task_refs++;
+	return &best->sched;
+}
+
 void sched_put_task(struct sched_task *t)
 {
 	KASSERT(t && fake_task_refs > 0);
@@ -241,6 +260,7 @@ struct fake_proc *fake_new_task(int cpu, int uid, int euid)
 		p->pid = i + 1;
 		p->uid = uid;
 		p->euid = euid;
+		p->pgid = 1;
 		int saved = fake_cpu;
 		fake_cpu = cpu;
 		sched_task_init(&p->sched, false);

@@ -28,6 +28,7 @@
 struct fake_proc {
 	struct sched_task sched;
 	int pid, uid, euid;
+	int pgid;		/* 1 unless a test moves it (PRIO_PGRP) */
 	bool used;
 };
 

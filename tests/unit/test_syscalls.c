@@ -201,6 +201,32 @@ TEST(nice_needs_privilege_to_lower_and_returns_0)
 	CHECK_EQ(me->sched.static_prio, 100);
 }
 
+/* PRIO_PGRP and PRIO_USER reach every task of the group or uid: get
+ * reports the highest (20 - nice), set changes each it may, and its error
+ * is the last refusal (Linux's set_one_prio), the others changed all the
+ * same. */
+TEST(priority_of_a_group_and_of_a_user)
+{
+	setup(1);
+	other->pgid = mine->pgid = 7;
+	CHECK_EQ(sys_setpriority(PRIO_PROCESS, mine->pid, 5), 0);
+	CHECK_EQ(sys_getpriority(PRIO_PGRP, 7), 20);		/* other's nice 0 */
+	CHECK_EQ(sys_setpriority(PRIO_PGRP, 7, 10), -EPERM);	/* other's: uid 2000 */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, mine->pid), 10);	/* mine changed */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, other->pid), 20);
+	me->euid = 0;
+	CHECK_EQ(sys_setpriority(PRIO_PGRP, 7, 3), 0);
+	CHECK_EQ(sys_getpriority(PRIO_PGRP, 7), 17);
+	CHECK_EQ(sys_setpriority(PRIO_USER, 1000, -4), 0);	/* me and mine */
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, 0), 24);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, mine->pid), 24);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, other->pid), 17);
+	CHECK_EQ(sys_setpriority(PRIO_PGRP, 0, 2), 0);		/* my group: 1, just me */
+	CHECK_EQ(sys_getpriority(PRIO_PGRP, 0), 18);
+	CHECK_EQ(sys_getpriority(PRIO_PROCESS, mine->pid), 24);
+	CHECK_EQ(sys_setpriority(PRIO_USER, 3000, 0), -ESRCH);
+}
+
 TEST(getpriority_setpriority_errors)
 {
 	setup(1);
@@ -210,7 +236,9 @@ TEST(getpriority_setpriority_errors)
 	CHECK_EQ(sys_getpriority(PRIO_PROCESS, other->pid), 20);
 	CHECK_EQ(sys_getpriority(PRIO_PGRP, 0), 20);
 	CHECK_EQ(sys_getpriority(PRIO_USER, 1000), 20);
-	CHECK_EQ(sys_getpriority(PRIO_USER, 2000), -ESRCH);	/* documented limit */
+	CHECK_EQ(sys_getpriority(PRIO_USER, 2000), 20);	/* other's */
+	CHECK_EQ(sys_getpriority(PRIO_USER, 3000), -ESRCH);	/* nobody's */
+	CHECK_EQ(sys_getpriority(PRIO_PGRP, 77), -ESRCH);
 	CHECK_EQ(sys_setpriority(7, 0, 0), -EINVAL);
 	CHECK_EQ(sys_setpriority(PRIO_PROCESS, 9999, 0), -ESRCH);
 	CHECK_EQ(sys_setpriority(PRIO_PROCESS, other->pid, 5), -EPERM);

@@ -91,6 +91,7 @@ enum procfs_kind {
 	PROCFS_SYS_OSRELEASE,
 	PROCFS_SYS_VERSION,
 	PROCFS_SYS_HOSTNAME,
+	PROCFS_SYS_TAINTED,
 	PROCFS_SYS_PID_MAX,
 	PROCFS_SYS_THREADS_MAX,
 	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */

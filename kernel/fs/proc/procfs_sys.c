@@ -1,7 +1,7 @@
 /*
  * procfs_sys.c - /proc's own files (stat, uptime, loadavg, meminfo,
  * version, cpuinfo, filesystems) in Linux 6.1's formats (man 5 proc),
- * and /proc/sys/kernel: the names uname(2) reports, pid_max, threads-max, and the
+ * and /proc/sys/kernel: the names uname(2) reports, tainted (0), pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
  * §9), one file for each row of sched/tunables.c, by its name. Everyone
  * reads them; root writes them (0644), a write being sched_tunable_set():
@@ -51,6 +51,7 @@ static const struct {
 	{ "/proc/sys/kernel/osrelease",	PROCFS_SYS_OSRELEASE, 0444 },
 	{ "/proc/sys/kernel/ostype",	PROCFS_SYS_OSTYPE, 0444 },
 	{ "/proc/sys/kernel/pid_max",	PROCFS_SYS_PID_MAX, 0644 },
+	{ "/proc/sys/kernel/tainted",	PROCFS_SYS_TAINTED, 0444 },
 	{ "/proc/sys/kernel/threads-max", PROCFS_SYS_THREADS_MAX, 0644 },
 	{ "/proc/sys/kernel/version",	PROCFS_SYS_VERSION, 0444 },
 };
@@ -234,6 +235,8 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_OSRELEASE:	pb_printf(b, "%s\n", UTS_RELEASE); break;
 	case PROCFS_SYS_VERSION:	pb_printf(b, "%s\n", UTS_VERSION); break;
 	case PROCFS_SYS_HOSTNAME:	pb_printf(b, "%s\n", UTS_NODENAME); break;
+	/* nothing taints this kernel: a fault in it halts it (panic.c) */
+	case PROCFS_SYS_TAINTED:	pb_printf(b, "0\n"); break;
 	case PROCFS_SYS_PID_MAX:	pb_printf(b, "%d\n", pid_max); break;
 	case PROCFS_SYS_THREADS_MAX:	pb_printf(b, "%d\n", max_threads); break;
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
