@@ -21,10 +21,8 @@ void cpu_setup(struct cpu *c)
 
 #define CR4_TSD	0x4u	/* time stamp disable: rdtsc only in ring 0 */
 
-void cpu_tsc_user(struct cpu *c, bool faults)
+void cpu_tsc_user_set(struct cpu *c, bool faults)
 {
-	if (c->tsc_user_faults == faults)
-		return;
 	c->tsc_user_faults = faults;
 	write_cr4(faults ? read_cr4() | CR4_TSD : read_cr4() & ~CR4_TSD);
 }

@@ -50,8 +50,14 @@ extern struct cpu cpus[MAX_CPUS];
 extern int ncpus;			/* CPUs online */
 
 /* Context switch: let the next task's rdtsc run in user mode, or make it
- * fault (prctl PR_SET_TSC, PR_TSC_SIGSEGV); CR4 written only on a change. */
-void cpu_tsc_user(struct cpu *c, bool faults);
+ * fault (prctl PR_SET_TSC, PR_TSC_SIGSEGV); CR4 written only on a change
+ * (inline: every switch asks). */
+void cpu_tsc_user_set(struct cpu *c, bool faults);
+static inline void cpu_tsc_user(struct cpu *c, bool faults)
+{
+	if (c->tsc_user_faults != faults)
+		cpu_tsc_user_set(c, faults);
+}
 
 static inline struct cpu *mycpu(void)
 {

@@ -136,6 +136,9 @@ static struct proc *lock_reaper(struct proc *leader)
  * just exited. Returns whether init has a zombie among them to reap. */
 static bool reparent_children(struct proc *leader)
 {
+	if (!__atomic_load_n(&leader->children, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&leader->child_subreaper, __ATOMIC_RELAXED))
+		return false;	/* no thread is left to fork one, no orphan comes here */
 	bool zombie = false;
 	struct ksiginfo info = { SI_USER, leader->pid, leader->uid, 0, 0 };
 	struct proc *c;
