@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asleep.h"
 #include "ktap.h"
 
 
@@ -149,21 +150,12 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-/* Until thread tid of process pid sleeps (state S) in the kernel, for
- * up to 5 s: the guest orders the events, not a guessed delay. */
+/* Until thread tid of process pid sleeps in the kernel (asleep.h). */
 static void wait_asleep(pid_t pid, pid_t tid)
 {
-	char path[64], buf[256];
+	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	for (int i = 0; i < 5000; i++) {
-		FILE *f = fopen(path, "r");
-		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-		if (f)
-			fclose(f);
-		if (asleep)
-			return;
-		usleep(1000);
-	}
+	wait_stat_asleep(path);
 }
 
 static pid_t waiter_tid;

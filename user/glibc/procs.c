@@ -45,23 +45,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asleep.h"
 #include "ktap.h"
 
-/* Until the task whose stat file this is sleeps (state S), for up to
- * 5 s: the guest orders the events, not a guessed delay. */
-static void wait_asleep(const char *stat_path)
-{
-	for (int i = 0; i < 5000; i++) {
-		char buf[256];
-		FILE *f = fopen(stat_path, "r");
-		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-		if (f)
-			fclose(f);
-		if (asleep)
-			return;
-		usleep(1000);
-	}
-}
 
 static const char *errname(int e)
 {
@@ -398,7 +384,7 @@ static void selects(void)
 	if (child == 0) {		/* once the parent sleeps in pselect */
 		char path[40];
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)parent);
-		wait_asleep(path);
+		wait_stat_asleep(path);
 		kill(parent, SIGUSR1);
 		_exit(0);
 	}
@@ -442,7 +428,7 @@ static void close_under_a_reader(void)
 	pthread_create(&t, NULL, blocked_reader, NULL);
 	char path[64];			/* once the reader sleeps in read */
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid() + 1);
-	wait_asleep(path);
+	wait_stat_asleep(path);
 	int closed = close(p[0]);
 	ssize_t w = write(p[1], "x", 1);
 	pthread_join(t, NULL);

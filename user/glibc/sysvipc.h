@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asleep.h"
+
 #define NR_FREE_FRAMES	505		/* this kernel's own (include/uapi/unistd.h) */
 #define USER_UID	1000
 #define KEY_BASE	0x5ee0000
@@ -68,21 +70,12 @@ static inline const char *en(int r)
 	}
 }
 
-/* Until the task whose stat file this is sleeps (state S), for up to
- * 5 s: the guest orders the events, not a guessed delay. */
+/* Until process pid sleeps (asleep.h). */
 static inline void wait_asleep(pid_t pid)
 {
-	char path[64], buf[256];
+	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (int i = 0; i < 5000; i++) {
-		FILE *f = fopen(path, "r");
-		int asleep = f && fgets(buf, sizeof(buf), f) && strstr(buf, ") S ");
-		if (f)
-			fclose(f);
-		if (asleep)
-			return;
-		usleep(1000);
-	}
+	wait_stat_asleep(path);
 }
 
 /* The exit status of child pid, or -1 if it did not exit. */
