@@ -15,8 +15,12 @@
  * every worker hangs); makes a private queue, array and segment, forks a
  * child that checks the segment and sleeps in msgrcv or semop, and
  * removes them under it (EIDRM) or kills it; attaches private segments
- * twice, forks, unmaps a page, removes one while attached. Half the
- * calls go through ipc (117), half through the direct calls. At the end:
+ * twice, forks, unmaps a page, removes one while attached; sends bytes
+ * through a Unix stream socket pair to a forked child that echoes them
+ * and a datagram back; and has two threads write numbered records into
+ * one pipe that it reads (each record whole, each thread's in order).
+ * Half the System V calls go through ipc (117), half through the direct
+ * calls. At the end:
  * the counter is every increment, the mutex is free, sent = received +
  * left in the queue, /proc/sysvipc lists nothing, and the free frames
  * are what they were before (call 505; after a warm-up round).
@@ -32,10 +36,12 @@
 #include <unistd.h>
 #include <uapi/ipc.h>
 #include <uapi/mman.h>
+#include <uapi/socket.h>
 #include <uapi/unistd.h>
 
 #include "syscall.h"
 #include "testlib.h"
+#include "thread.h"
 
 #define MAX_WORKERS	8
 #define TEXT_MAX	200
@@ -248,12 +254,130 @@ static int segments(void)
 	return ok;
 }
 
+/* ---- Unix sockets and pipes --------------------------------------------------- */
+
+#define CHUNK		300
+#define CHUNKS		10
+
+/* The child of unix_pair: every byte on its stream socket back, until the
+ * other end closes; then one datagram. */
+static void echo_child(int s, int d)
+{
+	char buf[CHUNK];
+	long n;
+	while ((n = syscall3(__NR_read, s, (long)buf, sizeof(buf))) > 0)
+		if (syscall3(__NR_write, s, (long)buf, n) != n)
+			_exit(1);
+	_exit(n == 0 && syscall3(__NR_write, d, (long)"dgram", 5) == 5 ? 0 : 1);
+}
+
+/* A stream and a datagram socket pair to a forked child: what it echoes is
+ * what was sent, chunk by chunk, and its datagram arrives whole. */
+static int unix_pair(int w)
+{
+	int s[2], d[2];
+	if (syscall4(__NR_socketpair, AF_UNIX, SOCK_STREAM, 0, (long)s) < 0)
+		return 0;
+	if (syscall4(__NR_socketpair, AF_UNIX, SOCK_DGRAM, 0, (long)d) < 0) {
+		close(s[0]);
+		close(s[1]);
+		return 0;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(s[0]);
+		close(d[0]);
+		echo_child(s[1], d[1]);
+	}
+	close(s[1]);
+	close(d[1]);
+	int ok = pid > 0;
+	for (int c = 0; ok && c < CHUNKS; c++) {
+		unsigned char out[CHUNK], in[CHUNK];
+		for (int i = 0; i < CHUNK; i++)
+			out[i] = byte_of(w, c, i);
+		ok = syscall3(__NR_write, s[0], (long)out, CHUNK) == CHUNK;
+		for (int got = 0; ok && got < CHUNK;) {
+			long n = syscall3(__NR_read, s[0], (long)(in + got), CHUNK - got);
+			ok = n > 0;
+			got += n > 0 ? (int)n : 0;
+		}
+		ok = ok && memcmp(in, out, CHUNK) == 0;
+	}
+	close(s[0]);			/* the child's read ends: it sends the datagram */
+	char dg[16] = { 0 };
+	ok = ok && syscall3(__NR_read, d[0], (long)dg, sizeof(dg)) == 5 && !memcmp(dg, "dgram", 5);
+	close(d[0]);
+	int status = 0;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+#define RECORD		64
+#define RECORDS		200
+
+struct piper {
+	int fd, id;
+};
+
+/* A thread's records: its id, its sequence number, then a byte of both. */
+static int pipe_writer(void *arg)
+{
+	const struct piper *p = arg;
+	unsigned char rec[RECORD];
+	for (int i = 0; i < RECORDS; i++) {
+		memset(rec, (p->id * 31 + i) & 0xFF, sizeof(rec));
+		rec[0] = (unsigned char)p->id;
+		rec[1] = (unsigned char)i;
+		if (syscall3(__NR_write, p->fd, (long)rec, RECORD) != RECORD)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is rec the next record of its writer (next[id])? */
+static int record_ok(const unsigned char *rec, int *next)
+{
+	int id = rec[0];
+	if (id < 1 || id > 2 || rec[1] != (unsigned char)next[id])
+		return 0;
+	for (int i = 2; i < RECORD; i++)
+		if (rec[i] != (unsigned char)((id * 31 + next[id]) & 0xFF))
+			return 0;
+	next[id]++;
+	return 1;
+}
+
+/* Two threads write RECORDS records each into one pipe (a write of at
+ * most PIPE_BUF is atomic), this one reads them all. */
+static int thread_pipes(void)
+{
+	static char stacks[2][16384] __attribute__((aligned(16)));
+	struct thread t[2];
+	int fd[2], next[3] = { 0, 0, 0 }, ok = 1, started = 0;
+	if (syscall1(__NR_pipe, (long)fd) < 0)
+		return 0;
+	struct piper p[2] = { { fd[1], 1 }, { fd[1], 2 } };
+	for (int i = 0; i < 2; i++)
+		started += thread_create(&t[i], pipe_writer, &p[i], stacks[i], sizeof(stacks[i])) == 0;
+	for (int r = 0; ok && r < started * RECORDS; r++) {
+		unsigned char rec[RECORD];
+		ok = syscall3(__NR_read, fd[0], (long)rec, RECORD) == RECORD && record_ok(rec, next);
+	}
+	for (int i = 0; i < started; i++)
+		ok &= thread_join(&t[i], 10000) == 0 && t[i].result == 0;
+	close(fd[0]);
+	close(fd[1]);
+	return ok && started == 2;
+}
+
 /* ---- a worker ------------------------------------------------------------------ */
 
 static int one_op(int w)
 {
 	ops++;
-	last_op = (int)(next() % 16);
+	last_op = (int)(next() % 18);
 	st->doing[w] = last_op;
 	switch (last_op) {
 	case 0: case 1: case 2: case 3:	return send_one(w);
@@ -261,6 +385,8 @@ static int one_op(int w)
 	case 8: case 9: case 10: case 11: return increment(w);
 	case 12:			return killed_holder();
 	case 13:			return removed_under();
+	case 16:			return unix_pair(w);
+	case 17:			return thread_pipes();
 	default:			return segments();
 	}
 }
