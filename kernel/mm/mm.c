@@ -228,22 +228,29 @@ int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_
 	return 0;
 }
 
+static void set_locked(struct vm_area *a, bool lock)
+{
+	a->flags = lock ? a->flags | VMA_LOCKED : a->flags & ~VMA_LOCKED;
+}
+
 int mm_lock_range(struct mm *mm, uint32_t start, uint32_t end, bool lock)
 {
-	bool all = start == 0 && end == 0;
-	if (!all && (!fully_mapped(mm, start, end) || room_to_split(mm, start, end) < 0))
+	if (!fully_mapped(mm, start, end) || room_to_split(mm, start, end) < 0)
 		return -ENOMEM;
-	if (!all) {
-		mm_split_at(mm, start);
-		mm_split_at(mm, end);
-	}
-	for (int i = 0; i < mm->n; i++) {
-		struct vm_area *a = &mm->area[i];
-		if (all || (a->start >= start && a->end <= end))
-			a->flags = lock ? a->flags | VMA_LOCKED : a->flags & ~VMA_LOCKED;
-	}
+	mm_split_at(mm, start);
+	mm_split_at(mm, end);
+	for (int i = 0; i < mm->n; i++)
+		if (mm->area[i].start >= start && mm->area[i].end <= end)
+			set_locked(&mm->area[i], lock);
 	mm_merge(mm);
 	return 0;
+}
+
+void mm_lock_all(struct mm *mm, bool lock)
+{
+	for (int i = 0; i < mm->n; i++)
+		set_locked(&mm->area[i], lock);
+	mm_merge(mm);
 }
 
 uint32_t mm_locked_pages(const struct mm *mm)

@@ -97,8 +97,10 @@ struct mm {
 
 /* mlock and munlock of [start, end), whole pages: every region there
  * (split at the ends) gets or loses VMA_LOCKED; -ENOMEM where a page of
- * it is not mapped, nothing changed. With start == end == 0: all. */
+ * it is not mapped, nothing changed. mm_lock_all: every region
+ * (mlockall, munlockall). */
 int mm_lock_range(struct mm *mm, uint32_t start, uint32_t end, bool lock);
+void mm_lock_all(struct mm *mm, bool lock);
 /* The pages of the locked regions (VmLck). */
 uint32_t mm_locked_pages(const struct mm *mm);
 

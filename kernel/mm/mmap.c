@@ -537,7 +537,7 @@ int sys_mlockall(int flags)
 	struct proc *g = mm_enter();
 	g->mm.lock_future = flags & MCL_FUTURE;
 	if (flags & MCL_CURRENT)
-		mm_lock_range(&g->mm, 0, 0, true);
+		mm_lock_all(&g->mm, true);
 	return mm_leave(g, 0);
 }
 
@@ -545,7 +545,7 @@ int sys_munlockall(void)
 {
 	struct proc *g = mm_enter();
 	g->mm.lock_future = false;
-	mm_lock_range(&g->mm, 0, 0, false);
+	mm_lock_all(&g->mm, false);
 	return mm_leave(g, 0);
 }
 

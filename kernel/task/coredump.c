@@ -107,7 +107,8 @@ bool signal_dumps_core(int sig)
 	}
 }
 
-/* The regions of p's address space, in a heap array; NULL if none fit. */
+/* The regions of g's address space, in a heap array (n of them); NULL
+ * if none, or no memory. */
 static struct core_seg *snapshot(struct proc *g, int *n)
 {
 	mm_lock(&g->mm);
@@ -156,7 +157,7 @@ static void fill_notes(struct core_notes *c, struct proc *p, int sig, const stru
 		.ppid = c->status.ppid, .pgrp = g->pgid, .sid = g->sid,
 	};
 	memcpy(c->info.fname, p->name, sizeof(c->info.fname) - 1);
-	memcpy(c->info.psargs, p->name, sizeof(c->info.fname) - 1);
+	memcpy(c->info.psargs, p->name, sizeof(c->info.fname) - 1);	/* Linux: the arguments */
 }
 
 /* The headers: the ELF header, PT_NOTE, a PT_LOAD per region; their
@@ -185,7 +186,8 @@ static uint32_t fill_headers(struct elf32_ehdr *eh, struct elf32_phdr *ph,
 	return at;
 }
 
-/* The present pages of the dumped regions at their places in n. */
+/* The present pages of the dumped regions, each at its place in the core
+ * file t (a page never touched stays a hole). */
 static int write_pages(struct tmpfs_node *t, struct proc *g, const struct elf32_phdr *ph, int nseg)
 {
 	for (int i = 1; i <= nseg; i++) {

@@ -7,7 +7,8 @@
  * is NT_PRSTATUS naming the signal and the child, and the page of a
  * global the child wrote before it faulted holds what it wrote. An old
  * "core" is replaced; RLIMIT_CORE 0 and a signal that does not dump
- * (SIGTERM) leave no file and no bit; SIGABRT (abort) dumps.
+ * (SIGTERM) leave no file and no bit; SIGABRT (abort) dumps; and before
+ * any of it, RLIMIT_CORE is 0 (hard: unlimited), as init starts it.
  *
  * Built by make with Debian's glibc (user/user.mk):
  *	i686-linux-gnu-gcc -static -O2 -o coredump user/glibc/coredump.c
@@ -102,7 +103,10 @@ static void core_facts(long size, int *signo, int *marked)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..6\n");
+	printf("KTAP version 1\n1..7\n");
+	struct rlimit rl;
+	check(getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 0 && rl.rlim_max == RLIM_INFINITY,
+	      "rlimit_core_starts_at_0_unlimited_hard");
 	mkdir(DIR, 0700);
 	if (chdir(DIR) < 0)
 		printf("# chdir %s failed\n", DIR);
