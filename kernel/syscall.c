@@ -198,7 +198,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),		/* signal.c */
 	SYSCALL(__NR_sigaltstack, sys_sigaltstack),		/* signal.c */
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
-	SYSCALL(__NR_capget, sys_capget),			/* cred.c */
+	SYSCALL(__NR_capget, sys_capget),			/* capability.c */
+	SYSCALL(__NR_capset, sys_capset),			/* capability.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
 	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */

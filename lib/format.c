@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "format.h"
+#include "errno.h"
 
 struct out {
 	char *buf;
@@ -175,4 +176,30 @@ int ksnprintf(char *buf, size_t n, const char *fmt, ...)
 	int r = kvsnprintf(buf, n, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int parse_decimals(const char *s, uint32_t len, int64_t *out, int max)
+{
+	uint32_t i = 0;
+	int n = 0;
+
+	for (;;) {
+		while (i < len && blank(s[i]))
+			i++;
+		if (i == len || n == max)
+			return n && i == len ? n : -EINVAL;
+		bool neg = s[i] == '-', digits = false;
+		int64_t v = 0;
+		for (i += neg; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits = true)
+			if ((v = v * 10 + (s[i] - '0')) > (1ll << 33))
+				return -EINVAL;
+		if (!digits || (i < len && !blank(s[i])))
+			return -EINVAL;
+		out[n++] = neg ? -v : v;
+	}
 }

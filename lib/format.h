@@ -15,4 +15,11 @@ int kvsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
 int ksnprintf(char *buf, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Up to max numbers of text (len bytes, not ended), each an optional
+ * '-' and decimal digits between blanks, into out (a sysctl file's
+ * write): how many, or -EINVAL for anything else, a number past 2^33
+ * included. */
+#include <stdint.h>
+int parse_decimals(const char *s, uint32_t len, int64_t *out, int max);
+
 #endif

@@ -57,8 +57,9 @@ void cpu_relax(void);
  * The kernel's process table. sched_find_task(pid) returns the task with
  * that pid (never called with pid 0, which sched/ reads as "current"), or
  * NULL, with a reference: its slot is not given to a new process until
- * sched_put_task(); the task may exit meanwhile (then changing it is
- * harmless: it is gone).
+ * sched_put_task(). A zombie is found until it is reaped, as on Linux;
+ * the task may exit meanwhile (then changing it is harmless: it is
+ * gone).
  * The credentials live in the kernel's struct proc, around struct sched_task.
  */
 struct sched_task *sched_find_task(int pid);
@@ -73,6 +74,9 @@ struct sched_task *sched_next_task_of(int which, int who, int *pid);
 int sched_task_pid(struct sched_task *t);
 int sched_task_uid(struct sched_task *t);
 int sched_task_euid(struct sched_task *t);
+/* Has t CAP_SYS_NICE (raise priorities, real-time policies, change
+ * others' tasks)? Root's tasks have it unless they gave it up. */
+bool sched_task_cap_nice(struct sched_task *t);
 
 /* Copy to or from user memory: 0, or -EFAULT if any byte is unreachable. */
 int copy_from_user(void *dst, const void *usrc, uint32_t n);

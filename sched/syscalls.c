@@ -27,9 +27,10 @@
 
 static int clamp(int v, int lo, int hi);
 
+/* Linux's capable(CAP_SYS_NICE). */
 static bool privileged(struct sched_task *me)
 {
-	return sched_task_euid(me) == 0;
+	return sched_task_cap_nice(me);
 }
 
 /*
@@ -58,7 +59,7 @@ static bool may_change(struct sched_task *me, struct sched_task *p)
 {
 	int euid = sched_task_euid(me);
 
-	return euid == 0 || euid == sched_task_euid(p) || euid == sched_task_uid(p);
+	return privileged(me) || euid == sched_task_euid(p) || euid == sched_task_uid(p);
 }
 
 /* The checks after the lookup, in Linux's order, then the change.

@@ -116,6 +116,7 @@
 #define __NR_pwrite64                181
 #define __NR_getcwd                  183
 #define __NR_capget                  184
+#define __NR_capset                  185
 #define __NR_sigaltstack             186
 #define __NR_vfork                   190
 #define __NR_ugetrlimit              191

@@ -172,7 +172,7 @@ static int read_all(char *ubuf, uint32_t len, bool clear)
  */
 int sys_syslog(int type, char *ubuf, int len)
 {
-	if (current()->euid != 0)
+	if (!capable(CAP_SYSLOG))
 		return -EPERM;
 	switch (type) {
 	case SYSLOG_ACTION_CLOSE:

@@ -268,7 +268,7 @@ int sys_test_mutex(int op, int arg)
 		mutex_unlock(&test_mutexes[0]);
 		return 0;
 	case TEST_KERNEL_SPIN:
-		if (current()->euid != 0)
+		if (!capable(CAP_SYS_ADMIN))
 			return -EPERM;
 		if (arg < 0 || arg > 10000)
 			return -EINVAL;
@@ -276,7 +276,7 @@ int sys_test_mutex(int op, int arg)
 			__asm__ volatile("pause");
 		return 0;
 	case TEST_STACK_OVERFLOW:
-		if (current()->euid != 0)
+		if (!capable(CAP_SYS_ADMIN))
 			return -EPERM;
 		return overflow_stack(0);
 	case TEST_SPIN_HOLD:

@@ -514,7 +514,7 @@ int sys_trace(int op, int arg)
 {
 	int ret = 0;
 
-	if (current()->euid != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	mutex_lock(&ctl_lock);
 	switch (op) {

@@ -153,6 +153,21 @@ int pipe_get_size(struct pipe *p);
 int pipe_set_size(struct pipe *p, uint32_t want);
 void pipe_free(struct pipe *p);
 
+/* Pipes' limits (kernel/fs/pipe_limits.c): /proc/sys/fs's files, and
+ * each user's charge. */
+enum { PIPE_SYSCTL_MAX_SIZE, PIPE_SYSCTL_PAGES_HARD, PIPE_SYSCTL_PAGES_SOFT, PIPE_SYSCTL_NR };
+const char *pipe_sysctl_name(int i);
+uint32_t pipe_sysctl_value(int i);
+int pipe_sysctl_write(int i, const char *text, uint32_t len);
+uint32_t pipe_round_size(uint64_t size);
+bool pipe_unprivileged(void);
+bool pipe_pages_over_soft(uint32_t pages);
+bool pipe_pages_over_hard(uint32_t pages);
+struct pipe_user;
+struct pipe_user *pipe_user_get(void);
+uint32_t pipe_user_charge(struct pipe_user *u, uint32_t old, uint32_t new);
+void pipe_user_put(struct pipe_user *u);
+
 /* The console as a file (kernel/fs/tty.c). */
 int tty_read(void *ubuf, uint32_t n, bool nonblock);
 int tty_write(const void *ubuf, uint32_t n);

@@ -238,7 +238,7 @@ int sys_mount(const char *usource, const char *utarget, const char *utype,
 	char target[FS_PATH_MAX], type[16], source[MOUNT_SOURCE_MAX] = "none";
 	char opts[MOUNT_OPTS_MAX];
 	const struct initrd_file *point;
-	if (current()->euid != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	int err = strncpy_from_user(target, utarget, sizeof(target));
 	if (err < 0)
@@ -272,7 +272,7 @@ int sys_umount2(const char *utarget, int flags)
 {
 	char target[FS_PATH_MAX];
 	const struct initrd_file *root;
-	if (current()->euid != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
 		return -EINVAL;

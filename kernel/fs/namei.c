@@ -48,18 +48,24 @@ int fs_permission(const struct initrd_file *n, int mask)
 	uint32_t uid, gid, mode;
 	const struct proc *p = current();
 	owner_of(n, &uid, &gid, &mode);
-	if (p->euid == 0)			/* root: all but x on a file with no x bit */
-		return (mask & MAY_EXEC) && !n->is_dir && !(mode & 0111) ? -EACCES : 0;
 	uint32_t bits = (uint32_t)p->euid == uid ? mode >> 6 :
 			(uint32_t)p->egid == gid ? mode >> 3 : mode;
-	return mask & ~bits & 7 ? -EACCES : 0;
+	if (!(mask & ~bits & 7))
+		return 0;
+	/* Linux's generic_permission: CAP_DAC_OVERRIDE may do all but run a
+	 * file with no x bit; CAP_DAC_READ_SEARCH read anything and search
+	 * any directory. */
+	if (proc_capable(p, CAP_DAC_OVERRIDE))
+		return (mask & MAY_EXEC) && !n->is_dir && !(mode & 0111) ? -EACCES : 0;
+	uint32_t read_search = MAY_READ | (n->is_dir ? MAY_EXEC : 0);
+	return proc_capable(p, CAP_DAC_READ_SEARCH) && !(mask & ~read_search & 7) ? 0 : -EACCES;
 }
 
 /* The sticky rule (Linux's may_delete): 0, or -EPERM. */
 static int sticky_check(struct tmpfs_node *dir, struct tmpfs_node *victim)
 {
 	uint32_t uid = fs_fsuid();
-	if (!(dir->mode & S_ISVTX) || uid == 0 || uid == victim->uid || uid == dir->uid)
+	if (!(dir->mode & S_ISVTX) || capable(CAP_FOWNER) || uid == victim->uid || uid == dir->uid)
 		return 0;
 	return -EPERM;
 }

@@ -1,7 +1,9 @@
 /*
  * pipe.c - pipes: a ring buffer between a reading and a writing end,
  * 64 KiB as Linux's (16 pages, each taken when first written; fcntl's
- * F_SETPIPE_SZ makes it 4 KiB to 1 MiB, a power of two pages).
+ * F_SETPIPE_SZ makes it a power of two pages). What a user's pipes may
+ * hold, and how big an unprivileged F_SETPIPE_SZ may make one, are
+ * Linux's limits (kernel/fs/pipe_limits.c).
  *
  * A write of at most PIPE_BUF (4 KiB) bytes is atomic: it waits for room
  * for all of it, so two writers' messages never interleave; a longer one
@@ -40,13 +42,15 @@
 #define PIPE_PAGE	4096u
 _Static_assert(PIPE_PAGE == PAGE_SIZE, "a ring page is a frame");
 #define PIPE_DEF_SIZE	(16 * PIPE_PAGE)	/* Linux's default */
-#define PIPE_MAX_SIZE	(256 * PIPE_PAGE)	/* /proc/sys/fs/pipe-max-size: 1 MiB */
+#define PIPE_MIN_SIZE	(2 * PIPE_PAGE)		/* over the soft limit (Linux's PIPE_MIN_DEF_BUFFERS) */
 #define CHUNK 256
 
 struct pipe {
 	struct spinlock lock;
 	uint32_t size;			/* bytes it holds at most: a power of two pages */
-	char *page[PIPE_MAX_SIZE / PIPE_PAGE];	/* the ring's pages, each made at its first write */
+	char **page;			/* size / PIPE_PAGE: the ring's pages, each made at its first write */
+	struct pipe_user *user;		/* charged for it (pipe_limits.c); NULL: a socket's */
+	uint32_t charged;		/* pages charged to user */
 	uint32_t nread, nwrite;		/* bytes ever read / written */
 	int readers, writers;		/* open ends */
 	int closing;			/* pipe_close calls still waking sleepers */
@@ -56,21 +60,31 @@ struct pipe {
 	struct waitq own_rd, own_wr;
 };
 
-/* A pipe with no files yet: its readers sleep on rdq, its writers on
- * wrq (NULL, NULL: its own queues). */
-struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq)
+/* A pipe of size bytes with no files yet: its readers sleep on rdq, its
+ * writers on wrq (NULL, NULL: its own queues). */
+static struct pipe *alloc_sized(struct waitq *rdq, struct waitq *wrq, uint32_t size)
 {
 	struct pipe *p = kzalloc(sizeof(*p));
-	if (!p)
+	char **page = kzalloc(size / PIPE_PAGE * sizeof(char *));
+	if (!p || !page) {
+		kfree(p);
+		kfree(page);
 		return NULL;
+	}
+	p->page = page;
 	spin_init(&p->lock, "pipe");
 	waitq_init(&p->own_rd, "pipe read wait");
 	waitq_init(&p->own_wr, "pipe write wait");
 	p->rd_wait = rdq ? rdq : &p->own_rd;
 	p->wr_wait = wrq ? wrq : &p->own_wr;
 	p->readers = p->writers = 1;
-	p->size = PIPE_DEF_SIZE;
+	p->size = size;
 	return p;
+}
+
+struct pipe *pipe_alloc(struct waitq *rdq, struct waitq *wrq)
+{
+	return alloc_sized(rdq, wrq, PIPE_DEF_SIZE);
 }
 
 /* A ring page is a frame of its own (a heap block of 4 KiB would take
@@ -81,9 +95,9 @@ static char *page_alloc(void)
 	return pa ? P2V(pa) : NULL;
 }
 
-static void free_pages_from(struct pipe *p, uint32_t first)
+static void free_pages(struct pipe *p)
 {
-	for (uint32_t i = first; i < PIPE_MAX_SIZE / PIPE_PAGE; i++) {
+	for (uint32_t i = 0; i < p->size / PIPE_PAGE; i++) {
 		if (p->page[i])
 			pmm_free(V2P(p->page[i]));
 		p->page[i] = NULL;
@@ -94,7 +108,12 @@ void pipe_free(struct pipe *p)
 {
 	if (!p)
 		return;
-	free_pages_from(p, 0);
+	free_pages(p);
+	if (p->user) {
+		pipe_user_charge(p->user, p->charged, 0);
+		pipe_user_put(p->user);
+	}
+	kfree(p->page);
 	kfree(p);
 }
 
@@ -125,12 +144,56 @@ static bool no_reader(const struct pipe *p)
 	return p->readers == 0 || p->shut;
 }
 
+/* A new pipe's size, charged to its user (Linux's alloc_pipe_info):
+ * -ENFILE past the user's hard limit. */
+static int new_pipe_size(struct pipe_user *u, uint32_t *size)
+{
+	uint32_t pages = PIPE_DEF_SIZE / PIPE_PAGE;
+	uint32_t max_size = pipe_sysctl_value(PIPE_SYSCTL_MAX_SIZE);
+	if (pages * PIPE_PAGE > max_size && !capable(CAP_SYS_RESOURCE))
+		pages = max_size / PIPE_PAGE;
+	uint32_t total = pipe_user_charge(u, 0, pages);
+	if (pipe_pages_over_soft(total) && pipe_unprivileged()) {
+		total = pipe_user_charge(u, pages, PIPE_MIN_SIZE / PIPE_PAGE);
+		pages = PIPE_MIN_SIZE / PIPE_PAGE;
+	}
+	if (pipe_pages_over_hard(total) && pipe_unprivileged()) {
+		pipe_user_charge(u, pages, 0);
+		return -ENFILE;
+	}
+	*size = pages * PIPE_PAGE;
+	return 0;
+}
+
+/* The pipe of pipe(2): charged to the caller's user. */
+static int charged_pipe(struct pipe **pp)
+{
+	uint32_t size;
+	struct pipe_user *u = pipe_user_get();
+	int err = u ? new_pipe_size(u, &size) : -ENOMEM;
+	struct pipe *p = err ? NULL : alloc_sized(NULL, NULL, size);
+	if (!p) {
+		if (!err)
+			pipe_user_charge(u, size / PIPE_PAGE, 0);
+		if (u)
+			pipe_user_put(u);
+		return err ? err : -ENOMEM;
+	}
+	p->user = u;
+	p->charged = size / PIPE_PAGE;
+	*pp = p;
+	return 0;
+}
+
 int pipe_create(struct file **rd, struct file **wr)
 {
-	struct pipe *p = pipe_alloc(NULL, NULL);
+	struct pipe *p;
+	int err = charged_pipe(&p);
+	if (err)
+		return err;
 	*rd = file_alloc(FT_PIPE_READ);
 	*wr = file_alloc(FT_PIPE_WRITE);
-	if (!p || !*rd || !*wr) {
+	if (!*rd || !*wr) {
 		pipe_free(p);
 		kfree(*rd);
 		kfree(*wr);
@@ -255,32 +318,57 @@ int pipe_get_size(struct pipe *p)
 	return (int)p->size;
 }
 
-/* F_SETPIPE_SZ: want rounded up to a power of two pages (Linux's
- * round_pipe_size); -EPERM past PIPE_MAX_SIZE, -EBUSY when what the pipe
- * holds would not fit. What it holds is laid out again from the start. */
+/* The ring laid out again in slots pages from the start, what it holds
+ * kept: -EBUSY when that would not fit. p->lock held. */
+static int resize_ring(struct pipe *p, uint32_t slots)
+{
+	uint32_t used = p->nwrite - p->nread, size = slots * PIPE_PAGE;
+	if (used > size)
+		return -EBUSY;
+	char **page = kzalloc(slots * sizeof(char *));
+	char *held = used ? kmalloc(used) : NULL;
+	if (!page || (used && !held)) {
+		kfree(page);
+		kfree(held);
+		return -ENOMEM;
+	}
+	ring_get(p, held, used);
+	free_pages(p);
+	kfree(p->page);
+	p->page = page;
+	p->size = size;
+	p->nread = p->nwrite = 0;
+	int err = ring_room(p, used) ? 0 : -ENOMEM;	/* the pages it had were just given back */
+	if (!err)
+		ring_put(p, held, used);
+	kfree(held);
+	return err;
+}
+
+/* F_SETPIPE_SZ, Linux's pipe_set_size: want rounded up to a power of two
+ * pages (-EINVAL past 2 GiB); growing past pipe-max-size takes
+ * CAP_SYS_RESOURCE, and past the user's limits privilege (-EPERM). */
 int pipe_set_size(struct pipe *p, uint32_t want)
 {
-	uint32_t size = PIPE_PAGE;
-	while (size < want && size <= PIPE_MAX_SIZE)
-		size <<= 1;
-	if (size > PIPE_MAX_SIZE)
-		return -EPERM;
+	uint32_t size = pipe_round_size(want), slots = size / PIPE_PAGE;
+	if (!size || !p->user)
+		return -EINVAL;
 	spin_lock(&p->lock);
-	uint32_t used = p->nwrite - p->nread;
-	char *held = used ? kmalloc(used) : NULL;
-	int err = used > size ? -EBUSY : used && !held ? -ENOMEM : 0;
-	if (!err) {
-		ring_get(p, held, used);
-		free_pages_from(p, 0);
-		p->size = size;
-		p->nread = p->nwrite = 0;
-		if (ring_room(p, used))
-			ring_put(p, held, used);
-		else
-			err = -ENOMEM;		/* the pages it had were just given back */
-	}
+	bool grows = size > p->size;
+	int err = 0;
+	if (grows && size > pipe_sysctl_value(PIPE_SYSCTL_MAX_SIZE) && !capable(CAP_SYS_RESOURCE))
+		err = -EPERM;
+	uint32_t total = err ? 0 : pipe_user_charge(p->user, p->charged, slots);
+	if (!err && grows && (pipe_pages_over_hard(total) || pipe_pages_over_soft(total)) &&
+	    pipe_unprivileged())
+		err = -EPERM;
+	if (!err)
+		err = resize_ring(p, slots);
+	if (err && total)
+		pipe_user_charge(p->user, slots, p->charged);	/* as it was */
+	else if (!err)
+		p->charged = slots;
 	spin_unlock(&p->lock);
-	kfree(held);
 	if (!err)
 		TRACE_WAKE(WAKE_PIPE, waitq_wake_all(p->wr_wait));	/* more room, maybe */
 	return err ? err : (int)size;

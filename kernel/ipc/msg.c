@@ -435,7 +435,7 @@ static void queue_remove(struct msg_queue *q)
 
 static int queue_set(struct msg_queue *q, const struct msqid64_ds *ds)
 {
-	if (ds->msg_qbytes > (uint32_t)ipc_tun.msgmnb && current()->euid != 0)
+	if (ds->msg_qbytes > (uint32_t)ipc_tun.msgmnb && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;		/* past msgmnb needs CAP_SYS_RESOURCE */
 	int err = ipc_perm_set(&q->perm, &ds->msg_perm);
 	if (err < 0)

@@ -462,9 +462,10 @@ static int shmctl_lock(int shmid, int cmd)
 	spin_lock(&shm_ids.lock);
 	struct kern_ipc_perm *p = ipc_obtain(&shm_ids, shmid);
 	int err = !p ? -EINVAL : 0;
-	if (!err && me->euid != 0 && (uint32_t)me->euid != p->uid && (uint32_t)me->euid != p->cuid)
+	bool may_lock = proc_capable(me, CAP_IPC_LOCK);
+	if (!err && !may_lock && (uint32_t)me->euid != p->uid && (uint32_t)me->euid != p->cuid)
 		err = -EPERM;
-	if (!err && me->euid != 0 && cmd == SHM_LOCK &&
+	if (!err && !may_lock && cmd == SHM_LOCK &&
 	    !me->group->rlim[RLIMIT_MEMLOCK].rlim_cur)
 		err = -EPERM;
 	if (!err && cmd == SHM_LOCK)

@@ -10,6 +10,7 @@
 #include "ipc.h"
 #include "util.h"
 #include "lib/errno.h"
+#include "lib/format.h"		/* parse_decimals */
 #include "kernel/fs/proc/procfs.h"	/* pb_printf */
 
 struct ipc_tunables ipc_tun = {
@@ -59,39 +60,11 @@ void ipc_sysctl_text(int i, struct pbuf *b)
 	}
 }
 
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n';
-}
-
-/* Up to max numbers of text, each an optional '-' and decimal digits
- * between blanks: how many, or -EINVAL for anything else. */
-static int parse_numbers(const char *s, uint32_t len, int64_t *out, int max)
-{
-	uint32_t i = 0;
-	int n = 0;
-
-	for (;;) {
-		while (i < len && blank(s[i]))
-			i++;
-		if (i == len || n == max)
-			return n && i == len ? n : -EINVAL;
-		bool neg = s[i] == '-', digits = false;
-		int64_t v = 0;
-		for (i += neg; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits = true)
-			if ((v = v * 10 + (s[i] - '0')) > (1ll << 33))
-				return -EINVAL;
-		if (!digits || (i < len && !blank(s[i])))
-			return -EINVAL;
-		out[n++] = neg ? -v : v;
-	}
-}
-
 int ipc_sysctl_write(int i, const char *text, uint32_t len)
 {
 	int64_t v[4];
 	int kind = sysctls[i].kind;
-	int n = parse_numbers(text, len, v, kind == SEM4 ? 4 : 1);
+	int n = parse_decimals(text, len, v, kind == SEM4 ? 4 : 1);
 
 	if (n < 0 || kind == ZERO)
 		return -EINVAL;

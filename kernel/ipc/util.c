@@ -177,13 +177,13 @@ int ipc_perms(const struct kern_ipc_perm *p, int flag)
 	else if ((uint32_t)me->egid == p->cgid || (uint32_t)me->egid == p->gid)
 		granted >>= 3;
 	/* root's CAP_IPC_OWNER */
-	return (requested & ~granted & 0007) && me->euid != 0 ? -EACCES : 0;
+	return (requested & ~granted & 0007) && !proc_capable(me, CAP_IPC_OWNER) ? -EACCES : 0;
 }
 
 bool ipc_owner(const struct kern_ipc_perm *p)
 {
 	uint32_t euid = (uint32_t)current()->euid;
-	return euid == p->cuid || euid == p->uid || euid == 0;
+	return euid == p->cuid || euid == p->uid || capable(CAP_SYS_ADMIN);
 }
 
 void ipc_perm_out(const struct kern_ipc_perm *p, struct ipc64_perm *out)

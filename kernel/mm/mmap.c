@@ -532,7 +532,7 @@ int sys_mlockall(int flags)
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
-	if (p->euid != 0 && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+	if (!proc_capable(p, CAP_IPC_LOCK) && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	struct proc *g = mm_enter();
 	g->mm.lock_future = flags & MCL_FUTURE;
@@ -573,7 +573,7 @@ static int do_mlock(uint32_t addr, uint32_t len, bool lock)
 	uint64_t end = ((uint64_t)addr + len + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
 	if (end > 0xFFFFFFFFull)
 		return -EINVAL;		/* Linux: the range wraps */
-	if (lock && current()->euid != 0 && g->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+	if (lock && !capable(CAP_IPC_LOCK) && g->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	if (start == end)
 		return 0;

@@ -34,7 +34,7 @@ int sys_reboot(uint32_t magic1, uint32_t magic2, uint32_t cmd)
 {
 	if (magic1 != LINUX_REBOOT_MAGIC1 || magic2 != LINUX_REBOOT_MAGIC2)
 		return -EINVAL;
-	if (current()->euid != 0)
+	if (!capable(CAP_SYS_BOOT))
 		return -EPERM;
 	if (cmd == LINUX_REBOOT_CMD_POWER_OFF || cmd == LINUX_REBOOT_CMD_HALT)
 		power_off(0);

@@ -2,22 +2,18 @@
  * cred.c - user and group ids: real, effective and saved, as Linux keeps
  * them (setuid(2), setreuid(2), setresuid(2) and the gid twins).
  *
- * Root (effective uid 0) may set any id. Anyone else may only move each
- * id among the three values it already has; so a program that gave up
- * root (setpriv --reuid=1000) cannot take it back. The scheduler's
+ * A task with CAP_SETUID (CAP_SETGID for the group ids) may set any id.
+ * Anyone else may only move each id among the three values it already
+ * has; so a program that gave up root (setpriv --reuid=1000) cannot take
+ * it back. A change of uids moves the capabilities as Linux's does
+ * (kernel/task/capability.c: caps_setuid_fixup). The scheduler's
  * permission rules read uid and euid (docs/staircase.md §7.5); kill reads
  * uid and suid (kernel/task/signal.c).
- *
- * Capabilities are not kept apart from the ids: capget (184) reports the
- * sets Linux derives from them when nothing changed them otherwise (every
- * capability effective while the effective uid is 0, permitted while any
- * of the three is). capset is not built.
  */
 #include "lib/errno.h"
 #include "proc.h"
 #include "kernel/mm/uaccess.h"
 #include "cred.h"
-#include <uapi/prctl.h>	/* CAP_LAST_CAP, the capget structures */
 
 #define KEEP (-1)		/* "leave this id as it is" */
 
@@ -73,14 +69,36 @@ static int set_one(struct ids cur, int id, bool root)
 
 static struct ids uids(struct proc *p) { return (struct ids){ &p->uid, &p->euid, &p->suid }; }
 static struct ids gids(struct proc *p) { return (struct ids){ &p->gid, &p->egid, &p->sgid }; }
-static bool root(void) { return current()->euid == 0; }
 
-int sys_setuid(int uid) { return set_one(uids(current()), uid, root()); }
-int sys_setgid(int gid) { return set_one(gids(current()), gid, root()); }
-int sys_setreuid(int r, int e) { return set_re(uids(current()), r, e, root()); }
-int sys_setregid(int r, int e) { return set_re(gids(current()), r, e, root()); }
-int sys_setresuid(int r, int e, int s) { return set_res(uids(current()), r, e, s, root()); }
-int sys_setresgid(int r, int e, int s) { return set_res(gids(current()), r, e, s, root()); }
+/* A uid call's result, after the capabilities followed the new uids. */
+static int uid_changed(int err, int old_r, int old_e, int old_s)
+{
+	if (!err)
+		caps_setuid_fixup(current(), old_r, old_e, old_s);
+	return err;
+}
+
+int sys_setuid(int uid)
+{
+	int r = current()->uid, e = current()->euid, s = current()->suid;
+	return uid_changed(set_one(uids(current()), uid, capable(CAP_SETUID)), r, e, s);
+}
+
+int sys_setreuid(int ru, int eu)
+{
+	int r = current()->uid, e = current()->euid, s = current()->suid;
+	return uid_changed(set_re(uids(current()), ru, eu, capable(CAP_SETUID)), r, e, s);
+}
+
+int sys_setresuid(int ru, int eu, int su)
+{
+	int r = current()->uid, e = current()->euid, s = current()->suid;
+	return uid_changed(set_res(uids(current()), ru, eu, su, capable(CAP_SETUID)), r, e, s);
+}
+
+int sys_setgid(int gid) { return set_one(gids(current()), gid, capable(CAP_SETGID)); }
+int sys_setregid(int r, int e) { return set_re(gids(current()), r, e, capable(CAP_SETGID)); }
+int sys_setresgid(int r, int e, int s) { return set_res(gids(current()), r, e, s, capable(CAP_SETGID)); }
 
 static int get_res(struct ids cur, int *ur, int *ue, int *us)
 {
@@ -96,58 +114,3 @@ int sys_getuid(void) { return current()->uid; }
 int sys_geteuid(void) { return current()->euid; }
 int sys_getgid(void) { return current()->gid; }
 int sys_getegid(void) { return current()->egid; }
-
-/* How many words each set takes in this header's version, or 0 for a
- * version Linux does not know (it then writes its own into the header). */
-static int cap_words(struct __user_cap_header_struct *uh, uint32_t *version)
-{
-	if (copy_from_user(version, &uh->version, sizeof(*version)) < 0)
-		return -EFAULT;
-	if (*version == _LINUX_CAPABILITY_VERSION_1)
-		return 1;
-	if (*version == _LINUX_CAPABILITY_VERSION_2 || *version == _LINUX_CAPABILITY_VERSION_3)
-		return 2;
-	uint32_t v3 = _LINUX_CAPABILITY_VERSION_3;
-	return copy_to_user(&uh->version, &v3, sizeof(v3)) < 0 ? -EFAULT : 0;
-}
-
-/* The sets of task pid (0: the caller), word by word: Linux's
- * CAP_FULL_SET where the ids give it. */
-static int cap_sets(int pid, struct __user_cap_data_struct d[2])
-{
-	struct proc *p = pid ? proc_get(pid) : current();
-	if (!p)
-		return -ESRCH;
-	bool eff = p->euid == 0, perm = p->uid == 0 || p->euid == 0 || p->suid == 0;
-	if (pid)
-		proc_put(p);
-	uint32_t full[2] = { 0xffffffffu, (1u << (CAP_LAST_CAP - 31)) - 1 };
-	for (int i = 0; i < 2; i++)
-		d[i] = (struct __user_cap_data_struct){ eff ? full[i] : 0, perm ? full[i] : 0, 0 };
-	return 0;
-}
-
-/* Linux's capget, in its order: the version (a NULL data pointer only
- * asks for it: 0 even for an unknown one), the pid, the sets. */
-int sys_capget(void *uheader, void *udata)
-{
-	struct __user_cap_header_struct *uh = uheader;
-	struct __user_cap_data_struct d[2];
-	uint32_t version;
-	int pid, words = cap_words(uh, &version);
-
-	if (words < 0)
-		return words;
-	if (!udata)
-		return 0;
-	if (words == 0)
-		return -EINVAL;
-	if (copy_from_user(&pid, &uh->pid, sizeof(pid)) < 0)
-		return -EFAULT;
-	if (pid < 0)
-		return -EINVAL;
-	int err = cap_sets(pid, d);
-	if (err)
-		return err;
-	return copy_to_user(udata, d, (uint32_t)words * sizeof(d[0])) < 0 ? -EFAULT : 0;
-}

@@ -310,6 +310,7 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 		pop_cli();
 	}
 	p->did_exec = true;
+	caps_exec(p);			/* the capabilities the new program starts with */
 	p->group->dumpable = 1;		/* Linux's SUID_DUMP_USER after an exec */
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));

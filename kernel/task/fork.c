@@ -19,6 +19,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	child->gid = me->gid;
 	child->egid = me->egid;
 	child->sgid = me->sgid;
+	child->caps = me->caps;
 	pid_set_groups(child, me->group_leader->pgid, me->group_leader->sid);
 	memcpy(child->name, me->name, sizeof(child->name));
 	child->timer_slack_ns = child->default_timer_slack_ns = me->timer_slack_ns;
@@ -53,6 +54,7 @@ struct proc *fork_prepare(int *err)
 	signal_fork(child, me);
 	memcpy(child->group->rlim, parent->group->rlim, sizeof(child->group->rlim));
 	child->group->dumpable = parent->group->dumpable;
+	child->group->thp_disable = parent->group->thp_disable;
 	if (fork_files(child, parent) < 0) {
 		proc_release(child);
 		return NULL;

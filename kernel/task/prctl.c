@@ -1,12 +1,15 @@
 /*
- * prctl.c - prctl (172), the options real programs use at start-up:
+ * prctl.c - prctl (172), the options real programs and LTP use:
  * PR_SET_NAME / PR_GET_NAME (a process's name as ps, top and trace show
- * it: busybox and glibc's pthread_setname_np set it) and PR_SET_DUMPABLE /
- * PR_GET_DUMPABLE (kept, though this kernel writes no core files),
- * PR_CAPBSET_READ (libcap's count of the capabilities), PR_SET_PDEATHSIG /
- * PR_GET_PDEATHSIG (stress-ng's workers: the signal the parent's end sends).
+ * it: busybox and glibc's pthread_setname_np set it), PR_SET_DUMPABLE /
+ * PR_GET_DUMPABLE (core files: kernel/task/coredump.c), PR_SET_PDEATHSIG
+ * / PR_GET_PDEATHSIG (stress-ng's workers: the signal the parent's end
+ * sends), the TSC mode, timer slack, child subreapers, no_new_privs, the
+ * THP flag (kept and reported: this kernel has no huge pages), the timing
+ * kind, and the capability options (kernel/task/capability.c).
  * Every other option is -EINVAL, as Linux answers an option it does not
  * know, with one console line per option so a program's needs show up.
+ * Arguments an option does not take must be 0 where Linux says so.
  */
 #include "prctl.h"
 #include "lib/errno.h"
@@ -64,7 +67,9 @@ static void log_unknown(uint32_t option)
 	printk("prctl: option %u not implemented; -EINVAL (logged once)\n", option);
 }
 
-int sys_prctl(uint32_t option, uint32_t arg2)
+/* The options of the process as a whole and of this thread's state;
+ * -ENOSYS for one that is not here. */
+static int task_option(uint32_t option, uint32_t arg2)
 {
 	struct proc *p = current()->group_leader;	/* dumpable is the process's */
 	switch (option) {
@@ -72,11 +77,6 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 		return set_name((const char *)arg2);
 	case PR_GET_NAME:
 		return get_name((char *)arg2);
-	case PR_CAPBSET_READ:
-		/* Every capability is in every bounding set here (root may do
-		 * all, nobody drops any): 1, and EINVAL past Linux's last one,
-		 * which is how libcap counts them (ps, pgrep at start-up). */
-		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
 	case PR_SET_PDEATHSIG:		/* the thread's, not the process's */
 		if (arg2 > NSIG)
 			return -EINVAL;
@@ -115,8 +115,54 @@ int sys_prctl(uint32_t option, uint32_t arg2)
 			return -EINVAL;
 		p->group->dumpable = (uint8_t)arg2;
 		return 0;
+	case PR_GET_TIMING:
+		return PR_TIMING_STATISTICAL;
+	case PR_SET_TIMING:		/* the other kind, timestamps, never was built */
+		return arg2 == PR_TIMING_STATISTICAL ? 0 : -EINVAL;
 	default:
-		log_unknown(option);
-		return -EINVAL;
+		return -ENOSYS;
 	}
+}
+
+/* The flags whose calls take no argument past what they say. */
+static int flag_option(uint32_t option, uint32_t arg2, uint32_t arg3, uint32_t arg4, uint32_t arg5)
+{
+	struct thread_group *g = current()->group;
+	switch (option) {
+	case PR_SET_NO_NEW_PRIVS:	/* for good: nothing takes it off */
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		current()->caps.no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return current()->caps.no_new_privs;
+	case PR_SET_THP_DISABLE:
+		if (arg3 || arg4 || arg5)
+			return -EINVAL;
+		g->thp_disable = arg2 != 0;
+		return 0;
+	case PR_GET_THP_DISABLE:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return g->thp_disable;
+	default:
+		return -ENOSYS;
+	}
+}
+
+/* Linux's order: the capability options (its security hook) first. */
+int sys_prctl(uint32_t option, uint32_t arg2, uint32_t arg3, uint32_t arg4, uint32_t arg5)
+{
+	int r = caps_prctl(option, arg2, arg3, arg4, arg5);
+	if (r == -ENOSYS)
+		r = task_option(option, arg2);
+	if (r == -ENOSYS)
+		r = flag_option(option, arg2, arg3, arg4, arg5);
+	if (r == -ENOSYS) {
+		log_unknown(option);
+		r = -EINVAL;
+	}
+	return r;
 }

@@ -6,6 +6,6 @@
 
 #include <stdint.h>
 
-int sys_prctl(uint32_t option, uint32_t arg2);
+int sys_prctl(uint32_t option, uint32_t arg2, uint32_t arg3, uint32_t arg4, uint32_t arg5);
 
 #endif

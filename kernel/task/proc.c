@@ -591,14 +591,23 @@ uint32_t proc_total_forks(void)
 }
 
 
-struct proc *proc_get(int pid)
+/* pid's task in one of the states asked for, with a reference; NULL if
+ * none. */
+static struct proc *get_in_state(int pid, bool zombie_too)
 {
 	struct proc *found = pid_find(pid);	/* readable until we sleep */
-	if (found && (found->pstate != P_LIVE || !proc_ref(found)))
+	bool state_ok = found && (found->pstate == P_LIVE ||
+				  (zombie_too && found->pstate == P_ZOMBIE));
+	if (found && (!state_ok || !proc_ref(found)))
 		found = NULL;
 	if (found)
 		selftest_lookup_delay();	/* test=slowfind (kernel/debug/selftest.c) */
 	return found;
+}
+
+struct proc *proc_get(int pid)
+{
+	return get_in_state(pid, false);
 }
 
 void proc_put(struct proc *p)
@@ -673,10 +682,12 @@ int proc_kstack_slot(int pid)
 }
 
 /* The process table as sched/machine.h asks for it: a task by pid, with a
- * reference, and the credentials around a struct sched_task. */
+ * reference, and the credentials around a struct sched_task. A zombie is
+ * found until it is reaped, as Linux's find_task_by_vpid finds it: its
+ * policy can be read, and set, to no effect (it is on no queue). */
 struct sched_task *sched_find_task(int pid)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = get_in_state(pid, true);
 	return p ? &p->sched : NULL;
 }
 
@@ -688,6 +699,7 @@ void sched_put_task(struct sched_task *t)
 int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
 int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
 int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
+bool sched_task_cap_nice(struct sched_task *t) { return proc_capable(proc_of(t), CAP_SYS_NICE); }
 
 /* ---- init -------------------------------------------------------------- */
 
@@ -702,6 +714,7 @@ int proc_start_init(const char *path, char *const argv[], char *const envp[])
 		panic("no memory for init");
 	sched_task_init(&p->sched, false);
 	proc_default_limits(p);
+	caps_init(&p->caps);
 	p->umask = INIT_UMASK;
 	pid_set_groups(p, p->pid, p->pid);	/* init leads the console's session */
 	struct file *console = file_alloc(FT_CONSOLE);

@@ -44,6 +44,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/time/itimer.h"
 #include "pid.h"
+#include "cred.h"
 #include "kernel/sync/rcu.h"
 
 /* RLIMIT_NPROC (docs/kernel.md, "Limits"): an ordinary user's processes,
@@ -114,6 +115,7 @@ struct thread_group {
 	/* Changed only by its own threads (the call's caller): */
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
+	bool thp_disable;		/* prctl PR_SET_THP_DISABLE: kept by fork and exec */
 	/* Under itimer_lock: alarm, setitimer (kernel/time/itimer.c); kept
 	 * by exec, not by fork. */
 	struct itimers it;
@@ -140,9 +142,11 @@ struct proc {
 	struct proc *group_leader;	/* the group's first thread; itself in it (signal_lock) */
 	struct thread_group *group;	/* what the group shares; never NULL, never changes */
 
-	/* Credentials (kernel/task/cred.c): written by the task itself. */
+	/* Credentials (kernel/task/cred.c, capability.c): written by the
+	 * task itself. */
 	int uid, euid, suid;		/* real, effective, saved */
 	int gid, egid, sgid;
+	struct caps caps;
 
 	/* Job control, under signal_lock: kill(-pgid) and the tty address
 	 * tasks by these, and a stop is a signal's doing. */

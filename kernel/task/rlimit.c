@@ -38,7 +38,7 @@ static int set_limit(struct proc *p, int resource, struct rlimit lim)
 {
 	if (resource < 0 || resource >= RLIM_NLIMITS || lim.rlim_cur > lim.rlim_max)
 		return -EINVAL;
-	if (lim.rlim_max > p->group->rlim[resource].rlim_max && current()->euid != 0)
+	if (lim.rlim_max > p->group->rlim[resource].rlim_max && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;
 	if (resource == RLIMIT_NOFILE && lim.rlim_max > NR_OPEN)
 		return -EPERM;		/* Linux: above nr_open */
@@ -57,12 +57,12 @@ int sys_setrlimit(int resource, const void *urlim)
 	return set_limit(current()->group_leader, resource, lim);
 }
 
-/* Another process's limits (Linux's check_prlimit_permission): root, or
+/* Another process's limits (Linux's check_prlimit_permission): CAP_SYS_RESOURCE, or
  * the caller's real uid is the target's three uids and its real gid the
  * target's three gids. */
 static bool may_prlimit(const struct proc *me, const struct proc *t)
 {
-	return me->euid == 0 ||
+	return proc_capable(me, CAP_SYS_RESOURCE) ||
 	       (me->uid == t->uid && me->uid == t->euid && me->uid == t->suid &&
 		me->gid == t->gid && me->gid == t->egid && me->gid == t->sgid);
 }

@@ -329,11 +329,11 @@ void signal_send_self(int sig)
 
 /* ---- kill(2) --------------------------------------------------------------- */
 
-/* Linux's rule: root, or the sender's real or effective uid is the
+/* Linux's rule: CAP_KILL, or the sender's real or effective uid is the
  * target's real or saved uid; SIGCONT also within the same session. */
 static bool may_signal(const struct proc *me, const struct proc *t, int sig)
 {
-	if (me->euid == 0)
+	if (proc_capable(me, CAP_KILL))
 		return true;
 	if (me->euid == t->uid || me->euid == t->suid ||
 	    me->uid == t->uid || me->uid == t->suid)

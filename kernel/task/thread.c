@@ -56,7 +56,7 @@ int sys_get_robust_list(int tid, void **uhead_ptr, uint32_t *ulen_ptr)
 		struct proc *p = proc_get(tid);
 		if (!p)
 			return -ESRCH;
-		bool allowed = me->euid == 0 || me->uid == p->uid;
+		bool allowed = proc_capable(me, CAP_SYS_PTRACE) || me->uid == p->uid;
 		head = p->robust_list;
 		proc_put(p);
 		if (!allowed)
@@ -346,7 +346,7 @@ int sys_unshare(uint32_t flags)
 	if (flags & CLONE_NEWUSER)
 		return -EINVAL;		/* Linux makes the user namespace first */
 	if (flags & UNSHARE_NAMESPACES)
-		return me->euid != 0 ? -EPERM : -EINVAL;
+		return !proc_capable(me, CAP_SYS_ADMIN) ? -EPERM : -EINVAL;
 	return 0;
 }
 

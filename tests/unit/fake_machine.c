@@ -114,6 +114,12 @@ int sched_task_euid(struct sched_task *t)
 	return fake_of(t)->euid;
 }
 
+/* The fake tasks have no capability sets: root's have them all. */
+bool sched_task_cap_nice(struct sched_task *t)
+{
+	return fake_of(t)->euid == 0;
+}
+
 static bool user_range_ok(const void *p, uint32_t n)
 {
 	const uint8_t *b = p;

@@ -30,6 +30,8 @@
  * slot, and its scheduler state under its run queue's lock. */
 struct pid_snap {
 	int pid, tgid, threads, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
+	struct caps caps;
+	bool thp_disable;
 	char name[PROC_NAME_MAX];
 	char state;
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
@@ -98,6 +100,7 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 		.pid = p->pid, .tgid = g->pid, .threads = proc_nr_threads(p->pid), .ppid = g->parent ? g->parent->pid : 0, .pgid = g->pgid,
 		.sid = g->sid, .uid = p->uid, .euid = p->euid, .suid = p->suid,
 		.gid = p->gid, .egid = p->egid, .sgid = p->sgid, .state = procfs_state_char(p),
+		.caps = p->caps, .thp_disable = g->group->thp_disable,
 		.cutime = g->group->cutime, .cstime = g->group->cstime, .start_ns = p->start_ns,
 		/* a zombie's table is gone: Linux says 0 too */
 		.fd_size = g->fdt ? g->fdt->max_fds : 0,
@@ -202,17 +205,18 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 	uint32_t mask = s->sv.info.cpus_allowed;
 	text_status_ids(s, b);
 	text_status_vm(s, b);
-	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t1\nThreads:\t%d\n"
-		  "SigQ:\t0/%d\n", 0, s->threads, max_threads);
+	pb_printf(b, "HugetlbPages:\t%8u kB\nCoreDumping:\t0\nTHP_enabled:\t%d\nThreads:\t%d\n"
+		  "SigQ:\t0/%d\n", 0, !s->thp_disable, s->threads, max_threads);
 	pb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
 		  "SigCgt:\t%016llx\n", (unsigned long long)s->pending, (unsigned long long)s->shared,
 		  (unsigned long long)s->blocked, (unsigned long long)s->ignored,
 		  (unsigned long long)s->caught);
 	pb_printf(b, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\nCapBnd:\t%016llx\n"
-		  "CapAmb:\t%016llx\n", 0ull, s->euid ? 0ull : 0x1ffffffffffull,
-		  s->euid ? 0ull : 0x1ffffffffffull, 0x1ffffffffffull, 0ull);
-	pb_printf(b, "NoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n"
-		  "Speculation_Store_Bypass:\tthread vulnerable\n"
+		  "CapAmb:\t%016llx\n", (unsigned long long)s->caps.inheritable,
+		  (unsigned long long)s->caps.permitted, (unsigned long long)s->caps.effective,
+		  (unsigned long long)s->caps.bounding, (unsigned long long)s->caps.ambient);
+	pb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", s->caps.no_new_privs);
+	pb_printf(b, "Speculation_Store_Bypass:\tthread vulnerable\n"
 		  "SpeculationIndirectBranch:\tconditional enabled\n");
 	pb_printf(b, "Cpus_allowed:\t%x\nCpus_allowed_list:\t", mask);
 	pb_cpu_list(b, mask);

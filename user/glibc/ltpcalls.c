@@ -1,0 +1,524 @@
+/*
+ * ltpcalls - more of what LTP's tests (make ltp, bench/results/ltp.md)
+ * found missing or different here, in KTAP, so that tests/linux-diff.sh
+ * compares this kernel's answers with Linux 6.1's (ltpfound has the
+ * first part):
+ *   - the scheduler's calls find a zombie until it is reaped
+ *     (sched_setscheduler04): its policy and priority read and set, and
+ *     ESRCH once reaped;
+ *   - capabilities: capset's rules (permitted only shrinks, effective
+ *     inside it, inheritable inside the bounding set, only the caller's
+ *     own), what the privileged calls ask of the effective set (nice,
+ *     kill, mlock past RLIMIT_MEMLOCK, file permissions, reboot), what
+ *     setuid and exec do to the sets, PR_SET_KEEPCAPS, the bounding set
+ *     (PR_CAPBSET_DROP), ambient capabilities across exec, securebits,
+ *     and /proc/PID/status's Cap lines;
+ *   - prctl02's list: each option's errno with CAP_SYS_ADMIN and
+ *     CAP_SETPCAP dropped; PR_SET_NO_NEW_PRIVS and PR_SET_THP_DISABLE
+ *     (read back, inherited, kept by exec, in status);
+ *   - pipe limits (pipe15): /proc/sys/fs/pipe-max-size and
+ *     pipe-user-pages-soft/-hard, F_SETPIPE_SZ past the maximum, a user
+ *     past the soft limit getting 2-page pipes and past the hard one
+ *     ENFILE, root held to neither, and 1,024 pipes of 64 KiB that write
+ *     a whole buffer without blocking.
+ *
+ * Built by make with Debian's glibc (user/user.mk):
+ *	i686-linux-gnu-gcc -static -O2 -o ltpcalls user/glibc/ltpcalls.c
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ktap.h"
+
+/* A result as text: its number, or its errno's name. Four buffers in
+ * turn, so that one printf may show four. */
+static const char *ename(long r)
+{
+	static char bufs[4][16];
+	static int next;
+	if (r >= 0) {
+		char *buf = bufs[next++ % 4];
+		snprintf(buf, sizeof(bufs[0]), "%ld", r);
+		return buf;
+	}
+	return strerrorname_np((int)-r) ? strerrorname_np((int)-r) : "?";
+}
+
+/* ---- zombies ------------------------------------------------------------ */
+
+static void zombies(void)
+{
+	pid_t c = fork();
+	if (c == 0)
+		_exit(0);
+	siginfo_t si;
+	waitid(P_PID, c, &si, WEXITED | WNOWAIT);	/* a zombie now, not reaped */
+	usleep(10000);			/* and off its CPU, its exit over */
+	struct sched_param sp = { 0 };
+	long pol = raw(sched_getscheduler(c)), gp = raw(sched_getparam(c, &sp));
+	char what[96];
+	snprintf(what, sizeof(what), "getscheduler %s, getparam %s prio %d", ename(pol), ename(gp),
+		 sp.sched_priority);
+	check_why(pol == SCHED_OTHER && gp == 0 && sp.sched_priority == 0,
+		  "sched_calls_find_an_unreaped_zombie", what);
+	sp.sched_priority = 10;
+	long set = raw(sched_setscheduler(c, SCHED_RR, &sp));
+	pol = raw(sched_getscheduler(c));
+	snprintf(what, sizeof(what), "setscheduler %s, then %s", ename(set), ename(pol));
+	check_why(set == 0 && pol == SCHED_RR, "setscheduler_of_a_zombie_is_kept", what);
+	waitpid(c, NULL, 0);
+	pol = raw(sched_getscheduler(c));
+	check_why(pol == -ESRCH, "sched_calls_after_the_reap_are_esrch", ename(pol));
+}
+
+/* ---- capabilities ------------------------------------------------------- */
+
+struct sets { uint64_t eff, prm, inh; };
+
+static long get_sets(struct sets *s)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	long r = raw(syscall(SYS_capget, &h, d));
+	*s = (struct sets){ d[0].effective | (uint64_t)d[1].effective << 32,
+			    d[0].permitted | (uint64_t)d[1].permitted << 32,
+			    d[0].inheritable | (uint64_t)d[1].inheritable << 32 };
+	return r;
+}
+
+static long set_sets(int pid, const struct sets *s)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, pid };
+	struct __user_cap_data_struct d[2] = {
+		{ (uint32_t)s->eff, (uint32_t)s->prm, (uint32_t)s->inh },
+		{ (uint32_t)(s->eff >> 32), (uint32_t)(s->prm >> 32), (uint32_t)(s->inh >> 32) } };
+	return raw(syscall(SYS_capset, &h, d));
+}
+
+/* Drop cap from the effective set (keep it permitted); 0 or -errno. */
+static long drop_effective(int cap)
+{
+	struct sets s;
+	get_sets(&s);
+	s.eff &= ~(1ull << cap);
+	return set_sets(0, &s);
+}
+
+/* A line of /proc/self/status, its value as text ("" if none). */
+static const char *status(const char *key, char *out, size_t len)
+{
+	char line[256];
+	size_t k = strlen(key);
+	FILE *f = fopen("/proc/self/status", "r");
+	out[0] = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, k) && line[k] == ':') {
+			snprintf(out, len, "%s", line + k + 2);
+			out[strcspn(out, "\n")] = 0;
+		}
+	if (f)
+		fclose(f);
+	return out;
+}
+
+/* What a child wrote to fd until it closed it, up to its first line end;
+ * fd is closed. */
+static void read_line(int fd, char *out, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	while (got < len - 1 && (n = read(fd, out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = 0;
+	out[strcspn(out, "\n")] = 0;
+	close(fd);
+}
+
+/* Run fn in a child; its exit status 0..255, or 1000 + signal. */
+static int in_child(int (*fn)(void))
+{
+	pid_t c = fork();
+	if (c == 0)
+		_exit(fn());
+	int st;
+	waitpid(c, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1000 + WTERMSIG(st);
+}
+
+static int capset_rules(void)
+{
+	struct sets s, all;
+	get_sets(&all);
+	int bad = 0;
+	s = all;
+	s.eff = s.prm = all.prm & ~(1ull << CAP_SYS_NICE);
+	bad |= (set_sets(0, &s) != 0) << 0;			/* drop it for good */
+	s.prm = all.prm;
+	bad |= (set_sets(0, &s) != -EPERM) << 1;		/* permitted may not grow */
+	s.prm = s.eff = all.prm & ~(1ull << CAP_SYS_NICE);
+	s.eff |= 1ull << CAP_SYS_NICE;
+	bad |= (set_sets(0, &s) != -EPERM) << 2;		/* effective inside permitted */
+	s.eff = s.prm;
+	bad |= (set_sets(getppid(), &s) != -EPERM) << 3;	/* only our own */
+	bad |= (set_sets(getpid(), &s) != 0) << 4;		/* our own pid is fine */
+	bad |= (nice(-1) != -1 || errno != EPERM) << 5;		/* no CAP_SYS_NICE */
+	return bad;
+}
+
+static int effective_checks(void)
+{
+	int bad = 0;
+	int fd = open("/tmp/ltpcalls.nobody", O_CREAT | O_WRONLY, 0);	/* mode 0 */
+	close(fd);
+	bad |= (open("/tmp/ltpcalls.nobody", O_RDONLY) < 0) << 0;	/* DAC_OVERRIDE */
+	drop_effective(CAP_DAC_OVERRIDE);
+	drop_effective(CAP_DAC_READ_SEARCH);
+	errno = 0;
+	bad |= (open("/tmp/ltpcalls.nobody", O_RDONLY) >= 0 || errno != EACCES) << 1;
+	unlink("/tmp/ltpcalls.nobody");
+	struct rlimit zero = { 0, 0 };
+	setrlimit(RLIMIT_MEMLOCK, &zero);
+	char page[4096] __attribute__((aligned(4096)));
+	bad |= (mlock(page, sizeof(page)) != 0) << 2;			/* IPC_LOCK */
+	munlock(page, sizeof(page));
+	drop_effective(CAP_IPC_LOCK);
+	bad |= (mlock(page, sizeof(page)) != -1 || errno != EPERM) << 3;
+	drop_effective(CAP_SYS_BOOT);
+	bad |= (reboot(0) != -1 || errno != EPERM) << 4;		/* any command */
+	return bad;
+}
+
+static int kill_needs_cap_kill(void)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		setresuid(1000, 1000, 1000);
+		pause();
+		_exit(0);
+	}
+	usleep(20000);
+	drop_effective(CAP_KILL);
+	int bad = (kill(c, SIGKILL) != -1 || errno != EPERM) << 0;
+	struct sets s;
+	get_sets(&s);
+	s.eff = s.prm;
+	set_sets(0, &s);					/* it is still permitted */
+	bad |= (kill(c, SIGKILL) != 0) << 1;
+	waitpid(c, NULL, 0);
+	return bad;
+}
+
+static int keepcaps(void)
+{
+	int bad = (prctl(PR_GET_KEEPCAPS) != 0) << 0;
+	bad |= (prctl(PR_SET_KEEPCAPS, 2) != -1 || errno != EINVAL) << 1;
+	bad |= (prctl(PR_SET_KEEPCAPS, 1) != 0 || prctl(PR_GET_KEEPCAPS) != 1) << 2;
+	setresuid(1000, 1000, 1000);
+	struct sets s;
+	get_sets(&s);
+	bad |= (s.eff != 0 || !(s.prm & (1ull << CAP_KILL))) << 3;	/* kept, not effective */
+	s.eff = 1ull << CAP_KILL;
+	bad |= (set_sets(0, &s) != 0) << 4;
+	return bad;
+}
+
+static void capabilities(void)
+{
+	char buf[64], what[160];
+	struct sets s;
+	long r = get_sets(&s);
+	snprintf(what, sizeof(what), "%s eff %#llx prm %#llx inh %#llx", ename(r),
+		 (unsigned long long)s.eff, (unsigned long long)s.prm, (unsigned long long)s.inh);
+	check_why(r == 0 && s.eff == 0x1ffffffffffull && s.prm == s.eff && !s.inh,
+		  "root_starts_with_every_capability", what);
+	snprintf(what, sizeof(what), "CapEff %s", status("CapEff", buf, sizeof(buf)));
+	snprintf(what + strlen(what), sizeof(what) - strlen(what), " CapBnd %s",
+		 status("CapBnd", buf, sizeof(buf)));
+	check_why(!strcmp(what, "CapEff 000001ffffffffff CapBnd 000001ffffffffff"),
+		  "status_shows_the_sets", what);
+	int st = in_child(capset_rules);
+	snprintf(what, sizeof(what), "failed rules %#x", st);
+	check_why(st == 0, "capset_permitted_shrinks_effective_inside_only_ours", what);
+	st = in_child(effective_checks);
+	snprintf(what, sizeof(what), "failed checks %#x", st);
+	check_why(st == 0, "privileged_calls_read_the_effective_set", what);
+	st = in_child(kill_needs_cap_kill);
+	snprintf(what, sizeof(what), "failed checks %#x", st);
+	check_why(st == 0, "kill_of_another_user_needs_cap_kill", what);
+	st = in_child(keepcaps);
+	snprintf(what, sizeof(what), "failed checks %#x", st);
+	check_why(st == 0, "keepcaps_keeps_permitted_across_setuid", what);
+}
+
+/* ---- exec --------------------------------------------------------------- */
+
+static char *self_path;
+
+/* The child's exec of ourselves with "report": what the new program's
+ * status says. */
+static int report(void)
+{
+	char a[64], b[64], c[64], d[64], e[64];
+	printf("report CapPrm %s CapEff %s CapAmb %s NoNewPrivs %s THP_enabled %s\n",
+	       status("CapPrm", a, sizeof(a)), status("CapEff", b, sizeof(b)),
+	       status("CapAmb", c, sizeof(c)), status("NoNewPrivs", d, sizeof(d)),
+	       status("THP_enabled", e, sizeof(e)));
+	return 0;
+}
+
+/* Exec ourselves after setup; the report line, read back through a pipe. */
+static void exec_report(void (*setup)(void), char *out, size_t len)
+{
+	int p[2];
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		dup2(p[1], 1);
+		setup();
+		execl(self_path, "ltpcalls", "report", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	read_line(p[0], out, len);
+	waitpid(c, NULL, 0);
+}
+
+static void nothing(void) { }
+
+static void keepcaps_user(void)
+{
+	prctl(PR_SET_KEEPCAPS, 1);
+	setresuid(1000, 1000, 1000);
+}
+
+/* setresuid clears the ambient set: raised after it, from what
+ * PR_SET_KEEPCAPS kept permitted. */
+static void ambient_user(void)
+{
+	prctl(PR_SET_KEEPCAPS, 1);
+	setresuid(1000, 1000, 1000);
+	struct sets s;
+	get_sets(&s);
+	s.inh = 1ull << CAP_SYS_NICE;
+	set_sets(0, &s);
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_SYS_NICE, 0, 0);
+}
+
+static void bounded_root(void)
+{
+	prctl(PR_CAPBSET_DROP, CAP_SYS_NICE);
+}
+
+static void flags(void)
+{
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+}
+
+static void execs(void)
+{
+	char out[256];
+	exec_report(nothing, out, sizeof(out));
+	check_why(strstr(out, "CapPrm 000001ffffffffff CapEff 000001ffffffffff CapAmb 0000000000000000") != NULL,
+		  "exec_as_root_gets_every_capability", out);
+	exec_report(keepcaps_user, out, sizeof(out));
+	check_why(strstr(out, "CapPrm 0000000000000000 CapEff 0000000000000000") != NULL,
+		  "exec_as_a_user_drops_what_keepcaps_kept", out);
+	exec_report(ambient_user, out, sizeof(out));
+	check_why(strstr(out, "CapPrm 0000000000800000 CapEff 0000000000800000 CapAmb 0000000000800000") != NULL,
+		  "an_ambient_capability_survives_a_users_exec", out);
+	exec_report(bounded_root, out, sizeof(out));
+	check_why(strstr(out, "CapPrm 000001ffff7fffff CapEff 000001ffff7fffff") != NULL,
+		  "a_dropped_bounding_capability_is_not_regained_by_exec", out);
+	exec_report(flags, out, sizeof(out));
+	check_why(strstr(out, "NoNewPrivs 1 THP_enabled 0") != NULL,
+		  "exec_keeps_no_new_privs_and_thp_disable", out);
+}
+
+/* ---- prctl -------------------------------------------------------------- */
+
+/* prctl02's cases, with CAP_SYS_ADMIN and CAP_SETPCAP dropped: each
+ * option's errno, as one line "name errno ..." */
+static int prctl02(void)
+{
+	static const struct { int opt; unsigned long a2, a3; } t[] = {
+		{ 999, 1, 0 }, { PR_SET_PDEATHSIG, ~0ul, 0 }, { PR_SET_DUMPABLE, 2, 0 },
+		{ PR_SET_NAME, 8, 0 }, { PR_SET_TIMING, 1, 0 },
+		{ PR_SET_NO_NEW_PRIVS, 0, 0 }, { PR_SET_NO_NEW_PRIVS, 1, 1 },
+		{ PR_GET_NO_NEW_PRIVS, 1, 0 }, { PR_SET_THP_DISABLE, 0, 1 },
+		{ PR_GET_THP_DISABLE, 1, 1 }, { PR_CAP_AMBIENT, ~0ul, 0 },
+		{ PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 1 },
+		{ PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, ~0ul },
+		{ PR_SET_SECUREBITS, 0, 0 }, { PR_CAPBSET_DROP, 1, 0 },
+		{ PR_CAPBSET_READ, 41, 0 }, { PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_KILL },
+	};
+	drop_effective(CAP_SYS_ADMIN);
+	drop_effective(CAP_SETPCAP);
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		printf("%s%s", i ? " " : "# prctl02 ", ename(raw(prctl(t[i].opt, t[i].a2, t[i].a3, 0, 0))));
+	printf("\n");
+	return 0;
+}
+
+static void prctls(void)
+{
+	int p[2];
+	char out[256];
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		dup2(p[1], 1);
+		_exit(prctl02());
+	}
+	close(p[1]);
+	read_line(p[0], out, sizeof(out));
+	waitpid(c, NULL, 0);
+	check_why(!strcmp(out, "# prctl02 EINVAL EINVAL EINVAL EFAULT EINVAL EINVAL EINVAL EINVAL "
+			  "EINVAL EINVAL EINVAL EINVAL EINVAL EPERM EPERM EINVAL EPERM"),
+		  "prctl02_errnos_without_sys_admin_and_setpcap", out + 10);
+	long r = raw(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	long thp = raw(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0));
+	long sb = raw(prctl(PR_GET_SECUREBITS)), bs = raw(prctl(PR_CAPBSET_READ, CAP_SYS_NICE));
+	char what[128];
+	snprintf(what, sizeof(what), "no_new_privs %s thp %s securebits %s capbset %s", ename(r),
+		 ename(thp), ename(sb), ename(bs));
+	check_why(r == 0 && thp == 0 && sb == 0 && bs == 1, "prctl_flags_start_clear", what);
+}
+
+/* ---- pipes -------------------------------------------------------------- */
+
+static long sysctl(const char *name, long set)
+{
+	char path[96], buf[32];
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	int fd = open(path, set < 0 ? O_RDONLY : O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	long v = 0;
+	if (set < 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = 0;
+		v = strtol(buf, NULL, 10);
+	} else {
+		int n = snprintf(buf, sizeof(buf), "%ld\n", set);
+		v = write(fd, buf, n) == n ? 0 : -errno;
+	}
+	close(fd);
+	return v;
+}
+
+/* As user 1000: the sizes of 4 new pipes, then F_SETPIPE_SZ of the
+ * first to 2 MiB and to 128 KiB. */
+static int user_pipes(void)
+{
+	setresuid(1000, 1000, 1000);
+	int p[4][2];
+	for (int i = 0; i < 4; i++) {
+		if (pipe(p[i]) < 0)
+			printf("%s%s", i ? " " : "# pipes ", ename(-errno));
+		else
+			printf("%s%d", i ? " " : "# pipes ", fcntl(p[i][1], F_GETPIPE_SZ));
+	}
+	printf(" setpipe %s", ename(raw(fcntl(p[0][1], F_SETPIPE_SZ, 2 << 20))));
+	printf(" %s\n", ename(raw(fcntl(p[0][1], F_SETPIPE_SZ, 128 << 10))));
+	return 0;
+}
+
+static void user_pipes_line(char *out, size_t len)
+{
+	int p[2];
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		dup2(p[1], 1);
+		_exit(user_pipes());
+	}
+	close(p[1]);
+	read_line(p[0], out, len);
+	waitpid(c, NULL, 0);
+}
+
+/* pipe15: as many 64 KiB pipes as the soft limit allows, and the last
+ * one takes a whole buffer and one byte more after a read. */
+static void many_pipes(void)
+{
+	long soft = sysctl("pipe-user-pages-soft", -1);
+	int count = (int)(soft * 4096 / 65536);
+	struct rlimit nfd = { 4096, 4096 };
+	setrlimit(RLIMIT_NOFILE, &nfd);
+	int *fds = malloc(sizeof(int) * 2 * count), made = 0;
+	while (made < count && pipe(fds + 2 * made) == 0)
+		made++;
+	char *buf = malloc(65536);
+	memset(buf, 'p', 65536);
+	int *last = fds + 2 * (made - 1), size = fcntl(last[1], F_GETPIPE_SZ);
+	fcntl(last[1], F_SETFL, O_NONBLOCK);
+	bool ok = write(last[1], buf, size) == size && read(last[0], buf, size - 1) == size - 1 &&
+		  write(last[1], buf, 1) == 1;
+	char what[96];
+	snprintf(what, sizeof(what), "%d of %d pipes, the last of %d bytes", made, count, size);
+	check_why(made == count && count == 1024 && size == 65536 && ok,
+		  "root_makes_1024_pipes_of_64k_within_the_soft_limit", what);
+	for (int i = 0; i < 2 * made; i++)
+		close(fds[i]);
+	free(fds);
+	free(buf);
+}
+
+static void pipes(void)
+{
+	char what[160];
+	snprintf(what, sizeof(what), "max %ld hard %ld soft %ld", sysctl("pipe-max-size", -1),
+		 sysctl("pipe-user-pages-hard", -1), sysctl("pipe-user-pages-soft", -1));
+	check_why(!strcmp(what, "max 1048576 hard 0 soft 16384"), "pipe_sysctls_start_as_linux", what);
+	long w1 = sysctl("pipe-max-size", 5000), v1 = sysctl("pipe-max-size", -1);
+	sysctl("pipe-max-size", 1048576);
+	snprintf(what, sizeof(what), "write 5000 %s reads %ld", ename(w1), v1);
+	check_why(w1 == 0 && v1 == 8192, "pipe_max_size_is_rounded_to_pages_power_of_two", what);
+	many_pipes();
+	int p[2];
+	pipe(p);
+	long big = raw(fcntl(p[1], F_SETPIPE_SZ, 2 << 20)), huge = raw(fcntl(p[1], F_SETPIPE_SZ, 0x80000001u));
+	snprintf(what, sizeof(what), "2 MiB %s, past 2 GiB %s", ename(big), ename(huge));
+	check_why(big == 2 << 20 && huge == -EINVAL, "root_may_pass_pipe_max_size", what);
+	close(p[0]), close(p[1]);
+	sysctl("pipe-user-pages-soft", 20);
+	sysctl("pipe-user-pages-hard", 20);
+	user_pipes_line(what, sizeof(what));
+	sysctl("pipe-user-pages-soft", 16384);
+	sysctl("pipe-user-pages-hard", 0);
+	check_why(!strcmp(what, "# pipes 65536 8192 8192 ENFILE setpipe EPERM EPERM"),
+		  "a_user_past_the_soft_limit_gets_2_pages_past_the_hard_none", what + 2);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report();
+	self_path = "/proc/self/exe";
+	setvbuf(stdout, NULL, _IONBF, 0);
+	printf("KTAP version 1\n1..21\n");
+	zombies();
+	capabilities();
+	execs();
+	prctls();
+	pipes();
+	return failures != 0;
+}
