@@ -46,6 +46,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/fs/eventpoll.h"
 #include "kernel/task/prctl.h"
+#include "kernel/task/ioprio.h"
 #include "kernel/debug/selftest.h"
 #include "kernel/ipc/ipc.h"
 #include <uapi/unistd.h>
@@ -200,6 +201,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
 	SYSCALL(__NR_capget, sys_capget),			/* capability.c */
 	SYSCALL(__NR_capset, sys_capset),			/* capability.c */
+	SYSCALL(__NR_ioprio_set, sys_ioprio_set),		/* ioprio.c */
+	SYSCALL(__NR_ioprio_get, sys_ioprio_get),		/* ioprio.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */
 	SYSCALL(__NR_mmap2, sys_mmap2),				/* mmap.c */
 	SYSCALL(__NR_stat64, sys_stat64),			/* stat.c */

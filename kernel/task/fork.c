@@ -5,6 +5,7 @@
  * process, or with CLONE_PARENT the caller's own parent).
  */
 #include "proc.h"
+#include "ioprio.h"
 #include "proc_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -24,6 +25,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	memcpy(child->name, me->name, sizeof(child->name));
 	child->timer_slack_ns = child->default_timer_slack_ns = me->timer_slack_ns;
 	child->tsc_sigsegv = me->tsc_sigsegv;
+	ioprio_fork(child, me);
 }
 
 /* A copy of the caller, not yet runnable: fork and clone (kernel/task/thread.c)

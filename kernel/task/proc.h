@@ -185,6 +185,7 @@ struct proc {
 	 * this kernel's timers take no slack. */
 	uint32_t timer_slack_ns, default_timer_slack_ns;
 	bool tsc_sigsegv;		/* prctl PR_TSC_SIGSEGV: rdtsc faults; kept by fork and exec */
+	uint16_t ioprio;		/* ioprio_set's (kernel/task/ioprio.c); 0: none set */
 
 	/* The address space: the leader's is the group's (NULL pgdir: a
 	 * kernel thread). The regions and page tables change under the

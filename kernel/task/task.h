@@ -3,7 +3,8 @@
  * in its leader), the switch and the idle loop, fork and clone (proc,
  * thread), exit and wait4 (exit), exec with its ELF and "#!" loaders
  * (exec, elf, script), pids (pid), process groups and sessions (pgrp),
- * credentials (cred), limits (rlimit), signals and their frames (signal,
+ * credentials and capabilities (cred, capability), I/O priorities
+ * (ioprio), limits (rlimit), signals and their frames (signal,
  * sigframe), futexes, prctl, and the kernel's side of sched/machine.h
  * (sched_glue).
  *
@@ -26,6 +27,7 @@
 #include "elf.h"
 #include "exec.h"
 #include "futex.h"
+#include "ioprio.h"
 #include "pgrp.h"
 #include "pid.h"
 #include "prctl.h"

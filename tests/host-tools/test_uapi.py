@@ -29,7 +29,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
-                 "linux/capability.h", "linux/securebits.h", "linux/sched/types.h", "linux/net.h",
+                 "linux/capability.h", "linux/securebits.h", "linux/ioprio.h", "linux/sched/types.h", "linux/net.h",
                  "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h",
                  "linux/socket.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
@@ -80,7 +80,11 @@ NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",
              # <sys/socket.h> defines again
              ["UIO_MAXIOV"]) | set(
              # Linux's too, in the kernel's own include/net/scm.h
-             ["SCM_MAX_FD"])
+             ["SCM_MAX_FD"]) | set(
+             # Linux's too, as enum constants in linux/ioprio.h, which the
+             # preprocessor does not see
+             ["IOPRIO_CLASS_" + n for n in ("NONE", "RT", "BE", "IDLE")] +
+             ["IOPRIO_WHO_" + n for n in ("PROCESS", "PGRP", "USER")])
 # The calls only we have exchange these (500 and up): all ours.
 OURS_ONLY = "ourcalls.h"
 # Layout and struct names, not numbers.

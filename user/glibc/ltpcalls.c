@@ -16,6 +16,10 @@
  *   - prctl02's list: each option's errno with CAP_SYS_ADMIN and
  *     CAP_SETPCAP dropped; PR_SET_NO_NEW_PRIVS and PR_SET_THP_DISABLE
  *     (read back, inherited, kept by exec, in status);
+ *   - ioprio_set/ioprio_get (ionice): the default, a level read back,
+ *     RT only with CAP_SYS_NICE or CAP_SYS_ADMIN, Linux's EINVALs, a
+ *     fork inheriting it, EPERM on another user's task, a process
+ *     group's best, ESRCH;
  *   - pipe limits (pipe15): /proc/sys/fs/pipe-max-size and
  *     pipe-user-pages-soft/-hard, F_SETPIPE_SZ past the maximum, a user
  *     past the soft limit getting 2-page pipes and past the hard one
@@ -402,6 +406,102 @@ static void prctls(void)
 	check_why(r == 0 && thp == 0 && sb == 0 && bs == 1, "prctl_flags_start_clear", what);
 }
 
+/* ---- ioprio ------------------------------------------------------------- */
+
+#define IOPRIO(class, data)	((class) << 13 | (data))
+enum { WHO_PROCESS = 1, WHO_PGRP, WHO_USER };
+enum { CLASS_NONE, CLASS_RT, CLASS_BE, CLASS_IDLE };
+
+static long ioprio_set(int which, int who, int prio)
+{
+	return raw(syscall(SYS_ioprio_set, which, who, prio));
+}
+
+static long ioprio_get(int which, int who)
+{
+	return raw(syscall(SYS_ioprio_get, which, who));
+}
+
+static int rt_without_nice(void)
+{
+	drop_effective(CAP_SYS_NICE);
+	long r1 = ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_RT, 0));
+	drop_effective(CAP_SYS_ADMIN);
+	long r2 = ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_RT, 0));
+	return (r1 != 0) | (r2 != -EPERM) << 1;
+}
+
+static int inherited(void)
+{
+	return ioprio_get(WHO_PROCESS, 0) == IOPRIO(CLASS_BE, 3) ? 0 : 1;
+}
+
+static int other_users(void)
+{
+	pid_t parent = getppid();
+	setresuid(1000, 1000, 1000);
+	return ioprio_set(WHO_PROCESS, parent, IOPRIO(CLASS_BE, 1)) == -EPERM ? 0 : 1;
+}
+
+/* A member of the caller's group: prio set, policy, and it waits to be
+ * killed. */
+static pid_t member(int prio, int policy)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		ioprio_set(WHO_PROCESS, 0, prio);
+		struct sched_param sp = { policy == SCHED_OTHER ? 0 : 1 };
+		sched_setscheduler(0, policy, &sp);
+		pause();
+		_exit(0);
+	}
+	return c;
+}
+
+/* In a group of its own: BE 3 (ours) and BE 1 give BE 1; an unset FIFO
+ * member then RT 4; no such pid ESRCH. */
+static int group_best(void)
+{
+	setpgid(0, 0);
+	ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 3));
+	pid_t a = member(IOPRIO(CLASS_BE, 1), SCHED_OTHER);
+	usleep(20000);
+	long two = ioprio_get(WHO_PGRP, 0);
+	pid_t b = member(IOPRIO(CLASS_NONE, 0), SCHED_FIFO);	/* ours is inherited */
+	usleep(20000);
+	long three = ioprio_get(WHO_PGRP, getpgrp()), gone = ioprio_get(WHO_PROCESS, 99999);
+	long unset = ioprio_get(WHO_PROCESS, b);
+	kill(a, SIGKILL), kill(b, SIGKILL);
+	waitpid(a, NULL, 0), waitpid(b, NULL, 0);
+	return (two != IOPRIO(CLASS_BE, 1)) | (three != IOPRIO(CLASS_RT, 4)) << 1 |
+	       (gone != -ESRCH) << 2 | (unset != 0) << 3;
+}
+
+static void ioprios(void)
+{
+	char what[160];
+	long first = ioprio_get(WHO_PROCESS, 0);
+	long set = ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 3));
+	long got = ioprio_get(WHO_PROCESS, getpid());
+	snprintf(what, sizeof(what), "first %s, set %s, got %s", ename(first), ename(set), ename(got));
+	check_why(set == 0 && got == IOPRIO(CLASS_BE, 3), "ioprio_set_be_3_reads_back", what);
+	snprintf(what, sizeof(what), "BE 8 %s, class 4 %s, NONE 1 %s, IDLE 7 %s, which 0 %s, "
+		 "which 4 %s", ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 8))),
+		 ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(4, 0))),
+		 ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_NONE, 1))),
+		 ename(ioprio_set(WHO_PROCESS, getpid(), IOPRIO(CLASS_IDLE, 7))),
+		 ename(ioprio_get(0, 0)), ename(ioprio_get(4, 0)));
+	check_why(!strcmp(what, "BE 8 0, class 4 EINVAL, NONE 1 EINVAL, IDLE 7 0, which 0 "
+			  "EINVAL, which 4 EINVAL"), "ioprio_errors_as_linux", what);
+	ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 3));
+	int rt = in_child(rt_without_nice), inh = in_child(inherited), other = in_child(other_users);
+	snprintf(what, sizeof(what), "rt %#x, inherited %d, another user's %d", rt, inh, other);
+	check_why(!rt && !inh && !other, "ioprio_rt_needs_sys_nice_forks_inherit_users_eperm", what);
+	int st = in_child(group_best);
+	snprintf(what, sizeof(what), "failed checks %#x", st);
+	check_why(st == 0, "ioprio_of_a_group_is_its_best_unset_by_policy", what);
+}
+
 /* ---- pipes -------------------------------------------------------------- */
 
 static long sysctl(const char *name, long set)
@@ -514,11 +614,12 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..21\n");
+	printf("KTAP version 1\n1..25\n");
 	zombies();
 	capabilities();
 	execs();
 	prctls();
+	ioprios();
 	pipes();
 	return failures != 0;
 }
