@@ -401,7 +401,7 @@ bench:
 # test (it needs the LTP tree; docs/testing.md, "make ltp").
 .PHONY: ltp
 ltp: build
-	@tools/ensure-deps.sh cc nasm qemu python cpio glibc
+	@tools/ensure-deps.sh cc nasm qemu python cpio glibc autotools
 	@tools/ltp/run.sh $(TESTS)
 
 # Lineage mode's table (tools/bench/lineage.sh): staircase, o1, sd, cfs

@@ -105,6 +105,12 @@ check() {
     hostcc)
         cmd gcc gcc
         cmd make make ;;
+    # LTP's build (make ltp, tools/ltp/build.sh); not in all_tools
+    autotools)
+        cmd autoconf autoconf
+        cmd automake automake
+        cmd m4 m4
+        cmd pkg-config pkg-config ;;
     # our i386 programs on the host (tools/run-i386): user-mode QEMU, only
     # where the host cannot execute them itself (Debian has qemu-user on
     # amd64 and arm64 alike)
