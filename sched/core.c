@@ -490,6 +490,7 @@ static void put_prev_task(struct runqueue *rq, struct sched_task *prev, uint64_t
 			prev->flags |= SF_UISLEEP;
 		dequeue_task(rq, prev);
 		prev->timestamp = now;
+		prev->stats.nvcsw++;
 		sched_trace(rq->cpu, TRACE_SLEEP, prev, prev->state);
 	} else if (must_migrate(rq, prev, push_cpu)) {
 		dequeue_task(rq, prev);

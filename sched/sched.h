@@ -110,6 +110,9 @@ struct sched_list {
 struct sched_task_stats {
 	uint32_t utime, stime;		/* ticks charged in user / kernel mode */
 	uint32_t nr_runs;		/* times switched in */
+	uint32_t nvcsw;			/* switched out asleep (getrusage; the other
+					 * switches out, preempted or yielding, are
+					 * nr_runs less these, less the running one) */
 	uint64_t wait_ns;		/* total time runnable but not running */
 	uint64_t queued_ns;		/* when it last became runnable-waiting */
 	uint64_t last_ran_ns;		/* when it last stopped running */

@@ -49,6 +49,7 @@ struct sched_task_view {
 	struct sched_task_info info;
 	int quantum;
 	int iso_throttled;
+	uint32_t nvcsw, nivcsw;		/* switches out asleep, and while runnable */
 	/* Lineage mode (docs/lineage.md): fair is 1 for a task of cfs or
 	 * eevdf, which then has a vruntime and a run time in ns; eevdf is 1
 	 * under eevdf, with a deadline and a lag (V - vruntime now while it

@@ -254,10 +254,8 @@ void proc_exit(int status)
 			p->exit_status = status;
 			p->pstate = P_ZOMBIE;	/* not reaped before the group ends */
 		}
-		if (p != leader) {	/* the process's times keep this thread's */
-			leader->group->dead_utime += p->sched.stats.utime;
-			leader->group->dead_stime += p->sched.stats.stime;
-		}
+		if (p != leader)	/* the process's times keep this thread's */
+			group_add_dead(leader->group, p);
 		spin_unlock(&signal_lock);
 	}
 	if (last)
@@ -301,23 +299,56 @@ void proc_exit_group(int status)
 	proc_exit(status);
 }
 
-void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
+void task_usage_of(const struct proc *t, struct task_usage *u)
+{
+	const struct sched_task_stats *st = &t->sched.stats;
+	uint32_t out = st->nr_runs - (t->sched.on_cpu && t->sched.state == TASK_RUNNING);
+	*u = (struct task_usage){ st->utime, st->stime, st->nvcsw, out - st->nvcsw };
+}
+
+static void usage_add(struct task_usage *sum, const struct task_usage *u)
+{
+	sum->utime += u->utime;
+	sum->stime += u->stime;
+	sum->nvcsw += u->nvcsw;
+	sum->nivcsw += u->nivcsw;
+}
+
+/* A thread's usage joins its group's dead threads'. signal_lock held. */
+void group_add_dead(struct thread_group *g, const struct proc *t)
+{
+	struct task_usage u;
+	task_usage_of(t, &u);
+	usage_add(&g->dead, &u);
+}
+
+void proc_group_usage(const struct proc *leader, struct task_usage *u)
 {
 	bool alone = leader->group->nr_threads <= 1;	/* a zombie's 0 too */
+	struct task_usage t_u;
 	if (!alone)
 		spin_lock(&signal_lock);
-	*utime = leader->group->dead_utime + leader->sched.stats.utime;
-	*stime = leader->group->dead_stime + leader->sched.stats.stime;
+	*u = leader->group->dead;
+	task_usage_of(leader, &t_u);
+	usage_add(u, &t_u);
 	if (alone)		/* no other thread to visit, none to come */
 		return;
 	struct proc *t;
 	for_each_task(t) {
 		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
-			*utime += t->sched.stats.utime;
-			*stime += t->sched.stats.stime;
+			task_usage_of(t, &t_u);
+			usage_add(u, &t_u);
 		}
 	}
 	spin_unlock(&signal_lock);
+}
+
+void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
+{
+	struct task_usage u;
+	proc_group_usage(leader, &u);
+	*utime = u.utime;
+	*stime = u.stime;
 }
 
 /* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
@@ -352,22 +383,31 @@ static void claim_zombie_locked(struct proc *z)
 static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
 {
 	int pid = z->pid;
-	uint32_t utime, stime;
-
-	proc_group_times(z, &utime, &stime);	/* no thread is left: its own and the dead */
-	uint32_t own_u = utime, own_s = stime;
-	utime += z->group->cutime;
-	stime += z->group->cstime;
+	struct task_usage u;
+	struct thread_group *zg = z->group, *pg = parent->group;
 
 	while (z->sched.on_cpu)
 		pause();
-	parent->group->cutime += utime;
-	parent->group->cstime += stime;
+	proc_group_usage(z, &u);	/* no thread is left: its own and the dead */
+	/* Linux's RUSAGE_BOTH: the child's and its own reaped children's */
+	u.utime += zg->cutime;
+	u.stime += zg->cstime;
+	u.nvcsw += zg->cnvcsw;
+	u.nivcsw += zg->cnivcsw;
+	uint32_t minflt = z->mm.minflt + zg->cminflt;
+	pg->cutime += u.utime;
+	pg->cstime += u.stime;
+	pg->cnvcsw += u.nvcsw;
+	pg->cnivcsw += u.nivcsw;
+	pg->cminflt += minflt;
 	if (ustatus)
 		copy_to_user(ustatus, &z->exit_status, sizeof(int));
 	if (urusage) {
 		struct rusage ru;
-		rusage_fill(&ru, own_u, own_s);
+		rusage_fill(&ru, u.utime, u.stime);
+		ru.ru_nvcsw = (long)u.nvcsw;
+		ru.ru_nivcsw = (long)u.nivcsw;
+		ru.ru_minflt = (long)minflt;
 		copy_to_user(urusage, &ru, sizeof(ru));
 	}
 	release_memory(z);

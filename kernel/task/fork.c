@@ -25,7 +25,7 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	memcpy(child->name, me->name, sizeof(child->name));
 	child->timer_slack_ns = child->default_timer_slack_ns = me->timer_slack_ns;
 	child->tsc_sigsegv = me->tsc_sigsegv;
-	ioprio_fork(child, me);
+	child->ioprio = ioprio_fork(me->ioprio);
 }
 
 /* A copy of the caller, not yet runnable: fork and clone (kernel/task/thread.c)

@@ -117,10 +117,3 @@ int sys_ioprio_get(int which, int who)
 		return -EINVAL;
 	return each(which, who, -1);
 }
-
-/* fork and clone: a priority that was set goes to the child. */
-void ioprio_fork(struct proc *child, const struct proc *parent)
-{
-	if (CLASS(parent->ioprio) != IOPRIO_CLASS_NONE)
-		child->ioprio = parent->ioprio;
-}

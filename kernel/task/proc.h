@@ -99,6 +99,13 @@ struct sighand {
 	struct sigaction action[NSIG];	/* Under signal_lock */
 };
 
+/* What running has cost a task, or a process's threads together:
+ * getrusage's and times' fields (ticks and switches out). */
+struct task_usage {
+	uint32_t utime, stime;
+	uint32_t nvcsw, nivcsw;		/* asleep; preempted or yielding */
+};
+
 struct thread_group {
 	int refs;			/* struct procs naming it; changed atomically */
 	/* Under signal_lock: */
@@ -106,12 +113,14 @@ struct thread_group {
 	int nr_threads;			/* threads not yet exited */
 	bool exiting;			/* exit_group or a fatal signal ends them all */
 	int exit_code;			/* what wait4 then reports */
-	uint32_t dead_utime, dead_stime;	/* ticks of its threads that have exited */
+	struct task_usage dead;		/* of its threads that have exited */
 	volatile sigset64_t sig_shared;	/* sent to the process (ShdPnd) */
 	struct ksiginfo *shared_info;	/* their siginfos: NSIG, made at the first */
 	struct sighand *sighand;	/* its handlers; never NULL, never changes */
-	/* Under the leader's family_lock: ticks of its reaped children. */
+	/* Under the leader's family_lock: ticks of its reaped children, and
+	 * their switches and faults (getrusage's RUSAGE_CHILDREN). */
 	uint32_t cutime, cstime;
+	uint32_t cnvcsw, cnivcsw, cminflt;
 	/* Changed only by its own threads (the call's caller): */
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
@@ -347,8 +356,11 @@ int proc_fork(void);
 struct proc *fork_prepare(int *err);
 int fork_start(struct proc *child, bool clone_parent);
 void fork_abandon(struct proc *child);
-/* CPU ticks of every thread of leader's group, the exited ones too (what
- * times, getrusage and wait4 report for a process). */
+/* The usage of every thread of leader's group, the exited ones too (what
+ * times, getrusage and wait4 report for a process), and of one task. */
+void proc_group_usage(const struct proc *leader, struct task_usage *u);
+void task_usage_of(const struct proc *t, struct task_usage *u);
+/* Its CPU ticks alone. */
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime);
 /* Ids, group and name that a new thread or process takes from me. */
 void proc_copy_ids(struct proc *child, const struct proc *me);

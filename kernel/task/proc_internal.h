@@ -26,6 +26,9 @@ void proc_release(struct proc *p);
 void release_memory(struct proc *p);
 /* A thread begins its exit; freed, it is counted out (free_dead_tasks). */
 void task_leaving(void);
+/* A thread's usage joins its group's exited threads'; signal_lock held
+ * (kernel/task/exit.c). */
+void group_add_dead(struct thread_group *g, const struct proc *t);
 /* A reaped task no longer counts against threads-max. */
 void task_uncount(void);
 

@@ -15,6 +15,7 @@
 #include "kernel/debug/printk.h"
 #include "pid.h"
 #include "proc.h"
+#include "proc_internal.h"
 #include "signal.h"
 #include "kernel/time/sleep.h"
 #include "kernel/time/time.h"
@@ -386,8 +387,7 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	 * times) stays as it is: only its leader changes. The old leader's
 	 * time joins the dead threads'. */
 	p->group->leader = p;
-	p->group->dead_utime += leader->sched.stats.utime;
-	p->group->dead_stime += leader->sched.stats.stime;
+	group_add_dead(p->group, leader);
 	p->fdt = leader->fdt;			/* the table's, for exec to close */
 	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
 	leader->cwd = NULL;

@@ -207,25 +207,32 @@ int sys_times(void *utms)
 	return (int)(clock_ns() / (1000000000ull / USER_HZ));
 }
 
+/* Linux's getrusage: the process's threads (SELF), the calling thread,
+ * or the reaped children and theirs (CHILDREN): CPU times, switches out
+ * asleep (nvcsw) and preempted or yielding (nivcsw), page faults served
+ * (minflt: counted per address space here, so a thread reports its
+ * process's). */
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current()->group_leader;
+	struct task_usage u;
+	uint32_t minflt = p->mm.minflt;
 	struct rusage ru;
-	uint32_t u, s;
 
 	if (who == RUSAGE_SELF) {
-		proc_group_times(p, &u, &s);
+		proc_group_usage(p, &u);
 	} else if (who == RUSAGE_THREAD) {
-		u = current()->sched.stats.utime;
-		s = current()->sched.stats.stime;
+		task_usage_of(current(), &u);
 	} else if (who == RUSAGE_CHILDREN) {
-		u = p->group->cutime;
-		s = p->group->cstime;
+		u = (struct task_usage){ p->group->cutime, p->group->cstime,
+					 p->group->cnvcsw, p->group->cnivcsw };
+		minflt = p->group->cminflt;
 	} else {
 		return -EINVAL;
 	}
-	rusage_fill(&ru, u, s);
-	if (who == RUSAGE_SELF)
-		ru.ru_minflt = (long)p->mm.minflt;	/* page faults served */
+	rusage_fill(&ru, u.utime, u.stime);
+	ru.ru_nvcsw = (long)u.nvcsw;
+	ru.ru_nivcsw = (long)u.nivcsw;
+	ru.ru_minflt = (long)minflt;
 	return copy_to_user(uru, &ru, sizeof(ru));
 }

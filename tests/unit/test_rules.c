@@ -594,3 +594,26 @@ TEST(stopped_task_leaves_the_queue_and_wakes_as_a_sleeper)
 	CHECK_EQ(t->burst, burst + 1);
 	CHECK_EQ(t->slice, full_slice(t));
 }
+
+/* ---- accounting: getrusage's switch counts (sched_task_view) ---- */
+
+/* A switch out asleep is voluntary; one while still runnable (a yield,
+ * a preemption) is not; the running task's own turn is not over yet. */
+TEST(switches_out_asleep_are_voluntary_the_others_not)
+{
+	struct sched_task *t = spawn(), *u = spawn();
+	struct sched_task_view v;
+	struct sched_task *a = fake_schedule(0);
+	sched_do_yield();			/* a: still runnable */
+	struct sched_task *b = fake_schedule(0);
+	CHECK(a != b && !b->is_idle);
+	fake_sleep(0, TASK_INTERRUPTIBLE);	/* b: asleep; a runs again */
+	CHECK(fake_curr(0) == a);
+	sched_task_view(b, &v);
+	CHECK_EQ(v.nvcsw, 1);
+	CHECK_EQ(v.nivcsw, 0);
+	sched_task_view(a, &v);			/* running: this turn is not over */
+	CHECK_EQ(v.nvcsw, 0);
+	CHECK_EQ(v.nivcsw, 1);
+	(void)t, (void)u;
+}

@@ -20,6 +20,11 @@
  *     RT only with CAP_SYS_NICE or CAP_SYS_ADMIN, Linux's EINVALs, a
  *     fork inheriting it, EPERM on another user's task, a process
  *     group's best, ESRCH;
+ *   - getrusage's switches and faults (GNU time's figures): a child that
+ *     sleeps 5 times has 5 voluntary switches or more, two that yield to
+ *     each other on one CPU 10 involuntary ones, a child touching 64 pages
+ *     64 minor faults, and the parent sees them in RUSAGE_CHILDREN and
+ *     wait4's rusage; /proc/PID/status counts the same;
  *   - pipe limits (pipe15): /proc/sys/fs/pipe-max-size and
  *     pipe-user-pages-soft/-hard, F_SETPIPE_SZ past the maximum, a user
  *     past the soft limit getting 2-page pipes and past the hard one
@@ -45,8 +50,10 @@
 #include <sys/reboot.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ktap.h"
@@ -502,6 +509,75 @@ static void ioprios(void)
 	check_why(st == 0, "ioprio_of_a_group_is_its_best_unset_by_policy", what);
 }
 
+/* ---- getrusage ---------------------------------------------------------- */
+
+/* 5 sleeps, 64 pages touched, then: 0, or which of its own figures is
+ * short (bits). */
+static int sleeper(void)
+{
+	for (int i = 0; i < 5; i++)
+		usleep(2000);
+	char *m = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (int i = 0; i < 64; i++)
+		m[i * 4096] = 1;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	char buf[32];
+	long vol = strtol(status("voluntary_ctxt_switches", buf, sizeof(buf)), NULL, 10);
+	struct rusage th;
+	getrusage(RUSAGE_THREAD, &th);
+	return (ru.ru_nvcsw < 5) | (ru.ru_minflt < 64) << 1 | (vol < 5) << 2 | (th.ru_nvcsw < 5) << 3;
+}
+
+/* Yield on CPU 0 beside another yielder until 10 of its yields have
+ * switched to the other, or for 2 s: 0, or 1 when they did not. */
+static int yielder(void)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	struct rusage ru = { 0 };
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 10; i++)
+			sched_yield();
+		getrusage(RUSAGE_SELF, &ru);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (ru.ru_nivcsw < 10 && t.tv_sec - t0.tv_sec < 2);
+	return ru.ru_nivcsw < 10;
+}
+
+static void rusages(void)
+{
+	char what[160];
+	struct rusage before, after, w4;
+	getrusage(RUSAGE_CHILDREN, &before);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(sleeper());
+	int st;
+	wait4(c, &st, 0, &w4);
+	getrusage(RUSAGE_CHILDREN, &after);
+	bool own = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	bool kids = after.ru_nvcsw - before.ru_nvcsw >= 5 && after.ru_minflt - before.ru_minflt >= 64;
+	bool waited = w4.ru_nvcsw >= 5 && w4.ru_minflt >= 64;
+	snprintf(what, sizeof(what), "its own %s, RUSAGE_CHILDREN %s, wait4's %s",
+		 own ? "yes" : "short", kids ? "yes" : "short", waited ? "yes" : "short");
+	check_why(own && kids && waited, "getrusage_counts_sleeps_and_faults", what);
+	pid_t a = fork();
+	if (a == 0)
+		_exit(yielder());
+	pid_t b = fork();
+	if (b == 0)
+		_exit(yielder());
+	int sa, sb;
+	waitpid(a, &sa, 0), waitpid(b, &sb, 0);
+	bool both = WIFEXITED(sa) && !WEXITSTATUS(sa) && WIFEXITED(sb) && !WEXITSTATUS(sb);
+	check_why(both, "getrusage_counts_yields_to_another_as_involuntary", both ? "yes" : "short");
+}
+
 /* ---- pipes -------------------------------------------------------------- */
 
 static long sysctl(const char *name, long set)
@@ -614,12 +690,13 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..25\n");
+	printf("KTAP version 1\n1..27\n");
 	zombies();
 	capabilities();
 	execs();
 	prctls();
 	ioprios();
+	rusages();
 	pipes();
 	return failures != 0;
 }

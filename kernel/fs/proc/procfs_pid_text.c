@@ -221,8 +221,8 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 	pb_printf(b, "Cpus_allowed:\t%x\nCpus_allowed_list:\t", mask);
 	pb_cpu_list(b, mask);
 	pb_printf(b, "\nMems_allowed:\t1\nMems_allowed_list:\t0\n"
-		  "voluntary_ctxt_switches:\t%u\nnonvoluntary_ctxt_switches:\t0\n",
-		  s->sv.info.nr_runs);
+		  "voluntary_ctxt_switches:\t%u\nnonvoluntary_ctxt_switches:\t%u\n",
+		  s->sv.nvcsw, s->sv.nivcsw);
 }
 
 /* statm: size resident shared text lib data dt, in pages. */
@@ -261,6 +261,8 @@ static void text_sched(const struct pid_snap *s, struct pbuf *b)
 	sched_line(b, "flags", t->flags);
 	sched_line(b, "cpu", t->cpu);
 	sched_line(b, "nr_switches", t->nr_runs);
+	sched_line(b, "nr_voluntary_switches", s->sv.nvcsw);
+	sched_line(b, "nr_involuntary_switches", s->sv.nivcsw);
 	sched_line(b, "utime", t->utime);
 	sched_line(b, "stime", t->stime);
 	sched_line(b, "wait_ns", (long long)t->wait_ns);
