@@ -65,7 +65,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_write, sys_write),				/* file.c */
 	SYSCALL(__NR_open, sys_open),				/* file.c */
 	SYSCALL(__NR_close, sys_close),				/* file.c */
-	SYSCALL(__NR_waitpid, sys_waitpid),			/* exit.c */
+	SYSCALL(__NR_waitpid, sys_waitpid),			/* wait.c */
 	SYSCALL(__NR_creat, sys_creat),				/* file.c */
 	SYSCALL(__NR_link, sys_link),				/* namei.c */
 	SYSCALL(__NR_unlink, sys_unlink),			/* namei.c */
@@ -155,7 +155,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getitimer, sys_getitimer),			/* itimer.c */
 	SYSCALL(__NR_iopl, sys_iopl),				/* gdt.c */
 	SYSCALL(__NR_socketcall, sys_socketcall),		/* net/socket.c */
-	SYSCALL(__NR_wait4, proc_wait4),			/* exit.c */
+	SYSCALL(__NR_wait4, proc_wait4),			/* wait.c */
 	SYSCALL(__NR_sysinfo, sys_sysinfo),			/* sysinfo.c */
 	SYSCALL(__NR_ipc, sys_ipc),				/* ipc/syscall.c (glibc's way in) */
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
@@ -201,6 +201,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
 	SYSCALL(__NR_capget, sys_capget),			/* capability.c */
 	SYSCALL(__NR_capset, sys_capset),			/* capability.c */
+	SYSCALL(__NR_waitid, sys_waitid),			/* wait.c */
 	SYSCALL(__NR_ioprio_set, sys_ioprio_set),		/* ioprio.c */
 	SYSCALL(__NR_ioprio_get, sys_ioprio_get),		/* ioprio.c */
 	SYSCALL(__NR_ugetrlimit, sys_getrlimit),		/* rlimit.c (ugetrlimit) */

@@ -178,6 +178,7 @@
 #define __NR_fstatfs64               269
 #define __NR_tgkill                  270
 #define __NR_fadvise64_64            272
+#define __NR_waitid                  284
 #define __NR_ioprio_set              289
 #define __NR_ioprio_get              290
 #define __NR_openat                  295

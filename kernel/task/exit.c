@@ -1,8 +1,8 @@
 /*
- * exit.c - a task's end and its parent's wait: exit and exit_group, the
- * group's end (what the threads shared is given back, the children go
- * to init, the parent is told), wait4 and its reports, the faults that
- * end a process, and the small calls that read a process's ids.
+ * exit.c - a task's end: exit and exit_group, the group's end (what the
+ * threads shared is given back, the children go to init, the parent is
+ * told), the faults that end a process, and the small calls that read a
+ * process's ids. The parent's side, wait4 and waitid, is wait.c.
  *
  * Locking (kernel/task/proc.c says the whole order): a process's exit and
  * its parent's wait4 meet under the parent's family_lock; a group's
@@ -30,7 +30,7 @@
 #include "kernel/debug/trace.h"	/* TRACE_WAKE */
 #include "kernel/ipc/ipc.h"	/* sem_exit */
 
-/* ---- exit and wait ------------------------------------------------------ */
+/* ---- exit ----------------------------------------------------------------- */
 
 static int status_code(int status)
 {
@@ -299,231 +299,6 @@ void proc_exit_group(int status)
 	proc_exit(status);
 }
 
-void task_usage_of(const struct proc *t, struct task_usage *u)
-{
-	const struct sched_task_stats *st = &t->sched.stats;
-	uint32_t out = st->nr_runs - (t->sched.on_cpu && t->sched.state == TASK_RUNNING);
-	*u = (struct task_usage){ st->utime, st->stime, st->nvcsw, out - st->nvcsw };
-}
-
-static void usage_add(struct task_usage *sum, const struct task_usage *u)
-{
-	sum->utime += u->utime;
-	sum->stime += u->stime;
-	sum->nvcsw += u->nvcsw;
-	sum->nivcsw += u->nivcsw;
-}
-
-/* A thread's usage joins its group's dead threads'. signal_lock held. */
-void group_add_dead(struct thread_group *g, const struct proc *t)
-{
-	struct task_usage u;
-	task_usage_of(t, &u);
-	usage_add(&g->dead, &u);
-}
-
-void proc_group_usage(const struct proc *leader, struct task_usage *u)
-{
-	bool alone = leader->group->nr_threads <= 1;	/* a zombie's 0 too */
-	struct task_usage t_u;
-	if (!alone)
-		spin_lock(&signal_lock);
-	*u = leader->group->dead;
-	task_usage_of(leader, &t_u);
-	usage_add(u, &t_u);
-	if (alone)		/* no other thread to visit, none to come */
-		return;
-	struct proc *t;
-	for_each_task(t) {
-		if (t != leader && t->group_leader == leader && t->pstate == P_LIVE) {
-			task_usage_of(t, &t_u);
-			usage_add(u, &t_u);
-		}
-	}
-	spin_unlock(&signal_lock);
-}
-
-void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime)
-{
-	struct task_usage u;
-	proc_group_usage(leader, &u);
-	*utime = u.utime;
-	*stime = u.stime;
-}
-
-/* wait4's pid: > 0 that child, -1 any, 0 any in the caller's group,
- * < -1 any in group -pid. */
-static bool wait_matches(struct proc *q, struct proc *parent, int pid)
-{
-	if (q->parent != parent || q->pstate == P_UNUSED || q->pstate == P_EMBRYO)
-		return false;
-	if (pid > 0)
-		return q->pid == pid;
-	if (pid == 0)
-		return q->pgid == parent->pgid;
-	return pid == -1 || q->pgid == -pid;
-}
-
-/* wait4 takes zombie z (its parent's family lock held): off its
- * parent's children and out of the pid table, in the same hold as the
- * look that found it, so no other waiter takes it. Walkers of the tasks
- * can no longer find it; one that found it a moment before may still
- * read it until its grace period ends (kernel/sync/rcu.c). */
-static void claim_zombie_locked(struct proc *z)
-{
-	child_unlink(z);
-	pid_free(z);
-	task_uncount();
-	z->pstate = P_UNUSED;
-}
-
-/* Collect a claimed zombie child's status and let it go. It may still be
- * on its CPU's stack for a moment (between exit's schedule() and the
- * switch), so wait for that before its memory goes. */
-static int reap(struct proc *parent, struct proc *z, int *ustatus, void *urusage)
-{
-	int pid = z->pid;
-	struct task_usage u;
-	struct thread_group *zg = z->group, *pg = parent->group;
-
-	while (z->sched.on_cpu)
-		pause();
-	proc_group_usage(z, &u);	/* no thread is left: its own and the dead */
-	/* Linux's RUSAGE_BOTH: the child's and its own reaped children's */
-	u.utime += zg->cutime;
-	u.stime += zg->cstime;
-	u.nvcsw += zg->cnvcsw;
-	u.nivcsw += zg->cnivcsw;
-	uint32_t minflt = z->mm.minflt + zg->cminflt;
-	pg->cutime += u.utime;
-	pg->cstime += u.stime;
-	pg->cnvcsw += u.nvcsw;
-	pg->cnivcsw += u.nivcsw;
-	pg->cminflt += minflt;
-	if (ustatus)
-		copy_to_user(ustatus, &z->exit_status, sizeof(int));
-	if (urusage) {
-		struct rusage ru;
-		rusage_fill(&ru, u.utime, u.stime);
-		ru.ru_nvcsw = (long)u.nvcsw;
-		ru.ru_nivcsw = (long)u.nivcsw;
-		ru.ru_minflt = (long)minflt;
-		copy_to_user(urusage, &ru, sizeof(ru));
-	}
-	release_memory(z);
-	proc_put(z);		/* its own reference: freed after a grace period */
-	rcu_reclaim();
-	return pid;
-}
-
-#define WAIT_STATUS_CONTINUED 0xFFFF
-
-/* A live child's stop or continue that wait4 may report (and then not
- * again); its status or -1. */
-static int take_report(struct proc *q, int options)
-{
-	if (q->pstate != P_LIVE)
-		return -1;
-	if (q->wait_report == WAIT_REPORT_STOPPED && (options & WUNTRACED) && q->stopped) {
-		q->wait_report = WAIT_REPORT_NONE;
-		return (q->stop_sig << 8) | 0x7F;
-	}
-	if (q->wait_report == WAIT_REPORT_CONTINUED && (options & WCONTINUED)) {
-		q->wait_report = WAIT_REPORT_NONE;
-		return WAIT_STATUS_CONTINUED;
-	}
-	return -1;
-}
-
-static int report_status(int pid, int status, int *ustatus, void *urusage)
-{
-	if (ustatus)
-		copy_to_user(ustatus, &status, sizeof(int));
-	if (urusage) {
-		struct rusage ru;
-		rusage_fill(&ru, 0, 0);
-		copy_to_user(urusage, &ru, sizeof(ru));
-	}
-	return pid;
-}
-
-/* Linux's eligible_child: __WCLONE alone asks for the children whose exit
- * signal is not SIGCHLD; clone makes none here (kernel/task/thread.c takes
- * SIGCHLD only), so none is. __WALL takes both kinds. */
-static bool kind_matches(int options)
-{
-	return (options & __WALL) || !(options & __WCLONE);
-}
-
-/* wait4's look at p's children (p's family lock held): a zombie to
- * reap (claimed), or a stop or continue to report (*status), or nothing;
- * *have: a child matches at all. */
-static struct proc *find_waitable(struct proc *p, int pid, int options, bool *have,
-				  int *status, int *cpid)
-{
-	struct proc *c;
-	int tid = current()->pid;
-	for_each_child(c, p) {
-		if (!wait_matches(c, p, pid) || !kind_matches(options) ||
-		    ((options & __WNOTHREAD) && c->forked_by != tid))
-			continue;
-		*have = true;
-		if (c->pstate == P_ZOMBIE && c->group->nr_threads == 0) {
-			claim_zombie_locked(c);
-			return c;
-		}
-		if (!(options & (WUNTRACED | WCONTINUED)))
-			continue;
-		spin_lock(&signal_lock);	/* stops are signal state */
-		*status = take_report(c, options);
-		spin_unlock(&signal_lock);
-		if (*status >= 0) {
-			*cpid = c->pid;
-			return NULL;
-		}
-	}
-	return NULL;
-}
-
-int proc_wait4(int pid, int *ustatus, int options, void *urusage)
-{
-	/* Any thread waits for the children of the whole group (they are
-	 * the leader's); with __WNOTHREAD for those it made itself. */
-	struct proc *me = current(), *p = me->group_leader;
-	struct waiter w;
-
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
-		return -EINVAL;
-	if (pid == INT32_MIN)
-		return -ESRCH;		/* Linux: -INT_MIN names no group */
-	if ((ustatus && !user_range_ok(ustatus, sizeof(int), true)) ||
-	    (urusage && !user_range_ok(urusage, sizeof(struct rusage), true)))
-		return -EFAULT;
-
-	for (;;) {
-		/* On the queue before the look: a child's exit (under the
-		 * family lock) or stop (under signal_lock) that comes after
-		 * it wakes us, however the two interleave. */
-		waitq_prepare(&p->child_exit, &w, TASK_INTERRUPTIBLE);
-		bool have = false;
-		int status = -1, cpid = 0;
-		family_lock(p);
-		struct proc *zombie = find_waitable(p, pid, options, &have, &status, &cpid);
-		spin_unlock(&p->family_lock);
-		bool done = zombie || status >= 0 || !have || (options & WNOHANG) ||
-			    signal_pending(me);
-		if (!done)
-			schedule();
-		waitq_finish(&p->child_exit, &w);
-		if (zombie)
-			return reap(p, zombie, ustatus, urusage);
-		if (status >= 0)
-			return report_status(cpid, status, ustatus, urusage);
-		if (done)
-			return !have ? -ECHILD : signal_pending(me) ? -ERESTARTSYS : 0;
-	}
-}
-
 /* ---- the small process calls ----------------------------------------------- */
 
 int sys_exit(int code)
@@ -543,11 +318,6 @@ int sys_getppid(void)
 {
 	struct proc *parent = current()->group_leader->parent;
 	return parent ? parent->pid : 0;
-}
-
-int sys_waitpid(int pid, int *ustatus, int options)
-{
-	return proc_wait4(pid, ustatus, options, NULL);
 }
 
 /* ---- faults that end a process (kernel/task/signal.c decides) ------------------- */

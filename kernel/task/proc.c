@@ -482,12 +482,19 @@ static bool task_limits_hit(int uid, uint32_t nproc_limit)
 
 /* A zeroed task with a kernel stack, or NULL. Reaped tasks wait a grace
  * period to give theirs back: when the stacks run out, wait for it once. */
+/* A zeroed struct proc but for its FPU image (a quarter of it), which
+ * its maker fills: fork and clone save the creator's registers there,
+ * init's exec the clean state. */
 static struct proc *task_new(void)
 {
+	const uint32_t fpu_at = offsetof(struct proc, fpu), fpu_end = fpu_at + sizeof(struct fpu_state);
 	for (int tries = 0; tries < 2; tries++) {
-		struct proc *p = kzalloc(sizeof(*p));
-		if (p)
+		struct proc *p = kmalloc(sizeof(*p));
+		if (p) {
+			memset(p, 0, fpu_at);
+			memset((char *)p + fpu_end, 0, sizeof(*p) - fpu_end);
 			p->kstack = kstack_alloc(&p->kstack_slot);
+		}
 		if (p && p->kstack)
 			return p;
 		kfree(p);
@@ -532,7 +539,6 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *grou
 		task_free(p);		/* never published: nobody saw it */
 		return NULL;
 	}
-	fpu_clean(&p->fpu);
 	p->start_ns = clock_ns();
 	first_stack_frame(p);
 	return p;

@@ -371,7 +371,10 @@ __attribute__((noreturn)) void proc_exit(int status);
 __attribute__((noreturn)) void proc_exit_group(int status);
 /* Every other live thread of me's group gets SIGKILL (signal_lock held). */
 void proc_kill_group_locked(struct proc *me);
+/* wait4, waitpid and waitid (kernel/task/wait.c). */
 int proc_wait4(int pid, int *ustatus, int options, void *urusage);
+int sys_waitpid(int pid, int *ustatus, int options);
+int sys_waitid(int which, int id, siginfo_t *uinfo, int options, void *urusage);
 /* A fault in user mode: report it and kill the process with sig. */
 __attribute__((noreturn)) void proc_fault_kill(struct trapframe *tf, int sig);
 /* System call 507: a process's name, for ps. */
@@ -379,7 +382,6 @@ int sys_proc_name(int pid, char *ubuf, uint32_t len);
 /* System call 508: who a process is (parent, ids, start), for ps -ef/aux. */
 int sys_proc_ids(int pid, void *uids);
 int sys_exit(int code);			/* exit and exit_group: status code << 8 */
-int sys_waitpid(int pid, int *ustatus, int options);
 int sys_exit_group(int code);
 int sys_getpid(void);			/* the group's id (tgid) */
 int sys_gettid(void);			/* the thread's */

@@ -1,7 +1,7 @@
 /*
  * kernel/task/ - tasks: struct proc (one thread; a group's shared state
  * in its leader), the switch and the idle loop, fork and clone (proc,
- * thread), exit and wait4 (exit), exec with its ELF and "#!" loaders
+ * thread), exit (exit), wait4 and waitid (wait), exec with its ELF and "#!" loaders
  * (exec, elf, script), pids (pid), process groups and sessions (pgrp),
  * credentials and capabilities (cred, capability), I/O priorities
  * (ioprio), limits (rlimit), signals and their frames (signal,

@@ -25,6 +25,10 @@
  *     each other on one CPU 10 involuntary ones, a child touching 64 pages
  *     64 minor faults, and the parent sees them in RUSAGE_CHILDREN and
  *     wait4's rusage; /proc/PID/status counts the same;
+ *   - waitid (284): WNOWAIT leaving a zombie waitable, then the reap with
+ *     its siginfo (CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_CONTINUED),
+ *     WNOHANG with nothing to report, P_PGID, the rusage argument, and
+ *     Linux's EINVALs and ECHILD;
  *   - pipe limits (pipe15): /proc/sys/fs/pipe-max-size and
  *     pipe-user-pages-soft/-hard, F_SETPIPE_SZ past the maximum, a user
  *     past the soft limit getting 2-page pipes and past the hard one
@@ -578,6 +582,73 @@ static void rusages(void)
 	check_why(both, "getrusage_counts_yields_to_another_as_involuntary", both ? "yes" : "short");
 }
 
+/* ---- waitid ------------------------------------------------------------- */
+
+/* The siginfo as text: "code status pid-is-c". */
+static void info_text(const siginfo_t *si, pid_t c, char *out, size_t len)
+{
+	static const char *codes[] = { "0", "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED", "CLD_TRAPPED",
+				       "CLD_STOPPED", "CLD_CONTINUED" };
+	snprintf(out, len, "%s %s %d %s", si->si_signo == SIGCHLD ? "SIGCHLD" : "0",
+		 si->si_code >= 0 && si->si_code <= 6 ? codes[si->si_code] : "?", si->si_status,
+		 si->si_pid == c ? "pid" : si->si_pid ? "other" : "0");
+}
+
+static void waitids(void)
+{
+	char what[200], a[48], b[48];
+	siginfo_t si;
+	pid_t c = fork();
+	if (c == 0)
+		_exit(3);
+	memset(&si, 0x55, sizeof(si));
+	long r1 = raw(waitid(P_PID, c, &si, WEXITED | WNOWAIT));
+	info_text(&si, c, a, sizeof(a));
+	long alive = raw(kill(c, 0));		/* a zombie until reaped */
+	struct rusage ru;
+	memset(&si, 0x55, sizeof(si));
+	long r2 = raw(syscall(SYS_waitid, P_PID, c, &si, WEXITED, &ru));
+	info_text(&si, c, b, sizeof(b));
+	snprintf(what, sizeof(what), "%s: %s, kill 0 %s; %s: %s, then %s", ename(r1), a, ename(alive),
+		 ename(r2), b, ename(raw(waitid(P_PID, c, &si, WEXITED))));
+	check_why(r1 == 0 && alive == 0 && r2 == 0 && si.si_uid == 0,
+		  "waitid_wnowait_leaves_a_zombie_then_reaps_it", what);
+
+	c = fork();
+	if (c == 0) {
+		for (;;)
+			pause();
+	}
+	memset(&si, 0x55, sizeof(si));
+	long nohang = raw(waitid(P_ALL, 0, &si, WEXITED | WNOHANG));
+	info_text(&si, c, a, sizeof(a));
+	kill(c, SIGSTOP);
+	waitid(P_PID, c, &si, WSTOPPED);
+	info_text(&si, c, b, sizeof(b));
+	snprintf(what, sizeof(what), "nohang %s %s; stopped %s", ename(nohang), a, b);
+	kill(c, SIGCONT);
+	waitid(P_PID, c, &si, WCONTINUED);
+	info_text(&si, c, a, sizeof(a));
+	snprintf(what + strlen(what), sizeof(what) - strlen(what), "; %s", a);
+	kill(c, SIGKILL);
+	waitid(P_PGID, 0, &si, WEXITED);
+	info_text(&si, c, a, sizeof(a));
+	snprintf(what + strlen(what), sizeof(what) - strlen(what), "; %s", a);
+	check_why(!strcmp(what, "nohang 0 0 0 0 0; stopped SIGCHLD CLD_STOPPED 19 pid; "
+			  "SIGCHLD CLD_CONTINUED 18 pid; SIGCHLD CLD_KILLED 9 pid"),
+		  "waitid_reports_stops_continues_and_kills", what);
+
+	snprintf(what, sizeof(what), "no options %s, P_PID 0 %s, P_PGID -1 %s, idtype 7 %s, "
+		 "unknown option %s, no child %s",
+		 ename(raw(waitid(P_ALL, 0, &si, 0))), ename(raw(waitid(P_PID, 0, &si, WEXITED))),
+		 ename(raw(waitid(P_PGID, -1, &si, WEXITED))),
+		 ename(raw(syscall(SYS_waitid, 7, 0, &si, WEXITED, NULL))),
+		 ename(raw(waitid(P_ALL, 0, &si, WEXITED | 0x100))),
+		 ename(raw(waitid(P_ALL, 0, &si, WEXITED))));
+	check_why(!strcmp(what, "no options EINVAL, P_PID 0 EINVAL, P_PGID -1 EINVAL, idtype 7 EINVAL, "
+			  "unknown option EINVAL, no child ECHILD"), "waitid_errors_as_linux", what);
+}
+
 /* ---- pipes -------------------------------------------------------------- */
 
 static long sysctl(const char *name, long set)
@@ -690,13 +761,14 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..27\n");
+	printf("KTAP version 1\n1..30\n");
 	zombies();
 	capabilities();
 	execs();
 	prctls();
 	ioprios();
 	rusages();
+	waitids();
 	pipes();
 	return failures != 0;
 }
