@@ -316,7 +316,8 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = UCODE_SEL;
-	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = UDATA_SEL;
+	tf->ds = tf->es = tf->ss = UDATA_SEL;
+	tf->fs = tf->gs = 0;		/* null, as Linux i386's start_thread */
 	tf->eflags = EFLAGS_IF;
 	tf->esp = sp;
 	/* A dynamic program starts in its loader, which then calls it. */
