@@ -464,8 +464,29 @@ static int jump_to_a_data_segment(void)
 	return 1;
 }
 
+/* From an LDT code segment, clear that very entry: the return from the
+ * call cannot load %cs again, and the iret's fault is SIGILL (Linux's
+ * iret_error), never the kernel's. */
+static int clear_own_code_segment(void)
+{
+	static struct user_desc gone = { .entry_number = 4, .read_exec_only = 1,
+					 .seg_not_present = 1 };
+	struct { uint32_t off; uint16_t sel; } __attribute__((packed)) to = { 0, SEL(4) };
+	__asm__ volatile(
+		"movl $1f, (%[to])\n\t"
+		"ljmp *(%[to])\n"
+		"1:\n\t"
+		"int $0x80\n\t"
+		"ud2\n"
+		: : [to] "S"(&to), "a"(SYS_modify_ldt), "b"(0x11), "c"(&gone), "d"(16)
+		: "memory");
+	return 1;
+}
+
 static void fault_checks(void)
 {
+	check(killed_by(in_child(clear_own_code_segment), SIGILL),
+	      "clearing_the_code_segment_one_runs_in_is_sigill");
 	check(killed_by(in_child(load_cleared), SIGSEGV) && get_fs() == 7 && read_fs0() == 99,
 	      "loading_a_cleared_entry_kills_the_child_with_sigsegv");
 	check(killed_by(in_child(load_not_present), SIGBUS), "loading_an_entry_not_present_is_sigbus");
@@ -502,7 +523,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
 		return after_exec();
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..55\n");
+	printf("KTAP version 1\n1..56\n");
 	error_checks();
 	read_back_checks();
 	fs_checks();
