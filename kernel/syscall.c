@@ -19,6 +19,7 @@
 #include "kernel/time/itimer.h"
 #include "kernel/task/futex.h"
 #include "kernel/arch/gdt.h"
+#include "kernel/arch/ldt.h"
 #include "kernel/sync/lockstat.h"
 #include "kernel/mm/mmap.h"
 #include "kernel/sync/mutex.h"
@@ -161,6 +162,7 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_sigreturn, sys_sigreturn),			/* signal.c */
 	SYSCALL(__NR_clone, sys_clone),				/* thread.c (threads, fork-like) */
 	SYSCALL(__NR_uname, sys_uname),				/* uname.c */
+	SYSCALL(__NR_modify_ldt, sys_modify_ldt),		/* arch/ldt.c */
 	SYSCALL(__NR_mprotect, sys_mprotect),			/* mmap.c */
 	SYSCALL(__NR_getpgid, sys_getpgid),			/* pgrp.c */
 	SYSCALL(__NR__llseek, sys_llseek),			/* file.c */

@@ -81,6 +81,7 @@
 #define __NR_sigreturn               119
 #define __NR_clone                   120
 #define __NR_uname                   122
+#define __NR_modify_ldt              123
 #define __NR_mprotect                125
 #define __NR_getpgid                 132
 #define __NR_fchdir                  133

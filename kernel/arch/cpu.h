@@ -18,6 +18,7 @@
 #include "maxcpus.h"
 
 struct proc;
+struct ldt;
 
 struct cpu {
 	struct cpu *self;		/* must stay first: %fs:0 */
@@ -38,6 +39,7 @@ struct cpu {
 				 * counter, cheaper than clock_ns() on every switch */
 	bool watchdog_warned;		/* this stall was reported */
 	bool tsc_user_faults;		/* CR4.TSD set: rdtsc from user mode is a #GP */
+	const struct ldt *ldt;		/* the LDT loaded here (lldt), NULL: none (kernel/arch/ldt.h) */
 	volatile bool online;
 
 	uint64_t gdt[GDT_ENTRIES];

@@ -11,7 +11,7 @@
 
 /* Descriptor flags: present, DPL, type. 0xC in the high nibble of the
  * flags byte = 4 KiB granularity, 32-bit. */
-static uint64_t segment(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
+uint64_t gdt_segment(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
 {
 	uint64_t d = 0;
 	d |= limit & 0xFFFF;
@@ -26,13 +26,13 @@ static uint64_t segment(uint32_t base, uint32_t limit, uint8_t access, uint8_t f
 void gdt_load(struct cpu *c)
 {
 	c->gdt[SEG_NULL] = 0;
-	c->gdt[SEG_KCODE] = segment(0, 0xFFFFF, 0x9A, 0xC);
-	c->gdt[SEG_KDATA] = segment(0, 0xFFFFF, 0x92, 0xC);
-	c->gdt[SEG_UCODE] = segment(0, 0xFFFFF, 0xFA, 0xC);
-	c->gdt[SEG_UDATA] = segment(0, 0xFFFFF, 0xF2, 0xC);
-	c->gdt[SEG_TSS] = segment((uint32_t)&c->tss, sizeof(c->tss) - 1, 0x89, 0x0);
-	c->gdt[SEG_PERCPU] = segment((uint32_t)c, sizeof(*c) - 1, 0x92, 0x4);
-	c->gdt[SEG_DFTSS] = segment((uint32_t)&c->df_tss, sizeof(c->df_tss) - 1, 0x89, 0x0);
+	c->gdt[SEG_KCODE] = gdt_segment(0, 0xFFFFF, 0x9A, 0xC);
+	c->gdt[SEG_KDATA] = gdt_segment(0, 0xFFFFF, 0x92, 0xC);
+	c->gdt[SEG_UCODE] = gdt_segment(0, 0xFFFFF, 0xFA, 0xC);
+	c->gdt[SEG_UDATA] = gdt_segment(0, 0xFFFFF, 0xF2, 0xC);
+	c->gdt[SEG_TSS] = gdt_segment((uint32_t)&c->tss, sizeof(c->tss) - 1, 0x89, 0x0);
+	c->gdt[SEG_PERCPU] = gdt_segment((uint32_t)c, sizeof(*c) - 1, 0x92, 0x4);
+	c->gdt[SEG_DFTSS] = gdt_segment((uint32_t)&c->df_tss, sizeof(c->df_tss) - 1, 0x89, 0x0);
 	double_fault_tss_init(c);
 
 	memset(&c->tss, 0, sizeof(c->tss));
@@ -49,6 +49,7 @@ void gdt_load(struct cpu *c)
 		"movw %w2, %%fs\n movw %w3, %%gs\n"
 		: : "i"(KCODE_SEL), "r"(KDATA_SEL), "r"(PERCPU_SEL), "r"(0) : "memory");
 	ltr(TSS_SEL);
+	lldt(0);		/* no LDT until a process with one runs (kernel/arch/ldt.c) */
 }
 
 /*

@@ -15,7 +15,9 @@
 enum {
 	SEG_NULL, SEG_KCODE, SEG_KDATA, SEG_UCODE, SEG_UDATA, SEG_TSS,
 	SEG_TLS_MIN, SEG_TLS_MAX = SEG_TLS_MIN + 2,
-	SEG_PERCPU, SEG_DFTSS, GDT_ENTRIES
+	SEG_PERCPU, SEG_DFTSS,
+	SEG_LDT,		/* the running process's LDT, if it has one (kernel/arch/ldt.c) */
+	GDT_ENTRIES
 };
 
 #define KCODE_SEL  (SEG_KCODE << 3)
@@ -25,6 +27,8 @@ enum {
 #define TSS_SEL    (SEG_TSS << 3)
 #define PERCPU_SEL (SEG_PERCPU << 3)
 #define DFTSS_SEL  (SEG_DFTSS << 3)	/* the double-fault task (kernel/arch/trap.c) */
+#define LDT_SEL    (SEG_LDT << 3)
+#define SEL_LDT    0x4	/* a selector's table bit: an entry of the LDT, not the GDT */
 
 /* The hardware TSS: we use only esp0/ss0, the stack for entering ring 0. */
 struct tss {
@@ -36,6 +40,9 @@ struct tss {
 
 struct cpu;
 void gdt_load(struct cpu *c);
+/* A descriptor for the GDT: base, limit (20 bits), access byte (present,
+ * DPL, type) and the flags nibble (granularity, size). */
+uint64_t gdt_segment(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags);
 
 /* iopl(2) and ioperm(2): I/O ports stay closed to user mode. */
 int sys_iopl(uint32_t level);

@@ -10,6 +10,7 @@
  * trapret's pop reloads it from the GDT after every switch.
  */
 #include "tls.h"
+#include "desc.h"
 #include "lib/errno.h"
 #include "gdt.h"
 #include "kernel/task/proc.h"
@@ -19,15 +20,8 @@ _Static_assert(SEG_TLS_MIN == GDT_ENTRY_TLS_MIN && SEG_TLS_MAX == GDT_ENTRY_TLS_
 	       "the GDT's TLS slots are Linux's 6..8");
 _Static_assert(sizeof(struct user_desc) == 16, "Linux's struct user_desc");
 
-/* "No segment" as Linux's LDT_empty() spells it... */
-static bool desc_empty(const struct user_desc *u)
-{
-	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
-	       u->read_exec_only == 1 && u->seg_32bit == 0 && u->limit_in_pages == 0 &&
-	       u->seg_not_present == 1 && u->useable == 0;
-}
-
-/* ...and as programs write it: all zero but the entry (LDT_zero()). */
+/* "No segment" as programs write it: all zero but the entry (Linux's
+ * LDT_zero()); LDT_empty()'s way is desc_empty(). */
 static bool desc_zero(const struct user_desc *u)
 {
 	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
@@ -44,36 +38,10 @@ static bool desc_okay(const struct user_desc *u)
 	return u->seg_32bit && u->contents <= 1 && !u->seg_not_present;
 }
 
-/* The GDT descriptor (Linux's fill_ldt()): DPL 3, accessed bit set. */
-static uint64_t desc_encode(const struct user_desc *u)
+/* The GDT slot's descriptor: 0 for either way of saying "none". */
+static uint64_t tls_desc(const struct user_desc *u)
 {
-	if (desc_zero(u) || desc_empty(u))
-		return 0;
-	uint32_t type = ((u->read_exec_only ^ 1) << 1) | (u->contents << 2) | 1;
-	uint32_t access = type | 0x10 /* S */ | 0x60 /* DPL 3 */ | (u->seg_not_present ^ 1) << 7;
-	uint32_t flags = u->useable | u->seg_32bit << 2 | u->limit_in_pages << 3;
-	uint64_t d = u->limit & 0xFFFF;
-	d |= (uint64_t)(u->base_addr & 0xFFFFFF) << 16;
-	d |= (uint64_t)access << 40;
-	d |= (uint64_t)((u->limit >> 16) & 0xF) << 48;
-	d |= (uint64_t)flags << 52;
-	d |= (uint64_t)(u->base_addr >> 24) << 56;
-	return d;
-}
-
-/* Back to struct user_desc (Linux's fill_user_desc()). */
-static void desc_decode(uint64_t d, uint32_t idx, struct user_desc *u)
-{
-	uint32_t access = (uint32_t)(d >> 40) & 0xFF, flags = (uint32_t)(d >> 52) & 0xF;
-	*u = (struct user_desc){ .entry_number = idx };
-	u->base_addr = (uint32_t)((d >> 16) & 0xFFFFFF) | (uint32_t)(d >> 56) << 24;
-	u->limit = (uint32_t)(d & 0xFFFF) | (uint32_t)((d >> 48) & 0xF) << 16;
-	u->seg_32bit = (flags >> 2) & 1;
-	u->contents = (access >> 2) & 3;
-	u->read_exec_only = !(access & 2);
-	u->limit_in_pages = (flags >> 3) & 1;
-	u->seg_not_present = !(access & 0x80);
-	u->useable = flags & 1;
+	return desc_zero(u) || desc_empty(u) ? 0 : desc_encode(u);
 }
 
 /* A segment register naming a slot just emptied would fault in the
@@ -119,7 +87,7 @@ int tls_set(struct proc *p, struct user_desc *uinfo, bool can_allocate)
 	}
 	if (idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
 		return -EINVAL;
-	uint64_t d = desc_encode(&u);
+	uint64_t d = tls_desc(&u);
 	p->tls.desc[idx - GDT_ENTRY_TLS_MIN] = d;
 	if (!d)
 		drop_selector(p->tf, (uint32_t)idx);

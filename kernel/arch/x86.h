@@ -97,6 +97,7 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 static inline void lgdt(void *desc) { __asm__ volatile("lgdt (%0)" : : "r"(desc) : "memory"); }
 static inline void lidt(void *desc) { __asm__ volatile("lidt (%0)" : : "r"(desc) : "memory"); }
 static inline void ltr(uint16_t sel) { __asm__ volatile("ltr %0" : : "r"(sel)); }
+static inline void lldt(uint16_t sel) { __asm__ volatile("lldt %0" : : "r"(sel) : "memory"); }
 
 /* Atomic exchange: the one primitive spinlocks are built on. */
 static inline uint32_t xchg(volatile uint32_t *addr, uint32_t v)

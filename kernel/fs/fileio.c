@@ -66,10 +66,13 @@ int file_node_write(struct file *f, const void *ubuf, uint32_t n)
 }
 
 /* pread64 (180) and pwrite64 (181): the offset is their own, the file's
- * stays. ESPIPE on what cannot seek, EINVAL for a negative offset. */
+ * stays. ESPIPE on what cannot seek, EINVAL for a negative offset. A /proc
+ * file reads at any offset too, as Linux's (pagemap's readers use it). */
 static int positional(const struct file *f, int64_t off)
 {
-	return f->type != FT_INITRD ? -ESPIPE : off < 0 ? -EINVAL : f->node->is_dir ? -EISDIR : 0;
+	if (f->type != FT_INITRD && f->type != FT_PROC)
+		return -ESPIPE;
+	return off < 0 ? -EINVAL : f->node->is_dir ? -EISDIR : 0;
 }
 
 static int pread_file(struct file *f, void *ubuf, uint32_t n, int64_t off)

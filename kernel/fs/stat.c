@@ -118,7 +118,7 @@ static void stat_node(const struct initrd_file *n, struct kstat *k)
 
 static void stat_file(const struct file *f, struct kstat *k)
 {
-	if (f->type == FT_INITRD || f->type == FT_DEV) {
+	if (f->type == FT_INITRD || f->type == FT_DEV || f->type == FT_PROC) {
 		stat_node(f->node, k);
 		return;
 	}

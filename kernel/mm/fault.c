@@ -16,7 +16,8 @@
  * or it ends that process only (docs/abi.md §7): SIGSEGV with SEGV_MAPERR
  * outside every region and SEGV_ACCERR against a protection, SIGBUS past
  * the end of a mapped file, SIGSEGV for privileged instructions (a #GP,
- * as Linux), SIGILL for an invalid opcode, SIGFPE for a divide error.
+ * as Linux), SIGBUS for a segment not present or a stack-segment fault
+ * (an LDT selector's doing: kernel/arch/ldt.c), SIGILL for an invalid opcode, SIGFPE for a divide error.
  * Running out of frames on a fault kills the faulting process with
  * SIGKILL: Linux's OOM killer, simplified to "the one who asked".
  */
@@ -162,6 +163,10 @@ static int fault_signal(const struct trapframe *tf)
 	case T_IRET:	return SIGILL;
 	case T_BRKPT:
 	case T_DEBUG:	return SIGTRAP;
+	/* A segment not present (an LDT entry made so) and a stack-segment
+	 * fault (outside an LDT stack segment's limit): SIGBUS, as Linux. */
+	case T_SEGNP:
+	case T_STACK:	return SIGBUS;
 	default:	return SIGSEGV;
 	}
 }

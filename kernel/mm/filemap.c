@@ -168,6 +168,19 @@ void filemap_drop_cache(void)
 	spin_unlock(&cache_lock);
 }
 
+bool filemap_is_cached_page(const struct vm_area *a, uint32_t va, uint32_t pa)
+{
+	uint32_t pg;
+	if (!filemap_cached(a, false) || !file_page(a, va, &pg))
+		return false;
+	uint32_t i = initrd_ino(data_of(a->file)) - 1;
+	spin_lock(&cache_lock);
+	bool cached = i < cache_len && cache[i].frames && pg < cache[i].n &&
+		      cache[i].frames[pg] == pa;
+	spin_unlock(&cache_lock);
+	return cached;
+}
+
 uint32_t filemap_cached_frames(void)
 {
 	return __atomic_load_n(&cache_frames, __ATOMIC_RELAXED);

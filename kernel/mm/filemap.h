@@ -18,6 +18,10 @@ struct vm_area;
 /* Does a fault (write or not) on region a, a private mapping of an
  * initrd file, map the file's cached page (filemap_fault)? */
 bool filemap_cached(const struct vm_area *a, bool write);
+/* Is frame pa the initrd's cached page at va of region a (a page of the
+ * file, not a private copy: /proc/PID/pagemap's file bit)? Under the mm
+ * lock of a's address space. */
+bool filemap_is_cached_page(const struct vm_area *a, uint32_t va, uint32_t pa);
 /* The frames of the initrd's page cache (/proc/meminfo's Cached). */
 uint32_t filemap_cached_frames(void);
 /* The initrd's cached pages that no mapping holds, given back, and the

@@ -51,6 +51,7 @@
 
 struct initrd_file;
 struct vm_area;
+struct ldt;
 
 /*
  * A region whose frames belong to an object outside the address space (a
@@ -88,6 +89,10 @@ struct mm {
 	uint32_t arg_start, arg_end, env_start, env_end;
 	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
 	bool lock_future;			/* mlockall(MCL_FUTURE): new regions locked */
+	/* Its local descriptor table (modify_ldt, kernel/arch/ldt.c), NULL
+	 * for none: replaced whole under the lock below, never changed in
+	 * place; copied by fork, dropped by exec and at the end. */
+	struct ldt *ldt;
 	/* One thread at a time changes the regions or the page tables (a
 	 * fault, mmap and friends, fork's copy): the group's threads may run
 	 * on several CPUs. A spinlock: nothing under it sleeps. Linux has a

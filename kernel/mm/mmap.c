@@ -9,7 +9,8 @@
  * except a shared anonymous mapping's, which are made at once: a page
  * must be one frame in every process that shares it, and a child forked
  * before the first touch would otherwise get a page of its own. (Linux
- * keeps such pages in a shmem file instead; teaching size.)
+ * keeps such pages in a shmem file instead; teaching size.) MAP_POPULATE
+ * faults every page of a new mapping in before mmap returns.
  * A tmpfs file's mapping maps the file's own pages (kernel/mm/filemap.c);
  * an initrd file's gets copies of its bytes, which are read-only anyway.
  *
@@ -29,6 +30,7 @@
 #include <uapi/fcntl.h>		/* O_ACCMODE */
 #include "mm.h"
 #include "mmap.h"
+#include "fault.h"
 #include "pmm.h"
 #include "kernel/task/proc.h"
 #include "kernel/arch/smp.h"
@@ -484,10 +486,30 @@ static int mm_leave(struct proc *g, int result)
 	return result;
 }
 
+/* MAP_POPULATE (MAP_NONBLOCK with it turns it off, as since Linux
+ * 2.6.23): the new mapping's pages now, as first touches would make them:
+ * written for a private writable mapping (Linux breaks copy-on-write
+ * there), read otherwise. The first page that cannot be had ends it, and
+ * mmap succeeds all the same, as Linux's (its __mm_populate ignores
+ * errors). Without the mm lock: each page is a fault of its own. */
+static void populate(uint32_t start, uint32_t len, uint32_t prot, uint32_t flags)
+{
+	bool write = (prot & PROT_WRITE) && (flags & MAP_TYPE) == MAP_PRIVATE;
+	for (uint32_t off = 0; off < PAGE_ROUND_UP(len); off += PAGE_SIZE)
+		if (mm_fault(current(), start + off, write) != FAULT_OK)
+			return;
+}
+
+/* An address, not an errno: -4095..-1 are errors (Linux's IS_ERR_VALUE). */
+#define MAP_ERR_MIN	((uint32_t)-4095)
+
 int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
 {
 	struct proc *g = mm_enter();
-	return mm_leave(g, do_mmap2(addr, len, prot, flags, fd, pgoff));
+	int r = mm_leave(g, do_mmap2(addr, len, prot, flags, fd, pgoff));
+	if ((flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE && (uint32_t)r < MAP_ERR_MIN)
+		populate((uint32_t)r, len, prot, flags);
+	return r;
 }
 
 int sys_munmap(uint32_t addr, uint32_t len)

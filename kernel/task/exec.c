@@ -35,6 +35,7 @@
 #include "thread.h"
 #include "kernel/time/time.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/arch/ldt.h"
 #include "kernel/arch/x86.h"
 
 #define ARG_MAX_BYTES 8192
@@ -303,6 +304,7 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 	fd_close_on_exec(p);
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
 	p->tls = (struct tls_state){ 0 };	/* and with no TLS slots (Linux's flush_thread) */
+	ldt_release(&p->mm);		/* nor an LDT (a new mm has none) */
 	if (p == current()) {
 		fpu_restore(&p->fpu);
 		push_cli();
@@ -315,7 +317,8 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 	struct trapframe *tf = p->tf;
 	memset(tf, 0, sizeof(*tf));
 	tf->cs = UCODE_SEL;
-	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = UDATA_SEL;
+	tf->ds = tf->es = tf->ss = UDATA_SEL;
+	tf->fs = tf->gs = 0;		/* null, as Linux i386's start_thread */
 	tf->eflags = EFLAGS_IF;
 	tf->esp = sp;
 	/* A dynamic program starts in its loader, which then calls it. */

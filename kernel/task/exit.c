@@ -327,6 +327,7 @@ static const char *signal_name(int sig)
 	switch (sig) {
 	case 4:  return "SIGILL";
 	case 5:  return "SIGTRAP";
+	case 7:  return "SIGBUS";
 	case 8:  return "SIGFPE";
 	case 9:  return "SIGKILL";
 	case 11: return "SIGSEGV";

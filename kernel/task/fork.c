@@ -9,6 +9,7 @@
 #include "proc_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/arch/ldt.h"
 #include "kernel/arch/smp.h"
 #include "kernel/fs/file.h"
 
@@ -41,6 +42,8 @@ struct proc *fork_prepare(int *err)
 	mm_lock(&parent->mm);
 	child->pgdir = vm_copy_user(parent->pgdir);
 	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
+	if (!copied)
+		copied = ldt_fork(&child->mm, &parent->mm);
 	if (vm_take_stale(parent->pgdir))	/* its pages are read-only now */
 		smp_flush_tlb(parent->pgdir);
 	mm_unlock(&parent->mm);

@@ -37,6 +37,7 @@
 #include "kernel/fs/proc/procfs.h"
 #include "kernel/debug/selftest.h"
 #include "kernel/time/sleep.h"
+#include "kernel/arch/ldt.h"
 #include "kernel/arch/smp.h"
 #include "lib/string.h"
 #include "kernel/time/time.h"
@@ -152,6 +153,7 @@ void schedule(void)
 		c->current = next;
 		c->prev = prev;
 		switch_space(c, next);
+		ldt_switch(c, next->group_leader->mm.ldt);	/* the group's: its leader's mm */
 		tls_load(c, &next->tls);
 		cpu_tsc_user(c, next->tsc_sigsegv);
 		fpu_save(&prev->fpu);
@@ -550,6 +552,7 @@ void release_memory(struct proc *p)
 		vm_free_pgdir(p->pgdir);
 	p->pgdir = NULL;
 	mm_release(&p->mm);
+	ldt_release(&p->mm);
 }
 
 /* Give back everything: the caller holds no lock, and no CPU runs on

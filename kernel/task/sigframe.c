@@ -313,15 +313,37 @@ void sigframe_enter(struct trapframe *tf, int sig, const struct sigaction *ka,
 
 /* ---- returning from a handler ------------------------------------------------ */
 
-/* Put back the registers the frame saved. Segments and the eflags bits a
- * user may not set are the kernel's, whatever the frame says. */
-/* Linux keeps the frame's code and stack selectors (with their privilege
+/* Put back the registers the frame saved. The eflags bits a user may not
+ * set are the kernel's, whatever the frame says. */
+/*
+ * Linux keeps the frame's code and stack selectors (with their privilege
  * forced to 3), so any other than the user ones fault on the way back and
- * kill the process; here such a frame kills it at once, the same end
- * without an iret that faults in the kernel. */
+ * kill the process. Here a GDT selector other than the user's flat ones
+ * kills it at once, the same end without an iret that faults in the
+ * kernel; an LDT one (modify_ldt: a program's own code or stack) is
+ * kept, and if its entry is no segment for it, the iret faults: SIGILL,
+ * as on Linux (kernel/arch/trapentry.asm's iret_fault).
+ */
+static bool frame_sel_ok(uint32_t sel, uint32_t flat)
+{
+	sel = (sel | 3) & 0xFFFF;
+	return sel == flat || (sel & SEL_LDT);
+}
+
 static bool context_ok(const struct sigcontext *sc)
 {
-	return ((sc->cs | 3) & 0xFFFF) == UCODE_SEL && ((sc->ss | 3) & 0xFFFF) == UDATA_SEL;
+	return frame_sel_ok(sc->cs, UCODE_SEL) && frame_sel_ok(sc->ss, UDATA_SEL);
+}
+
+/* A data segment selector from a frame: kept if it asks for the user's
+ * privilege (RPL 3: a GDT user or TLS slot) or names an LDT entry (all of
+ * privilege 3, so any RPL reaches nothing more: Linux keeps an LDT
+ * selector of RPL 0 too), else null. What it names is the CPU's to
+ * check, at trapret's pop: an entry that is no segment (any more) is
+ * popped as null there (kernel/arch/trap.c's return_fixup). */
+static uint32_t frame_data_sel(uint32_t sel)
+{
+	return (sel & 3) == 3 || (sel & SEL_LDT) ? sel & 0xFFFF : 0;
 }
 
 /* The FPU registers the frame saved (none if fpstate is 0). */
@@ -348,8 +370,12 @@ static void restore_context(struct trapframe *tf, const struct sigcontext *sc)
 	tf->ecx = sc->ecx;
 	tf->eax = sc->eax;
 	tf->eip = sc->eip;
-	tf->cs = UCODE_SEL;			/* context_ok checked the frame's */
-	tf->ds = tf->es = tf->ss = UDATA_SEL;
+	tf->cs = (sc->cs | 3) & 0xFFFF;		/* context_ok checked them */
+	tf->ss = (sc->ss | 3) & 0xFFFF;
+	tf->ds = frame_data_sel(sc->ds);
+	tf->es = frame_data_sel(sc->es);
+	tf->fs = frame_data_sel(sc->fs);
+	tf->gs = frame_data_sel(sc->gs);
 	tf->eflags = (tf->eflags & ~EFLAGS_USER) | (sc->eflags & EFLAGS_USER);
 	current()->syscall_nr = -1;		/* never "restart" the sigreturn */
 }

@@ -376,6 +376,7 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	p->mm.lock = lock;
 	leader->mm.area = NULL;
 	leader->mm.n = leader->mm.cap = 0;
+	leader->mm.ldt = NULL;			/* p's now, for exec to drop */
 	leader->pgdir = NULL;
 	mm_unlock(&leader->mm);
 	proc_take_family(p, leader);	/* and its pid; family locks before signal_lock */

@@ -31,7 +31,8 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
                  "linux/capability.h", "linux/securebits.h", "linux/ioprio.h", "linux/sched/types.h", "linux/net.h",
                  "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h",
-                 "linux/socket.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h"]
+                 "linux/socket.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h",
+                 "asm/ldt.h"]
 # Ours only: the -ck patches' policy, glibc's name for SCHED_NORMAL (and
 # the project's own calls, __NR_* from 500 up: docs/abi.md §4, OUR_CALLS).
 NOT_LINUX = {"SCHED_ISO", "SCHED_OTHER",

@@ -240,6 +240,8 @@ int procfs_read(struct file *f, void *ubuf, uint32_t n)
 		return -EBADF;
 	if (is_pid_file(f->node) && !procfs_pid_node_lives(f->node, f->proc_pid))
 		return -ESRCH;			/* exited, or its slot reused */
+	if (f->node->procfs == PROCFS_PID_PAGEMAP)
+		return procfs_pagemap_read(f, ubuf, n);	/* binary, no text */
 	if (f->offset == 0 || !f->text) {
 		int err = make_text(f);
 		if (err)

@@ -19,7 +19,10 @@
  *                        comm, environ, maps, sched (the staircase's
  *                        view), limits, wchan, schedstat
  *   kernel/fs/proc/procfs_fd.c  /proc/PID/fd/ and fdinfo/: a process's
- *                        open descriptors, who may look at them
+ *                        open descriptors, who may look at them (and at
+ *                        pagemap)
+ *   kernel/fs/proc/procfs_pagemap.c  /proc/PID/pagemap: a word per page,
+ *                        binary, read straight from the page tables
  *   kernel/fs/proc/procfs_sys.c  /proc/{stat,uptime,loadavg,meminfo,version,
  *                        cpuinfo,filesystems} and /proc/sys/kernel/
  *   kernel/fs/proc/procfs_sched.c  /proc/sched_debug and /proc/schedstat: the
@@ -64,6 +67,7 @@ enum procfs_kind {
 	PROCFS_PID_ENVIRON,
 	PROCFS_PID_SCHED,
 	PROCFS_PID_MAPS,
+	PROCFS_PID_PAGEMAP,		/* binary: a word per page (procfs_pagemap.c) */
 	PROCFS_PID_WCHAN,		/* where it sleeps (Linux's get_wchan) */
 	PROCFS_PID_LIMITS,		/* its resource limits, as prlimit reads them */
 	PROCFS_PID_SCHEDSTAT,		/* run time, wait time, times run (ns, ns, count) */
@@ -132,6 +136,9 @@ struct pbuf {
 };
 void pb_printf(struct pbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pb_putc(struct pbuf *b, char c);
+/* /proc/PID/pagemap (procfs_pagemap.c): n bytes of its words from the
+ * file's offset, or -EINVAL (not whole words), -EFAULT, -ESRCH. */
+int procfs_pagemap_read(struct file *f, void *ubuf, uint32_t n);
 /* The text of a /proc/PID file: 0, or -ESRCH when pid is gone. */
 int procfs_pid_text(const struct initrd_file *n, struct pbuf *b);
 /* The text of one of /proc's own files, or a /proc/sys file. */
@@ -179,7 +186,7 @@ int procfs_fd_lookup(const struct initrd_file **at, const char *name, size_t len
 /* The next open descriptor's node of fd/ or fdinfo/ from position *pos. */
 const struct initrd_file *procfs_fd_next(const struct initrd_file *dir, uint32_t *pos);
 /* May the caller look into dir or read node n of a process's fd/ or
- * fdinfo/? 0 or -EACCES; 0 for every other node. */
+ * fdinfo/, or open its pagemap? 0 or -EACCES; 0 for every other node. */
 int procfs_fd_may(const struct initrd_file *n);
 /* fd/N's target: the open file's node (a file, a device, a /proc file),
  * or NULL (a pipe, a socket, the console: not reopened here). */

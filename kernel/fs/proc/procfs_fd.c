@@ -12,7 +12,7 @@
  *             file system (its st_dev minor: this kernel has no mount
  *             ids) and the inode number.
  * Who may look (Linux's proc_fd_permission and ptrace_may_access with
- * PTRACE_MODE_READ_FSCREDS): the process's own threads, root, and a user
+ * PTRACE_MODE_READ_FSCREDS; the same rule opens /proc/PID/pagemap): the process's own threads, root, and a user
  * whose id is the process's real, effective and saved one while it is
  * dumpable; others get EACCES for the directories and all in them.
  * The nodes are procfs_pid.c's (procfs_fd_node), one per descriptor.
@@ -52,7 +52,8 @@ static bool may_look(const struct proc *p)
 
 int procfs_fd_may(const struct initrd_file *n)
 {
-	if (!is_fd_node(n))
+	/* pagemap: Linux's proc_mem_open asks the same (PTRACE_MODE_READ) */
+	if (!is_fd_node(n) && n->procfs != PROCFS_PID_PAGEMAP)
 		return 0;
 	struct proc *p = proc_get(n->arg);
 	if (!p)

@@ -68,6 +68,7 @@ static const struct pid_entry {
 	{ "stat",	PROCFS_PID_STAT,	0444 },
 	{ "statm",	PROCFS_PID_STATM,	0444 },
 	{ "maps",	PROCFS_PID_MAPS,	0444 },
+	{ "pagemap",	PROCFS_PID_PAGEMAP,	0400 },
 	{ "wchan",	PROCFS_PID_WCHAN,	0444 },
 	{ "schedstat",	PROCFS_PID_SCHEDSTAT,	0444 },
 };
