@@ -74,6 +74,10 @@ void vm_drop_identity_map(void)
  * of this space (vm_take_stale): a call that only added pages need not
  * interrupt them.
  *
+ * rss counts the present user pages, by kind (the kernel's RSS counters:
+ * a file's own page, PTE_FILE; a shared mapping's, PTE_SHARED; else
+ * anonymous), and hiwater the most there were at once (VmHWM, ru_maxrss).
+ *
  * The map is a small object of its own, found from the directory: its
  * last entry maps nothing (the top 4 MiB is no kernel range, see
  * kstack.h) and holds the map's address, with the present bit clear, so
@@ -90,6 +94,7 @@ struct uspace_map {
 	struct table_span span[MAP_SPANS];	/* of the first tables made */
 	uint8_t nspans;
 	bool stale;
+	uint32_t rss[VM_RSS_KINDS], rss_all, hiwater;	/* present user pages */
 };
 _Static_assert(KSTACK_RANGE_END == (uint32_t)MAP_PDE << 22, "the map's entry maps nothing");
 
@@ -248,13 +253,46 @@ static bool takes_away(pte_t old, pte_t new)
 	return (old & PTE_P) && (PTE_ADDR(old) != PTE_ADDR(new) || (old & rights & ~new));
 }
 
-/* Every user page is mapped here (vm_map_page, vm_alloc_user). */
-static void set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
+static int rss_kind(pte_t pte)
+{
+	return pte & PTE_FILE ? VM_RSS_FILE : pte & PTE_SHARED ? VM_RSS_SHMEM : VM_RSS_ANON;
+}
+
+/* A present user entry comes (1) or goes (-1). */
+static void rss_add(struct uspace_map *m, pte_t pte, int n)
+{
+	m->rss[rss_kind(pte)] += (uint32_t)n;
+	m->rss_all += (uint32_t)n;
+	if (m->rss_all > m->hiwater)
+		m->hiwater = m->rss_all;
+}
+
+/* An entry set, the map kept, the counts not (fork's copy counts in
+ * bulk). */
+static void set_pte_uncounted(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
 {
 	if (takes_away(*pte, value))
 		map_of(pgdir)->stale = true;
 	*pte = value;
 	map_note(pgdir, va);
+}
+
+/* Every user page is mapped here (vm_map_page, vm_alloc_user). */
+static void set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
+{
+	pte_t old = *pte;
+	set_pte_uncounted(pgdir, va, pte, value);
+	if (old & PTE_P)
+		rss_add(map_of(pgdir), old, -1);
+	if (value & PTE_P)
+		rss_add(map_of(pgdir), value, 1);
+}
+
+void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *hiwater)
+{
+	struct uspace_map *m = map_of(pgdir);
+	memcpy(rss, m->rss, sizeof(m->rss));
+	*hiwater = m->hiwater;
 }
 
 bool vm_take_stale(pde_t *pgdir)
@@ -342,14 +380,21 @@ pde_t *vm_copy_user(pde_t *src)
 				table[j] &= ~PTE_W;
 				map_of(src)->stale = true;
 			}
-			if (vm_map_page(dst, (i << 22) | (j << 12), PTE_ADDR(table[j]),
-					table[j] & 0xFFF & ~PTE_P) < 0) {
+			uint32_t va = (i << 22) | (j << 12);
+			pte_t *pte = vm_walk(dst, va, true);
+			if (!pte) {
 				vm_free_pgdir(dst);
 				return NULL;
 			}
+			set_pte_uncounted(dst, va, pte, table[j]);
 			pmm_ref(PTE_ADDR(table[j]));
 		}
 	}
+	/* the child holds what the parent holds but its files' own pages */
+	struct uspace_map *d = map_of(dst), *m = map_of(src);
+	d->rss[VM_RSS_ANON] = m->rss[VM_RSS_ANON];
+	d->rss[VM_RSS_SHMEM] = m->rss[VM_RSS_SHMEM];
+	d->rss_all = d->hiwater = d->rss[VM_RSS_ANON] + d->rss[VM_RSS_SHMEM];
 	/* The parent's writable pages just became read-only: forget the
 	 * translations its TLB still holds (fork runs in the parent). */
 	write_cr3(read_cr3());
@@ -376,6 +421,7 @@ int vm_move_range(pde_t *pgdir, uint32_t from, uint32_t to, uint32_t n)
 			continue;
 		pte_t value = *src;
 		*src = 0;
+		rss_add(map_of(pgdir), value, -1);	/* and back, at to */
 		map_of(pgdir)->stale = true;
 		invlpg(from + off);
 		vm_set_pte(pgdir, to + off, vm_walk(pgdir, to + off, false), value);
@@ -409,6 +455,7 @@ void vm_free_range(pde_t *pgdir, uint32_t va, uint32_t n)
 		pte_t *pte = vm_walk(pgdir, a, false);
 		if (pte && (*pte & PTE_P)) {
 			pmm_unref_batch(&b, PTE_ADDR(*pte));
+			rss_add(map_of(pgdir), *pte, -1);
 			*pte = 0;
 			map_of(pgdir)->stale = true;
 			invlpg(a);

@@ -91,6 +91,10 @@ bool vm_loaded_on(int cpu, const pde_t *pgdir);
 /* A new address space that shares every user page of pgdir, copy-on-write
  * (fork); NULL when memory runs out. */
 pde_t *vm_copy_user(pde_t *pgdir);
+/* The present user pages of pgdir by kind (VmRSS: RssAnon, RssFile,
+ * RssShmem), and the most there were at once (VmHWM). */
+enum { VM_RSS_ANON, VM_RSS_FILE, VM_RSS_SHMEM, VM_RSS_KINDS };
+void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *hiwater);
 /* Set a user PTE that vm_walk gave (keeps the map of where pages are). */
 void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value);
 /* Move the pages of [from, from+n) to [to, to+n) (mremap); -1 if out of

@@ -296,8 +296,10 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 	mm_release(&nm);		/* the old regions */
 	if (p == current())
 		vm_switch(pd);
-	if (old)
+	if (old) {
+		group_note_maxrss(p->group, old);	/* the peak outlives exec */
 		vm_free_pgdir(old);
+	}
 	proc_set_name(p, path);
 	set_exe(p, f);
 	signal_exec(p);		/* handlers were addresses in the old program */

@@ -182,8 +182,10 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 	leader->pgdir = p->pgdir = NULL;
 	mm_release(&leader->mm);	/* and the regions */
 	mm_unlock(&leader->mm);
-	if (pd)
+	if (pd) {
+		group_note_maxrss(leader->group, pd);	/* for getrusage and wait4 */
 		vm_free_pgdir(pd);
+	}
 
 	bool wake_init = reparent_children(leader);
 	/* No other thread is left to change these. */

@@ -121,6 +121,10 @@ struct thread_group {
 	 * their switches and faults (getrusage's RUSAGE_CHILDREN). */
 	uint32_t cutime, cstime;
 	uint32_t cnvcsw, cnivcsw, cminflt;
+	uint32_t cmaxrss;		/* pages: the largest peak among them */
+	/* The peak of its address spaces gone (exec's old ones, at the end
+	 * the last), in pages: getrusage's ru_maxrss. Its threads' writes. */
+	uint32_t maxrss;
 	/* Changed only by its own threads (the call's caller): */
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
@@ -362,6 +366,11 @@ void proc_group_usage(const struct proc *leader, struct task_usage *u);
 void task_usage_of(const struct proc *t, struct task_usage *u);
 /* Its CPU ticks alone. */
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime);
+/* pgdir, g's address space, is about to go: its peak (VmHWM) joins g's
+ * maxrss. And the peak so far, in pages, of the process whose current
+ * address space is pgdir (NULL: gone). */
+void group_note_maxrss(struct thread_group *g, pde_t *pgdir);
+uint32_t group_maxrss(struct thread_group *g, pde_t *pgdir);
 /* Ids, group and name that a new thread or process takes from me. */
 void proc_copy_ids(struct proc *child, const struct proc *me);
 /* End the calling thread (exit); the group ends with its last thread. */

@@ -73,6 +73,19 @@ void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stim
 	*stime = u.stime;
 }
 
+void group_note_maxrss(struct thread_group *g, pde_t *pgdir)
+{
+	g->maxrss = group_maxrss(g, pgdir);
+}
+
+uint32_t group_maxrss(struct thread_group *g, pde_t *pgdir)
+{
+	uint32_t rss[VM_RSS_KINDS], hiwater = 0;
+	if (pgdir)
+		vm_rss(pgdir, rss, &hiwater);
+	return hiwater > g->maxrss ? hiwater : g->maxrss;
+}
+
 /* ---- which children --------------------------------------------------------- */
 
 /* What a wait asks: which children (waitid's idtype and id: P_ALL, P_PID
@@ -183,12 +196,15 @@ static void child_usage(struct proc *parent, struct proc *z, bool reaping, struc
 	u.nvcsw += zg->cnvcsw;
 	u.nivcsw += zg->cnivcsw;
 	uint32_t minflt = z->mm.minflt + zg->cminflt;
+	uint32_t maxrss = zg->maxrss > zg->cmaxrss ? zg->maxrss : zg->cmaxrss;
 	if (reaping) {
 		pg->cutime += u.utime;
 		pg->cstime += u.stime;
 		pg->cnvcsw += u.nvcsw;
 		pg->cnivcsw += u.nivcsw;
 		pg->cminflt += minflt;
+		if (maxrss > pg->cmaxrss)
+			pg->cmaxrss = maxrss;
 	}
 	if (!ru)
 		return;
@@ -196,6 +212,7 @@ static void child_usage(struct proc *parent, struct proc *z, bool reaping, struc
 	ru->ru_nvcsw = (long)u.nvcsw;
 	ru->ru_nivcsw = (long)u.nivcsw;
 	ru->ru_minflt = (long)minflt;
+	ru->ru_maxrss = (long)(maxrss * (PAGE_SIZE / 1024));
 }
 
 /* An exited child found: its usage into *ru (if asked), and unless WNOWAIT it is

@@ -211,12 +211,13 @@ int sys_times(void *utms)
  * or the reaped children and theirs (CHILDREN): CPU times, switches out
  * asleep (nvcsw) and preempted or yielding (nivcsw), page faults served
  * (minflt: counted per address space here, so a thread reports its
- * process's). */
+ * process's), and the peak resident size (maxrss, KiB: the process's, or
+ * the largest of the children's). */
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current()->group_leader;
 	struct task_usage u;
-	uint32_t minflt = p->mm.minflt;
+	uint32_t minflt = p->mm.minflt, maxrss;
 	struct rusage ru;
 
 	if (who == RUSAGE_SELF) {
@@ -230,7 +231,12 @@ int sys_getrusage(int who, void *uru)
 	} else {
 		return -EINVAL;
 	}
+	if (who == RUSAGE_CHILDREN)
+		maxrss = p->group->cmaxrss;
+	else
+		maxrss = group_maxrss(p->group, p->pgdir);
 	rusage_fill(&ru, u.utime, u.stime);
+	ru.ru_maxrss = (long)(maxrss * (PAGE_SIZE / 1024));	/* KiB */
 	ru.ru_nvcsw = (long)u.nvcsw;
 	ru.ru_nivcsw = (long)u.nivcsw;
 	ru.ru_minflt = (long)minflt;

@@ -24,7 +24,10 @@
  *     sleeps 5 times has 5 voluntary switches or more, two that yield to
  *     each other on one CPU 10 involuntary ones, a child touching 64 pages
  *     64 minor faults, and the parent sees them in RUSAGE_CHILDREN and
- *     wait4's rusage; /proc/PID/status counts the same;
+ *     wait4's rusage; /proc/PID/status counts the same; the resident
+ *     size: 4 MiB untouched is not resident (VmRSS, statm), touched is,
+ *     munmap gives it back while VmHWM and ru_maxrss keep the peak, seen
+ *     by the parent in RUSAGE_CHILDREN and wait4's ru_maxrss;
  *   - waitid (284): WNOWAIT leaving a zombie waitable, then the reap with
  *     its siginfo (CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_CONTINUED),
  *     WNOHANG with nothing to report, P_PGID, the rusage argument, and
@@ -553,6 +556,57 @@ static int yielder(void)
 	return ru.ru_nivcsw < 10;
 }
 
+/* A kB figure of /proc/self/status, read with no allocation (stdio's
+ * buffers would add pages of their own between two readings). */
+static char kb_buf[4096];
+
+static long kb(const char *key)
+{
+	int fd = open("/proc/self/status", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, kb_buf, sizeof(kb_buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	kb_buf[n > 0 ? n : 0] = 0;
+	char *at = strstr(kb_buf, key);
+	return at ? strtol(at + strlen(key) + 1, NULL, 10) : -1;
+}
+
+/* statm's resident field, in kB. */
+static long statm_kb(void)
+{
+	int fd = open("/proc/self/statm", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, kb_buf, sizeof(kb_buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	kb_buf[n > 0 ? n : 0] = 0;
+	char *sp = strchr(kb_buf, ' ');
+	return sp ? strtol(sp + 1, NULL, 10) * 4 : -1;
+}
+
+/* 4 MiB mapped, untouched, then touched, then unmapped: 0, or which
+ * figure is wrong (bits). Linux's counts lag by up to 64 pages of each
+ * kind (a task's own counts join its process's every 64 faults; 100
+ * pages were seen), so the margins are 150 pages (600 kB). */
+static int resident(void)
+{
+	const long all = 4096, slack = 600;	/* kB */
+	kb("VmRSS");				/* the buffer's pages in, first */
+	long rss0 = kb("VmRSS"), size0 = kb("VmSize");
+	char *m = mmap(NULL, all * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long rss1 = kb("VmRSS"), size1 = kb("VmSize");
+	for (long i = 0; i < all / 4; i++)
+		m[i * 4096] = 1;
+	long rss2 = kb("VmRSS"), rssanon = kb("RssAnon"), statm = statm_kb();
+	munmap(m, all * 1024);
+	long rss3 = kb("VmRSS"), hwm = kb("VmHWM");
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (size1 - size0 < all) | (rss1 - rss0 > slack) << 1 | (rss2 - rss1 < all - slack) << 2 |
+	       (rss2 - rss1 > all + slack) << 3 | (rssanon > rss2 + slack) << 4 |
+	       (statm < rss2 - slack || statm > rss2 + slack) << 5 | (rss2 - rss3 < all - slack) << 6 |
+	       (hwm < rss2 - slack) << 7 | (ru.ru_maxrss < rss2 - slack) << 8 | (rss0 <= 0) << 9;
+}
+
 static void rusages(void)
 {
 	char what[160];
@@ -580,6 +634,17 @@ static void rusages(void)
 	waitpid(a, &sa, 0), waitpid(b, &sb, 0);
 	bool both = WIFEXITED(sa) && !WEXITSTATUS(sa) && WIFEXITED(sb) && !WEXITSTATUS(sb);
 	check_why(both, "getrusage_counts_yields_to_another_as_involuntary", both ? "yes" : "short");
+	getrusage(RUSAGE_CHILDREN, &before);
+	pid_t r = fork();
+	if (r == 0)
+		_exit(resident());
+	wait4(r, &st, 0, &w4);
+	getrusage(RUSAGE_CHILDREN, &after);
+	snprintf(what, sizeof(what), "failed checks %#x, wait4's maxrss %s, RUSAGE_CHILDREN's %s",
+		 WIFEXITED(st) ? WEXITSTATUS(st) : 0xfff, w4.ru_maxrss >= 4096 ? "ok" : "short",
+		 after.ru_maxrss >= 4096 && after.ru_maxrss >= before.ru_maxrss ? "ok" : "short");
+	check_why(!strcmp(what, "failed checks 0, wait4's maxrss ok, RUSAGE_CHILDREN's ok"),
+		  "resident_size_counts_touched_pages_and_keeps_the_peak", what);
 }
 
 /* ---- waitid ------------------------------------------------------------- */
@@ -761,7 +826,7 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..30\n");
+	printf("KTAP version 1\n1..31\n");
 	zombies();
 	capabilities();
 	execs();

@@ -36,6 +36,7 @@ struct pid_snap {
 	char state;
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, lck_pages, fd_size;
+	uint32_t rss[VM_RSS_KINDS], rss_pages, hiwater;	/* resident, by kind; the most */
 	uint64_t start_ns;
 	struct rlimit rlim[RLIM_NLIMITS];	/* the group's (the leader's) */
 	sigset64_t pending, shared, blocked, ignored, caught;
@@ -83,6 +84,8 @@ static void snap_memory(struct proc *g, struct pid_snap *s)
 		s->vm_pages = mm_total_pages(&g->mm);
 		s->brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE;
 		s->lck_pages = mm_locked_pages(&g->mm);
+		vm_rss(g->pgdir, s->rss, &s->hiwater);
+		s->rss_pages = s->rss[VM_RSS_ANON] + s->rss[VM_RSS_FILE] + s->rss[VM_RSS_SHMEM];
 	}
 	mm_unlock(&g->mm);
 }
@@ -135,7 +138,7 @@ static void text_stat(const struct pid_snap *s, struct pbuf *b)
 		  user_hz(s->cutime), user_hz(s->cstime));
 	pb_printf(b, "%d %d %d 0 %llu %u %u %u ", t->prio - 100, t->nice, s->threads,
 		  (unsigned long long)(s->start_ns / (1000000000ull / USER_HZ)),
-		  s->vm_pages * PAGE_SIZE, s->vm_pages, 0xffffffffu);
+		  s->vm_pages * PAGE_SIZE, s->rss_pages, 0xffffffffu);
 	pb_printf(b, "0 0 0 0 0 %u %u %u %u 0 0 0 %d %d %d ",
 		  (uint32_t)s->pending, (uint32_t)s->blocked, (uint32_t)s->ignored,
 		  (uint32_t)s->caught, 17, t->cpu, t->rt_priority);	/* 17: SIGCHLD */
@@ -161,8 +164,8 @@ static void text_status_ids(const struct pid_snap *s, struct pbuf *b)
 		  s->tgid, s->pid, s->pgid, s->sid);
 }
 
-/* Sizes: every mapped page counts as resident (pages are not counted as
- * they are touched here). */
+/* Sizes: mapped (VmSize), and resident, the pages present in the page
+ * tables (kernel/mm/vm.c counts them as they come and go), by kind. */
 static void text_status_vm(const struct pid_snap *s, struct pbuf *b)
 {
 	if (!s->vm_pages)
@@ -171,11 +174,11 @@ static void text_status_vm(const struct pid_snap *s, struct pbuf *b)
 	pb_kb(b, "VmSize", s->vm_pages);
 	pb_kb(b, "VmLck", s->lck_pages);
 	pb_kb(b, "VmPin", 0);
-	pb_kb(b, "VmHWM", s->vm_pages);
-	pb_kb(b, "VmRSS", s->vm_pages);
-	pb_kb(b, "RssAnon", s->vm_pages);
-	pb_kb(b, "RssFile", 0);
-	pb_kb(b, "RssShmem", 0);
+	pb_kb(b, "VmHWM", s->hiwater);
+	pb_kb(b, "VmRSS", s->rss_pages);
+	pb_kb(b, "RssAnon", s->rss[VM_RSS_ANON]);
+	pb_kb(b, "RssFile", s->rss[VM_RSS_FILE]);
+	pb_kb(b, "RssShmem", s->rss[VM_RSS_SHMEM]);
 	pb_kb(b, "VmData", s->brk_pages);
 	pb_kb(b, "VmStk", USER_STACK_START / PAGE_SIZE);
 	pb_kb(b, "VmExe", 0);
@@ -228,7 +231,8 @@ static void text_status(const struct pid_snap *s, struct pbuf *b)
 /* statm: size resident shared text lib data dt, in pages. */
 static void text_statm(const struct pid_snap *s, struct pbuf *b)
 {
-	pb_printf(b, "%u %u 0 0 0 %u 0\n", s->vm_pages, s->vm_pages, s->brk_pages);
+	pb_printf(b, "%u %u %u 0 0 %u 0\n", s->vm_pages, s->rss_pages,
+		  s->rss[VM_RSS_FILE] + s->rss[VM_RSS_SHMEM], s->brk_pages);
 }
 
 static void sched_line(struct pbuf *b, const char *name, long long v)
