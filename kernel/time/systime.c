@@ -226,6 +226,6 @@ int sys_getrusage(int who, void *uru)
 	}
 	rusage_fill(&ru, u, s);
 	if (who == RUSAGE_SELF)
-		ru.ru_minflt = (long)p->mm.minflt;	/* page faults served */
+		ru.ru_minflt = (long)p->group->minflt;	/* page faults served */
 	return copy_to_user(uru, &ru, sizeof(ru));
 }
