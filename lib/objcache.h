@@ -1,8 +1,8 @@
 /*
  * objcache.h - a CPU's last few freed objects of one kind, kept whole
  * for its next allocation of that kind: kernel stacks (kernel/mm/kstack.c,
- * Linux's cached vmap stacks) and page directories (kernel/mm/vm.c, Linux
- * 2.6's pgd quicklists). Making either from scratch takes a global lock
+ * Linux's cached vmap stacks) and address spaces with their page
+ * directories (kernel/mm/mm.c, Linux 2.6's pgd quicklists). Making either from scratch takes a global lock
  * (and, for a stack, a TLB shootdown on every CPU), so without these a
  * fork + exit + wait would take it on every CPU at once.
  *

@@ -29,10 +29,11 @@
 
 enum { LDT_READ = 0, LDT_WRITE_OLD = 1, LDT_READ_DEFAULT = 2, LDT_WRITE = 0x11 };
 
-/* The caller's address space: its group's (kernel/task/proc.h). */
+/* The caller's address space (kernel/task/proc.h): its table is every
+ * user's of it, threads and processes that share it (clone's CLONE_VM). */
 static struct mm *my_mm(void)
 {
-	return &current()->group_leader->mm;
+	return current()->mm;
 }
 
 static struct ldt *ldt_alloc(uint32_t n)
@@ -60,7 +61,7 @@ static void reload_here(void *unused)
 {
 	(void)unused;
 	struct cpu *c = mycpu();
-	ldt_switch(c, current()->group_leader->mm.ldt);
+	ldt_switch(c, ldt_of(current()->mm));
 }
 
 /*

@@ -20,6 +20,7 @@
 #ifndef KERNEL_LDT_H
 #define KERNEL_LDT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uapi/ldt.h>
 #include "cpu.h"
@@ -53,6 +54,12 @@ static inline void ldt_release(struct mm *mm)
 }
 
 /* Make l (NULL: none) this CPU's LDT. Interrupts off. */
+/* mm's table; none for a kernel thread's (NULL mm). */
+static inline const struct ldt *ldt_of(const struct mm *mm)
+{
+	return mm ? mm->ldt : NULL;
+}
+
 void ldt_install(struct cpu *c, const struct ldt *l);
 /* The switch, interrupts off: the next task's LDT, if the CPU has another.
  * Inline: every switch asks. */

@@ -5,10 +5,9 @@
  * closefrom) call it in a child before exec instead of closing
  * descriptors one by one.
  *
- * CLOSE_RANGE_UNSHARE asks for a table of the caller's own first. A
- * process's table is already its own (fork copies it); a thread's is its
- * group's, which this kernel never splits, so there UNSHARE is EINVAL
- * rather than closing the other threads' descriptors.
+ * CLOSE_RANGE_UNSHARE asks for a table of the caller's own first: a
+ * task that shares its table (other threads, or a process clone's
+ * CLONE_FILES made) gets a copy (files_unshare), as Linux's.
  */
 #include "file.h"
 #include "lib/errno.h"
@@ -19,9 +18,11 @@ int sys_close_range(uint32_t first, uint32_t last, uint32_t flags)
 {
 	if ((flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) || first > last)
 		return -EINVAL;
-	if ((flags & CLOSE_RANGE_UNSHARE) &&
-	    __atomic_load_n(&current()->group->nr_threads, __ATOMIC_RELAXED) > 1)
-		return -EINVAL;
+	if (flags & CLOSE_RANGE_UNSHARE) {
+		int err = files_unshare(current());
+		if (err < 0)
+			return err;
+	}
 	uint32_t end = fd_table_size();
 	for (uint32_t fd = first; fd <= last && fd < end; fd++) {
 		if (flags & CLOSE_RANGE_CLOEXEC)

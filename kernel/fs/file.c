@@ -2,9 +2,10 @@
  * file.c - reference-counted open files and dispatch on their type, and
  * the system calls on file descriptors (the current process's files[]).
  *
- * The threads of a group share one table, the leader's (kernel/task/proc.h).
- * A lock per table (the leader's fd_lock): two threads cannot take the
- * same free descriptor. A descriptor one thread closes while
+ * The threads of a group share one table, and clone(CLONE_FILES) shares
+ * it with another process too; a thread made without CLONE_FILES has
+ * one of its own (struct files_struct, kernel/fs/fdtable.h). A lock per table (file_lock): two
+ * threads cannot take the same free descriptor. A descriptor one thread closes while
  * another is inside a read of it is not held for the reader (Linux's
  * fget reference): a known shortcut.
  */
@@ -26,19 +27,25 @@
 #include <uapi/poll.h>
 #include <uapi/stat.h>	/* AT_FDCWD */
 
-/* The group's descriptor slots change under its leader's fd_lock (one lock
- * per table: a global one would be fought over by forks on different
- * CPUs); two threads cannot take the same free descriptor. */
-static struct spinlock *fd_lock(void)
+/* The caller's descriptors. */
+static struct files_struct *my_files(void)
 {
-	return &current()->group_leader->fd_lock;
+	return current()->files;
 }
 
-/* The group's table (the leader's); the caller may read a slot without
- * its fd_lock: a table that grows meanwhile stays allocated (kernel/fs/fdtable.c). */
+/* The slots change under the table's file_lock (one lock per table: a
+ * global one would be fought over by forks on different CPUs); two
+ * threads cannot take the same free descriptor. */
+static struct spinlock *fd_lock(void)
+{
+	return &my_files()->file_lock;
+}
+
+/* The table; the caller may read a slot without its lock: a table that
+ * grows meanwhile stays allocated (kernel/fs/fdtable.c). */
 static struct fdtable *fd_table(void)
 {
-	return __atomic_load_n(&current()->group_leader->fdt, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&my_files()->fdt, __ATOMIC_ACQUIRE);
 }
 
 /* The soft RLIMIT_NOFILE: no descriptor at or past it. */
@@ -47,16 +54,16 @@ static uint32_t fd_limit(void)
 	return current()->group->rlim[RLIMIT_NOFILE].rlim_cur;
 }
 
-/* Under the group's fd_lock: the table, grown to hold fd; NULL if no memory. */
+/* Under the table's lock: the table, grown to hold fd; NULL if no memory. */
 static struct fdtable *fd_table_for_locked(uint32_t fd)
 {
-	struct proc *leader = current()->group_leader;
-	struct fdtable *t = leader->fdt;
+	struct files_struct *files = my_files();
+	struct fdtable *t = files->fdt;
 	if (fd < t->max_fds)
 		return t;
 	t = fdtable_grow(t, fd);
 	if (t)
-		__atomic_store_n(&leader->fdt, t, __ATOMIC_RELEASE);
+		__atomic_store_n(&files->fdt, t, __ATOMIC_RELEASE);
 	return t;
 }
 
@@ -91,12 +98,6 @@ struct file *file_alloc(enum file_type type)
  * drop references to the same few files (a shell's terminal), and one
  * lock over all counts would be fought over. Only the holder that takes it
  * to 0 frees the file. */
-struct file *file_dup(struct file *f)
-{
-	__atomic_add_fetch(&f->ref, 1, __ATOMIC_RELAXED);
-	return f;
-}
-
 void file_close(struct file *f)
 {
 	int left = __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL);
@@ -211,57 +212,6 @@ static bool fd_get_cloexec(int fd)
 	return fdtable_cloexec(fd_table(), fd);
 }
 
-/* execve, once the other threads are gone: p's table is its own. */
-void fd_close_on_exec(struct proc *p)
-{
-	struct fdtable *t = p->group_leader->fdt;
-	for (uint32_t fd = 0; fd < t->max_fds; fd++) {
-		if (fdtable_cloexec(t, fd) && t->fd[fd]) {
-			file_close(t->fd[fd]);
-			t->fd[fd] = NULL;
-		}
-		fdtable_set_cloexec(t, fd, false);
-	}
-}
-
-/* fork: the child's own copy of the parent's table, each file shared
- * (one more reference). 0, or -ENOMEM. */
-int fork_files(struct proc *child, struct proc *parent)
-{
-	spin_lock(&parent->fd_lock);		/* the caller's group: fd_lock() */
-	struct fdtable *from = parent->fdt;
-	struct fdtable *t = fdtable_alloc(from->max_fds);
-	if (t) {
-		for (uint32_t fd = 0; fd < from->max_fds; fd++)
-			if (from->fd[fd])
-				t->fd[fd] = file_dup(from->fd[fd]);
-		memcpy(t->cloexec, from->cloexec, (from->max_fds + 31) / 32 * sizeof(uint32_t));
-	}
-	spin_unlock(&parent->fd_lock);
-	child->fdt = t;
-	return t ? 0 : -ENOMEM;
-}
-
-/* The group is gone (or never ran): close every descriptor, free the table. */
-void files_release(struct proc *leader)
-{
-	node_drop(leader->cwd);		/* the working directory goes too */
-	leader->cwd = NULL;
-	node_drop_exe(leader->exe);	/* and the program's hold (exec's set_exe) */
-	leader->exe = NULL;
-	struct fdtable *t = leader->fdt;
-	if (!t)
-		return;
-	for (uint32_t fd = 0; fd < t->max_fds; fd++)
-		if (t->fd[fd]) {
-			if (t->fd[fd]->node)	/* its record locks go with it */
-				locks_release(t->fd[fd]->node, leader->pid);
-			file_close(t->fd[fd]);
-		}
-	leader->fdt = NULL;
-	fdtable_free(t);
-}
-
 /* The file on fd with a reference of the caller's (Linux's fget), taken
  * under the table's lock, so that another thread's close cannot free it
  * between the look and the reference; NULL if none. file_close drops it. */
@@ -278,18 +228,30 @@ struct file *fd_get(int fd)
 
 struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec)
 {
-	struct proc *leader = p->group_leader;
 	struct file *f = NULL;
-	spin_lock(&leader->fd_lock);
-	struct fdtable *t = leader->fdt;
+	task_lock(p);			/* the table stays while we look */
+	struct files_struct *files = p->files;
+	if (files)
+		spin_lock(&files->file_lock);
+	struct fdtable *t = files ? files->fdt : NULL;
 	for (uint32_t at = (uint32_t)*fd; t && *fd >= 0 && at < t->max_fds && !f; at++)
 		if (t->fd[at]) {
 			f = file_dup(t->fd[at]);
 			*cloexec = fdtable_cloexec(t, at);
 			*fd = (int)at;
 		}
-	spin_unlock(&leader->fd_lock);
+	if (files)
+		spin_unlock(&files->file_lock);
+	task_unlock(p);
 	return f;
+}
+
+uint32_t fd_table_size_of(struct proc *p)
+{
+	task_lock(p);
+	uint32_t size = p->files ? p->files->fdt->max_fds : 0;
+	task_unlock(p);
+	return size;
 }
 
 uint32_t fd_table_size(void)
@@ -303,11 +265,17 @@ struct file *fd_file(int fd)
 	return fd >= 0 && (uint32_t)fd < t->max_fds ? t->fd[fd] : NULL;
 }
 
-struct fd_ref fd_use(int fd)
+/* The reference is taken when another task uses the table too (a
+ * thread, or a process that shares it: Linux's fdget), which may close
+ * fd meanwhile. In line here: a pipe's read and write come through
+ * (make profile). */
+__attribute__((always_inline)) inline struct fd_ref fd_use(int fd)
 {
-	if (current()->group->nr_threads > 1)
+	struct files_struct *files = current()->files;
+	if (__atomic_load_n(&files->count, __ATOMIC_RELAXED) > 1)
 		return (struct fd_ref){ fd_get(fd), true };
-	return (struct fd_ref){ fd_file(fd), false };
+	struct fdtable *t = __atomic_load_n(&files->fdt, __ATOMIC_ACQUIRE);
+	return (struct fd_ref){ fd >= 0 && (uint32_t)fd < t->max_fds ? t->fd[fd] : NULL, false };
 }
 
 void fd_done(struct fd_ref r)

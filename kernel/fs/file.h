@@ -41,7 +41,13 @@ struct file {
 };
 
 struct file *file_alloc(enum file_type type);
-struct file *file_dup(struct file *f);
+/* One descriptor more names f (dup, fork's copy of a table): in line,
+ * since a fork copies every descriptor. */
+static inline struct file *file_dup(struct file *f)
+{
+	__atomic_add_fetch(&f->ref, 1, __ATOMIC_RELAXED);
+	return f;
+}
 void file_close(struct file *f);
 /* Read/write n bytes to/from user memory: bytes moved, or -errno. */
 int file_read(struct file *f, void *ubuf, uint32_t n);
@@ -52,9 +58,9 @@ int file_write(struct file *f, const void *ubuf, uint32_t n);
  * close (the file may be freed by another thread's close at any time). */
 struct file *fd_file(int fd);
 /* The file on fd for the length of one call that uses it (Linux's
- * fdget): with a reference when another thread of the group could close
- * fd meanwhile, without one in a process of one thread (nobody else uses
- * its table). file NULL: no such descriptor. fd_done() after. */
+ * fdget): with a reference when another task uses the table and could
+ * close fd meanwhile, without one when the caller is its only user.
+ * file NULL: no such descriptor. fd_done() after. */
 struct fd_ref {
 	struct file *file;
 	bool held;
@@ -65,12 +71,14 @@ void fd_done(struct fd_ref r);
  * for a caller that keeps the file while another thread may close the
  * descriptor (poll, select). NULL if none; file_close gives it back. */
 struct file *fd_get(int fd);
-/* The same for process p's lowest open descriptor from *fd up
+/* The same for task p's lowest open descriptor from *fd up
  * (/proc/PID/fd), *fd moved to it, its close-on-exec bit in *cloexec;
  * NULL if none. */
 struct file *fd_next_of(struct proc *p, int *fd, bool *cloexec);
 /* Slots in the current process's descriptor table (select's bound). */
 uint32_t fd_table_size(void);
+/* Slots in task p's (/proc/PID/status's FDSize; 0: a zombie's). */
+uint32_t fd_table_size_of(struct proc *p);
 
 /* The system calls on descriptors of the current process. */
 int sys_read(int fd, void *ubuf, uint32_t n);
@@ -127,10 +135,20 @@ int sys_fadvise64_64(int fd, uint32_t off_lo, uint32_t off_hi, uint32_t len_lo,
  * POLLERR), and the wait queue woken when that changes (NULL: never). */
 uint32_t file_poll(struct file *f);
 struct waitq *file_waitq(struct file *f);
-/* exec: close the descriptors marked close-on-exec (O_CLOEXEC, FD_CLOEXEC). */
+/* A process's descriptors (kernel/fs/fdtable.c). exec: close the ones
+ * marked close-on-exec (O_CLOEXEC, FD_CLOEXEC). */
 void fd_close_on_exec(struct proc *p);
-int fork_files(struct proc *child, struct proc *parent);
-void files_release(struct proc *leader);
+/* fork and clone: child's descriptors, a copy of parent's (the calling
+ * task's) or (share: CLONE_FILES) the same; 0 or -ENOMEM. */
+int copy_files(struct proc *child, struct proc *parent, bool share);
+/* One task less uses files; the last closes them. tgid: its process,
+ * whose record locks go with a closed file; process_ends: the process's
+ * end, when its locks go even on a file that others keep open. */
+struct files_struct;
+void files_put(struct files_struct *files, int tgid, bool process_ends);
+/* A table of p's own if it shares one (exec, unshare, close_range; p is
+ * the caller): 0 or -ENOMEM. */
+int files_unshare(struct proc *p);
 
 /* Pipes (kernel/fs/pipe.c). */
 int pipe_create(struct file **rd, struct file **wr);

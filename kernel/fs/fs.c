@@ -20,13 +20,17 @@
 #include "namei.h"
 #include "tmpfs.h"
 #include "lib/string.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/arch/maxcpus.h"
+#include "lib/objcache.h"
 #include "kernel/mm/uaccess.h"
 
 #include <uapi/dirent.h>	/* struct linux_dirent64, DT_* */
 
 static const struct initrd_file *cwd_of(const struct proc *p)
 {
-	return p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
+	const struct initrd_file *cwd = p->fs->cwd;
+	return cwd ? cwd : initrd_root();
 }
 
 int fs_lookup(const struct proc *p, const char *path, const struct initrd_file **out)
@@ -85,7 +89,7 @@ static int set_cwd(const struct initrd_file *node)
 	err = node_hold(node);		/* a /proc/PID or tmpfs directory: kept while here */
 	if (err)
 		return err;
-	node_drop(__atomic_exchange_n(&current()->group_leader->cwd, node,
+	node_drop(__atomic_exchange_n(&current()->fs->cwd, node,
 					     __ATOMIC_ACQ_REL));
 	return 0;
 }
@@ -110,8 +114,105 @@ int sys_fchdir(int fd)
 
 int sys_umask(uint32_t mask)
 {
-	struct proc *leader = current()->group_leader;
-	return (int)__atomic_exchange_n(&leader->umask, mask & 0777, __ATOMIC_RELAXED);
+	struct fs_struct *fs = current()->fs;
+	return (int)__atomic_exchange_n(&fs->umask, mask & 0777, __ATOMIC_RELAXED);
+}
+
+/* ---- the fs information of a process -------------------------------------- */
+
+/* Each CPU keeps its last freed ones for its next fork (lib/objcache.h):
+ * every fork makes one and every exit frees one, and the heap's lists
+ * cost twice as much (make profile). */
+static struct objcache fs_caches[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("fs cache")
+};
+
+static struct fs_struct *fs_alloc(void)
+{
+	struct fs_struct *fs = objcache_take(&fs_caches[this_cpu()]);
+	return fs ? fs : kmalloc(sizeof(*fs));
+}
+
+static void fs_free(struct fs_struct *fs)
+{
+	if (!objcache_keep(&fs_caches[this_cpu()], fs))
+		kfree(fs);
+}
+
+void fs_drain_caches(void)
+{
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		void *objs[OBJCACHE_MAX];
+		int n = objcache_empty(&fs_caches[cpu], objs);
+		for (int i = 0; i < n; i++)
+			kfree(objs[i]);
+	}
+}
+
+int fs_init(struct proc *p)
+{
+	p->fs = fs_alloc();
+	if (!p->fs)
+		return -ENOMEM;
+	*p->fs = (struct fs_struct){ .users = 1, .umask = INIT_UMASK, .cwd = NULL };
+	return 0;
+}
+
+/* A copy of from: its directory held (another process that shares from
+ * may chdir meanwhile, and then the new one is held); NULL if no memory. */
+static struct fs_struct *fs_copy(struct fs_struct *from)
+{
+	struct fs_struct *fs = fs_alloc();
+	if (!fs)
+		return NULL;
+	fs->users = 1;
+	fs->umask = __atomic_load_n(&from->umask, __ATOMIC_RELAXED);
+	do
+		fs->cwd = __atomic_load_n(&from->cwd, __ATOMIC_ACQUIRE);
+	while (node_hold(fs->cwd) != 0);
+	return fs;
+}
+
+int copy_fs(struct proc *child, struct proc *parent, bool share)
+{
+	if (share) {
+		__atomic_add_fetch(&parent->fs->users, 1, __ATOMIC_RELAXED);
+		child->fs = parent->fs;
+		return 0;
+	}
+	child->fs = fs_copy(parent->fs);
+	return child->fs ? 0 : -ENOMEM;
+}
+
+void fs_put(struct fs_struct *fs)
+{
+	if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	node_drop(fs->cwd);
+	fs_free(fs);
+}
+
+int fs_unshare(struct proc *p)
+{
+	struct fs_struct *old = p->fs;
+	if (__atomic_load_n(&old->users, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	struct fs_struct *fs = fs_copy(old);
+	if (!fs)
+		return -ENOMEM;
+	task_lock(p);
+	p->fs = fs;
+	task_unlock(p);
+	fs_put(old);
+	return 0;
+}
+
+const struct initrd_file *fs_cwd_of(struct proc *p)
+{
+	task_lock(p);
+	const struct initrd_file *cwd = p->fs ? p->fs->cwd : NULL;
+	task_unlock(p);
+	return cwd ? cwd : initrd_root();
 }
 
 /* Linux returns the length with its NUL; ERANGE when size is too small. */

@@ -1,9 +1,10 @@
 /*
  * kernel/fs/ - files: the open file and its operations (file, fileio,
  * ioctl),
- * POSIX record locks (flock; flock_lock), a group's descriptor table
- * (fdtable, under the leader's fd_lock), the path walk and directory
- * calls (fs, this file), the calls that change names (namei), stat and
+ * POSIX record locks (flock; flock_lock), a process's descriptors
+ * (fdtable: each table's file_lock), the path walk, the directory
+ * calls and the fs information they start from (fs, this file), the
+ * calls that change names (namei), stat and
  * the extended-attribute calls (xattr), the read-only initrd tree
  * (initrd, read from tar archives by ustar; built at boot, never
  * changed), tmpfs, files in RAM (tmpfs, tmpfs_data; tmpfs_lock and each
@@ -49,6 +50,34 @@ int fs_lookup_at(int dirfd, const char *path, const struct initrd_file **out, bo
 
 /* Linux's init_fs: the file-creation mask init starts with. */
 #define INIT_UMASK	0022
+
+/*
+ * A task's fs information (Linux's fs_struct): where its relative paths
+ * start and the mask of the files it makes. fork copies it, clone's
+ * CLONE_FS shares it with the new thread or process (users), and then a
+ * chdir or umask of one is the others' too. Each field changes by one
+ * atomic exchange.
+ */
+struct fs_struct {
+	int users;				/* tasks using it; changed atomically */
+	uint32_t umask;				/* init's 022, inherited, kept by exec */
+	const struct initrd_file *cwd;		/* held (node_hold); NULL means "/" */
+};
+
+/* init's: "/" and INIT_UMASK; 0 or -ENOMEM. */
+int fs_init(struct proc *p);
+/* fork and clone: child's, a copy of parent's (the calling task's) or
+ * (share: CLONE_FS) the same; 0 or -ENOMEM. */
+int copy_fs(struct proc *child, struct proc *parent, bool share);
+/* One task less uses fs; the last lets go of the working directory. */
+void fs_put(struct fs_struct *fs);
+/* The ones each CPU keeps for its next fork back to the heap (a leak
+ * test counts the free frames). */
+void fs_drain_caches(void);
+/* One of p's own if it shares it (unshare; p is the caller): 0 or -ENOMEM. */
+int fs_unshare(struct proc *p);
+/* Task p's working directory (not held: /proc/PID/cwd), "/" if none. */
+const struct initrd_file *fs_cwd_of(struct proc *p);
 
 int sys_chdir(const char *upath);
 int sys_fchdir(int fd);

@@ -159,7 +159,7 @@ int fs_create(int dirfd, char *path, uint32_t mode, const struct initrd_file **o
 	int err = new_name(dirfd, path, &name, &dir);
 	if (err < 0)
 		return err;
-	uint32_t umask = current()->group_leader->umask;
+	uint32_t umask = current()->fs->umask;
 	err = tmpfs_create(dir, name, (uint16_t)(S_IFREG | (mode & 07777 & ~umask)), NULL, &t);
 	if (err == 0)
 		*out = &t->n;
@@ -180,7 +180,7 @@ int sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
 	int err = copy_path(upath, path);
 	if (err || (err = new_name(dirfd, path, &name, &dir)) < 0)
 		return err;
-	uint32_t umask = current()->group_leader->umask;
+	uint32_t umask = current()->fs->umask;
 	return tmpfs_create(dir, name, (uint16_t)(S_IFDIR | (mode & 07777 & ~umask)), NULL, &t);
 }
 
@@ -194,7 +194,7 @@ int fs_mksock(char *path, uint32_t mode, const struct initrd_file **out)
 	int err = new_name(AT_FDCWD, path, &name, &dir);
 	if (err < 0)
 		return err;
-	uint32_t umask = current()->group_leader->umask;
+	uint32_t umask = current()->fs->umask;
 	err = tmpfs_create(dir, name, (uint16_t)(S_IFSOCK | (mode & 07777 & ~umask)), NULL, &t);
 	if (err == 0 && (err = tmpfs_hold(&t->n)) == 0)
 		*out = &t->n;

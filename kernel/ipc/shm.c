@@ -225,37 +225,39 @@ bool shm_region_name(const struct vm_area *a, int *id, int32_t *key)
 
 /* Where the segment goes: addr (SHM_RND'ed), or the highest free range;
  * an errno otherwise. Under the mm lock. */
-static int64_t attach_place(struct proc *g, uint32_t addr, uint32_t len, int shmflg)
+static int64_t attach_place(struct mm *mm, uint32_t addr, uint32_t len, int shmflg)
 {
 	if (!addr) {
-		uint32_t at = mm_free_range(&g->mm, len);
+		uint32_t at = mm_free_range(mm, len);
 		return at ? (int64_t)at : -ENOMEM;
 	}
 	if (addr + len < addr)
 		return -EINVAL;
-	if (!(shmflg & SHM_REMAP) && mm_overlap(&g->mm, addr, addr + len))
+	if (!(shmflg & SHM_REMAP) && mm_overlap(mm, addr, addr + len))
 		return -EINVAL;
 	if (addr > KERNEL_OFFSET - len)
 		return -ENOMEM;
 	if (addr < MMAP_MIN_ADDR)
 		return -EPERM;		/* Linux: mmap_min_addr */
-	if ((shmflg & SHM_REMAP) && mm_unmap(&g->mm, g->pgdir, addr, addr + len) < 0)
+	if ((shmflg & SHM_REMAP) && mm_unmap(mm, addr, addr + len) < 0)
 		return -ENOMEM;
 	return addr;
 }
 
-/* A region of the caller's group for s at `at` (mm_insert tells the
- * segment: shm_vm_open): 0, or -ENOMEM. Under the mm lock. */
-static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shmflg, uint8_t prot)
+/* A region of the caller's address space for s at `at` (mm_insert
+ * tells the segment: shm_vm_open; one region however many processes
+ * share the space, as Linux's shm_nattch counts): 0, or -ENOMEM. Under
+ * the mm lock. */
+static int attach_region(struct proc *p, struct shm_seg *s, uint32_t at, int shmflg, uint8_t prot)
 {
 	uint32_t len = s->npages * PAGE_SIZE;
 	struct vm_area a = { at, at + len, prot, VMA_SHARED, NULL, 0, &shm_vm_ops, s };
 
 	if (shmflg & SHM_RDONLY)
 		a.flags |= VMA_NOWRITE;
-	if (mm_total_pages(&g->mm) + s->npages > g->group->rlim[RLIMIT_AS].rlim_cur / PAGE_SIZE)
+	if (mm_total_pages(p->mm) + s->npages > p->group->rlim[RLIMIT_AS].rlim_cur / PAGE_SIZE)
 		return -ENOMEM;
-	if (mm_insert(&g->mm, &a) < 0)
+	if (mm_insert(p->mm, &a) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -265,19 +267,20 @@ static int attach_region(struct proc *g, struct shm_seg *s, uint32_t at, int shm
  * hold goes, as Linux's do_shmat drops its own. The address, or an errno. */
 static int attach(struct shm_seg *s, uint32_t addr, int shmflg, uint8_t prot)
 {
-	struct proc *g = current()->group_leader;
+	struct proc *p = current();
+	struct mm *mm = p->mm;
 
-	mm_lock(&g->mm);
-	int64_t at = attach_place(g, addr, s->npages * PAGE_SIZE, shmflg);
-	if (at >= 0 && attach_region(g, s, (uint32_t)at, shmflg, prot) < 0)
+	mm_lock(mm);
+	int64_t at = attach_place(mm, addr, s->npages * PAGE_SIZE, shmflg);
+	if (at >= 0 && attach_region(p, s, (uint32_t)at, shmflg, prot) < 0)
 		at = -ENOMEM;
 	spin_lock(&shm_ids.lock);
 	if (--s->nattch == 0 && (s->perm.mode & SHM_DEST))
 		seg_destroy(s);		/* removed meanwhile, and the attach failed */
 	spin_unlock(&shm_ids.lock);
-	if (vm_take_stale(g->pgdir))	/* SHM_REMAP took pages away */
-		smp_flush_tlb(g->pgdir);
-	mm_unlock(&g->mm);
+	if (vm_take_stale(mm->pgdir))	/* SHM_REMAP took pages away */
+		smp_flush_tlb(mm->pgdir);
+	mm_unlock(mm);
 	return (int)at;
 }
 
@@ -338,32 +341,32 @@ static struct vm_area *attached_at(struct mm *mm, uint32_t addr, const void *s)
 
 /* Linux's ksys_shmdt: the region attached at addr, and the pieces of the
  * same attach that mprotect or munmap left within the segment's size. */
-static int detach(struct proc *g, uint32_t addr)
+static int detach(struct mm *mm, uint32_t addr)
 {
-	struct vm_area *a = attached_at(&g->mm, addr, NULL);
+	struct vm_area *a = attached_at(mm, addr, NULL);
 	if (!a)
 		return -EINVAL;
 	const void *s = a->priv;
 	uint32_t size = to_seg((struct kern_ipc_perm *)a->priv)->npages * PAGE_SIZE;
 	do {
-		if (mm_unmap(&g->mm, g->pgdir, a->start, a->end) < 0)
+		if (mm_unmap(mm, a->start, a->end) < 0)
 			return -ENOMEM;		/* cannot happen: whole regions */
-		a = attached_at(&g->mm, addr, s);
+		a = attached_at(mm, addr, s);
 	} while (a && a->end - addr <= size);
 	return 0;
 }
 
 int sys_shmdt(uint32_t shmaddr)
 {
-	struct proc *g = current()->group_leader;
+	struct mm *mm = current()->mm;
 
 	if (shmaddr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	mm_lock(&g->mm);
-	int err = detach(g, shmaddr);
-	if (vm_take_stale(g->pgdir))
-		smp_flush_tlb(g->pgdir);
-	mm_unlock(&g->mm);
+	mm_lock(mm);
+	int err = detach(mm, shmaddr);
+	if (vm_take_stale(mm->pgdir))
+		smp_flush_tlb(mm->pgdir);
+	mm_unlock(mm);
 	return err;
 }
 

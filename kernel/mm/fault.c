@@ -41,7 +41,7 @@
  * there), keeping a page's gap to the region below. */
 static struct vm_area *grow_stack(struct proc *p, uint32_t va)
 {
-	struct mm *mm = &p->mm;
+	struct mm *mm = p->mm;
 	uint32_t page = PAGE_ROUND_DOWN(va), limit = p->group->rlim[RLIMIT_STACK].rlim_cur;
 	int i = 0;
 
@@ -88,7 +88,7 @@ static enum fault_result fault_in(struct proc *p, struct vm_area *a, uint32_t va
 		return filemap_fault(p, a, va, pte, write);
 	enum fault_result r = fill_page(a, va, &pa);
 	if (r == FAULT_OK)
-		vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, true));
+		vm_set_pte(p->mm->pgdir, va, pte, pa | mm_pte_flags(a, true));
 	return r;
 }
 
@@ -106,11 +106,11 @@ static enum fault_result copy_on_write(struct proc *p, struct vm_area *a, uint32
 		if (!pa)
 			return FAULT_OOM;
 		memcpy(P2V(pa), P2V(old), PAGE_SIZE);
-		vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, true));
+		vm_set_pte(p->mm->pgdir, va, pte, pa | mm_pte_flags(a, true));
 		pmm_unref(old);
-		p->mm.cow_copies++;
+		p->group->cow_copies++;
 	} else {	/* the others let go of it already, or it is shared */
-		vm_set_pte(p->pgdir, va, pte, old | (*pte & PTE_FILE) | mm_pte_flags(a, true));
+		vm_set_pte(p->mm->pgdir, va, pte, old | (*pte & PTE_FILE) | mm_pte_flags(a, true));
 	}
 	return FAULT_OK;
 }
@@ -119,13 +119,13 @@ static enum fault_result fault_locked(struct proc *p, uint32_t va, bool write)
 {
 	if (va >= KERNEL_OFFSET)
 		return FAULT_MAPERR;	/* as Linux: the kernel's half is no region */
-	struct vm_area *a = mm_find(&p->mm, va);
+	struct vm_area *a = mm_find(p->mm, va);
 	if (!a && !(a = grow_stack(p, va)))
 		return FAULT_MAPERR;
 	if (a->prot == PROT_NONE || (write && !(a->prot & PROT_WRITE)))
 		return FAULT_ACCERR;
 	va = PAGE_ROUND_DOWN(va);
-	pte_t *pte = vm_walk(p->pgdir, va, true);
+	pte_t *pte = vm_walk(p->mm->pgdir, va, true);
 	if (!pte)
 		return FAULT_OOM;
 	enum fault_result r = FAULT_OK;
@@ -134,22 +134,23 @@ static enum fault_result fault_locked(struct proc *p, uint32_t va, bool write)
 	else if (write && !(*pte & PTE_W))
 		r = copy_on_write(p, a, va, pte);
 	if (r == FAULT_OK)
-		p->mm.minflt++;
+		p->group->minflt++;
 	return r;
 }
 
-/* A thread's fault is served in its group's address space (the leader's:
- * kernel/task/proc.h), under its lock. A page copied for COW may still be read
+/* A task's fault is served in its address space (its group's, maybe
+ * shared with other processes: kernel/mm/mm.h), under its lock, and
+ * counted for its process. A page copied for COW may still be read
  * through another CPU's stale translation to the old frame: those CPUs
- * forget theirs before this thread writes. */
+ * forget theirs before this task writes. */
 enum fault_result mm_fault(struct proc *p, uint32_t va, bool write)
 {
-	struct proc *g = p->group_leader;
-	mm_lock(&g->mm);
-	enum fault_result r = fault_locked(g, va, write);
-	if (vm_take_stale(g->pgdir))	/* a copy-on-write moved a page */
-		smp_flush_tlb(g->pgdir);
-	mm_unlock(&g->mm);
+	struct mm *mm = p->mm;
+	mm_lock(mm);
+	enum fault_result r = fault_locked(p, va, write);
+	if (vm_take_stale(mm->pgdir))	/* a copy-on-write moved a page */
+		smp_flush_tlb(mm->pgdir);
+	mm_unlock(mm);
 	return r;
 }
 

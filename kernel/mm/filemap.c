@@ -68,9 +68,9 @@ static enum fault_result map_copy(struct proc *p, const struct vm_area *a, uint3
 	if (!copy)
 		return FAULT_OOM;	/* nothing changed */
 	memcpy(P2V(copy), P2V(pa), PAGE_SIZE);
-	vm_set_pte(p->pgdir, va, pte, copy | mm_pte_flags(a, true));
+	vm_set_pte(p->mm->pgdir, va, pte, copy | mm_pte_flags(a, true));
 	pmm_unref(pa);
-	p->mm.cow_copies++;
+	p->group->cow_copies++;
 	return FAULT_OK;
 }
 
@@ -207,7 +207,7 @@ enum fault_result filemap_fault(struct proc *p, const struct vm_area *a, uint32_
 	 * private read-only page's (a write copies it, since the cache holds
 	 * it too), and the child need not fault it in again. */
 	uint32_t file = tmpfs_of(a->file) ? PTE_FILE : 0;
-	vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, shared) | file);
+	vm_set_pte(p->mm->pgdir, va, pte, pa | mm_pte_flags(a, shared) | file);
 	return FAULT_OK;
 }
 
@@ -216,39 +216,44 @@ enum fault_result filemap_copy(struct proc *p, const struct vm_area *a, uint32_t
 	return map_copy(p, a, va, pte, PTE_ADDR(*pte));	/* the entry's reference goes */
 }
 
-/* Under p's mm lock: the pages first..end-1 of file out of p's regions. */
-static void unmap_in(struct proc *p, const struct initrd_file *file, uint32_t first,
+/* Under mm's lock: the pages first..end-1 of file out of its regions. */
+static void unmap_in(struct mm *mm, const struct initrd_file *file, uint32_t first,
 		     uint32_t end, bool cows)
 {
-	for (int i = 0; i < p->mm.n; i++) {
-		const struct vm_area *a = &p->mm.area[i];
+	for (int i = 0; i < mm->n; i++) {
+		const struct vm_area *a = &mm->area[i];
 		if (a->file != file)
 			continue;
 		uint64_t apg = a->file_off / PAGE_SIZE, aend = apg + (a->end - a->start) / PAGE_SIZE;
 		uint64_t lo = first > apg ? first : apg, hi = end < aend ? end : aend;
 		for (uint64_t pg = lo; pg < hi; pg++) {
 			uint32_t va = a->start + (uint32_t)(pg - apg) * PAGE_SIZE;
-			pte_t *pte = vm_walk(p->pgdir, va, false);
+			pte_t *pte = vm_walk(mm->pgdir, va, false);
 			if (pte && (*pte & PTE_P) && (cows || (*pte & PTE_FILE)))
-				vm_free_range(p->pgdir, va, PAGE_SIZE);
+				vm_free_range(mm->pgdir, va, PAGE_SIZE);
 		}
 	}
 }
 
-/* Every group's address space (its leader's), under its lock; a process
- * being forked is skipped: it has no file page yet (see the top). */
+/* Every process's address space (its leader's, kept still by its task
+ * lock), under its lock; one that processes share is visited once for
+ * each (the second finds nothing left). A process being forked is
+ * skipped: it has no file page yet (see the top). */
 void filemap_unmap(const struct initrd_file *file, uint32_t first, uint32_t end, bool cows)
 {
 	struct proc *p;
 	for_each_task(p) {
 		if (p->group_leader != p || p->pstate == P_EMBRYO)
 			continue;
-		mm_lock(&p->mm);
-		if (p->pgdir) {
-			unmap_in(p, file, first, end, cows);
-			if (vm_take_stale(p->pgdir))
-				smp_flush_tlb(p->pgdir);
+		task_lock(p);
+		struct mm *mm = p->mm;
+		if (mm) {
+			mm_lock(mm);
+			unmap_in(mm, file, first, end, cows);
+			if (vm_take_stale(mm->pgdir))
+				smp_flush_tlb(mm->pgdir);
+			mm_unlock(mm);
 		}
-		mm_unlock(&p->mm);
+		task_unlock(p);
 	}
 }

@@ -2,8 +2,9 @@
  * kmalloc.c - a size-class heap on top of the frame allocator.
  *
  * Small requests are served from size classes (32 bytes .. 2 KiB, header
- * included): the powers of two, and a twelfth, a fifth and a third of a
- * frame (336, 816 and 1,360 bytes: a process's thread group, and a task's
+ * included): the powers of two, and a twenty-first, a twelfth, a fifth
+ * and a third of a frame (192, 336, 816 and 1,360 bytes: a process's
+ * descriptors with their first table, its thread group, and a task's
  * struct proc and a process's handlers, which a power of two would round
  * up by half). Each class keeps a free list,
  * refilled by cutting a fresh frame into blocks. Larger requests get
@@ -35,7 +36,7 @@
 #define MAGIC_USED 0x6B6D616Cu	/* "kmal" */
 #define MAGIC_FREE 0x66726565u	/* "free" */
 /* Each a multiple of 16 (the header's alignment), smallest first. */
-static const uint16_t class_size[] = { 32, 64, 128, 256, 336, 512, 816, 1024, 1360, 2048 };
+static const uint16_t class_size[] = { 32, 64, 128, 192, 256, 336, 512, 816, 1024, 1360, 2048 };
 #define NCLASSES ((int)(sizeof(class_size) / sizeof(class_size[0])))
 #define LARGE_CLASS 0xFF
 
@@ -62,9 +63,12 @@ static struct kcache kcaches[MAX_CPUS] = {
 	[0 ... MAX_CPUS - 1] = { .lock = SPINLOCK_INIT("kmalloc cache") }
 };
 
+/* The first class of at least total bytes, or -1. One bigger than the
+ * middle class skips the first half (a fork asks for two such). */
 static int class_of(size_t total)
 {
-	for (int c = 0; c < NCLASSES; c++)
+	int mid = NCLASSES / 2;
+	for (int c = total > class_size[mid] ? mid + 1 : 0; c < NCLASSES; c++)
 		if (total <= class_size[c])
 			return c;
 	return -1;

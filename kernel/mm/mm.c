@@ -1,5 +1,6 @@
 /*
- * mm.c - the regions of an address space (struct mm, kernel/mm/mm.h).
+ * mm.c - the regions of an address space (struct mm, kernel/mm/mm.h);
+ * its life (made, copied, shared, let go) is kernel/mm/space.c's.
  *
  * This file keeps the list: find, insert, split, merge, unmap, protect,
  * and where a new mapping goes. What a region's pages are is decided when
@@ -153,7 +154,7 @@ void mm_merge(struct mm *mm)
 	}
 }
 
-int mm_unmap(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end)
+int mm_unmap(struct mm *mm, uint32_t start, uint32_t end)
 {
 	if (room_to_split(mm, start, end) < 0)
 		return -ENOMEM;
@@ -162,7 +163,7 @@ int mm_unmap(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end)
 	for (int i = 0; i < mm->n;) {
 		struct vm_area *a = &mm->area[i];
 		if (a->start >= start && a->end <= end) {
-			vm_free_range(pgdir, a->start, a->end - a->start);
+			vm_free_range(mm->pgdir, a->start, a->end - a->start);
 			remove_area(mm, i);
 		} else {
 			i++;
@@ -211,7 +212,7 @@ static void reprotect_pages(pde_t *pgdir, const struct vm_area *a)
 	}
 }
 
-int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_t prot)
+int mm_protect(struct mm *mm, uint32_t start, uint32_t end, uint8_t prot)
 {
 	if (!fully_mapped(mm, start, end) || room_to_split(mm, start, end) < 0)
 		return -ENOMEM;
@@ -221,7 +222,7 @@ int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_
 		struct vm_area *a = &mm->area[i];
 		if (a->start >= start && a->end <= end) {
 			a->prot = prot;
-			reprotect_pages(pgdir, a);
+			reprotect_pages(mm->pgdir, a);
 		}
 	}
 	mm_merge(mm);
@@ -277,7 +278,9 @@ uint32_t mm_free_range(struct mm *mm, uint32_t len)
 	return 0;
 }
 
-int mm_fork(struct mm *child, const struct mm *parent)
+/* ---- what fork and the last user do with the regions ------------------ */
+
+int mm_copy_regions(struct mm *child, const struct mm *parent)
 {
 	if (mm_reserve(child, parent->n) < 0)
 		return -ENOMEM;
@@ -297,21 +300,12 @@ int mm_fork(struct mm *child, const struct mm *parent)
 	return 0;
 }
 
-void mm_release(struct mm *mm)
+void mm_drop_regions(struct mm *mm)
 {
 	for (int i = 0; i < mm->n; i++)
 		area_drop(&mm->area[i]);
-	kfree(mm->area);
-	mm->area = NULL;
-	mm->n = mm->cap = 0;
-}
-
-/* The fault counts stay: getrusage's ru_minflt counts across exec. The
- * regions were handed on (exec's caller releases them). */
-void mm_reset(struct mm *mm)
-{
 	mm->n = 0;
-	mm->lock_future = false;
 	mm->brk_start = mm->brk = 0;
 	mm->arg_start = mm->arg_end = mm->env_start = mm->env_end = 0;
+	mm->lock_future = false;
 }

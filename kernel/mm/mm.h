@@ -1,17 +1,23 @@
 /*
  * kernel/mm/ - memory: physical frames and their reference counts (pmm;
  * lock "pmm" and a frame cache per CPU), the kernel heap (kmalloc; a cache
- * per CPU), kernel stacks (kstack), page tables and the direct map (vm), a
- * group's regions (mm, this file; the mm lock guards the regions and the
- * user page tables), the memory calls (mmap), page faults and
- * copy-on-write (fault), mappings of tmpfs files (filemap), and the one
- * checked path to user memory (uaccess).
+ * per CPU), kernel stacks (kstack), page tables and the direct map (vm),
+ * an address space, shared by the tasks that use it (its regions: mm,
+ * this file; its life: space; the mm lock guards its regions and page
+ * tables), the memory calls (mmap), page faults and copy-on-write
+ * (fault), mappings of tmpfs files (filemap), and the one checked path
+ * to user memory (uaccess).
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs, kernel/task.
  *
- * mm.h - a process's address space as regions (kernel/mm/mm.c).
+ * mm.h - an address space: its page tables and its regions (kernel/mm/mm.c).
  *
- * Linux calls a region a vm_area and the set of them an mm; so do we. A
+ * Linux calls a region a vm_area and the address space an mm; so do we.
+ * An mm is an object of its own, counted by its users (Linux's
+ * mm_users): every thread of a process that uses it, and clone(CLONE_VM)
+ * or vfork gives another process the same one. fork copies it
+ * (copy-on-write, mm_copy), exec builds a new one and lets go of the
+ * old, and the last user to let go (exit, exec) gives it all back. A
  * region is a page-aligned range [start, end) with one protection and one
  * origin: anonymous memory (zero-filled when first touched), a private
  * copy of an initrd file, a tmpfs file's own pages, shared or private
@@ -80,6 +86,12 @@ struct vm_area {
 };
 
 struct mm {
+	/* Its users (tasks), changed atomically: the last mm_put frees it.
+	 * The page tables never change hands: pgdir and the map of where it
+	 * has pages (kernel/mm/vm.c) are the mm's for life. */
+	int users;
+	pde_t *pgdir;
+	struct uspace_map map;
 	struct vm_area *area;			/* sorted by start, disjoint (kmalloc) */
 	int n, cap;				/* regions, room for */
 	uint32_t brk_start, brk;		/* the heap: [brk_start, brk) */
@@ -87,15 +99,14 @@ struct mm {
 	 * (Linux's mm->arg_start...): /proc/PID/cmdline and environ read
 	 * them from there, as they are now. */
 	uint32_t arg_start, arg_end, env_start, env_end;
-	uint32_t minflt, cow_copies;		/* faults served; pages copied for COW */
 	bool lock_future;			/* mlockall(MCL_FUTURE): new regions locked */
 	/* Its local descriptor table (modify_ldt, kernel/arch/ldt.c), NULL
 	 * for none: replaced whole under the lock below, never changed in
 	 * place; copied by fork, dropped by exec and at the end. */
 	struct ldt *ldt;
-	/* One thread at a time changes the regions or the page tables (a
-	 * fault, mmap and friends, fork's copy): the group's threads may run
-	 * on several CPUs. A spinlock: nothing under it sleeps. Linux has a
+	/* One task at a time changes the regions or the page tables (a
+	 * fault, mmap and friends, fork's copy): its users may run on
+	 * several CPUs. A spinlock: nothing under it sleeps. Linux has a
 	 * sleeping mmap_lock, taken for reading by faults. */
 	struct spinlock lock;
 };
@@ -123,10 +134,10 @@ int mm_reserve(struct mm *mm, int more);
 int mm_insert(struct mm *mm, const struct vm_area *a);
 /* Forget [start, end) and drop its pages; -ENOMEM if a split needs a
  * region more than there is room for (then nothing changed). */
-int mm_unmap(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end);
+int mm_unmap(struct mm *mm, uint32_t start, uint32_t end);
 /* Give [start, end), which must be mapped throughout, protection prot;
  * -ENOMEM if not all mapped or no room to split (nothing changed). */
-int mm_protect(struct mm *mm, pde_t *pgdir, uint32_t start, uint32_t end, uint8_t prot);
+int mm_protect(struct mm *mm, uint32_t start, uint32_t end, uint8_t prot);
 /* Split so that a region starts at va (if one holds it); -ENOMEM if full. */
 int mm_split_at(struct mm *mm, uint32_t va);
 /* Join neighbours that could be one region. */
@@ -136,16 +147,32 @@ uint32_t mm_free_range(struct mm *mm, uint32_t len);
 /* The PTE bits a present page of a has; writable is whether a write may
  * go straight to the frame (not copy-on-write). */
 uint32_t mm_pte_flags(const struct vm_area *a, bool writable);
-/* fork: the child's regions are the parent's (its counts start at 0);
- * 0 or -ENOMEM. */
-int mm_fork(struct mm *child, const struct mm *parent);
-/* exit and exec: each region's object hears it go (close), then the
- * array goes back. */
-void mm_release(struct mm *mm);
+/* fork: child's regions (new, empty) become copies of parent's, each
+ * held again, unlocked (mlock is not inherited); 0 or -ENOMEM. */
+int mm_copy_regions(struct mm *child, const struct mm *parent);
+/* The last user's end: each region's object hears it go (close), and
+ * the regions are no more (the array stays, for the next user). */
+void mm_drop_regions(struct mm *mm);
+
+/* The life of an address space (kernel/mm/space.c). A new empty one
+ * (exec, init), its one user the caller; NULL when memory runs out. */
+struct mm *mm_alloc(void);
+/* fork: a copy of mm, copy-on-write (Linux's dup_mmap; its lock taken
+ * here), its one user the caller; its regions lose their locks. NULL
+ * when memory runs out. */
+struct mm *mm_copy(struct mm *mm);
+/* The address spaces each CPU keeps for its next fork (kernel/mm/mm.c)
+ * back to the heap and the frame allocator (memory is short, or a leak
+ * test counts the free frames). */
+void mm_drain_caches(void);
+/* One user more: a new thread, clone(CLONE_VM), vfork. */
+void mm_get(struct mm *mm);
+/* One user less (exit, exec). The last gives everything back: each
+ * region's object hears it go (close), then the pages, the page tables
+ * and the directory. No spinlock held; no CPU may have it loaded. */
+void mm_put(struct mm *mm);
 /* The lock above (in kernel/mm/mmap.c). */
 void mm_lock(struct mm *mm);
 void mm_unlock(struct mm *mm);
-/* exec: the new program's regions, from nothing. */
-void mm_reset(struct mm *mm);
 
 #endif

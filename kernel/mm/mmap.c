@@ -14,8 +14,8 @@
  * A tmpfs file's mapping maps the file's own pages (kernel/mm/filemap.c);
  * an initrd file's gets copies of its bytes, which are read-only anyway.
  *
- * A thread group has one address space, the leader's (kernel/task/proc.h):
- * each call works on it under its lock, and when the call took a page
+ * A task's address space is its group's, and maybe other processes' too
+ * (kernel/mm/mm.h): each call works on it under its lock, and when the call took a page
  * away or narrowed one (vm_take_stale), the other CPUs that have it
  * loaded drop their cached translations before the lock is let go
  * (smp_flush_tlb); a call that only added pages interrupts no one.
@@ -52,19 +52,19 @@ static bool frames_left_for_others(uint32_t bytes)
 /* Linux's may_expand_vm: RLIMIT_AS counts every mapped page. */
 static bool may_expand(struct proc *p, uint32_t bytes)
 {
-	return mm_total_pages(&p->mm) + bytes / PAGE_SIZE <= RLIMIT_AS_PAGES(p);
+	return mm_total_pages(p->mm) + bytes / PAGE_SIZE <= RLIMIT_AS_PAGES(p);
 }
 
 /* A shared anonymous range gets its zeroed frames now (see the top). */
 static int populate_shared(struct proc *p, const struct vm_area *a, uint32_t start, uint32_t end)
 {
 	for (uint32_t va = start; va < end; va += PAGE_SIZE) {
-		pte_t *pte = vm_walk(p->pgdir, va, true);
+		pte_t *pte = vm_walk(p->mm->pgdir, va, true);
 		uint32_t pa = pte ? pmm_alloc_user() : 0;
 		if (!pa)
 			return -ENOMEM;
 		memset(P2V(pa), 0, PAGE_SIZE);
-		vm_set_pte(p->pgdir, va, pte, pa | mm_pte_flags(a, true));
+		vm_set_pte(p->mm->pgdir, va, pte, pa | mm_pte_flags(a, true));
 	}
 	return 0;
 }
@@ -131,9 +131,9 @@ static int64_t place(struct proc *p, uint32_t addr, uint32_t len, uint32_t flags
 		return addr;
 	}
 	addr = PAGE_ROUND_UP(addr);
-	if (addr >= MMAP_MIN_ADDR && addr <= KERNEL_OFFSET - len && !mm_overlap(&p->mm, addr, addr + len))
+	if (addr >= MMAP_MIN_ADDR && addr <= KERNEL_OFFSET - len && !mm_overlap(p->mm, addr, addr + len))
 		return addr;
-	addr = mm_free_range(&p->mm, len);
+	addr = mm_free_range(p->mm, len);
 	return addr ? (int64_t)addr : -ENOMEM;
 }
 
@@ -146,15 +146,15 @@ static int map_region(struct proc *p, struct vm_area *a, uint32_t flags)
 		return -ENOMEM;
 	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(len))
 		return -ENOMEM;
-	if ((flags & MAP_FIXED) && mm_unmap(&p->mm, p->pgdir, a->start, a->end) < 0)
+	if ((flags & MAP_FIXED) && mm_unmap(p->mm, a->start, a->end) < 0)
 		return -ENOMEM;
-	if (mm_insert(&p->mm, a) < 0)
+	if (mm_insert(p->mm, a) < 0)
 		return -ENOMEM;
 	if ((a->flags & VMA_SHARED) && !a->file && populate_shared(p, a, a->start, a->end) < 0) {
-		mm_unmap(&p->mm, p->pgdir, a->start, a->end);	/* cannot fail: no split */
+		mm_unmap(p->mm, a->start, a->end);	/* cannot fail: no split */
 		return -ENOMEM;
 	}
-	mm_merge(&p->mm);
+	mm_merge(p->mm);
 	return (int)a->start;
 }
 
@@ -162,7 +162,7 @@ static int map_region(struct proc *p, struct vm_area *a, uint32_t flags)
 static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 		     struct file *f, uint32_t pgoff)
 {
-	struct proc *p = current()->group_leader;
+	struct proc *p = current();
 	struct vm_area a = { 0, 0, (uint8_t)(prot & 7), 0, NULL, 0, NULL, NULL };
 
 	if (flags & MAP_FIXED_NOREPLACE)
@@ -181,7 +181,7 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 	int64_t at = place(p, addr, len, flags);
 	if (at < 0)
 		return (int)at;
-	if ((flags & MAP_FIXED_NOREPLACE) && mm_overlap(&p->mm, (uint32_t)at, (uint32_t)at + len))
+	if ((flags & MAP_FIXED_NOREPLACE) && mm_overlap(p->mm, (uint32_t)at, (uint32_t)at + len))
 		return -EEXIST;
 	int err = type_ok(f, prot, flags, &a.flags);
 	if (err < 0)
@@ -198,7 +198,7 @@ static int mmap_file(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags,
 		a.flags |= VMA_SHARED;
 	if (flags & MAP_GROWSDOWN)
 		a.flags |= VMA_GROWSDOWN;
-	if ((flags & MAP_LOCKED) || p->mm.lock_future)
+	if ((flags & MAP_LOCKED) || p->mm->lock_future)
 		a.flags |= VMA_LOCKED;
 	return map_region(p, &a, flags);
 }
@@ -232,14 +232,14 @@ int sys_old_mmap(const uint32_t *uargs)
 /* 91 */
 static int do_munmap(uint32_t addr, uint32_t len)
 {
-	struct proc *p = current()->group_leader;
+	struct proc *p = current();
 
 	if ((addr & (PAGE_SIZE - 1)) || addr > KERNEL_OFFSET || len > KERNEL_OFFSET - addr)
 		return -EINVAL;
 	len = PAGE_ROUND_UP(len);
 	if (len == 0)
 		return -EINVAL;
-	return mm_unmap(&p->mm, p->pgdir, addr, addr + len);
+	return mm_unmap(p->mm, addr, addr + len);
 }
 
 /* A file shared from a descriptor not open for writing, or a segment
@@ -260,7 +260,7 @@ static int prot_allowed(struct mm *mm, uint32_t start, uint32_t end, uint32_t pr
 /* 125 */
 static int do_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
 {
-	struct proc *p = current()->group_leader;
+	struct proc *p = current();
 
 	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
 		return -EINVAL;
@@ -273,10 +273,10 @@ static int do_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
 		return -ENOMEM;
 	if (prot & ~(uint32_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM | PROT_GROWSDOWN | PROT_GROWSUP))
 		return -EINVAL;
-	int err = prot_allowed(&p->mm, addr, addr + len, prot);
+	int err = prot_allowed(p->mm, addr, addr + len, prot);
 	if (err < 0)
 		return err;
-	return mm_protect(&p->mm, p->pgdir, addr, addr + len, (uint8_t)(prot & 7));
+	return mm_protect(p->mm, addr, addr + len, (uint8_t)(prot & 7));
 }
 
 /* Grow a in place to new_end if nothing is in the way. */
@@ -286,13 +286,13 @@ static bool grow_in_place(struct proc *p, struct vm_area *a, uint32_t new_end)
 
 	if (new_end > MMAP_BASE && !(a->flags & VMA_GROWSDOWN) && old_end <= MMAP_BASE)
 		return false;	/* leave the stack its room */
-	if (new_end < old_end || new_end > KERNEL_OFFSET || mm_overlap(&p->mm, old_end, new_end))
+	if (new_end < old_end || new_end > KERNEL_OFFSET || mm_overlap(p->mm, old_end, new_end))
 		return false;	/* past 4 GiB (it wrapped), into the kernel, or onto a neighbour */
 	if ((a->flags & VMA_SHARED) && !a->file && !frames_left_for_others(new_end - old_end))
 		return false;
 	a->end = new_end;
 	if ((a->flags & VMA_SHARED) && !a->file && populate_shared(p, a, old_end, new_end) < 0) {
-		vm_free_range(p->pgdir, old_end, new_end - old_end);
+		vm_free_range(p->mm->pgdir, old_end, new_end - old_end);
 		a->end = old_end;
 		return false;
 	}
@@ -303,30 +303,30 @@ static bool grow_in_place(struct proc *p, struct vm_area *a, uint32_t new_end)
 static int move_region(struct proc *p, struct vm_area *a, uint32_t old, uint32_t old_len, uint32_t new_len)
 {
 	struct vm_area moved = *a;
-	uint32_t to = mm_free_range(&p->mm, new_len);
+	uint32_t to = mm_free_range(p->mm, new_len);
 
-	if (!to || mm_reserve(&p->mm, 2) < 0)	/* a split of the old, the new */
+	if (!to || mm_reserve(p->mm, 2) < 0)	/* a split of the old, the new */
 		return -ENOMEM;
 	moved.start = to;
 	moved.end = to + new_len;
 	moved.file_off += old - a->start;
-	if (vm_move_range(p->pgdir, old, to, old_len) < 0)
+	if (vm_move_range(p->mm->pgdir, old, to, old_len) < 0)
 		return -ENOMEM;
-	mm_unmap(&p->mm, p->pgdir, old, old + old_len);	/* its pages are gone already */
-	mm_insert(&p->mm, &moved);
+	mm_unmap(p->mm, old, old + old_len);	/* its pages are gone already */
+	mm_insert(p->mm, &moved);
 	if ((moved.flags & VMA_SHARED) && !moved.file &&
 	    populate_shared(p, &moved, to + old_len, to + new_len) < 0) {
-		mm_unmap(&p->mm, p->pgdir, to, to + new_len);
+		mm_unmap(p->mm, to, to + new_len);
 		return -ENOMEM;		/* Linux would have kept the old range; rare */
 	}
-	mm_merge(&p->mm);
+	mm_merge(p->mm);
 	return (int)to;
 }
 
 /* 163: mremap (MREMAP_MAYMOVE; not MREMAP_FIXED or DONTUNMAP: EINVAL). */
 static int do_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t flags, uint32_t new_addr)
 {
-	struct proc *p = current()->group_leader;
+	struct proc *p = current();
 	(void)new_addr;
 
 	if (flags & ~(uint32_t)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
@@ -341,7 +341,7 @@ static int do_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t 
 	new_len = PAGE_ROUND_UP(new_len);
 	if (new_len == 0)
 		return -EINVAL;
-	struct vm_area *a = mm_find(&p->mm, old);
+	struct vm_area *a = mm_find(p->mm, old);
 	if (!a)
 		return -EFAULT;
 	if (old_len == 0)
@@ -351,13 +351,13 @@ static int do_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t 
 	if (a->ops)
 		return -EINVAL;		/* an attached segment stays put here (Linux moves it) */
 	if (new_len <= old_len) {
-		int err = mm_unmap(&p->mm, p->pgdir, old + new_len, old + old_len);
+		int err = mm_unmap(p->mm, old + new_len, old + old_len);
 		return err < 0 ? err : (int)old;
 	}
 	if (!may_expand(p, new_len - old_len))
 		return -ENOMEM;
 	if (old + old_len == a->end && grow_in_place(p, a, old + new_len)) {
-		mm_merge(&p->mm);
+		mm_merge(p->mm);
 		return (int)old;
 	}
 	if (!(flags & MREMAP_MAYMOVE))
@@ -378,14 +378,14 @@ static bool advice_valid(int advice)
 static void dont_need(struct proc *p, uint32_t start, uint32_t end)
 {
 	for (uint32_t va = start; va < end;) {
-		struct vm_area *a = mm_find(&p->mm, va);
+		struct vm_area *a = mm_find(p->mm, va);
 		if (!a) {
 			va += PAGE_SIZE;
 			continue;
 		}
 		uint32_t stop = a->end < end ? a->end : end;
 		if (!(a->flags & VMA_SHARED))
-			vm_free_range(p->pgdir, va, stop - va);
+			vm_free_range(p->mm->pgdir, va, stop - va);
 		va = stop;
 	}
 }
@@ -394,7 +394,7 @@ static void dont_need(struct proc *p, uint32_t start, uint32_t end)
  * range is not mapped (after acting on the rest, as Linux). */
 static int do_madvise(uint32_t addr, uint32_t len, int advice)
 {
-	struct proc *p = current()->group_leader;
+	struct proc *p = current();
 
 	if (!advice_valid(advice) || (addr & (PAGE_SIZE - 1)))
 		return -EINVAL;
@@ -406,7 +406,7 @@ static int do_madvise(uint32_t addr, uint32_t len, int advice)
 	if (advice == MADV_DONTNEED)
 		dont_need(p, addr, end);
 	for (uint32_t va = addr; va < end;) {
-		struct vm_area *a = mm_find(&p->mm, va);
+		struct vm_area *a = mm_find(p->mm, va);
 		if (!a)
 			return -ENOMEM;
 		va = a->end;
@@ -419,10 +419,10 @@ static int do_madvise(uint32_t addr, uint32_t len, int advice)
 /* The heap region ends at the old break (rounded up): move its end. */
 static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 {
-	struct mm *mm = &p->mm;
+	struct mm *mm = p->mm;
 
 	if (new_end < old_end)
-		return mm_unmap(mm, p->pgdir, new_end, old_end);
+		return mm_unmap(mm, new_end, old_end);
 	if (new_end + PAGE_SIZE > MMAP_BASE || mm_overlap(mm, old_end, new_end + PAGE_SIZE))
 		return -ENOMEM;		/* Linux keeps a page's gap to the next region */
 	if (!may_expand(p, new_end - old_end))
@@ -439,14 +439,14 @@ static int brk_move(struct proc *p, uint32_t old_end, uint32_t new_end)
 /* 45: Linux returns the current break when it cannot move it. */
 static int do_brk(uint32_t addr)
 {
-	struct proc *p = current()->group_leader;
-	uint32_t old_end = PAGE_ROUND_UP(p->mm.brk), new_end = PAGE_ROUND_UP(addr);
+	struct proc *p = current();
+	uint32_t old_end = PAGE_ROUND_UP(p->mm->brk), new_end = PAGE_ROUND_UP(addr);
 
-	if (addr < p->mm.brk_start || addr >= MMAP_BASE)
-		return (int)p->mm.brk;
+	if (addr < p->mm->brk_start || addr >= MMAP_BASE)
+		return (int)p->mm->brk;
 	if (new_end != old_end && brk_move(p, old_end, new_end) < 0)
-		return (int)p->mm.brk;
-	p->mm.brk = addr;
+		return (int)p->mm->brk;
+	p->mm->brk = addr;
 	return (int)addr;
 }
 
@@ -466,23 +466,23 @@ void mm_unlock(struct mm *mm)
 	spin_unlock(&mm->lock);
 }
 
-/* ---- the calls, one thread of a group at a time ----------------------- */
+/* ---- the calls, one task at a time ---------------------------------------- */
 
 /* Called as its own statement: the order in which a call's arguments
  * are evaluated is unspecified in C, so mm_leave(mm_enter(), do_...())
  * may run do_...() before taking the lock. */
-static struct proc *mm_enter(void)
+static struct mm *mm_enter(void)
 {
-	struct proc *g = current()->group_leader;
-	mm_lock(&g->mm);
-	return g;
+	struct mm *mm = current()->mm;
+	mm_lock(mm);
+	return mm;
 }
 
-static int mm_leave(struct proc *g, int result)
+static int mm_leave(struct mm *mm, int result)
 {
-	if (vm_take_stale(g->pgdir))	/* something went: other CPUs forget it */
-		smp_flush_tlb(g->pgdir);
-	mm_unlock(&g->mm);
+	if (vm_take_stale(mm->pgdir))	/* something went: other CPUs forget it */
+		smp_flush_tlb(mm->pgdir);
+	mm_unlock(mm);
 	return result;
 }
 
@@ -505,8 +505,8 @@ static void populate(uint32_t start, uint32_t len, uint32_t prot, uint32_t flags
 
 int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd, uint32_t pgoff)
 {
-	struct proc *g = mm_enter();
-	int r = mm_leave(g, do_mmap2(addr, len, prot, flags, fd, pgoff));
+	struct mm *mm = mm_enter();
+	int r = mm_leave(mm, do_mmap2(addr, len, prot, flags, fd, pgoff));
 	if ((flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE && (uint32_t)r < MAP_ERR_MIN)
 		populate((uint32_t)r, len, prot, flags);
 	return r;
@@ -514,32 +514,32 @@ int sys_mmap2(uint32_t addr, uint32_t len, uint32_t prot, uint32_t flags, int fd
 
 int sys_munmap(uint32_t addr, uint32_t len)
 {
-	struct proc *g = mm_enter();
-	return mm_leave(g, do_munmap(addr, len));
+	struct mm *mm = mm_enter();
+	return mm_leave(mm, do_munmap(addr, len));
 }
 
 int sys_mprotect(uint32_t addr, uint32_t len, uint32_t prot)
 {
-	struct proc *g = mm_enter();
-	return mm_leave(g, do_mprotect(addr, len, prot));
+	struct mm *mm = mm_enter();
+	return mm_leave(mm, do_mprotect(addr, len, prot));
 }
 
 int sys_mremap(uint32_t old, uint32_t old_len, uint32_t new_len, uint32_t flags, uint32_t new_addr)
 {
-	struct proc *g = mm_enter();
-	return mm_leave(g, do_mremap(old, old_len, new_len, flags, new_addr));
+	struct mm *mm = mm_enter();
+	return mm_leave(mm, do_mremap(old, old_len, new_len, flags, new_addr));
 }
 
 int sys_madvise(uint32_t addr, uint32_t len, int advice)
 {
-	struct proc *g = mm_enter();
-	return mm_leave(g, do_madvise(addr, len, advice));
+	struct mm *mm = mm_enter();
+	return mm_leave(mm, do_madvise(addr, len, advice));
 }
 
 int sys_brk(uint32_t addr)
 {
-	struct proc *g = mm_enter();
-	return mm_leave(g, do_brk(addr));
+	struct mm *mm = mm_enter();
+	return mm_leave(mm, do_brk(addr));
 }
 
 /* mlockall (152) and munlockall (153): this kernel never pages anything
@@ -556,19 +556,19 @@ int sys_mlockall(int flags)
 		return -EINVAL;
 	if (!proc_capable(p, CAP_IPC_LOCK) && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
-	struct proc *g = mm_enter();
-	g->mm.lock_future = flags & MCL_FUTURE;
+	struct mm *mm = mm_enter();
+	mm->lock_future = flags & MCL_FUTURE;
 	if (flags & MCL_CURRENT)
-		mm_lock_all(&g->mm, true);
-	return mm_leave(g, 0);
+		mm_lock_all(mm, true);
+	return mm_leave(mm, 0);
 }
 
 int sys_munlockall(void)
 {
-	struct proc *g = mm_enter();
-	g->mm.lock_future = false;
-	mm_lock_all(&g->mm, false);
-	return mm_leave(g, 0);
+	struct mm *mm = mm_enter();
+	mm->lock_future = false;
+	mm_lock_all(mm, false);
+	return mm_leave(mm, 0);
 }
 
 /* Is every page of [start, end) in some region? */
@@ -590,18 +590,18 @@ static bool range_mapped(struct mm *mm, uint32_t start, uint32_t end)
  * stress-ng locks its shared state. */
 static int do_mlock(uint32_t addr, uint32_t len, bool lock)
 {
-	struct proc *g = current()->group_leader;
+	struct proc *p = current();
 	uint32_t start = PAGE_ROUND_DOWN(addr);
 	uint64_t end = ((uint64_t)addr + len + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
 	if (end > 0xFFFFFFFFull)
 		return -EINVAL;		/* Linux: the range wraps */
-	if (lock && !capable(CAP_IPC_LOCK) && g->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
+	if (lock && !capable(CAP_IPC_LOCK) && p->group->rlim[RLIMIT_MEMLOCK].rlim_cur == 0)
 		return -EPERM;
 	if (start == end)
 		return 0;
-	mm_lock(&g->mm);
-	int err = mm_lock_range(&g->mm, start, (uint32_t)end, lock);
-	mm_unlock(&g->mm);
+	mm_lock(p->mm);
+	int err = mm_lock_range(p->mm, start, (uint32_t)end, lock);
+	mm_unlock(p->mm);
 	return err;
 }
 
@@ -620,7 +620,7 @@ int sys_munlock(uint32_t addr, uint32_t len)
  * order, and ENOMEM when part of the range is not mapped. */
 int sys_msync(uint32_t addr, uint32_t len, int flags)
 {
-	struct proc *g = current()->group_leader;
+	struct mm *mm = current()->mm;
 	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) || (addr & (PAGE_SIZE - 1)) ||
 	    ((flags & MS_ASYNC) && (flags & MS_SYNC)))
 		return -EINVAL;
@@ -629,8 +629,8 @@ int sys_msync(uint32_t addr, uint32_t len, int flags)
 		return -ENOMEM;		/* it wraps */
 	if (end == addr)
 		return 0;
-	mm_lock(&g->mm);
-	bool mapped = range_mapped(&g->mm, addr, (uint32_t)end);
-	mm_unlock(&g->mm);
+	mm_lock(mm);
+	bool mapped = range_mapped(mm, addr, (uint32_t)end);
+	mm_unlock(mm);
 	return mapped ? 0 : -ENOMEM;
 }

@@ -47,11 +47,12 @@ static inline __attribute__((always_inline)) int copy_piece(pde_t *pgdir, uint32
 /*
  * Walk [u, u+n) page by page, copying each piece to or from kbuf.
  * Returns 0 or -EFAULT. A piece is found and copied under the address
- * space's lock when the space is the caller's own and other threads share
- * it, so that another thread's munmap cannot free the frame between the
- * look-up and the copy (the copy would land in a frame that may be a page
- * table by then). A process of one thread has nobody to race with (only
- * it could start a second thread, and it is here), and a mere look
+ * space's lock when the space is the caller's own and other tasks use it
+ * too (threads, or a process clone(CLONE_VM) or vfork gave it), so that
+ * another task's munmap cannot free the frame between the look-up and
+ * the copy (the copy would land in a frame that may be a page table by
+ * then). A space with one user has nobody to race with (only that user
+ * could give it to another, and it is here), and a mere look
  * (user_range_ok) needs no lock: both skip it, which keeps a pipe's round
  * trip as short as before threads.
  */
@@ -59,8 +60,9 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write, char *kbu
 		     enum copy_dir dir)
 {
 	struct proc *me = current();
-	struct proc *g = me->group_leader;
-	bool locked = pgdir == me->pgdir && dir != LOOK && g->group->nr_threads > 1;
+	struct mm *mm = me->mm;
+	bool mine = mm && pgdir == mm->pgdir;
+	bool locked = mine && dir != LOOK && __atomic_load_n(&mm->users, __ATOMIC_RELAXED) > 1;
 	uint32_t off = 0;
 
 	if (!pgdir || u + n < u || u + n > KERNEL_OFFSET)
@@ -79,11 +81,11 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write, char *kbu
 		 * bytes with EFAULT in smp_stress's thread groups). */
 		for (int tries = 0;; tries++) {
 			if (locked)
-				mm_lock(&g->mm);
+				mm_lock(mm);
 			err = copy_piece(pgdir, va, write, kbuf + off, len, dir);
 			if (locked)
-				mm_unlock(&g->mm);
-			if (!err || tries == FAULT_RETRIES || pgdir != me->pgdir ||
+				mm_unlock(mm);
+			if (!err || tries == FAULT_RETRIES || !mine ||
 			    mm_fault(me, va, write) != FAULT_OK)
 				break;
 		}
@@ -94,14 +96,21 @@ static int walk_user(pde_t *pgdir, uint32_t u, uint32_t n, bool write, char *kbu
 	return 0;
 }
 
+/* The caller's page tables; NULL for the idle task, which has none. */
+static pde_t *my_pgdir(void)
+{
+	struct mm *mm = current()->mm;
+	return mm ? mm->pgdir : NULL;
+}
+
 int copy_from_user(void *dst, const void *usrc, uint32_t n)
 {
-	return walk_user(current()->pgdir, (uint32_t)usrc, n, false, dst, FROM_USER);
+	return walk_user(my_pgdir(), (uint32_t)usrc, n, false, dst, FROM_USER);
 }
 
 int copy_to_user(void *udst, const void *src, uint32_t n)
 {
-	return walk_user(current()->pgdir, (uint32_t)udst, n, true, (char *)src, TO_USER);
+	return walk_user(my_pgdir(), (uint32_t)udst, n, true, (char *)src, TO_USER);
 }
 
 int copy_to_pgdir(pde_t *pgdir, uint32_t uva, const void *src, uint32_t n)
@@ -116,7 +125,7 @@ int copy_from_pgdir(void *dst, pde_t *pgdir, uint32_t uva, uint32_t n)
 
 bool user_range_ok(const void *u, uint32_t n, bool write)
 {
-	return walk_user(current()->pgdir, (uint32_t)u, n, write, NULL, LOOK) == 0;
+	return walk_user(my_pgdir(), (uint32_t)u, n, write, NULL, LOOK) == 0;
 }
 
 int strncpy_from_user(char *dst, const char *usrc, uint32_t max)

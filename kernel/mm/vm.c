@@ -7,10 +7,11 @@
  * once is enough: no later synchronisation between address spaces.
  */
 #include "vm.h"
+#include "lib/errno.h"
 #include "kstack.h"
 #include "kernel/arch/maxcpus.h"
-#include "lib/objcache.h"
 #include "kernel/debug/panic.h"
+#include "lib/spinlock.h"	/* this_cpu */
 #include "pmm.h"
 #include "kmalloc.h"
 #include "lib/string.h"
@@ -78,24 +79,14 @@ void vm_drop_identity_map(void)
  * a file's own page, PTE_FILE; a shared mapping's, PTE_SHARED; else
  * anonymous), and hiwater the most there were at once (VmHWM, ru_maxrss).
  *
- * The map is a small object of its own, found from the directory: its
- * last entry maps nothing (the top 4 MiB is no kernel range, see
- * kstack.h) and holds the map's address, with the present bit clear, so
- * the MMU never reads it.
+ * The map (struct uspace_map, vm.h) lives in the address space's struct
+ * mm, beside the directory it describes, and is found from the
+ * directory: its last entry maps nothing (the top 4 MiB is no kernel
+ * range, see kstack.h) and holds the map's address, with the present bit
+ * clear, so the MMU never reads it.
  */
-#define USER_PDES KERNEL_PDE_FIRST		/* 768 directory entries */
 #define MAP_PDE   1023				/* the entry that holds the map */
-#define MAP_SPANS 16
-struct table_span {
-	uint16_t pdx, first, end;		/* pgdir[pdx]'s entries [first, end) */
-};
-struct uspace_map {
-	uint32_t tables[USER_PDES / 32];	/* bit i: pgdir[i] has a table */
-	struct table_span span[MAP_SPANS];	/* of the first tables made */
-	uint8_t nspans;
-	bool stale;
-	uint32_t rss[VM_RSS_KINDS], rss_all, hiwater;	/* present user pages */
-};
+_Static_assert(USER_PDES == KERNEL_PDE_FIRST, "the user part ends where the kernel's begins");
 _Static_assert(KSTACK_RANGE_END == (uint32_t)MAP_PDE << 22, "the map's entry maps nothing");
 
 static struct uspace_map *map_of(pde_t *pgdir)
@@ -166,44 +157,12 @@ static uint32_t next_table(pde_t *pgdir, uint32_t i)
 #define for_each_table(pgdir, i) \
 	for (uint32_t i = next_table(pgdir, 0); i < USER_PDES; i = next_table(pgdir, i + 1))
 
-/*
- * Each CPU keeps its last freed directories (each with its map: the
- * directory's user half already empty, the map zero, the kernel half
- * what every directory has: lib/objcache.h), and hands them out first:
- * Linux's pgd quicklists of the 2.6 days, so that a fork and an exit
- * need not take the frame bitmap's global lock for the directory.
- */
-static struct objcache pgd_caches[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = OBJCACHE_INIT("pgd cache")
-};
-
-static void pgdir_free(pde_t *pd)
-{
-	kfree(map_of(pd));
-	pmm_free(V2P(pd));
-}
-
-void vm_drain_pgd_caches(void)
-{
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		void *pgdirs[OBJCACHE_MAX];
-		int n = objcache_empty(&pgd_caches[cpu], pgdirs);
-		for (int i = 0; i < n; i++)
-			pgdir_free(pgdirs[i]);
-	}
-}
-
-/* A directory with an empty user half, and its map. */
-static pde_t *pgdir_alloc(void)
+pde_t *vm_new_pgdir(struct uspace_map *m)
 {
 	uint32_t pa = pmm_alloc();
-	struct uspace_map *m = pa ? kzalloc(sizeof(*m)) : NULL;
-
-	if (!m) {
-		if (pa)
-			pmm_free(pa);
+	if (!pa)
 		return NULL;
-	}
+	memset(m, 0, sizeof(*m));
 	pde_t *pd = P2V(pa);
 	memset(pd, 0, PAGE_SIZE);
 	kernel_half_frozen = true;
@@ -211,19 +170,6 @@ static pde_t *pgdir_alloc(void)
 		pd[i] = kernel_pgdir[i];
 	KASSERT(!(pd[MAP_PDE] & PTE_P));
 	pd[MAP_PDE] = (uint32_t)m;
-	return pd;
-}
-
-pde_t *vm_new_pgdir(void)
-{
-	pde_t *cached = objcache_take(&pgd_caches[this_cpu()]);
-	if (cached)
-		return cached;
-	pde_t *pd = pgdir_alloc();
-	if (!pd) {
-		vm_drain_pgd_caches();
-		pd = pgdir_alloc();
-	}
 	return pd;
 }
 
@@ -343,9 +289,8 @@ void vm_free_user(pde_t *pgdir)
 
 void vm_free_pgdir(pde_t *pgdir)
 {
-	vm_free_user(pgdir);		/* the user half empty, the map zero */
-	if (!objcache_keep(&pgd_caches[this_cpu()], pgdir))
-		pgdir_free(pgdir);
+	vm_free_user(pgdir);
+	pmm_free(V2P(pgdir));
 }
 
 void vm_switch(pde_t *pgdir)
@@ -364,11 +309,8 @@ void vm_switch(pde_t *pgdir)
  * maps it again from the file (kernel/mm/filemap.c says why).
  * Only the page tables are new: 4 KiB for each 4 MiB a program spans.
  */
-pde_t *vm_copy_user(pde_t *src)
+int vm_copy_user(pde_t *dst, pde_t *src)
 {
-	pde_t *dst = vm_new_pgdir();
-	if (!dst)
-		return NULL;
 	for_each_table(src, i) {
 		pte_t *table = P2V(PTE_ADDR(src[i]));
 		uint32_t first, end;
@@ -382,10 +324,8 @@ pde_t *vm_copy_user(pde_t *src)
 			}
 			uint32_t va = (i << 22) | (j << 12);
 			pte_t *pte = vm_walk(dst, va, true);
-			if (!pte) {
-				vm_free_pgdir(dst);
-				return NULL;
-			}
+			if (!pte)
+				return -ENOMEM;		/* what is mapped is let go with dst */
 			set_pte_uncounted(dst, va, pte, table[j]);
 			pmm_ref(PTE_ADDR(table[j]));
 		}
@@ -398,7 +338,7 @@ pde_t *vm_copy_user(pde_t *src)
 	/* The parent's writable pages just became read-only: forget the
 	 * translations its TLB still holds (fork runs in the parent). */
 	write_cr3(read_cr3());
-	return dst;
+	return 0;
 }
 
 void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)

@@ -53,15 +53,35 @@ extern pde_t *kernel_pgdir;
 void *ioremap(uint32_t pa, uint32_t size);
 /* Remove the identity map of low memory that booting needed. */
 void vm_drop_identity_map(void);
-/* A new address space: the kernel half shared, the user half empty; two
- * frames, the directory and the map of its user part (kernel/mm/vm.c). */
-pde_t *vm_new_pgdir(void);
-/* Every CPU's cached directories back to the frame allocator (memory is
- * short, or a leak test counts the free frames). */
-void vm_drain_pgd_caches(void);
-/* Free the user half (its pages and page tables) and the directory. */
-void vm_free_pgdir(pde_t *pgdir);
+/*
+ * Where a user address space has pages (kernel/mm/vm.c says why and how;
+ * only vm.c reads it): which of the USER_PDES directory entries have a
+ * page table, and for the first MAP_SPANS tables made, the span of
+ * entries that may be present. Its address space (struct mm) keeps it
+ * beside the directory, one heap block for both.
+ */
+#define USER_PDES	(KERNEL_OFFSET >> 22)	/* 768 directory entries */
+#define MAP_SPANS	12			/* a program has 3 to 5 tables */
+struct table_span {
+	uint16_t pdx, first, end;		/* pgdir[pdx]'s entries [first, end) */
+};
+enum { VM_RSS_ANON, VM_RSS_FILE, VM_RSS_SHMEM, VM_RSS_KINDS };
+struct uspace_map {
+	uint32_t tables[USER_PDES / 32];	/* bit i: pgdir[i] has a table */
+	struct table_span span[MAP_SPANS];	/* of the first tables made */
+	uint8_t nspans;
+	bool stale;
+	uint32_t rss[VM_RSS_KINDS], rss_all, hiwater;	/* present user pages */
+};
+
+/* A new page directory: the kernel half shared, the user half empty; a
+ * frame, and m (its map, made empty here). NULL if no memory. */
+pde_t *vm_new_pgdir(struct uspace_map *m);
+/* Free the user half (its pages and page tables): vm_free_user, which
+ * leaves the directory and its map as new; and then the directory too
+ * (its map is its address space's). */
 void vm_free_user(pde_t *pgdir);
+void vm_free_pgdir(pde_t *pgdir);
 
 pte_t *vm_walk(pde_t *pgdir, uint32_t va, bool create);
 int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags);
@@ -88,12 +108,12 @@ void vm_switch(pde_t *pgdir);
 bool vm_take_stale(pde_t *pgdir);
 /* Has cpu loaded pgdir (vm_switch)? */
 bool vm_loaded_on(int cpu, const pde_t *pgdir);
-/* A new address space that shares every user page of pgdir, copy-on-write
- * (fork); NULL when memory runs out. */
-pde_t *vm_copy_user(pde_t *pgdir);
+/* fork: the new directory dst (empty) shares every user page of src,
+ * copy-on-write. 0, or -ENOMEM when memory runs out (then dst holds
+ * some of them: freeing it lets go of those). */
+int vm_copy_user(pde_t *dst, pde_t *src);
 /* The present user pages of pgdir by kind (VmRSS: RssAnon, RssFile,
  * RssShmem), and the most there were at once (VmHWM). */
-enum { VM_RSS_ANON, VM_RSS_FILE, VM_RSS_SHMEM, VM_RSS_KINDS };
 void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *hiwater);
 /* Set a user PTE that vm_walk gave (keeps the map of where pages are). */
 void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value);

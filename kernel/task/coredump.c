@@ -107,19 +107,19 @@ bool signal_dumps_core(int sig)
 	}
 }
 
-/* The regions of g's address space, in a heap array (n of them); NULL
- * if none, or no memory. */
-static struct core_seg *snapshot(struct proc *g, int *n)
+/* The regions of the address space mm, in a heap array (n of them);
+ * NULL if none, or no memory. */
+static struct core_seg *snapshot(struct mm *mm, int *n)
 {
-	mm_lock(&g->mm);
-	int count = g->mm.n;
+	mm_lock(mm);
+	int count = mm->n;
 	struct core_seg *s = count ? kmalloc(count * sizeof(*s)) : NULL;
 	for (int i = 0; s && i < count; i++) {
-		const struct vm_area *a = &g->mm.area[i];
+		const struct vm_area *a = &mm->area[i];
 		s[i] = (struct core_seg){ a->start, a->end, a->prot,
 					  a->prot != PROT_NONE && (!a->file || (a->prot & PROT_WRITE)) };
 	}
-	mm_unlock(&g->mm);
+	mm_unlock(mm);
 	*n = s ? count : 0;
 	return s;
 }
@@ -187,12 +187,16 @@ static uint32_t fill_headers(struct elf32_ehdr *eh, struct elf32_phdr *ph,
 }
 
 /* The present pages of the dumped regions, each at its place in the core
- * file t (a page never touched stays a hole). */
-static int write_pages(struct tmpfs_node *t, struct proc *g, const struct elf32_phdr *ph, int nseg)
+ * file t (a page never touched stays a hole). Read without the lock
+ * (the core file's writes may sleep): another task of the address space
+ * (a thread not yet killed, or a process sharing it through CLONE_VM,
+ * which Linux since 5.16 does not stop either) may change a page
+ * meanwhile, and the dump then holds what it found. */
+static int write_pages(struct tmpfs_node *t, struct mm *mm, const struct elf32_phdr *ph, int nseg)
 {
 	for (int i = 1; i <= nseg; i++) {
 		for (uint32_t off = 0; off < ph[i].filesz; off += PAGE_SIZE) {
-			uint32_t pa = vm_user_phys(g->pgdir, ph[i].vaddr + off, false);
+			uint32_t pa = vm_user_phys(mm->pgdir, ph[i].vaddr + off, false);
 			uint64_t pos = ph[i].offset + off;
 			if (pa && tmpfs_write_kernel(t, P2V(PAGE_ROUND_DOWN(pa)), PAGE_SIZE, &pos) < 0)
 				return -ENOSPC;
@@ -215,11 +219,11 @@ static struct tmpfs_node *core_file(void)
 
 bool coredump(int sig, const struct trapframe *tf)
 {
-	struct proc *p = current(), *g = p->group_leader;
+	struct proc *p = current();
 	if (!p->group->dumpable || p->group->rlim[RLIMIT_CORE].rlim_cur < PAGE_SIZE)
 		return false;
 	int n;
-	struct core_seg *s = snapshot(g, &n);
+	struct core_seg *s = snapshot(p->mm, &n);
 	uint32_t head = sizeof(struct elf32_ehdr) + (n + 1) * sizeof(struct elf32_phdr);
 	char *buf = s ? kzalloc(head + sizeof(struct core_notes)) : NULL;
 	struct tmpfs_node *t = buf ? core_file() : NULL;
@@ -230,7 +234,7 @@ bool coredump(int sig, const struct trapframe *tf)
 		fill_notes((struct core_notes *)(buf + head), p, sig, tf);
 		uint64_t pos = 0;
 		done = tmpfs_write_kernel(t, buf, head + sizeof(struct core_notes), &pos) >= 0 &&
-		       write_pages(t, g, ph, n) == 0 && tmpfs_truncate(t, size) == 0;
+		       write_pages(t, p->mm, ph, n) == 0 && tmpfs_truncate(t, size) == 0;
 		node_drop(&t->n);
 	}
 	kfree(buf);

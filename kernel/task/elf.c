@@ -231,9 +231,9 @@ static uint8_t segment_prot(uint32_t pf)
 }
 
 /* Region a replaces whatever the range held (Linux's MAP_FIXED). */
-static int replace(struct mm *mm, pde_t *pd, const struct vm_area *a)
+static int replace(struct mm *mm, const struct vm_area *a)
 {
-	if (mm_unmap(mm, pd, a->start, a->end) < 0)
+	if (mm_unmap(mm, a->start, a->end) < 0)
 		return -ENOMEM;
 	return mm_insert(mm, a);
 }
@@ -261,7 +261,7 @@ static int zero_tail(pde_t *pd, const struct vm_area *a, uint32_t end)
 }
 
 /* One PT_LOAD as Linux's elf_load maps it. */
-static int map_segment(struct mm *mm, pde_t *pd, const struct image *im, const struct elf_phdr *p)
+static int map_segment(struct mm *mm, const struct image *im, const struct elf_phdr *p)
 {
 	uint32_t va = p->vaddr + im->bias, end = va + p->filesz;
 	uint32_t zero_start = PAGE_ROUND_DOWN(va), zero_end = PAGE_ROUND_UP(va + p->memsz);
@@ -271,10 +271,10 @@ static int map_segment(struct mm *mm, pde_t *pd, const struct image *im, const s
 	if (p->filesz) {
 		struct vm_area file = { PAGE_ROUND_DOWN(va), PAGE_ROUND_UP(end), prot, 0,
 					im->f, PAGE_ROUND_DOWN(p->offset), NULL, NULL };
-		if ((err = replace(mm, pd, &file)) < 0)
+		if ((err = replace(mm, &file)) < 0)
 			return err;
 		if (p->memsz > p->filesz && PAGE_OFF(end) && (prot & PROT_WRITE) &&
-		    (err = zero_tail(pd, mm_find(mm, PAGE_ROUND_DOWN(end)), end)) < 0)
+		    (err = zero_tail(mm->pgdir, mm_find(mm, PAGE_ROUND_DOWN(end)), end)) < 0)
 			return err;
 		zero_start = PAGE_ROUND_UP(end);
 	}
@@ -283,16 +283,16 @@ static int map_segment(struct mm *mm, pde_t *pd, const struct image *im, const s
 	/* Linux's vm_brk_flags: data pages, read-write whatever the segment. */
 	struct vm_area bss = { zero_start, zero_end,
 			       PROT_READ | PROT_WRITE | (prot & PROT_EXEC), 0, NULL, 0, NULL, NULL };
-	return replace(mm, pd, &bss);
+	return replace(mm, &bss);
 }
 
-int elf_map(struct mm *mm, pde_t *pd, const struct image *im)
+int elf_map(struct mm *mm, const struct image *im)
 {
 	const struct elf_phdr *ph = elf_phdrs(im);
 	for (int i = 0; i < im->eh->phnum; i++) {
 		if (ph[i].type != PT_LOAD || ph[i].memsz == 0)
 			continue;
-		int err = map_segment(mm, pd, im, &ph[i]);
+		int err = map_segment(mm, im, &ph[i]);
 		if (err < 0)
 			return err;
 	}

@@ -91,8 +91,8 @@ void elf_place(struct image *im, uint32_t base, bool aligned);
  * SIGSEGV; this kernel refuses). */
 int elf_check_segments(const struct image *im, bool loader);
 /* Map the checked segments as regions of mm (and the zeroed tails of
- * writable segments' last file pages in pd): 0 or -ENOMEM. */
-int elf_map(struct mm *mm, pde_t *pd, const struct image *im);
+ * writable segments' last file pages in its page tables): 0 or -ENOMEM. */
+int elf_map(struct mm *mm, const struct image *im);
 /* AT_PHDR: where the program headers are in memory (the bias alone
  * when no PT_LOAD holds them, as Linux). */
 uint32_t elf_phdr_address(const struct image *im);

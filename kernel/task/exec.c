@@ -4,7 +4,9 @@
  * The new address space is built completely aside (segments, then the
  * stack with argc/argv/envp/auxv exactly as Linux lays it out) and only
  * then swapped in, so a failing execve leaves the caller untouched and
- * returns an error.
+ * returns an error. The old one is let go, not torn down: another
+ * process may share it (clone's CLONE_VM, a vfork parent), and its last
+ * user frees it.
  *
  * Stack at entry (lowest address first), as the i386 ABI and Linux have it:
  *	argc, argv[0..argc-1], NULL, envp[0..], NULL, auxv pairs, AT_NULL,
@@ -190,25 +192,48 @@ static int build_stack(pde_t *pd, const struct exec_plan *x, struct proc *p, con
 	return 0;
 }
 
-/* After the point of no return: the regions built aside (nm: the
- * segments, the stack) become p's; nm gets the old regions, for
- * mm_release to close (an attached segment hears of it) and free. The
- * heap starts after the program (brk), as Linux's. */
-static void exec_regions(struct proc *p, struct mm *nm, const struct exec_plan *x)
+/* After the point of no return: the address space built aside, nm,
+ * becomes p's, with the heap after the program (brk, as Linux's) and
+ * the strings exec put on its stack; p lets go of the old one, which
+ * its last user frees (a vfork parent keeps it: Linux's exec_mmap). */
+static void exec_mm(struct proc *p, struct mm *nm, const struct exec_plan *x,
+		    const uint32_t strings[3])
 {
-	struct vm_area *old = p->mm.area;
-	int old_n = p->mm.n, old_cap = p->mm.cap;
-
-	mm_reset(&p->mm);
-	p->mm.area = nm->area;
-	p->mm.n = nm->n;
-	p->mm.cap = nm->cap;
-	nm->area = old;
-	nm->n = old_n;			/* mm_release lets go of their files */
-	nm->cap = old_cap;
 	uint32_t brk = PAGE_ROUND_UP(x->prog.hi + x->prog.bias);
 	/* never below mmap_min_addr, even with no PT_LOAD */
-	p->mm.brk_start = p->mm.brk = brk < MMAP_MIN_ADDR ? MMAP_MIN_ADDR : brk;
+	nm->brk_start = nm->brk = brk < MMAP_MIN_ADDR ? MMAP_MIN_ADDR : brk;
+	nm->arg_start = strings[0];
+	nm->arg_end = nm->env_start = strings[1];
+	nm->env_end = strings[2];
+	task_lock(p);		/* a /proc reader finds the old one or the new */
+	struct mm *old = p->mm;
+	p->mm = nm;
+	task_unlock(p);
+	if (p == current())
+		vm_switch(nm->pgdir);
+	if (old) {
+		group_note_maxrss(p->group, old);	/* the peak outlives exec */
+		mm_put(old);
+	}
+}
+
+/* What exec must not change for another process that shares it: the
+ * handlers (clone's CLONE_SIGHAND; Linux's de_thread takes a copy, and
+ * so does signal_exec, into *own, made here), and the descriptors
+ * (CLONE_FILES; Linux's unshare_files). Before the point of no return,
+ * so that no memory is wanted after it: 0 or -ENOMEM. */
+static int unshare_for_exec(struct proc *p, struct sighand **own)
+{
+	*own = NULL;
+	if (__atomic_load_n(&p->group->sighand->count, __ATOMIC_ACQUIRE) > 1 &&
+	    !(*own = kmalloc(sizeof(**own))))
+		return -ENOMEM;
+	int err = files_unshare(p);
+	if (err < 0) {
+		kfree(*own);
+		*own = NULL;
+	}
+	return err;
 }
 
 static int count(char *const v[])
@@ -228,16 +253,16 @@ static bool fits_in_memory(const struct exec_plan *x)
 	return pages <= pmm_total_count();
 }
 
-/* The new program's regions, built aside in nm with its page tables pd:
+/* The new program's regions, built aside in nm (its page tables too):
  * its segments, its loader's (which replace the program's pages where
  * they meet, as in Linux), the stack's first pages. */
-static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
+static int build_regions(struct mm *nm, const struct exec_plan *x)
 {
 	struct vm_area stack = { USER_STACK_TOP - USER_STACK_START, USER_STACK_TOP,
 				 PROT_READ | PROT_WRITE, VMA_GROWSDOWN, NULL, 0, NULL, NULL };
-	int err = elf_map(nm, pd, &x->prog);
+	int err = elf_map(nm, &x->prog);
 	if (!err && x->dynamic)
-		err = elf_map(nm, pd, &x->interp);
+		err = elf_map(nm, &x->interp);
 	if (!err && mm_overlap(nm, stack.start, stack.end))
 		err = -ENOEXEC;		/* elf_check_segments keeps them below */
 	if (!err)
@@ -247,7 +272,7 @@ static int build_regions(struct mm *nm, pde_t *pd, const struct exec_plan *x)
 
 /* The program becomes p's /proc/PID/exe with exec_elf's hold on it
  * (node_hold_exe: no writer while it runs, as Linux's exe_file); the old
- * program's goes (files_release lets go of the last). */
+ * program's goes (the process's end lets go of the last: release_mm_files). */
 static void set_exe(struct proc *p, const struct initrd_file *f)
 {
 	const struct initrd_file *old = p->exe;
@@ -261,56 +286,42 @@ static int exec_planned(struct proc *p, const char *path, const struct initrd_fi
 			const struct exec_plan *x, char *const argv[], int argc,
 			char *const envp[], int envc)
 {
-	uint32_t sp = 0;
+	uint32_t sp = 0, strings[3] = { 0 };
+	struct sighand *own = NULL;
 	int err;
 
 	if (!fits_in_memory(x))
 		return -ENOMEM;
-	pde_t *pd = vm_new_pgdir();
-	if (!pd)
+	struct mm *nm = mm_alloc();
+	if (!nm)
 		return -ENOMEM;
-	struct mm nm = { 0 };
-	err = build_regions(&nm, pd, x);
-	uint32_t strings[3] = { 0 };
+	err = build_regions(nm, x);
 	if (!err)
-		err = build_stack(pd, x, p, path, argv, argc, envp, envc, &sp, strings);
+		err = build_stack(nm->pgdir, x, p, path, argv, argc, envp, envc, &sp, strings);
 	/* A thread's exec ends the others and takes the group's id
 	 * (Linux's de_thread). */
 	if (!err && p == current())
 		err = proc_kill_other_threads();
+	if (!err)
+		err = unshare_for_exec(p, &own);
 	if (err < 0) {
-		mm_release(&nm);
-		vm_free_pgdir(pd);
+		mm_put(nm);
 		return err;
 	}
 
-	mm_lock(&p->mm);	/* a /proc reader walks the array and tables under it */
-	/* The point of no return: swap in the new program and its regions. */
-	pde_t *old = p->pgdir;
-	p->pgdir = pd;
-	exec_regions(p, &nm, x);
-	p->mm.arg_start = strings[0];
-	p->mm.arg_end = p->mm.env_start = strings[1];
-	p->mm.env_end = strings[2];
-	mm_unlock(&p->mm);
-	mm_release(&nm);		/* the old regions */
-	if (p == current())
-		vm_switch(pd);
-	if (old) {
-		group_note_maxrss(p->group, old);	/* the peak outlives exec */
-		vm_free_pgdir(old);
-	}
+	/* The point of no return: swap in the new program. */
+	exec_mm(p, nm, x, strings);
 	proc_set_name(p, path);
 	set_exe(p, f);
-	signal_exec(p);		/* handlers were addresses in the old program */
+	signal_exec(p, own);	/* handlers were addresses in the old program */
 	fd_close_on_exec(p);
 	fpu_clean(&p->fpu);		/* a new program starts after fninit */
 	p->tls = (struct tls_state){ 0 };	/* and with no TLS slots (Linux's flush_thread) */
-	ldt_release(&p->mm);		/* nor an LDT (a new mm has none) */
 	if (p == current()) {
 		fpu_restore(&p->fpu);
 		push_cli();
 		tls_load(mycpu(), &p->tls);
+		ldt_switch(mycpu(), NULL);	/* nor an LDT: a new mm has none */
 		pop_cli();
 	}
 	p->did_exec = true;

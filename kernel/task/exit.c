@@ -169,23 +169,15 @@ static bool reparent_children(struct proc *leader)
 	return zombie && reaper == initproc;
 }
 
-/* The group's last thread is gone: give back what the threads shared
- * (the leader's), hand the children to init, and let the parent reap the
- * leader. Takes no global lock. */
+/* The group's last thread is gone: the process lets go of what its
+ * threads shared (the leader's; the last user of each frees it), hands
+ * the children to init, and lets the parent reap the leader. Takes no
+ * global lock. */
 static void group_end(struct proc *p, struct proc *leader, int status)
 {
 	itimer_exit(leader);
 	sem_exit(leader->pid);		/* SEM_UNDO's adjustments go back */
-	files_release(leader);
-	mm_lock(&leader->mm);		/* a /proc reader walks the tables under it */
-	pde_t *pd = leader->pgdir;
-	leader->pgdir = p->pgdir = NULL;
-	mm_release(&leader->mm);	/* and the regions */
-	mm_unlock(&leader->mm);
-	if (pd) {
-		group_note_maxrss(leader->group, pd);	/* for getrusage and wait4 */
-		vm_free_pgdir(pd);
-	}
+	release_mm_files(leader, true);
 
 	bool wake_init = reparent_children(leader);
 	/* No other thread is left to change these. */
@@ -211,15 +203,17 @@ static void group_end(struct proc *p, struct proc *leader, int status)
 
 /* A thread's own end: the tid word glibc's pthread_join waits on is
  * cleared and woken (CLONE_CHILD_CLEARTID, set_tid_address), as Linux's
- * mm_release does when others share the memory; before that, the robust
- * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust). */
+ * mm_release does when others use the memory (another thread, or a
+ * process clone(CLONE_VM) shares it with); before that, the robust
+ * futexes it still holds are marked FUTEX_OWNER_DIED (futex_exit_robust).
+ * A vfork parent waiting for it goes on. */
 static void thread_release(struct proc *p)
 {
 	int zero = 0;
 	if (p->robust_list)
 		futex_exit_robust((uint32_t)p->robust_list, p->pid);
 	p->robust_list = NULL;
-	if (p->clear_child_tid && p->group->nr_threads > 1 &&
+	if (p->clear_child_tid && __atomic_load_n(&p->mm->users, __ATOMIC_ACQUIRE) > 1 &&
 	    copy_to_user(p->clear_child_tid, &zero, sizeof(zero)) == 0)
 		futex_wake_address((uint32_t)p->clear_child_tid, 1);
 	p->clear_child_tid = NULL;
@@ -263,8 +257,8 @@ void proc_exit(int status)
 	if (last)
 		group_end(p, leader, status);
 	if (p != leader) {
+		release_mm_files(p, false);	/* its own uses: the process goes on */
 		spin_lock(&signal_lock);
-		p->pgdir = NULL;
 		proc_forget_locked(p);		/* no one waits for a thread */
 		spin_unlock(&signal_lock);
 	}

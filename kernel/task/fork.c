@@ -2,7 +2,9 @@
  * fork.c - a new process: a copy of the caller made in two halves, so
  * that clone (kernel/task/thread.c) can adjust the copy before it runs
  * (fork_prepare, then fork_start), and the parent it gets (the caller's
- * process, or with CLONE_PARENT the caller's own parent).
+ * process, or with CLONE_PARENT the caller's own parent). What clone's
+ * flags ask for (its memory, descriptors, fs information, handlers) the
+ * child shares with the caller instead of copying.
  */
 #include "proc.h"
 #include "ioprio.h"
@@ -12,6 +14,8 @@
 #include "kernel/arch/ldt.h"
 #include "kernel/arch/smp.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include <uapi/clone.h>
 
 /* What every new thread or process takes from its creator. */
 void proc_copy_ids(struct proc *child, const struct proc *me)
@@ -29,25 +33,37 @@ void proc_copy_ids(struct proc *child, const struct proc *me)
 	child->ioprio = ioprio_fork(me->ioprio);
 }
 
+/* The child's address space: the caller's (CLONE_VM: clone, vfork), or
+ * a copy-on-write copy (fork; only the calling thread is copied, as
+ * POSIX says of a fork in a thread). */
+static int copy_mm(struct proc *child, struct proc *me, uint32_t flags)
+{
+	if (flags & CLONE_VM) {
+		mm_get(me->mm);
+		child->mm = me->mm;
+		return 0;
+	}
+	child->mm = mm_copy(me->mm);
+	if (child->mm && ldt_fork(child->mm, me->mm) < 0) {	/* its LDT too */
+		mm_put(child->mm);
+		child->mm = NULL;
+	}
+	return child->mm ? 0 : -ENOMEM;
+}
+
 /* A copy of the caller, not yet runnable: fork and clone (kernel/task/thread.c)
- * adjust it, then fork_start() lets it run. NULL with *err set if not. */
-struct proc *fork_prepare(int *err)
+ * adjust it, then fork_start() lets it run. It shares with the caller what
+ * flags say (CLONE_VM, CLONE_FILES, CLONE_FS, CLONE_SIGHAND: Linux's
+ * copy_process) and has a copy of the rest. NULL with *err set if not. */
+struct proc *fork_prepare(uint32_t flags, int *err)
 {
 	struct proc *me = current(), *parent = me->group_leader;
-	struct proc *child = proc_alloc(me->uid, parent->group->rlim[RLIMIT_NPROC].rlim_cur, NULL, err);
+	struct proc *child = proc_alloc(me->uid, parent->group->rlim[RLIMIT_NPROC].rlim_cur, NULL,
+					flags & CLONE_SIGHAND, err);
 	if (!child)
 		return NULL;
 	*err = -ENOMEM;
-	/* Only the calling thread is copied (POSIX fork in a thread). */
-	mm_lock(&parent->mm);
-	child->pgdir = vm_copy_user(parent->pgdir);
-	int copied = child->pgdir ? mm_fork(&child->mm, &parent->mm) : -ENOMEM;
-	if (!copied)
-		copied = ldt_fork(&child->mm, &parent->mm);
-	if (vm_take_stale(parent->pgdir))	/* its pages are read-only now */
-		smp_flush_tlb(parent->pgdir);
-	mm_unlock(&parent->mm);
-	if (copied < 0) {
+	if (copy_mm(child, me, flags) < 0) {
 		proc_release(child);
 		return NULL;
 	}
@@ -60,25 +76,20 @@ struct proc *fork_prepare(int *err)
 	memcpy(child->group->rlim, parent->group->rlim, sizeof(child->group->rlim));
 	child->group->dumpable = parent->group->dumpable;
 	child->group->thp_disable = parent->group->thp_disable;
-	if (fork_files(child, parent) < 0) {
-		proc_release(child);
-		return NULL;
-	}
-	/* The parent's holds its working directory; another of its threads
-	 * may chdir meanwhile, and then the new one is held. */
-	do
-		child->cwd = parent->cwd;
-	while (node_hold(child->cwd) != 0);
-	child->umask = parent->umask;
 	child->exe = parent->exe;
 	node_hold_exe(child->exe);	/* the parent's holds it: cannot fail */
+	if (copy_files(child, me, flags & CLONE_FILES) < 0 ||
+	    copy_fs(child, me, flags & CLONE_FS) < 0) {
+		fork_abandon(child);
+		return NULL;
+	}
 	return child;
 }
 
 /* A prepared child that clone found wrong after all (a bad TLS). */
 void fork_abandon(struct proc *child)
 {
-	files_release(child);
+	release_mm_files(child, false);
 	proc_release(child);
 }
 
@@ -121,6 +132,6 @@ int fork_start(struct proc *child, bool clone_parent)
 int proc_fork(void)
 {
 	int err;
-	struct proc *child = fork_prepare(&err);
+	struct proc *child = fork_prepare(SIGCHLD, &err);
 	return child ? fork_start(child, false) : err;
 }

@@ -7,7 +7,9 @@
  *
  * A waiter is a futex_q on its own kernel stack, queued under the word's
  * key: the address space and the address for a private word (so the
- * threads of one group meet, and a forked child's copy is another word),
+ * threads of one group meet, and so do processes that share the space
+ * through clone(CLONE_VM) or vfork, while a forked child's copy is
+ * another word),
  * the physical address for a word in a MAP_SHARED mapping (so processes
  * sharing it meet). Teaching size: one lock over a small hash table of
  * queues, where Linux has a lock per bucket.
@@ -35,7 +37,7 @@
 #define FUTEX_HASH	64
 
 struct futex_key {
-	uint32_t space;			/* the group leader (private), 0 (shared) */
+	uint32_t space;			/* the struct mm (private), 0 (shared) */
 	uint32_t addr;			/* user address, or physical (shared) */
 };
 
@@ -67,21 +69,21 @@ static bool key_eq(const struct futex_key *a, const struct futex_key *b)
  * there is none) and keys a MAP_SHARED page by its frame. */
 static int get_key(uint32_t uaddr, bool private, struct futex_key *k)
 {
-	struct proc *g = current()->group_leader;
+	struct mm *mm = current()->mm;
 
 	if (uaddr & 3)
 		return -EINVAL;
 	if (uaddr >= KERNEL_OFFSET)
 		return -EFAULT;
-	*k = (struct futex_key){ (uint32_t)g, uaddr };
+	*k = (struct futex_key){ (uint32_t)mm, uaddr };
 	if (private)
 		return 0;
 	if (!user_range_ok((void *)uaddr, 4, false))
 		return -EFAULT;
-	mm_lock(&g->mm);
-	struct vm_area *a = mm_find(&g->mm, uaddr);
-	uint32_t pa = a && (a->flags & VMA_SHARED) ? vm_user_phys(g->pgdir, uaddr, false) : 0;
-	mm_unlock(&g->mm);
+	mm_lock(mm);
+	struct vm_area *a = mm_find(mm, uaddr);
+	uint32_t pa = a && (a->flags & VMA_SHARED) ? vm_user_phys(mm->pgdir, uaddr, false) : 0;
+	mm_unlock(mm);
 	if (pa)
 		*k = (struct futex_key){ 0, pa };
 	return 0;
@@ -93,7 +95,7 @@ static int get_key(uint32_t uaddr, bool private, struct futex_key *k)
  * page is not there, and the caller faults it in unlocked and retries. */
 static int read_word(uint32_t uaddr, uint32_t *val)
 {
-	uint32_t pa = vm_user_phys(current()->pgdir, uaddr, false);
+	uint32_t pa = vm_user_phys(current()->mm->pgdir, uaddr, false);
 	if (!pa)
 		return -EFAULT;
 	*val = *(volatile uint32_t *)P2V(pa);
@@ -307,16 +309,16 @@ static int op_compare(uint32_t encoded, int old)
  * so that another thread's munmap cannot free the frame between the
  * look-up and the write (the order is mm, then futex: no path takes
  * them the other way round). */
-static void user_word_lock(struct proc *g)
+static void user_word_lock(struct mm *mm)
 {
-	mm_lock(&g->mm);
+	mm_lock(mm);
 	spin_lock(&futex_lock);
 }
 
-static void user_word_unlock(struct proc *g)
+static void user_word_unlock(struct mm *mm)
 {
 	spin_unlock(&futex_lock);
-	mm_unlock(&g->mm);
+	mm_unlock(mm);
 }
 
 /* Change uaddr2 by val3's operation, wake nr_wake on uaddr, and if the
@@ -325,7 +327,7 @@ static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_w
 			 int nr_wake2, uint32_t encoded)
 {
 	struct futex_key k1, k2;
-	struct proc *g = current()->group_leader;
+	struct mm *mm = current()->mm;
 	uint32_t pa;
 	int err;
 
@@ -335,18 +337,18 @@ static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_w
 		/* Faulted in writable first: nothing may fault under the lock. */
 		if ((uaddr2 & 3) || !user_range_ok((void *)uaddr2, 4, true))
 			return (uaddr2 & 3) ? -EINVAL : -EFAULT;
-		user_word_lock(g);
-		pa = vm_user_phys(g->pgdir, uaddr2, true);
+		user_word_lock(mm);
+		pa = vm_user_phys(mm->pgdir, uaddr2, true);
 		if (pa)
 			break;
-		user_word_unlock(g);		/* taken away meanwhile: again */
+		user_word_unlock(mm);		/* taken away meanwhile: again */
 	}
 	int64_t old = atomic_op(P2V(pa), encoded);
 	int pass = old < 0 ? (int)old : op_compare(encoded, (int)old);
 	int woke = pass < 0 ? pass : wake_key(&k1, nr_wake, FUTEX_BITSET_MATCH_ANY);
 	if (pass > 0)
 		woke += wake_key(&k2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
-	user_word_unlock(g);
+	user_word_unlock(mm);
 	return woke;
 }
 
@@ -356,20 +358,20 @@ static int futex_wake_op(uint32_t uaddr, uint32_t uaddr2, bool private, int nr_w
  * other CPUs; its value before in *cur. 0, or -EFAULT. */
 static int user_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *cur)
 {
-	struct proc *g = current()->group_leader;
+	struct mm *mm = current()->mm;
 	for (;;) {
 		if (!user_range_ok((void *)uaddr, 4, true))
 			return -EFAULT;
-		user_word_lock(g);
-		uint32_t pa = vm_user_phys(g->pgdir, uaddr, true);
+		user_word_lock(mm);
+		uint32_t pa = vm_user_phys(mm->pgdir, uaddr, true);
 		if (pa) {
 			*cur = old;
 			__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa), cur, new, false,
 						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-			user_word_unlock(g);
+			user_word_unlock(mm);
 			return 0;
 		}
-		user_word_unlock(g);		/* taken away meanwhile: again */
+		user_word_unlock(mm);		/* taken away meanwhile: again */
 	}
 }
 

@@ -61,7 +61,7 @@ static struct proc *dead_tasks;
 static struct proc idle_procs[MAX_CPUS];
 /* No signal is ever sent to idle; init, which an idle task makes, starts
  * with its handlers: none. */
-static struct sighand idle_handlers;
+static struct sighand idle_handlers = { .count = 1 };
 static struct thread_group idle_group = { .refs = 1, .sighand = &idle_handlers };
 struct proc *initproc;
 
@@ -122,15 +122,21 @@ void proc_set_name(struct proc *p, const char *path)
 
 /* ---- switching ------------------------------------------------------- */
 
-/* Point the CPU at next's kernel stack (for traps from user mode) and
- * address space. */
+/* Point the CPU at next's kernel stack (for traps from user mode),
+ * address space and LDT (a kernel thread: none but the kernel's). */
 static void switch_space(struct cpu *c, struct proc *next)
 {
-	if (next->pgdir)
+	struct mm *mm = next->mm;
+	pde_t *pd = kernel_pgdir;
+	const struct ldt *ldt = NULL;
+	if (mm) {
 		c->tss.esp0 = (uint32_t)next->kstack + KSTACK_SIZE;
-	pde_t *pd = next->pgdir ? next->pgdir : kernel_pgdir;
-	if (read_cr3() != V2P(pd))
+		pd = mm->pgdir;
+		ldt = mm->ldt;
+	}
+	if (read_cr3() != V2P(pd))	/* not when next shares prev's address space */
 		vm_switch(pd);
+	ldt_switch(c, ldt);
 }
 
 /*
@@ -153,7 +159,6 @@ void schedule(void)
 		c->current = next;
 		c->prev = prev;
 		switch_space(c, next);
-		ldt_switch(c, next->group_leader->mm.ldt);	/* the group's: its leader's mm */
 		tls_load(c, &next->tls);
 		cpu_tsc_user(c, next->tsc_sigsegv);
 		fpu_save(&prev->fpu);
@@ -177,8 +182,9 @@ static void proc_first_return(void)
 	sched_finish_switch(&c->prev->sched);
 	c->intena = false;	/* the iret to user mode turns interrupts on */
 	pop_cli();
-	/* clone's CLONE_CHILD_SETTID: written here, in the child's own
-	 * (copy-on-write) memory, as Linux's schedule_tail() does. */
+	/* clone's CLONE_CHILD_SETTID: written here, in the child's memory
+	 * (its own copy, or the caller's with CLONE_VM), as Linux's
+	 * schedule_tail() does. */
 	struct proc *p = current();
 	if (p->set_child_tid)
 		copy_to_user(p->set_child_tid, &p->pid, sizeof(p->pid));
@@ -246,26 +252,65 @@ void cpu_idle(void)
 
 /* ---- allocation ------------------------------------------------------- */
 
-/* A new group led by leader, its one thread, with the handlers of the
- * caller's process (a fork's child starts with its parent's, init with
- * an idle task's: none); NULL when memory is out. */
-static struct thread_group *group_new(struct proc *leader)
+/* A copy of h (count 1), not torn by another task's sigaction; NULL
+ * when memory is out. A process of one thread whose handlers are its
+ * own (the caller's) has nobody to race with, and takes no global lock. */
+struct sighand *sighand_copy(struct sighand *h, bool alone)
+{
+	struct sighand *copy = kmalloc(sizeof(*copy));
+	if (!copy)
+		return NULL;
+	if (!alone)
+		spin_lock(&signal_lock);
+	*copy = *h;
+	if (!alone)
+		spin_unlock(&signal_lock);
+	copy->count = 1;
+	return copy;
+}
+
+/* The caller's handlers, for a new process: the same with share
+ * (clone's CLONE_SIGHAND), else a copy (a fork's child starts with its
+ * parent's, init with an idle task's: none). NULL when memory is out. */
+static struct sighand *sighand_for_child(bool share)
+{
+	struct thread_group *from = current()->group;
+	struct sighand *h = from->sighand;
+	if (share) {
+		__atomic_add_fetch(&h->count, 1, __ATOMIC_RELAXED);
+		return h;
+	}
+	return sighand_copy(h, from->nr_threads <= 1 &&
+			       __atomic_load_n(&h->count, __ATOMIC_RELAXED) == 1);
+}
+
+static void sighand_free_rcu(struct rcu_head *head)
+{
+	kfree((char *)head - __builtin_offsetof(struct sighand, rcu));
+}
+
+/* A group lets go of h. rcu: a reader may still have found it through
+ * the group (exec's swap), so it waits for a grace period. */
+void sighand_put(struct sighand *h, bool rcu)
+{
+	if (__atomic_sub_fetch(&h->count, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	if (rcu)
+		rcu_call(&h->rcu, sighand_free_rcu);
+	else
+		kfree(h);
+}
+
+/* A new group led by leader, its one thread, with the caller's handlers
+ * (sighand_for_child); NULL when memory is out. */
+static struct thread_group *group_new(struct proc *leader, bool share_sighand)
 {
 	struct thread_group *g = kzalloc(sizeof(*g));
-	struct sighand *h = g ? kmalloc(sizeof(*h)) : NULL;
+	struct sighand *h = g ? sighand_for_child(share_sighand) : NULL;
 	if (!h) {
 		kfree(g);
 		return NULL;
 	}
-	/* Not torn by another thread's sigaction; a process of one thread
-	 * (the caller) has nobody to race with, and takes no global lock. */
-	struct thread_group *from = current()->group;
-	bool alone = from->nr_threads <= 1;
-	if (!alone)
-		spin_lock(&signal_lock);
-	*h = *from->sighand;
-	if (!alone)
-		spin_unlock(&signal_lock);
 	g->sighand = h;
 	g->refs = 1;
 	g->leader = leader;
@@ -285,7 +330,7 @@ static void group_put(struct thread_group *g)
 {
 	if (g && __atomic_sub_fetch(&g->refs, 1, __ATOMIC_ACQ_REL) == 0) {
 		kfree(g->shared_info);
-		kfree(g->sighand);
+		sighand_put(g->sighand, false);	/* after the group's grace period */
 		kfree(g);
 	}
 }
@@ -505,7 +550,8 @@ static struct proc *task_new(void)
 	return NULL;
 }
 
-struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group, int *err)
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group,
+			bool share_sighand, int *err)
 {
 	free_dead_tasks();
 	rcu_reclaim();
@@ -523,7 +569,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *grou
 	p->uid = uid;
 	p->refs = 1;
 	p->group_leader = p;		/* clone(CLONE_THREAD) changes it */
-	p->group = group ? group_get(group) : group_new(p);
+	p->group = group ? group_get(group) : group_new(p, share_sighand);
 	if (!p->group) {
 		task_free(p);
 		*err = -ENOMEM;
@@ -532,8 +578,7 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *grou
 	p->sleep_cpu = -1;
 	p->syscall_nr = -1;
 	p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_NS;
-	spin_init(&p->mm.lock, "mm");
-	spin_init(&p->fd_lock, "fd table");
+	spin_init(&p->alloc_lock, "task");
 	spin_init(&p->family_lock, "family");
 	waitq_init(&p->child_exit, "child_exit");
 	*err = task_publish(p, uid, nproc_limit);
@@ -548,11 +593,31 @@ struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *grou
 
 void release_memory(struct proc *p)
 {
-	if (p->pgdir)
-		vm_free_pgdir(p->pgdir);
-	p->pgdir = NULL;
-	mm_release(&p->mm);
-	ldt_release(&p->mm);
+	if (p->mm)
+		mm_put(p->mm);
+	p->mm = NULL;
+}
+
+void release_mm_files(struct proc *p, bool process_ends)
+{
+	task_lock(p);		/* a /proc reader finds each, or none, under it */
+	struct mm *mm = p->mm;
+	struct files_struct *files = p->files;
+	struct fs_struct *fs = p->fs;
+	p->mm = NULL;
+	p->files = NULL;
+	p->fs = NULL;
+	task_unlock(p);
+	if (files)
+		files_put(files, p->group_leader->pid, process_ends);
+	if (fs)
+		fs_put(fs);
+	if (mm) {
+		group_note_maxrss(p->group, mm);	/* for getrusage and wait4 */
+		mm_put(mm);
+	}
+	node_drop_exe(p->exe);	/* the program's hold (exec's set_exe) */
+	p->exe = NULL;
 }
 
 /* Give back everything: the caller holds no lock, and no CPU runs on
@@ -583,7 +648,8 @@ int sys_free_frames(void)
 	procfs_pid_trim();
 	rcu_barrier();
 	kstack_drain_caches();
-	vm_drain_pgd_caches();
+	mm_drain_caches();
+	fs_drain_caches();
 	filemap_drop_cache();
 	kmalloc_shrink();
 	return (int)pmm_free_count();
@@ -617,6 +683,11 @@ static struct proc *get_in_state(int pid, bool zombie_too)
 struct proc *proc_get(int pid)
 {
 	return get_in_state(pid, false);
+}
+
+struct proc *proc_get_or_zombie(int pid)
+{
+	return get_in_state(pid, true);
 }
 
 void proc_put(struct proc *p)
@@ -690,53 +761,27 @@ int proc_kstack_slot(int pid)
 	return p ? p->kstack_slot : -1;
 }
 
-/* The process table as sched/machine.h asks for it: a task by pid, with a
- * reference, and the credentials around a struct sched_task. A zombie is
- * found until it is reaped, as Linux's find_task_by_vpid finds it: its
- * policy can be read, and set, to no effect (it is on no queue). */
-struct sched_task *sched_find_task(int pid)
-{
-	struct proc *p = get_in_state(pid, true);
-	return p ? &p->sched : NULL;
-}
-
-void sched_put_task(struct sched_task *t)
-{
-	proc_put(proc_of(t));
-}
-
-int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
-int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
-int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
-bool sched_task_cap_nice(struct sched_task *t) { return proc_capable(proc_of(t), CAP_SYS_NICE); }
-
 /* ---- init -------------------------------------------------------------- */
 
 int proc_start_init(const char *path, char *const argv[], char *const envp[])
 {
 	int err;
-	struct proc *p = proc_alloc(0, RLIM_INFINITY, NULL, &err);
+	struct proc *p = proc_alloc(0, RLIM_INFINITY, NULL, false, &err);
 	if (!p)
 		panic("no task for init (error %d)", err);
-	p->pgdir = vm_new_pgdir();
-	if (!p->pgdir)
-		panic("no memory for init");
 	sched_task_init(&p->sched, false);
 	proc_default_limits(p);
 	caps_init(&p->caps);
-	p->umask = INIT_UMASK;
 	pid_set_groups(p, p->pid, p->pid);	/* init leads the console's session */
 	struct file *console = file_alloc(FT_CONSOLE);
-	if (!console)
-		panic("no memory for init");
-	p->fdt = fdtable_alloc(NR_OPEN_DEFAULT);
-	if (!p->fdt)
+	p->files = files_alloc(NR_OPEN_DEFAULT);
+	if (!console || !p->files || fs_init(p) < 0)
 		panic("no memory for init");
 	for (int fd = 0; fd < 3; fd++)		/* stdin, stdout, stderr */
-		p->fdt->fd[fd] = fd ? file_dup(console) : console;
-	err = exec_into(p, path, argv, envp);
+		p->files->fdt->fd[fd] = fd ? file_dup(console) : console;
+	err = exec_into(p, path, argv, envp);	/* and its address space */
 	if (err < 0) {
-		files_release(p);
+		release_mm_files(p, true);
 		proc_release(p);
 		return err;
 	}

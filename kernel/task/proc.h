@@ -1,7 +1,7 @@
 /*
  * proc.h - processes: the kernel's unit of execution.
  *
- * A process is an address space (pgdir, NULL for a kernel thread), a
+ * A process is an address space (mm, NULL for the idle task), a
  * kernel stack, open files, credentials and a place in the family tree.
  * Its scheduling state is the embedded struct sched_task, which only
  * sched/ writes.
@@ -13,13 +13,14 @@
  * What the group shares is in two places. Its struct thread_group (below:
  * Linux's signal_struct) holds the process's pending signals, the thread
  * count and group exit, limits, interval timers and times, and its
- * handlers (struct sighand, Linux's sighand_struct, a block of its own);
- * every thread points at it, so exec's
- * de_thread moves nothing of it. The leader's slot still holds the
- * address space (pgdir, mm), the file table, the working directory, the
- * children and the place in the family tree (Linux's mm, files and fs
- * structs); it lives until the last thread of the group has exited
- * (wait4 does not reap the leader before), which is their one reference.
+ * handlers (struct sighand, Linux's sighand_struct, a block of its own,
+ * which clone(CLONE_SIGHAND) shares with another process too); every
+ * thread points at it, so exec's de_thread moves nothing of it. The
+ * leader's slot holds the process's program, children and place in the
+ * family tree, and keeps its hold on the address space, descriptors and
+ * fs information (each shareable: struct proc says how) until the last
+ * thread of the group has exited (wait4 does not reap the leader
+ * before).
  *
  * Lifecycle: fork (or proc_kthread) -> runnable -> ... -> exit leaves a
  * ZOMBIE holding its exit status -> the parent's wait4 reaps it, freeing
@@ -83,6 +84,8 @@ enum { WAIT_REPORT_NONE, WAIT_REPORT_STOPPED, WAIT_REPORT_CONTINUED };
 
 struct file;
 struct initrd_file;
+struct files_struct;
+struct fs_struct;
 
 /*
  * What a thread group shares, beyond its address space and its files:
@@ -93,9 +96,13 @@ struct initrd_file;
  * period, so a /proc reader that found a task may read its group.
  */
 /* A process's signal handlers: made with its group, copied by fork, kept
- * by its threads. Its own heap block (a third of a frame), so that the
+ * by its threads, shared with another process by clone(CLONE_SIGHAND)
+ * (count: the groups naming it); exec gives a shared one up for a copy
+ * of its own. Its own heap block (a third of a frame), so that the
  * group's is a small one. */
 struct sighand {
+	int count;			/* changed atomically */
+	struct rcu_head rcu;		/* exec's let-go: freed after a grace period */
 	struct sigaction action[NSIG];	/* Under signal_lock */
 };
 
@@ -116,7 +123,7 @@ struct thread_group {
 	struct task_usage dead;		/* of its threads that have exited */
 	volatile sigset64_t sig_shared;	/* sent to the process (ShdPnd) */
 	struct ksiginfo *shared_info;	/* their siginfos: NSIG, made at the first */
-	struct sighand *sighand;	/* its handlers; never NULL, never changes */
+	struct sighand *sighand;	/* its handlers; never NULL, changed by exec only */
 	/* Under the leader's family_lock: ticks of its reaped children, and
 	 * their switches and faults (getrusage's RUSAGE_CHILDREN). */
 	uint32_t cutime, cstime;
@@ -129,6 +136,10 @@ struct thread_group {
 	struct rlimit rlim[RLIM_NLIMITS];	/* inherited by fork, kept by exec */
 	uint8_t dumpable;		/* prctl PR_SET_DUMPABLE: 1 from fork and exec */
 	bool thp_disable;		/* prctl PR_SET_THP_DISABLE: kept by fork and exec */
+	/* Under its address space's lock (its faults; Linux's min_flt):
+	 * pages faulted in or copied, and of those copied for copy-on-write.
+	 * A process's, kept by exec. */
+	uint32_t minflt, cow_copies;
 	/* Under itimer_lock: alarm, setitimer (kernel/time/itimer.c); kept
 	 * by exec, not by fork. */
 	struct itimers it;
@@ -200,18 +211,23 @@ struct proc {
 	bool tsc_sigsegv;		/* prctl PR_TSC_SIGSEGV: rdtsc faults; kept by fork and exec */
 	uint16_t ioprio;		/* ioprio_set's (kernel/task/ioprio.c); 0: none set */
 
-	/* The address space: the leader's is the group's (NULL pgdir: a
-	 * kernel thread). The regions and page tables change under the
-	 * leader's mm lock (kernel/mm/mm.c). */
-	pde_t *pgdir;
-	struct mm mm;
-
-	/* Open files and where it is: the leader's are the group's. The
-	 * table's slots change under the leader's fd_lock (kernel/fs/file.c). */
-	struct fdtable *fdt;		/* descriptors (kernel/fs/fdtable.c) */
-	struct spinlock fd_lock;
-	const struct initrd_file *cwd;	/* chdir (kernel/fs/fs.c); NULL means "/" */
-	uint32_t umask;			/* init's 022, inherited, kept by exec */
+	/*
+	 * What it uses, each an object of its own, counted by the tasks
+	 * that use it (Linux's task->mm, ->files, ->fs): clone's CLONE_VM,
+	 * CLONE_FILES and CLONE_FS share them with the new thread or
+	 * process, fork copies them. A thread shares its group's address
+	 * space always (NULL: the idle task), its descriptors and fs
+	 * information when it asked (glibc's threads do). A leader keeps
+	 * its own until its group ends. They change under alloc_lock
+	 * (Linux's task_lock): exec, exit and unshare swap or drop them, and
+	 * a reader of another task's (/proc) holds it while it looks, which
+	 * keeps them from going. Lock order: alloc_lock, then the mm's lock
+	 * or the descriptor table's.
+	 */
+	struct spinlock alloc_lock;
+	struct mm *mm;			/* kernel/mm/mm.c */
+	struct files_struct *files;	/* kernel/fs/fdtable.c */
+	struct fs_struct *fs;		/* working directory, umask (kernel/fs/fs.c) */
 	const struct initrd_file *exe;	/* its program, held, /proc/self/exe (kernel/fs/proc/procfs.c) */
 
 	/* Signals (kernel/task/signal.c), under signal_lock. The process's
@@ -316,6 +332,17 @@ static inline struct proc *current(void)
 	return mycpu()->current;
 }
 
+/* p's mm, files and fs pointers held still (struct proc says why). */
+static inline void task_lock(struct proc *p)
+{
+	spin_lock(&p->alloc_lock);
+}
+
+static inline void task_unlock(struct proc *p)
+{
+	spin_unlock(&p->alloc_lock);
+}
+
 /* An unblocked signal waits: blocking calls must return (interruptible).
  * Inline, since every return to user mode asks (kernel/task/signal.c). */
 static inline bool signal_pending(const struct proc *p)
@@ -355,9 +382,10 @@ void proc_return_to_user(struct trapframe *tf);
 
 int proc_fork(void);
 /* fork in two halves, for clone (kernel/task/thread.c): a copy of the caller
- * not yet runnable (NULL and *err: EAGAIN, ENOMEM), then let it run (its
- * pid), or give it up. */
-struct proc *fork_prepare(int *err);
+ * not yet runnable, sharing what clone's flags say (CLONE_VM, CLONE_FILES,
+ * CLONE_FS, CLONE_SIGHAND; NULL and *err: EAGAIN, ENOMEM), then let it
+ * run (its pid), or give it up. */
+struct proc *fork_prepare(uint32_t flags, int *err);
 int fork_start(struct proc *child, bool clone_parent);
 void fork_abandon(struct proc *child);
 /* The usage of every thread of leader's group, the exited ones too (what
@@ -366,11 +394,16 @@ void proc_group_usage(const struct proc *leader, struct task_usage *u);
 void task_usage_of(const struct proc *t, struct task_usage *u);
 /* Its CPU ticks alone. */
 void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stime);
-/* pgdir, g's address space, is about to go: its peak (VmHWM) joins g's
- * maxrss. And the peak so far, in pages, of the process whose current
- * address space is pgdir (NULL: gone). */
-void group_note_maxrss(struct thread_group *g, pde_t *pgdir);
-uint32_t group_maxrss(struct thread_group *g, pde_t *pgdir);
+/* The peak so far, in pages, of g's process whose current address
+ * space is mm (NULL: gone). */
+uint32_t group_maxrss(const struct thread_group *g, const struct mm *mm);
+/* mm, g's address space, is about to go (exec, exit): its peak (VmHWM)
+ * joins g's maxrss. */
+static inline void group_note_maxrss(struct thread_group *g, const struct mm *mm)
+{
+	if (mm->map.hiwater > g->maxrss)
+		g->maxrss = mm->map.hiwater;
+}
 /* Ids, group and name that a new thread or process takes from me. */
 void proc_copy_ids(struct proc *child, const struct proc *me);
 /* End the calling thread (exit); the group ends with its last thread. */
@@ -397,16 +430,26 @@ int sys_gettid(void);			/* the thread's */
 int sys_getppid(void);
 
 /* A new task of uid, P_EMBRYO with a pid and a kernel stack, in group
- * (a thread) or leading a new group (NULL: a process), or NULL and
+ * (a thread) or leading a new group (NULL: a process, whose handlers
+ * are the caller's with share_sighand, else a copy), or NULL and
  * *err: -EAGAIN when threads-max is reached, or uid (not root)
  * already has nproc_limit tasks or would take one of the last
  * NPROC_ROOT_RESERVE, or no pid is free; -ENOMEM. */
-struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group, int *err);
+struct proc *proc_alloc(int uid, uint32_t nproc_limit, struct thread_group *group,
+			bool share_sighand, int *err);
+/* A copy of handlers h, count 1 (alone: the caller's own, which no other
+ * task can change meanwhile); NULL when memory is out. A group lets go
+ * of its handlers: rcu when a reader may still have found them (exec's
+ * swap), the last one freed after a grace period. */
+struct sighand *sighand_copy(struct sighand *h, bool alone);
+void sighand_put(struct sighand *h, bool rcu);
 /* The live task with that pid, with a reference: its memory is not
  * freed until proc_put(), and lookups never hand out a task that has
  * gone (pids are reused after a wrap, kernel/task/pid.c). NULL if there is
  * none. */
 struct proc *proc_get(int pid);
+/* The same, a zombie too (until it is reaped). */
+struct proc *proc_get_or_zombie(int pid);
 void proc_put(struct proc *p);
 /* The limits a process starts with (init; fork copies its parent's). */
 void proc_default_limits(struct proc *p);

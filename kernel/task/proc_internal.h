@@ -1,7 +1,7 @@
 /*
  * proc_internal.h - what kernel/task/proc.c (tasks, switching) shares with
- * kernel/task/fork.c and exit.c (exit and wait), and no one else: the process
- * subsystem's face is proc.h.
+ * kernel/task/fork.c, exit.c (exit and wait) and thread.c (exec's
+ * de_thread), and no one else: the process subsystem's face is proc.h.
  */
 #ifndef KERNEL_PROC_INTERNAL_H
 #define KERNEL_PROC_INTERNAL_H
@@ -22,8 +22,13 @@ void proc_set_parent_locked(struct proc *c, struct proc *parent);
  * last proc_put(): the caller holds no lock, no CPU runs on p's stack,
  * and p is no one's child (fork_start not reached, or reaped). */
 void proc_release(struct proc *p);
-/* The address space and its regions go (the task's last thread left). */
+/* p lets go of its address space (the last user frees it). */
 void release_memory(struct proc *p);
+/* p lets go of what it uses: its address space, descriptors and fs
+ * information, and a leader the process's program (group_end, a
+ * thread's exit, a fork that failed); the last user of each frees it.
+ * process_ends: the process's record locks go too (files_put). */
+void release_mm_files(struct proc *p, bool process_ends);
 /* A thread begins its exit; freed, it is counted out (free_dead_tasks). */
 void task_leaving(void);
 /* A thread's usage joins its group's exited threads'; signal_lock held

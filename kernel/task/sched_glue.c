@@ -113,3 +113,23 @@ int sys_sched_tunable(int id, int op, int value)
 		return sys_sched_describe_tunable(id, (void *)(uintptr_t)(uint32_t)value);
 	return -EINVAL;
 }
+
+/* The process table as sched/machine.h asks for it: a task by pid, with a
+ * reference, and the credentials around a struct sched_task. A zombie is
+ * found until it is reaped, as Linux's find_task_by_vpid finds it: its
+ * policy can be read, and set, to no effect (it is on no queue). */
+struct sched_task *sched_find_task(int pid)
+{
+	struct proc *p = proc_get_or_zombie(pid);
+	return p ? &p->sched : NULL;
+}
+
+void sched_put_task(struct sched_task *t)
+{
+	proc_put(proc_of(t));
+}
+
+int sched_task_pid(struct sched_task *t)  { return proc_of(t)->pid; }
+int sched_task_uid(struct sched_task *t)  { return proc_of(t)->uid; }
+int sched_task_euid(struct sched_task *t) { return proc_of(t)->euid; }
+bool sched_task_cap_nice(struct sched_task *t) { return proc_capable(proc_of(t), CAP_SYS_NICE); }

@@ -559,17 +559,27 @@ void signal_fork(struct proc *child, const struct proc *parent)
 	child->sas_ss_flags = parent->sas_ss_flags;
 }
 
-/* A handler's address means nothing in the new program. */
-void signal_exec(struct proc *p)
+/* A handler's address means nothing in the new program. Handlers that
+ * another process shares stay as they are for it: p's group takes own,
+ * a copy of them, first (Linux's de_thread), and lets go of theirs. */
+void signal_exec(struct proc *p, struct sighand *own)
 {
+	struct sighand *shared = own ? p->group->sighand : NULL;
 	p->sas_ss_sp = p->sas_ss_size = p->sas_ss_flags = 0;	/* its memory is gone */
 	spin_lock(&signal_lock);
+	if (own) {
+		memcpy(own->action, shared->action, sizeof(own->action));
+		own->count = 1;
+		p->group->sighand = own;
+	}
 	for (int sig = 1; sig <= NSIG; sig++) {
 		struct sigaction *a = action_of(p, sig);
 		if (sa_addr(a) != SIG_IGN)
 			*a = (struct sigaction){ 0 };
 	}
 	spin_unlock(&signal_lock);
+	if (shared)
+		sighand_put(shared, true);	/* a reader may have found it: after a grace period */
 }
 
 /* ---- delivery --------------------------------------------------------------- */

@@ -99,7 +99,10 @@ void signal_fork(struct proc *child, const struct proc *parent);
  * caller's core file for sig, tf its registers: true if one was written. */
 bool signal_dumps_core(int sig);
 bool coredump(int sig, const struct trapframe *tf);
-void signal_exec(struct proc *p);
+/* own: NULL, or room for a copy of handlers that another process shares
+ * (clone's CLONE_SIGHAND), which p's group then takes instead. */
+struct sighand;
+void signal_exec(struct proc *p, struct sighand *own);
 int sys_sigaltstack(const stack_t *uss, stack_t *uoss);
 
 int sys_kill(int pid, int sig);

@@ -1,14 +1,18 @@
 /*
  * thread.c - the per-thread calls glibc makes at start-up (and at every
  * pthread_create): set_tid_address (258), set_robust_list (311),
- * get_robust_list (312) and rseq (386), with Linux's results; and clone
- * (120) as far as processes go: glibc's fork() is clone(SIGCHLD |
- * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID).
+ * get_robust_list (312) and rseq (386), with Linux's results; clone (120)
+ * and vfork (190), and unshare (310).
  *
- * clone with CLONE_THREAD makes a thread: a new task in the caller's
- * group (kernel/task/proc.h says what the group shares). Its exit clears the
- * id word set_tid_address or CLONE_CHILD_CLEARTID named and wakes a
- * futex waiter there (kernel/task/proc.c), which is how pthread_join returns.
+ * clone without CLONE_THREAD makes a process: glibc's fork() is
+ * clone(SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID), and
+ * CLONE_VM, CLONE_FILES, CLONE_FS and CLONE_SIGHAND make it share the
+ * caller's memory, descriptors, fs information or handlers
+ * (kernel/task/fork.c). clone with CLONE_THREAD makes a thread: a new
+ * task in the caller's group (kernel/task/proc.h says what the group
+ * shares). Its exit clears the id word set_tid_address or
+ * CLONE_CHILD_CLEARTID named and wakes a futex waiter there
+ * (kernel/task/exit.c), which is how pthread_join returns.
  */
 #include "thread.h"
 #include "lib/errno.h"
@@ -22,6 +26,8 @@
 #include "kernel/arch/tls.h"
 #include "lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
 #include <uapi/clone.h>
 #include "kernel/debug/trace.h"	/* TRACE_WAKE */
 
@@ -82,19 +88,22 @@ int sys_rseq(void *urseq, uint32_t len, int flags, uint32_t sig)
 	return -ENOSYS;
 }
 
-/* What fork-like clone may add to a copy of the caller. CLONE_VFORK (vfork,
- * glibc's posix_spawn with CLONE_VM) makes the parent wait until the child
- * execs or exits, as Linux's; the child gets a copy-on-write copy where
- * Linux lends it the parent's memory (a shortcut: what the child writes
- * before its exec, posix_spawn's report of a failed exec among it, stays
- * its own; docs/userland.md). */
+/* What clone may ask of a new process: to share the caller's memory
+ * (CLONE_VM), descriptors (CLONE_FILES), fs information (CLONE_FS) or
+ * handlers (CLONE_SIGHAND) rather than copy them (kernel/task/fork.c),
+ * and the rest of its settings. CLONE_VFORK (vfork, glibc's posix_spawn
+ * with CLONE_VM) makes the parent wait until the child execs or exits,
+ * as Linux's: with CLONE_VM the child runs in the parent's memory,
+ * which it lends. */
 #define CLONE_FORK_FLAGS (CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			  CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | \
-			  CLONE_VM | CLONE_VFORK | CLONE_PARENT)
-/* A thread shares all of these (glibc's pthread_create asks for them)... */
-#define CLONE_THREAD_SHARES (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD)
-/* ...and may ask for these too. */
-#define CLONE_THREAD_FLAGS (CLONE_THREAD_SHARES | CLONE_SYSVSEM | CLONE_SETTLS | \
+			  CLONE_VM | CLONE_VFORK | CLONE_PARENT | \
+			  CLONE_FS | CLONE_FILES | CLONE_SIGHAND)
+/* A thread shares its memory and handlers (clone_flags_ok: Linux's
+ * rules), and what else it asks for: glibc's pthread_create asks for its
+ * descriptors and fs information too. */
+#define CLONE_THREAD_FLAGS (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_FS | CLONE_FILES | \
+			    CLONE_SYSVSEM | CLONE_SETTLS | \
 			    CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | \
 			    CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_PARENT | CSIGNAL)
 
@@ -116,15 +125,16 @@ static bool clone_flags_ok(uint32_t flags)
 	return true;
 }
 
-/* Other sharing (a thread with its own files, a process sharing memory
- * but not a thread) is not built: say so once, and answer as a kernel
- * without the feature would. */
+/* Other flags (a process sharing its semaphore undo list, an exit
+ * signal other than SIGCHLD, a namespace) are not built: say so once, and
+ * answer as a kernel without the feature would. */
 static int clone_unsupported(uint32_t flags)
 {
 	static bool said;
 	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		printk("clone: flags 0x%x: only threads (CLONE_VM|FS|FILES|SIGHAND|THREAD) "
-		       "and fork-like clone are built; -ENOSYS\n", flags);
+		printk("clone: flags 0x%x: only threads and processes sharing "
+		       "CLONE_VM, FS, FILES, SIGHAND (and VFORK, an exit signal SIGCHLD) "
+		       "are built; -ENOSYS\n", flags);
 	return -ENOSYS;
 }
 
@@ -200,7 +210,7 @@ static int clone_process(uint32_t flags, uint32_t newsp, int *uptid, struct user
 {
 	int err;
 	struct vfork_done d = { .done = false };
-	struct proc *child = fork_prepare(&err);
+	struct proc *child = fork_prepare(flags, &err);
 	if (!child)
 		return err;
 	err = clone_setup(child, flags, newsp, utls, uptid, uctid);
@@ -226,16 +236,25 @@ int sys_vfork(void)
 
 /* A new thread of the caller's group: its own task (tid, registers, TLS,
  * signal mask, scheduling state), everything else the group's
- * (kernel/task/proc.h). The staircase schedules it as any task: its own
- * burst and slice, no share of the group's (docs/staircase.md). */
-static struct proc *thread_prepare(int *err)
+ * (kernel/task/proc.h), but descriptors and fs information it did not
+ * ask to share (CLONE_FILES, CLONE_FS), of which it gets copies. The
+ * staircase schedules it as any task: its own burst and slice, no share
+ * of the group's (docs/staircase.md). */
+static struct proc *thread_prepare(uint32_t flags, int *err)
 {
 	struct proc *me = current(), *leader = me->group_leader;
-	struct proc *t = proc_alloc(me->uid, me->group->rlim[RLIMIT_NPROC].rlim_cur, me->group, err);
+	struct proc *t = proc_alloc(me->uid, me->group->rlim[RLIMIT_NPROC].rlim_cur, me->group,
+				    false, err);
 	if (!t)
 		return NULL;
 	t->group_leader = leader;		/* thread_start counts it in the group */
-	t->pgdir = leader->pgdir;
+	mm_get(me->mm);				/* the group's address space */
+	t->mm = me->mm;
+	if (copy_files(t, me, flags & CLONE_FILES) < 0 || copy_fs(t, me, flags & CLONE_FS) < 0) {
+		*err = -ENOMEM;
+		fork_abandon(t);
+		return NULL;
+	}
 	*t->tf = *me->tf;
 	t->tf->eax = 0;			/* clone returns 0 in the new thread */
 	t->tls = me->tls;
@@ -268,16 +287,14 @@ static int clone_thread(uint32_t flags, uint32_t newsp, int *uptid, struct user_
 			int *uctid)
 {
 	int err;
-	struct proc *t = thread_prepare(&err);
+	struct proc *t = thread_prepare(flags, &err);
 	if (!t)
 		return err;
 	err = clone_setup(t, flags, newsp, utls, uptid, uctid);
 	if (!err)
 		err = thread_start(t);
-	if (err < 0) {
-		t->pgdir = NULL;	/* the group's: not the new thread's to free */
-		fork_abandon(t);
-	}
+	if (err < 0)
+		fork_abandon(t);	/* its uses of the address space, files, fs end */
 	return err;
 }
 
@@ -290,16 +307,14 @@ int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls
 	if (!clone_flags_ok(flags))
 		return -EINVAL;
 	if (flags & CLONE_THREAD) {
-		if ((flags & CLONE_THREAD_SHARES) != CLONE_THREAD_SHARES ||
-		    (flags & ~(uint32_t)CLONE_THREAD_FLAGS))
+		if (flags & ~(uint32_t)CLONE_THREAD_FLAGS)
 			return clone_unsupported(flags);
 		return clone_thread(flags, newsp, uptid, utls, uctid);
 	}
 	/* CLONE_PARENT: the child is a sibling, and signals the parent as
 	 * the caller does (Linux takes the caller's exit signal, not CSIGNAL) */
 	if ((flags & ~(uint32_t)CSIGNAL & ~(uint32_t)CLONE_FORK_FLAGS) ||
-	    (!(flags & CLONE_PARENT) && (flags & CSIGNAL) != SIGCHLD) ||
-	    (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+	    (!(flags & CLONE_PARENT) && (flags & CSIGNAL) != SIGCHLD))
 		return clone_unsupported(flags);
 	return clone_process(flags, newsp, uptid, utls, uctid);
 }
@@ -313,17 +328,17 @@ int sys_clone(uint32_t flags, uint32_t newsp, int *uptid, struct user_desc *utls
 #define UNSHARE_NAMESPACES (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | \
 			    CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)
 
-/* Linux 6.1's ksys_unshare, in its order. A process of one thread shares
- * its memory, handlers, files, fs information and semaphore undo list
- * with nobody here (a thread group shares them all, and only a group),
- * so there is nothing to unshare and the answer is 0, as Linux's; a
- * thread of a group asking to unshare its files or fs information would
- * need a table of its own, which is not built (EINVAL, said once). A
- * namespace needs root (EPERM), then is EINVAL, as on a kernel built
- * without namespaces; a user namespace, asked for, is EINVAL first. */
+/* Linux 6.1's ksys_unshare, in its order. A task may share its fs
+ * information or descriptors with other threads or processes (clone's
+ * CLONE_FS, CLONE_FILES): unsharing gives it a copy of its own, and when
+ * nothing is shared there is nothing to do and the answer is 0, as
+ * Linux's. Its thread group, memory and handlers cannot be unshared
+ * beside other threads, nor memory or handlers another process shares
+ * (EINVAL, Linux's check_unshare_flags). A namespace needs root (EPERM),
+ * then is EINVAL, as on a kernel built without namespaces; a user
+ * namespace, asked for, is EINVAL first. */
 int sys_unshare(uint32_t flags)
 {
-	static bool said;
 	struct proc *me = current();
 	bool alone = me->group_leader->group->nr_threads == 1;
 
@@ -338,17 +353,19 @@ int sys_unshare(uint32_t flags)
 	if ((flags & ~(uint32_t)UNSHARE_FLAGS) ||
 	    ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) && !alone))
 		return -EINVAL;
-	if ((flags & (CLONE_FS | CLONE_FILES)) && !alone) {
-		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-			printk("unshare: flags 0x%x: a thread's own files or fs information "
-			       "are not built; -EINVAL\n", flags);
+	if ((flags & (CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&me->group->sighand->count, __ATOMIC_RELAXED) > 1)
 		return -EINVAL;
-	}
+	if ((flags & CLONE_VM) && __atomic_load_n(&me->mm->users, __ATOMIC_RELAXED) > 1)
+		return -EINVAL;
 	if (flags & CLONE_NEWUSER)
 		return -EINVAL;		/* Linux makes the user namespace first */
 	if (flags & UNSHARE_NAMESPACES)
 		return !proc_capable(me, CAP_SYS_ADMIN) ? -EPERM : -EINVAL;
-	return 0;
+	int err = (flags & CLONE_FS) ? fs_unshare(me) : 0;
+	if (!err && (flags & CLONE_FILES))
+		err = files_unshare(me);
+	return err;
 }
 
 /* 435 clone3: ENOSYS, as Linux before 5.3; glibc then uses clone. */
@@ -368,17 +385,12 @@ int sys_clone3(void *uargs, uint32_t size)
  */
 static void thread_become_leader(struct proc *p, struct proc *leader)
 {
-	/* The regions move under the leader's mm lock: a /proc reader that
-	 * still finds the group by the old leader sees them all or none. */
-	mm_lock(&leader->mm);
-	struct spinlock lock = p->mm.lock;
-	p->mm = leader->mm;
-	p->mm.lock = lock;
-	leader->mm.area = NULL;
-	leader->mm.n = leader->mm.cap = 0;
-	leader->mm.ldt = NULL;			/* p's now, for exec to drop */
-	leader->pgdir = NULL;
-	mm_unlock(&leader->mm);
+	p->exe = leader->exe;			/* and its hold */
+	leader->exe = NULL;
+	/* p has holds of its own on what it uses; the old leader lets go of
+	 * its own (under its task lock: a /proc reader that still finds the
+	 * group by it sees them there or nowhere). */
+	release_mm_files(leader, false);
 	proc_take_family(p, leader);	/* and its pid; family locks before signal_lock */
 	spin_lock(&signal_lock);
 	pid_set_groups(p, leader->pgid, leader->sid);
@@ -389,17 +401,10 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
 	 * time joins the dead threads'. */
 	p->group->leader = p;
 	group_add_dead(p->group, leader);
-	p->fdt = leader->fdt;			/* the table's, for exec to close */
-	p->cwd = leader->cwd;			/* and its hold (kernel/fs/proc/procfs_pid.c) */
-	leader->cwd = NULL;
-	p->umask = leader->umask;
-	p->exe = leader->exe;			/* and its hold */
-	leader->exe = NULL;
 	p->group_leader = p;
 	p->child_subreaper = leader->child_subreaper;	/* the process's, kept by exec */
 	p->group->nr_threads = 1;
 	p->group->exiting = false;
-	leader->fdt = NULL;
 	proc_forget_locked(leader);
 	spin_unlock(&signal_lock);
 }
@@ -411,9 +416,9 @@ static void thread_become_leader(struct proc *p, struct proc *leader)
  * that lost the race with this exec) is a zombie whose slot still holds
  * the group's address space and files. The caller must then become the
  * leader all the same (Linux waits for the leader to be a zombie and
- * takes its place); exec'ing in place would swap and free the pgdir the
- * leader's slot still names, and the group's end would free it again
- * and leak the new one. Only a leader alone may skip this.
+ * takes its place); exec'ing in place would leave the leader's slot
+ * holding the old address space and files, which the group's end would
+ * then let go instead of the new ones. Only a leader alone may skip this.
  */
 int proc_kill_other_threads(void)
 {

@@ -73,16 +73,9 @@ void proc_group_times(const struct proc *leader, uint32_t *utime, uint32_t *stim
 	*stime = u.stime;
 }
 
-void group_note_maxrss(struct thread_group *g, pde_t *pgdir)
+uint32_t group_maxrss(const struct thread_group *g, const struct mm *mm)
 {
-	g->maxrss = group_maxrss(g, pgdir);
-}
-
-uint32_t group_maxrss(struct thread_group *g, pde_t *pgdir)
-{
-	uint32_t rss[VM_RSS_KINDS], hiwater = 0;
-	if (pgdir)
-		vm_rss(pgdir, rss, &hiwater);
+	uint32_t hiwater = mm ? mm->map.hiwater : 0;
 	return hiwater > g->maxrss ? hiwater : g->maxrss;
 }
 
@@ -195,7 +188,7 @@ static void child_usage(struct proc *parent, struct proc *z, bool reaping, struc
 	u.stime += zg->cstime;
 	u.nvcsw += zg->cnvcsw;
 	u.nivcsw += zg->cnivcsw;
-	uint32_t minflt = z->mm.minflt + zg->cminflt;
+	uint32_t minflt = zg->minflt + zg->cminflt;
 	uint32_t maxrss = zg->maxrss > zg->cmaxrss ? zg->maxrss : zg->cmaxrss;
 	if (reaping) {
 		pg->cutime += u.utime;

@@ -210,14 +210,14 @@ int sys_times(void *utms)
 /* Linux's getrusage: the process's threads (SELF), the calling thread,
  * or the reaped children and theirs (CHILDREN): CPU times, switches out
  * asleep (nvcsw) and preempted or yielding (nivcsw), page faults served
- * (minflt: counted per address space here, so a thread reports its
+ * (minflt: counted per process here, so a thread reports its
  * process's), and the peak resident size (maxrss, KiB: the process's, or
  * the largest of the children's). */
 int sys_getrusage(int who, void *uru)
 {
 	struct proc *p = current()->group_leader;
 	struct task_usage u;
-	uint32_t minflt = p->mm.minflt, maxrss;
+	uint32_t minflt = p->group->minflt, maxrss;
 	struct rusage ru;
 
 	if (who == RUSAGE_SELF) {
@@ -234,7 +234,7 @@ int sys_getrusage(int who, void *uru)
 	if (who == RUSAGE_CHILDREN)
 		maxrss = p->group->cmaxrss;
 	else
-		maxrss = group_maxrss(p->group, p->pgdir);
+		maxrss = group_maxrss(p->group, current()->mm);
 	rusage_fill(&ru, u.utime, u.stime);
 	ru.ru_maxrss = (long)(maxrss * (PAGE_SIZE / 1024));	/* KiB */
 	ru.ru_nvcsw = (long)u.nvcsw;

@@ -18,6 +18,7 @@
 #include "../../kernel/mm/mm.h"
 #include "../../kernel/mm/pmm.h"
 #include "../../kernel/mm/vm.h"
+#include "../../kernel/mm/kmalloc.h"
 
 #define BASE	0x08048000u
 #define DATA	0x300u			/* the data's offset in the file */
@@ -130,6 +131,14 @@ TEST(elf_segments_linux_cannot_map_are_refused)
 	CHECK_EQ(elf_check_segments(&im, true), -ENOEXEC);	/* a loader: refused */
 }
 
+/* mm's regions and array gone: as new, for the next test. */
+static void mm_done(struct mm *mm)
+{
+	mm_drop_regions(mm);
+	kfree(mm->area);
+	*mm = (struct mm){ 0 };
+}
+
 /* The regions elf_map makes, and the data's last file page. */
 TEST(elf_map_file_pages_bss_and_zeroed_tail)
 {
@@ -138,7 +147,7 @@ TEST(elf_map_file_pages_bss_and_zeroed_tail)
 	fresh_memory();
 	make(2);
 	CHECK(elf_check(&file, &im) == 0 && elf_check_segments(&im, false) == 0);
-	CHECK_EQ(elf_map(&mm, NULL, &im), 0);
+	CHECK_EQ(elf_map(&mm, &im), 0);
 	CHECK_EQ(mm.n, 3);
 	struct vm_area *text = mm_find(&mm, BASE), *data = mm_find(&mm, BASE + 0x1000);
 	struct vm_area *bss = mm_find(&mm, BASE + 0x2000);
@@ -153,7 +162,7 @@ TEST(elf_map_file_pages_bss_and_zeroed_tail)
 	const uint8_t *page = P2V(fake_mapped_pa);
 	CHECK(page[0] == buf[0] && page[DATA + 15] == 0x11 && page[DATA + 16] == 0 &&
 	      page[FILE_SZ - 1] == 0);
-	mm_release(&mm);
+	mm_done(&mm);
 }
 
 /* A read-only segment's tail keeps the file's bytes (no page made), and
@@ -165,14 +174,14 @@ TEST(elf_map_read_only_tail_and_overlap)
 	fresh_memory();
 	make(2);
 	phdr(1)->flags = PF_R;
-	CHECK(elf_check(&file, &im) == 0 && elf_map(&mm, NULL, &im) == 0);
+	CHECK(elf_check(&file, &im) == 0 && elf_map(&mm, &im) == 0);
 	CHECK_EQ(fake_mapped_pages, 0);
 	CHECK_EQ(mm_find(&mm, BASE + 0x2000)->prot, (PROT_READ | PROT_WRITE));	/* bss: rw */
-	mm_release(&mm);
+	mm_done(&mm);
 	make(2);
 	phdr(1)->vaddr = BASE + DATA;			/* data on the text's page */
-	CHECK(elf_check(&file, &im) == 0 && elf_map(&mm, NULL, &im) == 0);
+	CHECK(elf_check(&file, &im) == 0 && elf_map(&mm, &im) == 0);
 	struct vm_area *a = mm_find(&mm, BASE);
 	CHECK(a && a->prot == (PROT_READ | PROT_WRITE) && a->end == BASE + 0x1000);
-	mm_release(&mm);
+	mm_done(&mm);
 }

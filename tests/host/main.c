@@ -271,7 +271,8 @@ static struct mm test_mm;
 /* test_mm holds one region per (start, pages) pair, each read-write. */
 static struct mm *regions(int n, const uint32_t *starts, const uint32_t *pages)
 {
-	mm_release(&test_mm);
+	mm_drop_regions(&test_mm);
+	kfree(test_mm.area);
 	memset(&test_mm, 0, sizeof(test_mm));
 	fake_freed_bytes = 0;
 	for (int i = 0; i < n; i++) {
@@ -290,7 +291,7 @@ static bool area_is(const struct mm *mm, int i, uint32_t start, uint32_t end, in
 TEST(mm_munmap_of_the_middle_splits_a_region)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
-	CHECK_EQ(mm_unmap(mm, NULL, A + P, A + 2 * P), 0);
+	CHECK_EQ(mm_unmap(mm, A + P, A + 2 * P), 0);
 	CHECK_EQ(mm->n, 2);
 	CHECK(area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
 	CHECK(area_is(mm, 1, A + 2 * P, A + 3 * P, PROT_READ | PROT_WRITE));
@@ -301,16 +302,16 @@ TEST(mm_munmap_of_the_middle_splits_a_region)
 TEST(mm_protect_splits_then_merges_back)
 {
 	struct mm *mm = regions(1, (uint32_t[]){ A }, (uint32_t[]){ 3 });
-	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ), 0);
+	CHECK_EQ(mm_protect(mm, A + P, A + 2 * P, PROT_READ), 0);
 	CHECK(mm->n == 3 && area_is(mm, 1, A + P, A + 2 * P, PROT_READ));
-	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ | PROT_WRITE), 0);
+	CHECK_EQ(mm_protect(mm, A + P, A + 2 * P, PROT_READ | PROT_WRITE), 0);
 	CHECK(mm->n == 1 && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
 }
 
 TEST(mm_protect_over_a_hole_changes_nothing)
 {
 	struct mm *mm = regions(2, (uint32_t[]){ A, A + 2 * P }, (uint32_t[]){ 1, 1 });
-	CHECK_EQ(mm_protect(mm, NULL, A, A + 3 * P, PROT_NONE), -ENOMEM);
+	CHECK_EQ(mm_protect(mm, A, A + 3 * P, PROT_NONE), -ENOMEM);
 	CHECK(mm->n == 2 && area_is(mm, 0, A, A + P, PROT_READ | PROT_WRITE));
 }
 
@@ -324,11 +325,11 @@ TEST(mm_full_table_refuses_a_split_and_changes_nothing)
 	}
 	struct mm *mm = regions(MM_MAX_AREAS, starts, pages);
 	CHECK_EQ(mm->n, MM_MAX_AREAS);
-	CHECK_EQ(mm_unmap(mm, NULL, A + P, A + 2 * P), -ENOMEM);
-	CHECK_EQ(mm_protect(mm, NULL, A + P, A + 2 * P, PROT_READ), -ENOMEM);
+	CHECK_EQ(mm_unmap(mm, A + P, A + 2 * P), -ENOMEM);
+	CHECK_EQ(mm_protect(mm, A + P, A + 2 * P, PROT_READ), -ENOMEM);
 	CHECK(mm->n == MM_MAX_AREAS && area_is(mm, 0, A, A + 3 * P, PROT_READ | PROT_WRITE));
 	CHECK_EQ(fake_freed_bytes, 0);
-	CHECK(mm_unmap(mm, NULL, A, A + 3 * P) == 0 && mm->n == MM_MAX_AREAS - 1);	/* no split */
+	CHECK(mm_unmap(mm, A, A + 3 * P) == 0 && mm->n == MM_MAX_AREAS - 1);	/* no split */
 }
 
 TEST(mm_free_range_goes_top_down_past_regions)

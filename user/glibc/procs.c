@@ -4,8 +4,8 @@
  *   - the errnos of the edges: kill and waitpid with INT_MIN, a sleep on
  *     a thread's CPU clock;
  *   - vfork: the parent goes on when the child execs or exits (dash runs
- *     every external command so); Linux lends the child the parent's
- *     memory, this kernel a copy (a comment line says which);
+ *     every external command so); the child runs in the parent's memory,
+ *     lent (a comment line says so; user/glibc/clonevm.c checks it);
  *   - a signal sent to the process while every thread blocks it waits in
  *     the process's shared set (ShdPnd) for the first thread that
  *     unblocks it, not in one thread's own;
@@ -109,7 +109,7 @@ static void vforks(const char *self)
 		p[0] = p[1] = -1;
 	pid_t pid = vfork();
 	if (pid == 0) {
-		shared_word = 42;	/* Linux: the parent's memory; here a copy */
+		shared_word = 42;	/* the parent's memory, lent */
 		write(p[1], "c", 1);	/* before the parent goes on */
 		_exit(7);
 	}
@@ -123,7 +123,7 @@ static void vforks(const char *self)
 		 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	check_why(pid > 0 && ran_first && WIFEXITED(st) && WEXITSTATUS(st) == 7,
 	      "vfork_parent_goes_on_when_the_child_exits", what);
-	/* A deliberate difference (docs/userland.md): a comment, not compared. */
+	/* A comment, not compared (clonevm.c's vfork checks compare it). */
 	printf("# vfork: the child's write to the parent's memory is %s\n",
 	       shared_word == 42 ? "seen (the memory is lent)" : "not seen (the child had a copy)");
 

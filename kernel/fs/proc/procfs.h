@@ -199,4 +199,10 @@ int procfs_fd_info_text(const struct initrd_file *n, struct pbuf *b);
 /* Free the /proc/PID nodes no one holds (sys_free_frames). */
 void procfs_pid_trim(void);
 
+/* g's address space, locked, or NULL (none, or gone); with g's task
+ * lock held until unlock_mm_of (procfs_pid_text.c). */
+struct mm;
+struct mm *lock_mm_of(struct proc *g);
+void unlock_mm_of(struct proc *g, struct mm *mm);
+
 #endif

@@ -44,7 +44,7 @@ static bool may_look(const struct proc *p)
 {
 	const struct proc *me = current();
 	uint32_t fsuid = fs_fsuid();
-	if (me->group_leader == p->group_leader || fsuid == 0)
+	if (me->group_leader == p->group_leader || proc_capable(me, CAP_SYS_PTRACE))
 		return true;
 	return fsuid == (uint32_t)p->uid && fsuid == (uint32_t)p->euid &&
 	       fsuid == (uint32_t)p->suid && p->group->dumpable;

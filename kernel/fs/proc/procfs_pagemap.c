@@ -55,11 +55,11 @@ static bool file_page(const struct vm_area *a, uint32_t va, pte_t pte, uint32_t 
 	return *held || (a->flags & VMA_SHARED);
 }
 
-/* The word of page va of g's address space. Its mm lock held. */
-static uint64_t pagemap_entry(struct proc *g, uint32_t va, bool show_pfn)
+/* The word of page va of address space mm. Its lock held. */
+static uint64_t pagemap_entry(struct mm *mm, uint32_t va, bool show_pfn)
 {
-	pte_t *pte = vm_walk(g->pgdir, va, false);
-	const struct vm_area *a = mm_find(&g->mm, va);
+	pte_t *pte = vm_walk(mm->pgdir, va, false);
+	const struct vm_area *a = mm_find(mm, va);
 	if (!pte || !(*pte & PTE_P) || !a)
 		return 0;
 	uint32_t pa = PTE_ADDR(*pte), held;
@@ -73,13 +73,15 @@ static uint64_t pagemap_entry(struct proc *g, uint32_t va, bool show_pfn)
 	return e;
 }
 
-/* Words for n pages from vpn of g's space into buf; g's mm lock taken. */
+/* Words for n pages from vpn of g's space into buf (0s once it has
+ * none); its lock taken. */
 static void fill(struct proc *g, uint32_t vpn, uint32_t n, uint64_t *buf, bool show_pfn)
 {
-	mm_lock(&g->mm);
+	struct mm *mm = lock_mm_of(g);
 	for (uint32_t i = 0; i < n; i++)
-		buf[i] = g->pgdir ? pagemap_entry(g, (vpn + i) * PAGE_SIZE, show_pfn) : 0;
-	mm_unlock(&g->mm);
+		buf[i] = mm ? pagemap_entry(mm, (vpn + i) * PAGE_SIZE, show_pfn) : 0;
+	if (mm)
+		unlock_mm_of(g, mm);
 }
 
 /* Linux's pagemap_read(): offset and count whole words (EINVAL); words up
@@ -96,12 +98,12 @@ int procfs_pagemap_read(struct file *f, void *ubuf, uint32_t n)
 		proc_put(p);
 		return -EINVAL;
 	}
-	struct proc *g = p->group_leader ? p->group_leader : p;
-	if (!g->pgdir) {		/* a kernel thread: no mm, nothing to read */
+	struct proc *g = p;		/* the task's own address space */
+	if (!__atomic_load_n(&g->mm, __ATOMIC_RELAXED)) {	/* a kernel thread: nothing to read */
 		proc_put(p);
 		return 0;
 	}
-	bool show_pfn = current()->euid == 0;
+	bool show_pfn = capable(CAP_SYS_ADMIN);	/* Linux: the opener's; here the reader's */
 	uint64_t buf[PM_CHUNK];
 	uint64_t vpn = f->offset / PM_ENTRY_BYTES;
 	uint32_t copied = 0;

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include "lib/errno.h"
 #include "lib/format.h"
+#include "kernel/fs/fs.h"
 #include "kernel/fs/initrd.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/debug/panic.h"	/* KASSERT */
@@ -488,7 +489,7 @@ const struct initrd_file *procfs_pid_cwd(int pid)
 	struct proc *p = proc_get(pid);
 	const struct initrd_file *cwd = NULL;
 	if (p) {
-		cwd = p->group_leader->cwd ? p->group_leader->cwd : initrd_root();
+		cwd = fs_cwd_of(p);
 		proc_put(p);
 	}
 	return cwd;

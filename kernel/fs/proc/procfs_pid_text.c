@@ -10,6 +10,7 @@
  */
 #include "procfs.h"
 #include "kernel/ipc/ipc.h"	/* shm_region_name */
+#include "kernel/fs/file.h"	/* fd_table_size_of */
 #include "kernel/fs/mount.h"
 #include "kernel/fs/tmpfs.h"
 #include <stdbool.h>
@@ -72,22 +73,41 @@ static void snap_signals(const struct proc *p, struct pid_snap *s)
 	}
 }
 
-/* The group's sizes, under its mm lock: exec, exit and de_thread swap,
- * move or free the region array under it (a leader whose group moved to
- * an exec'ing thread is left with none). g is readable until we sleep
- * (kernel/sync/rcu.h), though only p is held. */
+/* g's address space, locked, or NULL (a zombie's, a leader whose
+ * group moved to an exec'ing thread, the idle task's). g's task lock,
+ * under which exec, exit and de_thread swap or drop it, is held until
+ * unlock_mm_of: the mm cannot go meanwhile. g is readable until we
+ * sleep (kernel/sync/rcu.h), though only the task asked for is held. */
+struct mm *lock_mm_of(struct proc *g)
+{
+	task_lock(g);
+	struct mm *mm = g->mm;
+	if (mm)
+		mm_lock(mm);
+	else
+		task_unlock(g);
+	return mm;
+}
+
+void unlock_mm_of(struct proc *g, struct mm *mm)
+{
+	mm_unlock(mm);
+	task_unlock(g);
+}
+
+/* The group's sizes, under its address space's lock. */
 static void snap_memory(struct proc *g, struct pid_snap *s)
 {
-	mm_lock(&g->mm);
-	if (g->pgdir) {
-		s->minflt = g->mm.minflt;
-		s->vm_pages = mm_total_pages(&g->mm);
-		s->brk_pages = (g->mm.brk - g->mm.brk_start) / PAGE_SIZE;
-		s->lck_pages = mm_locked_pages(&g->mm);
-		vm_rss(g->pgdir, s->rss, &s->hiwater);
+	struct mm *mm = lock_mm_of(g);
+	if (mm) {
+		s->minflt = g->group->minflt;
+		s->vm_pages = mm_total_pages(mm);
+		s->brk_pages = (mm->brk - mm->brk_start) / PAGE_SIZE;
+		s->lck_pages = mm_locked_pages(mm);
+		vm_rss(mm->pgdir, s->rss, &s->hiwater);
 		s->rss_pages = s->rss[VM_RSS_ANON] + s->rss[VM_RSS_FILE] + s->rss[VM_RSS_SHMEM];
+		unlock_mm_of(g, mm);
 	}
-	mm_unlock(&g->mm);
 }
 
 /* whole: the group's CPU times (/proc/PID), or the thread's own
@@ -106,7 +126,7 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 		.caps = p->caps, .thp_disable = g->group->thp_disable,
 		.cutime = g->group->cutime, .cstime = g->group->cstime, .start_ns = p->start_ns,
 		/* a zombie's table is gone: Linux says 0 too */
-		.fd_size = g->fdt ? g->fdt->max_fds : 0,
+		.fd_size = fd_table_size_of(g),
 	};
 	snap_memory(g, s);
 	memcpy(s->name, p->name, sizeof(s->name));
@@ -387,11 +407,11 @@ static int text_maps(int pid, struct pbuf *b)
 	if (!p)
 		return -ESRCH;
 	struct proc *g = p->group_leader ? p->group_leader : p;
-	if (g->pgdir) {
-		mm_lock(&g->mm);
-		for (int i = 0; i < g->mm.n; i++)
-			maps_line(b, &g->mm.area[i]);
-		mm_unlock(&g->mm);
+	struct mm *mm = lock_mm_of(g);
+	if (mm) {
+		for (int i = 0; i < mm->n; i++)
+			maps_line(b, &mm->area[i]);
+		unlock_mm_of(g, mm);
 	}
 	proc_put(p);
 	return 0;
@@ -401,36 +421,46 @@ static int text_maps(int pid, struct pbuf *b)
  * cmdline and environ: the strings exec put on the stack, read from the
  * process's memory as they are now (Linux's proc_pid_cmdline_read and
  * environ_read, through mm->arg_start..arg_end, env_start..env_end), so
- * a program that rewrites its argv shows the change. Another process's
- * tables are walked under its mm lock, which exec and exit take to swap
- * or drop them; a page that is not there ends the text (Linux's
- * access_remote_vm does not fault pages in for a reader either). A
- * kernel thread's is empty, as Linux's.
+ * a program that rewrites its argv shows the change. Another address
+ * space's tables are walked under its lock (lock_mm_of); a page that is
+ * not there ends the text (Linux's access_remote_vm does not fault pages
+ * in for a reader either). The caller's own (its process's, or one that
+ * shares the caller's memory) is read as any user memory, which takes
+ * the lock itself. A kernel thread's is empty, as Linux's.
  */
-static int text_user_strings(int pid, bool env, struct pbuf *b)
+static void user_strings(struct mm *mm, bool own, bool env, struct pbuf *b)
 {
-	struct proc *p = proc_get(pid);
-	if (!p)
-		return -ESRCH;
-	struct proc *g = p->group_leader ? p->group_leader : p;
-	bool own = g == current()->group_leader;	/* walk_user locks for us */
-	if (!own)
-		mm_lock(&g->mm);
-	uint32_t at = env ? g->mm.env_start : g->mm.arg_start;
-	uint32_t end = env ? g->mm.env_end : g->mm.arg_end;
+	uint32_t at = env ? mm->env_start : mm->arg_start;
+	uint32_t end = env ? mm->env_end : mm->arg_end;
 	char chunk[256];
-	while (g->pgdir && at < end && !b->err) {
+	while (at < end && !b->err) {
 		uint32_t n = end - at < sizeof(chunk) ? end - at : sizeof(chunk);
 		int err = own ? copy_from_user(chunk, (const void *)at, n)
-			      : copy_from_pgdir(chunk, g->pgdir, at, n);
+			      : copy_from_pgdir(chunk, mm->pgdir, at, n);
 		if (err)
 			break;
 		for (uint32_t i = 0; i < n; i++)
 			pb_putc(b, chunk[i]);
 		at += n;
 	}
-	if (!own)
-		mm_unlock(&g->mm);
+}
+
+static int text_user_strings(int pid, bool env, struct pbuf *b)
+{
+	struct proc *p = proc_get(pid);
+	if (!p)
+		return -ESRCH;
+	struct proc *g = p->group_leader ? p->group_leader : p;
+	struct mm *mine = current()->mm;
+	if (__atomic_load_n(&g->mm, __ATOMIC_RELAXED) == mine) {
+		user_strings(mine, true, env, b);	/* ours: it cannot go */
+	} else {
+		struct mm *mm = lock_mm_of(g);
+		if (mm) {
+			user_strings(mm, false, env, b);
+			unlock_mm_of(g, mm);
+		}
+	}
 	proc_put(p);
 	return 0;
 }
