@@ -158,6 +158,9 @@ int mm_unmap(struct mm *mm, uint32_t start, uint32_t end)
 {
 	if (room_to_split(mm, start, end) < 0)
 		return -ENOMEM;
+	uint32_t total = mm_total_pages(mm);	/* the peak, before it shrinks */
+	if (total > mm->hiwater_vm)
+		mm->hiwater_vm = total;
 	mm_split_at(mm, start);
 	mm_split_at(mm, end);
 	for (int i = 0; i < mm->n;) {
@@ -308,4 +311,5 @@ void mm_drop_regions(struct mm *mm)
 	mm->brk_start = mm->brk = 0;
 	mm->arg_start = mm->arg_end = mm->env_start = mm->env_end = 0;
 	mm->lock_future = false;
+	mm->hiwater_vm = 0;
 }

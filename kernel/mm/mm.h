@@ -100,6 +100,7 @@ struct mm {
 	 * them from there, as they are now. */
 	uint32_t arg_start, arg_end, env_start, env_end;
 	bool lock_future;			/* mlockall(MCL_FUTURE): new regions locked */
+	uint32_t hiwater_vm;			/* pages mapped, the most before an unmap (VmPeak) */
 	/* Its local descriptor table (modify_ldt, kernel/arch/ldt.c), NULL
 	 * for none: replaced whole under the lock below, never changed in
 	 * place; copied by fork, dropped by exec and at the end. */

@@ -26,6 +26,7 @@
  *     64 minor faults, and the parent sees them in RUSAGE_CHILDREN and
  *     wait4's rusage; /proc/PID/status counts the same; the resident
  *     size: 4 MiB untouched is not resident (VmRSS, statm), touched is,
+ *     VmPeak keeps the mapped peak after munmap, Umask is the umask,
  *     munmap gives it back while VmHWM and ru_maxrss keep the peak, seen
  *     by the parent in RUSAGE_CHILDREN and wait4's ru_maxrss;
  *   - waitid (284): WNOWAIT leaving a zombie waitable, then the reap with
@@ -598,13 +599,17 @@ static int resident(void)
 		m[i * 4096] = 1;
 	long rss2 = kb("VmRSS"), rssanon = kb("RssAnon"), statm = statm_kb();
 	munmap(m, all * 1024);
-	long rss3 = kb("VmRSS"), hwm = kb("VmHWM");
+	long rss3 = kb("VmRSS"), hwm = kb("VmHWM"), peak = kb("VmPeak"), size3 = kb("VmSize");
+	umask(027);
+	long mask = kb("Umask");		/* "0027" read as decimal 27 */
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	return (size1 - size0 < all) | (rss1 - rss0 > slack) << 1 | (rss2 - rss1 < all - slack) << 2 |
+	int bad = (peak < size1) << 10 | (size3 > size1 - all) << 11 | (mask != 27) << 12 |
+	       (size1 - size0 < all) | (rss1 - rss0 > slack) << 1 | (rss2 - rss1 < all - slack) << 2 |
 	       (rss2 - rss1 > all + slack) << 3 | (rssanon > rss2 + slack) << 4 |
 	       (statm < rss2 - slack || statm > rss2 + slack) << 5 | (rss2 - rss3 < all - slack) << 6 |
 	       (hwm < rss2 - slack) << 7 | (ru.ru_maxrss < rss2 - slack) << 8 | (rss0 <= 0) << 9;
+	return bad < 0x80 ? bad : 0x80 | bad >> 8;	/* an exit status: 8 bits */
 }
 
 static void rusages(void)

@@ -11,6 +11,7 @@
 #include "procfs.h"
 #include "kernel/ipc/ipc.h"	/* shm_region_name */
 #include "kernel/fs/file.h"	/* fd_table_size_of */
+#include "kernel/fs/fs.h"		/* struct fs_struct */
 #include "kernel/fs/mount.h"
 #include "kernel/fs/tmpfs.h"
 #include <stdbool.h>
@@ -38,6 +39,8 @@ struct pid_snap {
 	uint32_t utime, stime;		/* the thread's, or the group's (whole) */
 	uint32_t cutime, cstime, minflt, vm_pages, brk_pages, lck_pages, fd_size;
 	uint32_t rss[VM_RSS_KINDS], rss_pages, hiwater;	/* resident, by kind; the most */
+	uint32_t peak_pages;
+	int umask;			/* -1: no fs information (gone) */
 	uint64_t start_ns;
 	struct rlimit rlim[RLIM_NLIMITS];	/* the group's (the leader's) */
 	sigset64_t pending, shared, blocked, ignored, caught;
@@ -102,6 +105,7 @@ static void snap_memory(struct proc *g, struct pid_snap *s)
 	if (mm) {
 		s->minflt = g->group->minflt;
 		s->vm_pages = mm_total_pages(mm);
+		s->peak_pages = mm->hiwater_vm > s->vm_pages ? mm->hiwater_vm : s->vm_pages;
 		s->brk_pages = (mm->brk - mm->brk_start) / PAGE_SIZE;
 		s->lck_pages = mm_locked_pages(mm);
 		vm_rss(mm->pgdir, s->rss, &s->hiwater);
@@ -129,6 +133,9 @@ static int snap(int pid, bool whole, struct pid_snap *s)
 		.fd_size = fd_table_size_of(g),
 	};
 	snap_memory(g, s);
+	task_lock(p);			/* its fs information may be let go meanwhile */
+	s->umask = p->fs ? (int)p->fs->umask : -1;
+	task_unlock(p);
 	memcpy(s->name, p->name, sizeof(s->name));
 	memcpy(s->rlim, g->group->rlim, sizeof(s->rlim));
 	s->name[PROC_NAME_MAX - 1] = 0;
@@ -176,8 +183,11 @@ static void text_status_ids(const struct pid_snap *s, struct pbuf *b)
 		"D (disk sleep)", "T (stopped)", "Z (zombie)" };
 	const char *st = states[s->state == 'R' ? 0 : s->state == 'S' ? 1 :
 				s->state == 'D' ? 2 : s->state == 'T' ? 3 : 4];
-	pb_printf(b, "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\n"
-		  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", s->name, st, s->tgid, s->pid, s->ppid);
+	pb_printf(b, "Name:\t%s\n", s->name);
+	if (s->umask >= 0)		/* Linux leaves the line out when there is none */
+		pb_printf(b, "Umask:\t%04o\n", (unsigned)s->umask);
+	pb_printf(b, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
+		  st, s->tgid, s->pid, s->ppid);
 	pb_printf(b, "Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\nFDSize:\t%d\nGroups:\t\n",
 		  s->uid, s->euid, s->suid, s->euid, s->gid, s->egid, s->sgid, s->egid, s->fd_size);
 	pb_printf(b, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
@@ -190,7 +200,7 @@ static void text_status_vm(const struct pid_snap *s, struct pbuf *b)
 {
 	if (!s->vm_pages)
 		return;				/* a kernel thread: none, as Linux */
-	pb_kb(b, "VmPeak", s->vm_pages);
+	pb_kb(b, "VmPeak", s->peak_pages);
 	pb_kb(b, "VmSize", s->vm_pages);
 	pb_kb(b, "VmLck", s->lck_pages);
 	pb_kb(b, "VmPin", 0);
