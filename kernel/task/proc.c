@@ -711,12 +711,14 @@ void proc_put(struct proc *p)
  * pid stays readable until we sleep (kernel/sync/rcu.h), and each field is
  * read once: the answer is what was true at some moment of the call. A
  * pid's bit may be set a moment before its slot is (pid_alloc), so a
- * used pid may find no task yet.
+ * used pid may find no task yet. /proc shows a zombie until it is reaped,
+ * as Linux's (state Z; ps says <defunct>).
  */
-static struct proc *live_task(int pid)
+static struct proc *visible_task(int pid)
 {
 	struct proc *p = pid_find(pid);
-	return p && __atomic_load_n(&p->pstate, __ATOMIC_ACQUIRE) == P_LIVE ? p : NULL;
+	int state = p ? __atomic_load_n(&p->pstate, __ATOMIC_ACQUIRE) : P_UNUSED;
+	return state == P_LIVE || state == P_ZOMBIE ? p : NULL;
 }
 
 static struct proc *leader_of(struct proc *p)
@@ -725,13 +727,13 @@ static struct proc *leader_of(struct proc *p)
 	return g ? g : p;
 }
 
-/* The lowest pid >= from of a live task, a group leader unless threads. */
+/* The lowest pid >= from of a task /proc shows, a group leader unless threads. */
 /* threads: every task, not only leaders; tgid: only that group's (0: any). */
 static int next_live(int from, bool threads, int tgid)
 {
 	int pid = pid_next_used(from);
 	for (; pid; pid = pid_next_used(pid + 1)) {
-		struct proc *p = live_task(pid);
+		struct proc *p = visible_task(pid);
 		if (p && (threads || p == leader_of(p)) && (!tgid || leader_of(p)->pid == tgid))
 			break;
 	}
@@ -744,7 +746,7 @@ int proc_next_thread(int tgid, int from) { return next_live(from, true, tgid); }
 
 int proc_tgid(int pid)
 {
-	struct proc *p = live_task(pid);
+	struct proc *p = visible_task(pid);
 	return p ? leader_of(p)->pid : 0;
 }
 
@@ -757,7 +759,7 @@ int proc_nr_threads(int pid)
 
 int proc_kstack_slot(int pid)
 {
-	struct proc *p = live_task(pid);
+	struct proc *p = visible_task(pid);
 	return p ? p->kstack_slot : -1;
 }
 

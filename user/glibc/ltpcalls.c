@@ -5,7 +5,8 @@
  * first part):
  *   - the scheduler's calls find a zombie until it is reaped
  *     (sched_setscheduler04): its policy and priority read and set, and
- *     ESRCH once reaped;
+ *     ESRCH once reaped; /proc shows it until then (state Z, an empty
+ *     cmdline, no exe), and lists it;
  *   - capabilities: capset's rules (permitted only shrinks, effective
  *     inside it, inheritable inside the bounding set, only the caller's
  *     own), what the privileged calls ask of the effective set (nice,
@@ -53,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/reboot.h>
@@ -102,9 +104,38 @@ static void zombies(void)
 	pol = raw(sched_getscheduler(c));
 	snprintf(what, sizeof(what), "setscheduler %s, then %s", ename(set), ename(pol));
 	check_why(set == 0 && pol == SCHED_RR, "setscheduler_of_a_zombie_is_kept", what);
+	char path[64], buf[256], exe[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", c);
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+	char *paren = strrchr(buf, ')');
+	char state = paren ? paren[2] : '-';
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", c);
+	fd = open(path, O_RDONLY);
+	long cmdline = fd >= 0 ? raw(read(fd, buf, sizeof(buf))) : -errno;
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "/proc/%d/exe", c);
+	long link = raw(readlink(path, exe, sizeof(exe)));
+	bool listed = false;
+	DIR *d = opendir("/proc");
+	for (struct dirent *e; d && (e = readdir(d));)
+		listed |= atoi(e->d_name) == c;
+	if (d)
+		closedir(d);
+	snprintf(what, sizeof(what), "state %c, cmdline %s, exe %s, listed %s", state, ename(cmdline),
+		 ename(link), listed ? "yes" : "no");
+	check_why(!strcmp(what, "state Z, cmdline 0, exe ENOENT, listed yes"),
+		  "proc_shows_a_zombie_until_it_is_reaped", what);
 	waitpid(c, NULL, 0);
 	pol = raw(sched_getscheduler(c));
-	check_why(pol == -ESRCH, "sched_calls_after_the_reap_are_esrch", ename(pol));
+	snprintf(path, sizeof(path), "/proc/%d/stat", c);
+	long gone = raw(access(path, F_OK));
+	snprintf(what, sizeof(what), "%s, /proc/PID/stat %s", ename(pol), ename(gone));
+	check_why(pol == -ESRCH && gone == -ENOENT, "sched_calls_and_proc_after_the_reap_are_gone", what);
 }
 
 /* ---- capabilities ------------------------------------------------------- */
@@ -831,7 +862,7 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..31\n");
+	printf("KTAP version 1\n1..32\n");
 	zombies();
 	capabilities();
 	execs();

@@ -110,7 +110,8 @@ static void parse_sched(const char *text, struct proc_info *p)
 }
 
 /* cmdline: NUL-separated arguments, shown with spaces (procps' args);
- * a kernel thread's is empty: its name then. */
+ * a kernel thread's and a zombie's are empty: procps then shows the name
+ * in brackets, a zombie's with " <defunct>". */
 static void read_args(int pid, struct proc_info *p)
 {
 	char path[32];
@@ -122,7 +123,8 @@ static void read_args(int pid, struct proc_info *p)
 		if (p->args[i] == 0)
 			p->args[i] = ' ';
 	if (n <= 0)
-		snprintf(p->args, sizeof(p->args), "%s", p->name);
+		snprintf(p->args, sizeof(p->args), "[%s]%s", p->name,
+			 p->state == 'Z' ? " <defunct>" : "");
 }
 
 static char text[2048];		/* status is the longest: ~1.3 KB */

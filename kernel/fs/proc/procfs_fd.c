@@ -55,7 +55,7 @@ int procfs_fd_may(const struct initrd_file *n)
 	/* pagemap: Linux's proc_mem_open asks the same (PTRACE_MODE_READ) */
 	if (!is_fd_node(n) && n->procfs != PROCFS_PID_PAGEMAP)
 		return 0;
-	struct proc *p = proc_get(n->arg);
+	struct proc *p = proc_get_or_zombie(n->arg);
 	if (!p)
 		return -ENOENT;
 	int err = may_look(p) ? 0 : -EACCES;
@@ -67,7 +67,7 @@ int procfs_fd_may(const struct initrd_file *n)
  * reference (file_close after), *fd moved to it; NULL: none. */
 static struct file *file_from(const struct initrd_file *n, int *fd, bool *cloexec)
 {
-	struct proc *p = proc_get(n->arg);
+	struct proc *p = proc_get_or_zombie(n->arg);
 	if (!p)
 		return NULL;
 	struct file *f = fd_next_of(p, fd, cloexec);

@@ -91,7 +91,7 @@ static void fill(struct proc *g, uint32_t vpn, uint32_t n, uint64_t *buf, bool s
  * The offset moves by what was copied, even when a copy then fails. */
 int procfs_pagemap_read(struct file *f, void *ubuf, uint32_t n)
 {
-	struct proc *p = proc_get(f->proc_pid);
+	struct proc *p = proc_get_or_zombie(f->proc_pid);
 	if (!p)
 		return -ESRCH;
 	if (f->offset % PM_ENTRY_BYTES || n % PM_ENTRY_BYTES) {

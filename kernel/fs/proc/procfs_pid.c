@@ -27,8 +27,9 @@
  * exited moves to the next process that takes the slot, where Linux's
  * would be a dead directory.
  *
- * Zombies have no directory (Linux shows them, state Z): proc_get()
- * finds only live processes. The files' texts are kernel/fs/proc/procfs_pid_text.c's.
+ * A zombie keeps its directory until it is reaped, as Linux's: state Z,
+ * no memory, no descriptors, no cwd or exe (proc_get_or_zombie finds
+ * it). The files' texts are kernel/fs/proc/procfs_pid_text.c's.
  */
 #include "procfs.h"
 #include <stdbool.h>
@@ -476,7 +477,7 @@ uint32_t procfs_pid_ino(const struct initrd_file *n)
 
 int procfs_pid_uid(const struct initrd_file *n)
 {
-	struct proc *p = proc_get(n->arg);
+	struct proc *p = proc_get_or_zombie(n->arg);
 	int uid = p ? p->euid : 0;
 	if (p)
 		proc_put(p);
@@ -486,7 +487,7 @@ int procfs_pid_uid(const struct initrd_file *n)
 /* The group's working directory (chdir: the leader's; none yet is "/"). */
 const struct initrd_file *procfs_pid_cwd(int pid)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	const struct initrd_file *cwd = NULL;
 	if (p) {
 		cwd = fs_cwd_of(p);
@@ -497,7 +498,7 @@ const struct initrd_file *procfs_pid_cwd(int pid)
 
 const struct initrd_file *procfs_pid_exe(int pid)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	const struct initrd_file *exe = p && p->group_leader ? p->group_leader->exe : NULL;
 	if (p)
 		proc_put(p);

@@ -28,7 +28,7 @@
 
 #define TTY_CONSOLE	(4 << 8 | 64)	/* ttyS0, Linux's tty_nr of the console */
 
-/* What the texts show of one process, read while proc_get() holds its
+/* What the texts show of one process, read while proc_get_or_zombie() holds its
  * slot, and its scheduler state under its run queue's lock. */
 struct pid_snap {
 	int pid, tgid, threads, ppid, pgid, sid, uid, euid, suid, gid, egid, sgid;
@@ -118,7 +118,7 @@ static void snap_memory(struct proc *g, struct pid_snap *s)
  * (/proc/PID/task/TID), as do_task_stat's 'whole'. */
 static int snap(int pid, bool whole, struct pid_snap *s)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	if (!p)
 		return -ESRCH;
 	/* What the threads share is the leader's (kernel/task/proc.h). */
@@ -413,7 +413,7 @@ static void maps_line(struct pbuf *b, const struct vm_area *a)
  * kernel thread has none: an empty file, as Linux's. */
 static int text_maps(int pid, struct pbuf *b)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	if (!p)
 		return -ESRCH;
 	struct proc *g = p->group_leader ? p->group_leader : p;
@@ -457,7 +457,7 @@ static void user_strings(struct mm *mm, bool own, bool env, struct pbuf *b)
 
 static int text_user_strings(int pid, bool env, struct pbuf *b)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	if (!p)
 		return -ESRCH;
 	struct proc *g = p->group_leader ? p->group_leader : p;
@@ -504,7 +504,7 @@ static bool in_stack(uint32_t a, uint32_t lo, uint32_t hi)
  */
 static int text_wchan(int pid, struct pbuf *b)
 {
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	if (!p)
 		return -ESRCH;
 	const char *name = NULL;

@@ -59,7 +59,7 @@ static void header(struct pbuf *b)
 static void task_line(struct pbuf *b, int pid, int cpu, int curr_pid)
 {
 	struct sched_task_view v;
-	struct proc *p = proc_get(pid);
+	struct proc *p = proc_get_or_zombie(pid);
 	char state, name[PROC_NAME_MAX];
 
 	if (!p)
