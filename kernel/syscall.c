@@ -203,6 +203,12 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_getcwd, sys_getcwd),			/* fs.c */
 	SYSCALL(__NR_capget, sys_capget),			/* capability.c */
 	SYSCALL(__NR_capset, sys_capset),			/* capability.c */
+	SYSCALL(__NR_mq_open, sys_mq_open),			/* mqueue.c */
+	SYSCALL(__NR_mq_unlink, sys_mq_unlink),			/* mqueue.c */
+	SYSCALL(__NR_mq_timedsend, sys_mq_timedsend),		/* mqueue_msg.c */
+	SYSCALL(__NR_mq_timedreceive, sys_mq_timedreceive),	/* mqueue_msg.c */
+	SYSCALL(__NR_mq_notify, sys_mq_notify),			/* mqueue_msg.c */
+	SYSCALL(__NR_mq_getsetattr, sys_mq_getsetattr),		/* mqueue_msg.c */
 	SYSCALL(__NR_waitid, sys_waitid),			/* wait.c */
 	SYSCALL(__NR_ioprio_set, sys_ioprio_set),		/* ioprio.c */
 	SYSCALL(__NR_ioprio_get, sys_ioprio_get),		/* ioprio.c */
@@ -289,6 +295,8 @@ static const syscall_fn syscalls[NSYSCALLS] = {
 	SYSCALL(__NR_clock_gettime64, sys_clock_gettime64),	/* systime.c */
 	SYSCALL(__NR_clock_getres_time64, sys_clock_getres_time64),	/* systime.c */
 	SYSCALL(__NR_clock_nanosleep_time64, sys_clock_nanosleep_time64),	/* sleep.c */
+	SYSCALL(__NR_mq_timedsend_time64, sys_mq_timedsend_time64),	/* mqueue_msg.c */
+	SYSCALL(__NR_mq_timedreceive_time64, sys_mq_timedreceive_time64),	/* mqueue_msg.c */
 	SYSCALL(__NR_semtimedop_time64, sys_semtimedop_time64),	/* ipc/syscall.c */
 	SYSCALL(__NR_futex_time64, sys_futex_time64),		/* futex.c */
 	SYSCALL(__NR_sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64),	/* sched/syscalls.c */

@@ -60,6 +60,7 @@
 /* siginfo's si_code */
 #define SI_USER		0
 #define SI_KERNEL	0x80
+#define SI_MESGQ	(-3)	/* a message reached an empty POSIX message queue */
 #define SI_TKILL	(-6)	/* tkill, tgkill */
 #define CLD_EXITED	1
 #define CLD_KILLED	2

@@ -179,6 +179,12 @@
 #define __NR_fstatfs64               269
 #define __NR_tgkill                  270
 #define __NR_fadvise64_64            272
+#define __NR_mq_open                 277
+#define __NR_mq_unlink               278
+#define __NR_mq_timedsend            279
+#define __NR_mq_timedreceive         280
+#define __NR_mq_notify               281
+#define __NR_mq_getsetattr           282
 #define __NR_waitid                  284
 #define __NR_ioprio_set              289
 #define __NR_ioprio_get              290
@@ -242,6 +248,8 @@
 #define __NR_clock_nanosleep_time64  407
 #define __NR_utimensat_time64        412
 #define __NR_pselect6_time64         413
+#define __NR_mq_timedsend_time64     418
+#define __NR_mq_timedreceive_time64  419
 #define __NR_semtimedop_time64       420
 #define __NR_futex_time64            422
 #define __NR_sched_rr_get_interval_time64 423

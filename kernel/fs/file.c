@@ -113,6 +113,8 @@ void file_close(struct file *f)
 		socket_close(f->sock);
 	if (f->type == FT_EPOLL)
 		eventpoll_free(f->ep);
+	if (f->type == FT_MQUEUE)
+		mq_file_close(f);
 	if (f->type == FT_INITRD)
 		file_put_write(f->node, (int)f->flags);
 	node_drop(f->node);
@@ -146,6 +148,7 @@ int file_read(struct file *f, void *ubuf, uint32_t n)
 	case FT_PROC:		return procfs_read(f, ubuf, n);
 	case FT_SOCKET:		return socket_read(f, ubuf, n);
 	case FT_EPOLL:		return -EINVAL;		/* Linux: no read for it */
+	case FT_MQUEUE:		return mq_file_read(f, ubuf, n);	/* its status line */
 	default:		return -EBADF;
 	}
 }
@@ -160,6 +163,7 @@ int file_write(struct file *f, const void *ubuf, uint32_t n)
 	case FT_PROC:		return procfs_write(f, ubuf, n);
 	case FT_SOCKET:		return socket_write(f, ubuf, n);
 	case FT_EPOLL:		return -EINVAL;
+	case FT_MQUEUE:		return -EINVAL;		/* Linux: no write for it */
 	default:		return -EBADF;
 	}
 }
@@ -182,6 +186,8 @@ uint32_t file_poll(struct file *f)
 		return socket_poll(f->sock);
 	if (f->type == FT_EPOLL)
 		return eventpoll_poll(f->ep);
+	if (f->type == FT_MQUEUE)
+		return mq_file_poll(f);
 	return ALWAYS_READY;
 }
 
@@ -195,6 +201,8 @@ struct waitq *file_waitq(struct file *f)
 		return socket_waitq(f->sock);
 	if (f->type == FT_EPOLL)
 		return eventpoll_waitq(f->ep);
+	if (f->type == FT_MQUEUE)
+		return mq_file_waitq(f);
 	return NULL;
 }
 

@@ -15,12 +15,15 @@
 #include "initrd.h"
 
 enum file_type { FT_CONSOLE, FT_PIPE_READ, FT_PIPE_WRITE, FT_INITRD, FT_DEV, FT_PROC, FT_SOCKET,
-		FT_EPOLL };
+		FT_EPOLL, FT_MQUEUE };
 
 struct pipe;
 struct socket;
 struct eventpoll;
 struct epitem;
+struct mqueue;
+struct mq_attr;
+struct sigevent;
 struct proc;
 struct waitq;
 
@@ -30,6 +33,7 @@ struct file {
 	struct pipe *pipe;		/* FT_PIPE_* */
 	struct socket *sock;		/* FT_SOCKET */
 	struct eventpoll *ep;		/* FT_EPOLL */
+	struct mqueue *mq;		/* FT_MQUEUE (kernel/fs/mqueue.c) */
 	struct epitem *epitems;		/* the epolls watching it (eventpoll.c's ep_global) */
 	const struct initrd_file *node;	/* FT_INITRD, FT_DEV (kernel/fs/dev.c), FT_PROC */
 	uint64_t offset;		/* FT_INITRD, FT_PROC: lseek may go past the end, as Linux */
@@ -185,6 +189,28 @@ struct pipe_user;
 struct pipe_user *pipe_user_get(void);
 uint32_t pipe_user_charge(struct pipe_user *u, uint32_t old, uint32_t new);
 void pipe_user_put(struct pipe_user *u);
+
+/* POSIX message queues (kernel/fs/mqueue.c, mqueue_msg.c): the calls,
+ * the file's operations, /proc/sys/fs/mqueue's limits. */
+int sys_mq_open(const char *uname, int oflag, uint32_t mode, const struct mq_attr *uattr);
+int sys_mq_unlink(const char *uname);
+int sys_mq_timedsend(int fd, const char *uptr, uint32_t len, uint32_t prio, const void *uts);
+int sys_mq_timedreceive(int fd, char *uptr, uint32_t len, uint32_t *uprio, const void *uts);
+int sys_mq_timedsend_time64(int fd, const char *uptr, uint32_t len, uint32_t prio, const void *uts);
+int sys_mq_timedreceive_time64(int fd, char *uptr, uint32_t len, uint32_t *uprio, const void *uts);
+int sys_mq_notify(int fd, const struct sigevent *usev);
+int sys_mq_getsetattr(int fd, const struct mq_attr *unew, struct mq_attr *uold);
+void mq_file_close(struct file *f);
+/* Its mode bits and owner (fstat); its name as /proc/PID/fd shows it. */
+void mq_file_owner(const struct file *f, uint32_t *mode, uint32_t *uid, uint32_t *gid);
+int mq_file_path(struct file *f, char *buf, uint32_t size);
+int mq_file_read(struct file *f, void *ubuf, uint32_t n);
+uint32_t mq_file_poll(struct file *f);
+struct waitq *mq_file_waitq(struct file *f);
+#define MQ_SYSCTL_NR 5
+const char *mq_sysctl_name(int i);
+uint32_t mq_sysctl_value(int i);
+int mq_sysctl_write(int i, const char *text, uint32_t len);
 
 /* The console as a file (kernel/fs/tty.c). */
 int tty_read(void *ubuf, uint32_t n, bool nonblock);

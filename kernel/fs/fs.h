@@ -11,7 +11,8 @@
  * file's data mutex), the mount table (mount; mount_lock), the character
  * devices (dev), pipes (each pipe's lock; sockets are kernel/net/'s), the
  * terminal's line discipline (tty; tty_lock), poll and select, and epoll
- * (eventpoll; ep_global, each epoll's mtx and ready-list lock). /proc
+ * (eventpoll; ep_global, each epoll's mtx and ready-list lock), POSIX
+ * message queues (mqueue, mqueue_msg; mq_lock). /proc
  * is the room below, proc/.
  *
  * Face of this folder. May call: lib, kernel/arch, kernel/debug, kernel/fs/proc, kernel/init, kernel/mm, kernel/net, kernel/sync, kernel/sys, kernel/task, kernel/time.

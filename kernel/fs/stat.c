@@ -132,6 +132,9 @@ static void stat_file(const struct file *f, struct kstat *k)
 		k->mode = S_IFSOCK | 0777;
 	} else if (f->type == FT_EPOLL) {	/* Linux's anon inode: no type bits */
 		k->mode = 0600;
+	} else if (f->type == FT_MQUEUE) {	/* a file of Linux's mqueue file system */
+		mq_file_owner(f, &k->mode, &k->uid, &k->gid);
+		k->mode |= S_IFREG;
 	} else {
 		k->mode = S_IFIFO | 0600;
 	}

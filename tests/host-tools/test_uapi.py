@@ -29,7 +29,7 @@ LINUX_HEADERS = ["asm/errno.h", "asm/signal.h", "asm-generic/siginfo.h", "linux/
                  "linux/fcntl.h", "asm/fcntl.h", "linux/time.h", "asm/termbits.h",
                  "linux/reboot.h", "linux/prctl.h", "linux/fs.h", "asm/poll.h",
                  "linux/futex.h", "linux/signal.h", "linux/utsname.h", "linux/sysinfo.h",
-                 "linux/capability.h", "linux/securebits.h", "linux/ioprio.h", "linux/sched/types.h", "linux/net.h",
+                 "linux/capability.h", "linux/securebits.h", "linux/ioprio.h", "linux/mqueue.h", "linux/sched/types.h", "linux/net.h",
                  "sys/socket.h", "linux/limits.h", "linux/magic.h", "linux/eventpoll.h",
                  "linux/socket.h", "linux/ipc.h", "linux/msg.h", "linux/sem.h", "linux/shm.h",
                  "asm/ldt.h"]

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 static int n;			/* checks so far: the next one's number - 1 */
 static int failures;
@@ -36,6 +37,24 @@ static inline void check_ours(int here, int ok, const char *name)
 	printf("%sok %d - %s # kernel-specific\n", ok ? "" : "not ", ++n, name);
 	failures += !ok;
 }
+
+#ifdef _GNU_SOURCE		/* strerrorname_np is glibc's own */
+/* A result as text: its number, or the name of the errno it folds in
+ * (-ENOENT: "ENOENT"). Four buffers in turn, so that one printf may
+ * show four. */
+static inline const char *result_name(long r)
+{
+	static char bufs[4][16];
+	static int next;
+	if (r >= 0) {
+		char *buf = bufs[next++ % 4];
+		snprintf(buf, sizeof(bufs[0]), "%ld", r);
+		return buf;
+	}
+	const char *name = strerrorname_np((int)-r);
+	return name ? name : "?";
+}
+#endif
 
 /* A raw call's result, errno folded in: -errno on failure. */
 static inline long raw(long r)

@@ -68,20 +68,6 @@
 
 #include "ktap.h"
 
-/* A result as text: its number, or its errno's name. Four buffers in
- * turn, so that one printf may show four. */
-static const char *ename(long r)
-{
-	static char bufs[4][16];
-	static int next;
-	if (r >= 0) {
-		char *buf = bufs[next++ % 4];
-		snprintf(buf, sizeof(bufs[0]), "%ld", r);
-		return buf;
-	}
-	return strerrorname_np((int)-r) ? strerrorname_np((int)-r) : "?";
-}
-
 /* ---- zombies ------------------------------------------------------------ */
 
 static void zombies(void)
@@ -95,14 +81,14 @@ static void zombies(void)
 	struct sched_param sp = { 0 };
 	long pol = raw(sched_getscheduler(c)), gp = raw(sched_getparam(c, &sp));
 	char what[96];
-	snprintf(what, sizeof(what), "getscheduler %s, getparam %s prio %d", ename(pol), ename(gp),
+	snprintf(what, sizeof(what), "getscheduler %s, getparam %s prio %d", result_name(pol), result_name(gp),
 		 sp.sched_priority);
 	check_why(pol == SCHED_OTHER && gp == 0 && sp.sched_priority == 0,
 		  "sched_calls_find_an_unreaped_zombie", what);
 	sp.sched_priority = 10;
 	long set = raw(sched_setscheduler(c, SCHED_RR, &sp));
 	pol = raw(sched_getscheduler(c));
-	snprintf(what, sizeof(what), "setscheduler %s, then %s", ename(set), ename(pol));
+	snprintf(what, sizeof(what), "setscheduler %s, then %s", result_name(set), result_name(pol));
 	check_why(set == 0 && pol == SCHED_RR, "setscheduler_of_a_zombie_is_kept", what);
 	char path[64], buf[256], exe[64];
 	snprintf(path, sizeof(path), "/proc/%d/stat", c);
@@ -126,15 +112,15 @@ static void zombies(void)
 		listed |= atoi(e->d_name) == c;
 	if (d)
 		closedir(d);
-	snprintf(what, sizeof(what), "state %c, cmdline %s, exe %s, listed %s", state, ename(cmdline),
-		 ename(link), listed ? "yes" : "no");
+	snprintf(what, sizeof(what), "state %c, cmdline %s, exe %s, listed %s", state, result_name(cmdline),
+		 result_name(link), listed ? "yes" : "no");
 	check_why(!strcmp(what, "state Z, cmdline 0, exe ENOENT, listed yes"),
 		  "proc_shows_a_zombie_until_it_is_reaped", what);
 	waitpid(c, NULL, 0);
 	pol = raw(sched_getscheduler(c));
 	snprintf(path, sizeof(path), "/proc/%d/stat", c);
 	long gone = raw(access(path, F_OK));
-	snprintf(what, sizeof(what), "%s, /proc/PID/stat %s", ename(pol), ename(gone));
+	snprintf(what, sizeof(what), "%s, /proc/PID/stat %s", result_name(pol), result_name(gone));
 	check_why(pol == -ESRCH && gone == -ENOENT, "sched_calls_and_proc_after_the_reap_are_gone", what);
 }
 
@@ -294,7 +280,7 @@ static void capabilities(void)
 	char buf[64], what[160];
 	struct sets s;
 	long r = get_sets(&s);
-	snprintf(what, sizeof(what), "%s eff %#llx prm %#llx inh %#llx", ename(r),
+	snprintf(what, sizeof(what), "%s eff %#llx prm %#llx inh %#llx", result_name(r),
 		 (unsigned long long)s.eff, (unsigned long long)s.prm, (unsigned long long)s.inh);
 	check_why(r == 0 && s.eff == 0x1ffffffffffull && s.prm == s.eff && !s.inh,
 		  "root_starts_with_every_capability", what);
@@ -422,7 +408,7 @@ static int prctl02(void)
 	drop_effective(CAP_SYS_ADMIN);
 	drop_effective(CAP_SETPCAP);
 	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		printf("%s%s", i ? " " : "# prctl02 ", ename(raw(prctl(t[i].opt, t[i].a2, t[i].a3, 0, 0))));
+		printf("%s%s", i ? " " : "# prctl02 ", result_name(raw(prctl(t[i].opt, t[i].a2, t[i].a3, 0, 0))));
 	printf("\n");
 	return 0;
 }
@@ -447,8 +433,8 @@ static void prctls(void)
 	long thp = raw(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0));
 	long sb = raw(prctl(PR_GET_SECUREBITS)), bs = raw(prctl(PR_CAPBSET_READ, CAP_SYS_NICE));
 	char what[128];
-	snprintf(what, sizeof(what), "no_new_privs %s thp %s securebits %s capbset %s", ename(r),
-		 ename(thp), ename(sb), ename(bs));
+	snprintf(what, sizeof(what), "no_new_privs %s thp %s securebits %s capbset %s", result_name(r),
+		 result_name(thp), result_name(sb), result_name(bs));
 	check_why(r == 0 && thp == 0 && sb == 0 && bs == 1, "prctl_flags_start_clear", what);
 }
 
@@ -529,14 +515,14 @@ static void ioprios(void)
 	long first = ioprio_get(WHO_PROCESS, 0);
 	long set = ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 3));
 	long got = ioprio_get(WHO_PROCESS, getpid());
-	snprintf(what, sizeof(what), "first %s, set %s, got %s", ename(first), ename(set), ename(got));
+	snprintf(what, sizeof(what), "first %s, set %s, got %s", result_name(first), result_name(set), result_name(got));
 	check_why(set == 0 && got == IOPRIO(CLASS_BE, 3), "ioprio_set_be_3_reads_back", what);
 	snprintf(what, sizeof(what), "BE 8 %s, class 4 %s, NONE 1 %s, IDLE 7 %s, which 0 %s, "
-		 "which 4 %s", ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 8))),
-		 ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(4, 0))),
-		 ename(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_NONE, 1))),
-		 ename(ioprio_set(WHO_PROCESS, getpid(), IOPRIO(CLASS_IDLE, 7))),
-		 ename(ioprio_get(0, 0)), ename(ioprio_get(4, 0)));
+		 "which 4 %s", result_name(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 8))),
+		 result_name(ioprio_set(WHO_PROCESS, 0, IOPRIO(4, 0))),
+		 result_name(ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_NONE, 1))),
+		 result_name(ioprio_set(WHO_PROCESS, getpid(), IOPRIO(CLASS_IDLE, 7))),
+		 result_name(ioprio_get(0, 0)), result_name(ioprio_get(4, 0)));
 	check_why(!strcmp(what, "BE 8 0, class 4 EINVAL, NONE 1 EINVAL, IDLE 7 0, which 0 "
 			  "EINVAL, which 4 EINVAL"), "ioprio_errors_as_linux", what);
 	ioprio_set(WHO_PROCESS, 0, IOPRIO(CLASS_BE, 3));
@@ -710,8 +696,8 @@ static void waitids(void)
 	memset(&si, 0x55, sizeof(si));
 	long r2 = raw(syscall(SYS_waitid, P_PID, c, &si, WEXITED, &ru));
 	info_text(&si, c, b, sizeof(b));
-	snprintf(what, sizeof(what), "%s: %s, kill 0 %s; %s: %s, then %s", ename(r1), a, ename(alive),
-		 ename(r2), b, ename(raw(waitid(P_PID, c, &si, WEXITED))));
+	snprintf(what, sizeof(what), "%s: %s, kill 0 %s; %s: %s, then %s", result_name(r1), a, result_name(alive),
+		 result_name(r2), b, result_name(raw(waitid(P_PID, c, &si, WEXITED))));
 	check_why(r1 == 0 && alive == 0 && r2 == 0 && si.si_uid == 0,
 		  "waitid_wnowait_leaves_a_zombie_then_reaps_it", what);
 
@@ -726,7 +712,7 @@ static void waitids(void)
 	kill(c, SIGSTOP);
 	waitid(P_PID, c, &si, WSTOPPED);
 	info_text(&si, c, b, sizeof(b));
-	snprintf(what, sizeof(what), "nohang %s %s; stopped %s", ename(nohang), a, b);
+	snprintf(what, sizeof(what), "nohang %s %s; stopped %s", result_name(nohang), a, b);
 	kill(c, SIGCONT);
 	waitid(P_PID, c, &si, WCONTINUED);
 	info_text(&si, c, a, sizeof(a));
@@ -741,11 +727,11 @@ static void waitids(void)
 
 	snprintf(what, sizeof(what), "no options %s, P_PID 0 %s, P_PGID -1 %s, idtype 7 %s, "
 		 "unknown option %s, no child %s",
-		 ename(raw(waitid(P_ALL, 0, &si, 0))), ename(raw(waitid(P_PID, 0, &si, WEXITED))),
-		 ename(raw(waitid(P_PGID, -1, &si, WEXITED))),
-		 ename(raw(syscall(SYS_waitid, 7, 0, &si, WEXITED, NULL))),
-		 ename(raw(waitid(P_ALL, 0, &si, WEXITED | 0x100))),
-		 ename(raw(waitid(P_ALL, 0, &si, WEXITED))));
+		 result_name(raw(waitid(P_ALL, 0, &si, 0))), result_name(raw(waitid(P_PID, 0, &si, WEXITED))),
+		 result_name(raw(waitid(P_PGID, -1, &si, WEXITED))),
+		 result_name(raw(syscall(SYS_waitid, 7, 0, &si, WEXITED, NULL))),
+		 result_name(raw(waitid(P_ALL, 0, &si, WEXITED | 0x100))),
+		 result_name(raw(waitid(P_ALL, 0, &si, WEXITED))));
 	check_why(!strcmp(what, "no options EINVAL, P_PID 0 EINVAL, P_PGID -1 EINVAL, idtype 7 EINVAL, "
 			  "unknown option EINVAL, no child ECHILD"), "waitid_errors_as_linux", what);
 }
@@ -780,12 +766,12 @@ static int user_pipes(void)
 	int p[4][2];
 	for (int i = 0; i < 4; i++) {
 		if (pipe(p[i]) < 0)
-			printf("%s%s", i ? " " : "# pipes ", ename(-errno));
+			printf("%s%s", i ? " " : "# pipes ", result_name(-errno));
 		else
 			printf("%s%d", i ? " " : "# pipes ", fcntl(p[i][1], F_GETPIPE_SZ));
 	}
-	printf(" setpipe %s", ename(raw(fcntl(p[0][1], F_SETPIPE_SZ, 2 << 20))));
-	printf(" %s\n", ename(raw(fcntl(p[0][1], F_SETPIPE_SZ, 128 << 10))));
+	printf(" setpipe %s", result_name(raw(fcntl(p[0][1], F_SETPIPE_SZ, 2 << 20))));
+	printf(" %s\n", result_name(raw(fcntl(p[0][1], F_SETPIPE_SZ, 128 << 10))));
 	return 0;
 }
 
@@ -838,13 +824,13 @@ static void pipes(void)
 	check_why(!strcmp(what, "max 1048576 hard 0 soft 16384"), "pipe_sysctls_start_as_linux", what);
 	long w1 = sysctl("pipe-max-size", 5000), v1 = sysctl("pipe-max-size", -1);
 	sysctl("pipe-max-size", 1048576);
-	snprintf(what, sizeof(what), "write 5000 %s reads %ld", ename(w1), v1);
+	snprintf(what, sizeof(what), "write 5000 %s reads %ld", result_name(w1), v1);
 	check_why(w1 == 0 && v1 == 8192, "pipe_max_size_is_rounded_to_pages_power_of_two", what);
 	many_pipes();
 	int p[2];
 	pipe(p);
 	long big = raw(fcntl(p[1], F_SETPIPE_SZ, 2 << 20)), huge = raw(fcntl(p[1], F_SETPIPE_SZ, 0x80000001u));
-	snprintf(what, sizeof(what), "2 MiB %s, past 2 GiB %s", ename(big), ename(huge));
+	snprintf(what, sizeof(what), "2 MiB %s, past 2 GiB %s", result_name(big), result_name(huge));
 	check_why(big == 2 << 20 && huge == -EINVAL, "root_may_pass_pipe_max_size", what);
 	close(p[0]), close(p[1]);
 	sysctl("pipe-user-pages-soft", 20);

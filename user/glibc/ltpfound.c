@@ -58,16 +58,6 @@
 
 #include "ktap.h"
 
-static const char *ename(long r)
-{
-	static char buf[32];
-	if (r >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", r);
-		return buf;
-	}
-	return strerrorname_np((int)-r) ? strerrorname_np((int)-r) : "?";
-}
-
 static void tainted(void)
 {
 	char buf[32] = "";
@@ -83,10 +73,10 @@ static void timerslack(void)
 {
 	char what[128];
 	long first = prctl(PR_GET_TIMERSLACK);
-	check_why(first == 50000, "timerslack_begins_at_50000", ename(first));
+	check_why(first == 50000, "timerslack_begins_at_50000", result_name(first));
 	long set = raw(prctl(PR_SET_TIMERSLACK, 70000));
 	long got = prctl(PR_GET_TIMERSLACK);
-	snprintf(what, sizeof(what), "set %s, read %ld", ename(set), got);
+	snprintf(what, sizeof(what), "set %s, read %ld", result_name(set), got);
 	check_why(set == 0 && got == 70000, "timerslack_set_reads_back", what);
 	int p[2];
 	pipe(p);
@@ -108,7 +98,7 @@ static void timerslack(void)
 	check_why(v[0] == 70000 && v[1] == 70000, "timerslack_child_takes_parents_current", what);
 	prctl(PR_SET_TIMERSLACK, 0);
 	got = prctl(PR_GET_TIMERSLACK);
-	check_why(got == 50000, "timerslack_0_resets_to_the_default", ename(got));
+	check_why(got == 50000, "timerslack_0_resets_to_the_default", result_name(got));
 }
 
 static uint64_t rdtsc(void)
@@ -122,13 +112,13 @@ static void tsc(void)
 {
 	int mode = 0;
 	long r = raw(prctl(PR_GET_TSC, &mode));
-	check_why(r == 0 && mode == PR_TSC_ENABLE, "tsc_enabled_to_begin_with", ename(r ? r : mode));
+	check_why(r == 0 && mode == PR_TSC_ENABLE, "tsc_enabled_to_begin_with", result_name(r ? r : mode));
 	check_why(raw(prctl(PR_SET_TSC, 3)) == -EINVAL, "tsc_mode_3_is_einval",
-		  ename(raw(prctl(PR_SET_TSC, 3))));
+		  result_name(raw(prctl(PR_SET_TSC, 3))));
 	check_why(raw(prctl(PR_SET_TSC, 0)) == -EINVAL, "tsc_mode_0_is_einval",
-		  ename(raw(prctl(PR_SET_TSC, 0))));
+		  result_name(raw(prctl(PR_SET_TSC, 0))));
 	r = raw(prctl(PR_GET_TSC, (int *)8));
-	check_why(r == -EFAULT, "get_tsc_unmapped_is_efault", ename(r));
+	check_why(r == -EFAULT, "get_tsc_unmapped_is_efault", result_name(r));
 	pid_t c = fork();
 	if (c == 0) {
 		int m = 0;
@@ -157,15 +147,15 @@ static void shared_validate(void)
 	ftruncate(fd, 4096);
 	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | (1 << 10), fd, 0);
 	long r = m == MAP_FAILED ? -errno : 0;
-	check_why(r == -EOPNOTSUPP, "shared_validate_unknown_flag_is_eopnotsupp", ename(r));
+	check_why(r == -EOPNOTSUPP, "shared_validate_unknown_flag_is_eopnotsupp", result_name(r));
 	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_POPULATE, fd, 0);
 	r = m == MAP_FAILED ? -errno : 0;
-	check_why(r == 0, "shared_validate_known_flags_map", ename(r));
+	check_why(r == 0, "shared_validate_known_flags_map", result_name(r));
 	if (m != MAP_FAILED)
 		munmap(m, 4096);
 	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_ANONYMOUS, -1, 0);
 	r = m == MAP_FAILED ? -errno : 0;
-	check_why(r == -EINVAL, "shared_validate_anonymous_is_einval", ename(r));
+	check_why(r == -EINVAL, "shared_validate_anonymous_is_einval", result_name(r));
 	close(fd);
 }
 
@@ -177,7 +167,7 @@ static void dev_zero(void)
 	if (ok)
 		priv[100] = 7;
 	check_why(ok && priv[100] == 7, "dev_zero_private_is_writable_zeros",
-		  priv == MAP_FAILED ? ename(-errno) : "mapped");
+		  priv == MAP_FAILED ? result_name(-errno) : "mapped");
 	volatile char *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
 	long r = sh == MAP_FAILED ? -errno : 0;
 	if (r == 0) {
@@ -189,19 +179,19 @@ static void dev_zero(void)
 		waitpid(c, NULL, 0);
 	}
 	check_why(r == 0 && sh[5] == 42, "dev_zero_shared_sees_the_childs_write",
-		  r ? ename(r) : sh[5] == 42 ? "42" : "not seen");
+		  r ? result_name(r) : sh[5] == 42 ? "42" : "not seen");
 	void *rd = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ro, 0);
 	r = rd == MAP_FAILED ? -errno : 0;
 	long w = rd == MAP_FAILED ? 0 : raw(mprotect(rd, 4096, PROT_READ | PROT_WRITE));
 	char what[128];
-	snprintf(what, sizeof(what), "mmap %s, mprotect write %s", ename(r), ename(w));
+	snprintf(what, sizeof(what), "mmap %s, mprotect write %s", result_name(r), result_name(w));
 	check_why(r == 0 && w == -EACCES, "dev_zero_shared_readonly_may_not_become_writable", what);
 	r = (long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0);
 	check_why(r == -1 && errno == EACCES, "dev_zero_shared_write_from_readonly_is_eacces",
-		  r == -1 ? ename(-errno) : "mapped");
+		  r == -1 ? result_name(-errno) : "mapped");
 	r = (long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, open("/dev/null", O_RDONLY), 0);
 	check_why(r == -1 && errno == ENODEV, "dev_null_does_not_map",
-		  r == -1 ? ename(-errno) : "mapped");
+		  r == -1 ? result_name(-errno) : "mapped");
 	close(rw);
 	close(ro);
 }
@@ -238,11 +228,11 @@ static void cpu_clocks(void)
 	int e = pthread_getcpuclockid(t, &id);
 	long r = e ? -e : raw(clock_gettime(id, &ts));
 	check_why(r == 0 && (ts.tv_sec > 0 || ts.tv_nsec > 0), "thread_cpu_clock_of_a_spinner_runs",
-		  ename(r));
+		  result_name(r));
 	r = raw(clock_gettime(cpu_clock(spinner_tid, 1, 1), &ts));
-	check_why(r == 0, "thread_virt_clock_reads", ename(r));
+	check_why(r == 0, "thread_virt_clock_reads", result_name(r));
 	r = raw(clock_gettime(cpu_clock(spinner_tid, 1, 3), &ts));
-	check_why(r == -EINVAL, "cpu_clock_kind_3_is_einval", ename(r));
+	check_why(r == -EINVAL, "cpu_clock_kind_3_is_einval", result_name(r));
 	spin_stop = 1;
 	pthread_join(t, NULL);
 
@@ -253,13 +243,13 @@ static void cpu_clocks(void)
 	}
 	e = clock_getcpuclockid(c, &id);
 	r = e ? -e : raw(clock_gettime(id, &ts));
-	check_why(r == 0, "another_process_cpu_clock_reads", ename(r));
+	check_why(r == 0, "another_process_cpu_clock_reads", result_name(r));
 	r = raw(clock_gettime(cpu_clock(c, 1, 2), &ts));
-	check_why(r == -EINVAL, "another_process_thread_clock_is_einval", ename(r));
+	check_why(r == -EINVAL, "another_process_thread_clock_is_einval", result_name(r));
 	kill(c, SIGKILL);
 	waitpid(c, NULL, 0);
 	r = raw(clock_gettime(cpu_clock(c, 0, 2), &ts));
-	check_why(r == -EINVAL, "a_reaped_process_clock_is_einval", ename(r));
+	check_why(r == -EINVAL, "a_reaped_process_clock_is_einval", result_name(r));
 }
 
 static long capget_(struct __user_cap_header_struct *h, struct __user_cap_data_struct *d)
@@ -296,7 +286,7 @@ static void capabilities(void)
 	char what[128];
 	memset(d, 0x55, sizeof(d));
 	long r = capget_(&h, d);
-	snprintf(what, sizeof(what), "%s: %#x %#x / %#x %#x / %#x %#x", ename(r), d[0].effective,
+	snprintf(what, sizeof(what), "%s: %#x %#x / %#x %#x / %#x %#x", result_name(r), d[0].effective,
 		 d[1].effective, d[0].permitted, d[1].permitted, d[0].inheritable, d[1].inheritable);
 	check_why(r == 0 && d[0].effective == ~0u && d[1].effective == 0x1ff &&
 		  d[0].permitted == ~0u && d[1].permitted == 0x1ff && !d[0].inheritable &&
@@ -304,29 +294,29 @@ static void capabilities(void)
 	h.version = _LINUX_CAPABILITY_VERSION_1;
 	memset(d, 0x55, sizeof(d));
 	r = capget_(&h, d);
-	snprintf(what, sizeof(what), "%s, second word %#x", ename(r), d[1].effective);
+	snprintf(what, sizeof(what), "%s, second word %#x", result_name(r), d[1].effective);
 	check_why(r == 0 && d[0].effective == ~0u && d[1].effective == 0x55555555,
 		  "capget_v1_writes_one_word", what);
 	h.version = 0x12345678;
 	r = capget_(&h, d);
-	snprintf(what, sizeof(what), "%s, version now %#x", ename(r), h.version);
+	snprintf(what, sizeof(what), "%s, version now %#x", result_name(r), h.version);
 	check_why(r == -EINVAL && h.version == _LINUX_CAPABILITY_VERSION_3,
 		  "capget_unknown_version_is_einval_and_says_v3", what);
 	h.version = 0x12345678;
 	r = capget_(&h, NULL);
-	check_why(r == 0, "capget_unknown_version_without_data_is_0", ename(r));
+	check_why(r == 0, "capget_unknown_version_without_data_is_0", result_name(r));
 	h = (struct __user_cap_header_struct){ _LINUX_CAPABILITY_VERSION_3, -1 };
 	r = capget_(&h, d);
-	check_why(r == -EINVAL, "capget_negative_pid_is_einval", ename(r));
+	check_why(r == -EINVAL, "capget_negative_pid_is_einval", result_name(r));
 	pid_t c = fork();
 	if (c == 0)
 		_exit(0);
 	waitpid(c, NULL, 0);
 	h.pid = c;
 	r = capget_(&h, d);
-	check_why(r == -ESRCH, "capget_reaped_pid_is_esrch", ename(r));
+	check_why(r == -ESRCH, "capget_reaped_pid_is_esrch", result_name(r));
 	r = capget_((void *)8, d);
-	check_why(r == -EFAULT, "capget_unmapped_header_is_efault", ename(r));
+	check_why(r == -EFAULT, "capget_unmapped_header_is_efault", result_name(r));
 	sets_after(1000, 1000, 0, what, sizeof(what));
 	check_why(strcmp(what, "0/0xffffffff") == 0, "capget_euid_1000_saved_0_keeps_permitted", what);
 	sets_after(1000, 1000, 1000, what, sizeof(what));
@@ -366,24 +356,24 @@ static void priorities(void)
 	pid_t a = member(0, 0, hold), b = member(a, 0, hold);
 	long r = raw(setpriority(PRIO_PGRP, a, 7));
 	int na = getpriority(PRIO_PROCESS, a), nb = getpriority(PRIO_PROCESS, b);
-	snprintf(what, sizeof(what), "%s, nice %d and %d", ename(r), na, nb);
+	snprintf(what, sizeof(what), "%s, nice %d and %d", result_name(r), na, nb);
 	check_why(r == 0 && na == 7 && nb == 7, "setpriority_pgrp_changes_every_member", what);
 	setpriority(PRIO_PROCESS, b, 3);
 	errno = 0;
 	int g = getpriority(PRIO_PGRP, a);
-	snprintf(what, sizeof(what), "%d %s", g, ename(-errno));
+	snprintf(what, sizeof(what), "%d %s", g, result_name(-errno));
 	check_why(g == 3 && errno == 0, "getpriority_pgrp_is_the_lowest_nice", what);
 	pid_t u1 = member(0, 1234, hold), u2 = member(0, 1234, hold);
 	r = raw(setpriority(PRIO_USER, 1234, 11));
 	na = getpriority(PRIO_PROCESS, u1), nb = getpriority(PRIO_PROCESS, u2);
-	snprintf(what, sizeof(what), "%s, nice %d and %d", ename(r), na, nb);
+	snprintf(what, sizeof(what), "%s, nice %d and %d", result_name(r), na, nb);
 	check_why(r == 0 && na == 11 && nb == 11, "setpriority_user_changes_every_process", what);
 	errno = 0;
 	g = getpriority(PRIO_USER, 4321);
 	check_why(g == -1 && errno == ESRCH, "getpriority_user_without_processes_is_esrch",
-		  ename(-errno));
+		  result_name(-errno));
 	r = raw(setpriority(PRIO_PGRP, 32767, 0));
-	check_why(r == -ESRCH, "setpriority_empty_pgrp_is_esrch", ename(r));
+	check_why(r == -ESRCH, "setpriority_empty_pgrp_is_esrch", result_name(r));
 	/* a user's setpriority over a group with root's a and b in it */
 	pid_t c = member(a, 1234, hold);
 	pid_t t = fork();
@@ -452,9 +442,9 @@ static void subreapers(void)
 {
 	int v = 9, p[2];
 	long r = raw(prctl(PR_GET_CHILD_SUBREAPER, &v));
-	check_why(r == 0 && v == 0, "subreaper_off_to_begin_with", ename(r ? r : v));
+	check_why(r == 0 && v == 0, "subreaper_off_to_begin_with", result_name(r ? r : v));
 	r = raw(prctl(PR_GET_CHILD_SUBREAPER, (int *)8));
-	check_why(r == -EFAULT, "get_subreaper_unmapped_is_efault", ename(r));
+	check_why(r == -EFAULT, "get_subreaper_unmapped_is_efault", result_name(r));
 	int q[2];
 	pipe(q);
 	pid_t s = fork();
@@ -522,13 +512,13 @@ static void unshares(void)
 {
 	char what[96];
 	long r = raw(syscall(SYS_unshare, 0));
-	check_why(r == 0, "unshare_nothing_is_0", ename(r));
+	check_why(r == 0, "unshare_nothing_is_0", result_name(r));
 	r = raw(syscall(SYS_unshare, CLONE_FILES | CLONE_FS | CLONE_SYSVSEM));
-	check_why(r == 0, "unshare_files_fs_sysvsem_alone_is_0", ename(r));
+	check_why(r == 0, "unshare_files_fs_sysvsem_alone_is_0", result_name(r));
 	r = raw(syscall(SYS_unshare, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD));
-	check_why(r == 0, "unshare_vm_alone_is_0", ename(r));
+	check_why(r == 0, "unshare_vm_alone_is_0", result_name(r));
 	r = raw(syscall(SYS_unshare, 0x1));
-	check_why(r == -EINVAL, "unshare_unknown_flag_is_einval", ename(r));
+	check_why(r == -EINVAL, "unshare_unknown_flag_is_einval", result_name(r));
 	int p[2];
 	pthread_t t;
 	pipe(p);
@@ -539,7 +529,7 @@ static void unshares(void)
 	pthread_join(t, NULL);
 	close(p[0]);
 	close(p[1]);
-	snprintf(what, sizeof(what), "CLONE_THREAD %s, CLONE_VM %s", ename(rt), ename(rv));
+	snprintf(what, sizeof(what), "CLONE_THREAD %s, CLONE_VM %s", result_name(rt), result_name(rv));
 	check_why(rt == -EINVAL && rv == -EINVAL, "unshare_thread_or_vm_with_two_threads_is_einval",
 		  what);
 	pid_t c = fork();

@@ -100,6 +100,7 @@ enum procfs_kind {
 	PROCFS_SYS_THREADS_MAX,
 	PROCFS_SYS_TUNABLE,		/* arg: the sched tunable's id; root may write */
 	PROCFS_SYS_PIPE,		/* /proc/sys/fs/pipe-*: arg the file's (kernel/fs/pipe_limits.c) */
+	PROCFS_SYS_MQUEUE,		/* /proc/sys/fs/mqueue/: arg the file's (kernel/fs/mqueue.c) */
 	PROCFS_SYS_IPC,			/* msgmax, sem, shmmax...: arg the file's (kernel/ipc/sysctl.c) */
 };
 

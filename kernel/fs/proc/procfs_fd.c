@@ -183,6 +183,7 @@ int procfs_fd_link_text(const struct initrd_file *link, char *buf, uint32_t size
 	case FT_PIPE_WRITE:	n = ksnprintf(buf, size, "pipe:[%u]", f->ino); break;
 	case FT_SOCKET:		n = ksnprintf(buf, size, "socket:[%u]", f->ino); break;
 	case FT_CONSOLE:	n = ksnprintf(buf, size, "/dev/console"); break;
+	case FT_MQUEUE:		n = mq_file_path(f, buf, size); break;
 	default:		n = node_path(f->node, buf, size); break;
 	}
 	file_close(f);

@@ -1,7 +1,8 @@
 /*
  * procfs_sys.c - /proc's own files (stat, uptime, loadavg, meminfo,
  * version, cpuinfo, filesystems) in Linux 6.1's formats (man 5 proc),
- * /proc/sys/fs's pipe limits (kernel/fs/pipe_limits.c),
+ * /proc/sys/fs's pipe limits (kernel/fs/pipe_limits.c) and POSIX message
+ * queue limits (mqueue/: kernel/fs/mqueue.c),
  * and /proc/sys/kernel: the names uname(2) reports, tainted (0), pid_max, threads-max, and the
  * scheduler's tunables where the -ck kernels put them (docs/staircase.md
  * §9), one file for each row of sched/tunables.c, by its name. Everyone
@@ -91,6 +92,10 @@ void procfs_sys_init(void)
 	for (int i = 0; i < PIPE_SYSCTL_NR; i++) {
 		ksnprintf(path, sizeof(path), "/proc/sys/fs/%s", pipe_sysctl_name(i));
 		initrd_add_proc(path, PROCFS_SYS_PIPE, i, 0644, false);
+	}
+	for (int i = 0; i < MQ_SYSCTL_NR; i++) {
+		ksnprintf(path, sizeof(path), "/proc/sys/fs/mqueue/%s", mq_sysctl_name(i));
+		initrd_add_proc(path, PROCFS_SYS_MQUEUE, i, 0644, false);
 	}
 	/* every tunable, by its table name (sched/tunables.c); hz is set at
 	 * boot only, so read-only here */
@@ -248,6 +253,7 @@ int procfs_sys_text(const struct initrd_file *n, struct pbuf *b)
 	case PROCFS_SYS_TUNABLE:	pb_printf(b, "%d\n", sched_tunable_get(tunable_id(n))); break;
 	case PROCFS_SYS_IPC:		ipc_sysctl_text(n->arg, b); break;
 	case PROCFS_SYS_PIPE:		pb_printf(b, "%u\n", pipe_sysctl_value(n->arg)); break;
+	case PROCFS_SYS_MQUEUE:		pb_printf(b, "%u\n", mq_sysctl_value(n->arg)); break;
 	default:			return -EIO;
 	}
 	return 0;
@@ -284,6 +290,8 @@ int procfs_sys_write(const struct initrd_file *n, const char *text, uint32_t len
 		return ipc_sysctl_write(n->arg, text, len);
 	if (n->procfs == PROCFS_SYS_PIPE)	/* unsigned */
 		return pipe_sysctl_write(n->arg, text, len);
+	if (n->procfs == PROCFS_SYS_MQUEUE)
+		return mq_sysctl_write(n->arg, text, len);
 	if (parse_int(text, len, &v) < 0)
 		return -EINVAL;
 	switch (n->procfs) {
