@@ -40,6 +40,11 @@ struct cpu {
 	bool watchdog_warned;		/* this stall was reported */
 	bool tsc_user_faults;		/* CR4.TSD set: rdtsc from user mode is a #GP */
 	const struct ldt *ldt;		/* the LDT loaded here (lldt), NULL: none (kernel/arch/ldt.h) */
+	/* The page directory loaded here: written before %cr3 (a
+	 * serialising write), read by smp_flush_tlb after a page table
+	 * changes and a fence, so a CPU it skips loads %cr3 after those
+	 * changes (kernel/mm/vm.c). */
+	uint32_t *volatile pgdir;
 	volatile bool online;
 
 	uint64_t gdt[GDT_ENTRIES];

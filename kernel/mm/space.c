@@ -113,6 +113,7 @@ void mm_put(struct mm *mm)
 {
 	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
+	vm_unload(mm->pgdir);		/* its last user may be exiting on this CPU */
 	mm_empty(mm);
 	if (!objcache_keep(&mm_caches[this_cpu()], mm))
 		mm_free(mm);

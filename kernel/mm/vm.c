@@ -10,6 +10,7 @@
 #include "lib/errno.h"
 #include "kstack.h"
 #include "kernel/arch/maxcpus.h"
+#include "kernel/arch/cpu.h"	/* mycpu, cpus: the directory each CPU has loaded */
 #include "kernel/debug/panic.h"
 #include "lib/spinlock.h"	/* this_cpu */
 #include "pmm.h"
@@ -248,14 +249,10 @@ bool vm_take_stale(pde_t *pgdir)
 	return stale;
 }
 
-/* The address space each CPU has loaded: written before its %cr3 (a
- * serialising write), read by smp_flush_tlb after its page table changes
- * and a fence, so a CPU it skips loads %cr3 after those changes. */
-static pde_t *volatile loaded[MAX_CPUS];
-
+/* The address space each CPU has loaded: its struct cpu's pgdir. */
 bool vm_loaded_on(int cpu, const pde_t *pgdir)
 {
-	return loaded[cpu] == pgdir;
+	return cpus[cpu].pgdir == pgdir;
 }
 
 int vm_map_page(pde_t *pgdir, uint32_t va, uint32_t pa, uint32_t flags)
@@ -295,8 +292,16 @@ void vm_free_pgdir(pde_t *pgdir)
 
 void vm_switch(pde_t *pgdir)
 {
-	loaded[this_cpu()] = pgdir;
+	mycpu()->pgdir = pgdir;
 	write_cr3(V2P(pgdir));
+}
+
+void vm_unload(pde_t *pgdir)
+{
+	push_cli();			/* this CPU's, not another's */
+	if (mycpu()->pgdir == pgdir)
+		vm_switch(kernel_pgdir);
+	pop_cli();
 }
 
 /*

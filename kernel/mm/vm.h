@@ -102,6 +102,11 @@ static inline uint32_t vm_user_phys(pde_t *pgdir, uint32_t va, bool write)
 	return PTE_ADDR(pte) | (va & 0xFFF);
 }
 void vm_switch(pde_t *pgdir);
+/* pgdir's last user is done with it: if this CPU still has it loaded,
+ * load the kernel's instead, so that whoever gets the directory next
+ * (a cached address space, or its frame) is switched to with %cr3
+ * written, and meets none of its old translations. */
+void vm_unload(pde_t *pgdir);
 /* Was a present user entry of pgdir cleared, moved or narrowed since the
  * last call? (Then other CPUs that have it loaded must forget their
  * translations: smp_flush_tlb.) Clears the answer. Its lock held. */

@@ -134,7 +134,7 @@ static void switch_space(struct cpu *c, struct proc *next)
 		pd = mm->pgdir;
 		ldt = mm->ldt;
 	}
-	if (read_cr3() != V2P(pd))	/* not when next shares prev's address space */
+	if (c->pgdir != pd)		/* not when next shares prev's address space */
 		vm_switch(pd);
 	ldt_switch(c, ldt);
 }
