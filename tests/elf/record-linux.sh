@@ -21,7 +21,7 @@ version=$(cat "$(dirname "$vmlinuz")/version" 2>/dev/null || echo "?")
 # boot SETS...: Linux runs /bin/elfrun over each; the serial log is $out/serial.log.
 boot() {
 	rm -rf "$out" && mkdir -p "$out/initramfs/bin"
-	cp build/user/bin/* "$out/initramfs/bin/"
+	cp -a build/user/bin/. "$out/initramfs/bin/"	# keeps the glibc hard links
 	rm -f build/elf-cases.tar
 	make --no-print-directory -s build/elf-cases.tar
 	cp -a build/elf-cases/elf "$out/initramfs/"

@@ -54,7 +54,7 @@ timeout "${FIELD_TIMEOUT:-400}" "$QEMU" -display none -monitor none -serial stdi
 
 step "Linux $linux_version, the same programs in its initramfs"
 rm -rf "$out/field-initramfs" && mkdir -p "$out/field-initramfs/bin"
-cp build/user/bin/* "$out/field-initramfs/bin/"
+cp -a build/user/bin/. "$out/field-initramfs/bin/"	# keeps the glibc hard links
 tar -x -C "$out/field-initramfs" -f build/field.tar
 (cd "$out/field-initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/field-linux.cpio"
 timeout "${FIELD_TIMEOUT:-400}" "$QEMU" -display none -monitor none -serial stdio -no-reboot \

@@ -92,7 +92,7 @@ tests=none run=$smp_run then=exit"
 
 step "Linux $linux_version, the same programs in its initramfs"
 rm -rf "$out/initramfs" && mkdir -p "$out/initramfs/bin"
-cp build/user/bin/* "$out/initramfs/bin/"
+cp -a build/user/bin/. "$out/initramfs/bin/"	# keeps the glibc hard links
 [ -n "$field" ] && tar -x -C "$out/initramfs" -f "$field"
 (cd "$out/initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/linux.cpio"
 # shellcheck disable=SC2086

@@ -60,7 +60,7 @@ boot ours build/kernel.elf build/initrd.tar ""
 linux=no
 if vmlinuz=$(tools/get-linux.sh 2>/dev/null); then
 	rm -rf "$out/scale-initramfs" && mkdir -p "$out/scale-initramfs/bin"
-	cp build/user/bin/* "$out/scale-initramfs/bin/"
+	cp -a build/user/bin/. "$out/scale-initramfs/bin/"	# keeps the glibc hard links
 	(cd "$out/scale-initramfs" && find . | cpio -o -H newc 2>/dev/null) >"$out/scale-linux.cpio"
 	boot linux "$vmlinuz" "$out/scale-linux.cpio" "console=ttyS0 quiet panic=-1 rdinit=/bin/init"
 	linux=yes
