@@ -6,7 +6,7 @@
  *   - the scheduler's calls find a zombie until it is reaped
  *     (sched_setscheduler04): its policy and priority read and set, and
  *     ESRCH once reaped; /proc shows it until then (state Z, an empty
- *     cmdline, no exe), and lists it;
+ *     cmdline, no exe), and lists it; /bin/ps shows "[name] <defunct>";
  *   - capabilities: capset's rules (permitted only shrinks, effective
  *     inside it, inheritable inside the bounding set, only the caller's
  *     own), what the privileged calls ask of the effective set (nice,
@@ -70,6 +70,36 @@
 
 /* ---- zombies ------------------------------------------------------------ */
 
+/* What this kernel's ps (/bin/ps, the same program on both kernels) says
+ * of pid: "STAT COMMAND". */
+static void ps_line(pid_t pid, char *out, size_t len)
+{
+	int p[2];
+	char arg[16];
+	snprintf(arg, sizeof(arg), "%d", pid);
+	pipe(p);
+	pid_t c = fork();
+	if (c == 0) {
+		dup2(p[1], 1);
+		execl("/bin/ps", "ps", "-o", "stat,args", "-p", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[256];
+	size_t got = 0;
+	ssize_t n;
+	while (got < sizeof(buf) - 1 && (n = read(p[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = 0;
+	close(p[0]);
+	waitpid(c, NULL, 0);
+	/* past the header: the state's letter (the '+' of a foreground
+	 * group depends on the terminal the test runs from) and the command */
+	char *line = strchr(buf, '\n'), *cmd = line ? strchr(line + 1, '[') : NULL;
+	snprintf(out, len, "%c %s", line ? line[1] : '-', cmd ? cmd : "");
+	out[strcspn(out, "\n")] = 0;
+}
+
 static void zombies(void)
 {
 	pid_t c = fork();
@@ -116,6 +146,8 @@ static void zombies(void)
 		 result_name(link), listed ? "yes" : "no");
 	check_why(!strcmp(what, "state Z, cmdline 0, exe ENOENT, listed yes"),
 		  "proc_shows_a_zombie_until_it_is_reaped", what);
+	ps_line(c, what, sizeof(what));
+	check_why(!strcmp(what, "Z [ltpcalls] <defunct>"), "ps_shows_a_zombie_defunct", what);
 	waitpid(c, NULL, 0);
 	pol = raw(sched_getscheduler(c));
 	snprintf(path, sizeof(path), "/proc/%d/stat", c);
@@ -848,7 +880,7 @@ int main(int argc, char **argv)
 		return report();
 	self_path = "/proc/self/exe";
 	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("KTAP version 1\n1..32\n");
+	printf("KTAP version 1\n1..33\n");
 	zombies();
 	capabilities();
 	execs();
