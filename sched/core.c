@@ -31,6 +31,14 @@ uint32_t sched_online_mask(void)
 	return sched_ncpus >= 32 ? ~0u : (1u << sched_ncpus) - 1;
 }
 
+/* Switches out while still runnable (a preemption, a yield): every turn
+ * but the one on a CPU now ended in a switch out, and nvcsw counts those
+ * asleep (put_prev_task). */
+uint32_t sched_task_nivcsw(const struct sched_task *t)
+{
+	return t->stats.nr_runs - t->stats.nvcsw - (t->on_cpu ? 1u : 0u);
+}
+
 int sched_task_nice(const struct sched_task *t)
 {
 	return PRIO_TO_NICE(t->static_prio);

@@ -235,6 +235,7 @@ void sched_account_lost_ticks(unsigned n, bool user_mode);	/* statistics only */
 /* ---- kernel-level changes (syscalls.c checks permissions first) ---- */
 void sched_set_user_nice(struct sched_task *t, int nice);
 int sched_task_nice(const struct sched_task *t);
+uint32_t sched_task_nivcsw(const struct sched_task *t);	/* getrusage's ru_nivcsw */
 void sched_set_policy(struct sched_task *t, int policy, int rt_priority);
 int sched_set_cpus_allowed(struct sched_task *t, uint32_t mask);	/* 0 / -EINVAL */
 void sched_do_yield(void);

@@ -504,9 +504,8 @@ void sched_task_view(struct sched_task *p, struct sched_task_view *v)
 	};
 	v->quantum = rr_interval(p);
 	v->iso_throttled = rq->iso_throttled;
-	/* every switch in but the one it is running now ended in a switch out */
 	v->nvcsw = p->stats.nvcsw;
-	v->nivcsw = p->stats.nr_runs - p->stats.nvcsw - (rq->curr == p);
+	v->nivcsw = sched_task_nivcsw(p);
 	v->fair = ops_of(p) == &cfs_ops || ops_of(p) == &cfs_batch_ops ||
 		  ops_of(p) == &eevdf_ops || ops_of(p) == &eevdf_batch_ops;
 	v->eevdf = v->fair && fair_eevdf;

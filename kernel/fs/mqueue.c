@@ -27,6 +27,7 @@
 #include "mqueue.h"
 #include "file.h"
 #include "fs.h"
+#include "namei.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/spinlock.h"
@@ -108,13 +109,11 @@ static int get_name(const char *uname, char name[MQ_NAME_MAX + 1])
 	return strchr(name, '/') ? -EACCES : 0;
 }
 
-/* May the caller open q so (Linux's inode permission, its mode bits)? */
+/* May the caller open q so (Linux's inode permission of its file)? */
 static bool may_open(const struct mqueue *q, int accmode)
 {
-	const struct proc *me = current();
-	uint32_t bits = me->euid == q->uid ? q->mode >> 6 : me->egid == q->gid ? q->mode >> 3 : q->mode;
-	uint32_t want = (accmode == O_RDONLY ? 4 : accmode == O_WRONLY ? 2 : 6);
-	return !(want & ~bits & 7) || capable(CAP_DAC_OVERRIDE);
+	int want = accmode == O_RDONLY ? MAY_READ : accmode == O_WRONLY ? MAY_WRITE : MAY_READ | MAY_WRITE;
+	return mode_permission((uint32_t)q->uid, (uint32_t)q->gid, q->mode, false, want) == 0;
 }
 
 /* A new queue of attributes a (NULL: the defaults), checked as Linux's

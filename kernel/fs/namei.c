@@ -43,11 +43,9 @@ static void owner_of(const struct initrd_file *n, uint32_t *uid, uint32_t *gid, 
 	*mode = n->perm | (n->is_dir ? S_IFDIR : 0);
 }
 
-int fs_permission(const struct initrd_file *n, int mask)
+int mode_permission(uint32_t uid, uint32_t gid, uint32_t mode, bool is_dir, int mask)
 {
-	uint32_t uid, gid, mode;
 	const struct proc *p = current();
-	owner_of(n, &uid, &gid, &mode);
 	uint32_t bits = (uint32_t)p->euid == uid ? mode >> 6 :
 			(uint32_t)p->egid == gid ? mode >> 3 : mode;
 	if (!(mask & ~bits & 7))
@@ -56,9 +54,16 @@ int fs_permission(const struct initrd_file *n, int mask)
 	 * file with no x bit; CAP_DAC_READ_SEARCH read anything and search
 	 * any directory. */
 	if (proc_capable(p, CAP_DAC_OVERRIDE))
-		return (mask & MAY_EXEC) && !n->is_dir && !(mode & 0111) ? -EACCES : 0;
-	uint32_t read_search = MAY_READ | (n->is_dir ? MAY_EXEC : 0);
+		return (mask & MAY_EXEC) && !is_dir && !(mode & 0111) ? -EACCES : 0;
+	uint32_t read_search = MAY_READ | (is_dir ? MAY_EXEC : 0);
 	return proc_capable(p, CAP_DAC_READ_SEARCH) && !(mask & ~read_search & 7) ? 0 : -EACCES;
+}
+
+int fs_permission(const struct initrd_file *n, int mask)
+{
+	uint32_t uid, gid, mode;
+	owner_of(n, &uid, &gid, &mode);
+	return mode_permission(uid, gid, mode, n->is_dir, mask);
 }
 
 /* The sticky rule (Linux's may_delete): 0, or -EPERM. */

@@ -15,6 +15,10 @@
 
 /* Linux's generic_permission with the caller's effective ids: 0 or -EACCES. */
 int fs_permission(const struct initrd_file *n, int mask);
+/* The same rule for any object with an owner and mode bits (a message
+ * queue's): the caller's effective ids against uid, gid and mode, then
+ * CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH. 0 or -EACCES. */
+int mode_permission(uint32_t uid, uint32_t gid, uint32_t mode, bool is_dir, int mask);
 /* A new file's owner: the caller's effective uid; its group: the
  * directory's when it is set-group-ID, else the caller's. */
 uint32_t fs_fsuid(void);

@@ -235,10 +235,11 @@ static void set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value)
 		rss_add(map_of(pgdir), value, 1);
 }
 
-void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *hiwater)
+void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *all, uint32_t *hiwater)
 {
 	struct uspace_map *m = map_of(pgdir);
 	memcpy(rss, m->rss, sizeof(m->rss));
+	*all = m->rss_all;
 	*hiwater = m->hiwater;
 }
 

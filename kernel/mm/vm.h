@@ -55,10 +55,12 @@ void *ioremap(uint32_t pa, uint32_t size);
 void vm_drop_identity_map(void);
 /*
  * Where a user address space has pages (kernel/mm/vm.c says why and how;
- * only vm.c reads it): which of the USER_PDES directory entries have a
+ * only vm.c writes it): which of the USER_PDES directory entries have a
  * page table, and for the first MAP_SPANS tables made, the span of
- * entries that may be present. Its address space (struct mm) keeps it
- * beside the directory, one heap block for both.
+ * entries that may be present; and how many pages are present, by kind,
+ * and the most there were (read by vm_rss, and hiwater by exec and exit
+ * for getrusage's peak). Its address space (struct mm) keeps it beside
+ * the directory, one heap block for both.
  */
 #define USER_PDES	(KERNEL_OFFSET >> 22)	/* 768 directory entries */
 #define MAP_SPANS	12			/* a program has 3 to 5 tables */
@@ -71,7 +73,8 @@ struct uspace_map {
 	struct table_span span[MAP_SPANS];	/* of the first tables made */
 	uint8_t nspans;
 	bool stale;
-	uint32_t rss[VM_RSS_KINDS], rss_all, hiwater;	/* present user pages */
+	uint32_t rss[VM_RSS_KINDS];		/* present user pages, by kind */
+	uint32_t rss_all, hiwater;		/* their sum, and its most */
 };
 
 /* A new page directory: the kernel half shared, the user half empty; a
@@ -117,9 +120,9 @@ bool vm_loaded_on(int cpu, const pde_t *pgdir);
  * copy-on-write. 0, or -ENOMEM when memory runs out (then dst holds
  * some of them: freeing it lets go of those). */
 int vm_copy_user(pde_t *dst, pde_t *src);
-/* The present user pages of pgdir by kind (VmRSS: RssAnon, RssFile,
- * RssShmem), and the most there were at once (VmHWM). */
-void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *hiwater);
+/* The present user pages of pgdir by kind (RssAnon, RssFile, RssShmem),
+ * all of them (VmRSS), and the most there were at once (VmHWM). */
+void vm_rss(pde_t *pgdir, uint32_t rss[VM_RSS_KINDS], uint32_t *all, uint32_t *hiwater);
 /* Set a user PTE that vm_walk gave (keeps the map of where pages are). */
 void vm_set_pte(pde_t *pgdir, uint32_t va, pte_t *pte, pte_t value);
 /* Move the pages of [from, from+n) to [to, to+n) (mremap); -1 if out of

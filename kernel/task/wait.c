@@ -24,8 +24,7 @@
 void task_usage_of(const struct proc *t, struct task_usage *u)
 {
 	const struct sched_task_stats *st = &t->sched.stats;
-	uint32_t out = st->nr_runs - (t->sched.on_cpu && t->sched.state == TASK_RUNNING);
-	*u = (struct task_usage){ st->utime, st->stime, st->nvcsw, out - st->nvcsw };
+	*u = (struct task_usage){ st->utime, st->stime, st->nvcsw, sched_task_nivcsw(&t->sched) };
 }
 
 static void usage_add(struct task_usage *sum, const struct task_usage *u)

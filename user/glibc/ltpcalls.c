@@ -70,29 +70,49 @@
 
 /* ---- zombies ------------------------------------------------------------ */
 
-/* What this kernel's ps (/bin/ps, the same program on both kernels) says
- * of pid: "STAT COMMAND". */
-static void ps_line(pid_t pid, char *out, size_t len)
+/* What fn, run in a child, writes to its standard output, to its end
+ * (at most len - 1 bytes); the child reaped. */
+static void output_of(int (*fn)(void), char *out, size_t len)
 {
 	int p[2];
-	char arg[16];
-	snprintf(arg, sizeof(arg), "%d", pid);
 	pipe(p);
 	pid_t c = fork();
 	if (c == 0) {
 		dup2(p[1], 1);
-		execl("/bin/ps", "ps", "-o", "stat,args", "-p", arg, (char *)NULL);
-		_exit(127);
+		_exit(fn());
 	}
 	close(p[1]);
-	char buf[256];
 	size_t got = 0;
 	ssize_t n;
-	while (got < sizeof(buf) - 1 && (n = read(p[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+	while (got < len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
 		got += (size_t)n;
-	buf[got] = 0;
+	out[got] = 0;
 	close(p[0]);
 	waitpid(c, NULL, 0);
+}
+
+/* The same, its first line only. */
+static void first_line_of(int (*fn)(void), char *out, size_t len)
+{
+	output_of(fn, out, len);
+	out[strcspn(out, "\n")] = 0;
+}
+
+static char ps_pid[16];
+
+static int run_ps(void)
+{
+	execl("/bin/ps", "ps", "-o", "stat,args", "-p", ps_pid, (char *)NULL);
+	return 127;
+}
+
+/* What this kernel's ps (/bin/ps, the same program on both kernels) says
+ * of pid: "STAT COMMAND". */
+static void ps_line(pid_t pid, char *out, size_t len)
+{
+	char buf[256];
+	snprintf(ps_pid, sizeof(ps_pid), "%d", pid);
+	output_of(run_ps, buf, sizeof(buf));
 	/* past the header: the state's letter (the '+' of a foreground
 	 * group depends on the terminal the test runs from) and the command */
 	char *line = strchr(buf, '\n'), *cmd = line ? strchr(line + 1, '[') : NULL;
@@ -204,19 +224,6 @@ static const char *status(const char *key, char *out, size_t len)
 	if (f)
 		fclose(f);
 	return out;
-}
-
-/* What a child wrote to fd until it closed it, up to its first line end;
- * fd is closed. */
-static void read_line(int fd, char *out, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-	while (got < len - 1 && (n = read(fd, out + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	out[got] = 0;
-	out[strcspn(out, "\n")] = 0;
-	close(fd);
 }
 
 /* Run fn in a child; its exit status 0..255, or 1000 + signal. */
@@ -351,21 +358,20 @@ static int report(void)
 	return 0;
 }
 
+static void (*exec_setup)(void);
+
+static int run_self(void)
+{
+	exec_setup();
+	execl(self_path, "ltpcalls", "report", (char *)NULL);
+	return 127;
+}
+
 /* Exec ourselves after setup; the report line, read back through a pipe. */
 static void exec_report(void (*setup)(void), char *out, size_t len)
 {
-	int p[2];
-	pipe(p);
-	pid_t c = fork();
-	if (c == 0) {
-		dup2(p[1], 1);
-		setup();
-		execl(self_path, "ltpcalls", "report", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	read_line(p[0], out, len);
-	waitpid(c, NULL, 0);
+	exec_setup = setup;
+	first_line_of(run_self, out, len);
 }
 
 static void nothing(void) { }
@@ -447,17 +453,8 @@ static int prctl02(void)
 
 static void prctls(void)
 {
-	int p[2];
 	char out[256];
-	pipe(p);
-	pid_t c = fork();
-	if (c == 0) {
-		dup2(p[1], 1);
-		_exit(prctl02());
-	}
-	close(p[1]);
-	read_line(p[0], out, sizeof(out));
-	waitpid(c, NULL, 0);
+	first_line_of(prctl02, out, sizeof(out));
 	check_why(!strcmp(out, "# prctl02 EINVAL EINVAL EINVAL EFAULT EINVAL EINVAL EINVAL EINVAL "
 			  "EINVAL EINVAL EINVAL EINVAL EINVAL EPERM EPERM EINVAL EPERM"),
 		  "prctl02_errnos_without_sys_admin_and_setpcap", out + 10);
@@ -807,20 +804,6 @@ static int user_pipes(void)
 	return 0;
 }
 
-static void user_pipes_line(char *out, size_t len)
-{
-	int p[2];
-	pipe(p);
-	pid_t c = fork();
-	if (c == 0) {
-		dup2(p[1], 1);
-		_exit(user_pipes());
-	}
-	close(p[1]);
-	read_line(p[0], out, len);
-	waitpid(c, NULL, 0);
-}
-
 /* pipe15: as many 64 KiB pipes as the soft limit allows, and the last
  * one takes a whole buffer and one byte more after a read. */
 static void many_pipes(void)
@@ -867,7 +850,7 @@ static void pipes(void)
 	close(p[0]), close(p[1]);
 	sysctl("pipe-user-pages-soft", 20);
 	sysctl("pipe-user-pages-hard", 20);
-	user_pipes_line(what, sizeof(what));
+	first_line_of(user_pipes, what, sizeof(what));
 	sysctl("pipe-user-pages-soft", 16384);
 	sysctl("pipe-user-pages-hard", 0);
 	check_why(!strcmp(what, "# pipes 65536 8192 8192 ENFILE setpipe EPERM EPERM"),

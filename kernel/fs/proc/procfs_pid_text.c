@@ -108,8 +108,7 @@ static void snap_memory(struct proc *g, struct pid_snap *s)
 		s->peak_pages = mm->hiwater_vm > s->vm_pages ? mm->hiwater_vm : s->vm_pages;
 		s->brk_pages = (mm->brk - mm->brk_start) / PAGE_SIZE;
 		s->lck_pages = mm_locked_pages(mm);
-		vm_rss(mm->pgdir, s->rss, &s->hiwater);
-		s->rss_pages = s->rss[VM_RSS_ANON] + s->rss[VM_RSS_FILE] + s->rss[VM_RSS_SHMEM];
+		vm_rss(mm->pgdir, s->rss, &s->rss_pages, &s->hiwater);
 		unlock_mm_of(g, mm);
 	}
 }
